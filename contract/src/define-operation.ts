@@ -1,0 +1,95 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Category = 'auth' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs';
+/** Who may call: anyone, any signed-in user, a tenant admin, or the server's super admin. */
+export type Access = 'public' | 'user' | 'admin' | 'superadmin';
+export type FieldKind = 'text' | 'number' | 'textarea' | 'select' | 'file';
+
+/** Playground hints for one field; everything not given is derived from the schema. */
+export interface FieldHint {
+  readonly kind?: FieldKind;
+  readonly label?: string;
+  readonly placeholder?: string;
+  readonly default?: string | number | boolean;
+  readonly options?: readonly string[];
+  readonly required?: boolean;
+  /** Accept attribute for file fields. */
+  readonly accept?: string;
+}
+
+export interface OperationExample {
+  readonly summary: string;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  readonly response: { readonly status: number; readonly body: unknown };
+}
+
+export interface GrpcBinding {
+  readonly service: 'SearchService' | 'AdminService';
+  readonly method: string;
+}
+
+export interface OperationSpec {
+  /** Stable kebab-case id, also the file name under operations/. */
+  readonly id: string;
+  /** Name as shown in the playground sidebar and the reference. */
+  readonly name: string;
+  readonly category: Category;
+  readonly summary: string;
+  readonly description: string;
+  readonly http: {
+    readonly method: HttpMethod;
+    /** Canonical path in OpenAPI form (`/api/v1/documents/{id}`). */
+    readonly path: string;
+    /** Other paths serving the same operation (the bare forms the specification also lists). */
+    readonly aliases: readonly string[];
+  };
+  readonly access: Access;
+  readonly params?: TObject;
+  readonly query?: TObject;
+  readonly body?: TSchema;
+  readonly success: { readonly status: 200 | 201 | 202; readonly schema: TSchema; readonly description: string };
+  /** Error codes this operation can answer with, besides the ones every operation can (see commonErrors). */
+  readonly errors: readonly ErrorCode[];
+  readonly examples: readonly [OperationExample, ...OperationExample[]];
+  readonly playground?: {
+    readonly hints?: Readonly<Record<string, FieldHint>>;
+    /** Fields the playground shows that are not part of the request schema (e.g. a file to upload). */
+    readonly extraFields?: readonly PlaygroundExtraField[];
+    /** Schema fields the playground does not show. */
+    readonly hidden?: readonly string[];
+  };
+  readonly grpc?: GrpcBinding;
+}
+
+export interface PlaygroundExtraField extends FieldHint {
+  readonly name: string;
+  readonly kind: FieldKind;
+  readonly description: string;
+}
+
+/** Errors any operation may answer with, documented once. */
+export const commonErrors: readonly ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'INVALID_JSON_BODY',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'OVERLOADED',
+  'INTERNAL',
+  'NOT_IMPLEMENTED',
+];
+
+/** Errors of operations that need a token. */
+export const authErrors: readonly ErrorCode[] = ['UNAUTHORIZED', 'FORBIDDEN'];
+
+/**
+ * Declares one operation of the API. The object is the single source of truth for the server's routes and
+ * validation, the OpenAPI document, the reference pages and the playground forms.
+ */
+export function defineOperation<const T extends OperationSpec>(spec: T): T {
+  return spec;
+}

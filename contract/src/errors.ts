@@ -1,0 +1,332 @@
+/**
+ * The one error catalogue of GoDB. Every error the server can answer with has a code here, with its HTTP
+ * status, its gRPC status and a message template. Messages quoted by the specification are verbatim.
+ *
+ * @example
+ *   throw createError('DEPTH_TOO_SMALL');
+ *   throw createError('NOT_FOUND', { resource: 'User', id });
+ */
+
+export type GrpcStatusName =
+  | 'INVALID_ARGUMENT'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'RESOURCE_EXHAUSTED'
+  | 'FAILED_PRECONDITION'
+  | 'UNAVAILABLE'
+  | 'UNIMPLEMENTED'
+  | 'INTERNAL'
+  | 'DEADLINE_EXCEEDED';
+
+/** gRPC numeric codes, from the gRPC status code table. */
+export const grpcStatusCodes: Record<GrpcStatusName, number> = {
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+};
+
+export interface ErrorSpec {
+  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503 | 504;
+  readonly grpc: GrpcStatusName;
+  /** Message template; `{name}` is replaced by the parameter of that name. */
+  readonly message: string;
+  /** When a client sees it, for the reference documentation. */
+  readonly description: string;
+}
+
+export const errorCatalogue = {
+  VALIDATION_FAILED: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: '{detail}',
+    description: 'A field is missing, of the wrong type or out of range; `field` names it.',
+  },
+  INVALID_JSON_BODY: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Request body is not valid JSON: {reason}',
+    description: 'The body could not be parsed as JSON.',
+  },
+  QUERY_REQUIRED: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: "query parameter 'query' is required",
+    description: 'Text, smart and fuzzy search need a non-empty query.',
+  },
+  INVALID_QUERY_TYPE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid query_type. Must be one of: {allowed}',
+    description: 'The graph query_type is not one of the ten supported types.',
+  },
+  INVALID_CENTRALITY_TYPE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid centrality_type. Must be one of: {allowed}',
+    description: 'The centrality_type is not one of the seven supported measures.',
+  },
+  DEPTH_TOO_SMALL: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Depth must be greater than 0',
+    description: 'Graph depth must be at least 1.',
+  },
+  WEIGHTS_MUST_SUM_TO_ONE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Weights must sum to 1.0 for hybrid strategy',
+    description: 'content_weight + collab_weight + graph_weight must equal 1 within 0.001.',
+  },
+  THRESHOLD_OUT_OF_RANGE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Threshold must be between 0 and 1',
+    description: 'Vector search threshold must lie in [0, 1].',
+  },
+  INVALID_VECTOR_FORMAT: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid vector format: {reason}',
+    description: 'The vector must be a JSON array of finite numbers of the index dimension.',
+  },
+  INVALID_FILTERS_JSON: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid JSON in filters: {reason}',
+    description: 'Filters must be valid JSON.',
+  },
+  INVALID_FEEDBACK_JSON: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid JSON in feedback: {reason}',
+    description: 'The engagement feedback must be valid JSON.',
+  },
+  UNSUPPORTED_FILE_TYPE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Unsupported file type: {type}. Only PDF and text files are supported.',
+    description: 'Uploads accept PDF and text/* files only.',
+  },
+  INVALID_VISIBILITY: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid visibility "{value}". Must be one of: public, private, shared',
+    description: 'Document visibility is public, private or shared.',
+  },
+  INVALID_ACL: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid ACL: {reason}',
+    description: 'An ACL operation or entry is malformed.',
+  },
+  LAST_OWNER: {
+    http: 400,
+    grpc: 'FAILED_PRECONDITION',
+    message: 'Cannot remove the last owner of document {id}: add another owner first',
+    description: 'Every document keeps at least one owner.',
+  },
+  LAST_ADMIN: {
+    http: 400,
+    grpc: 'FAILED_PRECONDITION',
+    message: 'Cannot remove the last admin of tenant {tenant_id}: make another user admin first',
+    description: 'Every tenant keeps at least one admin.',
+  },
+  INVALID_ROLE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Invalid role "{role}". Must be one of: {allowed}',
+    description: 'Roles are user, admin and superadmin.',
+  },
+  INVALID_CREDENTIALS: {
+    http: 401,
+    grpc: 'UNAUTHENTICATED',
+    message: 'Invalid email or password',
+    description: 'Login failed: unknown email, wrong password or wrong tenant.',
+  },
+  UNAUTHORIZED: {
+    http: 401,
+    grpc: 'UNAUTHENTICATED',
+    message: 'Unauthorized: {reason}',
+    description: 'The bearer token is missing, malformed, forged or expired. Log in again.',
+  },
+  FORBIDDEN: {
+    http: 403,
+    grpc: 'PERMISSION_DENIED',
+    message: 'Insufficient privileges: {reason}',
+    description: 'The caller is authenticated but lacks the role this operation needs.',
+  },
+  ACL_OWNER_REQUIRED: {
+    http: 403,
+    grpc: 'PERMISSION_DENIED',
+    message: 'Insufficient privileges: only owners can modify ACL',
+    description: 'ACL changes need the owner role on the document.',
+  },
+  NOT_FOUND: {
+    http: 404,
+    grpc: 'NOT_FOUND',
+    message: '{resource} {id} not found',
+    description: 'No such object in the caller’s tenant (objects of other tenants are never revealed).',
+  },
+  ROUTE_NOT_FOUND: {
+    http: 404,
+    grpc: 'NOT_FOUND',
+    message: 'Route {method} {path} not found. See /api/v1/openapi.json for the list of operations',
+    description: 'No operation is served at this method and path.',
+  },
+  EMAIL_EXISTS: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message: 'A user with email {email} already exists',
+    description: 'E-mail addresses are unique across the server.',
+  },
+  TENANT_EXISTS: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you',
+    description: 'Registration creates a new tenant; an existing tenant id cannot be registered again.',
+  },
+  GROUP_EXISTS: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message: 'A group named "{name}" already exists in this tenant',
+    description: 'Group names are unique per tenant.',
+  },
+  PERMISSION_EXISTS: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message: 'Permission {action} on {resource} already exists',
+    description: 'A (resource, action) pair is defined once.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    http: 413,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'Request body is larger than the limit of {limit} bytes',
+    description: 'Split the request (for example into several batches).',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Unsupported Content-Type "{type}": send application/json',
+    description: 'Bodies are JSON.',
+  },
+  RATE_LIMITED: {
+    http: 429,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'Rate limit exceeded: {rate} requests per second with a burst of {burst}. Retry after {retry_after} s',
+    description: 'Too many requests from this client; the Retry-After header says when to retry.',
+  },
+  OVERLOADED: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'Server busy: more than {max} operations in flight. Retry shortly',
+    description: 'The server is at its concurrency limit (MAX_CONCURRENT_OPERATIONS).',
+  },
+  REQUEST_TIMEOUT: {
+    http: 504,
+    grpc: 'DEADLINE_EXCEEDED',
+    message: 'The operation did not finish within {timeout_ms} ms',
+    description: 'The request took longer than the configured timeout.',
+  },
+  NOT_IMPLEMENTED: {
+    http: 501,
+    grpc: 'UNIMPLEMENTED',
+    message: '{operation} is not implemented yet (tracked in issue #{issue})',
+    description: 'The operation is part of the API but its feature has not landed yet.',
+  },
+  INTERNAL: {
+    http: 500,
+    grpc: 'INTERNAL',
+    message: 'Internal server error. Quote request id {request_id} when reporting it',
+    description: 'An unexpected failure; details are in the server log under the request id.',
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/**
+ * Messages the web playground and site show that never come from the server (client-side checks and
+ * transport failures). Kept here so that every user-visible message lives in one catalogue.
+ */
+export const clientMessages = {
+  apiError: 'API Error: {status} {statusText} - {body}',
+  networkFailure:
+    'Cannot reach the API server at {baseUrl}. Check that: (1) the GoDB server is running on local port 8081; (2) CORS is configured to allow this page’s origin; (3) the route accepts file uploads (JSON bodies up to the configured limit).',
+  sessionExpired: 'Session expired. Please login again.',
+  fileProcessingError: 'File processing error: {reason}. Please ensure the file is a valid PDF or text file.',
+  pdfBothMethodsFailed: 'PDF processing failed with both methods: {reason}',
+  unsupportedFileType: errorCatalogue.UNSUPPORTED_FILE_TYPE.message,
+  invalidFeedbackJson: errorCatalogue.INVALID_FEEDBACK_JSON.message,
+  invalidFiltersJson: errorCatalogue.INVALID_FILTERS_JSON.message,
+  invalidVectorFormat: errorCatalogue.INVALID_VECTOR_FORMAT.message,
+  thresholdOutOfRange: errorCatalogue.THRESHOLD_OUT_OF_RANGE.message,
+  depthTooSmall: errorCatalogue.DEPTH_TOO_SMALL.message,
+  weightsMustSumToOne: errorCatalogue.WEIGHTS_MUST_SUM_TO_ONE.message,
+  invalidQueryType: errorCatalogue.INVALID_QUERY_TYPE.message,
+  queryRequired: errorCatalogue.QUERY_REQUIRED.message,
+  issueReportSuccess: 'Issue reported successfully!',
+  issueReportFailure: 'Failed to send issue report. Please try again later.',
+  loginFailed: 'Login failed',
+  captchaIncorrect: 'Incorrect captcha answer',
+  passwordsDoNotMatch: 'Passwords do not match',
+  nameAndCompanyRequired: 'Name and Company are required for registration',
+  registrationSuccess: 'Registration successful! Please login.',
+  binaryRequestFailed: 'Failed to send request. Please try again.',
+  unexpectedError: 'An unexpected error occurred. Please try again.',
+  contactSuccess: "Thank you for your message! We'll get back to you soon.",
+  contactFailure: 'Sorry, there was an error sending your message. Please try again.',
+} as const;
+
+export type ErrorParams = Readonly<Record<string, string | number>>;
+
+/** Replaces `{name}` placeholders; unknown placeholders are left as they are so a missing value is visible. */
+export function formatMessage(template: string, params: ErrorParams = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** The one error type the server throws. Create it with {@link createError}. */
+export class GoDBError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly grpc: GrpcStatusName;
+  /** The request field the error is about, as a dotted path (`body.email`), when there is one. */
+  readonly field: string | undefined;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(code: ErrorCode, message: string, field?: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'GoDBError';
+    this.code = code;
+    this.status = errorCatalogue[code].http;
+    this.grpc = errorCatalogue[code].grpc;
+    this.field = field;
+    this.details = details;
+  }
+}
+
+export interface CreateErrorOptions {
+  field?: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The one way to throw: `throw createError('NOT_FOUND', { resource: 'User', id })`.
+ */
+export function createError(code: ErrorCode, params: ErrorParams = {}, options: CreateErrorOptions = {}): GoDBError {
+  return new GoDBError(code, formatMessage(errorCatalogue[code].message, params), options.field, options.details);
+}
+
+export function isGoDBError(value: unknown): value is GoDBError {
+  return value instanceof GoDBError;
+}

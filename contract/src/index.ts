@@ -1,0 +1,34 @@
+export { operations, operationById, type Operation, type OperationId, type CatalogueOperation } from './catalogue.js';
+export {
+  defineOperation,
+  commonErrors,
+  authErrors,
+  type OperationSpec,
+  type OperationExample,
+  type HttpMethod,
+  type Access,
+  type Category,
+  type FieldKind,
+  type FieldHint,
+} from './define-operation.js';
+export {
+  errorCatalogue,
+  clientMessages,
+  createError,
+  formatMessage,
+  isGoDBError,
+  GoDBError,
+  grpcStatusCodes,
+  type ErrorCode,
+  type ErrorSpec,
+  type GrpcStatusName,
+} from './errors.js';
+export { playgroundFields, type PlaygroundField, type FieldLocation } from './playground-fields.js';
+export { buildOpenApi, operationErrors } from './openapi.js';
+export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
+export { ErrorBody, SuccessMessage } from './schemas/common.js';
+export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
+export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
+export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
+export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
+export { quantizationMethods, bitWidths, specDefaultModel } from './schemas/embedding.js';

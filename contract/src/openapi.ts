@@ -1,0 +1,114 @@
+import type { TSchema } from '@sinclair/typebox';
+import { commonErrors, authErrors, type OperationSpec } from './define-operation.js';
+import { errorCatalogue, type ErrorCode } from './errors.js';
+import { ErrorBody } from './schemas/common.js';
+
+type Json = Record<string, unknown>;
+
+/** Strips TypeBox's symbol keys and `$id`s by round-tripping through JSON. */
+function plain(schema: TSchema): Json {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Json;
+}
+
+function parameters(operation: OperationSpec): Json[] {
+  const out: Json[] = [];
+  for (const [location, schema] of [
+    ['path', operation.params],
+    ['query', operation.query],
+  ] as const) {
+    if (!schema) continue;
+    const required = new Set(schema.required ?? []);
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const p = plain(property);
+      out.push({
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        description: p.description,
+        schema: p,
+      });
+    }
+  }
+  return out;
+}
+
+/** Error codes an operation can answer with: its own, the common ones, and auth errors when it needs a token. */
+export function operationErrors(operation: OperationSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>([...operation.errors, ...commonErrors]);
+  if (operation.access !== 'public') for (const code of authErrors) codes.add(code);
+  return [...codes];
+}
+
+function responses(operation: OperationSpec): Json {
+  const out: Json = {
+    [operation.success.status]: {
+      description: operation.success.description,
+      content: { 'application/json': { schema: plain(operation.success.schema) } },
+    },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationErrors(operation)) {
+    const status = errorCatalogue[code].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[status] = {
+      description: codes.map((c) => `${c}: ${errorCatalogue[c].description}`).join(' '),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+    };
+  }
+  return out;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of a catalogue. Aliases are listed under `x-aliases` of their operation so the
+ * document has exactly one entry per operation.
+ */
+export function buildOpenApi(operations: readonly OperationSpec[], info: { version: string; serverUrl?: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const operation of operations) {
+    const entry: Json = {
+      operationId: operation.id,
+      summary: operation.summary,
+      description: operation.description,
+      tags: [operation.category],
+      parameters: parameters(operation),
+      responses: responses(operation),
+      'x-name': operation.name,
+      'x-access': operation.access,
+      'x-aliases': operation.http.aliases,
+    };
+    if (operation.body) {
+      entry.requestBody = {
+        required: true,
+        content: {
+          'application/json': {
+            schema: plain(operation.body),
+            examples: Object.fromEntries(
+              operation.examples
+                .filter((e) => e.body !== undefined)
+                .map((e, i) => [`example${i + 1}`, { summary: e.summary, value: e.body }]),
+            ),
+          },
+        },
+      };
+    }
+    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }];
+    const path = (paths[operation.http.path] ??= {});
+    path[operation.http.method.toLowerCase()] = entry;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'GoDB API',
+      version: info.version,
+      description: 'Vector database and search engine. Every error answers the ErrorBody schema.',
+    },
+    servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+    paths,
+    components: {
+      schemas: { ErrorBody: plain(ErrorBody) },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}

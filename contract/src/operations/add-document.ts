@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../define-operation.js';
+import { DocumentInput } from '../schemas/document.js';
+
+export const addDocument = defineOperation({
+  id: 'add-document',
+  name: 'Add Document',
+  category: 'documents',
+  summary: 'Store a document, chunk it and index it',
+  description:
+    'Stores the document in your tenant, splits its content into chunks (`chunk_size`, `chunk_overlap`), embeds each chunk with `embedding_options` and indexes text, vectors and location in the same write. The id is generated when absent; adding an existing id creates a new version. The caller becomes the document’s owner.',
+  http: { method: 'POST', path: '/api/v1/documents', aliases: ['/documents'] },
+  access: 'user',
+  body: DocumentInput,
+  success: {
+    status: 201,
+    schema: Type.Object({ success: Type.Literal(true), document_id: Type.String(), version: Type.Optional(Type.Integer()) }),
+    description: 'The document is stored and indexed.',
+  },
+  errors: ['UNSUPPORTED_FILE_TYPE'],
+  examples: [
+    {
+      summary: 'A short article with a location',
+      body: {
+        id: 'doc-hnsw-101',
+        title: 'HNSW in practice',
+        content: 'Hierarchical navigable small world graphs give logarithmic-time approximate nearest neighbour search.',
+        metadata: { author: 'Ada', year: 2025 },
+        tags: ['ann', 'graphs'],
+        categories: ['engineering'],
+        location: [52.52, 13.405],
+        visibility: 'public',
+      },
+      response: { status: 201, body: { success: true, document_id: 'doc-hnsw-101', version: 1 } },
+    },
+  ],
+  playground: {
+    hidden: ['content', 'file_content', 'storage_type', 'content_type', 'indexed_at', 'tenant_id', 'child_doc_ids', 'acl', 'vector_meta', 'engagement', 'location', 'edges'],
+    hints: {
+      id: { placeholder: 'Optional: generated when empty' },
+      title: { placeholder: 'Document title' },
+      text_content: { kind: 'textarea', label: 'Text content', placeholder: 'Text of the document (or choose a file below)' },
+      metadata: { kind: 'textarea', placeholder: '{"author": "Ada"}', default: '{}' },
+      tags: { placeholder: 'comma,separated,tags' },
+      categories: { placeholder: 'comma,separated,categories' },
+      access_list: { placeholder: 'user or group ids, comma separated' },
+      embedding_options: {
+        kind: 'textarea',
+        placeholder: '{"model_name": "use-lite-512"}',
+      },
+    },
+    extraFields: [
+      {
+        name: 'file',
+        kind: 'file',
+        label: 'File (PDF or text)',
+        accept: 'application/pdf,text/*',
+        description: 'A PDF (text extracted page by page in your browser) or a text file; fills text_content.',
+      },
+    ],
+  },
+});

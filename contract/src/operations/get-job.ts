@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../define-operation.js';
+import { PathId } from '../schemas/common.js';
+
+export const getJob = defineOperation({
+  id: 'get-job',
+  name: 'Get Job',
+  category: 'jobs',
+  summary: 'Progress of an asynchronous job',
+  description: 'Jobs are started by asynchronous batch imports. Poll until `status` is done or failed.',
+  http: { method: 'GET', path: '/api/v1/jobs/{id}', aliases: ['/jobs/{id}'] },
+  access: 'user',
+  params: PathId,
+  success: {
+    status: 200,
+    schema: Type.Object({
+      id: Type.String(),
+      status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+      processed: Type.Integer(),
+      total: Type.Integer(),
+      error: Type.Optional(Type.String()),
+    }),
+    description: 'The job’s state.',
+  },
+  errors: ['NOT_FOUND'],
+  examples: [
+    {
+      summary: 'A running import',
+      params: { id: 'job-5f2c' },
+      response: { status: 200, body: { id: 'job-5f2c', status: 'running', processed: 20000, total: 50000 } },
+    },
+  ],
+});

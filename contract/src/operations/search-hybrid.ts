@@ -1,0 +1,26 @@
+import { defineOperation } from '../define-operation.js';
+import { HybridSearchRequest, SearchResponse } from '../schemas/search.js';
+import { exampleSearchResponse } from './search-example.js';
+
+export const searchHybrid = defineOperation({
+  id: 'search-hybrid',
+  name: 'Hybrid Search',
+  category: 'search',
+  summary: 'Text and vector search fused',
+  description:
+    'Fetches twice the limit from each side and fuses them: score = alpha × vector + (1 − alpha) × text, each min-max normalised. use_ml_ranking re-ranks with a model learned from your tenant’s engagement.',
+  http: { method: 'POST', path: '/api/v1/search/hybrid', aliases: ['/search/hybrid'] },
+  access: 'user',
+  grpc: { service: 'SearchService', method: 'HybridSearch' },
+  body: HybridSearchRequest,
+  success: { status: 200, schema: SearchResponse, description: 'Ranked results.' },
+  errors: ['QUERY_REQUIRED', 'INVALID_VECTOR_FORMAT'],
+  examples: [
+    {
+      summary: 'Text and vector search fused',
+      body: { query: 'shock wave boundary layer interaction', alpha: 0.5, limit: 10 },
+      response: { status: 200, body: exampleSearchResponse },
+    },
+  ],
+  playground: { hints: { query: { placeholder: 'shock wave boundary layer interaction' }, vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional)' }, filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "in", "value": ["ann"]}]' } } },
+});

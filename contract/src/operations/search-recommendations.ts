@@ -1,0 +1,39 @@
+import { defineOperation } from '../define-operation.js';
+import { RecommendationRequest } from '../schemas/graph.js';
+import { SearchResponse } from '../schemas/search.js';
+import { exampleSearchResponse } from './search-example.js';
+
+export const searchRecommendations = defineOperation({
+  id: 'search-recommendations',
+  name: 'Recommendations',
+  category: 'search',
+  summary: 'Documents like a document, or for a user',
+  description:
+    'strategy content (vector similarity), collaborative (co-engagement), graph (neighbours within graph_depth along edge_type) or hybrid (weighted by content_weight, collab_weight and graph_weight, which must sum to 1 within 0.001). The seed document and documents the user already engaged with are excluded.',
+  http: { method: 'POST', path: '/api/v1/search/recommendations', aliases: ['/search/recommendations'] },
+  access: 'user',
+  body: RecommendationRequest,
+  success: { status: 200, schema: SearchResponse, description: 'Recommended documents.' },
+  errors: ['WEIGHTS_MUST_SUM_TO_ONE', 'NOT_FOUND', 'INVALID_FILTERS_JSON'],
+  examples: [
+    {
+      summary: 'Hybrid recommendations for a document',
+      body: {
+        document_id: 'cran-0012',
+        strategy: 'hybrid',
+        content_weight: 0.4,
+        collab_weight: 0.3,
+        graph_weight: 0.3,
+        min_similarity: 0.7,
+        limit: 10,
+      },
+      response: { status: 200, body: exampleSearchResponse },
+    },
+  ],
+  playground: {
+    hints: {
+      strategy: { default: 'hybrid' },
+      filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' },
+    },
+  },
+});

@@ -1,0 +1,25 @@
+import { defineOperation } from '../define-operation.js';
+import { SmartSearchRequest, SmartSearchResponse } from '../schemas/search.js';
+import { exampleSearchResponse } from './search-example.js';
+
+export const searchSmart = defineOperation({
+  id: 'search-smart',
+  name: 'Smart Search',
+  category: 'search',
+  summary: 'Routes the query to the best search kind',
+  description:
+    'mode auto (default) picks text, semantic or geo from the query and says which route it took and why; lat, lon, radius and field_name are used only when lat and lon are given.',
+  http: { method: 'POST', path: '/api/v1/search/smart', aliases: ['/search/smart'] },
+  access: 'user',
+  body: SmartSearchRequest,
+  success: { status: 200, schema: SmartSearchResponse, description: 'Ranked results.' },
+  errors: ['QUERY_REQUIRED'],
+  examples: [
+    {
+      summary: 'Routes the query to the best search kind',
+      body: { query: 'why does the boundary layer separate', mode: 'auto', limit: 10 },
+      response: { status: 200, body: { ...exampleSearchResponse, route: 'semantic', reason: 'question-like query of 6 words: semantic search handles paraphrase better' } },
+    },
+  ],
+  playground: { hints: { query: { placeholder: 'why does the boundary layer separate' } } },
+});

@@ -1,0 +1,26 @@
+import { defineOperation } from '../define-operation.js';
+import { SearchResponse, TextSearchRequest } from '../schemas/search.js';
+import { exampleSearchResponse } from './search-example.js';
+
+export const searchText = defineOperation({
+  id: 'search-text',
+  name: 'Text Search',
+  category: 'search',
+  summary: 'Full-text search with BM25',
+  description:
+    'query_type match (any term), phrase (default: the words in order) or wildcard (* and ?). Ranked by BM25; chunk-level hits name the matching chunk. Optional geo filter (lat, lon, radius in km, field_name, require_geo) and filters.',
+  http: { method: 'POST', path: '/api/v1/search/text', aliases: ['/search/text'] },
+  access: 'user',
+  grpc: { service: 'SearchService', method: 'TextSearch' },
+  body: TextSearchRequest,
+  success: { status: 200, schema: SearchResponse, description: 'Ranked results.' },
+  errors: ['QUERY_REQUIRED', 'INVALID_FILTERS_JSON'],
+  examples: [
+    {
+      summary: 'Full-text search with BM25',
+      body: { query: 'boundary layer', query_type: 'match', limit: 10 },
+      response: { status: 200, body: exampleSearchResponse },
+    },
+  ],
+  playground: { hints: { query: { placeholder: 'boundary layer' }, filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' } } },
+});

@@ -1,0 +1,26 @@
+import { defineOperation } from '../define-operation.js';
+import { VectorSearchRequest, SearchResponse } from '../schemas/search.js';
+import { exampleSearchResponse } from './search-example.js';
+
+export const searchVector = defineOperation({
+  id: 'search-vector',
+  name: 'Vector Search',
+  category: 'search',
+  summary: 'Nearest neighbours by embedding (HNSW)',
+  description:
+    'Give `query` (embedded with embedding_options’ model) or `vector`. similarity_method cosine (default), euclidean or dot; results below `threshold` (0 to 1, default 0.7) are dropped. Optional center {lat, lon} + radius (km) and combine_location_score.',
+  http: { method: 'POST', path: '/api/v1/search/vector', aliases: ['/search/vector'] },
+  access: 'user',
+  grpc: { service: 'SearchService', method: 'VectorSearch' },
+  body: VectorSearchRequest,
+  success: { status: 200, schema: SearchResponse, description: 'Ranked results.' },
+  errors: ['THRESHOLD_OUT_OF_RANGE', 'INVALID_VECTOR_FORMAT', 'INVALID_FILTERS_JSON'],
+  examples: [
+    {
+      summary: 'Nearest neighbours by embedding (HNSW)',
+      body: { query: 'heat transfer in hypersonic flow', similarity_method: 'cosine', threshold: 0.3, limit: 10 },
+      response: { status: 200, body: exampleSearchResponse },
+    },
+  ],
+  playground: { hints: { query: { placeholder: 'heat transfer in hypersonic flow' }, vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional instead of query)' }, embedding_options: { kind: 'textarea', placeholder: '{"model_name": "use-lite-512"}' }, center: { kind: 'textarea', placeholder: '{"lat": 52.52, "lon": 13.405}' }, filters: { kind: 'textarea', placeholder: '[{"field": "metadata.year", "operator": "gte", "value": 2020}]' } } },
+});

@@ -1,0 +1,154 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FieldHint, FieldKind, OperationSpec } from './define-operation.js';
+
+export type FieldLocation = 'path' | 'query' | 'body' | 'raw-body' | 'client';
+
+/** One form field of the playground, derived from an operation's schemas and hints. */
+export interface PlaygroundField {
+  readonly name: string;
+  readonly label: string;
+  readonly in: FieldLocation;
+  readonly kind: FieldKind;
+  readonly placeholder: string;
+  readonly required: boolean;
+  readonly default: string | number | boolean | undefined;
+  readonly options: readonly string[] | undefined;
+  readonly description: string;
+  /** JSON-schema type of the value sent: how the form's text is converted. */
+  readonly valueType: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'json';
+  readonly accept: string | undefined;
+}
+
+interface JsonSchemaLike {
+  type?: string | string[];
+  anyOf?: JsonSchemaLike[];
+  const?: unknown;
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+  items?: JsonSchemaLike;
+}
+
+function literalOptions(schema: JsonSchemaLike): string[] | undefined {
+  if (schema.enum) return schema.enum.map(String);
+  if (schema.anyOf && schema.anyOf.length > 0 && schema.anyOf.every((s) => s.const !== undefined)) {
+    return schema.anyOf.map((s) => String(s.const));
+  }
+  return undefined;
+}
+
+function valueTypeOf(schema: JsonSchemaLike): PlaygroundField['valueType'] {
+  const options = schema.anyOf?.map((s) => s.const);
+  if (options && options.length > 0 && options.every((o) => typeof o === 'number')) return 'number';
+  switch (schema.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'integer':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return schema.items?.type === 'string' ? 'array' : 'json';
+    default:
+      return schema.anyOf?.every((s) => s.const !== undefined) ? 'string' : 'json';
+  }
+}
+
+function kindOf(schema: JsonSchemaLike, valueType: PlaygroundField['valueType']): FieldKind {
+  if (literalOptions(schema) || valueType === 'boolean') return 'select';
+  if (valueType === 'number' || valueType === 'integer') return 'number';
+  if (valueType === 'json') return 'textarea';
+  return 'text';
+}
+
+function humanise(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function fieldsOf(
+  schema: TSchema | undefined,
+  location: FieldLocation,
+  hints: Readonly<Record<string, FieldHint>>,
+  hidden: ReadonlySet<string>,
+): PlaygroundField[] {
+  const object = schema as JsonSchemaLike | undefined;
+  if (!object?.properties) return [];
+  const required = new Set(object.required ?? []);
+  return Object.entries(object.properties)
+    .filter(([name]) => !hidden.has(name))
+    .map(([name, property]) => {
+      const hint = hints[name] ?? {};
+      const valueType = valueTypeOf(property);
+      const options = hint.options ?? literalOptions(property) ?? (valueType === 'boolean' ? ['true', 'false'] : undefined);
+      const fallback = property.default;
+      const defaultValue =
+        hint.default ??
+        (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean' ? fallback : undefined);
+      return {
+        name,
+        label: hint.label ?? humanise(name),
+        in: location,
+        kind: hint.kind ?? kindOf(property, valueType),
+        placeholder: hint.placeholder ?? property.description ?? '',
+        required: hint.required ?? (location === 'path' || (required.has(name) && fallback === undefined)),
+        default: defaultValue,
+        options,
+        description: property.description ?? '',
+        valueType,
+        accept: hint.accept,
+      };
+    });
+}
+
+/**
+ * The playground form of an operation: path parameters, then query, then body fields, then client-only fields.
+ *
+ * @example playgroundFields(operations.find((o) => o.id === 'login')!).map((f) => f.name) // ['email', 'password', 'tenant_id']
+ */
+export function playgroundFields(operation: OperationSpec): PlaygroundField[] {
+  const hints = operation.playground?.hints ?? {};
+  const hidden = new Set(operation.playground?.hidden ?? []);
+  const body = operation.body as JsonSchemaLike | undefined;
+  const bodyFields: PlaygroundField[] =
+    body && !body.properties
+      ? [
+          {
+            name: 'body',
+            label: hints.body?.label ?? 'Request body (JSON)',
+            in: 'raw-body',
+            kind: 'textarea',
+            placeholder: hints.body?.placeholder ?? body.description ?? '',
+            required: true,
+            default: hints.body?.default,
+            options: undefined,
+            description: body.description ?? '',
+            valueType: 'json',
+            accept: undefined,
+          },
+        ]
+      : fieldsOf(operation.body, 'body', hints, hidden);
+  const extra: PlaygroundField[] = (operation.playground?.extraFields ?? []).map((f) => ({
+    name: f.name,
+    label: f.label ?? humanise(f.name),
+    in: 'client',
+    kind: f.kind,
+    placeholder: f.placeholder ?? '',
+    required: f.required ?? false,
+    default: f.default,
+    options: f.options,
+    description: f.description,
+    valueType: 'string',
+    accept: f.accept,
+  }));
+  return [
+    ...fieldsOf(operation.params, 'path', hints, hidden),
+    ...fieldsOf(operation.query, 'query', hints, hidden),
+    ...bodyFields,
+    ...extra,
+  ];
+}

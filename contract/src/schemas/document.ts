@@ -1,0 +1,156 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, LatLon, StringMap, UnixSeconds } from './common.js';
+import { EmbeddingOptions } from './embedding.js';
+
+export const visibilities = ['public', 'private', 'shared'] as const;
+export type Visibility = (typeof visibilities)[number];
+export const Visibility = Type.Union(
+  visibilities.map((v) => Type.Literal(v)),
+  { default: 'public' },
+);
+
+export const aclRoles = ['owner', 'edit', 'view'] as const;
+export const AclEntry = Type.Object(
+  {
+    user_id: Type.String({ minLength: 1 }),
+    role: Type.Union(aclRoles.map((r) => Type.Literal(r))),
+    expires_at: Type.Optional(UnixSeconds),
+  },
+  { additionalProperties: false },
+);
+export type AclEntry = Static<typeof AclEntry>;
+
+const count = (description: string) => Type.Number({ minimum: 0, description });
+export const Engagement = Type.Object(
+  {
+    clicks: Type.Optional(count('Added to the stored count.')),
+    likes: Type.Optional(count('Added to the stored count.')),
+    dislikes: Type.Optional(count('Added to the stored count.')),
+    dwell_time: Type.Optional(count('Seconds; added to the total.')),
+    views: Type.Optional(count('Added to the stored count.')),
+    engagements: Type.Optional(count('Added to the stored count.')),
+    completion: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Set: fraction completed.' })),
+    quality_score: Type.Optional(Type.Number({ description: 'Set.' })),
+    relevance_score: Type.Optional(Type.Number({ description: 'Set.' })),
+    unique_users: Type.Optional(count('Set.')),
+    last_engaged: Type.Optional(UnixSeconds),
+    shares: Type.Optional(count('Added to the stored count.')),
+    bookmarks: Type.Optional(count('Added to the stored count.')),
+    comments: Type.Optional(count('Added to the stored count.')),
+    sentiment_score: Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: 'Set.' })),
+    feedback: Type.Optional(Type.Unknown({ description: 'Free-form JSON feedback, stored with the event.' })),
+  },
+  { additionalProperties: false },
+);
+export type Engagement = Static<typeof Engagement>;
+
+export const GraphEdge = Type.Object(
+  {
+    target_id: Id,
+    type: Type.String({ default: 'links_to' }),
+    weight: Type.Number({ default: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+/** A document as clients send it (REST body, snake case). */
+export const DocumentInput = Type.Object(
+  {
+    id: Type.Optional(Id),
+    content: Type.Optional(Type.String()),
+    text_content: Type.Optional(Type.String({ description: 'Alias of content (the playground upload form).' })),
+    title: Type.Optional(Type.String()),
+    metadata: Type.Optional(StringMap),
+    location: Type.Optional(LatLon),
+    file_content: Type.Optional(Type.String({ description: 'Base64 file bytes, kept by the storage provider.' })),
+    file_url: Type.Optional(Type.String()),
+    storage_type: Type.Optional(Type.String()),
+    file_type: Type.Optional(Type.String()),
+    content_type: Type.Optional(Type.String()),
+    created_at: Type.Optional(UnixSeconds),
+    updated_at: Type.Optional(UnixSeconds),
+    indexed_at: Type.Optional(UnixSeconds),
+    primary_table: Type.Optional(Type.String({ default: 'documents' })),
+    tags: Type.Optional(Type.Array(Type.String())),
+    categories: Type.Optional(Type.Array(Type.String())),
+    visibility: Type.Optional(Visibility),
+    parent_doc_id: Type.Optional(Id),
+    child_doc_ids: Type.Optional(Type.Array(Id)),
+    external_id: Type.Optional(Type.String()),
+    source_url: Type.Optional(Type.String()),
+    lang_code: Type.Optional(Type.String({ default: 'en' })),
+    tenant_id: Type.Optional(Type.String({ description: 'Ignored if present: the tenant comes from the token.' })),
+    access_list: Type.Optional(Type.Array(Type.String(), { description: 'User or group ids (shared documents).' })),
+    acl: Type.Optional(Type.Array(AclEntry)),
+    vector_meta: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    engagement: Type.Optional(Engagement),
+    embedding_options: Type.Optional(EmbeddingOptions),
+    chunk_size: Type.Optional(Type.Integer({ minimum: 16, maximum: 65536, default: 1024 })),
+    chunk_overlap: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 200 })),
+    edges: Type.Optional(Type.Array(GraphEdge)),
+  },
+  { additionalProperties: false },
+);
+export type DocumentInput = Static<typeof DocumentInput>;
+
+/** A document as the API returns it: the input fields plus what the server derives. */
+export const StoredDocument = Type.Composite([
+  Type.Omit(DocumentInput, ['text_content', 'file_content']),
+  Type.Object({
+    id: Id,
+    tenant_id: Type.String(),
+    is_chunk: Type.Boolean(),
+    is_parent: Type.Boolean(),
+    is_child: Type.Boolean(),
+    relation_type: Type.Optional(Type.String()),
+    hierarchy_path: Type.Optional(Type.String()),
+    translations: Type.Optional(Type.Record(Type.String(), Type.String())),
+    processed_by: Type.Optional(Type.Array(Type.String())),
+    model_versions: Type.Optional(Type.Record(Type.String(), Type.String())),
+    version: Type.Integer(),
+    previous_doc_id: Type.Optional(Type.String()),
+    feedback: Type.Optional(Type.Unknown()),
+    label: Type.Optional(Type.String()),
+    needs_refresh: Type.Boolean(),
+    is_dirty: Type.Boolean(),
+    chunks: Type.Optional(Type.Array(Type.Unknown())),
+    embeddings: Type.Optional(Type.Unknown()),
+    stats: Type.Optional(Type.Unknown()),
+  }),
+]);
+
+export const GetDocumentQuery = Type.Object(
+  {
+    include_embeddings: Type.Boolean({ default: false }),
+    include_chunks: Type.Boolean({ default: false }),
+    include_metadata: Type.Boolean({ default: true }),
+    include_acl: Type.Boolean({ default: false }),
+    include_stats: Type.Boolean({ default: false }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeleteDocumentQuery = Type.Object(
+  {
+    recursive: Type.Boolean({ default: false, description: 'Also delete child documents and chunks.' }),
+    permanent: Type.Boolean({ default: false, description: 'Remove from the store and every index.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const DocumentStats = Type.Object({
+  DocumentCount: Type.Integer(),
+  VectorCount: Type.Integer(),
+  GeoCount: Type.Integer(),
+  ClusterCount: Type.Integer(),
+  AvgVectorDim: Type.Number(),
+});
+
+export const aclOperations = ['add', 'update', 'remove'] as const;
+export const AclUpdate = Type.Object(
+  {
+    operation: Type.Union(aclOperations.map((o) => Type.Literal(o))),
+    acl: Type.Array(AclEntry, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,17 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+
+// ajv-formats is CommonJS: imported from ESM, its default export is the `default` property of module.exports.
+const addFormats = addFormatsModule.default;
+
+/** An Ajv configured like the server's validator (Fastify's defaults plus formats), for contract tests. */
+export function createValidator(options: { coerce: boolean }): (schema: TSchema, value: unknown) => string | null {
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, coerceTypes: options.coerce ? 'array' : false });
+  addFormats(ajv);
+  return (schema, value) => {
+    const validate = ajv.compile(schema);
+    const copy: unknown = structuredClone(value);
+    return validate(copy) ? null : ajv.errorsText(validate.errors);
+  };
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config/env.js';
+import { resolveJwtSecret } from './config/jwt-secret.js';
+import { systemClock, type Clock } from './engine/clock.js';
+import { openEngine, type Engine } from './engine/engine.js';
+import { bootstrapSuperAdmin } from './service/auth/bootstrap-superadmin.js';
+import { argon2Hasher } from './service/auth/passwords.js';
+import { createTokenService } from './service/auth/tokens.js';
+import { createServices, type Services } from './service/use-cases.js';
+import { buildApp } from './transport/http/app.js';
+
+export interface GoDBServer {
+  readonly app: FastifyInstance;
+  readonly engine: Engine;
+  readonly services: Services;
+  close(): Promise<void>;
+}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function readVersion(): string {
+  const file = join(repoRoot, 'package.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
+}
+
+/** Where the built website is: WEB_DIST, else web/dist of this checkout. */
+export function webDistOf(config: Pick<Config, 'WEB_DIST'>): string {
+  return config.WEB_DIST !== '' ? resolve(config.WEB_DIST) : join(repoRoot, 'web', 'dist');
+}
+
+/**
+ * The composition root: configuration → engine → services → transports. Used by main.ts and by the tests, so
+ * tests run the very server users run.
+ */
+export async function createServer(config: Config, clock: Clock = systemClock): Promise<GoDBServer> {
+  const engine = openEngine({ dataDir: config.DATA_DIR, clock });
+  const deps = {
+    directory: engine.directory,
+    passwords: argon2Hasher,
+    tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
+  };
+  if (config.SUPERADMIN_EMAIL !== '') await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+  const services = createServices(deps);
+  const app = await buildApp({
+    config,
+    services,
+    isReady: () => engine.isHealthy(),
+    webDist: webDistOf(config),
+    version: readVersion(),
+  });
+  return {
+    app,
+    engine,
+    services,
+    async close() {
+      await app.close();
+      engine.close();
+    },
+  };
+}

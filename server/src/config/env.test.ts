@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from './env.js';
+
+test('defaults are the specification’s', () => {
+  const config = loadConfig({});
+  assert.equal(config.PORT, 8081);
+  assert.equal(config.GRPC_PORT, 50051);
+  assert.equal(config.DATA_DIR, './data');
+  assert.equal(config.READ_TIMEOUT_MS, 10000);
+  assert.equal(config.WRITE_TIMEOUT_MS, 10000);
+  assert.equal(config.WORKER_POOL_SIZE, 10);
+  assert.equal(config.QUEUE_SIZE, 100);
+  assert.equal(config.CACHE_SIZE, 1000);
+  assert.equal(config.RATE_LIMIT_RPS, 100);
+  assert.equal(config.RATE_LIMIT_BURST, 50);
+  assert.equal(config.MAX_CONCURRENT_OPERATIONS, 100);
+  assert.equal(config.SIGNED_URL_EXPIRY_S, 3600);
+  assert.equal(config.STORAGE_PROVIDER, 'internal');
+});
+
+test('values are converted from strings', () => {
+  const config = loadConfig({ PORT: '9000', LOG_LEVEL: 'debug', DATA_DIR: '/tmp/x' });
+  assert.equal(config.PORT, 9000);
+  assert.equal(config.LOG_LEVEL, 'debug');
+  assert.equal(config.DATA_DIR, '/tmp/x');
+});
+
+test('an invalid value stops start-up with a message naming the variable', () => {
+  assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => e instanceof ConfigError && /PORT="eighty" must be an integer/.test(e.message));
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL="loud" must be one of fatal, error/);
+  assert.throws(() => loadConfig({ RATE_LIMIT_RPS: '0' }), /RATE_LIMIT_RPS="0" must be an integer ≥ 1/);
+  assert.throws(() => loadConfig({ STORAGE_PROVIDER: 's3' }), /STORAGE_PROVIDER=s3 is not available/);
+  assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32 characters/);
+  assert.throws(() => loadConfig({ SUPERADMIN_EMAIL: 'a@b.c' }), /set both SUPERADMIN_EMAIL and SUPERADMIN_PASSWORD/);
+});

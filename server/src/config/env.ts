@@ -1,0 +1,93 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const int = (fallback: number, description: string, minimum = 0) =>
+  Type.Integer({ default: fallback, minimum, description });
+
+/**
+ * Every setting of the server, read from the environment once at start-up. Defaults are the specification's
+ * (api-spec §9). This schema also generates the configuration table of the README and the sample configuration
+ * of the deployment guide, so the three cannot disagree.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: int(8081, 'HTTP port for the website and the REST API.', 1),
+  HOST: Type.String({ default: 'localhost', description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.' }),
+  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService). 0 disables gRPC.'),
+  DATA_DIR: Type.String({ default: './data', description: 'Folder holding the database, index files and the generated JWT secret.' }),
+  READ_TIMEOUT_MS: int(10000, 'Time allowed to receive a whole request.', 1),
+  WRITE_TIMEOUT_MS: int(10000, 'Time allowed to produce an answer before 504; long work has asynchronous variants.', 1),
+  WORKER_POOL_SIZE: int(10, 'Embedding worker threads (capped at the number of CPU cores).', 1),
+  QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
+  CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
+  RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),
+  RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client may send at once.', 1),
+  MAX_CONCURRENT_OPERATIONS: int(100, 'API requests in flight before 503.', 1),
+  SIGNED_URL_EXPIRY_S: int(3600, 'Lifetime of signed download links, in seconds.', 1),
+  STORAGE_PROVIDER: Type.Union([Type.Literal('internal'), Type.Literal('s3')], {
+    default: 'internal',
+    description: 'Where files are kept: internal (under DATA_DIR) or s3 (not available yet).',
+  }),
+  CORS_ORIGINS: Type.String({ default: '*', description: 'Comma-separated origins allowed to call the API, or * for any.' }),
+  JWT_SECRET: Type.String({
+    default: '',
+    description: 'HS256 signing secret (32+ characters). Generated and kept in DATA_DIR/jwt-secret when empty.',
+  }),
+  JWT_TTL_S: int(86400, 'Lifetime of login tokens, in seconds.', 60),
+  SUPERADMIN_EMAIL: Type.String({ default: '', description: 'E-mail of the super admin created at start-up (with SUPERADMIN_PASSWORD).' }),
+  SUPERADMIN_PASSWORD: Type.String({ default: '', description: 'Password of that super admin (8+ characters).' }),
+  BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 'Largest request body accepted before 413.', 1024),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'Log level of the structured (JSON) log.' },
+  ),
+  WEB_DIST: Type.String({ default: '', description: 'Folder of the built website; empty means web/dist of this checkout.' }),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function describeProblem(name: string, schema: TSchema, raw: string): string {
+  const expected =
+    'anyOf' in schema
+      ? `one of ${(schema.anyOf as { const: string }[]).map((s) => s.const).join(', ')}`
+      : schema.type === 'integer'
+        ? `an integer${schema.minimum !== undefined ? ` ≥ ${String(schema.minimum)}` : ''}`
+        : String(schema.type);
+  return `Invalid configuration: ${name}=${JSON.stringify(raw)} must be ${expected}.`;
+}
+
+/**
+ * Parses the environment once. Throws {@link ConfigError} naming the first invalid variable.
+ *
+ * @example loadConfig({ PORT: '9000' }).PORT // 9000
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const raw: Record<string, unknown> = {};
+  for (const name of Object.keys(ConfigSchema.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  for (const [name, schema] of Object.entries(ConfigSchema.properties) as [string, TSchema][]) {
+    const value = (converted as Record<string, unknown>)[name];
+    if (!Value.Check(schema, value)) throw new ConfigError(describeProblem(name, schema, String(env[name])));
+  }
+  const config = converted as Config;
+  if (config.STORAGE_PROVIDER === 's3') {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_PROVIDER=s3 is not available in this release; use internal (files under DATA_DIR).',
+    );
+  }
+  if (config.JWT_SECRET !== '' && config.JWT_SECRET.length < 32) {
+    throw new ConfigError('Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).');
+  }
+  if ((config.SUPERADMIN_EMAIL === '') !== (config.SUPERADMIN_PASSWORD === '')) {
+    throw new ConfigError('Invalid configuration: set both SUPERADMIN_EMAIL and SUPERADMIN_PASSWORD, or neither.');
+  }
+  if (config.SUPERADMIN_PASSWORD !== '' && config.SUPERADMIN_PASSWORD.length < 8) {
+    throw new ConfigError('Invalid configuration: SUPERADMIN_PASSWORD must be at least 8 characters.');
+  }
+  return config;
+}

@@ -1,0 +1,43 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrations } from './migrations.js';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /** Folder for the database file; `:memory:` keeps everything in memory (tests of the engine only). */
+  readonly dataDir: string;
+}
+
+/**
+ * Opens the embedded store: SQLite in WAL mode with `synchronous = FULL`, so a write is acknowledged only once
+ * it is durable, and foreign keys on. Applies pending migrations.
+ *
+ * @example const db = openDatabase({ dataDir: './data' });
+ */
+export function openDatabase(options: OpenDatabaseOptions): Db {
+  let file = ':memory:';
+  if (options.dataDir !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    file = join(options.dataDir, 'godb.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

@@ -1,0 +1,36 @@
+import { ConfigError, loadConfig } from './config/env.js';
+import { createServer } from './compose.js';
+
+/** Starts GoDB: site and API on PORT, data in DATA_DIR; stops gracefully on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const server = await createServer(config);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await server.app.listen({ port: config.PORT, host: config.HOST });
+  server.app.log.info(`GoDB is serving the website and API on http://${config.HOST}:${config.PORT} (data in ${config.DATA_DIR})`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`GoDB failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
+
+/** Who is calling, as established from a verified token and the current state of the directory. */
+export interface Principal {
+  readonly userId: string;
+  readonly tenantId: string;
+  readonly email: string;
+  readonly role: RoleName;
+  readonly groups: readonly string[];
+}
+
+/** What a transport knows about the call besides its input. */
+export interface RequestContext {
+  readonly principal: Principal | null;
+  readonly requestId: string;
+}
+
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
+
+/** The validated input of an operation, as every transport hands it to a use case. */
+export interface InputOf<O extends OperationSpec> {
+  readonly params: StaticOr<O['params'], Record<string, never>>;
+  readonly query: StaticOr<O['query'], Record<string, never>>;
+  readonly body: StaticOr<O['body'], undefined>;
+}
+
+export type OutputOf<O extends OperationSpec> = Static<O['success']['schema']>;
+
+/** One use case: the same function serves REST and gRPC. */
+export type UseCase<O extends OperationSpec> = (input: InputOf<O>, ctx: RequestContext) => Promise<OutputOf<O>>;
+
+/** A use case with its input erased, as the transports call it. */
+export type AnyUseCase = (
+  input: { params: unknown; query: unknown; body: unknown },
+  ctx: RequestContext,
+) => Promise<unknown>;
+
+/** The principal of an authenticated call; the transport has already refused anonymous calls to such operations. */
+export function principalOf(ctx: RequestContext): Principal {
+  if (!ctx.principal) throw new TypeError('principalOf called on an anonymous request: check the operation access');
+  return ctx.principal;
+}
+
+/** The use case type of the operation with this id. */
+export type UseCaseOf<Id extends OperationId> = UseCase<Extract<Operation, { id: Id }>>;

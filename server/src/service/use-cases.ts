@@ -1,0 +1,110 @@
+import { createError, type CatalogueOperation, type OperationId } from '@godb/contract';
+import type { AnyUseCase, Principal, RequestContext, UseCaseOf } from './context.js';
+import { addGroupUserUseCase } from './auth/add-group-user.js';
+import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js';
+import { assignRoleUseCase } from './auth/assign-role.js';
+import { authenticate } from './auth/authenticate.js';
+import { createAdminUserUseCase } from './auth/create-admin-user.js';
+import { createGroupUseCase } from './auth/create-group.js';
+import { createPermissionUseCase } from './auth/create-permission.js';
+import { deleteUserUseCase } from './auth/delete-user.js';
+import type { AuthDeps } from './auth/deps.js';
+import { getUserUseCase } from './auth/get-user.js';
+import { listUsersUseCase } from './auth/list-users.js';
+import { loginUseCase } from './auth/login.js';
+import { registerUseCase } from './auth/register.js';
+import { removeGroupUserUseCase } from './auth/remove-group-user.js';
+import { authorize } from './auth/roles.js';
+import { updateUserUseCase } from './auth/update-user.js';
+
+/** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
+export interface PendingOperation {
+  readonly pendingIssue: number;
+}
+
+export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
+
+export type ServiceDeps = AuthDeps;
+
+const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
+
+/** Erases a use case's precise input type; safe because every transport validates with the same schema first. */
+const erase = <Id extends OperationId>(useCase: UseCaseOf<Id>): AnyUseCase => useCase as unknown as AnyUseCase;
+
+/**
+ * Every operation of the catalogue mapped to its use case. The mapped type makes a missing operation a type
+ * error, and the drift test checks the same at run time.
+ */
+export function createUseCases(deps: ServiceDeps): UseCaseTable {
+  return {
+    register: erase(registerUseCase(deps)),
+    login: erase(loginUseCase(deps)),
+    'assign-role': erase(assignRoleUseCase(deps)),
+    'create-group': erase(createGroupUseCase(deps)),
+    'add-group-user': erase(addGroupUserUseCase(deps)),
+    'remove-group-user': erase(removeGroupUserUseCase(deps)),
+    'create-permission': erase(createPermissionUseCase(deps)),
+    'assign-group-permission': erase(assignGroupPermissionUseCase(deps)),
+    'create-admin-user': erase(createAdminUserUseCase(deps)),
+    'get-user': erase(getUserUseCase(deps)),
+    'list-users': erase(listUsersUseCase(deps)),
+    'update-user': erase(updateUserUseCase(deps)),
+    'delete-user': erase(deleteUserUseCase(deps)),
+    'add-document': pending(4),
+    'batch-add-documents': pending(4),
+    'get-document': pending(4),
+    'update-engagement': pending(4),
+    'record-engagement': pending(4),
+    'set-visibility': pending(4),
+    'update-acl': pending(4),
+    'delete-document': pending(4),
+    'document-stats': pending(4),
+    'simple-search': pending(5),
+    'refresh-indexes': pending(4),
+    'recluster-indexes': pending(4),
+    'get-job': pending(4),
+    'list-embedding-models': pending(3),
+    'create-embedding': pending(3),
+    'create-quantized-embedding': pending(3),
+    'search-autocomplete': pending(5),
+    'search-text': pending(5),
+    'search-vector': pending(5),
+    'search-hybrid': pending(5),
+    'search-geo': pending(5),
+    'search-faceted': pending(5),
+    'search-fuzzy': pending(5),
+    'search-smart': pending(5),
+    'search-multi-table': pending(5),
+    'search-recommendations': pending(9),
+    'search-graph': pending(9),
+    'graph-query': pending(9),
+  };
+}
+
+export interface Services {
+  /** Verifies a bearer token and loads its principal. */
+  authenticate(authorization: string | undefined): Promise<Principal>;
+  /** Checks access, then runs the operation's use case. The one entry point of every transport. */
+  invoke(operation: CatalogueOperation, input: Parameters<AnyUseCase>[0], ctx: RequestContext): Promise<unknown>;
+  /** The issue an operation waits for, or undefined when it is implemented. */
+  pendingIssue(id: OperationId): number | undefined;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const table = createUseCases(deps);
+  return {
+    authenticate: (authorization) => authenticate(deps, authorization),
+    async invoke(operation, input, ctx) {
+      authorize(operation.access, ctx.principal);
+      const entry = table[operation.id];
+      if ('pendingIssue' in entry) {
+        throw createError('NOT_IMPLEMENTED', { operation: `${operation.http.method} ${operation.http.path}`, issue: entry.pendingIssue });
+      }
+      return entry(input, ctx);
+    },
+    pendingIssue(id) {
+      const entry = table[id];
+      return 'pendingIssue' in entry ? entry.pendingIssue : undefined;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config/env.js';
+import type { Services } from '../../service/use-cases.js';
+import { registerGuards } from './guards.js';
+import { sendError, toGoDBError } from './error-reply.js';
+import { createMetrics } from './metrics.js';
+import { registerOperationRoutes } from './operation-routes.js';
+import { registerSite } from './site.js';
+import { registerSystemRoutes } from './system-routes.js';
+
+export type HttpConfig = Pick<
+  Config,
+  | 'READ_TIMEOUT_MS'
+  | 'WRITE_TIMEOUT_MS'
+  | 'RATE_LIMIT_RPS'
+  | 'RATE_LIMIT_BURST'
+  | 'MAX_CONCURRENT_OPERATIONS'
+  | 'CORS_ORIGINS'
+  | 'BODY_LIMIT_BYTES'
+  | 'LOG_LEVEL'
+>;
+
+export interface AppOptions {
+  readonly config: HttpConfig;
+  readonly services: Services;
+  readonly isReady: () => boolean;
+  /** Folder of the built website, or null to serve the API only. */
+  readonly webDist: string | null;
+  readonly version: string;
+  readonly now?: () => number;
+}
+
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the HTTP server: the API routes generated from the contract, the website, health and metrics.
+ *
+ * @example const app = await buildApp({ config, services, isReady: () => true, webDist: null, version: '0.1.0' });
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestTimeout: config.READ_TIMEOUT_MS,
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+  app.decorateRequest('principal', null);
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    void reply.header('x-content-type-options', 'nosniff');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const godbError = toGoDBError(error, request.id, { bodyLimit: config.BODY_LIMIT_BYTES });
+    if (godbError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, godbError);
+  });
+
+  const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  await app.register(cors, {
+    origin: origins.includes('*') ? true : origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after'],
+    maxAge: 600,
+  });
+
+  registerGuards(app, {
+    rateLimitRps: config.RATE_LIMIT_RPS,
+    rateLimitBurst: config.RATE_LIMIT_BURST,
+    maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
+    writeTimeoutMs: config.WRITE_TIMEOUT_MS,
+    now: options.now ?? (() => performance.now()),
+  });
+  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics: createMetrics() });
+  registerOperationRoutes(app, options.services);
+  await registerSite(app, options.webDist);
+  return app;
+}
+

@@ -1,0 +1,75 @@
+import { createError, errorCatalogue, isGoDBError, type ErrorBody, type GoDBError } from '@godb/contract';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** `/acl/0/role` in the body → `body.acl[0].role`. */
+function fieldPath(context: string, instancePath: string, leaf?: unknown): string {
+  const location = context === 'querystring' ? 'query' : context;
+  const segments = instancePath.split('/').filter(Boolean);
+  if (typeof leaf === 'string') segments.push(leaf);
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`), location);
+}
+
+function fromValidation(error: FastifyError): GoDBError {
+  const issue = (error.validation as AjvIssue[] | undefined)?.[0];
+  const context = error.validationContext ?? 'body';
+  if (!issue) return createError('VALIDATION_FAILED', { detail: error.message });
+  if (issue.keyword === 'required') {
+    const field = fieldPath(context, issue.instancePath, issue.params.missingProperty);
+    return createError('VALIDATION_FAILED', { detail: `${field} is required` }, { field });
+  }
+  if (issue.keyword === 'additionalProperties') {
+    const field = fieldPath(context, issue.instancePath, issue.params.additionalProperty);
+    return createError('VALIDATION_FAILED', { detail: `${field} is not a known field: check its spelling against the API reference` }, { field });
+  }
+  const field = fieldPath(context, issue.instancePath);
+  const allowed = Array.isArray(issue.params.allowedValues) ? `: ${issue.params.allowedValues.join(', ')}` : '';
+  return createError('VALIDATION_FAILED', { detail: `${field} ${issue.message ?? 'is invalid'}${allowed}` }, { field });
+}
+
+/** Maps anything thrown while serving a request to a catalogue error; unknown errors become INTERNAL. */
+export function toGoDBError(error: unknown, requestId: string, limits: { bodyLimit: number }): GoDBError {
+  if (isGoDBError(error)) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return fromValidation(fastifyError);
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return createError('PAYLOAD_TOO_LARGE', { limit: limits.bodyLimit });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return createError('UNSUPPORTED_MEDIA_TYPE', { type: fastifyError.message.replace(/^Unsupported Media Type:\s*/, '') });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return createError('VALIDATION_FAILED', { detail: 'body must not be empty when Content-Type is application/json' }, { field: 'body' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return createError('INVALID_JSON_BODY', { reason: fastifyError.message });
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return createError('INVALID_JSON_BODY', { reason: error.message });
+  }
+  return createError('INTERNAL', { request_id: requestId });
+}
+
+export function errorBody(error: GoDBError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      status: error.status,
+      ...(error.field !== undefined && { field: error.field }),
+      ...(error.details !== undefined && { details: { ...error.details } }),
+      request_id: requestId,
+    },
+  };
+}
+
+/** Sends a catalogue error with its status (and Retry-After for 429/503). */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: GoDBError): FastifyReply {
+  const retryAfter = error.details?.retry_after;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+  return reply.code(errorCatalogue[error.code].http).type('application/json; charset=utf-8').send(errorBody(error, request.id));
+}

@@ -1,0 +1,55 @@
+import { operations, type CatalogueOperation } from '@godb/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../service/context.js';
+import type { Services } from '../../service/use-cases.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** `/api/v1/documents/{id}` → `/api/v1/documents/:id` */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function schemaOf(operation: CatalogueOperation) {
+  return {
+    ...('params' in operation && { params: operation.params }),
+    ...('query' in operation && { querystring: operation.query }),
+    ...('body' in operation && { body: operation.body }),
+    response: { [operation.success.status]: operation.success.schema },
+    tags: [operation.category],
+    operationId: operation.id,
+  };
+}
+
+/**
+ * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
+ * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
+ */
+export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
+  for (const operation of operations) {
+    const authenticate =
+      operation.access === 'public'
+        ? undefined
+        : async (request: FastifyRequest) => {
+            request.principal = await services.authenticate(request.headers.authorization);
+          };
+    for (const path of [operation.http.path, ...operation.http.aliases]) {
+      app.route({
+        method: operation.http.method,
+        url: toFastifyPath(path),
+        schema: schemaOf(operation),
+        config: { operationId: operation.id },
+        ...(authenticate && { onRequest: authenticate }),
+        handler: async (request, reply) => {
+          const input = { params: request.params, query: request.query, body: request.body };
+          const result = await services.invoke(operation, input, { principal: request.principal, requestId: request.id });
+          return reply.code(operation.success.status).send(result);
+        },
+      });
+    }
+  }
+}

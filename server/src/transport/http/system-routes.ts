@@ -1,0 +1,30 @@
+import { buildOpenApi, operations } from '@godb/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from './metrics.js';
+
+export interface SystemRouteOptions {
+  readonly version: string;
+  readonly isReady: () => boolean;
+  readonly metrics: Metrics;
+}
+
+/** Liveness, readiness, Prometheus metrics and the OpenAPI document. */
+export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
+  const openApi = buildOpenApi(operations, { version: options.version });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = options.isReady();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics()),
+  );
+  app.get('/api/v1/openapi.json', async () => openApi);
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    options.metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    options.metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+}
