@@ -64,7 +64,10 @@ function responses(operation: OperationSpec): Json {
  * Builds the OpenAPI 3.1 document of a catalogue. Aliases are listed under `x-aliases` of their operation so the
  * document has exactly one entry per operation.
  */
-export function buildOpenApi(operations: readonly OperationSpec[], info: { version: string; serverUrl?: string }): Json {
+export function buildOpenApi(
+  operations: readonly OperationSpec[],
+  info: { version: string; serverUrl?: string },
+): Json {
   const paths: Record<string, Json> = {};
   for (const operation of operations) {
     const entry: Json = {

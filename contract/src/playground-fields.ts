@@ -84,11 +84,14 @@ function fieldsOf(
     .map(([name, property]) => {
       const hint = hints[name] ?? {};
       const valueType = valueTypeOf(property);
-      const options = hint.options ?? literalOptions(property) ?? (valueType === 'boolean' ? ['true', 'false'] : undefined);
+      const options =
+        hint.options ?? literalOptions(property) ?? (valueType === 'boolean' ? ['true', 'false'] : undefined);
       const fallback = property.default;
       const defaultValue =
         hint.default ??
-        (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean' ? fallback : undefined);
+        (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean'
+          ? fallback
+          : undefined);
       return {
         name,
         label: hint.label ?? humanise(name),

@@ -22,7 +22,16 @@ export function isSitePath(pathname: string): boolean {
 }
 
 /** Path prefixes that belong to the API: never answered with HTML. */
-export const apiPrefixes = ['/api', '/auth', '/documents', '/embeddings', '/search', '/graph', '/indexes', '/jobs'] as const;
+export const apiPrefixes = [
+  '/api',
+  '/auth',
+  '/documents',
+  '/embeddings',
+  '/search',
+  '/graph',
+  '/indexes',
+  '/jobs',
+] as const;
 
 export function isApiPath(pathname: string): boolean {
   return apiPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));

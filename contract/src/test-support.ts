@@ -7,7 +7,12 @@ const addFormats = addFormatsModule.default;
 
 /** An Ajv configured like the server's validator (Fastify's defaults plus formats), for contract tests. */
 export function createValidator(options: { coerce: boolean }): (schema: TSchema, value: unknown) => string | null {
-  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, coerceTypes: options.coerce ? 'array' : false });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: options.coerce ? 'array' : false,
+  });
   addFormats(ajv);
   return (schema, value) => {
     const validate = ajv.compile(schema);

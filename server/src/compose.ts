@@ -42,7 +42,8 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     passwords: argon2Hasher,
     tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
   };
-  if (config.SUPERADMIN_EMAIL !== '') await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+  if (config.SUPERADMIN_EMAIL !== '')
+    await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
   const services = createServices(deps);
   const app = await buildApp({
     config,

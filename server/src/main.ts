@@ -27,10 +27,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await server.app.listen({ port: config.PORT, host: config.HOST });
-  server.app.log.info(`GoDB is serving the website and API on http://${config.HOST}:${config.PORT} (data in ${config.DATA_DIR})`);
+  server.app.log.info(
+    `GoDB is serving the website and API on http://${config.HOST}:${config.PORT} (data in ${config.DATA_DIR})`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`GoDB failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `GoDB failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

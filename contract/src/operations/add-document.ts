@@ -14,7 +14,11 @@ export const addDocument = defineOperation({
   body: DocumentInput,
   success: {
     status: 201,
-    schema: Type.Object({ success: Type.Literal(true), document_id: Type.String(), version: Type.Optional(Type.Integer()) }),
+    schema: Type.Object({
+      success: Type.Literal(true),
+      document_id: Type.String(),
+      version: Type.Optional(Type.Integer()),
+    }),
     description: 'The document is stored and indexed.',
   },
   errors: ['UNSUPPORTED_FILE_TYPE'],
@@ -24,7 +28,8 @@ export const addDocument = defineOperation({
       body: {
         id: 'doc-hnsw-101',
         title: 'HNSW in practice',
-        content: 'Hierarchical navigable small world graphs give logarithmic-time approximate nearest neighbour search.',
+        content:
+          'Hierarchical navigable small world graphs give logarithmic-time approximate nearest neighbour search.',
         metadata: { author: 'Ada', year: 2025 },
         tags: ['ann', 'graphs'],
         categories: ['engineering'],
@@ -35,11 +40,28 @@ export const addDocument = defineOperation({
     },
   ],
   playground: {
-    hidden: ['content', 'file_content', 'storage_type', 'content_type', 'indexed_at', 'tenant_id', 'child_doc_ids', 'acl', 'vector_meta', 'engagement', 'location', 'edges'],
+    hidden: [
+      'content',
+      'file_content',
+      'storage_type',
+      'content_type',
+      'indexed_at',
+      'tenant_id',
+      'child_doc_ids',
+      'acl',
+      'vector_meta',
+      'engagement',
+      'location',
+      'edges',
+    ],
     hints: {
       id: { placeholder: 'Optional: generated when empty' },
       title: { placeholder: 'Document title' },
-      text_content: { kind: 'textarea', label: 'Text content', placeholder: 'Text of the document (or choose a file below)' },
+      text_content: {
+        kind: 'textarea',
+        label: 'Text content',
+        placeholder: 'Text of the document (or choose a file below)',
+      },
       metadata: { kind: 'textarea', placeholder: '{"author": "Ada"}', default: '{}' },
       tags: { placeholder: 'comma,separated,tags' },
       categories: { placeholder: 'comma,separated,categories' },

@@ -21,7 +21,10 @@ export const assignRole = defineOperation({
     {
       summary: 'Make a user admin',
       body: { user_id: '0b7e9c52-1d3f-4a8e-b2c4-5d6e7f809a1b', role_id: 'admin' },
-      response: { status: 200, body: { success: true, message: 'Role admin assigned to user 0b7e9c52-1d3f-4a8e-b2c4-5d6e7f809a1b' } },
+      response: {
+        status: 200,
+        body: { success: true, message: 'Role admin assigned to user 0b7e9c52-1d3f-4a8e-b2c4-5d6e7f809a1b' },
+      },
     },
   ],
   playground: { hints: { role_id: { kind: 'select', options: ['user', 'admin', 'superadmin'], default: 'user' } } },

@@ -15,7 +15,11 @@ export const createAdminUser = defineOperation({
   examples: [
     {
       summary: 'Create an admin',
-      body: { email: 'grace@example.com', password: 'another long secret', tenant_id: '6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70' },
+      body: {
+        email: 'grace@example.com',
+        password: 'another long secret',
+        tenant_id: '6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70',
+      },
       response: {
         status: 201,
         body: {

@@ -28,7 +28,10 @@ export const createGroup = defineOperation({
     {
       summary: 'Create a research group',
       body: { name: 'research', description: 'Research team' },
-      response: { status: 201, body: { group_id: '3a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', message: 'Group research created' } },
+      response: {
+        status: 201,
+        body: { group_id: '3a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', message: 'Group research created' },
+      },
     },
   ],
   grpc: { service: 'AdminService', method: 'CreateGroup' },

@@ -27,7 +27,10 @@ export const createPermission = defineOperation({
     {
       summary: 'Allow reading documents',
       body: { resource: 'documents', action: 'read', description: 'Read documents' },
-      response: { status: 201, body: { permission_id: '9c8b7a6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', message: 'Permission created' } },
+      response: {
+        status: 201,
+        body: { permission_id: '9c8b7a6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', message: 'Permission created' },
+      },
     },
   ],
 });

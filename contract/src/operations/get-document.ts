@@ -28,7 +28,8 @@ export const getDocument = defineOperation({
             id: 'doc-hnsw-101',
             tenant_id: '6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70',
             title: 'HNSW in practice',
-            content: 'Hierarchical navigable small world graphs give logarithmic-time approximate nearest neighbour search.',
+            content:
+              'Hierarchical navigable small world graphs give logarithmic-time approximate nearest neighbour search.',
             visibility: 'public',
             lang_code: 'en',
             is_chunk: false,

@@ -15,7 +15,12 @@ export const getJob = defineOperation({
     status: 200,
     schema: Type.Object({
       id: Type.String(),
-      status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+      status: Type.Union([
+        Type.Literal('queued'),
+        Type.Literal('running'),
+        Type.Literal('done'),
+        Type.Literal('failed'),
+      ]),
       processed: Type.Integer(),
       total: Type.Integer(),
       error: Type.Optional(Type.String()),

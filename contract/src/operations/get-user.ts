@@ -25,7 +25,11 @@ export const getUser = defineOperation({
   success: { status: 200, schema: Type.Object({ user: User }), description: 'The user.' },
   errors: ['NOT_FOUND'],
   examples: [
-    { summary: 'Read a user', params: { userID: exampleUser.id }, response: { status: 200, body: { user: exampleUser } } },
+    {
+      summary: 'Read a user',
+      params: { userID: exampleUser.id },
+      response: { status: 200, body: { user: exampleUser } },
+    },
   ],
   grpc: { service: 'AdminService', method: 'GetUser' },
 });

@@ -6,7 +6,8 @@ export const graphQuery = defineOperation({
   name: 'Graph Query (legacy)',
   category: 'graph',
   summary: 'The older graph query call',
-  description: 'Kept for older clients: start_node_id, depth, limit, query_type and filters {node_types, default [document]}.',
+  description:
+    'Kept for older clients: start_node_id, depth, limit, query_type and filters {node_types, default [document]}.',
   http: { method: 'POST', path: '/api/v1/graph/query', aliases: ['/graph/query'] },
   access: 'user',
   body: GraphQueryRequest,
@@ -15,7 +16,13 @@ export const graphQuery = defineOperation({
   examples: [
     {
       summary: 'Breadth-first neighbourhood',
-      body: { start_node_id: 'cran-0012', depth: 2, limit: 10, query_type: 'bfs', filters: { node_types: ['document'] } },
+      body: {
+        start_node_id: 'cran-0012',
+        depth: 2,
+        limit: 10,
+        query_type: 'bfs',
+        filters: { node_types: ['document'] },
+      },
       response: {
         status: 200,
         body: {
@@ -30,7 +37,11 @@ export const graphQuery = defineOperation({
   playground: {
     hints: {
       query_type: { kind: 'select', options: graphQueryTypes, default: 'bfs' },
-      filters: { kind: 'textarea', placeholder: '{"node_types": ["document"]}', default: '{"node_types": ["document"]}' },
+      filters: {
+        kind: 'textarea',
+        placeholder: '{"node_types": ["document"]}',
+        default: '{"node_types": ["document"]}',
+      },
     },
   },
 });

@@ -25,6 +25,10 @@ export const listUsers = defineOperation({
   },
   errors: [],
   examples: [
-    { summary: 'First page', query: { offset: 0, limit: 50 }, response: { status: 200, body: { users: [exampleUser], total: 1 } } },
+    {
+      summary: 'First page',
+      query: { offset: 0, limit: 50 },
+      response: { status: 200, body: { users: [exampleUser], total: 1 } },
+    },
   ],
 });

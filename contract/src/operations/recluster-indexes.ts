@@ -24,7 +24,10 @@ export const reclusterIndexes = defineOperation({
   examples: [
     {
       summary: 'Recluster',
-      response: { status: 200, body: { success: true, clusters: 16, vectors: 2950, took_ms: 950.2, message: 'Reclustered' } },
+      response: {
+        status: 200,
+        body: { success: true, clusters: 16, vectors: 2950, took_ms: 950.2, message: 'Reclustered' },
+      },
     },
   ],
 });

@@ -6,7 +6,8 @@ export const refreshIndexes = defineOperation({
   name: 'Refresh Indexes',
   category: 'indexes',
   summary: 'Rebuild and compact your tenant’s derived indexes',
-  description: 'Admin only. Rebuilds the text, geo and vector indexes from the stored documents and reports what it did.',
+  description:
+    'Admin only. Rebuilds the text, geo and vector indexes from the stored documents and reports what it did.',
   http: { method: 'POST', path: '/api/v1/indexes/refresh', aliases: ['/indexes/refresh'] },
   access: 'admin',
   success: {

@@ -16,7 +16,11 @@ export const register = defineOperation({
   examples: [
     {
       summary: 'Register a new tenant',
-      body: { email: 'ada@example.com', password: 'correct horse battery', tenant_id: '6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70' },
+      body: {
+        email: 'ada@example.com',
+        password: 'correct horse battery',
+        tenant_id: '6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70',
+      },
       response: {
         status: 201,
         body: {

@@ -18,7 +18,13 @@ export const searchFaceted = defineOperation({
     {
       summary: 'Results with counts per facet value',
       body: { query: 'wing', facets: ['tags', 'categories'], limit: 10 },
-      response: { status: 200, body: { ...exampleSearchResponse, facets: { tags: [{ value: 'aerodynamics', count: 12 }], categories: [{ value: 'wings', count: 7 }] } } },
+      response: {
+        status: 200,
+        body: {
+          ...exampleSearchResponse,
+          facets: { tags: [{ value: 'aerodynamics', count: 12 }], categories: [{ value: 'wings', count: 7 }] },
+        },
+      },
     },
   ],
   playground: { hints: { query: { placeholder: 'wing' }, facets: { placeholder: 'tags,categories,metadata.author' } } },

@@ -16,7 +16,13 @@ export const searchGraph = defineOperation({
   examples: [
     {
       summary: 'Shortest path between two documents',
-      body: { start_node_id: 'cran-0012', end_node_id: 'cran-0451', query_type: 'shortest_path', depth: 2, edge_type: 'links_to' },
+      body: {
+        start_node_id: 'cran-0012',
+        end_node_id: 'cran-0451',
+        query_type: 'shortest_path',
+        depth: 2,
+        edge_type: 'links_to',
+      },
       response: {
         status: 200,
         body: {

@@ -22,5 +22,11 @@ export const searchHybrid = defineOperation({
       response: { status: 200, body: exampleSearchResponse },
     },
   ],
-  playground: { hints: { query: { placeholder: 'shock wave boundary layer interaction' }, vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional)' }, filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "in", "value": ["ann"]}]' } } },
+  playground: {
+    hints: {
+      query: { placeholder: 'shock wave boundary layer interaction' },
+      vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional)' },
+      filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "in", "value": ["ann"]}]' },
+    },
+  },
 });

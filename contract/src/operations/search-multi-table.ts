@@ -17,9 +17,30 @@ export const searchMultiTable = defineOperation({
   examples: [
     {
       summary: 'Search across primary tables with joins',
-      body: { table_names: ['papers', 'authors'], join_conditions: [{ left_table: 'papers', left_field: 'metadata.author_id', operator: 'eq', right_table: 'authors', right_field: 'id' }], limit: 10 },
+      body: {
+        table_names: ['papers', 'authors'],
+        join_conditions: [
+          {
+            left_table: 'papers',
+            left_field: 'metadata.author_id',
+            operator: 'eq',
+            right_table: 'authors',
+            right_field: 'id',
+          },
+        ],
+        limit: 10,
+      },
       response: { status: 200, body: exampleSearchResponse },
     },
   ],
-  playground: { hints: { table_names: { placeholder: 'papers,authors' }, join_conditions: { kind: 'textarea', placeholder: '[{"left_table": "papers", "left_field": "metadata.author_id", "operator": "eq", "right_table": "authors", "right_field": "id"}]' } } },
+  playground: {
+    hints: {
+      table_names: { placeholder: 'papers,authors' },
+      join_conditions: {
+        kind: 'textarea',
+        placeholder:
+          '[{"left_table": "papers", "left_field": "metadata.author_id", "operator": "eq", "right_table": "authors", "right_field": "id"}]',
+      },
+    },
+  },
 });

@@ -18,7 +18,14 @@ export const searchSmart = defineOperation({
     {
       summary: 'Routes the query to the best search kind',
       body: { query: 'why does the boundary layer separate', mode: 'auto', limit: 10 },
-      response: { status: 200, body: { ...exampleSearchResponse, route: 'semantic', reason: 'question-like query of 6 words: semantic search handles paraphrase better' } },
+      response: {
+        status: 200,
+        body: {
+          ...exampleSearchResponse,
+          route: 'semantic',
+          reason: 'question-like query of 6 words: semantic search handles paraphrase better',
+        },
+      },
     },
   ],
   playground: { hints: { query: { placeholder: 'why does the boundary layer separate' } } },

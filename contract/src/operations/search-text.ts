@@ -22,5 +22,10 @@ export const searchText = defineOperation({
       response: { status: 200, body: exampleSearchResponse },
     },
   ],
-  playground: { hints: { query: { placeholder: 'boundary layer' }, filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' } } },
+  playground: {
+    hints: {
+      query: { placeholder: 'boundary layer' },
+      filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' },
+    },
+  },
 });

@@ -22,5 +22,13 @@ export const searchVector = defineOperation({
       response: { status: 200, body: exampleSearchResponse },
     },
   ],
-  playground: { hints: { query: { placeholder: 'heat transfer in hypersonic flow' }, vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional instead of query)' }, embedding_options: { kind: 'textarea', placeholder: '{"model_name": "use-lite-512"}' }, center: { kind: 'textarea', placeholder: '{"lat": 52.52, "lon": 13.405}' }, filters: { kind: 'textarea', placeholder: '[{"field": "metadata.year", "operator": "gte", "value": 2020}]' } } },
+  playground: {
+    hints: {
+      query: { placeholder: 'heat transfer in hypersonic flow' },
+      vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional instead of query)' },
+      embedding_options: { kind: 'textarea', placeholder: '{"model_name": "use-lite-512"}' },
+      center: { kind: 'textarea', placeholder: '{"lat": 52.52, "lon": 13.405}' },
+      filters: { kind: 'textarea', placeholder: '[{"field": "metadata.year", "operator": "gte", "value": 2020}]' },
+    },
+  },
 });

@@ -7,7 +7,8 @@ export const setVisibility = defineOperation({
   name: 'Set Visibility',
   category: 'documents',
   summary: 'Make a document public, private or shared',
-  description: 'Needs the edit or owner role on the document. public: everyone in the tenant; private: owner and ACL entries; shared: access_list and ACL.',
+  description:
+    'Needs the edit or owner role on the document. public: everyone in the tenant; private: owner and ACL entries; shared: access_list and ACL.',
   http: { method: 'PUT', path: '/api/v1/documents/{id}/visibility', aliases: ['/documents/{id}/visibility'] },
   access: 'user',
   params: PathId,
@@ -25,5 +26,7 @@ export const setVisibility = defineOperation({
       response: { status: 200, body: { success: true, message: 'Visibility set to private' } },
     },
   ],
-  playground: { hints: { visibility: { kind: 'select', options: ['public', 'private', 'shared'], default: 'public' } } },
+  playground: {
+    hints: { visibility: { kind: 'select', options: ['public', 'private', 'shared'], default: 'public' } },
+  },
 });

@@ -27,9 +27,12 @@ export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
 export const UnixSeconds = Type.Integer({ minimum: 0, description: 'Unix time in seconds.' });
 
 /** A point given as [lat, lon] in degrees (the document `location` field). */
-export const LatLon = Type.Tuple([Type.Number({ minimum: -90, maximum: 90 }), Type.Number({ minimum: -180, maximum: 180 })], {
-  description: '[lat, lon] in degrees',
-});
+export const LatLon = Type.Tuple(
+  [Type.Number({ minimum: -90, maximum: 90 }), Type.Number({ minimum: -180, maximum: 180 })],
+  {
+    description: '[lat, lon] in degrees',
+  },
+);
 
 /** A point given as an object, as the vector search `center`. */
 export const GeoPoint = Type.Object({

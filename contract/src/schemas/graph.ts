@@ -14,7 +14,15 @@ export const graphQueryTypes = [
   'transe_embeddings',
   'graphsage_embeddings',
 ] as const;
-export const centralityTypes = ['degree', 'closeness', 'betweenness', 'pagerank', 'eigenvector', 'katz', 'harmonic'] as const;
+export const centralityTypes = [
+  'degree',
+  'closeness',
+  'betweenness',
+  'pagerank',
+  'eigenvector',
+  'katz',
+  'harmonic',
+] as const;
 export const recommendationStrategies = ['content', 'collaborative', 'graph', 'hybrid'] as const;
 
 export const GraphSearchRequest = Type.Object(
@@ -33,7 +41,10 @@ export const GraphSearchRequest = Type.Object(
     radius: Type.Optional(RadiusKm),
     field_name: Type.Optional(Type.String()),
     filters: Type.Optional(
-      Type.Object({ node_types: Type.Array(Type.String(), { default: ['document'] }) }, { description: 'Older variant.' }),
+      Type.Object(
+        { node_types: Type.Array(Type.String(), { default: ['document'] }) },
+        { description: 'Older variant.' },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -55,8 +66,12 @@ export const GraphQueryRequest = Type.Object(
 
 export const GraphResponse = Type.Object({
   query_type: Type.String(),
-  nodes: Type.Array(Type.Object({ id: Type.String(), title: Type.Optional(Type.String()), score: Type.Optional(Type.Number()) })),
-  edges: Type.Array(Type.Object({ source: Type.String(), target: Type.String(), type: Type.String(), weight: Type.Number() })),
+  nodes: Type.Array(
+    Type.Object({ id: Type.String(), title: Type.Optional(Type.String()), score: Type.Optional(Type.Number()) }),
+  ),
+  edges: Type.Array(
+    Type.Object({ source: Type.String(), target: Type.String(), type: Type.String(), weight: Type.Number() }),
+  ),
   path: Type.Optional(Type.Array(Type.String())),
   cost: Type.Optional(Type.Number()),
   embeddings: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()))),

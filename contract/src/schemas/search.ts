@@ -10,7 +10,11 @@ export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
 export const filterOperators = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'exists'] as const;
 
 const limit = (fallback: number) =>
-  Type.Integer({ minimum: 1, default: fallback, description: `Results to return (default ${fallback}, at most ${maxSearchLimit}).` });
+  Type.Integer({
+    minimum: 1,
+    default: fallback,
+    description: `Results to return (default ${fallback}, at most ${maxSearchLimit}).`,
+  });
 
 export const FilterClause = Type.Object(
   {

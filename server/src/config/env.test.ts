@@ -27,7 +27,10 @@ test('values are converted from strings', () => {
 });
 
 test('an invalid value stops start-up with a message naming the variable', () => {
-  assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => e instanceof ConfigError && /PORT="eighty" must be an integer/.test(e.message));
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty' }),
+    (e: unknown) => e instanceof ConfigError && /PORT="eighty" must be an integer/.test(e.message),
+  );
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL="loud" must be one of fatal, error/);
   assert.throws(() => loadConfig({ RATE_LIMIT_RPS: '0' }), /RATE_LIMIT_RPS="0" must be an integer ≥ 1/);
   assert.throws(() => loadConfig({ STORAGE_PROVIDER: 's3' }), /STORAGE_PROVIDER=s3 is not available/);

@@ -11,9 +11,15 @@ const int = (fallback: number, description: string, minimum = 0) =>
  */
 export const ConfigSchema = Type.Object({
   PORT: int(8081, 'HTTP port for the website and the REST API.', 1),
-  HOST: Type.String({ default: 'localhost', description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.' }),
+  HOST: Type.String({
+    default: 'localhost',
+    description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.',
+  }),
   GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService). 0 disables gRPC.'),
-  DATA_DIR: Type.String({ default: './data', description: 'Folder holding the database, index files and the generated JWT secret.' }),
+  DATA_DIR: Type.String({
+    default: './data',
+    description: 'Folder holding the database, index files and the generated JWT secret.',
+  }),
   READ_TIMEOUT_MS: int(10000, 'Time allowed to receive a whole request.', 1),
   WRITE_TIMEOUT_MS: int(10000, 'Time allowed to produce an answer before 504; long work has asynchronous variants.', 1),
   WORKER_POOL_SIZE: int(10, 'Embedding worker threads (capped at the number of CPU cores).', 1),
@@ -27,20 +33,29 @@ export const ConfigSchema = Type.Object({
     default: 'internal',
     description: 'Where files are kept: internal (under DATA_DIR) or s3 (not available yet).',
   }),
-  CORS_ORIGINS: Type.String({ default: '*', description: 'Comma-separated origins allowed to call the API, or * for any.' }),
+  CORS_ORIGINS: Type.String({
+    default: '*',
+    description: 'Comma-separated origins allowed to call the API, or * for any.',
+  }),
   JWT_SECRET: Type.String({
     default: '',
     description: 'HS256 signing secret (32+ characters). Generated and kept in DATA_DIR/jwt-secret when empty.',
   }),
   JWT_TTL_S: int(86400, 'Lifetime of login tokens, in seconds.', 60),
-  SUPERADMIN_EMAIL: Type.String({ default: '', description: 'E-mail of the super admin created at start-up (with SUPERADMIN_PASSWORD).' }),
+  SUPERADMIN_EMAIL: Type.String({
+    default: '',
+    description: 'E-mail of the super admin created at start-up (with SUPERADMIN_PASSWORD).',
+  }),
   SUPERADMIN_PASSWORD: Type.String({ default: '', description: 'Password of that super admin (8+ characters).' }),
   BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 'Largest request body accepted before 413.', 1024),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'Log level of the structured (JSON) log.' },
   ),
-  WEB_DIST: Type.String({ default: '', description: 'Folder of the built website; empty means web/dist of this checkout.' }),
+  WEB_DIST: Type.String({
+    default: '',
+    description: 'Folder of the built website; empty means web/dist of this checkout.',
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -81,7 +96,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     );
   }
   if (config.JWT_SECRET !== '' && config.JWT_SECRET.length < 32) {
-    throw new ConfigError('Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).');
+    throw new ConfigError(
+      'Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).',
+    );
   }
   if ((config.SUPERADMIN_EMAIL === '') !== (config.SUPERADMIN_PASSWORD === '')) {
     throw new ConfigError('Invalid configuration: set both SUPERADMIN_EMAIL and SUPERADMIN_PASSWORD, or neither.');

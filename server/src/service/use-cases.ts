@@ -98,7 +98,10 @@ export function createServices(deps: ServiceDeps): Services {
       authorize(operation.access, ctx.principal);
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
-        throw createError('NOT_IMPLEMENTED', { operation: `${operation.http.method} ${operation.http.path}`, issue: entry.pendingIssue });
+        throw createError('NOT_IMPLEMENTED', {
+          operation: `${operation.http.method} ${operation.http.path}`,
+          issue: entry.pendingIssue,
+        });
       }
       return entry(input, ctx);
     },

@@ -9,7 +9,9 @@ import type { Clock } from '../engine/clock.js';
 export interface TestServer extends GoDBServer {
   readonly dataDir: string;
   /** Registers a fresh tenant with its admin and returns the admin's token and ids. */
-  registerTenant(email?: string): Promise<{ token: string; userId: string; tenantId: string; email: string; password: string }>;
+  registerTenant(
+    email?: string,
+  ): Promise<{ token: string; userId: string; tenantId: string; email: string; password: string }>;
   /** Logs in and returns the token. */
   login(email: string, password: string): Promise<string>;
 }
@@ -45,7 +47,11 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
     async registerTenant(email = `admin-${randomUUID()}@example.com`) {
       const password = 'password-1234';
       const tenantId = randomUUID();
-      const res = await server.app.inject({ method: 'POST', url: '/auth/register', payload: { email, password, tenant_id: tenantId } });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/auth/register',
+        payload: { email, password, tenant_id: tenantId },
+      });
       if (res.statusCode !== 201) throw new TypeError(`register failed in test: ${res.body}`);
       const token = await login(email, password);
       return { token, userId: (res.json() as { user_id: string }).user_id, tenantId, email, password };

@@ -86,7 +86,15 @@ export class Directory {
       if (isUniqueViolation(error)) throw createError('EMAIL_EXISTS', { email: user.email });
       throw error;
     }
-    return { id, tenant_id: user.tenantId, email: user.email, role: user.role, groups: [], created_at: now, updated_at: now };
+    return {
+      id,
+      tenant_id: user.tenantId,
+      email: user.email,
+      role: user.role,
+      groups: [],
+      created_at: now,
+      updated_at: now,
+    };
   }
 
   findUserByEmail(email: string): UserWithSecret | undefined {
@@ -97,8 +105,7 @@ export class Directory {
   /** A user of the given tenant, or undefined (users of other tenants are not found). */
   getUser(tenantId: string, userId: string): User | undefined {
     const row = this.#db.prepare('SELECT * FROM users WHERE id = ? AND tenant_id = ?').get(userId, tenantId) as
-      | UserRow
-      | undefined;
+      UserRow | undefined;
     return row && this.#toUser(row);
   }
 
@@ -167,7 +174,13 @@ export class Directory {
   }
 
   createGroup(tenantId: string, name: string, description: string): Group {
-    const group: Group = { id: randomUUID(), tenant_id: tenantId, name, description, created_at: unixSeconds(this.#clock) };
+    const group: Group = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      name,
+      description,
+      created_at: unixSeconds(this.#clock),
+    };
     try {
       this.#db
         .prepare('INSERT INTO groups (id, tenant_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)')
@@ -181,8 +194,7 @@ export class Directory {
 
   requireGroup(tenantId: string, groupId: string): Group {
     const group = this.#db.prepare('SELECT * FROM groups WHERE id = ? AND tenant_id = ?').get(groupId, tenantId) as
-      | Group
-      | undefined;
+      Group | undefined;
     if (!group) throw createError('NOT_FOUND', { resource: 'Group', id: groupId });
     return group;
   }
@@ -196,8 +208,11 @@ export class Directory {
   removeMember(tenantId: string, groupId: string, userId: string): void {
     this.requireGroup(tenantId, groupId);
     this.requireUser(tenantId, userId);
-    const { changes } = this.#db.prepare('DELETE FROM group_members WHERE group_id = ? AND user_id = ?').run(groupId, userId);
-    if (changes === 0) throw createError('NOT_FOUND', { resource: 'Membership of user', id: `${userId} in group ${groupId}` });
+    const { changes } = this.#db
+      .prepare('DELETE FROM group_members WHERE group_id = ? AND user_id = ?')
+      .run(groupId, userId);
+    if (changes === 0)
+      throw createError('NOT_FOUND', { resource: 'Membership of user', id: `${userId} in group ${groupId}` });
   }
 
   createPermission(resource: string, action: string, description: string): Permission {

@@ -6,6 +6,17 @@ export const createAdminUserUseCase =
   (deps: AuthDeps): UseCaseOf<'create-admin-user'> =>
   async ({ body }) => {
     const passwordHash = await deps.passwords.hash(body.password);
-    const user = deps.directory.createUser({ tenantId: body.tenant_id, email: body.email, passwordHash, role: 'admin' });
-    return { success: true, message: 'Admin user created', user_id: user.id, tenant_id: user.tenant_id, role: user.role };
+    const user = deps.directory.createUser({
+      tenantId: body.tenant_id,
+      email: body.email,
+      passwordHash,
+      role: 'admin',
+    });
+    return {
+      success: true,
+      message: 'Admin user created',
+      user_id: user.id,
+      tenant_id: user.tenant_id,
+      role: user.role,
+    };
   };

@@ -2,7 +2,11 @@ import { createError, roleNames, type Access, type RoleName } from '@godb/contra
 import type { Principal } from '../context.js';
 
 const rank: Record<RoleName, number> = { user: 0, admin: 1, superadmin: 2 };
-const required: Record<Exclude<Access, 'public'>, RoleName> = { user: 'user', admin: 'admin', superadmin: 'superadmin' };
+const required: Record<Exclude<Access, 'public'>, RoleName> = {
+  user: 'user',
+  admin: 'admin',
+  superadmin: 'superadmin',
+};
 
 /** Parses a role name given by a client; 400 with the allowed values otherwise. */
 export function parseRole(value: string): RoleName {

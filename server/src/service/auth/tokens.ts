@@ -53,7 +53,8 @@ export function createTokenService(secret: string, ttlSeconds: number, clock: Cl
           groups: Array.isArray(payload.groups) ? (payload.groups as string[]) : [],
         };
       } catch (error) {
-        if (error instanceof joseErrors.JWTExpired) throw createError('UNAUTHORIZED', { reason: 'token expired, log in again' });
+        if (error instanceof joseErrors.JWTExpired)
+          throw createError('UNAUTHORIZED', { reason: 'token expired, log in again' });
         if (error instanceof joseErrors.JOSEError) throw createError('UNAUTHORIZED', { reason: 'invalid token' });
         throw error;
       }

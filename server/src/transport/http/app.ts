@@ -65,7 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendError(request, reply, godbError);
   });
 
-  const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = config.CORS_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   await app.register(cors, {
     origin: origins.includes('*') ? true : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -86,4 +88,3 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSite(app, options.webDist);
   return app;
 }
-

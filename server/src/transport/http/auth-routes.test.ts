@@ -24,7 +24,11 @@ async function call(method: string, url: string, token?: string, payload?: unkno
 async function addPlainUser(adminToken: string, tenantId: string) {
   const rootToken = await server.login(superAdmin.email, superAdmin.password);
   const email = `user-${randomUUID()}@example.com`;
-  const created = await call('POST', '/auth/admin/users', rootToken, { email, password: 'password-1234', tenant_id: tenantId });
+  const created = await call('POST', '/auth/admin/users', rootToken, {
+    email,
+    password: 'password-1234',
+    tenant_id: tenantId,
+  });
   assert.equal(created.status, 201);
   const userId = created.body.user_id as string;
   const demoted = await call('POST', '/auth/role/assign', adminToken, { user_id: userId, role_id: 'user' });
@@ -42,7 +46,11 @@ after(async () => {
 describe('register', () => {
   test('creates the tenant and its admin', async () => {
     const tenantId = randomUUID();
-    const res = await call('POST', '/auth/register', undefined, { email: 'ada@example.com', password: 'password-1234', tenant_id: tenantId });
+    const res = await call('POST', '/auth/register', undefined, {
+      email: 'ada@example.com',
+      password: 'password-1234',
+      tenant_id: tenantId,
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.success, true);
     assert.equal(res.body.role, 'admin');
@@ -60,14 +68,22 @@ describe('register', () => {
   });
 
   test('an existing e-mail answers 409 EMAIL_EXISTS, case-insensitively', async () => {
-    const res = await call('POST', '/auth/register', undefined, { email: 'ADA@example.com', password: 'password-1234', tenant_id: randomUUID() });
+    const res = await call('POST', '/auth/register', undefined, {
+      email: 'ADA@example.com',
+      password: 'password-1234',
+      tenant_id: randomUUID(),
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.error?.code, 'EMAIL_EXISTS');
   });
 
   test('an existing tenant answers 409 TENANT_EXISTS', async () => {
     const { tenantId } = await server.registerTenant();
-    const res = await call('POST', '/auth/register', undefined, { email: `x-${randomUUID()}@example.com`, password: 'password-1234', tenant_id: tenantId });
+    const res = await call('POST', '/auth/register', undefined, {
+      email: `x-${randomUUID()}@example.com`,
+      password: 'password-1234',
+      tenant_id: tenantId,
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.error?.code, 'TENANT_EXISTS');
     assert.match(res.body.error?.message ?? '', /already exists/);
@@ -113,7 +129,10 @@ describe('login and tokens', () => {
   test('wrong password and unknown e-mail answer the same 401', async () => {
     const { email } = await server.registerTenant();
     const wrong = await call('POST', '/auth/login', undefined, { email, password: 'not-the-password' });
-    const unknown = await call('POST', '/auth/login', undefined, { email: 'nobody@example.com', password: 'whatever-123' });
+    const unknown = await call('POST', '/auth/login', undefined, {
+      email: 'nobody@example.com',
+      password: 'whatever-123',
+    });
     for (const res of [wrong, unknown]) {
       assert.equal(res.status, 401);
       assert.equal(res.body.error?.code, 'INVALID_CREDENTIALS');
@@ -134,7 +153,13 @@ describe('login and tokens', () => {
     const noneHeader = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const unsigned = `${noneHeader}.${payload}.`;
     assert.ok(header);
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer not.a.jwt' }, bearer(forged), bearer(unsigned)]) {
+    for (const headers of [
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer not.a.jwt' },
+      bearer(forged),
+      bearer(unsigned),
+    ]) {
       const res = await server.app.inject({ method: 'GET', url, headers });
       assert.equal(res.statusCode, 401, JSON.stringify(headers));
       assert.match((res.json() as Json).error?.message ?? '', /^Unauthorized: /);
@@ -159,7 +184,11 @@ describe('permission matrix', () => {
     const group = await call('POST', '/auth/groups', admin.token, { name: `g-${randomUUID()}`, description: 'matrix' });
     assert.equal(group.status, 201);
     const groupId = group.body.group_id as string;
-    const permission = await call('POST', '/auth/permissions', root, { resource: `r-${randomUUID()}`, action: 'read', description: '' });
+    const permission = await call('POST', '/auth/permissions', root, {
+      resource: `r-${randomUUID()}`,
+      action: 'read',
+      description: '',
+    });
     assert.equal(permission.status, 201);
 
     const adminRoutes: [string, string, unknown?][] = [
@@ -179,12 +208,19 @@ describe('permission matrix', () => {
       assert.equal(asUser.body.error?.code, 'FORBIDDEN');
       assert.match(asUser.body.error?.message ?? '', /^Insufficient privileges: this operation needs the admin role/);
       const asAdmin = await call(method, url, admin.token, payload);
-      assert.ok(asAdmin.status === 200 || asAdmin.status === 201, `admin ${method} ${url}: ${JSON.stringify(asAdmin.body)}`);
+      assert.ok(
+        asAdmin.status === 200 || asAdmin.status === 201,
+        `admin ${method} ${url}: ${JSON.stringify(asAdmin.body)}`,
+      );
     }
 
     const superRoutes: [string, string, () => unknown][] = [
       ['POST', '/auth/permissions', () => ({ resource: `r-${randomUUID()}`, action: 'write', description: '' })],
-      ['POST', '/auth/admin/users', () => ({ email: `a-${randomUUID()}@example.com`, password: 'password-1234', tenant_id: randomUUID() })],
+      [
+        'POST',
+        '/auth/admin/users',
+        () => ({ email: `a-${randomUUID()}@example.com`, password: 'password-1234', tenant_id: randomUUID() }),
+      ],
     ];
     for (const [method, url, payload] of superRoutes) {
       assert.equal((await call(method, url, undefined, payload())).status, 401);
@@ -210,14 +246,20 @@ describe('roles', () => {
     const up = await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'admin' });
     assert.equal(up.status, 200);
     assert.equal(up.body.message, `Role admin assigned to user ${user.userId}`);
-    const escalate = await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'superadmin' });
+    const escalate = await call('POST', '/auth/role/assign', admin.token, {
+      user_id: user.userId,
+      role_id: 'superadmin',
+    });
     assert.equal(escalate.status, 403);
     const invalid = await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'king' });
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.error?.code, 'INVALID_ROLE');
     assert.equal(invalid.body.error?.message, 'Invalid role "king". Must be one of: user, admin, superadmin');
     // Two admins now: one can step down, then the other cannot.
-    assert.equal((await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'user' })).status, 200);
+    assert.equal(
+      (await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'user' })).status,
+      200,
+    );
     const last = await call('POST', '/auth/role/assign', admin.token, { user_id: admin.userId, role_id: 'user' });
     assert.equal(last.status, 400);
     assert.equal(last.body.error?.code, 'LAST_ADMIN');
@@ -242,30 +284,53 @@ describe('groups and permissions', () => {
     const admin = await server.registerTenant();
     const user = await addPlainUser(admin.token, admin.tenantId);
     const root = await server.login(superAdmin.email, superAdmin.password);
-    const created = await call('POST', '/auth/groups', admin.token, { tenant_id: admin.tenantId, name: 'research', description: 'Research team' });
+    const created = await call('POST', '/auth/groups', admin.token, {
+      tenant_id: admin.tenantId,
+      name: 'research',
+      description: 'Research team',
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.message, 'Group research created');
     const groupId = created.body.group_id as string;
     const dup = await call('POST', '/auth/groups', admin.token, { name: 'research', description: '' });
     assert.equal(dup.status, 409);
     assert.equal(dup.body.error?.code, 'GROUP_EXISTS');
-    const foreign = await call('POST', '/auth/groups', admin.token, { tenant_id: randomUUID(), name: 'x', description: '' });
+    const foreign = await call('POST', '/auth/groups', admin.token, {
+      tenant_id: randomUUID(),
+      name: 'x',
+      description: '',
+    });
     assert.equal(foreign.status, 404);
 
-    assert.equal((await call('POST', `/auth/groups/${groupId}/users`, admin.token, { user_id: user.userId })).status, 200);
+    assert.equal(
+      (await call('POST', `/auth/groups/${groupId}/users`, admin.token, { user_id: user.userId })).status,
+      200,
+    );
     const read = await call('GET', `/auth/users/${user.userId}`, admin.token);
     assert.deepEqual((read.body.user as { groups: string[] }).groups, [groupId]);
     assert.equal((await call('DELETE', `/auth/groups/${groupId}/users/${user.userId}`, admin.token)).status, 200);
     const again = await call('DELETE', `/auth/groups/${groupId}/users/${user.userId}`, admin.token);
     assert.equal(again.status, 404);
 
-    const permission = await call('POST', '/auth/permissions', root, { resource: 'documents', action: 'export', description: 'Export' });
+    const permission = await call('POST', '/auth/permissions', root, {
+      resource: 'documents',
+      action: 'export',
+      description: 'Export',
+    });
     assert.equal(permission.status, 201);
-    const dupPermission = await call('POST', '/auth/permissions', root, { resource: 'documents', action: 'export', description: '' });
+    const dupPermission = await call('POST', '/auth/permissions', root, {
+      resource: 'documents',
+      action: 'export',
+      description: '',
+    });
     assert.equal(dupPermission.status, 409);
-    const grant = await call('POST', `/auth/groups/${groupId}/permissions`, admin.token, { permission_id: permission.body.permission_id });
+    const grant = await call('POST', `/auth/groups/${groupId}/permissions`, admin.token, {
+      permission_id: permission.body.permission_id,
+    });
     assert.equal(grant.status, 200);
-    const unknown = await call('POST', `/auth/groups/${groupId}/permissions`, admin.token, { permission_id: randomUUID() });
+    const unknown = await call('POST', `/auth/groups/${groupId}/permissions`, admin.token, {
+      permission_id: randomUUID(),
+    });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error?.code, 'NOT_FOUND');
   });
@@ -313,7 +378,10 @@ describe('tenant isolation', () => {
     const aUser = await addPlainUser(a.token, a.tenantId);
     const aGroup = await call('POST', '/auth/groups', a.token, { name: 'a-team', description: '' });
     const groupId = aGroup.body.group_id as string;
-    const bGroup = await call('POST', '/auth/groups', b.token, { name: 'a-team', description: 'same name, other tenant' });
+    const bGroup = await call('POST', '/auth/groups', b.token, {
+      name: 'a-team',
+      description: 'same name, other tenant',
+    });
     assert.equal(bGroup.status, 201, 'group names are unique per tenant only');
 
     const attempts: [string, string, unknown?][] = [
@@ -330,9 +398,15 @@ describe('tenant isolation', () => {
       assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
     }
     const list = await call('GET', '/auth/users', b.token);
-    assert.deepEqual((list.body.users as { id: string }[]).map((u) => u.id), [b.userId]);
+    assert.deepEqual(
+      (list.body.users as { id: string }[]).map((u) => u.id),
+      [b.userId],
+    );
     // And A's objects are intact.
-    assert.equal(((await call('GET', `/auth/users/${aUser.userId}`, a.token)).body.user as { role: string }).role, 'user');
+    assert.equal(
+      ((await call('GET', `/auth/users/${aUser.userId}`, a.token)).body.user as { role: string }).role,
+      'user',
+    );
   });
 });
 
@@ -341,7 +415,11 @@ describe('super admin', () => {
     const root = await server.login(superAdmin.email, superAdmin.password);
     const tenantId = randomUUID();
     const email = `boss-${randomUUID()}@example.com`;
-    const res = await call('POST', '/auth/admin/users', root, { email, password: 'password-1234', tenant_id: tenantId });
+    const res = await call('POST', '/auth/admin/users', root, {
+      email,
+      password: 'password-1234',
+      tenant_id: tenantId,
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.role, 'admin');
     const token = await server.login(email, 'password-1234');

@@ -21,7 +21,10 @@ test('every operation of the catalogue has a use case or an explicit pending iss
 test('the server serves every operation at its path and at every alias', () => {
   for (const operation of operations) {
     for (const path of [operation.http.path, ...operation.http.aliases]) {
-      assert.ok(server.app.hasRoute({ method: operation.http.method, url: toFastifyPath(path) }), `${operation.http.method} ${path}`);
+      assert.ok(
+        server.app.hasRoute({ method: operation.http.method, url: toFastifyPath(path) }),
+        `${operation.http.method} ${path}`,
+      );
     }
   }
 });
@@ -29,7 +32,10 @@ test('the server serves every operation at its path and at every alias', () => {
 test('the OpenAPI document lists exactly the catalogue’s operations', async () => {
   const res = await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
   assert.equal(res.statusCode, 200);
-  const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { operationId: string; 'x-aliases': string[] }>> };
+  const doc = res.json() as {
+    openapi: string;
+    paths: Record<string, Record<string, { operationId: string; 'x-aliases': string[] }>>;
+  };
   assert.equal(doc.openapi, '3.1.0');
   const listed = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => `${op.operationId} ${method.toUpperCase()} ${path}`),
@@ -45,7 +51,8 @@ test('an operation whose feature has not landed answers 501 with a clear error, 
     if (pending === undefined) continue;
     const example = operation.examples[0];
     let url = operation.http.path;
-    for (const [name, value] of Object.entries(example.params ?? {})) url = url.replace(`{${name}}`, encodeURIComponent(value));
+    for (const [name, value] of Object.entries(example.params ?? {}))
+      url = url.replace(`{${name}}`, encodeURIComponent(value));
     const res = await server.app.inject({
       method: operation.http.method,
       url,
@@ -57,6 +64,9 @@ test('an operation whose feature has not landed answers 501 with a clear error, 
     assert.equal(res.statusCode, 501, `${operation.id}: ${res.body}`);
     const body = res.json() as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'NOT_IMPLEMENTED');
-    assert.equal(body.error.message, `${operation.http.method} ${operation.http.path} is not implemented yet (tracked in issue #${pending})`);
+    assert.equal(
+      body.error.message,
+      `${operation.http.method} ${operation.http.path} is not implemented yet (tracked in issue #${pending})`,
+    );
   }
 });

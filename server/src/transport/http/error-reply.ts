@@ -13,7 +13,10 @@ function fieldPath(context: string, instancePath: string, leaf?: unknown): strin
   const location = context === 'querystring' ? 'query' : context;
   const segments = instancePath.split('/').filter(Boolean);
   if (typeof leaf === 'string') segments.push(leaf);
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`), location);
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`),
+    location,
+  );
 }
 
 function fromValidation(error: FastifyError): GoDBError {
@@ -26,7 +29,11 @@ function fromValidation(error: FastifyError): GoDBError {
   }
   if (issue.keyword === 'additionalProperties') {
     const field = fieldPath(context, issue.instancePath, issue.params.additionalProperty);
-    return createError('VALIDATION_FAILED', { detail: `${field} is not a known field: check its spelling against the API reference` }, { field });
+    return createError(
+      'VALIDATION_FAILED',
+      { detail: `${field} is not a known field: check its spelling against the API reference` },
+      { field },
+    );
   }
   const field = fieldPath(context, issue.instancePath);
   const allowed = Array.isArray(issue.params.allowedValues) ? `: ${issue.params.allowedValues.join(', ')}` : '';
@@ -42,9 +49,15 @@ export function toGoDBError(error: unknown, requestId: string, limits: { bodyLim
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return createError('PAYLOAD_TOO_LARGE', { limit: limits.bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return createError('UNSUPPORTED_MEDIA_TYPE', { type: fastifyError.message.replace(/^Unsupported Media Type:\s*/, '') });
+      return createError('UNSUPPORTED_MEDIA_TYPE', {
+        type: fastifyError.message.replace(/^Unsupported Media Type:\s*/, ''),
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return createError('VALIDATION_FAILED', { detail: 'body must not be empty when Content-Type is application/json' }, { field: 'body' });
+      return createError(
+        'VALIDATION_FAILED',
+        { detail: 'body must not be empty when Content-Type is application/json' },
+        { field: 'body' },
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return createError('INVALID_JSON_BODY', { reason: fastifyError.message });
   }
@@ -71,5 +84,8 @@ export function errorBody(error: GoDBError, requestId: string): ErrorBody {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GoDBError): FastifyReply {
   const retryAfter = error.details?.retry_after;
   if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-  return reply.code(errorCatalogue[error.code].http).type('application/json; charset=utf-8').send(errorBody(error, request.id));
+  return reply
+    .code(errorCatalogue[error.code].http)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(error, request.id));
 }

@@ -43,12 +43,17 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
       );
     }
     if (inFlight >= options.maxConcurrent) {
-      return sendError(request, reply, createError('OVERLOADED', { max: options.maxConcurrent }, { details: { retry_after: 1 } }));
+      return sendError(
+        request,
+        reply,
+        createError('OVERLOADED', { max: options.maxConcurrent }, { details: { retry_after: 1 } }),
+      );
     }
     inFlight += 1;
     request.godbGuarded = true;
     request.godbTimer = setTimeout(() => {
-      if (!reply.sent) sendError(request, reply, createError('REQUEST_TIMEOUT', { timeout_ms: options.writeTimeoutMs }));
+      if (!reply.sent)
+        sendError(request, reply, createError('REQUEST_TIMEOUT', { timeout_ms: options.writeTimeoutMs }));
     }, options.writeTimeoutMs);
     return undefined;
   });

@@ -24,7 +24,12 @@ describe('API edges', () => {
   });
 
   test('a body that is not JSON answers 400 INVALID_JSON_BODY', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal((res.json() as { error: { code: string } }).error.code, 'INVALID_JSON_BODY');
   });
@@ -42,12 +47,21 @@ describe('API edges', () => {
   });
 
   test('a non-JSON content type answers 415', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
     assert.equal(res.statusCode, 415);
   });
 
   test('the request id is echoed and appears in error bodies', async () => {
-    const res = await server.app.inject({ method: 'GET', url: '/api/v1/nope', headers: { 'x-request-id': 'trace-123' } });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/nope',
+      headers: { 'x-request-id': 'trace-123' },
+    });
     assert.equal(res.headers['x-request-id'], 'trace-123');
     assert.equal((res.json() as { error: { request_id: string } }).error.request_id, 'trace-123');
   });
@@ -65,7 +79,11 @@ describe('API edges', () => {
     const res = await server.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/search/text',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     assert.equal(res.statusCode, 204);
     assert.match(String(res.headers['access-control-allow-headers']), /authorization/);
@@ -107,7 +125,11 @@ describe('rate limit and concurrency', () => {
     const server = await startTestServer({ MAX_CONCURRENT_OPERATIONS: '1' });
     try {
       // Password hashing makes register slow enough that two concurrent calls overlap.
-      const payload = (i: number) => ({ email: `c${i}@example.com`, password: 'password-1234', tenant_id: crypto.randomUUID() });
+      const payload = (i: number) => ({
+        email: `c${i}@example.com`,
+        password: 'password-1234',
+        tenant_id: crypto.randomUUID(),
+      });
       const results = await Promise.all(
         [0, 1, 2].map((i) => server.app.inject({ method: 'POST', url: '/auth/register', payload: payload(i) })),
       );
@@ -130,7 +152,16 @@ describe('website fallback', () => {
     writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     const withSite = await startTestServer({ WEB_DIST: dist });
     try {
-      for (const url of ['/', '/documentation', '/documentation/api-reference', '/whitepaper', '/playground', '/contact', '/privacy-policy', '/terms-of-service']) {
+      for (const url of [
+        '/',
+        '/documentation',
+        '/documentation/api-reference',
+        '/whitepaper',
+        '/playground',
+        '/contact',
+        '/privacy-policy',
+        '/terms-of-service',
+      ]) {
         const res = await withSite.app.inject({ url });
         assert.equal(res.statusCode, 200, url);
         assert.match(res.body, /<div id="root">/);

@@ -46,7 +46,10 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
           const input = { params: request.params, query: request.query, body: request.body };
-          const result = await services.invoke(operation, input, { principal: request.principal, requestId: request.id });
+          const result = await services.invoke(operation, input, {
+            principal: request.principal,
+            requestId: request.id,
+          });
           return reply.code(operation.success.status).send(result);
         },
       });

@@ -1,0 +1,122 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Import direction (../shared/conventions.md §1): contract imports nothing of ours; the engine only contract;
+ * the service engine + contract; each transport service + contract and never the other transport; the web only
+ * contract, and inside the web, features do not import each other.
+ */
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const group = (group, message) => ({ group, message });
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'release/**', 'e2e/screenshots/**', 'bench/results/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-throw-literal': 'error',
+    },
+  },
+  {
+    files: ['contract/src/**/*.ts'],
+    rules: restrict([
+      group(['@godb/server', '@godb/web', '**/server/**', '**/web/**'], 'contract imports nothing of ours'),
+    ]),
+  },
+  {
+    files: ['server/src/engine/**/*.ts'],
+    rules: {
+      ...restrict([
+        group(
+          ['**/service/**', '**/transport/**', '**/config/**', 'fastify', '@fastify/*', '@grpc/*'],
+          'the engine knows no transport, service or config',
+        ),
+      ]),
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'inject a clock or scheduler into the engine' },
+        { name: 'setInterval', message: 'inject a scheduler into the engine' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'use the injected Clock' },
+        { object: 'process', property: 'env', message: 'the engine gets its settings as arguments' },
+      ],
+    },
+  },
+  {
+    files: ['server/src/service/**/*.ts'],
+    rules: restrict([
+      group(['**/transport/**', 'fastify', '@fastify/*', '@grpc/*'], 'services are shared by every transport'),
+    ]),
+  },
+  {
+    files: ['server/src/transport/http/**/*.ts'],
+    rules: restrict([group(['**/transport/grpc/**', '@grpc/*'], 'a transport never imports the other transport')]),
+  },
+  {
+    files: ['server/src/transport/grpc/**/*.ts'],
+    rules: restrict([
+      group(['**/transport/http/**', 'fastify', '@fastify/*'], 'a transport never imports the other transport'),
+    ]),
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict([group(['@godb/server', '**/server/**'], 'the web imports the contract, never the server')]),
+    },
+  },
+  {
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}', 'web/src/config/**/*.{ts,tsx}'],
+    rules: restrict([
+      group(['@godb/server', '**/server/**'], 'the web imports the contract, never the server'),
+      group(['**/features/**', '**/app/**'], 'shared code does not import features or the app'),
+    ]),
+  },
+  ...['marketing', 'docs', 'api-reference', 'whitepaper', 'contact', 'auth', 'playground', 'report-issue', 'legal'].map(
+    (feature) => ({
+      files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+      rules: restrict([
+        group(['@godb/server', '**/server/**'], 'the web imports the contract, never the server'),
+        group(['**/app/**'], 'features do not import the app'),
+        group(
+          ['marketing', 'docs', 'api-reference', 'whitepaper', 'contact', 'auth', 'playground', 'report-issue', 'legal']
+            .filter((other) => other !== feature)
+            .map((other) => `**/features/${other}/**`)
+            .concat(
+              [
+                'marketing',
+                'docs',
+                'api-reference',
+                'whitepaper',
+                'contact',
+                'auth',
+                'playground',
+                'report-issue',
+                'legal',
+              ]
+                .filter((o) => o !== feature)
+                .map((o) => `../${o}/**`),
+            ),
+          'features do not import each other: move shared code to components/ or lib/',
+        ),
+      ]),
+    }),
+  ),
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/test-support/**', 'e2e/**', 'bench/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The whole suite, as `npm test` runs it: build, type-check, lint, then every test file of every workspace
+// (unit and integration beside the code, browser tests in e2e/) with Node's test runner.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+
+function run(label, command, commandArgs, options = {}) {
+  process.stdout.write(`\n▶ ${label}\n`);
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...options.env },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`\n✖ ${label} failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function findTests(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...findTests(path));
+    else if (/\.test\.tsx?$/.test(name)) found.push(relative(root, path));
+  }
+  return found.sort();
+}
+
+const npx = (tool, toolArgs) => ['npx', ['--no-install', tool, ...toolArgs]];
+
+if (only !== 'unit') {
+  run('build: contract + server (tsc -b)', ...npx('tsc', ['-b', 'contract', 'server']));
+  run('build: website (vite)', 'npm', ['run', 'build', '-w', 'web', '--silent']);
+  run('type-check: tests and web', ...npx('tsc', ['-p', 'contract/tsconfig.test.json']));
+  run('type-check: server tests', ...npx('tsc', ['-p', 'server/tsconfig.test.json']));
+  run('type-check: web', ...npx('tsc', ['-p', 'web/tsconfig.json']));
+  run('type-check: e2e', ...npx('tsc', ['-p', 'e2e/tsconfig.json']));
+  run('lint: eslint', ...npx('eslint', ['--max-warnings=0', '.']));
+  run('format: prettier', ...npx('prettier', ['--check', '--log-level=warn', '.']));
+}
+
+const unit = ['contract/src', 'server/src', 'web/src'].flatMap((d) => findTests(join(root, d)));
+const browser = only === 'unit' ? [] : findTests(join(root, 'e2e'));
+const tap = join(mkdtempSync(join(tmpdir(), 'godb-tap-')), 'results.tap');
+const result = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...unit,
+    ...browser,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+// A plain closing line, whatever reads this output.
+const counts = readFileSync(tap, 'utf8');
+const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(counts)?.[1] ?? 0);
+process.stdout.write(`\n${count('pass')} passed, ${count('fail')} failed\n`);
+process.exit(result.status ?? 1);

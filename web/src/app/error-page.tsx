@@ -1,0 +1,30 @@
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { paths } from '../config/paths';
+import styles from './error-page.module.css';
+
+function describe(error: unknown): { status: number | undefined; detail: string } {
+  if (isRouteErrorResponse(error))
+    return { status: error.status, detail: error.statusText || String(error.data ?? '') };
+  if (error instanceof Error) return { status: undefined, detail: error.message };
+  return { status: undefined, detail: String(error) };
+}
+
+/** Shown for any routing error and for unknown routes (site-spec §2 "Error page"). */
+export function ErrorPage() {
+  const { status, detail } = describe(useRouteError());
+  return (
+    <main id="main" className={styles.page}>
+      <div className={styles.card}>
+        <p className={styles.code} aria-hidden="true">
+          {status ?? '!'}
+        </p>
+        <h1>Oops! Something went wrong</h1>
+        <p className={styles.lead}>{status === 404 ? 'Page not found' : 'An unexpected error occurred'}</p>
+        {detail && <p className={styles.detail}>{detail}</p>}
+        <Link className={styles.home} to={paths.home.getHref()}>
+          Return to Home
+        </Link>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,61 @@
+import { createBrowserRouter, data, type RouteObject } from 'react-router';
+import { PublicLayout } from '../components/layout/public-layout';
+import { paths } from '../config/paths';
+import { ErrorPage } from './error-page';
+
+/**
+ * Routes as data (site-spec §2). Pages are code-split; every route has the error page as its boundary, and
+ * anything else is a 404 rendered by the same page.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    errorElement: <ErrorPage />,
+    children: [
+      {
+        path: paths.home.path,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/marketing/home-page')).HomePage }),
+      },
+      {
+        path: paths.whitepaper.path,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/whitepaper/whitepaper-page')).WhitepaperPage }),
+      },
+      {
+        path: paths.contact.path,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/contact/contact-page')).ContactPage }),
+      },
+      {
+        path: paths.privacyPolicy.path,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/legal/privacy-policy-page')).PrivacyPolicyPage }),
+      },
+      {
+        path: paths.termsOfService.path,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/legal/terms-of-service-page')).TermsOfServicePage }),
+      },
+      {
+        path: `${paths.documentation.path}/:section?`,
+        errorElement: <ErrorPage />,
+        lazy: async () => ({ Component: (await import('../features/docs/documentation-page')).DocumentationPage }),
+      },
+    ],
+  },
+  {
+    path: paths.playground.path,
+    errorElement: <ErrorPage />,
+    lazy: async () => ({ Component: (await import('../features/playground/playground-page')).PlaygroundPage }),
+  },
+  {
+    path: '*',
+    loader: () => {
+      throw data('Not Found', { status: 404, statusText: 'Not Found' });
+    },
+    errorElement: <ErrorPage />,
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react';
+import styles from './prose-page.module.css';
+
+/** A long-form text page (legal pages, whitepaper body) with a title block. */
+export function ProsePage({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+  return (
+    <article className={styles.page}>
+      <header className={styles.header}>
+        <h1>{title}</h1>
+        {lead && <p className={styles.lead}>{lead}</p>}
+      </header>
+      <div className={styles.body}>{children}</div>
+    </article>
+  );
+}

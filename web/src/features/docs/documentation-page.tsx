@@ -1,0 +1,3 @@
+export function DocumentationPage() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function PlaygroundPage() {
+  return null;
+}

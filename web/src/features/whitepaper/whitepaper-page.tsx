@@ -1,0 +1,3 @@
+export function WhitepaperPage() {
+  return null;
+}
