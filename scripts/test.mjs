@@ -54,6 +54,8 @@ const tap = join(mkdtempSync(join(tmpdir(), 'godb-tap-')), 'results.tap');
 const result = spawnSync(
   process.execPath,
   [
+    // Workspace packages resolve to their TypeScript sources (the "source" export condition), never a stale build.
+    '--conditions=source',
     '--import',
     'tsx',
     '--test',

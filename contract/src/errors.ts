@@ -36,7 +36,7 @@ export const grpcStatusCodes: Record<GrpcStatusName, number> = {
 };
 
 export interface ErrorSpec {
-  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 503 | 504;
+  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 502 | 503 | 504;
   readonly grpc: GrpcStatusName;
   /** Message template; `{name}` is replaced by the parameter of that name. */
   readonly message: string;
@@ -147,6 +147,18 @@ export const errorCatalogue = {
     message: 'Invalid role "{role}". Must be one of: {allowed}',
     description: 'Roles are user, admin and superadmin.',
   },
+  MODEL_NOT_AVAILABLE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'Model "{model}" is not available on this server.{hint} Available models: {available}',
+    description: 'The embedding model is unknown or not installed; the message says how to install it.',
+  },
+  EMPTY_TEXT: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: '{field} must contain some text to embed',
+    description: 'Embedding needs non-blank text.',
+  },
   INVALID_CREDENTIALS: {
     http: 401,
     grpc: 'UNAUTHENTICATED',
@@ -230,6 +242,24 @@ export const errorCatalogue = {
     grpc: 'UNAVAILABLE',
     message: 'Server busy: more than {max} operations in flight. Retry shortly',
     description: 'The server is at its concurrency limit (MAX_CONCURRENT_OPERATIONS).',
+  },
+  EMBEDDING_QUEUE_FULL: {
+    http: 503,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'The embedding queue is full ({limit} requests waiting for {model}). Retry shortly or raise QUEUE_SIZE',
+    description: 'Too many embedding requests are waiting for a worker.',
+  },
+  MODEL_LOAD_FAILED: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The embedding model {model} could not be loaded: {reason}',
+    description: 'The model files are missing or invalid; see the server log.',
+  },
+  EMBEDDING_PROVIDER_FAILED: {
+    http: 502,
+    grpc: 'UNAVAILABLE',
+    message: 'The embedding provider {provider} failed: {reason}',
+    description: 'A remote embedding provider answered with an error or could not be reached.',
   },
   REQUEST_TIMEOUT: {
     http: 504,

@@ -31,4 +31,4 @@ export { roleNames, type RoleName, type User, type Group, type Permission } from
 export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
 export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
-export { quantizationMethods, bitWidths, specDefaultModel } from './schemas/embedding.js';
+export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from './config/env.js';
+import { remoteModelsOf, type Config } from './config/env.js';
 import { resolveJwtSecret } from './config/jwt-secret.js';
 import { systemClock, type Clock } from './engine/clock.js';
 import { openEngine, type Engine } from './engine/engine.js';
@@ -36,9 +36,27 @@ export function webDistOf(config: Pick<Config, 'WEB_DIST'>): string {
  * tests run the very server users run.
  */
 export async function createServer(config: Config, clock: Clock = systemClock): Promise<GoDBServer> {
-  const engine = openEngine({ dataDir: config.DATA_DIR, clock });
+  const engine = openEngine({
+    dataDir: config.DATA_DIR,
+    clock,
+    embeddings: {
+      defaultModel: config.DEFAULT_EMBEDDING_MODEL,
+      modelsDir: resolve(config.MODELS_DIR),
+      modelCacheDir: resolve(config.MODEL_CACHE_DIR || join(config.DATA_DIR, 'model-cache')),
+      workerPoolSize: config.WORKER_POOL_SIZE,
+      queueLimit: config.QUEUE_SIZE,
+      cacheSize: config.CACHE_SIZE,
+      remote: remoteModelsOf(config),
+      http: {
+        timeoutMs: config.EMBEDDING_TIMEOUT_MS,
+        retries: config.EMBEDDING_RETRIES,
+        sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+      },
+    },
+  });
   const deps = {
     directory: engine.directory,
+    embedder: engine.embedder,
     passwords: argon2Hasher,
     tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
   };
@@ -58,7 +76,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     services,
     async close() {
       await app.close();
-      engine.close();
+      await engine.close();
     },
   };
 }

@@ -27,6 +27,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await server.app.listen({ port: config.PORT, host: config.HOST });
+  // Slow one-time preparation (the GloVe conversion) runs in the background, not on the first request.
+  server.engine.embedder
+    .warmUp()
+    .catch((error: unknown) => server.app.log.warn({ err: error }, 'embedding warm-up failed'));
   server.app.log.info(
     `GoDB is serving the website and API on http://${config.HOST}:${config.PORT} (data in ${config.DATA_DIR})`,
   );

@@ -12,7 +12,13 @@ export const createEmbedding = defineOperation({
   access: 'user',
   body: EmbeddingRequest,
   success: { status: 200, schema: EmbeddingResponse, description: 'The embedding.' },
-  errors: ['NOT_FOUND'],
+  errors: [
+    'MODEL_NOT_AVAILABLE',
+    'EMPTY_TEXT',
+    'MODEL_LOAD_FAILED',
+    'EMBEDDING_QUEUE_FULL',
+    'EMBEDDING_PROVIDER_FAILED',
+  ],
   examples: [
     {
       summary: 'Embed a sentence',

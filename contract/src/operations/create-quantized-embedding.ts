@@ -12,7 +12,13 @@ export const createQuantizedEmbedding = defineOperation({
   access: 'user',
   body: QuantizedEmbeddingRequest,
   success: { status: 200, schema: QuantizedEmbeddingResponse, description: 'The quantized embedding.' },
-  errors: ['NOT_FOUND'],
+  errors: [
+    'MODEL_NOT_AVAILABLE',
+    'EMPTY_TEXT',
+    'MODEL_LOAD_FAILED',
+    'EMBEDDING_QUEUE_FULL',
+    'EMBEDDING_PROVIDER_FAILED',
+  ],
   examples: [
     {
       summary: '8-bit linear',
@@ -28,6 +34,7 @@ export const createQuantizedEmbedding = defineOperation({
           quantized_vector: [121, 77, 255],
           quantization_info: { method: 'linear', bit_width: 8, min_val: -0.087, max_val: 0.143 },
           compression_ratio: 4,
+          overhead_bytes: 8,
           reconstruction_error: 0.0004,
         },
       },

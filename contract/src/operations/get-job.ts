@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../define-operation.js';
-import { PathId } from '../schemas/common.js';
+import { Enum, PathId } from '../schemas/common.js';
 
 export const getJob = defineOperation({
   id: 'get-job',
@@ -15,12 +15,7 @@ export const getJob = defineOperation({
     status: 200,
     schema: Type.Object({
       id: Type.String(),
-      status: Type.Union([
-        Type.Literal('queued'),
-        Type.Literal('running'),
-        Type.Literal('done'),
-        Type.Literal('failed'),
-      ]),
+      status: Enum(['queued', 'running', 'done', 'failed']),
       processed: Type.Integer(),
       total: Type.Integer(),
       error: Type.Optional(Type.String()),

@@ -36,6 +36,9 @@ export const listEmbeddingModels = defineOperation({
               description: 'Averaged GloVe word vectors',
             },
           ],
+          notes: [
+            'The configured default model mxbai-embed-large-v1 is not installed (put its files in models/mxbai-embed-large-v1); use-lite-512 is the default.',
+          ],
         },
       },
     },

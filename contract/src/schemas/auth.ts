@@ -1,12 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid, UnixSeconds } from './common.js';
+import { Enum, Uuid, UnixSeconds } from './common.js';
 
 export const roleNames = ['user', 'admin', 'superadmin'] as const;
 export type RoleName = (typeof roleNames)[number];
-export const Role = Type.Union(
-  roleNames.map((r) => Type.Literal(r)),
-  { description: 'user < admin (manages its tenant) < superadmin (manages the server).' },
-);
+export const Role = Enum(roleNames, {
+  description: 'user < admin (manages its tenant) < superadmin (manages the server).',
+});
 
 export const Email = Type.String({ format: 'email', maxLength: 254, description: 'E-mail address.' });
 export const Password = Type.String({ minLength: 8, maxLength: 256, description: 'At least 8 characters.' });

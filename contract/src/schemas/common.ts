@@ -1,4 +1,16 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * A closed set of literal values as a JSON-schema `enum` (not TypeBox's anyOf of consts), so a validation error
+ * lists the allowed values and the playground renders a select.
+ */
+export function Enum<const T extends readonly (string | number)[]>(
+  values: T,
+  options: SchemaOptions = {},
+): TUnsafe<T[number]> {
+  const type = values.every((v) => typeof v === 'number') ? 'integer' : 'string';
+  return Type.Unsafe<T[number]>({ ...options, type, enum: [...values] });
+}
 
 /** The one error body every API error answers with. */
 export const ErrorBody = Type.Object(

@@ -1,19 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LatLon, StringMap, UnixSeconds } from './common.js';
+import { Enum, Id, LatLon, StringMap, UnixSeconds } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
 export type Visibility = (typeof visibilities)[number];
-export const Visibility = Type.Union(
-  visibilities.map((v) => Type.Literal(v)),
-  { default: 'public' },
-);
+export const Visibility = Enum(visibilities, { default: 'public' });
 
 export const aclRoles = ['owner', 'edit', 'view'] as const;
 export const AclEntry = Type.Object(
   {
     user_id: Type.String({ minLength: 1 }),
-    role: Type.Union(aclRoles.map((r) => Type.Literal(r))),
+    role: Enum(aclRoles),
     expires_at: Type.Optional(UnixSeconds),
   },
   { additionalProperties: false },
@@ -149,7 +146,7 @@ export const DocumentStats = Type.Object({
 export const aclOperations = ['add', 'update', 'remove'] as const;
 export const AclUpdate = Type.Object(
   {
-    operation: Type.Union(aclOperations.map((o) => Type.Literal(o))),
+    operation: Enum(aclOperations),
     acl: Type.Array(AclEntry, { minItems: 1 }),
   },
   { additionalProperties: false },

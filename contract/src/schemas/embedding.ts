@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Enum } from './common.js';
 
 /** The specification's default model name (a bring-your-own local model; see the embeddings docs). */
 export const specDefaultModel = 'mxbai-embed-large-v1';
@@ -9,14 +10,8 @@ export const chunkStrategies = ['token', 'sentence', 'paragraph'] as const;
 export const QuantizationOptions = Type.Object(
   {
     enabled: Type.Boolean({ default: false }),
-    method: Type.Union(
-      quantizationMethods.map((m) => Type.Literal(m)),
-      { default: 'kmeans' },
-    ),
-    bit_width: Type.Union(
-      bitWidths.map((b) => Type.Literal(b)),
-      { default: 8 },
-    ),
+    method: Enum(quantizationMethods, { default: 'kmeans' }),
+    bit_width: Enum(bitWidths, { default: 8 }),
     kmeans_clusters: Type.Integer({ minimum: 2, maximum: 65536, default: 256 }),
   },
   { additionalProperties: false },
@@ -27,10 +22,7 @@ export const PreprocessingOptions = Type.Object(
     normalize: Type.Boolean({ default: true }),
     max_tokens: Type.Integer({ minimum: 8, maximum: 8192, default: 512 }),
     overlap: Type.Integer({ minimum: 0, maximum: 4096, default: 50 }),
-    strategy: Type.Union(
-      chunkStrategies.map((s) => Type.Literal(s)),
-      { default: 'token' },
-    ),
+    strategy: Enum(chunkStrategies, { default: 'token' }),
   },
   { additionalProperties: false },
 );
@@ -58,12 +50,13 @@ export const ModelList = Type.Object({
   models: Type.Array(Type.String(), { description: 'Names of the models usable on this server.' }),
   default_model: Type.String(),
   details: Type.Array(EmbeddingModel),
+  notes: Type.Array(Type.String(), { description: 'Operator notes, e.g. why the configured default is not used.' }),
 });
 
 export const EmbeddingRequest = Type.Object(
   {
     model_name: Type.Optional(Type.String({ description: 'Defaults to the server’s default model.' })),
-    text: Type.String({ description: 'The text to embed.' }),
+    text: Type.String({ maxLength: 1_000_000, description: 'The text to embed.' }),
     original_text: Type.Optional(Type.String({ description: 'Optional second text embedded alongside.' })),
     embedding_options: Type.Optional(EmbeddingOptions),
   },
@@ -84,14 +77,8 @@ export const QuantizedEmbeddingRequest = Type.Object(
     model_name: Type.Optional(Type.String()),
     text: Type.String(),
     original_text: Type.Optional(Type.String()),
-    method: Type.Union(
-      quantizationMethods.map((m) => Type.Literal(m)),
-      { default: 'kmeans' },
-    ),
-    bit_width: Type.Union(
-      bitWidths.map((b) => Type.Literal(b)),
-      { default: 8 },
-    ),
+    method: Enum(quantizationMethods, { default: 'kmeans' }),
+    bit_width: Enum(bitWidths, { default: 8 }),
     kmeans_clusters: Type.Optional(Type.Integer({ minimum: 2, maximum: 65536, default: 256 })),
   },
   { additionalProperties: false },
@@ -103,11 +90,13 @@ export const QuantizedEmbeddingResponse = Type.Composite([
     quantized_vector: Type.Array(Type.Integer()),
     quantization_info: Type.Object({
       method: Type.String(),
-      bit_width: Type.Integer(),
+      bit_width: Type.Integer({ description: '1 for binary, whatever was asked.' }),
       min_val: Type.Number(),
       max_val: Type.Number(),
+      codebook: Type.Optional(Type.Array(Type.Number(), { description: 'kmeans: the centroid of each code.' })),
     }),
-    compression_ratio: Type.Number(),
+    compression_ratio: Type.Number({ description: '32 / bits per dimension: the codes against float32.' }),
+    overhead_bytes: Type.Integer({ description: 'Per-vector parameters to store besides the codes.' }),
     reconstruction_error: Type.Number({ description: 'Root-mean-square error of dequantize(quantize(v)) vs v.' }),
   }),
 ]);

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Lat, Lon, RadiusKm } from './common.js';
+import { Enum, Lat, Lon, RadiusKm } from './common.js';
 import { Filters } from './search.js';
 
 export const graphQueryTypes = [
@@ -84,10 +84,7 @@ export const RecommendationRequest = Type.Object(
     user_id: Type.Optional(Type.String()),
     dataset_id: Type.Optional(Type.String()),
     limit: Type.Integer({ minimum: 1, default: 10 }),
-    strategy: Type.Union(
-      recommendationStrategies.map((s) => Type.Literal(s)),
-      { default: 'content' },
-    ),
+    strategy: Enum(recommendationStrategies, { default: 'content' }),
     content_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.4 }),
     collab_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.3 }),
     graph_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.3 }),

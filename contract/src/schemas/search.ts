@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { GeoPoint, Lat, Lon, RadiusKm, StringMap } from './common.js';
+import { Enum, GeoPoint, Lat, Lon, RadiusKm, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 /** Upper bound every `limit` is clamped to (documented in the reference). */
@@ -19,7 +19,7 @@ const limit = (fallback: number) =>
 export const FilterClause = Type.Object(
   {
     field: Type.String({ description: 'A top-level field (tags, categories, lang_code, …) or metadata.<key>.' }),
-    operator: Type.Union(filterOperators.map((o) => Type.Literal(o))),
+    operator: Enum(filterOperators),
     value: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
@@ -86,10 +86,7 @@ export const TextSearchRequest = Type.Object(
   {
     query: Type.Optional(Type.String()),
     limit: limit(10),
-    query_type: Type.Union(
-      textQueryTypes.map((t) => Type.Literal(t)),
-      { default: 'phrase' },
-    ),
+    query_type: Enum(textQueryTypes, { default: 'phrase' }),
     primary_table: Type.Optional(Type.String()),
     chunk_size: Type.Integer({ minimum: 16, default: 1024 }),
     chunk_overlap: Type.Integer({ minimum: 0, default: 200 }),
@@ -106,10 +103,7 @@ export const VectorSearchRequest = Type.Object(
     vector: Type.Optional(Type.Unknown({ description: 'A JSON array of numbers (or that array as a string).' })),
     vector_type: Type.String({ default: 'text' }),
     limit: limit(10),
-    similarity_method: Type.Union(
-      similarityMethods.map((m) => Type.Literal(m)),
-      { default: 'cosine' },
-    ),
+    similarity_method: Enum(similarityMethods, { default: 'cosine' }),
     threshold: Type.Number({ default: 0.7 }),
     primary_table: Type.Optional(Type.String()),
     embedding_options: Type.Optional(EmbeddingOptions),
@@ -185,10 +179,7 @@ export const SmartSearchRequest = Type.Object(
   {
     query: Type.Optional(Type.String()),
     limit: limit(10),
-    mode: Type.Union(
-      smartModes.map((m) => Type.Literal(m)),
-      { default: 'auto' },
-    ),
+    mode: Enum(smartModes, { default: 'auto' }),
     auto_route: Type.Boolean({ default: true }),
     primary_table: Type.Optional(Type.String()),
     ...geoFields,

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parseRemoteModels, type RemoteModel } from '../engine/embeddings/remote-provider.js';
 
 const int = (fallback: number, description: string, minimum = 0) =>
   Type.Integer({ default: fallback, minimum, description });
@@ -56,6 +57,36 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'Folder of the built website; empty means web/dist of this checkout.',
   }),
+  DEFAULT_EMBEDDING_MODEL: Type.String({
+    default: 'mxbai-embed-large-v1',
+    description:
+      'Default embedding model; when it is not installed, use-lite-512 is used and /embeddings/models says so.',
+  }),
+  MODELS_DIR: Type.String({
+    default: './models',
+    description:
+      'Bring-your-own local models: MODELS_DIR/<name>/ with config.json, tokenizer.json and onnx/model.onnx.',
+  }),
+  MODEL_CACHE_DIR: Type.String({
+    default: '',
+    description: 'Derived model files (the compact GloVe file); empty means DATA_DIR/model-cache.',
+  }),
+  OPENAI_BASE_URL: Type.String({
+    default: '',
+    description: 'OpenAI-compatible embeddings endpoint base, e.g. https://api.openai.com/v1 or a vLLM server.',
+  }),
+  OPENAI_API_KEY: Type.String({ default: '', description: 'Bearer key for OPENAI_BASE_URL.' }),
+  OPENAI_EMBEDDING_MODELS: Type.String({
+    default: '',
+    description: 'Models served there, as name:dimensions,… e.g. text-embedding-3-small:1536.',
+  }),
+  OLLAMA_BASE_URL: Type.String({ default: '', description: 'Ollama server, e.g. http://localhost:11434.' }),
+  OLLAMA_EMBEDDING_MODELS: Type.String({
+    default: '',
+    description: 'Models served there, as name:dimensions,… e.g. nomic-embed-text:768.',
+  }),
+  EMBEDDING_TIMEOUT_MS: int(30000, 'Timeout of one call to a remote embedding provider.', 1),
+  EMBEDDING_RETRIES: int(2, 'Retries of a remote embedding call on network errors, timeouts, 429 and 5xx.'),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -106,5 +137,26 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   if (config.SUPERADMIN_PASSWORD !== '' && config.SUPERADMIN_PASSWORD.length < 8) {
     throw new ConfigError('Invalid configuration: SUPERADMIN_PASSWORD must be at least 8 characters.');
   }
+  for (const [models, base] of [
+    ['OPENAI_EMBEDDING_MODELS', 'OPENAI_BASE_URL'],
+    ['OLLAMA_EMBEDDING_MODELS', 'OLLAMA_BASE_URL'],
+  ] as const) {
+    if (config[models] === '') continue;
+    if (config[base] === '') throw new ConfigError(`Invalid configuration: ${models} is set but ${base} is empty.`);
+    const parsed = parseRemoteModels(config[models], 'openai', config[base]);
+    if (typeof parsed === 'string') throw new ConfigError(`Invalid configuration: ${models}: ${parsed}.`);
+  }
   return config;
+}
+
+/** The remote embedding models configured, in the engine's terms. */
+export function remoteModelsOf(config: Config): RemoteModel[] {
+  const openai = parseRemoteModels(
+    config.OPENAI_EMBEDDING_MODELS,
+    'openai',
+    config.OPENAI_BASE_URL,
+    config.OPENAI_API_KEY || undefined,
+  );
+  const ollama = parseRemoteModels(config.OLLAMA_EMBEDDING_MODELS, 'ollama', config.OLLAMA_BASE_URL);
+  return [...(typeof openai === 'string' ? [] : openai), ...(typeof ollama === 'string' ? [] : ollama)];
 }

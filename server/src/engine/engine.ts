@@ -1,35 +1,40 @@
 import { systemClock, type Clock } from './clock.js';
 import { Directory } from './directory/directory.js';
+import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { openDatabase, type Db } from './storage/database.js';
 
 export interface EngineOptions {
   /** Folder of the embedded store, or `:memory:`. */
   readonly dataDir: string;
   readonly clock?: Clock;
+  readonly embeddings: EmbedderOptions;
 }
 
 /** The database itself: a plain library, no transport, no environment. */
 export interface Engine {
   readonly db: Db;
   readonly directory: Directory;
+  readonly embedder: Embedder;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * Opens the engine on a data folder.
  *
- * @example const engine = openEngine({ dataDir: './data' }); engine.close();
+ * @example const engine = openEngine({ dataDir: './data', embeddings }); await engine.close();
  */
 export function openEngine(options: EngineOptions): Engine {
   const clock = options.clock ?? systemClock;
   const db = openDatabase({ dataDir: options.dataDir });
   const directory = new Directory(db, clock);
+  const embedder = new Embedder(options.embeddings);
   return {
     db,
     directory,
+    embedder,
     clock,
     isHealthy: () => {
       try {
@@ -38,7 +43,8 @@ export function openEngine(options: EngineOptions): Engine {
         return false;
       }
     },
-    close: () => {
+    close: async () => {
+      await embedder.close();
       if (db.open) db.close();
     },
   };

@@ -16,6 +16,10 @@ import { registerUseCase } from './auth/register.js';
 import { removeGroupUserUseCase } from './auth/remove-group-user.js';
 import { authorize } from './auth/roles.js';
 import { updateUserUseCase } from './auth/update-user.js';
+import { createEmbeddingUseCase } from './embeddings/create-embedding.js';
+import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-embedding.js';
+import type { EmbeddingDeps } from './embeddings/deps.js';
+import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -24,7 +28,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps;
+export type ServiceDeps = AuthDeps & EmbeddingDeps;
 
 const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
 
@@ -63,9 +67,9 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'refresh-indexes': pending(4),
     'recluster-indexes': pending(4),
     'get-job': pending(4),
-    'list-embedding-models': pending(3),
-    'create-embedding': pending(3),
-    'create-quantized-embedding': pending(3),
+    'list-embedding-models': erase(listEmbeddingModelsUseCase(deps)),
+    'create-embedding': erase(createEmbeddingUseCase(deps)),
+    'create-quantized-embedding': erase(createQuantizedEmbeddingUseCase(deps)),
     'search-autocomplete': pending(5),
     'search-text': pending(5),
     'search-vector': pending(5),

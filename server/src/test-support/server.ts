@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../config/env.js';
 import { createServer, type GoDBServer } from '../compose.js';
 import type { Clock } from '../engine/clock.js';
+import { sharedModelCacheDir } from './model-cache.js';
 
 export interface TestServer extends GoDBServer {
   readonly dataDir: string;
@@ -32,6 +33,9 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
     SUPERADMIN_EMAIL: superAdmin.email,
     SUPERADMIN_PASSWORD: superAdmin.password,
     WEB_DIST: join(dataDir, 'no-web'),
+    MODEL_CACHE_DIR: sharedModelCacheDir,
+    MODELS_DIR: join(dataDir, 'models'),
+    WRITE_TIMEOUT_MS: '120000',
     ...overrides,
   });
   const server = await createServer(config, clock);

@@ -91,7 +91,7 @@ describe('API edges', () => {
 
   test('readiness fails once the store is closed', async () => {
     const other = await startTestServer();
-    other.engine.close();
+    await other.engine.close();
     const res = await other.app.inject({ url: '/readyz' });
     assert.equal(res.statusCode, 503);
     await other.close();

@@ -1,0 +1,44 @@
+import { cpus, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const machine = () => ({
+  cpus: cpus().length,
+  cpu_model: cpus()[0]?.model ?? 'unknown',
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  date: new Date().toISOString(),
+});
+
+export function caveat(): void {
+  const m = machine();
+  process.stdout.write(
+    `Machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, Node ${m.node}. Shared and noisy: compare the ratios in one run, not absolute numbers across runs.\n\n`,
+  );
+}
+
+/** Writes bench/results/<name>.json (committed; the documentation's charts are drawn from these files). */
+export function saveResults(name: string, results: unknown): void {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify({ machine: machine(), results }, null, 2)}\n`);
+  process.stdout.write(`\nSaved bench/results/${name}.json\n`);
+}
+
+export function table(rows: Record<string, string | number>[]): void {
+  if (rows.length === 0) return;
+  const headers = Object.keys(rows[0]!);
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  process.stdout.write(`${line(headers)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
+  for (const row of rows) process.stdout.write(`${line(headers.map((h) => String(row[h])))}\n`);
+}
+
+/** Runs `fn` repeatedly for at least `seconds`, after a warm-up run; returns operations per second. */
+export async function throughput(fn: () => Promise<number>, seconds: number): Promise<number> {
+  await fn();
+  let items = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) items += await fn();
+  return items / ((performance.now() - start) / 1000);
+}

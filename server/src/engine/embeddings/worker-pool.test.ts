@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isGoDBError } from '@godb/contract';
+import { WorkerPool } from './worker-pool.js';
+
+test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without bound', async () => {
+  const pool = new WorkerPool({
+    script: 'use-lite-worker',
+    size: 1,
+    queueLimit: 1,
+    batchSize: 32,
+    dimensions: 512,
+    modelName: 'use-lite-512',
+  });
+  try {
+    const first = pool.embed(['waits for the worker to load']);
+    await assert.rejects(pool.embed(['one too many']), (e: unknown) => {
+      assert.ok(isGoDBError(e));
+      assert.equal(e.code, 'EMBEDDING_QUEUE_FULL');
+      assert.equal(e.status, 503);
+      assert.match(e.message, /1 requests waiting for use-lite-512/);
+      return true;
+    });
+    const result = await first;
+    assert.equal(result.vectors.length, 512);
+    // Once the queue drains, requests are accepted again.
+    assert.equal((await pool.embed(['again'])).tokenCounts.length, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker module that fails to load fails the waiting requests with MODEL_LOAD_FAILED', async () => {
+  const pool = new WorkerPool({
+    script: 'no-such-worker',
+    size: 1,
+    queueLimit: 5,
+    batchSize: 32,
+    dimensions: 4,
+    modelName: 'broken',
+  });
+  try {
+    await assert.rejects(pool.embed(['x']), (e: unknown) => isGoDBError(e) && e.code === 'MODEL_LOAD_FAILED');
+    await assert.rejects(pool.embed(['y']), (e: unknown) => isGoDBError(e) && e.code === 'MODEL_LOAD_FAILED');
+  } finally {
+    await pool.close();
+  }
+});

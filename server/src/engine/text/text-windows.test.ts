@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { splitIntoWindows } from './text-windows.js';
+
+test('short text is one window; blank text none', () => {
+  assert.deepEqual(
+    splitIntoWindows('  hello world ', { size: 5, overlap: 1 }).map((w) => w.text),
+    ['hello world'],
+  );
+  assert.deepEqual(splitIntoWindows('   ', { size: 5, overlap: 1 }), []);
+});
+
+test('token windows slide with the overlap and cover every word', () => {
+  const windows = splitIntoWindows('a b c d e f g', { size: 3, overlap: 1 });
+  assert.deepEqual(
+    windows.map((w) => w.text),
+    ['a b c', 'c d e', 'e f g'],
+  );
+  assert.deepEqual(
+    windows.map((w) => [w.start, w.end]),
+    [
+      [0, 5],
+      [4, 9],
+      [8, 13],
+    ],
+  );
+});
+
+test('an overlap as large as the window still advances', () => {
+  assert.deepEqual(
+    splitIntoWindows('a b c d', { size: 2, overlap: 5 }).map((w) => w.text),
+    ['a b', 'b c', 'c d'],
+  );
+});
+
+test('sentence windows pack whole sentences', () => {
+  const text = 'One two three. Four five. Six seven eight nine. Ten.';
+  assert.deepEqual(
+    splitIntoWindows(text, { size: 5, overlap: 0, strategy: 'sentence' }).map((w) => w.text),
+    ['One two three. Four five.', 'Six seven eight nine. Ten.'],
+  );
+});
+
+test('paragraph windows pack paragraphs and split an oversized one by words', () => {
+  const text = 'a b\nc d\n\ne f g h i j\n\nk';
+  assert.deepEqual(
+    splitIntoWindows(text, { size: 4, overlap: 0, strategy: 'paragraph' }).map((w) => w.text),
+    ['a b\nc d', 'e f g h', 'i j', 'k'],
+  );
+});

@@ -1,0 +1,8 @@
+import type { UseCaseOf } from '../context.js';
+import type { EmbeddingDeps } from './deps.js';
+import { embedText } from './embed-text.js';
+
+export const createEmbeddingUseCase =
+  (deps: EmbeddingDeps): UseCaseOf<'create-embedding'> =>
+  async ({ body }) =>
+    (await embedText(deps, body)).response;

@@ -1,0 +1,5 @@
+import type { Embedder } from '../../engine/embeddings/embedder.js';
+
+export interface EmbeddingDeps {
+  readonly embedder: Embedder;
+}
