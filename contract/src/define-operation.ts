@@ -52,6 +52,10 @@ export interface OperationSpec {
   readonly query?: TObject;
   readonly body?: TSchema;
   readonly success: { readonly status: 200 | 201 | 202; readonly schema: TSchema; readonly description: string };
+  /** Other success answers, e.g. 202 Accepted when work continues in the background. */
+  readonly alternatives?: readonly { readonly status: 202; readonly schema: TSchema; readonly description: string }[];
+  /** Work that may take longer than the answer deadline (WRITE_TIMEOUT_MS), which is then not applied. */
+  readonly longRunning?: boolean;
   /** Error codes this operation can answer with, besides the ones every operation can (see commonErrors). */
   readonly errors: readonly ErrorCode[];
   readonly examples: readonly [OperationExample, ...OperationExample[]];

@@ -46,6 +46,12 @@ function responses(operation: OperationSpec): Json {
       content: { 'application/json': { schema: plain(operation.success.schema) } },
     },
   };
+  for (const alternative of operation.alternatives ?? []) {
+    out[alternative.status] = {
+      description: alternative.description,
+      content: { 'application/json': { schema: plain(alternative.schema) } },
+    };
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operationErrors(operation)) {
     const status = errorCatalogue[code].http;

@@ -57,6 +57,9 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
   const deps = {
     directory: engine.directory,
     embedder: engine.embedder,
+    documents: engine.documents,
+    maintenance: engine.maintenance,
+    jobs: engine.jobs,
     passwords: argon2Hasher,
     tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
   };

@@ -11,6 +11,7 @@ export const addDocument = defineOperation({
     'Stores the document in your tenant, splits its content into chunks (`chunk_size`, `chunk_overlap`), embeds each chunk with `embedding_options` and indexes text, vectors and location in the same write. The id is generated when absent; adding an existing id creates a new version. The caller becomes the document’s owner.',
   http: { method: 'POST', path: '/api/v1/documents', aliases: ['/documents'] },
   access: 'user',
+  longRunning: true,
   body: DocumentInput,
   success: {
     status: 201,

@@ -18,11 +18,18 @@ export const batchAddDocuments = defineOperation({
     schema: Type.Object({
       success: Type.Literal(true),
       count: Type.Integer(),
-      document_ids: Type.Optional(Type.Array(Type.String())),
-      job_id: Type.Optional(Type.String()),
+      document_ids: Type.Array(Type.String()),
     }),
-    description: 'Every document was stored (or, with async, the job was accepted).',
+    description: 'Every document was stored.',
   },
+  alternatives: [
+    {
+      status: 202,
+      schema: Type.Object({ success: Type.Literal(true), count: Type.Integer(), job_id: Type.String() }),
+      description: 'async=true: every document is valid and the import continues in the background; poll the job.',
+    },
+  ],
+  longRunning: true,
   errors: [],
   examples: [
     {

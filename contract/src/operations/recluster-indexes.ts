@@ -9,6 +9,7 @@ export const reclusterIndexes = defineOperation({
   description: 'Admin only. Stores each document’s cluster; ClusterCount in the stats reflects it.',
   http: { method: 'POST', path: '/api/v1/indexes/recluster', aliases: ['/indexes/recluster'] },
   access: 'admin',
+  longRunning: true,
   success: {
     status: 200,
     schema: Type.Object({

@@ -10,6 +10,7 @@ export const refreshIndexes = defineOperation({
     'Admin only. Rebuilds the text, geo and vector indexes from the stored documents and reports what it did.',
   http: { method: 'POST', path: '/api/v1/indexes/refresh', aliases: ['/indexes/refresh'] },
   access: 'admin',
+  longRunning: true,
   success: {
     status: 200,
     schema: Type.Object({

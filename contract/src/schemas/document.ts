@@ -110,6 +110,7 @@ export const StoredDocument = Type.Composite([
     label: Type.Optional(Type.String()),
     needs_refresh: Type.Boolean(),
     is_dirty: Type.Boolean(),
+    cluster: Type.Optional(Type.Integer({ description: 'k-means cluster, after POST /indexes/recluster.' })),
     chunks: Type.Optional(Type.Array(Type.Unknown())),
     embeddings: Type.Optional(Type.Unknown()),
     stats: Type.Optional(Type.Unknown()),

@@ -29,6 +29,9 @@ export const PreprocessingOptions = Type.Object(
 
 export const EmbeddingOptions = Type.Object(
   {
+    enabled: Type.Optional(
+      Type.Boolean({ default: true, description: 'Documents only: false stores and text-indexes without embedding.' }),
+    ),
     model: Type.Optional(Type.String({ description: 'Model name; defaults to the server’s default model.' })),
     model_name: Type.Optional(Type.String({ description: 'Alias of `model`, as the playground sends it.' })),
     quantization: Type.Optional(Type.Partial(QuantizationOptions)),

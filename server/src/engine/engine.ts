@@ -1,6 +1,12 @@
 import { systemClock, type Clock } from './clock.js';
 import { Directory } from './directory/directory.js';
+import { join } from 'node:path';
+import { Documents } from './documents/documents.js';
+import { Maintenance } from './documents/maintenance.js';
+import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-index.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
+import { FileStore } from './files/file-store.js';
+import { JobStore } from './jobs/job-store.js';
 import { openDatabase, type Db } from './storage/database.js';
 
 export interface EngineOptions {
@@ -15,6 +21,10 @@ export interface Engine {
   readonly db: Db;
   readonly directory: Directory;
   readonly embedder: Embedder;
+  readonly documents: Documents;
+  readonly maintenance: Maintenance;
+  readonly vectors: VectorIndexes;
+  readonly jobs: JobStore;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
@@ -31,10 +41,23 @@ export function openEngine(options: EngineOptions): Engine {
   const db = openDatabase({ dataDir: options.dataDir });
   const directory = new Directory(db, clock);
   const embedder = new Embedder(options.embeddings);
+  const onDisk = options.dataDir !== ':memory:';
+  const vectors = new VectorIndexes(db, {
+    ...defaultVectorIndexOptions,
+    dir: onDisk ? join(options.dataDir, 'vectors') : null,
+  });
+  const files = new FileStore(onDisk ? join(options.dataDir, 'files') : null);
+  const documents = new Documents({ db, clock, embedder, vectors, files });
+  const maintenance = new Maintenance(db, vectors, clock);
+  const jobs = new JobStore(db, clock);
   return {
     db,
     directory,
     embedder,
+    documents,
+    maintenance,
+    vectors,
+    jobs,
     clock,
     isHealthy: () => {
       try {
@@ -45,7 +68,10 @@ export function openEngine(options: EngineOptions): Engine {
     },
     close: async () => {
       await embedder.close();
-      if (db.open) db.close();
+      if (db.open) {
+        vectors.saveAll();
+        db.close();
+      }
     },
   };
 }

@@ -9,6 +9,17 @@ import { createGroupUseCase } from './auth/create-group.js';
 import { createPermissionUseCase } from './auth/create-permission.js';
 import { deleteUserUseCase } from './auth/delete-user.js';
 import type { AuthDeps } from './auth/deps.js';
+import { addDocumentUseCase } from './documents/add-document.js';
+import { batchAddDocumentsUseCase } from './documents/batch-add-documents.js';
+import { deleteDocumentUseCase } from './documents/delete-document.js';
+import type { DocumentDeps } from './documents/deps.js';
+import { documentStatsUseCase } from './documents/document-stats.js';
+import { recordEngagementUseCase, updateEngagementUseCase } from './documents/engagement.js';
+import { getDocumentUseCase } from './documents/get-document.js';
+import { getJobUseCase } from './documents/get-job.js';
+import { reclusterIndexesUseCase, refreshIndexesUseCase } from './documents/maintain-indexes.js';
+import { setVisibilityUseCase } from './documents/set-visibility.js';
+import { updateAclUseCase } from './documents/update-acl.js';
 import { getUserUseCase } from './auth/get-user.js';
 import { listUsersUseCase } from './auth/list-users.js';
 import { loginUseCase } from './auth/login.js';
@@ -28,7 +39,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps & EmbeddingDeps;
+export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps;
 
 const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
 
@@ -54,19 +65,19 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'list-users': erase(listUsersUseCase(deps)),
     'update-user': erase(updateUserUseCase(deps)),
     'delete-user': erase(deleteUserUseCase(deps)),
-    'add-document': pending(4),
-    'batch-add-documents': pending(4),
-    'get-document': pending(4),
-    'update-engagement': pending(4),
-    'record-engagement': pending(4),
-    'set-visibility': pending(4),
-    'update-acl': pending(4),
-    'delete-document': pending(4),
-    'document-stats': pending(4),
+    'add-document': erase(addDocumentUseCase(deps)),
+    'batch-add-documents': erase(batchAddDocumentsUseCase(deps)),
+    'get-document': erase(getDocumentUseCase(deps)),
+    'update-engagement': erase(updateEngagementUseCase(deps)),
+    'record-engagement': erase(recordEngagementUseCase(deps)),
+    'set-visibility': erase(setVisibilityUseCase(deps)),
+    'update-acl': erase(updateAclUseCase(deps)),
+    'delete-document': erase(deleteDocumentUseCase(deps)),
+    'document-stats': erase(documentStatsUseCase(deps)),
     'simple-search': pending(5),
-    'refresh-indexes': pending(4),
-    'recluster-indexes': pending(4),
-    'get-job': pending(4),
+    'refresh-indexes': erase(refreshIndexesUseCase(deps)),
+    'recluster-indexes': erase(reclusterIndexesUseCase(deps)),
+    'get-job': erase(getJobUseCase(deps)),
     'list-embedding-models': erase(listEmbeddingModelsUseCase(deps)),
     'create-embedding': erase(createEmbeddingUseCase(deps)),
     'create-quantized-embedding': erase(createQuantizedEmbeddingUseCase(deps)),

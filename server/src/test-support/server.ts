@@ -15,6 +15,11 @@ export interface TestServer extends GoDBServer {
   ): Promise<{ token: string; userId: string; tenantId: string; email: string; password: string }>;
   /** Logs in and returns the token. */
   login(email: string, password: string): Promise<string>;
+  /**
+   * A plain user in the tenant of `admin`, made the only way the API allows: the super admin creates it, the
+   * tenant admin demotes it to `user`.
+   */
+  addUser(admin: { token: string; tenantId: string }): Promise<{ userId: string; email: string; token: string }>;
 }
 
 export const superAdmin = { email: 'root@godb.test', password: 'super-secret-password' };
@@ -59,6 +64,26 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
       if (res.statusCode !== 201) throw new TypeError(`register failed in test: ${res.body}`);
       const token = await login(email, password);
       return { token, userId: (res.json() as { user_id: string }).user_id, tenantId, email, password };
+    },
+    async addUser(admin) {
+      const rootToken = await login(superAdmin.email, superAdmin.password);
+      const email = `user-${randomUUID()}@example.com`;
+      const created = await server.app.inject({
+        method: 'POST',
+        url: '/auth/admin/users',
+        headers: bearer(rootToken),
+        payload: { email, password: 'password-1234', tenant_id: admin.tenantId },
+      });
+      if (created.statusCode !== 201) throw new TypeError(`create user failed in test: ${created.body}`);
+      const userId = (created.json() as { user_id: string }).user_id;
+      const demoted = await server.app.inject({
+        method: 'POST',
+        url: '/auth/role/assign',
+        headers: bearer(admin.token),
+        payload: { user_id: userId, role_id: 'user' },
+      });
+      if (demoted.statusCode !== 200) throw new TypeError(`demote failed in test: ${demoted.body}`);
+      return { userId, email, token: await login(email, 'password-1234') };
     },
     async close() {
       await server.close();

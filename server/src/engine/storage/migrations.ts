@@ -49,4 +49,86 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    description: 'documents, chunks, text, geo and access indexes, engagement events, jobs',
+    sql: `
+      CREATE TABLE documents (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        superseded INTEGER NOT NULL DEFAULT 0,
+        deleted_at INTEGER,
+        visibility TEXT NOT NULL CHECK (visibility IN ('public', 'private', 'shared')),
+        primary_table TEXT NOT NULL,
+        parent_doc_id TEXT,
+        title TEXT NOT NULL,
+        content TEXT NOT NULL,
+        lat REAL,
+        lon REAL,
+        model TEXT,
+        cluster INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        indexed_at INTEGER,
+        fields TEXT NOT NULL,
+        UNIQUE (tenant_id, id)
+      ) STRICT;
+      CREATE INDEX documents_parent ON documents(tenant_id, parent_doc_id);
+      CREATE INDEX documents_table ON documents(tenant_id, primary_table);
+      CREATE TABLE chunks (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        doc_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,
+        tenant_id TEXT NOT NULL,
+        chunk_index INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        start_offset INTEGER NOT NULL,
+        end_offset INTEGER NOT NULL,
+        model TEXT,
+        vector BLOB
+      ) STRICT;
+      CREATE INDEX chunks_doc ON chunks(doc_seq, chunk_index);
+      CREATE INDEX chunks_tenant_model ON chunks(tenant_id, model);
+      CREATE VIRTUAL TABLE chunk_fts USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE geo_rtree USING rtree(doc_seq, min_lat, max_lat, min_lon, max_lon);
+      CREATE TABLE document_access (
+        doc_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,
+        principal TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('owner', 'edit', 'view', 'list')),
+        expires_at INTEGER,
+        PRIMARY KEY (doc_seq, principal, role)
+      ) STRICT;
+      CREATE INDEX document_access_principal ON document_access(principal);
+      CREATE TABLE vector_generations (
+        tenant_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, model)
+      ) STRICT;
+      CREATE TABLE engagement_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id TEXT NOT NULL,
+        doc_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        payload TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX engagement_events_doc ON engagement_events(tenant_id, doc_id);
+      CREATE INDEX engagement_events_user ON engagement_events(tenant_id, user_id);
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        processed INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

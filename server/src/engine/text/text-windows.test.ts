@@ -48,3 +48,19 @@ test('paragraph windows pack paragraphs and split an oversized one by words', ()
     ['a b\nc d', 'e f g h', 'i j', 'k'],
   );
 });
+
+test('character windows break between words, stay within size, and overlap by about `overlap` characters', () => {
+  const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+  const windows = splitIntoWindows(text, { size: 20, overlap: 8, unit: 'chars' });
+  for (const w of windows) assert.ok(w.text.length <= 20, w.text);
+  assert.deepEqual(
+    windows.map((w) => w.text),
+    ['alpha beta gamma', 'gamma delta epsilon', 'epsilon zeta eta', 'zeta eta theta iota', 'iota kappa'],
+  );
+  assert.equal(windows.at(-1)?.end, text.length);
+  // A word longer than the window is kept whole.
+  assert.deepEqual(
+    splitIntoWindows('a supercalifragilistic b', { size: 5, overlap: 0, unit: 'chars' }).map((w) => w.text),
+    ['a', 'supercalifragilistic', 'b'],
+  );
+});

@@ -1,9 +1,9 @@
 /**
- * Splitting long text into windows, shared by embedding (max_tokens / overlap / strategy) and document chunking
- * (chunk_size / chunk_overlap). A "token" here is a whitespace-separated word: model-independent, so the same
- * document chunks the same way whatever model embeds it.
+ * Splitting long text into windows, shared by embedding (max_tokens / overlap / strategy, measured in words) and
+ * document chunking (chunk_size / chunk_overlap, measured in characters). Windows always break between words.
  */
 export type WindowStrategy = 'token' | 'sentence' | 'paragraph';
+export type WindowUnit = 'words' | 'chars';
 
 export interface TextWindow {
   readonly text: string;
@@ -12,6 +12,15 @@ export interface TextWindow {
   /** Character offsets in the source text. */
   readonly start: number;
   readonly end: number;
+}
+
+export interface WindowOptions {
+  /** Largest window, in `unit`s (a single word longer than that is kept whole). */
+  readonly size: number;
+  /** How much consecutive windows share, in `unit`s. */
+  readonly overlap: number;
+  readonly strategy?: WindowStrategy;
+  readonly unit?: WindowUnit;
 }
 
 interface Span {
@@ -30,63 +39,63 @@ function unitSpans(text: string, strategy: Exclude<WindowStrategy, 'token'>): Sp
   );
 }
 
-function windowOf(text: string, words: Span[], from: number, to: number): TextWindow {
+/** The size of words[from..to) in the unit. */
+const measure = (words: readonly Span[], from: number, to: number, unit: WindowUnit) =>
+  unit === 'words' ? to - from : words[to - 1]!.end - words[from]!.start;
+
+function windowOf(text: string, words: readonly Span[], from: number, to: number): TextWindow {
   const start = words[from]!.start;
   const end = words[to - 1]!.end;
   return { text: text.slice(start, end), words: to - from, start, end };
 }
 
-/** Sliding windows of `size` words that overlap by `overlap` words. */
-function tokenWindows(text: string, words: Span[], size: number, overlap: number): TextWindow[] {
-  const step = Math.max(1, size - Math.min(overlap, size - 1));
+/** Sliding windows over words: each as large as fits in `size`, the next starting `overlap` back from its end. */
+function slidingWindows(text: string, words: readonly Span[], options: WindowOptions, unit: WindowUnit): TextWindow[] {
   const windows: TextWindow[] = [];
-  for (let from = 0; from < words.length; from += step) {
-    const to = Math.min(words.length, from + size);
+  let from = 0;
+  while (from < words.length) {
+    let to = from + 1;
+    while (to < words.length && measure(words, from, to + 1, unit) <= options.size) to += 1;
     windows.push(windowOf(text, words, from, to));
     if (to === words.length) break;
+    let next = to;
+    while (next - 1 > from && measure(words, next - 1, to, unit) <= options.overlap) next -= 1;
+    from = next;
   }
   return windows;
 }
 
 /**
- * Splits `text` into windows of at most `size` words. `token` slides over words with `overlap`; `sentence` and
- * `paragraph` pack whole sentences or paragraphs and fall back to word windows for a unit longer than `size`.
+ * Splits `text` into windows of at most `size` (words or characters). `token` slides over words with `overlap`;
+ * `sentence` and `paragraph` pack whole sentences or paragraphs and slide over a unit longer than `size`.
  *
  * @example splitIntoWindows('a b c d e', { size: 2, overlap: 1 }).map((w) => w.text) // ['a b', 'b c', 'c d', 'd e']
  */
-export function splitIntoWindows(
-  text: string,
-  options: { size: number; overlap: number; strategy?: WindowStrategy },
-): TextWindow[] {
+export function splitIntoWindows(text: string, options: WindowOptions): TextWindow[] {
+  const unit = options.unit ?? 'words';
   const words = wordSpans(text);
   if (words.length === 0) return [];
-  if (words.length <= options.size) return [windowOf(text, words, 0, words.length)];
+  if (measure(words, 0, words.length, unit) <= options.size) return [windowOf(text, words, 0, words.length)];
   const strategy = options.strategy ?? 'token';
-  if (strategy === 'token') return tokenWindows(text, words, options.size, options.overlap);
+  if (strategy === 'token') return slidingWindows(text, words, options, unit);
 
   const windows: TextWindow[] = [];
-  let packStart = -1;
-  let packWords = 0;
-  let packEnd = 0;
+  let pack: Span[] = [];
   const flush = () => {
-    if (packStart < 0) return;
-    const inside = words.filter((w) => w.start >= packStart && w.end <= packEnd);
-    windows.push(windowOf(text, inside, 0, inside.length));
-    packStart = -1;
-    packWords = 0;
+    if (pack.length > 0) windows.push(windowOf(text, pack, 0, pack.length));
+    pack = [];
   };
-  for (const unit of unitSpans(text, strategy)) {
-    const unitWords = words.filter((w) => w.start >= unit.start && w.end <= unit.end);
+  for (const unitSpan of unitSpans(text, strategy)) {
+    const unitWords = words.filter((w) => w.start >= unitSpan.start && w.end <= unitSpan.end);
     if (unitWords.length === 0) continue;
-    if (unitWords.length > options.size) {
+    if (measure(unitWords, 0, unitWords.length, unit) > options.size) {
       flush();
-      windows.push(...tokenWindows(text, unitWords, options.size, options.overlap));
+      windows.push(...slidingWindows(text, unitWords, options, unit));
       continue;
     }
-    if (packWords + unitWords.length > options.size) flush();
-    if (packStart < 0) packStart = unitWords[0]!.start;
-    packEnd = unitWords[unitWords.length - 1]!.end;
-    packWords += unitWords.length;
+    const candidate = [...pack, ...unitWords];
+    if (pack.length > 0 && measure(candidate, 0, candidate.length, unit) > options.size) flush();
+    pack.push(...unitWords);
   }
   flush();
   return windows;

@@ -9,6 +9,7 @@ import { createMetrics } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSite } from './site.js';
 import { registerSystemRoutes } from './system-routes.js';
+import { installValidators } from './validators.js';
 
 export type HttpConfig = Pick<
   Config,
@@ -50,9 +51,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
   app.decorateRequest('principal', null);
+  installValidators(app);
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -20,22 +20,6 @@ async function call(method: string, url: string, token?: string, payload?: unkno
   return { status: res.statusCode, body: res.json() as Json, headers: res.headers };
 }
 
-/** A second, plain user in the tenant of `admin`, made the only way the API allows: super admin creates, admin demotes. */
-async function addPlainUser(adminToken: string, tenantId: string) {
-  const rootToken = await server.login(superAdmin.email, superAdmin.password);
-  const email = `user-${randomUUID()}@example.com`;
-  const created = await call('POST', '/auth/admin/users', rootToken, {
-    email,
-    password: 'password-1234',
-    tenant_id: tenantId,
-  });
-  assert.equal(created.status, 201);
-  const userId = created.body.user_id as string;
-  const demoted = await call('POST', '/auth/role/assign', adminToken, { user_id: userId, role_id: 'user' });
-  assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
-  return { userId, email, token: await server.login(email, 'password-1234') };
-}
-
 before(async () => {
   server = await startTestServer({ JWT_TTL_S: '3600' }, clock);
 });
@@ -179,7 +163,7 @@ describe('login and tokens', () => {
 describe('permission matrix', () => {
   test('each role reaches exactly the routes api-spec §6 gives it', async () => {
     const admin = await server.registerTenant();
-    const user = await addPlainUser(admin.token, admin.tenantId);
+    const user = await server.addUser(admin);
     const root = await server.login(superAdmin.email, superAdmin.password);
     const group = await call('POST', '/auth/groups', admin.token, { name: `g-${randomUUID()}`, description: 'matrix' });
     assert.equal(group.status, 201);
@@ -232,7 +216,7 @@ describe('permission matrix', () => {
     }
 
     // Delete last, on a user made for it.
-    const victim = await addPlainUser(admin.token, admin.tenantId);
+    const victim = await server.addUser(admin);
     assert.equal((await call('DELETE', `/auth/users/${victim.userId}`, user.token)).status, 403);
     assert.equal((await call('DELETE', `/auth/users/${victim.userId}`)).status, 401);
     assert.equal((await call('DELETE', `/auth/users/${victim.userId}`, admin.token)).status, 200);
@@ -242,7 +226,7 @@ describe('permission matrix', () => {
 describe('roles', () => {
   test('an admin promotes a user; only the super admin grants superadmin; the last admin stays', async () => {
     const admin = await server.registerTenant();
-    const user = await addPlainUser(admin.token, admin.tenantId);
+    const user = await server.addUser(admin);
     const up = await call('POST', '/auth/role/assign', admin.token, { user_id: user.userId, role_id: 'admin' });
     assert.equal(up.status, 200);
     assert.equal(up.body.message, `Role admin assigned to user ${user.userId}`);
@@ -270,7 +254,7 @@ describe('roles', () => {
 
   test('a demotion takes effect at once, even with an older token', async () => {
     const admin = await server.registerTenant();
-    const other = await addPlainUser(admin.token, admin.tenantId);
+    const other = await server.addUser(admin);
     await call('POST', '/auth/role/assign', admin.token, { user_id: other.userId, role_id: 'admin' });
     const otherToken = await server.login(other.email, 'password-1234');
     assert.equal((await call('GET', '/auth/users', otherToken)).status, 200);
@@ -282,7 +266,7 @@ describe('roles', () => {
 describe('groups and permissions', () => {
   test('create, duplicate, membership, permissions', async () => {
     const admin = await server.registerTenant();
-    const user = await addPlainUser(admin.token, admin.tenantId);
+    const user = await server.addUser(admin);
     const root = await server.login(superAdmin.email, superAdmin.password);
     const created = await call('POST', '/auth/groups', admin.token, {
       tenant_id: admin.tenantId,
@@ -339,7 +323,7 @@ describe('groups and permissions', () => {
 describe('users', () => {
   test('list pages with offset and limit (defaults 0 and 50), update, delete', async () => {
     const admin = await server.registerTenant();
-    for (let i = 0; i < 3; i += 1) await addPlainUser(admin.token, admin.tenantId);
+    for (let i = 0; i < 3; i += 1) await server.addUser(admin);
     const all = await call('GET', '/auth/users', admin.token);
     assert.equal(all.status, 200);
     assert.equal(all.body.total, 4);
@@ -375,7 +359,7 @@ describe('tenant isolation', () => {
   test('nothing of tenant A is visible to or changeable by tenant B: 404, not 403', async () => {
     const a = await server.registerTenant();
     const b = await server.registerTenant();
-    const aUser = await addPlainUser(a.token, a.tenantId);
+    const aUser = await server.addUser(a);
     const aGroup = await call('POST', '/auth/groups', a.token, { name: 'a-team', description: '' });
     const groupId = aGroup.body.group_id as string;
     const bGroup = await call('POST', '/auth/groups', b.token, {

@@ -51,6 +51,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
     }
     inFlight += 1;
     request.godbGuarded = true;
+    if (request.routeOptions.config.longRunning) return undefined;
     request.godbTimer = setTimeout(() => {
       if (!reply.sent)
         sendError(request, reply, createError('REQUEST_TIMEOUT', { timeout_ms: options.writeTimeoutMs }));

@@ -1,11 +1,16 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../service/context.js';
+import { StatusResult } from '../../service/status-result.js';
 import type { Services } from '../../service/use-cases.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    operationId?: string;
+    longRunning?: boolean;
   }
 }
 
@@ -19,7 +24,9 @@ function schemaOf(operation: CatalogueOperation) {
     ...('params' in operation && { params: operation.params }),
     ...('query' in operation && { querystring: operation.query }),
     ...('body' in operation && { body: operation.body }),
-    response: { [operation.success.status]: operation.success.schema },
+    response: Object.fromEntries(
+      [operation.success, ...(operation.alternatives ?? [])].map((r) => [r.status, r.schema]),
+    ),
     tags: [operation.category],
     operationId: operation.id,
   };
@@ -42,7 +49,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         method: operation.http.method,
         url: toFastifyPath(path),
         schema: schemaOf(operation),
-        config: { operationId: operation.id },
+        config: { operationId: operation.id, longRunning: operation.longRunning === true },
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
           const input = { params: request.params, query: request.query, body: request.body };
@@ -50,6 +57,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             principal: request.principal,
             requestId: request.id,
           });
+          if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           return reply.code(operation.success.status).send(result);
         },
       });

@@ -1,0 +1,43 @@
+import type { AccessEntry, Viewer } from './types.js';
+import type { Visibility } from '@godb/contract';
+
+const active = (entry: AccessEntry, now: number) => entry.expires_at === null || entry.expires_at > now;
+const concerns = (entry: AccessEntry, viewer: Viewer) =>
+  entry.principal === viewer.userId || viewer.groups.includes(entry.principal);
+
+/**
+ * The access rule, in one place (the engine enforces it for every read and search):
+ * - public: everyone in the tenant;
+ * - private: the owners and the ACL entries (users or groups);
+ * - shared: the access list (users or groups) and the ACL entries.
+ * Expired ACL entries stop counting. The creator of a document is its first owner (an ACL entry).
+ */
+export function canRead(visibility: Visibility, entries: readonly AccessEntry[], viewer: Viewer, now: number): boolean {
+  if (visibility === 'public') return true;
+  return entries.some((e) => active(e, now) && concerns(e, viewer) && (e.role !== 'list' || visibility === 'shared'));
+}
+
+export function canEdit(entries: readonly AccessEntry[], viewer: Viewer, now: number): boolean {
+  return entries.some((e) => active(e, now) && concerns(e, viewer) && (e.role === 'owner' || e.role === 'edit'));
+}
+
+export function isOwner(entries: readonly AccessEntry[], viewer: Viewer, now: number): boolean {
+  return entries.some((e) => active(e, now) && concerns(e, viewer) && e.role === 'owner');
+}
+
+export function activeOwners(entries: readonly AccessEntry[], now: number): number {
+  return entries.filter((e) => e.role === 'owner' && active(e, now)).length;
+}
+
+/**
+ * The same rule as SQL over a `documents` row aliased `d`, for searches: bind `principals` (JSON array of the
+ * user id and group ids) and `now`.
+ */
+export const readableSql = `(d.visibility = 'public' OR EXISTS (
+  SELECT 1 FROM document_access a
+  WHERE a.doc_seq = d.seq
+    AND a.principal IN (SELECT value FROM json_each(@principals))
+    AND (a.expires_at IS NULL OR a.expires_at > @now)
+    AND (a.role <> 'list' OR d.visibility = 'shared')))`;
+
+export const principalsOf = (viewer: Viewer) => JSON.stringify([viewer.userId, ...viewer.groups]);

@@ -1,0 +1,328 @@
+import { createError, GoDBError, isGoDBError, visibilities, type AclEntry, type DocumentInput } from '@godb/contract';
+import { unixSeconds, type Clock } from '../clock.js';
+import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
+import type { FileStore } from '../files/file-store.js';
+import type { Db } from '../storage/database.js';
+import { activeOwners, canEdit, canRead, isOwner } from './access.js';
+import { DocumentStore } from './document-store.js';
+import { chunkView, documentView, type ViewFlags } from './document-view.js';
+import { embeddingTextOf, prepareDocument } from './prepare.js';
+import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
+import type { VectorIndexes } from './vector-index.js';
+
+/** Counters add to the stored totals; every other engagement field replaces the stored value. */
+export const accumulatingEngagement: readonly string[] = [
+  'clicks',
+  'likes',
+  'dislikes',
+  'dwell_time',
+  'views',
+  'engagements',
+  'shares',
+  'bookmarks',
+  'comments',
+];
+
+export interface DocumentsDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly embedder: Embedder;
+  readonly vectors: VectorIndexes;
+  readonly files: FileStore;
+}
+
+type VectorChanges = Map<
+  string,
+  { added: { key: number; vector: Float32Array }[]; removed: number[]; generation: number }
+>;
+
+function withField(error: unknown, field: string): unknown {
+  return isGoDBError(error) && error.field === undefined
+    ? new GoDBError(error.code, error.message, field, error.details ? { ...error.details } : undefined)
+    : error;
+}
+
+function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
+  const p = doc.fields.embedding_options?.preprocessing ?? {};
+  return {
+    normalize: true,
+    maxTokens: p.max_tokens ?? defaultEmbedOptions.maxTokens,
+    overlap: p.overlap ?? defaultEmbedOptions.overlap,
+    strategy: p.strategy ?? defaultEmbedOptions.strategy,
+  };
+}
+
+/**
+ * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
+ * with the store. Every read goes through the access rule; a document the caller may not see is not found.
+ */
+export class Documents {
+  readonly store: DocumentStore;
+  readonly #deps: DocumentsDeps;
+
+  constructor(deps: DocumentsDeps) {
+    this.#deps = deps;
+    this.store = new DocumentStore(deps.db);
+  }
+
+  now(): number {
+    return unixSeconds(this.#deps.clock);
+  }
+
+  /**
+   * Validates, chunks and embeds documents, then writes them all in one transaction: with one invalid document,
+   * nothing is written. `path(i)` names the i-th document in errors (`body` or `body[3]`).
+   */
+  async add(
+    viewer: Viewer,
+    inputs: readonly DocumentInput[],
+    path: (i: number) => string,
+  ): Promise<{ id: string; version: number }[]> {
+    const prepared = this.prepare(viewer, inputs, path);
+    await this.embed(prepared);
+    return this.write(viewer, prepared, path);
+  }
+
+  /** Validation, chunking and model resolution; no I/O. */
+  prepare(viewer: Viewer, inputs: readonly DocumentInput[], path: (i: number) => string): PreparedDocument[] {
+    const seen = new Map<string, number>();
+    return inputs.map((input, i) => {
+      const doc = prepareDocument(input, viewer.userId, path(i));
+      const first = seen.get(doc.id);
+      if (first !== undefined) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `${path(i)}.id "${doc.id}" repeats ${path(first)}.id` },
+          { field: `${path(i)}.id` },
+        );
+      }
+      seen.set(doc.id, i);
+      if (doc.model === null) return doc;
+      try {
+        return { ...doc, model: this.#deps.embedder.resolve(doc.model || undefined).name };
+      } catch (error) {
+        throw withField(error, `${path(i)}.embedding_options.model_name`);
+      }
+    });
+  }
+
+  /** Embeds every chunk of the prepared documents, grouped by model and preprocessing options. */
+  async embed(prepared: readonly PreparedDocument[]): Promise<void> {
+    const groups = new Map<
+      string,
+      { model: string; options: EmbedOptions; chunks: { doc: PreparedDocument; index: number }[] }
+    >();
+    for (const doc of prepared) {
+      if (doc.model === null) continue;
+      const options = embedOptionsOf(doc);
+      const key = JSON.stringify([doc.model, options]);
+      const group = groups.get(key) ?? { model: doc.model, options, chunks: [] };
+      doc.chunks.forEach((_c, index) => group.chunks.push({ doc, index }));
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) {
+      const texts = group.chunks.map(({ doc, index }) => embeddingTextOf(doc, doc.chunks[index]!));
+      const embeddings = await this.#deps.embedder.embed(group.model, texts, group.options);
+      group.chunks.forEach(({ doc, index }, i) => {
+        doc.chunks[index]!.vector = embeddings[i]!.vector;
+      });
+    }
+  }
+
+  /** Writes prepared (and embedded) documents in one transaction, then updates the in-memory vector indexes. */
+  write(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+  ): { id: string; version: number }[] {
+    const now = this.now();
+    const changes: VectorChanges = new Map();
+    const result = this.#deps.db.transaction(() => {
+      const out = prepared.map((doc, i) => {
+        const existing = this.store.row(viewer.tenantId, doc.id);
+        if (existing && existing.deleted_at === null && !canEdit(this.store.access(existing.seq), viewer, now)) {
+          throw createError(
+            'FORBIDDEN',
+            { reason: `document ${doc.id} exists and you cannot edit it` },
+            { field: `${path(i)}.id` },
+          );
+        }
+        if (doc.parentDocId !== undefined) this.readable(viewer, doc.parentDocId, `${path(i)}.parent_doc_id`);
+        const fields: DocumentFields = { ...doc.fields };
+        const version = existing ? existing.version + 1 : 1;
+        if (existing) {
+          const removed = this.store.archive(existing);
+          if (existing.model) this.#change(changes, existing.model).removed.push(...removed);
+          fields.previous_doc_id = `${existing.id}@v${existing.version}`;
+        }
+        if (doc.fileContent !== undefined) {
+          const stored = this.#deps.files.put(viewer.tenantId, doc.id, version, doc.fileContent);
+          if (stored) fields.file_path = stored;
+        }
+        const { chunks } = this.store.insert(viewer.tenantId, viewer.userId, doc, version, now, fields);
+        if (doc.model && chunks.length > 0) this.#change(changes, doc.model).added.push(...chunks);
+        return { id: doc.id, version };
+      });
+      this.#bump(viewer.tenantId, changes);
+      return out;
+    })();
+    this.#apply(viewer.tenantId, changes);
+    return result;
+  }
+
+  /** A live document the viewer may read; 404 otherwise (whether it is missing, deleted or hidden). */
+  readable(viewer: Viewer, id: string, field?: string): DocumentRow {
+    const row = this.store.row(viewer.tenantId, id);
+    if (!row || row.deleted_at !== null || !canRead(row.visibility, this.store.access(row.seq), viewer, this.now())) {
+      throw createError('NOT_FOUND', { resource: 'Document', id }, field ? { field } : {});
+    }
+    return row;
+  }
+
+  /** The document (or chunk, `doc#3`) as the API shows it. */
+  get(viewer: Viewer, id: string, flags: ViewFlags): Record<string, unknown> {
+    const chunkMatch = /^(.+)#(\d+)$/.exec(id);
+    if (chunkMatch && !this.store.row(viewer.tenantId, id)) {
+      const parent = this.readable(viewer, chunkMatch[1]!);
+      const chunk = this.store.chunks(parent.seq).find((c) => c.chunk_index === Number(chunkMatch[2]));
+      if (!chunk) throw createError('NOT_FOUND', { resource: 'Document', id });
+      return chunkView(parent, JSON.parse(parent.fields) as DocumentFields, chunk, flags);
+    }
+    const row = this.readable(viewer, id);
+    const access = this.store.access(row.seq);
+    return documentView(
+      {
+        row,
+        fields: JSON.parse(row.fields) as DocumentFields,
+        access,
+        chunks: this.store.chunks(row.seq),
+        childIds: this.store.childIds(viewer.tenantId, row.id),
+        engagementEvents: flags.include_stats ? this.store.engagementCount(viewer.tenantId, row.id) : 0,
+        showAcl: isOwner(access, viewer, this.now()),
+      },
+      flags,
+    );
+  }
+
+  /** Records engagement: counters add up, other fields are set; the event is kept with the user id. */
+  engage(viewer: Viewer, id: string, engagement: Record<string, unknown>): string[] {
+    const row = this.readable(viewer, id);
+    const fields = JSON.parse(row.fields) as DocumentFields;
+    const stored: Record<string, unknown> = { ...(fields.engagement ?? {}) };
+    const updated = Object.keys(engagement).filter((k) => engagement[k] !== undefined);
+    for (const name of updated) {
+      const value = engagement[name];
+      stored[name] =
+        accumulatingEngagement.includes(name) && typeof value === 'number' ? Number(stored[name] ?? 0) + value : value;
+    }
+    const now = this.now();
+    this.#deps.db.transaction(() => {
+      this.store.updateFields(
+        row.seq,
+        { ...fields, engagement: stored, ...(engagement.feedback !== undefined && { feedback: engagement.feedback }) },
+        now,
+      );
+      this.store.recordEngagement(viewer.tenantId, row.id, viewer.userId, now, engagement);
+    })();
+    return updated;
+  }
+
+  setVisibility(viewer: Viewer, id: string, visibility: string): void {
+    if (!(visibilities as readonly string[]).includes(visibility)) {
+      throw createError('INVALID_VISIBILITY', { value: visibility }, { field: 'body.visibility' });
+    }
+    const row = this.readable(viewer, id);
+    if (!canEdit(this.store.access(row.seq), viewer, this.now())) {
+      throw createError('FORBIDDEN', { reason: 'changing visibility needs the edit or owner role on the document' });
+    }
+    this.store.setVisibility(row.seq, visibility, this.now());
+  }
+
+  /** add (or replace) entries, update existing ones, or remove them; owners only; the last owner stays. */
+  updateAcl(viewer: Viewer, id: string, operation: 'add' | 'update' | 'remove', entries: readonly AclEntry[]): void {
+    const row = this.readable(viewer, id);
+    const now = this.now();
+    const access = this.store.access(row.seq);
+    if (!isOwner(access, viewer, now)) throw createError('ACL_OWNER_REQUIRED');
+    const acl = new Map(
+      access
+        .filter((a) => a.role !== 'list')
+        .map((a) => [
+          a.principal,
+          {
+            user_id: a.principal,
+            role: a.role,
+            ...(a.expires_at !== null && { expires_at: a.expires_at }),
+          } as AclEntry,
+        ]),
+    );
+    entries.forEach((entry, i) => {
+      if (operation !== 'add' && !acl.has(entry.user_id)) {
+        throw createError(
+          'INVALID_ACL',
+          { reason: `there is no ACL entry for user ${entry.user_id} to ${operation}` },
+          { field: `body.acl[${i}].user_id` },
+        );
+      }
+      if (operation === 'remove') acl.delete(entry.user_id);
+      else acl.set(entry.user_id, entry);
+    });
+    const next = [...acl.values()];
+    if (
+      activeOwners(
+        next.map((e) => ({ principal: e.user_id, role: e.role, expires_at: e.expires_at ?? null })),
+        now,
+      ) === 0
+    ) {
+      throw createError('LAST_OWNER', { id });
+    }
+    const fields = JSON.parse(row.fields) as DocumentFields;
+    this.store.setAccess(row.seq, next, fields.access_list ?? []);
+  }
+
+  /** Deletes (hides, or with `permanent` purges) a document, and with `recursive` its descendants. */
+  delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): number {
+    const now = this.now();
+    const root = this.readable(viewer, id);
+    const targets = [root];
+    if (options.recursive) {
+      for (let i = 0; i < targets.length; i += 1) {
+        for (const childId of this.store.childIds(viewer.tenantId, targets[i]!.id))
+          targets.push(this.readable(viewer, childId));
+      }
+    }
+    for (const target of targets) {
+      if (!isOwner(this.store.access(target.seq), viewer, now)) {
+        throw createError('FORBIDDEN', { reason: `deleting ${target.id} needs the owner role on it` });
+      }
+    }
+    const changes: VectorChanges = new Map();
+    this.#deps.db.transaction(() => {
+      for (const target of targets) {
+        const removed = options.permanent ? this.store.purge(target) : this.store.softDelete(target, now);
+        if (target.model) this.#change(changes, target.model).removed.push(...removed);
+      }
+      this.#bump(viewer.tenantId, changes);
+    })();
+    this.#apply(viewer.tenantId, changes);
+    if (options.permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
+    return targets.length;
+  }
+
+  #change(changes: VectorChanges, model: string) {
+    let c = changes.get(model);
+    if (!c) {
+      c = { added: [], removed: [], generation: 0 };
+      changes.set(model, c);
+    }
+    return c;
+  }
+
+  #bump(tenantId: string, changes: VectorChanges): void {
+    for (const [model, c] of changes) c.generation = this.#deps.vectors.bumpGeneration(tenantId, model);
+  }
+
+  #apply(tenantId: string, changes: VectorChanges): void {
+    for (const [model, c] of changes) this.#deps.vectors.apply(tenantId, model, c.generation, c.added, c.removed);
+  }
+}

@@ -1,0 +1,105 @@
+import type { AclEntry, DocumentInput, Visibility } from '@godb/contract';
+
+/** Who is reading or writing: the engine's view of a principal. */
+export interface Viewer {
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly groups: readonly string[];
+}
+
+/** Fields kept as JSON beside the indexed columns of a document row. */
+export interface DocumentFields {
+  metadata?: Record<string, string | number | boolean>;
+  tags?: string[];
+  categories?: string[];
+  file_url?: string;
+  file_path?: string;
+  storage_type?: string;
+  file_type?: string;
+  content_type?: string;
+  external_id?: string;
+  source_url?: string;
+  lang_code: string;
+  access_list?: string[];
+  vector_meta?: Record<string, unknown>;
+  engagement?: Record<string, unknown>;
+  embedding_options?: DocumentInput['embedding_options'];
+  child_doc_ids?: string[];
+  chunk_size: number;
+  chunk_overlap: number;
+  previous_doc_id?: string;
+  feedback?: unknown;
+  label?: string;
+  translations?: Record<string, string>;
+  processed_by?: string[];
+  model_versions?: Record<string, string>;
+  edges?: DocumentInput['edges'];
+}
+
+export interface DocumentRow {
+  readonly seq: number;
+  readonly tenant_id: string;
+  readonly id: string;
+  readonly owner_id: string;
+  readonly version: number;
+  readonly superseded: number;
+  readonly deleted_at: number | null;
+  readonly visibility: Visibility;
+  readonly primary_table: string;
+  readonly parent_doc_id: string | null;
+  readonly title: string;
+  readonly content: string;
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly model: string | null;
+  readonly cluster: number | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+  readonly indexed_at: number | null;
+  readonly fields: string;
+}
+
+export interface ChunkRow {
+  readonly seq: number;
+  readonly doc_seq: number;
+  readonly chunk_index: number;
+  readonly content: string;
+  readonly start_offset: number;
+  readonly end_offset: number;
+  readonly model: string | null;
+  readonly vector: Buffer | null;
+}
+
+export interface AccessEntry {
+  readonly principal: string;
+  readonly role: 'owner' | 'edit' | 'view' | 'list';
+  readonly expires_at: number | null;
+}
+
+/** A chunk ready to be written: its text and, when embedded, its vector. */
+export interface PreparedChunk {
+  readonly content: string;
+  readonly start: number;
+  readonly end: number;
+  vector?: Float32Array;
+}
+
+/** A validated document with its chunks, before it is embedded and written. */
+export interface PreparedDocument {
+  readonly id: string;
+  readonly title: string;
+  readonly content: string;
+  readonly visibility: Visibility;
+  readonly primaryTable: string;
+  readonly parentDocId: string | undefined;
+  readonly location: readonly [number, number] | undefined;
+  readonly createdAt: number | undefined;
+  readonly updatedAt: number | undefined;
+  readonly indexedAt: number | undefined;
+  readonly fields: DocumentFields;
+  readonly acl: readonly AclEntry[];
+  readonly chunks: PreparedChunk[];
+  /** The embedding model, or null when embedding is disabled for this document. */
+  readonly model: string | null;
+  readonly fileContent: string | undefined;
+}
