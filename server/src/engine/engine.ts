@@ -7,6 +7,7 @@ import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-ind
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { FileStore } from './files/file-store.js';
 import { JobStore } from './jobs/job-store.js';
+import { TextIndex } from './text/text-index.js';
 import { openDatabase, type Db } from './storage/database.js';
 
 export interface EngineOptions {
@@ -24,6 +25,7 @@ export interface Engine {
   readonly documents: Documents;
   readonly maintenance: Maintenance;
   readonly vectors: VectorIndexes;
+  readonly text: TextIndex;
   readonly jobs: JobStore;
   readonly clock: Clock;
   /** True while the store answers queries. */
@@ -47,8 +49,9 @@ export function openEngine(options: EngineOptions): Engine {
     dir: onDisk ? join(options.dataDir, 'vectors') : null,
   });
   const files = new FileStore(onDisk ? join(options.dataDir, 'files') : null);
-  const documents = new Documents({ db, clock, embedder, vectors, files });
-  const maintenance = new Maintenance(db, vectors, clock);
+  const text = new TextIndex(db);
+  const documents = new Documents({ db, text, clock, embedder, vectors, files });
+  const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
   return {
     db,
@@ -57,6 +60,7 @@ export function openEngine(options: EngineOptions): Engine {
     documents,
     maintenance,
     vectors,
+    text,
     jobs,
     clock,
     isHealthy: () => {

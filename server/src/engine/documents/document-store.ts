@@ -1,5 +1,6 @@
 import type { AclEntry } from '@godb/contract';
 import type { Db } from '../storage/database.js';
+import type { TextIndex } from '../text/text-index.js';
 import type { AccessEntry, ChunkRow, DocumentFields, DocumentRow, PreparedDocument } from './types.js';
 
 export interface WrittenChunk {
@@ -12,9 +13,11 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
 /** SQL of the documents store. Every method runs inside the caller's transaction when there is one. */
 export class DocumentStore {
   readonly #db: Db;
+  readonly #text: TextIndex;
 
-  constructor(db: Db) {
+  constructor(db: Db, text: TextIndex) {
     this.#db = db;
+    this.#text = text;
   }
 
   /** The current version of a document (soft-deleted ones included), by tenant and id. */
@@ -100,7 +103,6 @@ export class DocumentStore {
       `INSERT INTO chunks (doc_seq, tenant_id, chunk_index, content, start_offset, end_offset, model, vector)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertFts = this.#db.prepare('INSERT INTO chunk_fts (rowid, title, content) VALUES (?, ?, ?)');
     const written: WrittenChunk[] = [];
     doc.chunks.forEach((chunk, index) => {
       const key = Number(
@@ -115,7 +117,7 @@ export class DocumentStore {
           chunk.vector ? vectorBlob(chunk.vector) : null,
         ).lastInsertRowid,
       );
-      insertFts.run(key, doc.title, chunk.content);
+      this.#text.insert(tenantId, key, doc.title, chunk.content);
       if (chunk.vector) written.push({ key, vector: chunk.vector });
     });
     return { seq, chunks: written };
@@ -178,9 +180,8 @@ export class DocumentStore {
 
   /** Takes a document's chunks out of the text, geo and vector indexes (its rows stay); returns the chunk keys. */
   #unindex(seq: number): number[] {
-    const keys = this.#db.prepare('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[];
-    const deleteFts = this.#db.prepare('DELETE FROM chunk_fts WHERE rowid = ?');
-    for (const key of keys) deleteFts.run(key);
+    const { tenant_id: tenantId } = this.#db.prepare('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as { tenant_id: string };
+    this.#text.delete(tenantId, this.#db.prepare('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[]);
     this.#db.prepare('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
     return this.#db
       .prepare('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')

@@ -9,6 +9,7 @@ import { chunkView, documentView, type ViewFlags } from './document-view.js';
 import { embeddingTextOf, prepareDocument } from './prepare.js';
 import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
 import type { VectorIndexes } from './vector-index.js';
+import type { TextIndex } from '../text/text-index.js';
 
 /** Counters add to the stored totals; every other engagement field replaces the stored value. */
 export const accumulatingEngagement: readonly string[] = [
@@ -25,6 +26,7 @@ export const accumulatingEngagement: readonly string[] = [
 
 export interface DocumentsDeps {
   readonly db: Db;
+  readonly text: TextIndex;
   readonly clock: Clock;
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
@@ -62,7 +64,7 @@ export class Documents {
 
   constructor(deps: DocumentsDeps) {
     this.#deps = deps;
-    this.store = new DocumentStore(deps.db);
+    this.store = new DocumentStore(deps.db, deps.text);
   }
 
   now(): number {

@@ -2,6 +2,7 @@ import { unixSeconds, type Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { sphericalKMeans } from './kmeans.js';
 import type { VectorIndexes } from './vector-index.js';
+import type { TextIndex } from '../text/text-index.js';
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
@@ -19,8 +20,11 @@ export class Maintenance {
   readonly #vectors: VectorIndexes;
   readonly #clock: Clock;
 
-  constructor(db: Db, vectors: VectorIndexes, clock: Clock) {
+  readonly #text: TextIndex;
+
+  constructor(db: Db, vectors: VectorIndexes, text: TextIndex, clock: Clock) {
     this.#db = db;
+    this.#text = text;
     this.#vectors = vectors;
     this.#clock = clock;
   }
@@ -60,31 +64,19 @@ export class Maintenance {
    */
   refresh(tenantId: string): { documents: number; vectors: number } {
     const documents = this.#db.transaction(() => {
+      this.#text.clear(tenantId);
+      const rows = this.#db
+        .prepare(`SELECT c.seq, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`)
+        .all(tenantId) as { seq: number; title: string; content: string }[];
+      for (const row of rows) this.#text.insert(tenantId, row.seq, row.title, row.content);
+      this.#db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)').run(tenantId);
       this.#db
-        .prepare('DELETE FROM chunk_fts WHERE rowid IN (SELECT seq FROM chunks WHERE tenant_id = ?)')
+        .prepare(`INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) SELECT d.seq, d.lat, d.lat, d.lon, d.lon FROM documents d WHERE d.tenant_id = ? AND d.lat IS NOT NULL AND ${alive}`)
         .run(tenantId);
-      this.#db
-        .prepare(
-          `INSERT INTO chunk_fts (rowid, title, content) SELECT c.seq, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
-        )
-        .run(tenantId);
-      this.#db
-        .prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)')
-        .run(tenantId);
-      this.#db
-        .prepare(
-          `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) SELECT d.seq, d.lat, d.lat, d.lon, d.lon FROM documents d WHERE d.tenant_id = ? AND d.lat IS NOT NULL AND ${alive}`,
-        )
-        .run(tenantId);
-      this.#db
-        .prepare('UPDATE documents SET indexed_at = ? WHERE tenant_id = ?')
-        .run(unixSeconds(this.#clock), tenantId);
-      return this.#db
-        .prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`)
-        .pluck()
-        .get(tenantId) as number;
+      this.#db.prepare('UPDATE documents SET indexed_at = ? WHERE tenant_id = ?').run(unixSeconds(this.#clock), tenantId);
+      return this.#db.prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`).pluck().get(tenantId) as number;
     })();
-    this.#db.prepare("INSERT INTO chunk_fts (chunk_fts) VALUES ('optimize')").run();
+    this.#text.optimize(tenantId);
     let vectors = 0;
     for (const { model, dims } of this.models(tenantId)) vectors += this.#vectors.rebuild(tenantId, model, dims);
     return { documents, vectors };

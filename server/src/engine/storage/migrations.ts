@@ -91,7 +91,10 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
       CREATE INDEX chunks_doc ON chunks(doc_seq, chunk_index);
       CREATE INDEX chunks_tenant_model ON chunks(tenant_id, model);
-      CREATE VIRTUAL TABLE chunk_fts USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE TABLE tenant_text_indexes (
+        tenant_id TEXT PRIMARY KEY,
+        key INTEGER NOT NULL UNIQUE
+      ) STRICT;
       CREATE VIRTUAL TABLE geo_rtree USING rtree(doc_seq, min_lat, max_lat, min_lon, max_lon);
       CREATE TABLE document_access (
         doc_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,

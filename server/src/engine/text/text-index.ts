@@ -1,0 +1,81 @@
+import type { Db } from '../storage/database.js';
+
+/**
+ * Full-text indexes, one set per tenant so that ranking statistics (BM25's document frequencies) and the
+ * vocabulary used by fuzzy search and autocomplete never mix tenants:
+ *
+ * - `fts_<k>`: FTS5 over chunk title and content with the Porter stemmer (ranking);
+ * - `words_<k>`: a contentless FTS5 index of the unstemmed words, and `vocab_<k>` its vocabulary with document
+ *   counts (fuzzy expansion, autocomplete).
+ *
+ * Row ids are chunk seqs. Tables are created on a tenant's first document.
+ */
+export class TextIndex {
+  readonly #db: Db;
+  readonly #keys = new Map<string, number>();
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** The table key of a tenant, or undefined when it has no text index yet. */
+  key(tenantId: string): number | undefined {
+    const cached = this.#keys.get(tenantId);
+    if (cached !== undefined) return cached;
+    const key = this.#db.prepare('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as number | undefined;
+    if (key !== undefined) this.#keys.set(tenantId, key);
+    return key;
+  }
+
+  /** Names of the tenant's tables, or undefined when it has none yet. */
+  tables(tenantId: string): { fts: string; words: string; vocab: string } | undefined {
+    const key = this.key(tenantId);
+    return key === undefined ? undefined : { fts: `fts_${key}`, words: `words_${key}`, vocab: `vocab_${key}` };
+  }
+
+  /** Creates the tenant's tables if needed (inside the caller's transaction). */
+  ensure(tenantId: string): { fts: string; words: string; vocab: string } {
+    const existing = this.tables(tenantId);
+    if (existing) return existing;
+    const key = ((this.#db.prepare('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0) || 1;
+    this.#db.prepare('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
+    this.#db.exec(`
+      CREATE VIRTUAL TABLE fts_${key} USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE words_${key} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE vocab_${key} USING fts5vocab(words_${key}, 'row');
+    `);
+    this.#keys.set(tenantId, key);
+    return { fts: `fts_${key}`, words: `words_${key}`, vocab: `vocab_${key}` };
+  }
+
+  insert(tenantId: string, rowid: number, title: string, content: string): void {
+    const t = this.ensure(tenantId);
+    this.#db.prepare(`INSERT INTO ${t.fts} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+    this.#db.prepare(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+  }
+
+  delete(tenantId: string, rowids: readonly number[]): void {
+    const t = this.tables(tenantId);
+    if (!t || rowids.length === 0) return;
+    const fts = this.#db.prepare(`DELETE FROM ${t.fts} WHERE rowid = ?`);
+    const words = this.#db.prepare(`DELETE FROM ${t.words} WHERE rowid = ?`);
+    for (const rowid of rowids) {
+      fts.run(rowid);
+      words.run(rowid);
+    }
+  }
+
+  /** Empties the tenant's text index (a rebuild follows). */
+  clear(tenantId: string): void {
+    const t = this.tables(tenantId);
+    if (!t) return;
+    this.#db.exec(`DELETE FROM ${t.fts}; DELETE FROM ${t.words};`);
+  }
+
+  /** Merges the index's segments (after a rebuild). */
+  optimize(tenantId: string): void {
+    const t = this.tables(tenantId);
+    if (!t) return;
+    this.#db.exec(`INSERT INTO ${t.fts} (${t.fts}) VALUES ('optimize'); INSERT INTO ${t.words} (${t.words}) VALUES ('optimize');`);
+  }
+}
