@@ -60,6 +60,8 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     documents: engine.documents,
     maintenance: engine.maintenance,
     jobs: engine.jobs,
+    search: engine.search,
+    now: () => clock.now(),
     passwords: argon2Hasher,
     tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
   };

@@ -55,12 +55,22 @@ export const SearchResult = Type.Object({
   metadata: StringMap,
   score: Type.Number(),
   distance: Type.Optional(Type.Number({ description: 'Kilometres from the query point (geo searches).' })),
+  table: Type.Optional(Type.String({ description: 'Multi-table search: the primary table of the result.' })),
+  joined: Type.Optional(
+    Type.Array(Type.Object({ table: Type.String(), document_id: Type.String(), title: Type.String() }), {
+      description: 'Multi-table search: the partner documents of the join.',
+    }),
+  ),
 });
 
 export const SearchResponse = Type.Object({
   results: Type.Array(SearchResult),
-  total_hits: Type.Integer(),
+  total_hits: Type.Integer({ description: 'Documents matching (exact up to 10,000 matching chunks).' }),
   time_taken: Type.Number({ description: 'Milliseconds spent in the engine.' }),
+  ranking: Type.Optional(Type.String({ description: 'Hybrid search: weighted, rrf or engagement-logistic.' })),
+  notes: Type.Optional(
+    Type.Array(Type.String(), { description: 'How the query was interpreted (expansions, fallbacks).' }),
+  ),
 });
 
 export const SimpleSearchQuery = Type.Object(
@@ -121,6 +131,10 @@ export const HybridSearchRequest = Type.Object(
     vector: Type.Optional(Type.Unknown()),
     alpha: Type.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'Weight of the vector side, 0 to 1.' }),
     limit: limit(10),
+    fusion: Enum(['weighted', 'rrf'] as const, {
+      default: 'weighted',
+      description: 'weighted: alpha-weighted min-max scores; rrf: reciprocal rank fusion.',
+    }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Type.String()),
     primary_table: Type.Optional(Type.String()),

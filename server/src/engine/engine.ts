@@ -7,6 +7,7 @@ import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-ind
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { FileStore } from './files/file-store.js';
 import { JobStore } from './jobs/job-store.js';
+import { SearchCore } from './search/search-core.js';
 import { TextIndex } from './text/text-index.js';
 import { openDatabase, type Db } from './storage/database.js';
 
@@ -26,6 +27,7 @@ export interface Engine {
   readonly maintenance: Maintenance;
   readonly vectors: VectorIndexes;
   readonly text: TextIndex;
+  readonly search: SearchCore;
   readonly jobs: JobStore;
   readonly clock: Clock;
   /** True while the store answers queries. */
@@ -61,6 +63,7 @@ export function openEngine(options: EngineOptions): Engine {
     maintenance,
     vectors,
     text,
+    search: new SearchCore(db, text, vectors),
     jobs,
     clock,
     isHealthy: () => {

@@ -27,6 +27,16 @@ import { registerUseCase } from './auth/register.js';
 import { removeGroupUserUseCase } from './auth/remove-group-user.js';
 import { authorize } from './auth/roles.js';
 import { updateUserUseCase } from './auth/update-user.js';
+import type { SearchDeps } from './search/deps.js';
+import { searchAutocompleteUseCase } from './search/search-autocomplete.js';
+import { searchFacetedUseCase } from './search/search-faceted.js';
+import { searchFuzzyUseCase } from './search/search-fuzzy.js';
+import { searchGeoUseCase } from './search/search-geo.js';
+import { searchHybridUseCase } from './search/search-hybrid.js';
+import { searchMultiTableUseCase } from './search/search-multi-table.js';
+import { searchSmartUseCase } from './search/search-smart.js';
+import { searchTextUseCase, simpleSearchUseCase } from './search/search-text.js';
+import { searchVectorUseCase } from './search/search-vector.js';
 import { createEmbeddingUseCase } from './embeddings/create-embedding.js';
 import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-embedding.js';
 import type { EmbeddingDeps } from './embeddings/deps.js';
@@ -39,7 +49,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps;
+export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps;
 
 const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
 
@@ -74,22 +84,22 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'update-acl': erase(updateAclUseCase(deps)),
     'delete-document': erase(deleteDocumentUseCase(deps)),
     'document-stats': erase(documentStatsUseCase(deps)),
-    'simple-search': pending(5),
+    'simple-search': erase(simpleSearchUseCase(deps)),
     'refresh-indexes': erase(refreshIndexesUseCase(deps)),
     'recluster-indexes': erase(reclusterIndexesUseCase(deps)),
     'get-job': erase(getJobUseCase(deps)),
     'list-embedding-models': erase(listEmbeddingModelsUseCase(deps)),
     'create-embedding': erase(createEmbeddingUseCase(deps)),
     'create-quantized-embedding': erase(createQuantizedEmbeddingUseCase(deps)),
-    'search-autocomplete': pending(5),
-    'search-text': pending(5),
-    'search-vector': pending(5),
-    'search-hybrid': pending(5),
-    'search-geo': pending(5),
-    'search-faceted': pending(5),
-    'search-fuzzy': pending(5),
-    'search-smart': pending(5),
-    'search-multi-table': pending(5),
+    'search-autocomplete': erase(searchAutocompleteUseCase(deps)),
+    'search-text': erase(searchTextUseCase(deps)),
+    'search-vector': erase(searchVectorUseCase(deps)),
+    'search-hybrid': erase(searchHybridUseCase(deps)),
+    'search-geo': erase(searchGeoUseCase(deps)),
+    'search-faceted': erase(searchFacetedUseCase(deps)),
+    'search-fuzzy': erase(searchFuzzyUseCase(deps)),
+    'search-smart': erase(searchSmartUseCase(deps)),
+    'search-multi-table': erase(searchMultiTableUseCase(deps)),
     'search-recommendations': pending(9),
     'search-graph': pending(9),
     'graph-query': pending(9),

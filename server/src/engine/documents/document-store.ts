@@ -180,8 +180,13 @@ export class DocumentStore {
 
   /** Takes a document's chunks out of the text, geo and vector indexes (its rows stay); returns the chunk keys. */
   #unindex(seq: number): number[] {
-    const { tenant_id: tenantId } = this.#db.prepare('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as { tenant_id: string };
-    this.#text.delete(tenantId, this.#db.prepare('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[]);
+    const { tenant_id: tenantId } = this.#db.prepare('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as {
+      tenant_id: string;
+    };
+    this.#text.delete(
+      tenantId,
+      this.#db.prepare('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[],
+    );
     this.#db.prepare('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
     return this.#db
       .prepare('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')

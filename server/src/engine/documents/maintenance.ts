@@ -66,15 +66,26 @@ export class Maintenance {
     const documents = this.#db.transaction(() => {
       this.#text.clear(tenantId);
       const rows = this.#db
-        .prepare(`SELECT c.seq, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`)
+        .prepare(
+          `SELECT c.seq, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
+        )
         .all(tenantId) as { seq: number; title: string; content: string }[];
       for (const row of rows) this.#text.insert(tenantId, row.seq, row.title, row.content);
-      this.#db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)').run(tenantId);
       this.#db
-        .prepare(`INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) SELECT d.seq, d.lat, d.lat, d.lon, d.lon FROM documents d WHERE d.tenant_id = ? AND d.lat IS NOT NULL AND ${alive}`)
+        .prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)')
         .run(tenantId);
-      this.#db.prepare('UPDATE documents SET indexed_at = ? WHERE tenant_id = ?').run(unixSeconds(this.#clock), tenantId);
-      return this.#db.prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`).pluck().get(tenantId) as number;
+      this.#db
+        .prepare(
+          `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) SELECT d.seq, d.lat, d.lat, d.lon, d.lon FROM documents d WHERE d.tenant_id = ? AND d.lat IS NOT NULL AND ${alive}`,
+        )
+        .run(tenantId);
+      this.#db
+        .prepare('UPDATE documents SET indexed_at = ? WHERE tenant_id = ?')
+        .run(unixSeconds(this.#clock), tenantId);
+      return this.#db
+        .prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`)
+        .pluck()
+        .get(tenantId) as number;
     })();
     this.#text.optimize(tenantId);
     let vectors = 0;

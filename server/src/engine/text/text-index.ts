@@ -22,7 +22,8 @@ export class TextIndex {
   key(tenantId: string): number | undefined {
     const cached = this.#keys.get(tenantId);
     if (cached !== undefined) return cached;
-    const key = this.#db.prepare('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as number | undefined;
+    const key = this.#db.prepare('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as
+      number | undefined;
     if (key !== undefined) this.#keys.set(tenantId, key);
     return key;
   }
@@ -37,7 +38,8 @@ export class TextIndex {
   ensure(tenantId: string): { fts: string; words: string; vocab: string } {
     const existing = this.tables(tenantId);
     if (existing) return existing;
-    const key = ((this.#db.prepare('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0) || 1;
+    const key =
+      (this.#db.prepare('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0 || 1;
     this.#db.prepare('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
     this.#db.exec(`
       CREATE VIRTUAL TABLE fts_${key} USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
@@ -76,6 +78,8 @@ export class TextIndex {
   optimize(tenantId: string): void {
     const t = this.tables(tenantId);
     if (!t) return;
-    this.#db.exec(`INSERT INTO ${t.fts} (${t.fts}) VALUES ('optimize'); INSERT INTO ${t.words} (${t.words}) VALUES ('optimize');`);
+    this.#db.exec(
+      `INSERT INTO ${t.fts} (${t.fts}) VALUES ('optimize'); INSERT INTO ${t.words} (${t.words}) VALUES ('optimize');`,
+    );
   }
 }

@@ -1,0 +1,111 @@
+import { createError } from '@godb/contract';
+import { principalsOf, readableSql } from '../documents/access.js';
+import { queryTokens, quote } from './fts-query.js';
+import { boundedLevenshtein } from './levenshtein.js';
+import type { Scope, SearchCore } from './search-core.js';
+
+export interface Suggestion {
+  readonly text: string;
+  readonly score: number;
+  readonly count: number;
+}
+
+const fields = ['title', 'content', 'tags', 'categories'];
+const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+
+/** Whether `word` completes `prefix` within `fuzziness` edits (on the prefix-length part of the word). */
+function completes(word: string, prefix: string, fuzziness: number): boolean {
+  if (word.startsWith(prefix)) return true;
+  if (fuzziness === 0) return false;
+  for (let cut = Math.max(1, prefix.length - fuzziness); cut <= prefix.length + fuzziness; cut += 1) {
+    if (boundedLevenshtein(prefix, word.slice(0, cut), fuzziness) <= fuzziness) return true;
+  }
+  return false;
+}
+
+const engagementOf = (fields: string) => {
+  const e = (JSON.parse(fields) as { engagement?: Record<string, number> }).engagement ?? {};
+  return (e.clicks ?? 0) + (e.likes ?? 0) + (e.views ?? 0) + (e.shares ?? 0) + (e.bookmarks ?? 0);
+};
+
+/**
+ * Completions of a prefix, ranked by usefulness: how many readable documents carry the suggestion, boosted by
+ * their engagement. `content` suggests words (checked to occur in a document the caller may read); `title`
+ * suggests whole titles; `tags` and `categories` suggest values.
+ */
+export function autocomplete(
+  core: SearchCore,
+  scope: Scope,
+  prefixText: string,
+  field: string,
+  fuzziness: number,
+  limit: number,
+): Suggestion[] {
+  if (!fields.includes(field)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `body.field must be one of: ${fields.join(', ')}` },
+      { field: 'body.field' },
+    );
+  }
+  const prefix = prefixText.toLowerCase().trim();
+  if (prefix === '') return [];
+  const bind = { tenant: scope.viewer.tenantId, principals: principalsOf(scope.viewer), now: scope.now };
+  const tally = new Map<string, { count: number; engagement: number }>();
+  const add = (text: string, engagement: number) => {
+    const t = tally.get(text) ?? { count: 0, engagement: 0 };
+    t.count += 1;
+    t.engagement += engagement;
+    tally.set(text, t);
+  };
+  if (field === 'content') {
+    const tables = core.text.tables(scope.viewer.tenantId);
+    if (!tables) return [];
+    const last = queryTokens(prefix).at(-1) ?? prefix;
+    const head = fuzziness === 0 ? last : last.slice(0, Math.max(1, last.length - fuzziness));
+    const words = core.db
+      .prepare(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 2000`)
+      .all(head, `${head}\u{10ffff}`) as { term: string; doc: number }[];
+    const visible = core.db.prepare(
+      `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
+       JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.fts} MATCH @match AND ${alive} AND ${readableSql}`,
+    );
+    for (const w of words.filter((w) => completes(w.term, last, fuzziness)).slice(0, limit * 4)) {
+      const { docs } = visible.get({ ...bind, match: quote(w.term) }) as { docs: number };
+      if (docs > 0) tally.set(w.term, { count: docs, engagement: 0 });
+    }
+  } else {
+    const rows = core.db
+      .prepare(
+        `SELECT d.title, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND ${readableSql} LIMIT 50000`,
+      )
+      .all(bind) as { title: string; fields: string }[];
+    for (const row of rows) {
+      if (field === 'title') {
+        if (
+          row.title &&
+          queryTokens(row.title).some(
+            (w, i, all) => completes(all.slice(i).join(' '), prefix, fuzziness) || completes(w, prefix, fuzziness),
+          )
+        ) {
+          add(row.title, engagementOf(row.fields));
+        }
+      } else {
+        const values = (JSON.parse(row.fields) as Record<string, unknown>)[field];
+        if (!Array.isArray(values)) continue;
+        for (const value of new Set(values.map(String)))
+          if (completes(value.toLowerCase(), prefix, fuzziness)) add(value, engagementOf(row.fields));
+      }
+    }
+  }
+  const ranked = [...tally].map(([text, t]) => ({
+    text,
+    count: t.count,
+    usefulness: t.count + Math.log1p(t.engagement),
+  }));
+  const best = Math.max(1, ...ranked.map((r) => r.usefulness));
+  return ranked
+    .sort((a, b) => b.usefulness - a.usefulness || a.text.length - b.text.length || a.text.localeCompare(b.text))
+    .slice(0, limit)
+    .map((r) => ({ text: r.text, count: r.count, score: Math.round((r.usefulness / best) * 1000) / 1000 }));
+}

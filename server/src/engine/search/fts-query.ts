@@ -1,0 +1,53 @@
+import { createError } from '@godb/contract';
+
+/** Word tokens, as the index sees them: letters and digits (wildcards kept for wildcard queries). */
+export function queryTokens(query: string, keepWildcards = false): string[] {
+  const pattern = keepWildcards ? /[\p{L}\p{N}*?]+/gu : /[\p{L}\p{N}]+/gu;
+  return (query.toLowerCase().match(pattern) ?? []).filter((t) => /[\p{L}\p{N}]/u.test(t) || keepWildcards);
+}
+
+/** A token quoted for FTS5, so no user text is ever read as query syntax. */
+export const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
+
+export const maxWildcardPattern = 64;
+export const maxExpansions = 64;
+
+/** FTS5 MATCH for `match` (any word) or `phrase` (the words in order); undefined when there is no word. */
+export function ftsQuery(query: string, type: 'match' | 'phrase'): string | undefined {
+  const tokens = queryTokens(query);
+  if (tokens.length === 0) return undefined;
+  return type === 'phrase' ? quote(tokens.join(' ')) : tokens.map(quote).join(' OR ');
+}
+
+/**
+ * Wildcard queries: `*` (any run) and `?` (one character) within a word. Each pattern is expanded against the
+ * tenant's vocabulary (at most 64 words, most frequent first) and every pattern or word must match. Patterns are
+ * capped in length and expansions in number, so no pattern can stall the server.
+ */
+export function wildcardQuery(
+  query: string,
+  expand: (globPattern: string, limit: number) => string[],
+): { match: string | undefined; expansions: Record<string, string[]> } {
+  const tokens = queryTokens(query, true);
+  const expansions: Record<string, string[]> = {};
+  const groups: string[] = [];
+  for (const token of tokens) {
+    if (!/[*?]/.test(token)) {
+      groups.push(quote(token));
+      continue;
+    }
+    if (token.length > maxWildcardPattern) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `body.query: a wildcard pattern may be at most ${maxWildcardPattern} characters` },
+        { field: 'body.query' },
+      );
+    }
+    if (/^[*?]+$/.test(token)) continue; // matches everything: no constraint
+    const words = expand(token.replace(/\*+/g, '*'), maxExpansions);
+    expansions[token] = words;
+    if (words.length === 0) return { match: undefined, expansions };
+    groups.push(`(${words.map(quote).join(' OR ')})`);
+  }
+  return { match: groups.length > 0 ? groups.join(' AND ') : undefined, expansions };
+}

@@ -1,0 +1,94 @@
+import type { Embedder } from '../embeddings/embedder.js';
+import { ftsQuery } from './fts-query.js';
+import { engagementFeature, learnToRank } from './ltr.js';
+import type { Hit, Scope, SearchCore } from './search-core.js';
+import { vectorSearch } from './vector-search.js';
+
+export interface HybridQuery {
+  readonly text?: string | undefined;
+  readonly vector?: unknown;
+  readonly model?: string | undefined;
+  /** Weight of the vector side, 0 to 1. */
+  readonly alpha: number;
+  readonly limit: number;
+  readonly fusion: 'weighted' | 'rrf';
+  readonly useMlRanking: boolean;
+}
+
+/** Reciprocal rank fusion constant. */
+export const rrfK = 60;
+
+function minMax(hits: readonly Hit[]): Map<number, number> {
+  const scores = hits.map((h) => h.score);
+  const min = Math.min(...scores);
+  const max = Math.max(...scores);
+  return new Map(hits.map((h) => [h.doc.seq, max === min ? 1 : (h.score - min) / (max - min)]));
+}
+
+/**
+ * Text (BM25, any word) and vector search, each asked for twice the limit, fused: `weighted` scores
+ * alpha · vector + (1 − alpha) · text after min-max normalising each side; `rrf` sums 1 / (60 + rank) weighted
+ * the same way. `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
+ */
+export async function hybridSearch(
+  core: SearchCore,
+  embedder: Embedder,
+  scope: Scope,
+  q: HybridQuery,
+): Promise<{ hits: Hit[]; notes: string[]; ranking: string }> {
+  const depth = q.limit * 2;
+  const match = q.text ? ftsQuery(q.text, 'match') : undefined;
+  const textHits = match ? core.textHits(scope, match).slice(0, depth) : [];
+  const vectorHits = (
+    await vectorSearch(core, embedder, scope, {
+      text: q.text,
+      vector: q.vector,
+      model: q.model,
+      method: 'cosine',
+      threshold: -1,
+      limit: depth,
+    })
+  ).hits.slice(0, depth);
+  const text = q.fusion === 'rrf' ? new Map(textHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(textHits);
+  const vector =
+    q.fusion === 'rrf' ? new Map(vectorHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(vectorHits);
+  const merged = new Map<number, Hit>();
+  for (const hit of [...textHits, ...vectorHits]) {
+    const existing = merged.get(hit.doc.seq);
+    if (existing) existing.chunks = [...existing.chunks, ...hit.chunks].sort((a, b) => b.score - a.score);
+    else merged.set(hit.doc.seq, { ...hit, chunks: [...hit.chunks] });
+  }
+  const fused = [...merged.values()].map((hit) => {
+    hit.score = q.alpha * (vector.get(hit.doc.seq) ?? 0) + (1 - q.alpha) * (text.get(hit.doc.seq) ?? 0);
+    return hit;
+  });
+  fused.sort((a, b) => b.score - a.score);
+  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion === 'rrf' ? 'rrf' : 'weighted' };
+
+  const engaged = new Set(
+    core.db
+      .prepare(
+        'SELECT DISTINCT d.seq FROM engagement_events e JOIN documents d ON d.tenant_id = e.tenant_id AND d.id = e.doc_id WHERE e.tenant_id = ? AND d.seq IN (SELECT value FROM json_each(?))',
+      )
+      .pluck()
+      .all(scope.viewer.tenantId, JSON.stringify(fused.map((h) => h.doc.seq))) as number[],
+  );
+  const newest = Math.max(...fused.map((h) => h.doc.updated_at), 1);
+  const ltr = learnToRank(
+    fused.map((hit) => ({
+      hit,
+      features: {
+        text: text.get(hit.doc.seq) ?? 0,
+        vector: vector.get(hit.doc.seq) ?? 0,
+        engagement: engagementFeature(hit),
+        recency: Math.exp(-(newest - hit.doc.updated_at) / (30 * 86400)),
+      },
+    })),
+    engaged,
+  );
+  return {
+    hits: ltr.ranked,
+    notes: [ltr.note],
+    ranking: ltr.trained ? 'engagement-logistic' : q.fusion === 'rrf' ? 'rrf' : 'weighted',
+  };
+}

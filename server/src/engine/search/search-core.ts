@@ -1,0 +1,272 @@
+import type { Db } from '../storage/database.js';
+import type { TextIndex } from '../text/text-index.js';
+import type { VectorIndexes } from '../documents/vector-index.js';
+import { principalsOf, readableSql } from '../documents/access.js';
+import { chunkId } from '../documents/document-view.js';
+import type { DocumentRow, Viewer } from '../documents/types.js';
+import { matchesAll, fieldValue, type Filter, type FilterableDocument } from './filters.js';
+import { boundingBox, haversineKm, pointOf } from './geo.js';
+
+/** Chunks read from the text index per query at most; total_hits is exact up to this many matching chunks. */
+export const maxTextCandidates = 10_000;
+
+export interface GeoFilter {
+  readonly lat: number;
+  readonly lon: number;
+  readonly radiusKm: number;
+  /** `location`, or a metadata key holding a point ("lat,lon", [lat, lon] or {lat, lon}). */
+  readonly field: string;
+}
+
+/** Restrictions every search kind applies after access control. */
+export interface Scope {
+  readonly viewer: Viewer;
+  readonly now: number;
+  readonly table?: string | undefined;
+  readonly filters?: readonly Filter[];
+  readonly geo?: GeoFilter | undefined;
+  /** Only documents that have a location (text search's require_geo). */
+  readonly requireGeo?: boolean;
+}
+
+export interface LoadedDocument extends FilterableDocument {
+  readonly seq: number;
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly model: string | null;
+}
+
+export interface ChunkHit {
+  readonly seq: number;
+  readonly score: number;
+}
+
+export interface Hit {
+  readonly doc: LoadedDocument;
+  score: number;
+  chunks: ChunkHit[];
+  distance?: number;
+  table?: string;
+  joined?: { table: string; document_id: string; title: string }[];
+}
+
+export interface SearchResultView {
+  document_id: string;
+  title: string;
+  chunks: { id: string; content: string; type: string; score: number }[];
+  metadata: Record<string, string | number | boolean>;
+  score: number;
+  distance?: number;
+  table?: string;
+  joined?: { table: string; document_id: string; title: string }[];
+}
+
+const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * What every search kind shares: candidate loading under the access rule, filters and geo restrictions, and the
+ * shape of results. The access rule is applied in SQL on every candidate, so no search can return a document the
+ * caller cannot GET.
+ */
+export class SearchCore {
+  readonly db: Db;
+  readonly text: TextIndex;
+  readonly vectors: VectorIndexes;
+
+  constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
+    this.db = db;
+    this.text = text;
+    this.vectors = vectors;
+  }
+
+  /** Live documents the viewer may read, among `seqs`, restricted to the scope's table. */
+  load(scope: Scope, seqs: readonly number[]): Map<number, LoadedDocument> {
+    const out = new Map<number, LoadedDocument>();
+    for (let i = 0; i < seqs.length; i += 5000) {
+      const rows = this.db
+        .prepare(
+          `SELECT d.* FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND d.tenant_id = @tenant AND ${alive}
+           AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
+        )
+        .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as DocumentRow[];
+      for (const row of rows) out.set(row.seq, this.#toLoaded(row));
+    }
+    return out;
+  }
+
+  /** Every live document the viewer may read (for filter-only searches), at most `cap`. */
+  all(scope: Scope, cap = 100_000): LoadedDocument[] {
+    const rows = this.db
+      .prepare(
+        `SELECT d.* FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}
+         ORDER BY d.updated_at DESC, d.seq DESC LIMIT @cap`,
+      )
+      .all({ ...this.#bind(scope), cap }) as DocumentRow[];
+    return rows.map((r) => this.#toLoaded(r));
+  }
+
+  /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
+  accept(doc: LoadedDocument, scope: Scope): { ok: boolean; distance?: number } {
+    if (scope.filters && scope.filters.length > 0 && !matchesAll(doc, scope.filters)) return { ok: false };
+    const point = this.pointOf(doc, scope.geo?.field ?? 'location');
+    if (scope.requireGeo && !point) return { ok: false };
+    if (!scope.geo) return { ok: true };
+    if (!point) return { ok: false };
+    const distance = haversineKm(scope.geo.lat, scope.geo.lon, point[0], point[1]);
+    return distance <= scope.geo.radiusKm ? { ok: true, distance } : { ok: false };
+  }
+
+  pointOf(doc: LoadedDocument, field: string): [number, number] | undefined {
+    if (field === 'location') return doc.lat !== null && doc.lon !== null ? [doc.lat, doc.lon] : undefined;
+    return pointOf(fieldValue(doc, field.startsWith('metadata.') ? field : `metadata.${field}`));
+  }
+
+  /** Documents located within a radius, via the R*Tree then the exact distance. */
+  nearby(scope: Scope & { geo: GeoFilter }): number[] {
+    const box = boundingBox(scope.geo.lat, scope.geo.lon, scope.geo.radiusKm);
+    return this.db
+      .prepare(
+        `SELECT g.doc_seq FROM geo_rtree g JOIN documents d ON d.seq = g.doc_seq
+         WHERE g.min_lat >= @minLat AND g.max_lat <= @maxLat AND g.min_lon >= @minLon AND g.max_lon <= @maxLon AND d.tenant_id = @tenant`,
+      )
+      .pluck()
+      .all({ ...box, tenant: scope.viewer.tenantId }) as number[];
+  }
+
+  /**
+   * Full-text hits (BM25 from FTS5, title weighted twice the content), grouped by document: a document's score is
+   * its best chunk's; its chunks are those that matched, best first.
+   */
+  textHits(scope: Scope, match: string, weights: { title: number; content: number } = { title: 2, content: 1 }): Hit[] {
+    const tables = this.text.tables(scope.viewer.tenantId);
+    if (!tables) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT c.seq AS chunk, c.doc_seq AS doc, -bm25(${tables.fts}, @wt, @wc) AS score
+         FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
+         WHERE ${tables.fts} MATCH @match ORDER BY score DESC LIMIT @cap`,
+      )
+      .all({ match, wt: weights.title, wc: weights.content, cap: maxTextCandidates }) as {
+      chunk: number;
+      doc: number;
+      score: number;
+    }[];
+    return this.group(
+      scope,
+      rows.map((r) => ({ doc: r.doc, chunk: r.chunk, score: r.score })),
+    );
+  }
+
+  /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
+  group(scope: Scope, chunkHits: readonly { doc: number; chunk: number; score: number }[]): Hit[] {
+    const docs = this.load(scope, [...new Set(chunkHits.map((h) => h.doc))]);
+    const hits = new Map<number, Hit>();
+    for (const h of chunkHits) {
+      let hit = hits.get(h.doc);
+      if (!hit) {
+        const doc = docs.get(h.doc);
+        if (!doc) continue;
+        const accepted = this.accept(doc, scope);
+        if (!accepted.ok) {
+          docs.delete(h.doc);
+          continue;
+        }
+        hit = {
+          doc,
+          score: h.score,
+          chunks: [],
+          ...(accepted.distance !== undefined && { distance: accepted.distance }),
+        };
+        hits.set(h.doc, hit);
+      }
+      hit.score = Math.max(hit.score, h.score);
+      hit.chunks.push({ seq: h.chunk, score: h.score });
+    }
+    return [...hits.values()].sort((a, b) => b.score - a.score);
+  }
+
+  /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
+  results(hits: readonly Hit[], limit: number): SearchResultView[] {
+    const top = hits.slice(0, limit);
+    // Hits found without a chunk (geo, facets, joins) show their document's first chunk.
+    const bare = top.filter((h) => h.chunks.length === 0);
+    if (bare.length > 0) {
+      const first = new Map(
+        (
+          this.db
+            .prepare(
+              'SELECT doc_seq, seq FROM chunks WHERE chunk_index = 0 AND doc_seq IN (SELECT value FROM json_each(?))',
+            )
+            .all(JSON.stringify(bare.map((h) => h.doc.seq))) as { doc_seq: number; seq: number }[]
+        ).map((r) => [r.doc_seq, r.seq]),
+      );
+      for (const hit of bare) {
+        const seq = first.get(hit.doc.seq);
+        if (seq !== undefined) hit.chunks = [{ seq, score: hit.score }];
+      }
+    }
+    const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, 3).map((c) => c.seq));
+    const chunks = new Map(
+      (
+        this.db
+          .prepare('SELECT seq, chunk_index, content FROM chunks WHERE seq IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify(chunkSeqs)) as {
+          seq: number;
+          chunk_index: number;
+          content: string;
+        }[]
+      ).map((c) => [c.seq, c]),
+    );
+    return top.map((hit) => ({
+      document_id: hit.doc.id,
+      title: hit.doc.title,
+      chunks: hit.chunks.slice(0, 3).flatMap((c) => {
+        const chunk = chunks.get(c.seq);
+        return chunk
+          ? [
+              {
+                id: chunkId(hit.doc.id, chunk.chunk_index),
+                content: chunk.content,
+                type: 'text',
+                score: round(c.score),
+              },
+            ]
+          : [];
+      }),
+      metadata: (hit.doc.fields.metadata ?? {}) as Record<string, string | number | boolean>,
+      score: round(hit.score),
+      ...(hit.distance !== undefined && { distance: round(hit.distance) }),
+      ...(hit.table !== undefined && { table: hit.table }),
+      ...(hit.joined !== undefined && { joined: hit.joined }),
+    }));
+  }
+
+  #bind(scope: Scope) {
+    return {
+      tenant: scope.viewer.tenantId,
+      table: scope.table ?? null,
+      principals: principalsOf(scope.viewer),
+      now: scope.now,
+    };
+  }
+
+  #toLoaded(row: DocumentRow): LoadedDocument {
+    return {
+      seq: row.seq,
+      id: row.id,
+      title: row.title,
+      content: row.content,
+      primary_table: row.primary_table,
+      visibility: row.visibility,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      parent_doc_id: row.parent_doc_id,
+      cluster: row.cluster,
+      lat: row.lat,
+      lon: row.lon,
+      model: row.model,
+      fields: JSON.parse(row.fields) as LoadedDocument['fields'],
+    };
+  }
+}

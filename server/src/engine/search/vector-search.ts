@@ -1,0 +1,154 @@
+import { createError } from '@godb/contract';
+import type { Embedder } from '../embeddings/embedder.js';
+import type { Hit, Scope, SearchCore } from './search-core.js';
+
+export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
+
+export interface VectorQuery {
+  readonly text?: string | undefined;
+  readonly vector?: unknown;
+  readonly model?: string | undefined;
+  readonly method: SimilarityMethod;
+  /** Results scoring below are dropped (0 keeps everything). */
+  readonly threshold: number;
+  readonly limit: number;
+  /** Blend proximity into the score when there is a geo restriction. */
+  readonly combineLocation?: boolean;
+}
+
+/** Weight of proximity in `combine_location_score`: score = 0.7·similarity + 0.3·(1 − distance / radius). */
+export const locationWeight = 0.3;
+/** Largest candidate set read from the HNSW index before falling back to an exact scan. */
+export const maxAnnCandidates = 4096;
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i += 1) s += a[i]! * b[i]!;
+  return s;
+};
+
+/** Exact similarity of the query to a stored (unit-length) vector; euclidean maps distance d to 1 / (1 + d). */
+export function similarity(method: SimilarityMethod, query: Float32Array, stored: Float32Array): number {
+  if (method === 'euclidean') {
+    let sum = 0;
+    for (let i = 0; i < query.length; i += 1) sum += (query[i]! - stored[i]!) ** 2;
+    return 1 / (1 + Math.sqrt(sum));
+  }
+  return dot(query, stored);
+}
+
+/** Parses a client's vector: a JSON array of finite numbers (or that array as a string) of the model's size. */
+export function parseVector(raw: unknown, dims: number, model: string): Float32Array {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw createError('INVALID_VECTOR_FORMAT', { reason: (error as Error).message }, { field: 'body.vector' });
+    }
+  }
+  if (!Array.isArray(value) || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw createError(
+      'INVALID_VECTOR_FORMAT',
+      { reason: 'expected a JSON array of numbers' },
+      { field: 'body.vector' },
+    );
+  }
+  if (value.length !== dims) {
+    throw createError(
+      'INVALID_VECTOR_FORMAT',
+      { reason: `expected ${dims} numbers for ${model}, got ${value.length}` },
+      { field: 'body.vector' },
+    );
+  }
+  return Float32Array.from(value as number[]);
+}
+
+/** The query vector: the given vector, or the query text embedded with the model. */
+export async function queryVector(
+  embedder: Embedder,
+  q: Pick<VectorQuery, 'text' | 'vector' | 'model'>,
+): Promise<{ vector: Float32Array; model: string; dims: number }> {
+  const model = embedder.resolve(q.model);
+  if (q.vector !== undefined && q.vector !== null && q.vector !== '') {
+    return { vector: parseVector(q.vector, model.dimensions, model.name), model: model.name, dims: model.dimensions };
+  }
+  if (!q.text || q.text.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+  const [embedding] = await embedder.embed(model.name, [q.text]);
+  return { vector: embedding!.vector, model: model.name, dims: model.dimensions };
+}
+
+/**
+ * Nearest documents by embedding. Candidates come from the tenant's HNSW index (f16), over-fetched and widened
+ * until enough pass the access rule, filters and geo restriction; scores are then computed exactly from the
+ * stored float32 vectors. When the restrictions are so selective that the index cannot supply enough
+ * candidates, the allowed documents are scanned exactly instead.
+ */
+export async function vectorSearch(
+  core: SearchCore,
+  embedder: Embedder,
+  scope: Scope,
+  q: VectorQuery,
+): Promise<{ hits: Hit[]; model: string; exact: boolean }> {
+  const { vector, model, dims } = await queryVector(embedder, q);
+  const size = core.vectors.size(scope.viewer.tenantId, model, dims);
+  if (size === 0) return { hits: [], model, exact: false };
+  let k = Math.max(q.limit * 4, 40);
+  for (;;) {
+    const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
+    const hits = score(core, scope, q, vector, ann.keys);
+    if (hits.length >= q.limit || ann.keys.length >= size) return { hits, model, exact: false };
+    if (k >= maxAnnCandidates) break;
+    k *= 4;
+  }
+  return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
+}
+
+function score(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  chunkSeqs: readonly number[],
+): Hit[] {
+  if (chunkSeqs.length === 0) return [];
+  const rows = core.db
+    .prepare(
+      'SELECT seq, doc_seq, vector FROM chunks WHERE seq IN (SELECT value FROM json_each(?)) AND vector IS NOT NULL',
+    )
+    .all(JSON.stringify(chunkSeqs)) as { seq: number; doc_seq: number; vector: Buffer }[];
+  return rank(core, scope, q, query, rows);
+}
+
+function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float32Array, model: string): Hit[] {
+  const rows = core.db
+    .prepare(
+      `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
+    )
+    .all(scope.viewer.tenantId, model) as { seq: number; doc_seq: number; vector: Buffer }[];
+  return rank(core, scope, q, query, rows);
+}
+
+function rank(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  rows: readonly { seq: number; doc_seq: number; vector: Buffer }[],
+): Hit[] {
+  const chunkHits = rows.map((r) => ({
+    doc: r.doc_seq,
+    chunk: r.seq,
+    score: similarity(q.method, query, new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)),
+  }));
+  const hits = core.group(scope, chunkHits);
+  if (q.combineLocation && scope.geo) {
+    for (const hit of hits) {
+      if (hit.distance !== undefined)
+        hit.score = (1 - locationWeight) * hit.score + locationWeight * (1 - hit.distance / scope.geo.radiusKm);
+    }
+    hits.sort((a, b) => b.score - a.score);
+  }
+  return hits.filter((h) => h.score >= q.threshold);
+}

@@ -1,0 +1,8 @@
+import type { Embedder } from '../../engine/embeddings/embedder.js';
+import type { SearchCore } from '../../engine/search/search-core.js';
+
+export interface SearchDeps {
+  readonly search: SearchCore;
+  readonly embedder: Embedder;
+  readonly now: () => number;
+}

@@ -1,0 +1,69 @@
+import { createError, maxSearchLimit } from '@godb/contract';
+import { parseFilters } from '../../engine/search/filters.js';
+import type { GeoFilter, Hit, Scope, SearchCore } from '../../engine/search/search-core.js';
+import type { RequestContext } from '../context.js';
+import { viewerOf } from '../documents/viewer.js';
+import type { SearchDeps } from './deps.js';
+
+export interface GeoFields {
+  readonly lat?: number | undefined;
+  readonly lon?: number | undefined;
+  readonly radius?: number | undefined;
+  readonly field_name?: string | undefined;
+}
+
+/** A geo restriction from lat, lon and radius (km), which go together; undefined when none is given. */
+export function geoOf(fields: GeoFields, path = 'body'): GeoFilter | undefined {
+  const { lat, lon, radius } = fields;
+  if (lat === undefined && lon === undefined && radius === undefined) return undefined;
+  if (lat === undefined || lon === undefined || radius === undefined) {
+    const missing = lat === undefined ? 'lat' : lon === undefined ? 'lon' : 'radius';
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${path}.${missing} is required with the other geo fields (lat, lon and radius in km go together)` },
+      { field: `${path}.${missing}` },
+    );
+  }
+  return { lat, lon, radiusKm: radius, field: fields.field_name ?? 'location' };
+}
+
+/** The search scope of a request: the caller, the table, filters and geo restriction. */
+export function scopeOf(
+  deps: SearchDeps,
+  ctx: RequestContext,
+  options: { table?: string | undefined; filters?: unknown; geo?: GeoFilter | undefined; requireGeo?: boolean } = {},
+): Scope {
+  return {
+    viewer: viewerOf(ctx),
+    now: Math.floor(deps.now() / 1000),
+    table: options.table,
+    filters: parseFilters(options.filters),
+    geo: options.geo,
+    requireGeo: options.requireGeo ?? false,
+  };
+}
+
+/** Limits are clamped to the documented maximum. */
+export const clampLimit = (limit: number) => Math.min(Math.max(1, limit), maxSearchLimit);
+
+/** The response every search kind shares. */
+export function searchResponse(
+  core: SearchCore,
+  hits: readonly Hit[],
+  limit: number,
+  started: number,
+  extra: { notes?: string[]; ranking?: string } = {},
+) {
+  return {
+    results: core.results(hits, clampLimit(limit)),
+    total_hits: hits.length,
+    time_taken: Math.round((performance.now() - started) * 1000) / 1000,
+    ...(extra.ranking !== undefined && { ranking: extra.ranking }),
+    ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
+  };
+}
+
+export function requireQuery(query: string | undefined): string {
+  if (query === undefined || query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+  return query;
+}

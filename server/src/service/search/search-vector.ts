@@ -1,0 +1,37 @@
+import { createError } from '@godb/contract';
+import { vectorSearch } from '../../engine/search/vector-search.js';
+import type { UseCaseOf } from '../context.js';
+import { requestedModel } from '../embeddings/embed-options.js';
+import type { SearchDeps } from './deps.js';
+import { clampLimit, geoOf, scopeOf, searchResponse } from './scope.js';
+
+export const searchVectorUseCase =
+  (deps: SearchDeps): UseCaseOf<'search-vector'> =>
+  async ({ body }, ctx) => {
+    const started = performance.now();
+    if (body.threshold < 0 || body.threshold > 1)
+      throw createError('THRESHOLD_OUT_OF_RANGE', {}, { field: 'body.threshold' });
+    const geo = geoOf({
+      lat: body.center?.lat ?? body.lat,
+      lon: body.center?.lon ?? body.lon,
+      radius: body.radius,
+      field_name: body.field_name,
+    });
+    // The playground's rule: vector filters that are not a list of {field, operator, value} are ignored.
+    const filters = Array.isArray(body.filters) ? body.filters : undefined;
+    const scope = scopeOf(deps, ctx, { table: body.primary_table, filters, geo });
+    const { hits, model, exact } = await vectorSearch(deps.search, deps.embedder, scope, {
+      text: body.query,
+      vector: body.vector,
+      model: requestedModel(undefined, body.embedding_options),
+      method: body.similarity_method,
+      threshold: body.threshold,
+      limit: clampLimit(body.limit),
+      combineLocation: body.combine_location_score,
+    });
+    const notes = [
+      `model ${model}`,
+      ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+    ];
+    return searchResponse(deps.search, hits, body.limit, started, { notes });
+  };
