@@ -43,6 +43,9 @@ import { searchMultiTable } from './operations/search-multi-table.js';
 import { searchRecommendations } from './operations/search-recommendations.js';
 import { searchGraph } from './operations/search-graph.js';
 import { graphQuery } from './operations/graph-query.js';
+import { sendEmail } from './operations/send-email.js';
+import { sendMail } from './operations/send-mail.js';
+import { downloadRelease } from './operations/download-release.js';
 
 const catalogue = [
   register,
@@ -86,6 +89,9 @@ const catalogue = [
   searchRecommendations,
   searchGraph,
   graphQuery,
+  sendEmail,
+  sendMail,
+  downloadRelease,
 ] as const;
 
 /** The precise type of each operation (its schemas as TypeBox types), for typed use cases. */

@@ -159,6 +159,13 @@ export const errorCatalogue = {
     message: '{field} must contain some text to embed',
     description: 'Embedding needs non-blank text.',
   },
+  MAIL_REQUEST_INVALID: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: '{reason}',
+    description:
+      'An e-mail request lacks its service ID, template ID or public key, or its parameters are not an object.',
+  },
   INVALID_CREDENTIALS: {
     http: 401,
     grpc: 'UNAUTHENTICATED',
@@ -182,6 +189,18 @@ export const errorCatalogue = {
     grpc: 'PERMISSION_DENIED',
     message: 'Insufficient privileges: only owners can modify ACL',
     description: 'ACL changes need the owner role on the document.',
+  },
+  SENDER_BLOCKED: {
+    http: 403,
+    grpc: 'PERMISSION_DENIED',
+    message: 'Forbidden: messages from {sender} are blocked',
+    description: 'The sender is on the blocked list (MAIL_BLOCKED_SENDERS).',
+  },
+  DOWNLOAD_LINK_INVALID: {
+    http: 403,
+    grpc: 'PERMISSION_DENIED',
+    message: 'This download link {reason}. Request a new link from the Deployment Guide.',
+    description: 'The signed download link has expired or was altered.',
   },
   NOT_FOUND: {
     http: 404,
@@ -236,6 +255,13 @@ export const errorCatalogue = {
     grpc: 'RESOURCE_EXHAUSTED',
     message: 'Rate limit exceeded: {rate} requests per second with a burst of {burst}. Retry after {retry_after} s',
     description: 'Too many requests from this client; the Retry-After header says when to retry.',
+  },
+  SENDER_THROTTLED: {
+    http: 429,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message:
+      'Too Many Requests: {sender} sent {count} messages in the last hour (at most {max}). Retry after {retry_after} s',
+    description: 'A sender is throttled (MAIL_MAX_PER_HOUR).',
   },
   OVERLOADED: {
     http: 503,

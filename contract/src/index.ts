@@ -32,3 +32,4 @@ export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentIn
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
 export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
+export { mailTemplates } from './schemas/mail.js';

@@ -9,6 +9,8 @@ import { openEngine, type Engine } from './engine/engine.js';
 import { bootstrapSuperAdmin } from './service/auth/bootstrap-superadmin.js';
 import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
+import { DownloadLinks } from './service/mail/download-links.js';
+import { MailRelay } from './service/mail/mail-relay.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { buildApp } from './transport/http/app.js';
 
@@ -54,6 +56,10 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
       },
     },
   });
+  const jwtSecret = resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET);
+  const version = readVersion();
+  const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
+  let relay: MailRelay | null = null;
   const deps = {
     directory: engine.directory,
     embedder: engine.embedder,
@@ -63,7 +69,23 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     search: engine.search,
     now: () => clock.now(),
     passwords: argon2Hasher,
-    tokens: createTokenService(resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET), config.JWT_TTL_S, clock),
+    tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),
+    outbox: engine.outbox,
+    links: new DownloadLinks(config.DOWNLOAD_SECRET || jwtSecret, config.SIGNED_URL_EXPIRY_S, publicUrl, () =>
+      clock.now(),
+    ),
+    mail: {
+      teamAddress: config.MAIL_TEAM_ADDRESS,
+      serviceId: config.MAIL_SERVICE_ID,
+      publicKey: config.MAIL_PUBLIC_KEY,
+      blockedSenders: config.MAIL_BLOCKED_SENDERS.split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+      maxPerHour: config.MAIL_MAX_PER_HOUR,
+      releaseDir: resolve(config.RELEASE_DIR),
+      releaseFile: `godb-${version}.tar.gz`,
+    },
+    kickRelay: () => relay?.kick(),
   };
   if (config.SUPERADMIN_EMAIL !== '')
     await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
@@ -73,13 +95,28 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     services,
     isReady: () => engine.isHealthy(),
     webDist: webDistOf(config),
-    version: readVersion(),
+    version,
   });
+  relay = new MailRelay(
+    engine.outbox,
+    {
+      host: config.SMTP_HOST,
+      port: config.SMTP_PORT,
+      secure: config.SMTP_SECURE,
+      user: config.SMTP_USER,
+      password: config.SMTP_PASSWORD,
+      from: config.MAIL_FROM,
+      retryBaseMs: config.MAIL_RETRY_BASE_MS,
+    },
+    app.log,
+  );
+  relay.start();
   return {
     app,
     engine,
     services,
     async close() {
+      await relay?.stop();
       await app.close();
       await engine.close();
     },

@@ -87,6 +87,52 @@ export const ConfigSchema = Type.Object({
   }),
   EMBEDDING_TIMEOUT_MS: int(30000, 'Timeout of one call to a remote embedding provider.', 1),
   EMBEDDING_RETRIES: int(2, 'Retries of a remote embedding call on network errors, timeouts, 429 and 5xx.'),
+  PUBLIC_URL: Type.String({
+    default: '',
+    description: 'Base URL used in e-mailed links; empty means http://localhost:PORT.',
+  }),
+  SMTP_HOST: Type.String({
+    default: '',
+    description: 'SMTP server that relays the outbox; empty keeps messages pending in the outbox.',
+  }),
+  SMTP_PORT: int(587, 'SMTP port.', 1),
+  SMTP_SECURE: Type.Boolean({
+    default: false,
+    description: 'Use TLS from the start (port 465); otherwise STARTTLS when offered.',
+  }),
+  SMTP_USER: Type.String({ default: '', description: 'SMTP user name (empty: no authentication).' }),
+  SMTP_PASSWORD: Type.String({ default: '', description: 'SMTP password.' }),
+  MAIL_FROM: Type.String({ default: 'GoDB <no-reply@localhost>', description: 'Sender of the messages GoDB relays.' }),
+  MAIL_TEAM_ADDRESS: Type.String({
+    default: 'team@localhost',
+    description: 'Where contact messages, issue reports and binary requests go.',
+  }),
+  MAIL_SERVICE_ID: Type.String({
+    default: 'godb',
+    description: 'Service ID the site must send to the e-mail service endpoint.',
+  }),
+  MAIL_PUBLIC_KEY: Type.String({
+    default: 'godb-public-key',
+    description: 'Public key the site must send to the e-mail service endpoint.',
+  }),
+  MAIL_BLOCKED_SENDERS: Type.String({
+    default: '',
+    description: 'Comma-separated e-mail addresses or @domains whose messages are refused (403).',
+  }),
+  MAIL_MAX_PER_HOUR: int(20, 'Messages a sender (address or client) may send per hour before 429.', 1),
+  MAIL_RETRY_BASE_MS: int(
+    5000,
+    'First retry delay of a failed delivery; doubles each attempt (at most 10 minutes).',
+    10,
+  ),
+  RELEASE_DIR: Type.String({
+    default: './release',
+    description: 'Where `npm run package` puts the release tarball served by signed links.',
+  }),
+  DOWNLOAD_SECRET: Type.String({
+    default: '',
+    description: 'HMAC key of download links; empty derives one from the JWT secret.',
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

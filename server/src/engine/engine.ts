@@ -7,6 +7,7 @@ import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-ind
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { FileStore } from './files/file-store.js';
 import { JobStore } from './jobs/job-store.js';
+import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
 import { TextIndex } from './text/text-index.js';
 import { openDatabase, type Db } from './storage/database.js';
@@ -29,6 +30,7 @@ export interface Engine {
   readonly text: TextIndex;
   readonly search: SearchCore;
   readonly jobs: JobStore;
+  readonly outbox: Outbox;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
@@ -65,6 +67,7 @@ export function openEngine(options: EngineOptions): Engine {
     text,
     search: new SearchCore(db, text, vectors),
     jobs,
+    outbox: new Outbox(db, clock),
     clock,
     isHealthy: () => {
       try {

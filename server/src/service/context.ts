@@ -14,6 +14,8 @@ export interface Principal {
 export interface RequestContext {
   readonly principal: Principal | null;
   readonly requestId: string;
+  /** The client's address, for throttling anonymous calls. */
+  readonly clientAddress?: string;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

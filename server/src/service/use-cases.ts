@@ -27,6 +27,10 @@ import { registerUseCase } from './auth/register.js';
 import { removeGroupUserUseCase } from './auth/remove-group-user.js';
 import { authorize } from './auth/roles.js';
 import { updateUserUseCase } from './auth/update-user.js';
+import type { MailDeps } from './mail/deps.js';
+import { downloadReleaseUseCase } from './mail/download-release.js';
+import { sendEmailUseCase } from './mail/send-email.js';
+import { sendMailUseCase } from './mail/send-mail.js';
 import type { SearchDeps } from './search/deps.js';
 import { searchAutocompleteUseCase } from './search/search-autocomplete.js';
 import { searchFacetedUseCase } from './search/search-faceted.js';
@@ -49,7 +53,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps;
+export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps & MailDeps;
 
 const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
 
@@ -103,6 +107,9 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'search-recommendations': pending(9),
     'search-graph': pending(9),
     'graph-query': pending(9),
+    'send-email': erase(sendEmailUseCase(deps)),
+    'send-mail': erase(sendMailUseCase(deps)),
+    'download-release': erase(downloadReleaseUseCase(deps)),
   };
 }
 

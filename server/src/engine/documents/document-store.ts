@@ -1,5 +1,6 @@
 import type { AclEntry } from '@godb/contract';
 import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { AccessEntry, ChunkRow, DocumentFields, DocumentRow, PreparedDocument } from './types.js';
 
@@ -12,38 +13,38 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
 
 /** SQL of the documents store. Every method runs inside the caller's transaction when there is one. */
 export class DocumentStore {
-  readonly #db: Db;
+  readonly #sql: StatementCache;
   readonly #text: TextIndex;
 
   constructor(db: Db, text: TextIndex) {
-    this.#db = db;
+    this.#sql = new StatementCache(db);
     this.#text = text;
   }
 
   /** The current version of a document (soft-deleted ones included), by tenant and id. */
   row(tenantId: string, id: string): DocumentRow | undefined {
-    return this.#db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND id = ?').get(tenantId, id) as
+    return this.#sql.get('SELECT * FROM documents WHERE tenant_id = ? AND id = ?').get(tenantId, id) as
       DocumentRow | undefined;
   }
 
   rowBySeq(seq: number): DocumentRow | undefined {
-    return this.#db.prepare('SELECT * FROM documents WHERE seq = ?').get(seq) as DocumentRow | undefined;
+    return this.#sql.get('SELECT * FROM documents WHERE seq = ?').get(seq) as DocumentRow | undefined;
   }
 
   access(docSeq: number): AccessEntry[] {
-    return this.#db
-      .prepare('SELECT principal, role, expires_at FROM document_access WHERE doc_seq = ? ORDER BY role, principal')
+    return this.#sql
+      .get('SELECT principal, role, expires_at FROM document_access WHERE doc_seq = ? ORDER BY role, principal')
       .all(docSeq) as AccessEntry[];
   }
 
   chunks(docSeq: number): ChunkRow[] {
-    return this.#db.prepare('SELECT * FROM chunks WHERE doc_seq = ? ORDER BY chunk_index').all(docSeq) as ChunkRow[];
+    return this.#sql.get('SELECT * FROM chunks WHERE doc_seq = ? ORDER BY chunk_index').all(docSeq) as ChunkRow[];
   }
 
   /** Ids of the live documents whose parent is `id`. */
   childIds(tenantId: string, id: string): string[] {
-    return this.#db
-      .prepare(
+    return this.#sql
+      .get(
         'SELECT id FROM documents WHERE tenant_id = ? AND parent_doc_id = ? AND deleted_at IS NULL AND superseded = 0 ORDER BY id',
       )
       .pluck()
@@ -53,7 +54,7 @@ export class DocumentStore {
   /** Renames the current version to `id@v<version>` and takes it out of the indexes; returns its chunk keys. */
   archive(row: DocumentRow): number[] {
     const archivedId = `${row.id}@v${row.version}`;
-    this.#db.prepare('UPDATE documents SET id = ?, superseded = 1 WHERE seq = ?').run(archivedId, row.seq);
+    this.#sql.get('UPDATE documents SET id = ?, superseded = 1 WHERE seq = ?').run(archivedId, row.seq);
     return this.#unindex(row.seq);
   }
 
@@ -68,8 +69,8 @@ export class DocumentStore {
   ): { seq: number; chunks: WrittenChunk[] } {
     const [lat, lon] = doc.location ?? [null, null];
     const seq = Number(
-      this.#db
-        .prepare(
+      this.#sql
+        .get(
           `INSERT INTO documents (tenant_id, id, owner_id, version, visibility, primary_table, parent_doc_id, title, content,
              lat, lon, model, created_at, updated_at, indexed_at, fields)
            VALUES (@tenant, @id, @owner, @version, @visibility, @table, @parent, @title, @content, @lat, @lon, @model, @created, @updated, @indexed, @fields)`,
@@ -95,11 +96,11 @@ export class DocumentStore {
     );
     this.setAccess(seq, doc.acl, fields.access_list ?? []);
     if (lat !== null && lon !== null) {
-      this.#db
-        .prepare('INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)')
+      this.#sql
+        .get('INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)')
         .run(seq, lat, lat, lon, lon);
     }
-    const insertChunk = this.#db.prepare(
+    const insertChunk = this.#sql.get(
       `INSERT INTO chunks (doc_seq, tenant_id, chunk_index, content, start_offset, end_offset, model, vector)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -125,8 +126,8 @@ export class DocumentStore {
 
   /** Replaces the ACL and access list of a document. */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
-    this.#db.prepare('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
-    const insert = this.#db.prepare(
+    this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
+    const insert = this.#sql.get(
       'INSERT OR REPLACE INTO document_access (doc_seq, principal, role, expires_at) VALUES (?, ?, ?, ?)',
     );
     for (const entry of acl) insert.run(seq, entry.user_id, entry.role, entry.expires_at ?? null);
@@ -134,62 +135,57 @@ export class DocumentStore {
   }
 
   updateFields(seq: number, fields: DocumentFields, now: number): void {
-    this.#db
-      .prepare('UPDATE documents SET fields = ?, updated_at = ? WHERE seq = ?')
+    this.#sql
+      .get('UPDATE documents SET fields = ?, updated_at = ? WHERE seq = ?')
       .run(JSON.stringify(fields), now, seq);
   }
 
   setVisibility(seq: number, visibility: string, now: number): void {
-    this.#db.prepare('UPDATE documents SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, now, seq);
+    this.#sql.get('UPDATE documents SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, now, seq);
   }
 
   /** Hides a document from every read and search; returns its chunk keys, which leave the vector index. */
   softDelete(row: DocumentRow, now: number): number[] {
-    this.#db.prepare('UPDATE documents SET deleted_at = ? WHERE seq = ?').run(now, row.seq);
+    this.#sql.get('UPDATE documents SET deleted_at = ? WHERE seq = ?').run(now, row.seq);
     return this.#unindex(row.seq);
   }
 
   /** Removes a document from the store and every index (archived versions too); returns the chunk keys. */
   purge(row: DocumentRow): number[] {
-    const versions = this.#db
-      .prepare(
-        "SELECT seq FROM documents WHERE tenant_id = ? AND (seq = ? OR (superseded = 1 AND id LIKE ? ESCAPE '\\'))",
-      )
+    const versions = this.#sql
+      .get("SELECT seq FROM documents WHERE tenant_id = ? AND (seq = ? OR (superseded = 1 AND id LIKE ? ESCAPE '\\'))")
       .pluck()
       .all(row.tenant_id, row.seq, `${row.id.replace(/[\\%_]/g, '\\$&')}@v%`) as number[];
     const keys: number[] = [];
     for (const seq of versions) {
       keys.push(...this.#unindex(seq));
-      this.#db.prepare('DELETE FROM documents WHERE seq = ?').run(seq);
+      this.#sql.get('DELETE FROM documents WHERE seq = ?').run(seq);
     }
     return keys;
   }
 
   engagementCount(tenantId: string, docId: string): number {
-    return this.#db
-      .prepare('SELECT count(*) FROM engagement_events WHERE tenant_id = ? AND doc_id = ?')
+    return this.#sql
+      .get('SELECT count(*) FROM engagement_events WHERE tenant_id = ? AND doc_id = ?')
       .pluck()
       .get(tenantId, docId) as number;
   }
 
   recordEngagement(tenantId: string, docId: string, userId: string, at: number, payload: unknown): void {
-    this.#db
-      .prepare('INSERT INTO engagement_events (tenant_id, doc_id, user_id, at, payload) VALUES (?, ?, ?, ?, ?)')
+    this.#sql
+      .get('INSERT INTO engagement_events (tenant_id, doc_id, user_id, at, payload) VALUES (?, ?, ?, ?, ?)')
       .run(tenantId, docId, userId, at, JSON.stringify(payload));
   }
 
   /** Takes a document's chunks out of the text, geo and vector indexes (its rows stay); returns the chunk keys. */
   #unindex(seq: number): number[] {
-    const { tenant_id: tenantId } = this.#db.prepare('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as {
+    const { tenant_id: tenantId } = this.#sql.get('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as {
       tenant_id: string;
     };
-    this.#text.delete(
-      tenantId,
-      this.#db.prepare('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[],
-    );
-    this.#db.prepare('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
-    return this.#db
-      .prepare('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')
+    this.#text.delete(tenantId, this.#sql.get('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[]);
+    this.#sql.get('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
+    return this.#sql
+      .get('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')
       .pluck()
       .all(seq) as number[];
   }

@@ -134,4 +134,29 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    description: 'mail outbox',
+    sql: `
+      CREATE TABLE outbox (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        client TEXT NOT NULL,
+        to_address TEXT NOT NULL,
+        reply_to TEXT,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        next_attempt_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        sent_at INTEGER
+      ) STRICT;
+      CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+      CREATE INDEX outbox_sender ON outbox(sender, created_at);
+      CREATE INDEX outbox_client ON outbox(client, created_at);
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
 
 /**
  * Full-text indexes, one set per tenant so that ranking statistics (BM25's document frequencies) and the
@@ -12,17 +13,19 @@ import type { Db } from '../storage/database.js';
  */
 export class TextIndex {
   readonly #db: Db;
+  readonly #sql: StatementCache;
   readonly #keys = new Map<string, number>();
 
   constructor(db: Db) {
     this.#db = db;
+    this.#sql = new StatementCache(db);
   }
 
   /** The table key of a tenant, or undefined when it has no text index yet. */
   key(tenantId: string): number | undefined {
     const cached = this.#keys.get(tenantId);
     if (cached !== undefined) return cached;
-    const key = this.#db.prepare('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as
+    const key = this.#sql.get('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as
       number | undefined;
     if (key !== undefined) this.#keys.set(tenantId, key);
     return key;
@@ -39,8 +42,8 @@ export class TextIndex {
     const existing = this.tables(tenantId);
     if (existing) return existing;
     const key =
-      (this.#db.prepare('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0 || 1;
-    this.#db.prepare('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
+      (this.#sql.get('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0 || 1;
+    this.#sql.get('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
     this.#db.exec(`
       CREATE VIRTUAL TABLE fts_${key} USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE words_${key} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
@@ -52,15 +55,15 @@ export class TextIndex {
 
   insert(tenantId: string, rowid: number, title: string, content: string): void {
     const t = this.ensure(tenantId);
-    this.#db.prepare(`INSERT INTO ${t.fts} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
-    this.#db.prepare(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+    this.#sql.get(`INSERT INTO ${t.fts} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+    this.#sql.get(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
   }
 
   delete(tenantId: string, rowids: readonly number[]): void {
     const t = this.tables(tenantId);
     if (!t || rowids.length === 0) return;
-    const fts = this.#db.prepare(`DELETE FROM ${t.fts} WHERE rowid = ?`);
-    const words = this.#db.prepare(`DELETE FROM ${t.words} WHERE rowid = ?`);
+    const fts = this.#sql.get(`DELETE FROM ${t.fts} WHERE rowid = ?`);
+    const words = this.#sql.get(`DELETE FROM ${t.words} WHERE rowid = ?`);
     for (const rowid of rowids) {
       fts.run(rowid);
       words.run(rowid);

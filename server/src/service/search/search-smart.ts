@@ -46,7 +46,7 @@ export const searchSmartUseCase =
     } else {
       ({ hits, notes } = await hybridSearch(deps.search, deps.embedder, scope, {
         text: query,
-        alpha: 0.5,
+        alpha: 0.3,
         limit,
         fusion: 'weighted',
         useMlRanking: false,

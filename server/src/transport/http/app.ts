@@ -5,6 +5,7 @@ import type { Config } from '../../config/env.js';
 import type { Services } from '../../service/use-cases.js';
 import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
+import { htmlErrorPage } from './html-error-page.js';
 import { createMetrics } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSite } from './site.js';
@@ -63,6 +64,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => {
     const godbError = toGoDBError(error, request.id, { bodyLimit: config.BODY_LIMIT_BYTES });
     if (godbError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // People reach downloads by clicking an e-mailed link: answer them with a page, not JSON.
+    if (
+      request.routeOptions.config.operationId === 'download-release' &&
+      request.headers.accept?.includes('text/html')
+    ) {
+      const title =
+        godbError.code === 'DOWNLOAD_LINK_INVALID' ? 'This download link cannot be used' : 'Download unavailable';
+      return reply
+        .code(godbError.status)
+        .type('text/html; charset=utf-8')
+        .send(htmlErrorPage(title, godbError.message));
+    }
     return sendError(request, reply, godbError);
   });
 

@@ -1,6 +1,8 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../service/context.js';
+import { createReadStream } from 'node:fs';
+import { FileResult } from '../../service/file-result.js';
 import { StatusResult } from '../../service/status-result.js';
 import type { Services } from '../../service/use-cases.js';
 
@@ -56,8 +58,15 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
           const result = await services.invoke(operation, input, {
             principal: request.principal,
             requestId: request.id,
+            clientAddress: request.ip,
           });
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
+          if (result instanceof FileResult) {
+            return reply
+              .type(result.contentType)
+              .header('content-disposition', `attachment; filename="${result.name}"`)
+              .send(createReadStream(result.path));
+          }
           return reply.code(operation.success.status).send(result);
         },
       });

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine, type Engine } from '../server/src/engine/engine.js';
+
+export const benchViewer = {
+  tenantId: '00000000-0000-4000-8000-0000000000be',
+  userId: 'bench',
+  groups: [] as string[],
+};
+
+/** A real engine on a temporary data folder, as the server composes it. */
+export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-'));
+  const engine = openEngine({
+    dataDir,
+    embeddings: {
+      defaultModel: 'use-lite-512',
+      modelsDir: join(dataDir, 'models'),
+      modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
+      workerPoolSize: 2,
+      queueLimit: 1000,
+      cacheSize: 1000,
+      remote: [],
+      http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
+    },
+  });
+  return {
+    engine,
+    dispose: async () => {
+      await engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deterministic pseudo-random generator (mulberry32). */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const vocabulary =
+  'aerodynamic boundary layer shock wave turbulent laminar flow heat transfer wing lift drag pressure gradient nozzle supersonic hypersonic viscous flat plate cone cylinder jet noise vortex separation transition stability buckling panel shell stress thermal radiation ablation reentry inlet compressor turbine blade cooling film combustion'.split(
+    ' ',
+  );
+
+/** A synthetic abstract of about `words` words from an aerospace vocabulary. */
+export function syntheticText(next: () => number, words: number): string {
+  return Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ');
+}

@@ -1,0 +1,190 @@
+// npm run bench:relevance — Cranfield: nDCG@10, MAP and P@10 of GoDB text, vector and hybrid search, next to
+// peers on the same documents and queries in the same run: raw SQLite FTS5 bm25(), MiniSearch, and PostgreSQL
+// ts_rank_cd when a PostgreSQL server is installed.
+import Database from 'better-sqlite3';
+import MiniSearch from 'minisearch';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine } from '../server/src/engine/engine.js';
+import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
+import type { Scope } from '../server/src/engine/search/search-core.js';
+import { textSearch } from '../server/src/engine/search/text-search.js';
+import { vectorSearch } from '../server/src/engine/search/vector-search.js';
+import { evaluate, loadCranfield } from './cranfield.js';
+import { caveat, saveResults, table } from './support.js';
+
+const depth = 100;
+const c = loadCranfield();
+caveat();
+process.stdout.write(
+  `Cranfield: ${c.docs.length} documents, ${c.queries.length} queries, ${c.qrels.size} with judgements\n\n`,
+);
+const rows: Record<string, string | number>[] = [];
+const record = (system: string, rankings: Map<number, string[]>) => {
+  const m = evaluate(c, rankings);
+  rows.push({ system, 'nDCG@10': m.ndcg10.toFixed(4), MAP: m.map.toFixed(4), 'P@10': m.p10.toFixed(4) });
+  process.stdout.write(`  ${system}: nDCG@10 ${m.ndcg10.toFixed(4)}\n`);
+};
+const tokens = (q: string) => q.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+// --- GoDB, through the engine's own search functions -------------------------------------------------------
+const dataDir = mkdtempSync(join(tmpdir(), 'godb-relevance-'));
+const engine = openEngine({
+  dataDir,
+  embeddings: {
+    defaultModel: 'use-lite-512',
+    modelsDir: join(dataDir, 'models'),
+    modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
+    workerPoolSize: 2,
+    queueLimit: 1000,
+    cacheSize: 5000,
+    remote: [],
+    http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
+  },
+});
+const tenantId = '00000000-0000-4000-8000-0000000000c1';
+const viewer = { tenantId, userId: 'bench', groups: [] };
+const started = performance.now();
+await engine.documents.add(
+  viewer,
+  c.docs.map((d) => ({ id: d.id, title: d.title, content: d.text })),
+  (i) => `docs[${i}]`,
+);
+process.stdout.write(
+  `GoDB indexed the collection with use-lite-512 in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);
+const scope: Scope = { viewer, now: Math.floor(Date.now() / 1000) };
+const run = async (system: string, search: (q: string) => Promise<string[]> | string[]) => {
+  const rankings = new Map<number, string[]>();
+  for (const q of c.queries) rankings.set(q.id, await search(q.text));
+  record(system, rankings);
+};
+await run('GoDB text (BM25, Porter stemming)', (q) =>
+  textSearch(engine.search, scope, q, 'match')
+    .hits.slice(0, depth)
+    .map((h) => h.doc.id),
+);
+await run('GoDB vector (use-lite-512)', async (q) =>
+  (
+    await vectorSearch(engine.search, engine.embedder, scope, {
+      text: q,
+      method: 'cosine',
+      threshold: -1,
+      limit: depth,
+    })
+  ).hits
+    .slice(0, depth)
+    .map((h) => h.doc.id),
+);
+for (const alpha of [0.3, 0.5]) {
+  await run(`GoDB hybrid (weighted, alpha ${alpha})`, async (q) =>
+    (
+      await hybridSearch(engine.search, engine.embedder, scope, {
+        text: q,
+        alpha,
+        limit: depth / 2,
+        fusion: 'weighted',
+        useMlRanking: false,
+      })
+    ).hits
+      .slice(0, depth)
+      .map((h) => h.doc.id),
+  );
+}
+await run('GoDB hybrid (RRF)', async (q) =>
+  (
+    await hybridSearch(engine.search, engine.embedder, scope, {
+      text: q,
+      alpha: 0.5,
+      limit: depth / 2,
+      fusion: 'rrf',
+      useMlRanking: false,
+    })
+  ).hits
+    .slice(0, depth)
+    .map((h) => h.doc.id),
+);
+await engine.close();
+rmSync(dataDir, { recursive: true, force: true });
+
+// --- Peer: raw SQLite FTS5 bm25() -----------------------------------------------------------------------------
+{
+  const db = new Database(':memory:');
+  db.exec('CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, title, content)');
+  const insert = db.prepare('INSERT INTO t (id, title, content) VALUES (?, ?, ?)');
+  db.transaction(() => c.docs.forEach((d) => insert.run(d.id, d.title, d.text)))();
+  const query = db.prepare('SELECT id FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?').pluck();
+  await run('SQLite FTS5 bm25() (unicode61)', (q) => {
+    const terms = tokens(q);
+    return terms.length ? (query.all(terms.map((t) => `"${t}"`).join(' OR '), depth) as string[]) : [];
+  });
+}
+
+// --- Peer: MiniSearch -----------------------------------------------------------------------------------------
+{
+  const mini = new MiniSearch({ fields: ['title', 'text'], idField: 'id' });
+  mini.addAll(c.docs);
+  await run('MiniSearch 7 (BM25+)', (q) =>
+    mini
+      .search(q)
+      .slice(0, depth)
+      .map((r) => String(r.id)),
+  );
+}
+
+// --- Peer: PostgreSQL ts_rank_cd, when installed ---------------------------------------------------------------
+const pgBin = existsSync('/usr/lib/postgresql')
+  ? readdirSync('/usr/lib/postgresql')
+      .map((v) => `/usr/lib/postgresql/${v}/bin`)
+      .find((b) => existsSync(`${b}/initdb`))
+  : undefined;
+if (!pgBin) {
+  process.stdout.write('  PostgreSQL: not installed here, skipped (apt-get install postgresql to include it)\n');
+} else {
+  const pgDir = mkdtempSync(join(tmpdir(), 'godb-pg-'));
+  chmodSync(pgDir, 0o777);
+  const asPostgres = (cmd: string, args: string[], input?: string) =>
+    spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8', input, maxBuffer: 1 << 28 });
+  const data = join(pgDir, 'data');
+  asPostgres(`${pgBin}/initdb`, ['-D', data, '-A', 'trust', '-U', 'postgres']);
+  asPostgres(`${pgBin}/pg_ctl`, [
+    '-D',
+    data,
+    '-o',
+    `-k ${pgDir} -p 54329 -c listen_addresses=''`,
+    '-w',
+    'start',
+    '-l',
+    join(pgDir, 'log'),
+  ]);
+  const psql = (sql: string) =>
+    asPostgres('psql', ['-h', pgDir, '-p', '54329', '-U', 'postgres', '-At', '-v', 'ON_ERROR_STOP=1'], sql);
+  const escape = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, ' ').replace(/\n/g, ' ');
+  const load = `CREATE TABLE docs (id text, title text, body text);\nCOPY docs FROM stdin;\n${c.docs.map((d) => `${d.id}\t${escape(d.title)}\t${escape(d.text)}`).join('\n')}\n\\.\nALTER TABLE docs ADD COLUMN v tsvector;\nUPDATE docs SET v = setweight(to_tsvector('english', title), 'A') || to_tsvector('english', body);\n`;
+  const loaded = psql(load);
+  if (loaded.status !== 0) process.stdout.write(`  PostgreSQL: load failed: ${loaded.stderr}\n`);
+  else {
+    const sqlFile = c.queries
+      .map((q) => {
+        const terms = tokens(q.text).join(' | ');
+        return `SELECT ${q.id} || ':' || coalesce(string_agg(id, ',' ORDER BY r DESC), '') FROM (SELECT id, ts_rank_cd(v, to_tsquery('english', '${terms}')) AS r FROM docs WHERE v @@ to_tsquery('english', '${terms}') ORDER BY r DESC LIMIT ${depth}) s;`;
+      })
+      .join('\n');
+    writeFileSync(join(pgDir, 'queries.sql'), sqlFile);
+    const out = psql(sqlFile);
+    const rankings = new Map<number, string[]>();
+    for (const line of out.stdout.trim().split('\n')) {
+      const [qid, list] = line.split(':');
+      rankings.set(Number(qid), list ? list.split(',') : []);
+    }
+    record('PostgreSQL 15 ts_rank_cd (english)', rankings);
+  }
+  asPostgres(`${pgBin}/pg_ctl`, ['-D', data, '-m', 'fast', 'stop']);
+  rmSync(pgDir, { recursive: true, force: true });
+}
+
+process.stdout.write('\n');
+table(rows);
+saveResults('relevance', rows);
