@@ -33,6 +33,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = join(repoRoot, 'e2e', 'screenshots');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.png`);
+  // Scroll through the page so scroll-in animations run, as they would for a reader, then come back up.
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForTimeout(900);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

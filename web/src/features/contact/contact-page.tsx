@@ -1,3 +1,104 @@
+import { clientMessages } from '@godb/contract/errors';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button';
+import { Alert, TextAreaField, TextField } from '../../components/ui/form-field';
+import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
+import { sendMail } from '../../lib/mail';
+import styles from './contact-page.module.css';
+
+const empty = { name: '', email: '', phone: '', subject: '', message: '' };
+
+const reasons = [
+  { title: 'Investors', text: 'Talk to the founders about the roadmap, the market and the beta’s numbers.' },
+  { title: 'Partners', text: 'Integrate GoDB into your platform, or build on its search and embeddings.' },
+  { title: 'Developers', text: 'Tell us what you are building and what the engine should do next.' },
+];
+
 export function ContactPage() {
-  return null;
+  const root = useRef<HTMLDivElement>(null);
+  useScrollReveal(root);
+  const [form, setForm] = useState(empty);
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
+  const set = (name: keyof typeof empty) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [name]: e.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setStatus('sending');
+    const { success } = await sendMail({
+      from_name: form.name,
+      from_email: form.email,
+      phone: form.phone,
+      subject: form.subject,
+      message: form.message,
+    });
+    if (success) {
+      setForm(empty);
+      setStatus('sent');
+    } else {
+      setStatus('error'); // what was typed stays in the form
+    }
+  };
+
+  return (
+    <div ref={root}>
+      <section className={styles.hero} aria-labelledby="contact-title">
+        <p className={styles.eyebrow}>Partner with Us</p>
+        <h1 id="contact-title">Shape the Future of Vector Databases</h1>
+        <p className={styles.lead}>
+          Investors, partners and developers: tell us what you need from a unified vector, text and graph search engine.
+        </p>
+      </section>
+      <section className={styles.body}>
+        <div className={styles.reasons}>
+          {reasons.map((reason, index) => (
+            <article key={reason.title} className={styles.reason} data-animate data-animate-delay={cardDelay(index)}>
+              <h2>{reason.title}</h2>
+              <p>{reason.text}</p>
+            </article>
+          ))}
+        </div>
+        <form className={styles.form} onSubmit={submit} aria-labelledby="contact-form-title">
+          <h2 id="contact-form-title">Send us a message</h2>
+          {status === 'sent' && <Alert kind="success">{clientMessages.contactSuccess}</Alert>}
+          {status === 'error' && <Alert kind="error">{clientMessages.contactFailure}</Alert>}
+          <div className={styles.row}>
+            <TextField label="Name" name="name" required autoComplete="name" value={form.name} onChange={set('name')} />
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              value={form.email}
+              onChange={set('email')}
+            />
+          </div>
+          <div className={styles.row}>
+            <TextField
+              label="Phone Number"
+              name="phone"
+              type="tel"
+              required
+              autoComplete="tel"
+              value={form.phone}
+              onChange={set('phone')}
+            />
+            <TextField label="Subject" name="subject" required value={form.subject} onChange={set('subject')} />
+          </div>
+          <TextAreaField
+            label="Message"
+            name="message"
+            required
+            rows={6}
+            value={form.message}
+            onChange={set('message')}
+          />
+          <Button type="submit" size="lg" disabled={status === 'sending'}>
+            {status === 'sending' ? 'Sending...' : 'Send Message'}
+          </Button>
+        </form>
+      </section>
+    </div>
+  );
 }

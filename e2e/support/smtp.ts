@@ -1,0 +1,1 @@
+export { SmtpPeer, type ReceivedMail } from '../../server/src/test-support/smtp-peer.js';

@@ -1,0 +1,119 @@
+import { clientMessages } from '@godb/contract/errors';
+import { useState, type FormEvent } from 'react';
+import { emailServiceConfig } from '../../config/env';
+import { sendEmail } from '../../lib/mail';
+import { Button } from '../ui/button';
+import { Alert, TextAreaField, TextField } from '../ui/form-field';
+import { Modal } from '../ui/modal';
+import styles from './binary-request-modal.module.css';
+
+const empty = { name: '', company: '', email: '', phone: '', note: '' };
+
+/** The 'Request Go DB Binary' dialog (site-spec §2): the download link arrives by e-mail. */
+export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
+  const [form, setForm] = useState(empty);
+  const [state, setState] = useState<'form' | 'sending' | 'submitted'>('form');
+  const [error, setError] = useState('');
+  const set = (name: keyof typeof empty) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [name]: e.target.value }));
+
+  const close = () => {
+    setForm(empty);
+    setState('form');
+    setError('');
+    onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setState('sending');
+    setError('');
+    try {
+      const { success } = await sendEmail(emailServiceConfig.templates.binaryRequest, {
+        from_name: form.name,
+        from_company: form.company,
+        from_email: form.email,
+        from_phone: form.phone,
+        message: form.note,
+      });
+      if (success) setState('submitted');
+      else {
+        setError(clientMessages.binaryRequestFailed);
+        setState('form');
+      }
+    } catch {
+      setError(clientMessages.unexpectedError);
+      setState('form');
+    }
+  };
+
+  return (
+    <Modal title="Request Go DB Binary" onClose={close}>
+      {state === 'submitted' ? (
+        <div className={styles.done} role="status">
+          <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true">
+            <circle cx="12" cy="12" r="11" fill="var(--color-success-soft)" />
+            <path
+              d="m7 12.5 3.2 3.2L17 9"
+              fill="none"
+              stroke="var(--color-success)"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          <h3>Request Submitted!</h3>
+          <p>The link to download binary will be sent via email.</p>
+          <Button onClick={close}>Close</Button>
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          {error && <Alert kind="error">{error}</Alert>}
+          <TextField label="Name" name="name" required autoComplete="name" value={form.name} onChange={set('name')} />
+          <TextField
+            label="Company"
+            name="company"
+            required
+            autoComplete="organization"
+            value={form.company}
+            onChange={set('company')}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            value={form.email}
+            onChange={set('email')}
+          />
+          <TextField
+            label="Phone"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            value={form.phone}
+            onChange={set('phone')}
+            hint="Optional"
+          />
+          <TextAreaField
+            label="Note"
+            name="note"
+            rows={3}
+            value={form.note}
+            onChange={set('note')}
+            hint="Optional: what you want to evaluate"
+          />
+          <div className={styles.actions}>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={state === 'sending'}>
+              {state === 'sending' ? 'Sending...' : 'Request Binary'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
