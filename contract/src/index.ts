@@ -33,3 +33,14 @@ export { graphQueryTypes, centralityTypes, recommendationStrategies } from './sc
 export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
 export { mailTemplates } from './schemas/mail.js';
+export { ConfigSchema } from './config-schema.js';
+export {
+  grpcServices,
+  grpcMessages,
+  grpcPackage,
+  renderProto,
+  type GrpcService,
+  type GrpcMessage,
+  type GrpcMethod,
+  type GrpcField,
+} from './grpc.js';

@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
   {
     path: paths.playground.path,
     errorElement: <ErrorPage />,
-    lazy: async () => ({ Component: (await import('../features/playground/playground-page')).PlaygroundPage }),
+    lazy: async () => ({ Component: (await import('./playground-route')).PlaygroundRoute }),
   },
   {
     path: '*',

@@ -79,6 +79,7 @@ export class Embedder {
   readonly #gloveFile: string;
   readonly #onnx: LocalOnnxProvider;
   #pool: WorkerPool | null = null;
+  #listing: { models: EmbeddingModelInfo[]; defaultModel: string } | null = null;
   #glove: Promise<GloveModel> | null = null;
 
   constructor(options: EmbedderOptions) {
@@ -134,9 +135,21 @@ export class Embedder {
     return { models, defaultModel, notes };
   }
 
-  /** The model of that name, or the default when none is given; 400 MODEL_NOT_AVAILABLE otherwise. */
+  /**
+   * The model of that name, or the default when none is given; 400 MODEL_NOT_AVAILABLE otherwise. Answers from
+   * the last listing when it knows the name (searches resolve a model on every query), and lists again only on a
+   * miss, so a model folder added at run time is still found.
+   */
   resolve(name?: string): EmbeddingModelInfo {
-    const { models, defaultModel } = this.listModels();
+    const cached = this.#listing;
+    if (cached) {
+      const wanted = name === undefined || name === '' ? cached.defaultModel : name;
+      const hit = cached.models.find((m) => m.name === wanted);
+      if (hit) return hit;
+    }
+    const listing = this.listModels();
+    this.#listing = listing;
+    const { models, defaultModel } = listing;
     const wanted = name === undefined || name === '' ? defaultModel : name;
     const found = models.find((m) => m.name === wanted);
     if (found) return found;

@@ -63,10 +63,10 @@ export function autocomplete(
     if (!tables) return [];
     const last = queryTokens(prefix).at(-1) ?? prefix;
     const head = fuzziness === 0 ? last : last.slice(0, Math.max(1, last.length - fuzziness));
-    const words = core.db
-      .prepare(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 2000`)
+    const words = core.sql
+      .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 2000`)
       .all(head, `${head}\u{10ffff}`) as { term: string; doc: number }[];
-    const visible = core.db.prepare(
+    const visible = core.sql.get(
       `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
        JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.fts} MATCH @match AND ${alive} AND ${readableSql}`,
     );
@@ -75,8 +75,8 @@ export function autocomplete(
       if (docs > 0) tally.set(w.term, { count: docs, engagement: 0 });
     }
   } else {
-    const rows = core.db
-      .prepare(
+    const rows = core.sql
+      .get(
         `SELECT d.title, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND ${readableSql} LIMIT 50000`,
       )
       .all(bind) as { title: string; fields: string }[];

@@ -28,9 +28,9 @@ export function fuzzySearch(
     const prefix = token.slice(0, prefixLength);
     const rows = (
       prefix === ''
-        ? core.db.prepare(`SELECT term, doc FROM ${tables.vocab}`).all()
-        : core.db
-            .prepare(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ?`)
+        ? core.sql.get(`SELECT term, doc FROM ${tables.vocab}`).all()
+        : core.sql
+            .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ?`)
             .all(prefix, `${prefix}\u{10ffff}`)
     ) as { term: string; doc: number }[];
     const matches = rows

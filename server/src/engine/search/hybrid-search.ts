@@ -66,8 +66,8 @@ export async function hybridSearch(
   if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion === 'rrf' ? 'rrf' : 'weighted' };
 
   const engaged = new Set(
-    core.db
-      .prepare(
+    core.sql
+      .get(
         'SELECT DISTINCT d.seq FROM engagement_events e JOIN documents d ON d.tenant_id = e.tenant_id AND d.id = e.doc_id WHERE e.tenant_id = ? AND d.seq IN (SELECT value FROM json_each(?))',
       )
       .pluck()

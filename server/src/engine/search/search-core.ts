@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
@@ -73,20 +74,26 @@ export class SearchCore {
   readonly db: Db;
   readonly text: TextIndex;
   readonly vectors: VectorIndexes;
+  /** Prepared statements, compiled once (compiling costs more than running these queries). */
+  readonly sql: StatementCache;
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
     this.db = db;
+    this.sql = new StatementCache(db);
     this.text = text;
     this.vectors = vectors;
   }
 
-  /** Live documents the viewer may read, among `seqs`, restricted to the scope's table. */
+  /**
+   * Live documents the viewer may read, among `seqs`, restricted to the scope's table. (`+d.tenant_id` keeps
+   * SQLite on rowid lookups of the candidates instead of scanning the tenant's index.)
+   */
   load(scope: Scope, seqs: readonly number[]): Map<number, LoadedDocument> {
     const out = new Map<number, LoadedDocument>();
     for (let i = 0; i < seqs.length; i += 5000) {
-      const rows = this.db
-        .prepare(
-          `SELECT d.* FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND d.tenant_id = @tenant AND ${alive}
+      const rows = this.sql
+        .get(
+          `SELECT d.* FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
            AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
         )
         .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as DocumentRow[];
@@ -97,8 +104,8 @@ export class SearchCore {
 
   /** Every live document the viewer may read (for filter-only searches), at most `cap`. */
   all(scope: Scope, cap = 100_000): LoadedDocument[] {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql
+      .get(
         `SELECT d.* FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}
          ORDER BY d.updated_at DESC, d.seq DESC LIMIT @cap`,
       )
@@ -125,8 +132,8 @@ export class SearchCore {
   /** Documents located within a radius, via the R*Tree then the exact distance. */
   nearby(scope: Scope & { geo: GeoFilter }): number[] {
     const box = boundingBox(scope.geo.lat, scope.geo.lon, scope.geo.radiusKm);
-    return this.db
-      .prepare(
+    return this.sql
+      .get(
         `SELECT g.doc_seq FROM geo_rtree g JOIN documents d ON d.seq = g.doc_seq
          WHERE g.min_lat >= @minLat AND g.max_lat <= @maxLat AND g.min_lon >= @minLon AND g.max_lon <= @maxLon AND d.tenant_id = @tenant`,
       )
@@ -141,8 +148,8 @@ export class SearchCore {
   textHits(scope: Scope, match: string, weights: { title: number; content: number } = { title: 2, content: 1 }): Hit[] {
     const tables = this.text.tables(scope.viewer.tenantId);
     if (!tables) return [];
-    const rows = this.db
-      .prepare(
+    const rows = this.sql
+      .get(
         `SELECT c.seq AS chunk, c.doc_seq AS doc, -bm25(${tables.fts}, @wt, @wc) AS score
          FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
          WHERE ${tables.fts} MATCH @match ORDER BY score DESC LIMIT @cap`,
@@ -194,8 +201,8 @@ export class SearchCore {
     if (bare.length > 0) {
       const first = new Map(
         (
-          this.db
-            .prepare(
+          this.sql
+            .get(
               'SELECT doc_seq, seq FROM chunks WHERE chunk_index = 0 AND doc_seq IN (SELECT value FROM json_each(?))',
             )
             .all(JSON.stringify(bare.map((h) => h.doc.seq))) as { doc_seq: number; seq: number }[]
@@ -209,8 +216,8 @@ export class SearchCore {
     const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, 3).map((c) => c.seq));
     const chunks = new Map(
       (
-        this.db
-          .prepare('SELECT seq, chunk_index, content FROM chunks WHERE seq IN (SELECT value FROM json_each(?))')
+        this.sql
+          .get('SELECT seq, chunk_index, content FROM chunks WHERE seq IN (SELECT value FROM json_each(?))')
           .all(JSON.stringify(chunkSeqs)) as {
           seq: number;
           chunk_index: number;

@@ -8,8 +8,8 @@ export type TextQueryType = 'match' | 'phrase' | 'wildcard';
 export function expandPattern(core: SearchCore, tenantId: string, pattern: string, limit: number): string[] {
   const tables = core.text.tables(tenantId);
   if (!tables) return [];
-  return core.db
-    .prepare(`SELECT term FROM ${tables.vocab} WHERE term GLOB ? ORDER BY doc DESC, term LIMIT ?`)
+  return core.sql
+    .get(`SELECT term FROM ${tables.vocab} WHERE term GLOB ? ORDER BY doc DESC, term LIMIT ?`)
     .pluck()
     .all(pattern, limit) as string[];
 }

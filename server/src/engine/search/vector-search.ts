@@ -93,7 +93,7 @@ export async function vectorSearch(
   const { vector, model, dims } = await queryVector(embedder, q);
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false };
-  let k = Math.max(q.limit * 4, 40);
+  let k = Math.max(q.limit * 2, 20);
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
     const hits = score(core, scope, q, vector, ann.keys);
@@ -112,17 +112,15 @@ function score(
   chunkSeqs: readonly number[],
 ): Hit[] {
   if (chunkSeqs.length === 0) return [];
-  const rows = core.db
-    .prepare(
-      'SELECT seq, doc_seq, vector FROM chunks WHERE seq IN (SELECT value FROM json_each(?)) AND vector IS NOT NULL',
-    )
+  const rows = core.sql
+    .get('SELECT seq, doc_seq, vector FROM chunks WHERE seq IN (SELECT value FROM json_each(?)) AND vector IS NOT NULL')
     .all(JSON.stringify(chunkSeqs)) as { seq: number; doc_seq: number; vector: Buffer }[];
   return rank(core, scope, q, query, rows);
 }
 
 function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float32Array, model: string): Hit[] {
-  const rows = core.db
-    .prepare(
+  const rows = core.sql
+    .get(
       `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
        WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
     )

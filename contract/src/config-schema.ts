@@ -1,0 +1,134 @@
+import { Type } from '@sinclair/typebox';
+
+const int = (fallback: number, description: string, minimum = 0) =>
+  Type.Integer({ default: fallback, minimum, description });
+
+/**
+ * Every setting of the server, read from the environment once at start-up. Defaults are the specification's
+ * (api-spec §9). This schema also generates the configuration table of the README and the sample configuration
+ * of the deployment guide, so the three cannot disagree.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: int(8081, 'HTTP port for the website and the REST API.', 1),
+  HOST: Type.String({
+    default: 'localhost',
+    description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.',
+  }),
+  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService). 0 disables gRPC.'),
+  DATA_DIR: Type.String({
+    default: './data',
+    description: 'Folder holding the database, index files and the generated JWT secret.',
+  }),
+  READ_TIMEOUT_MS: int(10000, 'Time allowed to receive a whole request.', 1),
+  WRITE_TIMEOUT_MS: int(10000, 'Time allowed to produce an answer before 504; long work has asynchronous variants.', 1),
+  WORKER_POOL_SIZE: int(10, 'Embedding worker threads (capped at the number of CPU cores).', 1),
+  QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
+  CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
+  RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),
+  RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client may send at once.', 1),
+  MAX_CONCURRENT_OPERATIONS: int(100, 'API requests in flight before 503.', 1),
+  SIGNED_URL_EXPIRY_S: int(3600, 'Lifetime of signed download links, in seconds.', 1),
+  STORAGE_PROVIDER: Type.Union([Type.Literal('internal'), Type.Literal('s3')], {
+    default: 'internal',
+    description: 'Where files are kept: internal (under DATA_DIR) or s3 (not available yet).',
+  }),
+  CORS_ORIGINS: Type.String({
+    default: '*',
+    description: 'Comma-separated origins allowed to call the API, or * for any.',
+  }),
+  JWT_SECRET: Type.String({
+    default: '',
+    description: 'HS256 signing secret (32+ characters). Generated and kept in DATA_DIR/jwt-secret when empty.',
+  }),
+  JWT_TTL_S: int(86400, 'Lifetime of login tokens, in seconds.', 60),
+  SUPERADMIN_EMAIL: Type.String({
+    default: '',
+    description: 'E-mail of the super admin created at start-up (with SUPERADMIN_PASSWORD).',
+  }),
+  SUPERADMIN_PASSWORD: Type.String({ default: '', description: 'Password of that super admin (8+ characters).' }),
+  BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 'Largest request body accepted before 413.', 1024),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'Log level of the structured (JSON) log.' },
+  ),
+  WEB_DIST: Type.String({
+    default: '',
+    description: 'Folder of the built website; empty means web/dist of this checkout.',
+  }),
+  DEFAULT_EMBEDDING_MODEL: Type.String({
+    default: 'mxbai-embed-large-v1',
+    description:
+      'Default embedding model; when it is not installed, use-lite-512 is used and /embeddings/models says so.',
+  }),
+  MODELS_DIR: Type.String({
+    default: './models',
+    description:
+      'Bring-your-own local models: MODELS_DIR/<name>/ with config.json, tokenizer.json and onnx/model.onnx.',
+  }),
+  MODEL_CACHE_DIR: Type.String({
+    default: '',
+    description: 'Derived model files (the compact GloVe file); empty means DATA_DIR/model-cache.',
+  }),
+  OPENAI_BASE_URL: Type.String({
+    default: '',
+    description: 'OpenAI-compatible embeddings endpoint base, e.g. https://api.openai.com/v1 or a vLLM server.',
+  }),
+  OPENAI_API_KEY: Type.String({ default: '', description: 'Bearer key for OPENAI_BASE_URL.' }),
+  OPENAI_EMBEDDING_MODELS: Type.String({
+    default: '',
+    description: 'Models served there, as name:dimensions,… e.g. text-embedding-3-small:1536.',
+  }),
+  OLLAMA_BASE_URL: Type.String({ default: '', description: 'Ollama server, e.g. http://localhost:11434.' }),
+  OLLAMA_EMBEDDING_MODELS: Type.String({
+    default: '',
+    description: 'Models served there, as name:dimensions,… e.g. nomic-embed-text:768.',
+  }),
+  EMBEDDING_TIMEOUT_MS: int(30000, 'Timeout of one call to a remote embedding provider.', 1),
+  EMBEDDING_RETRIES: int(2, 'Retries of a remote embedding call on network errors, timeouts, 429 and 5xx.'),
+  PUBLIC_URL: Type.String({
+    default: '',
+    description: 'Base URL used in e-mailed links; empty means http://localhost:PORT.',
+  }),
+  SMTP_HOST: Type.String({
+    default: '',
+    description: 'SMTP server that relays the outbox; empty keeps messages pending in the outbox.',
+  }),
+  SMTP_PORT: int(587, 'SMTP port.', 1),
+  SMTP_SECURE: Type.Boolean({
+    default: false,
+    description: 'Use TLS from the start (port 465); otherwise STARTTLS when offered.',
+  }),
+  SMTP_USER: Type.String({ default: '', description: 'SMTP user name (empty: no authentication).' }),
+  SMTP_PASSWORD: Type.String({ default: '', description: 'SMTP password.' }),
+  MAIL_FROM: Type.String({ default: 'GoDB <no-reply@localhost>', description: 'Sender of the messages GoDB relays.' }),
+  MAIL_TEAM_ADDRESS: Type.String({
+    default: 'team@localhost',
+    description: 'Where contact messages, issue reports and binary requests go.',
+  }),
+  MAIL_SERVICE_ID: Type.String({
+    default: 'godb',
+    description: 'Service ID the site must send to the e-mail service endpoint.',
+  }),
+  MAIL_PUBLIC_KEY: Type.String({
+    default: 'godb-public-key',
+    description: 'Public key the site must send to the e-mail service endpoint.',
+  }),
+  MAIL_BLOCKED_SENDERS: Type.String({
+    default: '',
+    description: 'Comma-separated e-mail addresses or @domains whose messages are refused (403).',
+  }),
+  MAIL_MAX_PER_HOUR: int(20, 'Messages a sender (address or client) may send per hour before 429.', 1),
+  MAIL_RETRY_BASE_MS: int(
+    5000,
+    'First retry delay of a failed delivery; doubles each attempt (at most 10 minutes).',
+    10,
+  ),
+  RELEASE_DIR: Type.String({
+    default: './release',
+    description: 'Where `npm run package` puts the release tarball served by signed links.',
+  }),
+  DOWNLOAD_SECRET: Type.String({
+    default: '',
+    description: 'HMAC key of download links; empty derives one from the JWT secret.',
+  }),
+});

@@ -1,0 +1,28 @@
+import { apiRequest } from '../../lib/api-client';
+
+const errorText = (body: unknown): string | undefined =>
+  typeof body === 'object' && body !== null && 'error' in body
+    ? (body as { error?: { message?: string } }).error?.message
+    : undefined;
+
+/** POST /auth/register: answers the server's error text when it refuses. */
+export async function registerAccount(input: {
+  email: string;
+  password: string;
+  tenant_id: string;
+}): Promise<{ ok: boolean; error?: string }> {
+  const res = await apiRequest('POST', '/auth/register', { body: input });
+  return res.ok ? { ok: true } : { ok: false, ...(errorText(res.body) && { error: errorText(res.body) }) };
+}
+
+/** POST /auth/login: the token, or the server's error text. */
+export async function loginAccount(input: {
+  email: string;
+  password: string;
+}): Promise<{ token?: string; error?: string }> {
+  const res = await apiRequest('POST', '/auth/login', { body: input });
+  const token = res.ok ? (res.body as { token?: string }).token : undefined;
+  if (token) return { token };
+  const error = errorText(res.body);
+  return error ? { error } : {};
+}

@@ -1,0 +1,167 @@
+import { clientMessages } from '@godb/contract/errors';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button';
+import { Alert, TextField } from '../../components/ui/form-field';
+import { emailServiceConfig } from '../../config/env';
+import { NetworkFailure } from '../../lib/api-client';
+import { authToken, sessionNotice } from '../../lib/auth-token';
+import { sendEmail } from '../../lib/mail';
+import { loginAccount, registerAccount } from './auth-api';
+import styles from './auth-screen.module.css';
+
+type Mode = 'login' | 'register';
+const digit = () => Math.floor(Math.random() * 10);
+const newCheck = () => ({ a: digit(), b: digit() });
+const emptyForm = { email: '', password: '', confirm: '', name: '', company: '', answer: '' };
+
+/** Login and registration, shown at /playground when no token is stored (site-spec §2). */
+export function AuthScreen({ notice }: { notice?: string | null }) {
+  const [mode, setMode] = useState<Mode>('login');
+  const [form, setForm] = useState(emptyForm);
+  const [check, setCheck] = useState(newCheck);
+  const [tenantId, setTenantId] = useState(() => crypto.randomUUID());
+  const [error, setError] = useState(notice ?? '');
+  const [success, setSuccess] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof typeof emptyForm) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [name]: e.target.value }));
+
+  const switchMode = (next: Mode) => {
+    sessionNotice.clear();
+    setMode(next);
+    setForm(emptyForm);
+    setError('');
+    setSuccess('');
+    setCheck(newCheck());
+    setTenantId(crypto.randomUUID());
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    sessionNotice.clear();
+    setError('');
+    setSuccess('');
+    if (Number.parseInt(form.answer, 10) !== check.a + check.b) {
+      setError(clientMessages.captchaIncorrect);
+      setCheck(newCheck());
+      setForm((f) => ({ ...f, answer: '' }));
+      return;
+    }
+    if (mode === 'register') {
+      if (form.password !== form.confirm) return setError(clientMessages.passwordsDoNotMatch);
+      if (form.name.trim() === '' || form.company.trim() === '') return setError(clientMessages.nameAndCompanyRequired);
+    }
+    setBusy(true);
+    try {
+      if (mode === 'register') {
+        const result = await registerAccount({ email: form.email, password: form.password, tenant_id: tenantId });
+        if (!result.ok) {
+          setError(result.error ?? 'Registration failed');
+          return;
+        }
+        await sendEmail(emailServiceConfig.templates.registration, {
+          to_email: form.email,
+          user_name: form.name,
+          user_company: form.company,
+          message: `Welcome to GoDB, ${form.name}. Your tenant is ${tenantId}.`,
+        }).catch(() => ({ success: false }));
+        switchMode('login');
+        setSuccess(clientMessages.registrationSuccess);
+        return;
+      }
+      // As the specification says: the register call comes first (its outcome is ignored), then the login.
+      await registerAccount({ email: form.email, password: form.password, tenant_id: crypto.randomUUID() }).catch(
+        () => undefined,
+      );
+      const result = await loginAccount({ email: form.email, password: form.password });
+      if (result.token) authToken.set(result.token);
+      else setError(result.error ?? clientMessages.loginFailed);
+    } catch (e) {
+      setError(e instanceof NetworkFailure ? e.message : clientMessages.loginFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={styles.wrap}>
+      <div className={styles.card}>
+        <h1>{mode === 'login' ? 'Log in to the API Playground' : 'Create your account'}</h1>
+        <div className={styles.toggle} role="tablist" aria-label="Login or register">
+          <button type="button" role="tab" aria-selected={mode === 'login'} onClick={() => switchMode('login')}>
+            Login
+          </button>
+          <button type="button" role="tab" aria-selected={mode === 'register'} onClick={() => switchMode('register')}>
+            Register
+          </button>
+        </div>
+        <form onSubmit={submit} noValidate={false}>
+          {error && <Alert kind="error">{error}</Alert>}
+          {success && <Alert kind="success">{success}</Alert>}
+          {mode === 'register' && (
+            <>
+              <TextField label="Name" name="name" autoComplete="name" value={form.name} onChange={set('name')} />
+              <TextField
+                label="Company"
+                name="company"
+                autoComplete="organization"
+                value={form.company}
+                onChange={set('company')}
+              />
+            </>
+          )}
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            value={form.email}
+            onChange={set('email')}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            required
+            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            value={form.password}
+            onChange={set('password')}
+          />
+          {mode === 'register' && (
+            <>
+              <TextField
+                label="Confirm Password"
+                name="confirm"
+                type="password"
+                required
+                autoComplete="new-password"
+                value={form.confirm}
+                onChange={set('confirm')}
+              />
+              <TextField
+                label="Tenant ID"
+                name="tenant_id"
+                readOnly
+                value={tenantId}
+                hint="Generated for you: your own isolated tenant."
+              />
+            </>
+          )}
+          <TextField
+            label={`${check.a} + ${check.b} = ?`}
+            name="answer"
+            inputMode="numeric"
+            required
+            value={form.answer}
+            onChange={set('answer')}
+            hint="A quick human check."
+          />
+          <Button type="submit" size="lg" disabled={busy} className={styles.submit}>
+            {busy ? 'Please wait...' : mode === 'login' ? 'Login' : 'Register'}
+          </Button>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import { errorCatalogue, operationErrors, operations, type CatalogueOperation } from '@godb/contract';
+import { useMemo, useState } from 'react';
+import { InlineCode } from '../../../components/ui/inline-code';
+import { matcher } from '../pattern-search';
+import { GrpcReference } from './grpc-reference';
+import { fieldRows, type FieldRow, type JsonSchema } from './schema-text';
+import styles from './reference.module.css';
+
+function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h4>{title}</h4>
+      <div className={styles.tableWrap}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Required</th>
+              <th scope="col">Default</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.name}>
+                <td>
+                  <code>{r.name}</code>
+                </td>
+                <td>{r.type}</td>
+                <td>{r.required ? 'yes' : 'no'}</td>
+                <td>{r.default && <code>{r.default}</code>}</td>
+                <td>{r.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function statusCodes(op: CatalogueOperation): [number, string][] {
+  const byStatus = new Map<number, string[]>();
+  byStatus.set(op.success.status, [op.success.description]);
+  for (const alt of op.alternatives ?? []) byStatus.set(alt.status, [alt.description]);
+  for (const code of operationErrors(op)) {
+    const status = errorCatalogue[code].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return [...byStatus].sort((a, b) => a[0] - b[0]).map(([status, what]) => [status, what.join(', ')]);
+}
+
+function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: boolean }) {
+  const example = op.examples[0];
+  return (
+    <section
+      id={`op-${op.id}`}
+      className={highlighted ? `${styles.endpoint} ${styles.highlighted}` : styles.endpoint}
+      aria-labelledby={`op-${op.id}-title`}
+    >
+      <header className={styles.endpointHeader}>
+        <span className={`${styles.method} ${styles[op.http.method.toLowerCase()]}`}>{op.http.method}</span>
+        <code className={styles.path}>{op.http.path}</code>
+        <span className={styles.access}>{op.access === 'public' ? 'no token' : `${op.access} token`}</span>
+      </header>
+      <h3 id={`op-${op.id}-title`}>{op.name}</h3>
+      <p>
+        <InlineCode text={op.description} />
+      </p>
+      {op.http.aliases.length > 0 && (
+        <p className={styles.aliases}>
+          Also at:{' '}
+          {op.http.aliases.map((a) => (
+            <code key={a}>{a}</code>
+          ))}
+        </p>
+      )}
+      <Fields title="Path parameters" rows={fieldRows(op.params as JsonSchema | undefined)} />
+      <Fields title="Query parameters" rows={fieldRows(op.query as JsonSchema | undefined)} />
+      <Fields title="Body fields" rows={fieldRows(op.body as JsonSchema | undefined)} />
+      {example?.body !== undefined && (
+        <>
+          <h4>Request body sample</h4>
+          <pre>
+            <code>{JSON.stringify(example.body, null, 2)}</code>
+          </pre>
+        </>
+      )}
+      {example && (
+        <>
+          <h4>Response sample ({example.response.status})</h4>
+          <pre>
+            <code>
+              {typeof example.response.body === 'string'
+                ? example.response.body
+                : JSON.stringify(example.response.body, null, 2)}
+            </code>
+          </pre>
+        </>
+      )}
+      <h4>Status codes</h4>
+      <ul className={styles.codes}>
+        {statusCodes(op).map(([status, what]) => (
+          <li key={status}>
+            <strong>{status}</strong> {what}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The REST reference: every operation of the catalogue, searchable by a regular expression. */
+export function RestReference() {
+  const [query, setQuery] = useState('');
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  const matches = useMemo(() => {
+    const test = matcher(query);
+    return operations.filter((op) =>
+      [op.http.path, ...op.http.aliases, op.description, op.summary, op.name, op.category, op.http.method].some(test),
+    );
+  }, [query]);
+
+  const jump = (id: string) => {
+    setHighlighted(id);
+    document.getElementById(`op-${id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
+  return (
+    <div>
+      <div className={styles.search} role="search">
+        <label htmlFor="rest-search">Search endpoints</label>
+        <div className={styles.searchRow}>
+          <input
+            id="rest-search"
+            type="search"
+            placeholder="Regular expression, e.g. ^/api/v1/search or POST"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <button type="button" onClick={() => (setQuery(''), setHighlighted(null))} disabled={query === ''}>
+            Clear
+          </button>
+        </div>
+        <p className={styles.count} aria-live="polite">
+          {matches.length} of {operations.length} endpoints
+        </p>
+        {query !== '' && (
+          <ul className={styles.results} aria-label="Matching endpoints">
+            {matches.map((op) => (
+              <li key={op.id}>
+                <button type="button" onClick={() => jump(op.id)}>
+                  <span className={`${styles.method} ${styles[op.http.method.toLowerCase()]}`}>{op.http.method}</span>{' '}
+                  {op.http.path}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {matches.map((op) => (
+        <Endpoint key={op.id} op={op} highlighted={highlighted === op.id} />
+      ))}
+    </div>
+  );
+}
+
+export default function ApiReference() {
+  const [tab, setTab] = useState<'rest' | 'grpc'>('rest');
+  return (
+    <>
+      <p>
+        Generated from the API catalogue the server validates with. Every error answers{' '}
+        <code>{'{ error: { code, message, status, field?, request_id } }'}</code>; authenticated calls send{' '}
+        <code>Authorization: Bearer &lt;token&gt;</code>.
+      </p>
+      <div className={styles.tabs} role="tablist" aria-label="Interface">
+        <button type="button" role="tab" aria-selected={tab === 'rest'} onClick={() => setTab('rest')}>
+          REST
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'grpc'} onClick={() => setTab('grpc')}>
+          gRPC
+        </button>
+      </div>
+      <div role="tabpanel">{tab === 'rest' ? <RestReference /> : <GrpcReference />}</div>
+    </>
+  );
+}

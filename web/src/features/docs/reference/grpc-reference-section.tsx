@@ -1,0 +1,5 @@
+import { GrpcReference } from './grpc-reference';
+
+export default function GrpcReferenceSection() {
+  return <GrpcReference />;
+}

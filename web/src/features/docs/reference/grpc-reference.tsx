@@ -1,0 +1,106 @@
+import { grpcMessages, grpcPackage, grpcServices } from '@godb/contract';
+import { useMemo, useState } from 'react';
+import { matcher } from '../pattern-search';
+import styles from './reference.module.css';
+
+/** The gRPC reference: services, methods and their messages, searchable like the REST reference. */
+export function GrpcReference() {
+  const [query, setQuery] = useState('');
+  const messages = useMemo(() => new Map(grpcMessages.map((m) => [m.name, m])), []);
+  const test = matcher(query);
+  const services = grpcServices
+    .map((service) => ({
+      ...service,
+      methods: service.methods.filter((m) => {
+        const request = messages.get(m.request);
+        const response = messages.get(m.response);
+        const texts = [
+          service.name,
+          service.description,
+          m.name,
+          m.description,
+          m.request,
+          m.response,
+          `rpc ${m.name}(${m.request}) returns (${m.response})`,
+          ...(request?.fields.map((f) => f.name) ?? []),
+          ...(response?.fields.map((f) => f.name) ?? []),
+        ];
+        return texts.some(test);
+      }),
+    }))
+    .filter((s) => s.methods.length > 0 || test(s.name));
+
+  return (
+    <div>
+      <p>
+        Package <code>{grpcPackage}</code>, served on <code>GRPC_PORT</code> (50051). Authenticate with the metadata{' '}
+        <code>authorization: Bearer &lt;token&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>.
+      </p>
+      <div className={styles.search} role="search">
+        <label htmlFor="grpc-search">Search services, methods and messages</label>
+        <div className={styles.searchRow}>
+          <input
+            id="grpc-search"
+            type="search"
+            placeholder="Regular expression, e.g. Search$ or user_id"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <button type="button" onClick={() => setQuery('')} disabled={query === ''}>
+            Clear
+          </button>
+        </div>
+      </div>
+      {services.map((service) => (
+        <section key={service.name} className={styles.endpoint} aria-labelledby={`svc-${service.name}`}>
+          <h3 id={`svc-${service.name}`}>{service.name}</h3>
+          <p>{service.description}</p>
+          {service.methods.map((m) => (
+            <div key={m.name} className={styles.rpc} data-rpc={m.name}>
+              <h4>
+                <code>
+                  rpc {m.name}({m.request}) returns ({m.response})
+                </code>
+              </h4>
+              <p>{m.description}</p>
+              {[m.request, m.response].map((name) => {
+                const message = messages.get(name);
+                if (!message) return null;
+                return (
+                  <div key={name} className={styles.tableWrap}>
+                    <table>
+                      <caption>
+                        message <code>{name}</code>
+                      </caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">#</th>
+                          <th scope="col">Field</th>
+                          <th scope="col">Type</th>
+                          <th scope="col">Description</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {message.fields.map((f) => (
+                          <tr key={f.name}>
+                            <td>{f.number}</td>
+                            <td>
+                              <code>{f.name}</code>
+                            </td>
+                            <td>{`${f.repeated ? 'repeated ' : ''}${f.type}`}</td>
+                            <td>{f.description}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </section>
+      ))}
+      {services.length === 0 && <p>No service, method or message matches.</p>}
+    </div>
+  );
+}

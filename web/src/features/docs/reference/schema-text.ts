@@ -1,0 +1,63 @@
+/** Readable descriptions of the contract's JSON schemas, for the reference. */
+export interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  const?: unknown;
+  items?: JsonSchema | JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  description?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+export function typeOf(schema: JsonSchema): string {
+  if (schema.enum) return `one of ${schema.enum.map(String).join(', ')}`;
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
+  if (schema.type === 'array') {
+    if (Array.isArray(schema.items)) return `[${schema.items.map(typeOf).join(', ')}]`;
+    return `array of ${schema.items ? typeOf(schema.items) : 'any'}`;
+  }
+  if (schema.type === 'object' && !schema.properties) return 'object';
+  if (schema.type === undefined) return 'any JSON';
+  const format = schema.format ? ` (${schema.format})` : '';
+  return `${String(schema.type)}${format}`;
+}
+
+export function limitsOf(schema: JsonSchema): string {
+  const parts: string[] = [];
+  if (schema.minimum !== undefined) parts.push(`≥ ${schema.minimum}`);
+  if (schema.maximum !== undefined) parts.push(`≤ ${schema.maximum}`);
+  if (schema.minLength !== undefined && schema.minLength > 0) parts.push(`${schema.minLength}+ chars`);
+  if (schema.maxLength !== undefined) parts.push(`≤ ${schema.maxLength} chars`);
+  return parts.join(', ');
+}
+
+export interface FieldRow {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly default: string;
+  readonly description: string;
+}
+
+/** The fields of an object schema (or of the items of an array of objects), one level deep. */
+export function fieldRows(schema: JsonSchema | undefined): FieldRow[] {
+  if (!schema) return [];
+  const object = schema.type === 'array' && schema.items && !Array.isArray(schema.items) ? schema.items : schema;
+  const required = new Set(object.required ?? []);
+  return Object.entries(object.properties ?? {}).map(([name, s]) => ({
+    name,
+    type: typeOf(s),
+    required: required.has(name),
+    default: s.default === undefined ? '' : JSON.stringify(s.default),
+    description: [s.description ?? '', limitsOf(s)].filter(Boolean).join(' '),
+  }));
+}

@@ -1,0 +1,67 @@
+export default function TechnicalImplementation() {
+  return (
+    <>
+      <h2>Storage</h2>
+      <p>
+        SQLite through better-sqlite3, in write-ahead-log mode with <code>synchronous = FULL</code>: a write is
+        acknowledged only when it is durable, and every write acknowledged survives <code>kill -9</code> (a test kills
+        the server and checks). Migrations run in order and are recorded in <code>PRAGMA user_version</code>.
+      </p>
+      <h2>Indexes</h2>
+      <ul>
+        <li>
+          <strong>Text</strong>: two FTS5 tables per tenant — Porter-stemmed for BM25 ranking (title weighted twice the
+          content), unstemmed for the vocabulary of fuzzy search and autocomplete — so ranking statistics and
+          suggestions never cross tenants.
+        </li>
+        <li>
+          <strong>Vectors</strong>: an HNSW index per tenant and model (usearch; M 16, efConstruction 200, efSearch 100;
+          f16). Float32 vectors stay in the store: candidates are rescored exactly, and an index whose recorded
+          generation differs from the store’s is rebuilt.
+        </li>
+        <li>
+          <strong>Geo</strong>: an R*Tree of document locations; distances are great-circle (haversine) kilometres.
+        </li>
+      </ul>
+      <h2>Embeddings</h2>
+      <p>
+        Universal Sentence Encoder Lite runs on the TensorFlow.js WebAssembly backend in worker threads (one per core by
+        default), fed by a bounded queue: a full queue answers <code>503</code>. GoDB reads the model’s SentencePiece
+        vocabulary with its own unigram tokenizer. GloVe vectors are converted once into a compact float32 file. Texts
+        longer than <code>max_tokens</code> words are windowed with <code>overlap</code> and mean-pooled. An LRU cache
+        answers repeated texts.
+      </p>
+      <h2>Access control</h2>
+      <p>
+        The rule is enforced inside the engine, in the SQL that loads every search candidate: public documents are
+        visible to the whole tenant; private ones to their owners and ACL entries; shared ones also to their access list
+        (users or groups). Expired entries stop counting. Another tenant’s document is simply not found — the API
+        answers <code>404</code>, never <code>403</code>, so existence is not revealed.
+      </p>
+      <h2>Errors</h2>
+      <p>
+        One catalogue maps every error code to its HTTP status, gRPC status and message template. Validation errors name
+        the field as a path (<code>body.acl[0].role</code>); unexpected failures answer a request id that is also in the
+        log.
+      </p>
+      <pre>
+        <code>{`{ "error": { "code": "VALIDATION_FAILED", "message": "body.email must match format \\"email\\"",
+             "status": 400, "field": "body.email", "request_id": "4b0c…" } }`}</code>
+      </pre>
+      <h2>Protection</h2>
+      <ul>
+        <li>
+          Per-client token bucket: 100 requests per second with a burst of 50 (<code>429</code> with{' '}
+          <code>Retry-After</code>).
+        </li>
+        <li>
+          At most 100 operations in flight (<code>503</code>), a 10 s answer deadline (<code>504</code>) except for long
+          work.
+        </li>
+        <li>
+          Request bodies above the limit answer <code>413</code>; unknown fields are refused rather than dropped.
+        </li>
+      </ul>
+    </>
+  );
+}
