@@ -55,3 +55,14 @@ const vocabulary =
 export function syntheticText(next: () => number, words: number): string {
   return Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ');
 }
+
+/** A pseudo-word for a vocabulary rank (w0 is the most frequent). */
+export const zipfWord = (rank: number) => `w${rank.toString(36)}`;
+
+/**
+ * A synthetic text whose words follow Zipf's law over a vocabulary of `vocabulary` pseudo-words (rank r drawn
+ * with probability ∝ 1/r, by sampling the log-uniform distribution), as natural language does.
+ */
+export function zipfText(next: () => number, words: number, vocabulary = 20_000): string {
+  return Array.from({ length: words }, () => zipfWord(Math.floor(vocabulary ** next()) - 1)).join(' ');
+}

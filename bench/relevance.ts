@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../server/src/engine/engine.js';
 import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
 import type { Scope } from '../server/src/engine/search/search-core.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
 import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { evaluate, loadCranfield } from './cranfield.js';
+import { benchEngine, benchViewer } from './engine-fixture.js';
 import { caveat, saveResults, table } from './support.js';
 
 const depth = 100;
@@ -30,22 +30,8 @@ const record = (system: string, rankings: Map<number, string[]>) => {
 const tokens = (q: string) => q.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
 // --- GoDB, through the engine's own search functions -------------------------------------------------------
-const dataDir = mkdtempSync(join(tmpdir(), 'godb-relevance-'));
-const engine = openEngine({
-  dataDir,
-  embeddings: {
-    defaultModel: 'use-lite-512',
-    modelsDir: join(dataDir, 'models'),
-    modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
-    workerPoolSize: 2,
-    queueLimit: 1000,
-    cacheSize: 5000,
-    remote: [],
-    http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
-  },
-});
-const tenantId = '00000000-0000-4000-8000-0000000000c1';
-const viewer = { tenantId, userId: 'bench', groups: [] };
+const { engine, dispose } = benchEngine();
+const viewer = benchViewer;
 const started = performance.now();
 await engine.documents.add(
   viewer,
@@ -106,8 +92,7 @@ await run('GoDB hybrid (RRF)', async (q) =>
     .slice(0, depth)
     .map((h) => h.doc.id),
 );
-await engine.close();
-rmSync(dataDir, { recursive: true, force: true });
+await dispose();
 
 // --- Peer: raw SQLite FTS5 bm25() -----------------------------------------------------------------------------
 {

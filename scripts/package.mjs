@@ -24,6 +24,7 @@ rmSync(join(root, 'release', 'stage'), { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 for (const file of ['package.json', 'package-lock.json', 'README.md', 'ARCHITECTURE.md', '.npmrc'])
   cpSync(join(root, file), join(stage, file));
+cpSync(join(root, 'contract', 'proto'), join(stage, 'contract', 'proto'), { recursive: true });
 for (const ws of ['contract', 'server', 'web']) {
   mkdirSync(join(stage, ws), { recursive: true });
   cpSync(join(root, ws, 'package.json'), join(stage, ws, 'package.json'));

@@ -129,6 +129,20 @@ export const errorCatalogue = {
     message: 'Invalid ACL: {reason}',
     description: 'An ACL operation or entry is malformed.',
   },
+  NEGATIVE_CYCLE: {
+    http: 400,
+    grpc: 'FAILED_PRECONDITION',
+    message:
+      'The graph has a negative cycle through {node}: shortest paths are undefined. Remove the negative weights on that cycle',
+    description: 'Bellman-Ford found a cycle of negative total weight.',
+  },
+  GRAPH_BUDGET_EXCEEDED: {
+    http: 400,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message:
+      'This graph query would visit more than {budget} nodes and edges. Narrow it with node_ids, start_node_id and depth, or edge_type',
+    description: 'A graph query stops at a documented budget instead of stalling the server.',
+  },
   LAST_OWNER: {
     http: 400,
     grpc: 'FAILED_PRECONDITION',

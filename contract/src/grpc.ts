@@ -7,6 +7,8 @@ export interface GrpcField {
   readonly type: string;
   readonly number: number;
   readonly repeated?: boolean;
+  /** Presence is tracked, so an explicit 0 differs from "not given" (which takes the REST default). */
+  readonly optional?: boolean;
   readonly description: string;
 }
 
@@ -71,7 +73,7 @@ export const grpcMessages: readonly GrpcMessage[] = [
       { name: 'limit', type: 'int32', number: 3, description: 'Results to return (default 10).' },
       { name: 'filters', type: 'string', number: 4, description: 'JSON: a list of {field, operator, value}.' },
       { name: 'similarity_method', type: 'string', number: 5, description: 'cosine (default), euclidean or dot.' },
-      { name: 'threshold', type: 'float', number: 6, description: '0 to 1 (default 0.7).' },
+      { name: 'threshold', type: 'float', number: 6, optional: true, description: '0 to 1 (default 0.7).' },
       { name: 'primary_table', type: 'string', number: 7, description: 'Restrict to one primary table.' },
       {
         name: 'embedding_options',
@@ -96,7 +98,13 @@ export const grpcMessages: readonly GrpcMessage[] = [
         description: 'The text side (and, without vector, the embedded query).',
       },
       { name: 'vector', type: 'float', number: 2, repeated: true, description: 'Optional query vector.' },
-      { name: 'alpha', type: 'float', number: 3, description: 'Weight of the vector side, 0 to 1 (default 0.3).' },
+      {
+        name: 'alpha',
+        type: 'float',
+        number: 3,
+        optional: true,
+        description: 'Weight of the vector side, 0 to 1 (default 0.3).',
+      },
       { name: 'offset', type: 'int32', number: 4, description: 'Results to skip.' },
       { name: 'limit', type: 'int32', number: 5, description: 'Results to return (default 10).' },
       { name: 'filters', type: 'string', number: 6, description: 'JSON: a list of {field, operator, value}.' },
@@ -249,8 +257,10 @@ export function renderProto(): string {
   }
   for (const message of grpcMessages) {
     lines.push(`// ${message.description}`, `message ${message.name} {`);
-    for (const f of message.fields)
-      lines.push(`  // ${f.description}`, `  ${f.repeated ? 'repeated ' : ''}${f.type} ${f.name} = ${f.number};`);
+    for (const f of message.fields) {
+      const label = f.repeated ? 'repeated ' : f.optional ? 'optional ' : '';
+      lines.push(`  // ${f.description}`, `  ${label}${f.type} ${f.name} = ${f.number};`);
+    }
     lines.push('}', '');
   }
   return lines.join('\n');

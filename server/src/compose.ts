@@ -13,9 +13,12 @@ import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { buildApp } from './transport/http/app.js';
+import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
 
 export interface GoDBServer {
   readonly app: FastifyInstance;
+  /** The gRPC server, when GRPC_PORT is not 0. */
+  readonly grpc: RunningGrpc | null;
   readonly engine: Engine;
   readonly services: Services;
   close(): Promise<void>;
@@ -111,12 +114,18 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     app.log,
   );
   relay.start();
+  const grpc =
+    config.GRPC_PORT > 0
+      ? await startGrpcServer({ services, host: config.HOST, port: config.GRPC_PORT, log: app.log })
+      : null;
   return {
     app,
+    grpc,
     engine,
     services,
     async close() {
       await relay?.stop();
+      await grpc?.close();
       await app.close();
       await engine.close();
     },

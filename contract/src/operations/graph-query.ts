@@ -12,7 +12,7 @@ export const graphQuery = defineOperation({
   access: 'user',
   body: GraphQueryRequest,
   success: { status: 200, schema: GraphResponse, description: 'Nodes and edges reached.' },
-  errors: ['INVALID_QUERY_TYPE', 'DEPTH_TOO_SMALL', 'NOT_FOUND'],
+  errors: ['INVALID_QUERY_TYPE', 'DEPTH_TOO_SMALL', 'NOT_FOUND', 'GRAPH_BUDGET_EXCEEDED'],
   examples: [
     {
       summary: 'Breadth-first neighbourhood',

@@ -12,7 +12,14 @@ export const searchGraph = defineOperation({
   access: 'user',
   body: GraphSearchRequest,
   success: { status: 200, schema: GraphResponse, description: 'Nodes, edges, and the path, scores or embeddings.' },
-  errors: ['INVALID_QUERY_TYPE', 'INVALID_CENTRALITY_TYPE', 'DEPTH_TOO_SMALL', 'NOT_FOUND'],
+  errors: [
+    'INVALID_QUERY_TYPE',
+    'INVALID_CENTRALITY_TYPE',
+    'DEPTH_TOO_SMALL',
+    'NOT_FOUND',
+    'NEGATIVE_CYCLE',
+    'GRAPH_BUDGET_EXCEEDED',
+  ],
   examples: [
     {
       summary: 'Shortest path between two documents',

@@ -61,11 +61,18 @@ export const SearchResult = Type.Object({
       description: 'Multi-table search: the partner documents of the join.',
     }),
   ),
+  strategies: Type.Optional(
+    Type.Record(Type.String(), Type.Number(), {
+      description: 'Recommendations: the score each contributing strategy gave.',
+    }),
+  ),
 });
 
 export const SearchResponse = Type.Object({
   results: Type.Array(SearchResult),
-  total_hits: Type.Integer({ description: 'Documents matching (exact up to 10,000 matching chunks).' }),
+  total_hits: Type.Integer({
+    description: 'Documents found among the best candidates read (at least 20 × limit chunks; up to 10,000).',
+  }),
   time_taken: Type.Number({ description: 'Milliseconds spent in the engine.' }),
   ranking: Type.Optional(Type.String({ description: 'Hybrid search: weighted, rrf or engagement-logistic.' })),
   notes: Type.Optional(

@@ -27,6 +27,8 @@ import { registerUseCase } from './auth/register.js';
 import { removeGroupUserUseCase } from './auth/remove-group-user.js';
 import { authorize } from './auth/roles.js';
 import { updateUserUseCase } from './auth/update-user.js';
+import { graphQueryUseCase, searchGraphUseCase } from './graph/search-graph.js';
+import { searchRecommendationsUseCase } from './graph/search-recommendations.js';
 import type { MailDeps } from './mail/deps.js';
 import { downloadReleaseUseCase } from './mail/download-release.js';
 import { sendEmailUseCase } from './mail/send-email.js';
@@ -55,7 +57,8 @@ export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingO
 
 export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps & MailDeps;
 
-const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
+/** Marks an operation whose feature has not landed: it answers 501 naming the issue. */
+export const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
 
 /** Erases a use case's precise input type; safe because every transport validates with the same schema first. */
 const erase = <Id extends OperationId>(useCase: UseCaseOf<Id>): AnyUseCase => useCase as unknown as AnyUseCase;
@@ -104,9 +107,9 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'search-fuzzy': erase(searchFuzzyUseCase(deps)),
     'search-smart': erase(searchSmartUseCase(deps)),
     'search-multi-table': erase(searchMultiTableUseCase(deps)),
-    'search-recommendations': pending(9),
-    'search-graph': pending(9),
-    'graph-query': pending(9),
+    'search-recommendations': erase(searchRecommendationsUseCase(deps)),
+    'search-graph': erase(searchGraphUseCase(deps)),
+    'graph-query': erase(graphQueryUseCase(deps)),
     'send-email': erase(sendEmailUseCase(deps)),
     'send-mail': erase(sendMailUseCase(deps)),
     'download-release': erase(downloadReleaseUseCase(deps)),

@@ -41,6 +41,7 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
     MODEL_CACHE_DIR: sharedModelCacheDir,
     MODELS_DIR: join(dataDir, 'models'),
     WRITE_TIMEOUT_MS: '120000',
+    GRPC_PORT: '0',
     ...overrides,
   });
   const server = await createServer(config, clock);

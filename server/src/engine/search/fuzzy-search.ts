@@ -17,6 +17,7 @@ export function fuzzySearch(
   query: string,
   fuzziness: number,
   prefixLength: number,
+  limit?: number,
 ): { hits: Hit[]; notes: string[] } {
   const tokens = queryTokens(query);
   if (tokens.length === 0) throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
@@ -44,5 +45,8 @@ export function fuzzySearch(
     );
     groups.push(...matches.map((m) => quote(m.term)));
   }
-  return { hits: groups.length > 0 ? core.textHits(scope, [...new Set(groups)].join(' OR ')) : [], notes };
+  return {
+    hits: groups.length > 0 ? core.textHits(scope, [...new Set(groups)].join(' OR '), limit ? { limit } : {}) : [],
+    notes,
+  };
 }

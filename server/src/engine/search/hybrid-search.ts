@@ -38,7 +38,7 @@ export async function hybridSearch(
 ): Promise<{ hits: Hit[]; notes: string[]; ranking: string }> {
   const depth = q.limit * 2;
   const match = q.text ? ftsQuery(q.text, 'match') : undefined;
-  const textHits = match ? core.textHits(scope, match).slice(0, depth) : [];
+  const textHits = match ? core.textHits(scope, match, { limit: depth }).slice(0, depth) : [];
   const vectorHits = (
     await vectorSearch(core, embedder, scope, {
       text: q.text,

@@ -49,6 +49,8 @@ export interface Hit {
   distance?: number;
   table?: string;
   joined?: { table: string; document_id: string; title: string }[];
+  /** Recommendations: the score each strategy gave. */
+  strategies?: Record<string, number>;
 }
 
 export interface SearchResultView {
@@ -60,6 +62,7 @@ export interface SearchResultView {
   distance?: number;
   table?: string;
   joined?: { table: string; document_id: string; title: string }[];
+  strategies?: Record<string, number>;
 }
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
@@ -142,27 +145,27 @@ export class SearchCore {
   }
 
   /**
-   * Full-text hits (BM25 from FTS5, title weighted twice the content), grouped by document: a document's score is
-   * its best chunk's; its chunks are those that matched, best first.
+   * Full-text hits (BM25 from FTS5 with the index's rank function, title weighted twice the content), grouped by
+   * document: a document's score is its best chunk's; its chunks are those that matched, best first. With a
+   * `limit`, only the best 20 × limit chunks (at least 200) are read, widened while access rules and filters
+   * leave too few; without one (facet counts), up to 10,000.
    */
-  textHits(scope: Scope, match: string, weights: { title: number; content: number } = { title: 2, content: 1 }): Hit[] {
+  textHits(scope: Scope, match: string, options: { limit?: number } = {}): Hit[] {
     const tables = this.text.tables(scope.viewer.tenantId);
     if (!tables) return [];
-    const rows = this.sql
-      .get(
-        `SELECT c.seq AS chunk, c.doc_seq AS doc, -bm25(${tables.fts}, @wt, @wc) AS score
-         FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
-         WHERE ${tables.fts} MATCH @match ORDER BY score DESC LIMIT @cap`,
-      )
-      .all({ match, wt: weights.title, wc: weights.content, cap: maxTextCandidates }) as {
-      chunk: number;
-      doc: number;
-      score: number;
-    }[];
-    return this.group(
-      scope,
-      rows.map((r) => ({ doc: r.doc, chunk: r.chunk, score: r.score })),
+    const statement = this.sql.get(
+      `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
+       FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
+       JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
     );
+    let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
+    for (;;) {
+      const rows = statement.all({ match, cap: depth }) as { chunk: number; doc: number; score: number }[];
+      const hits = this.group(scope, rows);
+      if (!options.limit || hits.length >= options.limit || rows.length < depth || depth >= maxTextCandidates)
+        return hits;
+      depth = Math.min(maxTextCandidates, depth * 5);
+    }
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
@@ -246,6 +249,7 @@ export class SearchCore {
       ...(hit.distance !== undefined && { distance: round(hit.distance) }),
       ...(hit.table !== undefined && { table: hit.table }),
       ...(hit.joined !== undefined && { joined: hit.joined }),
+      ...(hit.strategies !== undefined && { strategies: hit.strategies }),
     }));
   }
 

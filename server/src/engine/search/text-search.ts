@@ -23,6 +23,7 @@ export function textSearch(
   scope: Scope,
   query: string,
   type: TextQueryType,
+  limit?: number,
 ): { hits: Hit[]; notes: string[] } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
   if (type === 'wildcard') {
@@ -33,8 +34,8 @@ export function textSearch(
       ([p, words]) =>
         `${p} → ${words.length > 0 ? words.slice(0, 10).join(', ') : 'no word'}${words.length > 10 ? ', …' : ''}`,
     );
-    return { hits: match ? core.textHits(scope, match) : [], notes };
+    return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes };
   }
   const match = ftsQuery(query, type);
-  return { hits: match ? core.textHits(scope, match) : [], notes: [] };
+  return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes: [] };
 }

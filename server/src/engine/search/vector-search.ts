@@ -20,6 +20,8 @@ export interface VectorQuery {
 export const locationWeight = 0.3;
 /** Largest candidate set read from the HNSW index before falling back to an exact scan. */
 export const maxAnnCandidates = 4096;
+/** Below this many vectors an exact scan is as fast as the index, and exact. */
+export const exactBelow = 2000;
 
 const dot = (a: Float32Array, b: Float32Array) => {
   let s = 0;
@@ -93,6 +95,7 @@ export async function vectorSearch(
   const { vector, model, dims } = await queryVector(embedder, q);
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false };
+  if (size <= exactBelow) return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
   let k = Math.max(q.limit * 2, 20);
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));

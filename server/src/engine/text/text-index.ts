@@ -11,6 +11,10 @@ import { StatementCache } from '../storage/statement-cache.js';
  *
  * Row ids are chunk seqs. Tables are created on a tenant's first document.
  */
+/** BM25 column weights: a word in the title counts twice a word in the content. */
+export const titleWeight = 2;
+export const contentWeight = 1;
+
 export class TextIndex {
   readonly #db: Db;
   readonly #sql: StatementCache;
@@ -48,6 +52,7 @@ export class TextIndex {
       CREATE VIRTUAL TABLE fts_${key} USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE words_${key} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE vocab_${key} USING fts5vocab(words_${key}, 'row');
+      INSERT INTO fts_${key} (fts_${key}, rank) VALUES ('rank', 'bm25(${titleWeight}, ${contentWeight})');
     `);
     this.#keys.set(tenantId, key);
     return { fts: `fts_${key}`, words: `words_${key}`, vocab: `vocab_${key}` };

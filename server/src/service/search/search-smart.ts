@@ -35,7 +35,7 @@ export const searchSmartUseCase =
       hits = geoSearch(deps.search, { ...scope, geo });
     } else if (route === 'text') {
       const type = /^".+"$/.test(query.trim()) ? 'phrase' : /[*?]/.test(query) ? 'wildcard' : 'match';
-      ({ hits, notes } = textSearch(deps.search, scope, query, type));
+      ({ hits, notes } = textSearch(deps.search, scope, query, type, limit));
     } else if (route === 'semantic') {
       ({ hits } = await vectorSearch(deps.search, deps.embedder, scope, {
         text: query,

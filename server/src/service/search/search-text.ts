@@ -1,7 +1,7 @@
 import { textSearch } from '../../engine/search/text-search.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
-import { geoOf, requireQuery, scopeOf, searchResponse } from './scope.js';
+import { clampLimit, geoOf, requireQuery, scopeOf, searchResponse } from './scope.js';
 
 export const searchTextUseCase =
   (deps: SearchDeps): UseCaseOf<'search-text'> =>
@@ -14,7 +14,7 @@ export const searchTextUseCase =
       geo: geoOf(body),
       requireGeo: body.require_geo,
     });
-    const { hits, notes } = textSearch(deps.search, scope, query, body.query_type);
+    const { hits, notes } = textSearch(deps.search, scope, query, body.query_type, clampLimit(body.limit));
     return searchResponse(deps.search, hits, body.limit, started, { notes });
   };
 
@@ -23,6 +23,12 @@ export const simpleSearchUseCase =
   (deps: SearchDeps): UseCaseOf<'simple-search'> =>
   async ({ query }, ctx) => {
     const started = performance.now();
-    const { hits } = textSearch(deps.search, scopeOf(deps, ctx), requireQuery(query.query), 'match');
+    const { hits } = textSearch(
+      deps.search,
+      scopeOf(deps, ctx),
+      requireQuery(query.query),
+      'match',
+      clampLimit(query.limit),
+    );
     return searchResponse(deps.search, hits, query.limit, started);
   };

@@ -1,5 +1,6 @@
 import { createError, errorCatalogue, isGoDBError, type ErrorBody, type GoDBError } from '@godb/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { validationError } from '../../service/validation.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -8,36 +9,12 @@ interface AjvIssue {
   params: Record<string, unknown>;
 }
 
-/** `/acl/0/role` in the body → `body.acl[0].role`. */
-function fieldPath(context: string, instancePath: string, leaf?: unknown): string {
-  const location = context === 'querystring' ? 'query' : context;
-  const segments = instancePath.split('/').filter(Boolean);
-  if (typeof leaf === 'string') segments.push(leaf);
-  return segments.reduce(
-    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`),
-    location,
-  );
-}
-
 function fromValidation(error: FastifyError): GoDBError {
-  const issue = (error.validation as AjvIssue[] | undefined)?.[0];
   const context = error.validationContext ?? 'body';
-  if (!issue) return createError('VALIDATION_FAILED', { detail: error.message });
-  if (issue.keyword === 'required') {
-    const field = fieldPath(context, issue.instancePath, issue.params.missingProperty);
-    return createError('VALIDATION_FAILED', { detail: `${field} is required` }, { field });
-  }
-  if (issue.keyword === 'additionalProperties') {
-    const field = fieldPath(context, issue.instancePath, issue.params.additionalProperty);
-    return createError(
-      'VALIDATION_FAILED',
-      { detail: `${field} is not a known field: check its spelling against the API reference` },
-      { field },
-    );
-  }
-  const field = fieldPath(context, issue.instancePath);
-  const allowed = Array.isArray(issue.params.allowedValues) ? `: ${issue.params.allowedValues.join(', ')}` : '';
-  return createError('VALIDATION_FAILED', { detail: `${field} ${issue.message ?? 'is invalid'}${allowed}` }, { field });
+  return validationError(
+    (error.validation as AjvIssue[] | undefined)?.[0],
+    context === 'querystring' ? 'query' : context,
+  );
 }
 
 /** Maps anything thrown while serving a request to a catalogue error; unknown errors become INTERNAL. */

@@ -1,5 +1,6 @@
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
+import { useForm } from '../ui/use-form';
 import { emailServiceConfig } from '../../config/env';
 import { sendEmail } from '../../lib/mail';
 import { Button } from '../ui/button';
@@ -11,14 +12,12 @@ const empty = { name: '', company: '', email: '', phone: '', note: '' };
 
 /** The 'Request Go DB Binary' dialog (site-spec §2): the download link arrives by e-mail. */
 export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
-  const [form, setForm] = useState(empty);
+  const { form, bind, reset } = useForm(empty);
   const [state, setState] = useState<'form' | 'sending' | 'submitted'>('form');
   const [error, setError] = useState('');
-  const set = (name: keyof typeof empty) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [name]: e.target.value }));
 
   const close = () => {
-    setForm(empty);
+    reset();
     setState('form');
     setError('');
     onClose();
@@ -69,39 +68,35 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
       ) : (
         <form onSubmit={submit}>
           {error && <Alert kind="error">{error}</Alert>}
-          <TextField label="Name" name="name" required autoComplete="name" value={form.name} onChange={set('name')} />
+          <TextField label="Name" required autoComplete="name" {...bind('name')} />
           <TextField
             label="Company"
-            name="company"
+
             required
             autoComplete="organization"
-            value={form.company}
-            onChange={set('company')}
+            {...bind('company')}
           />
           <TextField
             label="Email"
-            name="email"
+
             type="email"
             required
             autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
+            {...bind('email')}
           />
           <TextField
             label="Phone"
-            name="phone"
+
             type="tel"
             autoComplete="tel"
-            value={form.phone}
-            onChange={set('phone')}
+            {...bind('phone')}
             hint="Optional"
           />
           <TextAreaField
             label="Note"
-            name="note"
+
             rows={3}
-            value={form.note}
-            onChange={set('note')}
+            {...bind('note')}
             hint="Optional: what you want to evaluate"
           />
           <div className={styles.actions}>

@@ -1,5 +1,6 @@
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
+import { useForm } from '../../components/ui/use-form';
 import { Button } from '../../components/ui/button';
 import { Alert, TextField } from '../../components/ui/form-field';
 import { emailServiceConfig } from '../../config/env';
@@ -17,19 +18,17 @@ const emptyForm = { email: '', password: '', confirm: '', name: '', company: '',
 /** Login and registration, shown at /playground when no token is stored (site-spec §2). */
 export function AuthScreen({ notice }: { notice?: string | null }) {
   const [mode, setMode] = useState<Mode>('login');
-  const [form, setForm] = useState(emptyForm);
+  const { form, setForm, bind, reset } = useForm(emptyForm);
   const [check, setCheck] = useState(newCheck);
   const [tenantId, setTenantId] = useState(() => crypto.randomUUID());
   const [error, setError] = useState(notice ?? '');
   const [success, setSuccess] = useState('');
   const [busy, setBusy] = useState(false);
-  const set = (name: keyof typeof emptyForm) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [name]: e.target.value }));
 
   const switchMode = (next: Mode) => {
     sessionNotice.clear();
     setMode(next);
-    setForm(emptyForm);
+    reset();
     setError('');
     setSuccess('');
     setCheck(newCheck());
@@ -100,44 +99,40 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
           {success && <Alert kind="success">{success}</Alert>}
           {mode === 'register' && (
             <>
-              <TextField label="Name" name="name" autoComplete="name" value={form.name} onChange={set('name')} />
+              <TextField label="Name" autoComplete="name" {...bind('name')} />
               <TextField
                 label="Company"
-                name="company"
+
                 autoComplete="organization"
-                value={form.company}
-                onChange={set('company')}
+                {...bind('company')}
               />
             </>
           )}
           <TextField
             label="Email"
-            name="email"
+
             type="email"
             required
             autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
+            {...bind('email')}
           />
           <TextField
             label="Password"
-            name="password"
+
             type="password"
             required
             autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-            value={form.password}
-            onChange={set('password')}
+            {...bind('password')}
           />
           {mode === 'register' && (
             <>
               <TextField
                 label="Confirm Password"
-                name="confirm"
+
                 type="password"
                 required
                 autoComplete="new-password"
-                value={form.confirm}
-                onChange={set('confirm')}
+                {...bind('confirm')}
               />
               <TextField
                 label="Tenant ID"
@@ -150,11 +145,10 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
           )}
           <TextField
             label={`${check.a} + ${check.b} = ?`}
-            name="answer"
+
             inputMode="numeric"
             required
-            value={form.answer}
-            onChange={set('answer')}
+            {...bind('answer')}
             hint="A quick human check."
           />
           <Button type="submit" size="lg" disabled={busy} className={styles.submit}>

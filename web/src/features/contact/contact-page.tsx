@@ -1,5 +1,6 @@
 import { clientMessages } from '@godb/contract/errors';
 import { useRef, useState, type FormEvent } from 'react';
+import { useForm } from '../../components/ui/use-form';
 import { Button } from '../../components/ui/button';
 import { Alert, TextAreaField, TextField } from '../../components/ui/form-field';
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
@@ -17,10 +18,8 @@ const reasons = [
 export function ContactPage() {
   const root = useRef<HTMLDivElement>(null);
   useScrollReveal(root);
-  const [form, setForm] = useState(empty);
+  const { form, bind, reset } = useForm(empty);
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
-  const set = (name: keyof typeof empty) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [name]: e.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -33,7 +32,7 @@ export function ContactPage() {
       message: form.message,
     });
     if (success) {
-      setForm(empty);
+      reset();
       setStatus('sent');
     } else {
       setStatus('error'); // what was typed stays in the form
@@ -63,36 +62,33 @@ export function ContactPage() {
           {status === 'sent' && <Alert kind="success">{clientMessages.contactSuccess}</Alert>}
           {status === 'error' && <Alert kind="error">{clientMessages.contactFailure}</Alert>}
           <div className={styles.row}>
-            <TextField label="Name" name="name" required autoComplete="name" value={form.name} onChange={set('name')} />
+            <TextField label="Name" required autoComplete="name" {...bind('name')} />
             <TextField
               label="Email"
-              name="email"
+
               type="email"
               required
               autoComplete="email"
-              value={form.email}
-              onChange={set('email')}
+              {...bind('email')}
             />
           </div>
           <div className={styles.row}>
             <TextField
               label="Phone Number"
-              name="phone"
+
               type="tel"
               required
               autoComplete="tel"
-              value={form.phone}
-              onChange={set('phone')}
+              {...bind('phone')}
             />
-            <TextField label="Subject" name="subject" required value={form.subject} onChange={set('subject')} />
+            <TextField label="Subject" required {...bind('subject')} />
           </div>
           <TextAreaField
             label="Message"
-            name="message"
+
             required
             rows={6}
-            value={form.message}
-            onChange={set('message')}
+            {...bind('message')}
           />
           <Button type="submit" size="lg" disabled={status === 'sending'}>
             {status === 'sending' ? 'Sending...' : 'Send Message'}

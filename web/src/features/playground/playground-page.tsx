@@ -2,6 +2,7 @@ import { clientMessages, formatMessage } from '@godb/contract/errors';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
+import { MethodBadge } from '../../components/ui/method-badge';
 import { InlineCode } from '../../components/ui/inline-code';
 import { apiBaseUrl } from '../../config/env';
 import { paths } from '../../config/paths';
@@ -167,9 +168,7 @@ export function PlaygroundPage({ token }: { token: string }) {
                           setCurl(null);
                         }}
                       >
-                        <span className={`${styles.badge} ${styles[op.http.method.toLowerCase()]}`}>
-                          {op.http.method}
-                        </span>
+                        <MethodBadge method={op.http.method} />
                         <span>{op.name}</span>
                       </button>
                     </li>
@@ -186,10 +185,7 @@ export function PlaygroundPage({ token }: { token: string }) {
               <div className={styles.title}>
                 <h1>{selected.op.name}</h1>
                 <p>
-                  <span className={`${styles.badge} ${styles[selected.op.http.method.toLowerCase()]}`}>
-                    {selected.op.http.method}
-                  </span>{' '}
-                  <code>{apiV1PathOf(selected.op)}</code>
+                  <MethodBadge method={selected.op.http.method} /> <code>{apiV1PathOf(selected.op)}</code>
                 </p>
                 <p className={styles.description}>
                   <InlineCode text={selected.op.description} />

@@ -1,6 +1,7 @@
 import { apiV1PathOf, type PlaygroundEndpoint } from './endpoints';
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
+import { useForm } from '../../components/ui/use-form';
 import { Button } from '../../components/ui/button';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
@@ -17,10 +18,8 @@ export function ReportIssueModal({
   endpoints: readonly PlaygroundEndpoint[];
   onClose: () => void;
 }) {
-  const [form, setForm] = useState(empty);
+  const { form, bind, reset } = useForm(empty);
   const [busy, setBusy] = useState(false);
-  const set = (name: keyof typeof empty) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [name]: e.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -33,7 +32,7 @@ export function ReportIssueModal({
     });
     setBusy(false);
     if (success) {
-      setForm(empty);
+      reset();
       onClose();
       window.alert(clientMessages.issueReportSuccess);
     } else {
@@ -52,7 +51,7 @@ export function ReportIssueModal({
               *
             </span>
           </label>
-          <select id="issue-endpoint" required value={form.endpoint} onChange={set('endpoint')}>
+          <select id="issue-endpoint" required {...bind('endpoint')}>
             <option value="">Choose an endpoint</option>
             {endpoints.map(({ op }) => {
               const label = `${op.name} (${op.http.method} ${apiV1PathOf(op)})`;
@@ -64,15 +63,14 @@ export function ReportIssueModal({
             })}
           </select>
         </div>
-        <TextField label="Your Name" name="name" required value={form.name} onChange={set('name')} />
-        <TextField label="Email" name="email" type="email" required value={form.email} onChange={set('email')} />
+        <TextField label="Your Name" required {...bind('name')} />
+        <TextField label="Email" type="email" required {...bind('email')} />
         <TextAreaField
           label="Issue Description"
-          name="description"
+
           rows={4}
           required
-          value={form.description}
-          onChange={set('description')}
+          {...bind('description')}
         />
         <div className={styles.modalActions}>
           <Button variant="secondary" onClick={onClose}>

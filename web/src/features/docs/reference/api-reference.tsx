@@ -1,5 +1,6 @@
 import { errorCatalogue, operationErrors, operations, type CatalogueOperation } from '@godb/contract';
 import { useMemo, useState } from 'react';
+import { MethodBadge } from '../../../components/ui/method-badge';
 import { InlineCode } from '../../../components/ui/inline-code';
 import { matcher } from '../pattern-search';
 import { GrpcReference } from './grpc-reference';
@@ -61,7 +62,7 @@ function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: bo
       aria-labelledby={`op-${op.id}-title`}
     >
       <header className={styles.endpointHeader}>
-        <span className={`${styles.method} ${styles[op.http.method.toLowerCase()]}`}>{op.http.method}</span>
+        <MethodBadge method={op.http.method} />
         <code className={styles.path}>{op.http.path}</code>
         <span className={styles.access}>{op.access === 'public' ? 'no token' : `${op.access} token`}</span>
       </header>
@@ -152,8 +153,7 @@ export function RestReference() {
             {matches.map((op) => (
               <li key={op.id}>
                 <button type="button" onClick={() => jump(op.id)}>
-                  <span className={`${styles.method} ${styles[op.http.method.toLowerCase()]}`}>{op.http.method}</span>{' '}
-                  {op.http.path}
+                  <MethodBadge method={op.http.method} /> {op.http.path}
                 </button>
               </li>
             ))}

@@ -58,7 +58,17 @@ const rows: Row[] = [
     'no',
   ],
   ['Geo search', 'yes', 'yes', 'yes', 'limited', 'yes', 'yes', 'yes', 'with PostGIS'],
-  ['Graph queries', 'planned (501 today)', 'no', 'cross-references', 'no', 'no', 'no', 'no', 'recursive SQL'],
+  [
+    'Graph queries',
+    'paths, centralities, node embeddings',
+    'no',
+    'cross-references',
+    'no',
+    'no',
+    'no',
+    'no',
+    'recursive SQL',
+  ],
   [
     'Multi-tenancy',
     'JWT tenants, ACLs',

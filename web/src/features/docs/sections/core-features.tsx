@@ -35,6 +35,14 @@ const features: [string, string][] = [
     'Versions, chunking, child documents, engagement counters and events, batch and asynchronous imports, index maintenance.',
   ],
   [
+    'Graph queries',
+    'Weighted shortest paths, A*, bidirectional search, Bellman-Ford, depth-limited BFS and DFS, seven centralities, random-walk, TransE and GraphSAGE-style node embeddings — over the links the caller may see.',
+  ],
+  [
+    'Recommendations',
+    'Content (embedding similarity), collaborative (co-engagement), graph (neighbourhood) and hybrid strategies; each result says which contributed.',
+  ],
+  [
     'Operations',
     'Structured logs with request ids, Prometheus metrics, health and readiness, rate limits, concurrency limits, graceful shutdown.',
   ],
@@ -64,9 +72,8 @@ export default function CoreFeatures() {
         </tbody>
       </table>
       <p>
-        Graph queries (paths, centralities, node embeddings) and recommendations are part of the API catalogue and
-        answer <code>501</code> with the issue that tracks them until they land; the gRPC transport is in the same
-        state.
+        REST and gRPC (SearchService, AdminService, with reflection and health checking) call the same use cases, so
+        they validate, authorize and answer alike.
       </p>
     </>
   );

@@ -1,7 +1,11 @@
 import embed from '../../../../../bench/results/embed.json';
 import ingest from '../../../../../bench/results/ingest.json';
 import relevance from '../../../../../bench/results/relevance.json';
+import graph from '../../../../../bench/results/graph.json';
+import grpc from '../../../../../bench/results/grpc.json';
+import search from '../../../../../bench/results/search.json';
 import vector from '../../../../../bench/results/vector.json';
+import web from '../../../../../bench/results/web.json';
 import { BarChart } from '../bar-chart';
 
 type Rows = Record<string, string | number>[];
@@ -55,7 +59,8 @@ export default function Performance() {
       <p>
         Every figure here comes from the benchmark scripts in <code>bench/</code>, committed as result files and drawn
         from them; rerun them with <code>npm run bench:relevance</code>, <code>bench:embed</code>,{' '}
-        <code>bench:ingest</code> and <code>bench:vector</code>.
+        <code>bench:ingest</code>, <code>bench:vector</code>, <code>bench:search</code>, <code>bench:grpc</code>,{' '}
+        <code>bench:graph</code> and <code>bench:web</code>.
       </p>
       <h2>Relevance (Cranfield)</h2>
       <p>
@@ -96,6 +101,23 @@ export default function Performance() {
       </p>
       <Table rows={vector.results as Rows} />
       <Machine machine={vector.machine} />
+      <h2>Search over HTTP at 100,000 documents</h2>
+      <p>
+        Text, vector and hybrid top-10 under load (autocannon, 10 connections), next to the same queries through the
+        engine in-process.
+      </p>
+      <Table rows={search.results as Rows} />
+      <Machine machine={search.machine} />
+      <h2>gRPC next to REST</h2>
+      <Table rows={grpc.results as Rows} />
+      <Machine machine={grpc.machine} />
+      <h2>Graph queries at 10,000 nodes and 100,000 edges</h2>
+      <Table rows={graph.results as Rows} />
+      <Machine machine={graph.machine} />
+      <h2>The website</h2>
+      <p>JavaScript loaded (gzip), Largest Contentful Paint and Cumulative Layout Shift measured in Chromium.</p>
+      <Table rows={web.results as Rows} />
+      <Machine machine={web.machine} />
       <h2>Scaling</h2>
       <ul>
         <li>Embedding is the bottleneck of ingestion: it is CPU-bound and scales with cores (one worker per core).</li>

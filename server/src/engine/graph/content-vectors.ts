@@ -1,0 +1,30 @@
+import type { SearchCore } from '../search/search-core.js';
+
+/**
+ * Each document's content embedding: the normalised mean of its chunk vectors in the tenant's main model (the one
+ * with most vectors among these documents). Documents without vectors are absent.
+ */
+export function contentVectors(core: SearchCore, tenantId: string, ids: readonly string[]): Map<string, Float32Array> {
+  const rows = core.sql
+    .get(
+      `SELECT d.id AS id, c.model AS model, c.vector AS vector FROM documents d JOIN chunks c ON c.doc_seq = d.seq
+       WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?)) AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
+    )
+    .all(tenantId, JSON.stringify(ids)) as { id: string; model: string; vector: Buffer }[];
+  const byModel = new Map<string, number>();
+  for (const r of rows) byModel.set(r.model, (byModel.get(r.model) ?? 0) + 1);
+  const main = [...byModel].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const sums = new Map<string, Float32Array>();
+  for (const r of rows) {
+    if (r.model !== main) continue;
+    const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
+    const sum = sums.get(r.id) ?? new Float32Array(v.length);
+    for (let d = 0; d < v.length; d += 1) sum[d]! += v[d]!;
+    sums.set(r.id, sum);
+  }
+  for (const v of sums.values()) {
+    const n = Math.hypot(...v) || 1;
+    for (let d = 0; d < v.length; d += 1) v[d]! /= n;
+  }
+  return sums;
+}

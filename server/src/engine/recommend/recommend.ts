@@ -1,0 +1,169 @@
+import { createError } from '@godb/contract';
+import { buildGraph } from '../graph/build-graph.js';
+import { contentVectors } from '../graph/content-vectors.js';
+import { traverse } from '../graph/traversal.js';
+import type { Hit, LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
+
+export type Strategy = 'content' | 'collaborative' | 'graph' | 'hybrid';
+
+export interface RecommendRequest {
+  readonly documentId?: string | undefined;
+  /** Whose engagement to learn from and exclude; the caller by default. */
+  readonly userId: string;
+  readonly strategy: Strategy;
+  readonly weights: { readonly content: number; readonly collaborative: number; readonly graph: number };
+  readonly minSimilarity: number;
+  readonly graphDepth: number;
+  readonly edgeType: string;
+  readonly limit: number;
+  readonly combineLocation: boolean;
+}
+
+/** Weight of proximity when `combine_location_score` is set (as in vector search). */
+const locationWeight = 0.3;
+
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i += 1) s += a[i]! * b[i]!;
+  return s;
+};
+
+/**
+ * Recommendations from a seed document and/or a user's engagement:
+ * - content: cosine similarity of document content embeddings to the seed (or to the user's engaged documents),
+ *   at least min_similarity;
+ * - collaborative: item-item co-engagement, |users(seed) ∩ users(x)| / √(|users(seed)| · |users(x)|);
+ * - graph: neighbours within graph_depth along edge_type, scored 1 / hops;
+ * - hybrid: the three, each scaled to [0, 1], weighted (weights summing to 1 within 0.001).
+ * The seed and the documents the user already engaged with are excluded; every result lists the strategies that
+ * contributed and their scores.
+ */
+export function recommend(core: SearchCore, scope: Scope, request: RecommendRequest): Hit[] {
+  const tenant = scope.viewer.tenantId;
+  if (request.strategy === 'hybrid') {
+    const sum = request.weights.content + request.weights.collaborative + request.weights.graph;
+    if (Math.abs(sum - 1) > 0.001) throw createError('WEIGHTS_MUST_SUM_TO_ONE', {}, { field: 'body.content_weight' });
+  }
+  const seed = request.documentId;
+  if (seed !== undefined) {
+    const seq = core.sql.get('SELECT seq FROM documents WHERE tenant_id = ? AND id = ?').pluck().get(tenant, seed) as
+      number | undefined;
+    if (seq === undefined || core.load(scope, [seq]).size === 0)
+      throw createError('NOT_FOUND', { resource: 'Document', id: seed }, { field: 'body.document_id' });
+  }
+  const engaged = core.sql
+    .get('SELECT DISTINCT doc_id FROM engagement_events WHERE tenant_id = ? AND user_id = ?')
+    .pluck()
+    .all(tenant, request.userId) as string[];
+  const seeds = seed !== undefined ? [seed] : engaged;
+  if (seeds.length === 0) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: 'body.document_id is required when the user has no engagement to learn from' },
+      { field: 'body.document_id' },
+    );
+  }
+  const excluded = new Set([...seeds, ...engaged]);
+  const use = (s: Exclude<Strategy, 'hybrid'>) =>
+    request.strategy === s || (request.strategy === 'hybrid' && request.weights[s] > 0);
+  const scores: Record<'content' | 'collaborative' | 'graph', Map<string, number>> = {
+    content: new Map(),
+    collaborative: new Map(),
+    graph: new Map(),
+  };
+
+  if (use('content')) {
+    const allIds = core.sql
+      .get('SELECT id FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0')
+      .pluck()
+      .all(tenant) as string[];
+    const vectors = contentVectors(core, tenant, allIds);
+    const seedVectors = seeds.map((s) => vectors.get(s)).filter((v): v is Float32Array => v !== undefined);
+    if (seedVectors.length > 0) {
+      const centre = new Float32Array(seedVectors[0]!.length);
+      for (const v of seedVectors) for (let d = 0; d < v.length; d += 1) centre[d]! += v[d]! / seedVectors.length;
+      const norm = Math.hypot(...centre) || 1;
+      for (let d = 0; d < centre.length; d += 1) centre[d]! /= norm;
+      for (const [id, v] of vectors) {
+        if (excluded.has(id)) continue;
+        const similarity = cosine(centre, v);
+        if (request.strategy !== 'content' || similarity >= request.minSimilarity) scores.content.set(id, similarity);
+      }
+    }
+  }
+  if (use('collaborative')) {
+    const usersOf = new Map<string, Set<string>>();
+    for (const row of core.sql
+      .get('SELECT DISTINCT doc_id, user_id FROM engagement_events WHERE tenant_id = ?')
+      .all(tenant) as { doc_id: string; user_id: string }[]) {
+      const users = usersOf.get(row.doc_id) ?? new Set<string>();
+      users.add(row.user_id);
+      usersOf.set(row.doc_id, users);
+    }
+    const seedUsers = new Set(seeds.flatMap((s) => [...(usersOf.get(s) ?? [])]));
+    for (const [id, users] of usersOf) {
+      if (excluded.has(id) || seedUsers.size === 0) continue;
+      const shared = [...users].filter((u) => seedUsers.has(u)).length;
+      if (shared > 0) scores.collaborative.set(id, shared / Math.sqrt(seedUsers.size * users.size));
+    }
+  }
+  if (use('graph')) {
+    const graph = buildGraph(core, scope, request.edgeType);
+    for (const s of seeds) {
+      if (!graph.hasNode(s)) continue;
+      for (const visit of traverse(graph, s, request.graphDepth, 10_000, 'bfs').visits) {
+        if (visit.depth === 0 || excluded.has(visit.node)) continue;
+        scores.graph.set(visit.node, Math.max(scores.graph.get(visit.node) ?? 0, 1 / visit.depth));
+      }
+    }
+  }
+
+  const scaled = (map: Map<string, number>) => {
+    const max = Math.max(0, ...map.values());
+    return new Map([...map].map(([id, s]) => [id, request.strategy === 'hybrid' && max > 0 ? s / max : s]));
+  };
+  const parts = {
+    content: scaled(scores.content),
+    collaborative: scaled(scores.collaborative),
+    graph: scaled(scores.graph),
+  };
+  const candidates = new Set([...parts.content.keys(), ...parts.collaborative.keys(), ...parts.graph.keys()]);
+  const seqs = core.sql
+    .get('SELECT id, seq FROM documents WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .all(tenant, JSON.stringify([...candidates])) as {
+    id: string;
+    seq: number;
+  }[];
+  const docs = core.load(
+    scope,
+    seqs.map((r) => r.seq),
+  );
+  const hits: Hit[] = [];
+  for (const doc of docs.values() as IterableIterator<LoadedDocument>) {
+    const accepted = core.accept(doc, scope);
+    if (!accepted.ok) continue;
+    const strategies: Record<string, number> = {};
+    for (const name of ['content', 'collaborative', 'graph'] as const) {
+      const s = parts[name].get(doc.id);
+      if (s !== undefined && s > 0) strategies[name] = Math.round(s * 1e6) / 1e6;
+    }
+    if (Object.keys(strategies).length === 0) continue;
+    let score =
+      request.strategy === 'hybrid'
+        ? request.weights.content * (strategies.content ?? 0) +
+          request.weights.collaborative * (strategies.collaborative ?? 0) +
+          request.weights.graph * (strategies.graph ?? 0)
+        : (strategies[request.strategy] ?? 0);
+    if (request.combineLocation && scope.geo && accepted.distance !== undefined) {
+      score = (1 - locationWeight) * score + locationWeight * (1 - accepted.distance / scope.geo.radiusKm);
+    }
+    hits.push({
+      doc,
+      score,
+      chunks: [],
+      strategies,
+      ...(accepted.distance !== undefined && { distance: accepted.distance }),
+    });
+  }
+  return hits.sort((a, b) => b.score - a.score || a.doc.id.localeCompare(b.doc.id));
+}

@@ -1,0 +1,27 @@
+import { recommend } from '../../engine/recommend/recommend.js';
+import { principalOf, type UseCaseOf } from '../context.js';
+import type { SearchDeps } from '../search/deps.js';
+import { geoOf, scopeOf, searchResponse } from '../search/scope.js';
+
+export const searchRecommendationsUseCase =
+  (deps: SearchDeps): UseCaseOf<'search-recommendations'> =>
+  async ({ body }, ctx) => {
+    const started = performance.now();
+    const scope = scopeOf(deps, ctx, {
+      table: body.primary_table ?? body.dataset_id,
+      filters: body.filters,
+      geo: geoOf(body),
+    });
+    const hits = recommend(deps.search, scope, {
+      documentId: body.document_id,
+      userId: body.user_id ?? principalOf(ctx).userId,
+      strategy: body.strategy,
+      weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
+      minSimilarity: body.min_similarity,
+      graphDepth: body.graph_depth,
+      edgeType: body.edge_type,
+      limit: body.limit,
+      combineLocation: body.combine_location_score,
+    });
+    return searchResponse(deps.search, hits, body.limit, started);
+  };

@@ -1,0 +1,66 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { createError, type GoDBError } from '@godb/contract';
+
+// ajv-formats is CommonJS: imported from ESM, its default export is the `default` property of module.exports.
+const addFormats = addFormatsModule.default;
+
+function createAjv(options: Options): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: false, useDefaults: true, removeAdditional: false, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Validators of the contract's schemas, shared by every transport. Query strings and path parameters are text,
+ * so they are coerced to the schema's types; JSON (and gRPC) bodies are not.
+ */
+export const textValidator = createAjv({ coerceTypes: 'array' });
+export const jsonValidator = createAjv({ coerceTypes: false });
+
+/** `/acl/0/role` in the body → `body.acl[0].role`. */
+export function fieldPath(location: string, instancePath: string, leaf?: unknown): string {
+  const segments = instancePath.split('/').filter(Boolean);
+  if (typeof leaf === 'string') segments.push(leaf);
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`),
+    location,
+  );
+}
+
+/** The first validation issue as a catalogue error naming the field. */
+export function validationError(
+  issue: Pick<ErrorObject, 'instancePath' | 'keyword' | 'message' | 'params'> | undefined,
+  location: string,
+): GoDBError {
+  if (!issue) return createError('VALIDATION_FAILED', { detail: `${location} is invalid` });
+  const params = issue.params as Record<string, unknown>;
+  if (issue.keyword === 'required') {
+    const field = fieldPath(location, issue.instancePath, params.missingProperty);
+    return createError('VALIDATION_FAILED', { detail: `${field} is required` }, { field });
+  }
+  if (issue.keyword === 'additionalProperties') {
+    const field = fieldPath(location, issue.instancePath, params.additionalProperty);
+    return createError(
+      'VALIDATION_FAILED',
+      { detail: `${field} is not a known field: check its spelling against the API reference` },
+      { field },
+    );
+  }
+  const field = fieldPath(location, issue.instancePath);
+  const allowed = Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : '';
+  return createError('VALIDATION_FAILED', { detail: `${field} ${issue.message ?? 'is invalid'}${allowed}` }, { field });
+}
+
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+/** Validates (and fills defaults into) a JSON value; throws VALIDATION_FAILED naming the field. */
+export function validateJson(schema: TSchema, value: unknown, location: string): void {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = jsonValidator.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (!validate(value)) throw validationError(validate.errors?.[0], location);
+}

@@ -1,0 +1,152 @@
+import { operationById, type OperationId } from '@godb/contract';
+import type { Principal } from '../../service/context.js';
+import type { Services } from '../../service/use-cases.js';
+import { validateJson } from '../../service/validation.js';
+import { narrowPrincipal } from './narrow-principal.js';
+
+type Json = Record<string, unknown>;
+interface SearchAnswer {
+  results: {
+    document_id: string;
+    title: string;
+    chunks: { id: string; content: string; type: string; score: number }[];
+    metadata: Json;
+    score: number;
+  }[];
+  total_hits: number;
+  time_taken: number;
+}
+
+const nonEmpty = (value: unknown) =>
+  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+const pick = (entries: [string, unknown][]) => Object.fromEntries(entries.filter(([, v]) => nonEmpty(v)));
+
+/** Runs a REST operation's use case with a body built from a gRPC request, validated like REST. */
+async function invoke(
+  services: Services,
+  id: OperationId,
+  input: { body?: Json; params?: Json },
+  principal: Principal,
+  requestId: string,
+): Promise<unknown> {
+  const op = operationById(id);
+  if (op.body && input.body) validateJson(op.body, input.body, 'body');
+  if (op.params && input.params) validateJson(op.params, input.params, 'params');
+  return services.invoke(op, { params: input.params ?? {}, query: {}, body: input.body }, { principal, requestId });
+}
+
+function searchReply(answer: SearchAnswer, offset: number) {
+  return {
+    results: answer.results.slice(offset).map((r) => ({
+      document_id: r.document_id,
+      title: r.title,
+      chunks: r.chunks,
+      metadata: Object.fromEntries(Object.entries(r.metadata ?? {}).map(([k, v]) => [k, String(v)])),
+      score: r.score,
+    })),
+    total_hits: answer.total_hits,
+    time_taken: answer.time_taken,
+  };
+}
+
+const window = (request: Json) => {
+  const offset = Math.max(0, Number(request.offset ?? 0));
+  const limit = Number(request.limit ?? 0);
+  return { offset, limit: limit > 0 ? offset + limit : undefined };
+};
+
+export type GrpcMethodHandler = (
+  services: Services,
+  request: Json,
+  principal: Principal,
+  requestId: string,
+) => Promise<unknown>;
+
+/** Each gRPC method, as a call of the REST operation that serves it (see contract/src/grpc.ts). */
+export const grpcMethods: Record<string, GrpcMethodHandler> = {
+  TextSearch: async (services, request, principal, requestId) => {
+    const { offset, limit } = window(request);
+    const body = pick([
+      ['query', request.query],
+      ['limit', limit],
+      ['filters', request.filters],
+    ]);
+    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
+    return searchReply((await invoke(services, 'search-text', { body }, narrowed, requestId)) as SearchAnswer, offset);
+  },
+  VectorSearch: async (services, request, principal, requestId) => {
+    const { offset, limit } = window(request);
+    const options = (request.embedding_options ?? {}) as Json;
+    const center = request.center as { lat?: number; lon?: number } | undefined;
+    const body = pick([
+      ['vector', request.vector],
+      ['limit', limit],
+      ['filters', request.filters ? JSON.parse(String(request.filters)) : undefined],
+      ['similarity_method', request.similarity_method],
+      ['threshold', request.threshold],
+      ['primary_table', request.primary_table],
+      [
+        'embedding_options',
+        nonEmpty(options.model) || nonEmpty(options.model_name)
+          ? pick([
+              ['model', options.model],
+              ['model_name', options.model_name],
+            ])
+          : undefined,
+      ],
+      [
+        'center',
+        center && (center.lat !== undefined || center.lon !== undefined)
+          ? { lat: center.lat ?? 0, lon: center.lon ?? 0 }
+          : undefined,
+      ],
+      ['radius', Number(request.radius ?? 0) > 0 ? request.radius : undefined],
+      ['combine_location_score', request.combine_location_score === true ? true : undefined],
+    ]);
+    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
+    return searchReply(
+      (await invoke(services, 'search-vector', { body }, narrowed, requestId)) as SearchAnswer,
+      offset,
+    );
+  },
+  HybridSearch: async (services, request, principal, requestId) => {
+    const { offset, limit } = window(request);
+    const body = pick([
+      ['query', request.query],
+      ['vector', request.vector],
+      ['alpha', request.alpha],
+      ['limit', limit],
+      ['filters', request.filters],
+    ]);
+    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
+    return searchReply(
+      (await invoke(services, 'search-hybrid', { body }, narrowed, requestId)) as SearchAnswer,
+      offset,
+    );
+  },
+  GetUser: async (services, request, principal, requestId) => {
+    const { user } = (await invoke(
+      services,
+      'get-user',
+      { params: { userID: String(request.user_id ?? '') } },
+      principal,
+      requestId,
+    )) as {
+      user: { id: string; email: string; role: string; groups: string[] };
+    };
+    return { id: user.id, email: user.email, roles: [user.role], groups: user.groups };
+  },
+  CreateGroup: async (services, request, principal, requestId) =>
+    invoke(
+      services,
+      'create-group',
+      {
+        body: pick([
+          ['name', request.name],
+          ['description', request.description ?? ''],
+        ]),
+      },
+      principal,
+      requestId,
+    ),
+};

@@ -1,0 +1,102 @@
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type GrpcObject,
+  type ServiceClientConstructor,
+  type ServiceDefinition,
+  type handleUnaryCall,
+} from '@grpc/grpc-js';
+import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { grpcServices } from '@godb/contract';
+import { HealthImplementation } from 'grpc-health-check';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { loadPackageDefinition } from '@grpc/grpc-js';
+import type { Services } from '../../service/use-cases.js';
+import { toServiceError } from './grpc-errors.js';
+import { grpcMethods } from './grpc-methods.js';
+
+/** The proto generated from the contract (contract/proto/godb.proto). */
+export const protoPath = fileURLToPath(new URL('../../../../contract/proto/godb.proto', import.meta.url));
+
+export interface GrpcLogger {
+  error(obj: object, message: string): void;
+}
+
+export interface RunningGrpc {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export function loadGodbProto(): { definition: PackageDefinition; grpc: GrpcObject } {
+  const definition = loadSync(protoPath, {
+    keepCase: true,
+    longs: Number,
+    enums: String,
+    defaults: false,
+    oneofs: true,
+  });
+  return { definition, grpc: loadPackageDefinition(definition) };
+}
+
+/**
+ * SearchService and AdminService on `port`, calling the same services as REST (same validation, access rules and
+ * errors), with server reflection and the standard health service. Authentication: `authorization: Bearer <jwt>`.
+ */
+export async function startGrpcServer(options: {
+  services: Services;
+  host: string;
+  port: number;
+  log: GrpcLogger;
+}): Promise<RunningGrpc> {
+  const { definition, grpc } = loadGodbProto();
+  const server = new Server();
+  const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
+  for (const service of grpcServices) {
+    const implementation: Record<string, handleUnaryCall<Record<string, unknown>, unknown>> = {};
+    for (const method of service.methods) {
+      const handler = grpcMethods[method.name];
+      if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
+      implementation[method.name] = (call, callback) => {
+        const requestId = randomUUID();
+        const authorization = call.metadata.get('authorization')[0];
+        options.services
+          .authenticate(typeof authorization === 'string' ? authorization : undefined)
+          .then((principal) => handler(options.services, call.request, principal, requestId))
+          .then((reply) => callback(null, reply))
+          .catch((error: unknown) =>
+            callback(
+              toServiceError(error, requestId, (err) => options.log.error({ err, requestId }, 'gRPC call failed')),
+            ),
+          );
+      };
+    }
+    server.addService((pkg[service.name] as ServiceClientConstructor).service as ServiceDefinition, implementation);
+  }
+  new ReflectionService(definition).addToServer(server);
+  const health = new HealthImplementation({
+    '': 'SERVING',
+    ...Object.fromEntries(grpcServices.map((s) => [`godb.v1.${s.name}`, 'SERVING'])),
+  });
+  health.addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      `${options.host === 'localhost' ? '127.0.0.1' : options.host}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (error, bound) => (error ? reject(error) : resolve(bound)),
+    ),
+  );
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        server.tryShutdown(() => resolve());
+        setTimeout(() => server.forceShutdown(), 5000).unref();
+      }),
+  };
+}
+
+export { status };
