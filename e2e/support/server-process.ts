@@ -52,6 +52,10 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A test runner that is interrupted must not leave servers behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;

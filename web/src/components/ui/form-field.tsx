@@ -4,10 +4,11 @@ import styles from './form-field.module.css';
 interface FieldProps {
   readonly label: string;
   readonly hint?: ReactNode;
-  readonly required?: boolean;
+  readonly required?: boolean | undefined;
 }
 
-export function TextField({ label, hint, required, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** Label (with the required marker), control and hint, wired together by id. */
+function Field({ label, hint, required, children }: FieldProps & { children: (id: string) => ReactNode }) {
   const id = useId();
   return (
     <div className={styles.field}>
@@ -20,9 +21,17 @@ export function TextField({ label, hint, required, ...input }: FieldProps & Inpu
           </span>
         )}
       </label>
-      <input id={id} required={required} className={styles.control} {...input} />
+      {children(id)}
       {hint && <p className={styles.hint}>{hint}</p>}
     </div>
+  );
+}
+
+export function TextField({ label, hint, required, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} hint={hint} required={required}>
+      {(id) => <input id={id} required={required} className={styles.control} {...input} />}
+    </Field>
   );
 }
 
@@ -32,21 +41,10 @@ export function TextAreaField({
   required,
   ...input
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
   return (
-    <div className={styles.field}>
-      <label htmlFor={id}>
-        {label}
-        {required && (
-          <span className={styles.required} aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
-      <textarea id={id} required={required} className={styles.control} {...input} />
-      {hint && <p className={styles.hint}>{hint}</p>}
-    </div>
+    <Field label={label} hint={hint} required={required}>
+      {(id) => <textarea id={id} required={required} className={styles.control} {...input} />}
+    </Field>
   );
 }
 
