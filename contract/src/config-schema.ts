@@ -27,6 +27,16 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),
   RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client may send at once.', 1),
   MAX_CONCURRENT_OPERATIONS: int(100, 'API requests in flight before 503.', 1),
+  GRAPH_MAX_ELEMENTS: int(
+    200000,
+    'Nodes plus edges a graph query or graph recommendation may load; beyond it the query answers 400 GRAPH_BUDGET_EXCEEDED.',
+    1,
+  ),
+  GRAPH_MAX_SUBGRAPH_NODES: int(
+    20000,
+    'Nodes a centrality or graph-embedding query may run on (their cost grows with nodes × edges); beyond it 400.',
+    1,
+  ),
   SIGNED_URL_EXPIRY_S: int(3600, 'Lifetime of signed download links, in seconds.', 1),
   STORAGE_PROVIDER: Type.Union([Type.Literal('internal'), Type.Literal('s3')], {
     default: 'internal',

@@ -70,6 +70,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     maintenance: engine.maintenance,
     jobs: engine.jobs,
     search: engine.search,
+    graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },
     now: () => clock.now(),
     passwords: argon2Hasher,
     tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),

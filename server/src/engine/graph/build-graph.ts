@@ -1,9 +1,23 @@
 import { MultiDirectedGraph } from 'graphology';
-import { createError } from '@godb/contract';
+import { ConfigSchema, createError } from '@godb/contract';
 import type { LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
 
-/** The most nodes plus edges a query may load; beyond it the query stops with a clear 400. */
-export const graphBudget = 200_000;
+/**
+ * How much a graph query may load and compute on; beyond it the query stops with a clear 400 instead of
+ * stalling the server (configured by GRAPH_MAX_ELEMENTS and GRAPH_MAX_SUBGRAPH_NODES).
+ */
+export interface GraphLimits {
+  /** Nodes plus edges of the caller's document graph. */
+  readonly maxElements: number;
+  /** Nodes a centrality or graph-embedding query runs on (their cost grows with nodes × edges). */
+  readonly maxSubgraphNodes: number;
+}
+
+/** The configuration's defaults, for callers that do not pass limits. */
+export const defaultGraphLimits: GraphLimits = {
+  maxElements: ConfigSchema.properties.GRAPH_MAX_ELEMENTS.default as number,
+  maxSubgraphNodes: ConfigSchema.properties.GRAPH_MAX_SUBGRAPH_NODES.default as number,
+};
 
 export interface NodeAttributes {
   readonly title: string;
@@ -25,17 +39,23 @@ export type DocumentGraph = MultiDirectedGraph<NodeAttributes, EdgeAttributes>;
  * `child_of`), restricted to `edgeType` (`*` for every type). An edge to a document the caller cannot read is
  * dropped, so no path, neighbour or score reveals it.
  */
-export function buildGraph(core: SearchCore, scope: Scope, edgeType: string): DocumentGraph {
-  const docs = core.all({ ...scope, filters: [] }, graphBudget).filter((d) => !scope.geo || core.accept(d, scope).ok);
+export function buildGraph(
+  core: SearchCore,
+  scope: Scope,
+  edgeType: string,
+  maxElements = defaultGraphLimits.maxElements,
+): DocumentGraph {
+  const exceeded = () => createError('GRAPH_BUDGET_EXCEEDED', { budget: maxElements });
+  const loaded = core.all({ ...scope, filters: [] }, maxElements + 1);
+  if (loaded.length > maxElements) throw exceeded();
+  const docs = loaded.filter((d) => !scope.geo || core.accept(d, scope).ok);
   const graph: DocumentGraph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false });
   for (const doc of docs) graph.addNode(doc.id, { title: doc.title, lat: doc.lat, lon: doc.lon, doc });
   const wanted = (type: string) => edgeType === '*' || edgeType === type;
   const add = (source: string, target: string, type: string, weight: number) => {
     if (source === target || !graph.hasNode(target) || !wanted(type)) return;
     graph.addDirectedEdge(source, target, { type, weight });
-    if (graph.order + graph.size > graphBudget) {
-      throw createError('GRAPH_BUDGET_EXCEEDED', { budget: graphBudget });
-    }
+    if (graph.order + graph.size > maxElements) throw exceeded();
   };
   for (const doc of docs) {
     for (const edge of (doc.fields.edges as { target_id: string; type?: string; weight?: number }[] | undefined) ??

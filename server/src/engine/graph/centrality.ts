@@ -3,7 +3,6 @@ import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
 import closenessModule from 'graphology-metrics/centrality/closeness.js';
 import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { createError } from '@godb/contract';
 import type { DocumentGraph } from './build-graph.js';
 
 export type CentralityType = 'degree' | 'closeness' | 'betweenness' | 'pagerank' | 'eigenvector' | 'katz' | 'harmonic';
@@ -20,12 +19,8 @@ const pagerank =
     pagerankModule,
   );
 
-/** Nodes a centrality may run on; betweenness and closeness cost O(V·E). */
-export const centralityBudget = 20_000;
-
 /** The subgraph on `nodes`, as a simple undirected graph (centralities read relations both ways). */
 export function undirectedSubgraph(graph: DocumentGraph, nodes: readonly string[]): UndirectedGraph {
-  if (nodes.length > centralityBudget) throw createError('GRAPH_BUDGET_EXCEEDED', { budget: centralityBudget });
   const keep = new Set(nodes);
   const sub = new UndirectedGraph({ allowSelfLoops: false });
   for (const node of nodes) sub.addNode(node);

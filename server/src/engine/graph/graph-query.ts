@@ -1,6 +1,6 @@
 import { centralityTypes, createError, graphQueryTypes } from '@godb/contract';
 import type { Scope, SearchCore } from '../search/search-core.js';
-import { buildGraph, requireNode, type DocumentGraph } from './build-graph.js';
+import { buildGraph, defaultGraphLimits, requireNode, type DocumentGraph, type GraphLimits } from './build-graph.js';
 import { centrality, undirectedSubgraph, type CentralityType } from './centrality.js';
 import { graphsageEmbeddings, randomWalkEmbeddings, transeEmbeddings } from './node-embeddings.js';
 import { astarPath, bellmanFord, bidirectionalPath, lightestEdge, shortestPath, type PathResult } from './paths.js';
@@ -28,9 +28,6 @@ export interface GraphAnswer {
   embeddings?: Record<string, number[]>;
 }
 
-/** Nodes an embedding or centrality query may run on. */
-const subgraphLimit = 20_000;
-
 function pathAnswer(graph: DocumentGraph, queryType: string, result: PathResult | null): GraphAnswer {
   if (!result) return { query_type: queryType, nodes: [], edges: [], path: [] };
   return {
@@ -45,10 +42,10 @@ function pathAnswer(graph: DocumentGraph, queryType: string, result: PathResult 
 }
 
 /** The nodes a centrality or embedding query runs on: node_ids, else start's neighbourhood, else every node. */
-function subgraphNodes(graph: DocumentGraph, request: GraphRequest): string[] {
+function subgraphNodes(graph: DocumentGraph, request: GraphRequest, limit: number): string[] {
   if (request.nodeIds && request.nodeIds.length > 0) return request.nodeIds.filter((id) => graph.hasNode(id));
   if (request.start)
-    return neighbourhood(graph, requireNode(graph, request.start, 'body.start_node_id'), request.depth, subgraphLimit);
+    return neighbourhood(graph, requireNode(graph, request.start, 'body.start_node_id'), request.depth, limit + 1);
   return graph.nodes();
 }
 
@@ -61,6 +58,7 @@ export function runGraphQuery(
   scope: Scope,
   request: GraphRequest,
   features: (ids: readonly string[]) => Map<string, Float32Array>,
+  limits: GraphLimits = defaultGraphLimits,
 ): GraphAnswer {
   if (!(graphQueryTypes as readonly string[]).includes(request.queryType)) {
     throw createError('INVALID_QUERY_TYPE', { allowed: graphQueryTypes.join(', ') }, { field: 'body.query_type' });
@@ -78,7 +76,7 @@ export function runGraphQuery(
   }
   if (request.nodeTypes && !request.nodeTypes.includes('document'))
     return { query_type: request.queryType, nodes: [], edges: [] };
-  const graph = buildGraph(core, scope, request.edgeType);
+  const graph = buildGraph(core, scope, request.edgeType, limits.maxElements);
   const type = request.queryType;
   if (['shortest_path', 'astar', 'bidirectional', 'bellman_ford'].includes(type)) {
     const start = requireNode(graph, request.start, 'body.start_node_id');
@@ -100,8 +98,10 @@ export function runGraphQuery(
       edges: edges.map(([source, target]) => ({ source, target, ...lightestEdge(graph, source, target) })),
     };
   }
-  const nodes = subgraphNodes(graph, request);
-  if (nodes.length > subgraphLimit) throw createError('GRAPH_BUDGET_EXCEEDED', { budget: subgraphLimit });
+  const nodes = subgraphNodes(graph, request, limits.maxSubgraphNodes);
+  if (nodes.length > limits.maxSubgraphNodes) {
+    throw createError('GRAPH_BUDGET_EXCEEDED', { budget: limits.maxSubgraphNodes });
+  }
   if (type === 'centrality') {
     const scores = centrality(undirectedSubgraph(graph, nodes), request.centralityType as CentralityType);
     const ranked = Object.entries(scores)

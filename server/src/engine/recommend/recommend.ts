@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import { buildGraph } from '../graph/build-graph.js';
+import { buildGraph, defaultGraphLimits } from '../graph/build-graph.js';
 import { contentVectors } from '../graph/content-vectors.js';
 import { traverse } from '../graph/traversal.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
@@ -38,7 +38,12 @@ const cosine = (a: Float32Array, b: Float32Array) => {
  * The seed and the documents the user already engaged with are excluded; every result lists the strategies that
  * contributed and their scores.
  */
-export function recommend(core: SearchCore, scope: Scope, request: RecommendRequest): Hit[] {
+export function recommend(
+  core: SearchCore,
+  scope: Scope,
+  request: RecommendRequest,
+  maxGraphElements = defaultGraphLimits.maxElements,
+): Hit[] {
   const tenant = scope.viewer.tenantId;
   if (request.strategy === 'hybrid') {
     const sum = request.weights.content + request.weights.collaborative + request.weights.graph;
@@ -108,7 +113,7 @@ export function recommend(core: SearchCore, scope: Scope, request: RecommendRequ
     }
   }
   if (use('graph')) {
-    const graph = buildGraph(core, scope, request.edgeType);
+    const graph = buildGraph(core, scope, request.edgeType, maxGraphElements);
     for (const s of seeds) {
       if (!graph.hasNode(s)) continue;
       for (const visit of traverse(graph, s, request.graphDepth, 10_000, 'bfs').visits) {

@@ -9,8 +9,12 @@ const elapsed = (started: number) => Math.round((performance.now() - started) * 
 
 function run(deps: SearchDeps, scope: ReturnType<typeof scopeOf>, request: GraphRequest) {
   const started = performance.now();
-  const answer = runGraphQuery(deps.search, scope, request, (ids) =>
-    contentVectors(deps.search, scope.viewer.tenantId, ids),
+  const answer = runGraphQuery(
+    deps.search,
+    scope,
+    request,
+    (ids) => contentVectors(deps.search, scope.viewer.tenantId, ids),
+    deps.graphLimits,
   );
   return { ...answer, time_taken: elapsed(started) };
 }

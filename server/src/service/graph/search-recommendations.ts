@@ -12,16 +12,21 @@ export const searchRecommendationsUseCase =
       filters: body.filters,
       geo: geoOf(body),
     });
-    const hits = recommend(deps.search, scope, {
-      documentId: body.document_id,
-      userId: body.user_id ?? principalOf(ctx).userId,
-      strategy: body.strategy,
-      weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
-      minSimilarity: body.min_similarity,
-      graphDepth: body.graph_depth,
-      edgeType: body.edge_type,
-      limit: body.limit,
-      combineLocation: body.combine_location_score,
-    });
+    const hits = recommend(
+      deps.search,
+      scope,
+      {
+        documentId: body.document_id,
+        userId: body.user_id ?? principalOf(ctx).userId,
+        strategy: body.strategy,
+        weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
+        minSimilarity: body.min_similarity,
+        graphDepth: body.graph_depth,
+        edgeType: body.edge_type,
+        limit: body.limit,
+        combineLocation: body.combine_location_score,
+      },
+      deps.graphLimits.maxElements,
+    );
     return searchResponse(deps.search, hits, body.limit, started);
   };

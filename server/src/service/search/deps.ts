@@ -1,3 +1,4 @@
+import type { GraphLimits } from '../../engine/graph/build-graph.js';
 import type { Embedder } from '../../engine/embeddings/embedder.js';
 import type { SearchCore } from '../../engine/search/search-core.js';
 
@@ -5,4 +6,5 @@ export interface SearchDeps {
   readonly search: SearchCore;
   readonly embedder: Embedder;
   readonly now: () => number;
+  readonly graphLimits: GraphLimits;
 }

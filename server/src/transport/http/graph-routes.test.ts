@@ -442,3 +442,80 @@ describe('recommendations', () => {
     assert.deepEqual(mine, ['buckling']);
   });
 });
+
+describe('budget limits', () => {
+  let small: TestServer;
+  let owner: Awaited<ReturnType<TestServer['registerTenant']>>;
+  const call = async (url: string, payload: object) => {
+    const res = await small.app.inject({ method: 'POST', url, headers: bearer(owner.token), payload });
+    return { status: res.statusCode, body: res.json() as Body };
+  };
+  before(async () => {
+    // 34 members + 78 friendships = 112 elements: inside a budget of 150; centralities on at most 10 nodes.
+    small = await startTestServer({ GRAPH_MAX_ELEMENTS: '150', GRAPH_MAX_SUBGRAPH_NODES: '10' });
+    owner = await small.registerTenant();
+    const members = Array.from({ length: 34 }, (_v, i) => ({
+      id: `k${i + 1}`,
+      title: `Member ${i + 1}`,
+      content: `karate club member ${i + 1}`,
+      edges: (karate[i + 1] ?? []).map((t) => ({ target_id: `k${t}`, type: 'friend', weight: 1 })),
+      embedding_options: glove,
+    }));
+    assert.equal((await call('/api/v1/documents/batch', members)).status, 200);
+  });
+  after(() => small.close());
+
+  test('a centrality over more nodes than GRAPH_MAX_SUBGRAPH_NODES stops with a clear 400; a narrower one runs', async () => {
+    const whole = await call('/api/v1/search/graph', {
+      query_type: 'centrality',
+      centrality_type: 'betweenness',
+      edge_type: 'friend',
+    });
+    assert.equal(whole.status, 400);
+    assert.equal(whole.body.error?.code, 'GRAPH_BUDGET_EXCEEDED');
+    assert.match(whole.body.error?.message ?? '', /more than 10 nodes/);
+
+    const wideNeighbourhood = await call('/api/v1/search/graph', {
+      query_type: 'centrality',
+      centrality_type: 'degree',
+      start_node_id: 'k34',
+      edge_type: 'friend',
+      depth: 1,
+    });
+    assert.equal(wideNeighbourhood.status, 400, 'k34 has 17 friends');
+
+    const narrow = await call('/api/v1/search/graph', {
+      query_type: 'centrality',
+      centrality_type: 'degree',
+      start_node_id: 'k7',
+      edge_type: 'friend',
+      depth: 1,
+    });
+    assert.equal(narrow.status, 200, JSON.stringify(narrow.body));
+    assert.deepEqual(narrow.body.nodes?.map((n) => n.id).sort(), ['k1', 'k17', 'k5', 'k6', 'k7']);
+  });
+
+  test('a graph larger than GRAPH_MAX_ELEMENTS stops paths and graph recommendations with a 400', async () => {
+    const path = { query_type: 'shortest_path', start_node_id: 'k17', end_node_id: 'k26', edge_type: 'friend' };
+    assert.equal((await call('/api/v1/search/graph', path)).status, 200);
+
+    const extra = Array.from({ length: 40 }, (_v, i) => ({ id: `x${i}`, title: `Extra ${i}`, content: 'extra' }));
+    assert.equal((await call('/api/v1/documents/batch', extra)).status, 200);
+
+    const tooBig = await call('/api/v1/search/graph', path);
+    assert.equal(tooBig.status, 400);
+    assert.equal(tooBig.body.error?.code, 'GRAPH_BUDGET_EXCEEDED');
+    assert.match(tooBig.body.error?.message ?? '', /more than 150 nodes and edges/);
+
+    const recommendation = await call('/api/v1/search/recommendations', {
+      document_id: 'k1',
+      strategy: 'graph',
+      edge_type: 'friend',
+    });
+    assert.equal(recommendation.status, 400);
+    assert.equal(recommendation.body.error?.code, 'GRAPH_BUDGET_EXCEEDED');
+
+    // The server is not stalled: other searches still answer.
+    assert.equal((await call('/api/v1/search/text', { query: 'karate' })).status, 200);
+  });
+});
