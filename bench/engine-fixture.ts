@@ -34,17 +34,8 @@ export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } 
   };
 }
 
-/** Deterministic pseudo-random generator (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random generator (the engine's mulberry32). */
+export { seededRandom as random } from '../server/src/engine/documents/kmeans.js';
 
 const vocabulary =
   'aerodynamic boundary layer shock wave turbulent laminar flow heat transfer wing lift drag pressure gradient nozzle supersonic hypersonic viscous flat plate cone cylinder jet noise vortex separation transition stability buckling panel shell stress thermal radiation ablation reentry inlet compressor turbine blade cooling film combustion'.split(

@@ -52,17 +52,21 @@ const karate: Record<number, number[]> = {
   33: [34],
 };
 
-before(async () => {
-  server = await startTestServer();
-  tenant = await server.registerTenant();
-  club = await server.registerTenant();
-  const members = Array.from({ length: 34 }, (_v, i) => ({
+/** The club as documents with `friend` edges. */
+const karateMembers = () =>
+  Array.from({ length: 34 }, (_v, i) => ({
     id: `k${i + 1}`,
     title: `Member ${i + 1}`,
     content: `karate club member ${i + 1}`,
     edges: (karate[i + 1] ?? []).map((t) => ({ target_id: `k${t}`, type: 'friend', weight: 1 })),
     embedding_options: glove,
   }));
+
+before(async () => {
+  server = await startTestServer();
+  tenant = await server.registerTenant();
+  club = await server.registerTenant();
+  const members = karateMembers();
   const res = await post('/api/v1/documents/batch', members, club.token);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await post('/api/v1/documents/batch', members);
@@ -454,13 +458,7 @@ describe('budget limits', () => {
     // 34 members + 78 friendships = 112 elements: inside a budget of 150; centralities on at most 10 nodes.
     small = await startTestServer({ GRAPH_MAX_ELEMENTS: '150', GRAPH_MAX_SUBGRAPH_NODES: '10' });
     owner = await small.registerTenant();
-    const members = Array.from({ length: 34 }, (_v, i) => ({
-      id: `k${i + 1}`,
-      title: `Member ${i + 1}`,
-      content: `karate club member ${i + 1}`,
-      edges: (karate[i + 1] ?? []).map((t) => ({ target_id: `k${t}`, type: 'friend', weight: 1 })),
-      embedding_options: glove,
-    }));
+    const members = karateMembers();
     assert.equal((await call('/api/v1/documents/batch', members)).status, 200);
   });
   after(() => small.close());
