@@ -87,7 +87,7 @@ describe('sections', () => {
     await screenshot(page, 'docs-architecture-desktop');
     await page.goto(`${server.baseUrl}/documentation/performance`);
     await page.getByText('nDCG@10 on Cranfield').waitFor();
-    assert.ok((await page.locator('canvas').count()) >= 2);
+    await page.locator('canvas').nth(1).waitFor(); // at least two charts
     await screenshot(page, 'docs-performance-desktop');
     await page.close();
   });

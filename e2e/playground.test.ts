@@ -143,7 +143,7 @@ describe('playground', () => {
   test('register, log in, upload a real PDF, and find it by text and by vector search', async () => {
     const page = await browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `ada-${randomUUID()}@example.com`);
-    assert.ok(await page.getByText('Select an endpoint from the sidebar to get started').isVisible());
+    await page.getByText('Select an endpoint from the sidebar to get started').waitFor();
     await screenshot(page, 'playground-empty-desktop');
     const pdf = join(workDir, 'buffet.pdf');
     await makePdf(pdf);

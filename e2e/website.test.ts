@@ -166,7 +166,7 @@ describe('behaviour', () => {
     const page = await open('/', 'mobile');
     await screenshot(page, 'home-mobile');
     const toggle = page.getByRole('button', { name: 'Open menu' });
-    assert.ok(await toggle.isVisible());
+    await toggle.waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, 'links are collapsed');
     await toggle.click();
     assert.equal(await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded'), 'true');
@@ -179,6 +179,7 @@ describe('behaviour', () => {
   test('scroll animations: cards get their class once 10 % is visible, delayed 100 ms per position', async () => {
     const page = await open('/');
     const cards = page.locator('article[data-animate]');
+    await cards.last().waitFor(); // the route's code may still be loading
     assert.equal(await cards.count(), 3);
     assert.deepEqual(await cards.evaluateAll((els) => els.map((e) => (e as HTMLElement).style.transitionDelay)), [
       '0ms',

@@ -2,9 +2,9 @@
 // The whole suite, as `npm test` runs it: build, type-check, lint, then every test file of every workspace
 // (unit and integration beside the code, browser tests in e2e/) with Node's test runner.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,6 +71,7 @@ const result = spawnSync(
 );
 // A plain closing line, whatever reads this output.
 const counts = readFileSync(tap, 'utf8');
+rmSync(dirname(tap), { recursive: true, force: true });
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(counts)?.[1] ?? 0);
 process.stdout.write(`\n${count('pass')} passed, ${count('fail')} failed\n`);
 process.exit(result.status ?? 1);
