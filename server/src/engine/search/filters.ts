@@ -1,3 +1,4 @@
+import { jsonInput } from './json-input.js';
 import { createError, filterOperators } from '@godb/contract';
 
 export type FilterOperator = (typeof filterOperators)[number];
@@ -69,14 +70,7 @@ function validField(field: string): boolean {
  */
 export function parseFilters(raw: unknown, path = 'body.filters'): Filter[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw createError('INVALID_FILTERS_JSON', { reason: (error as Error).message }, { field: path });
-    }
-  }
+  const value = jsonInput(raw, 'INVALID_FILTERS_JSON', path);
   const entries: unknown[] = Array.isArray(value)
     ? value
     : typeof value === 'object' && value !== null

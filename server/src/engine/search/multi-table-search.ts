@@ -1,3 +1,4 @@
+import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import { fieldValue, matchesFilter, type FilterOperator } from './filters.js';
 import { ftsQuery } from './fts-query.js';
@@ -20,18 +21,7 @@ const joinOperators: readonly FilterOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt',
  */
 export function parseJoins(raw: unknown, tables: readonly string[]): JoinCondition[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw createError(
-        'INVALID_FILTERS_JSON',
-        { reason: (error as Error).message },
-        { field: 'body.join_conditions' },
-      );
-    }
-  }
+  const value = jsonInput(raw, 'INVALID_FILTERS_JSON', 'body.join_conditions');
   const list = Array.isArray(value) ? value : [value];
   return list.map((entry, i) => {
     const at = `body.join_conditions[${i}]`;

@@ -1,3 +1,4 @@
+import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
@@ -41,14 +42,7 @@ export function similarity(method: SimilarityMethod, query: Float32Array, stored
 
 /** Parses a client's vector: a JSON array of finite numbers (or that array as a string) of the model's size. */
 export function parseVector(raw: unknown, dims: number, model: string): Float32Array {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw createError('INVALID_VECTOR_FORMAT', { reason: (error as Error).message }, { field: 'body.vector' });
-    }
-  }
+  const value = jsonInput(raw, 'INVALID_VECTOR_FORMAT', 'body.vector');
   if (!Array.isArray(value) || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
     throw createError(
       'INVALID_VECTOR_FORMAT',

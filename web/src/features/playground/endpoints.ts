@@ -5,7 +5,6 @@ import {
   type Category,
   type PlaygroundField,
 } from '@godb/contract';
-import { apiV1Path } from './build-request';
 
 export interface PlaygroundEndpoint {
   readonly op: CatalogueOperation;
@@ -26,5 +25,3 @@ export const playgroundCategories: readonly { category: Category; title: string 
 export const playgroundEndpoints: readonly PlaygroundEndpoint[] = operations
   .filter((op) => playgroundCategories.some((c) => c.category === op.category))
   .map((op) => ({ op, fields: playgroundFields(op) }));
-
-export const apiV1PathOf = apiV1Path;

@@ -8,9 +8,9 @@ import { apiBaseUrl } from '../../config/env';
 import { paths } from '../../config/paths';
 import { apiRequest, NetworkFailure } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
-import { buildRequest, ClientValidationError, toCurl, type BuiltRequest } from './build-request';
+import { apiV1Path, buildRequest, ClientValidationError, toCurl, type BuiltRequest } from './build-request';
 import { EndpointForm } from './endpoint-form';
-import { apiV1PathOf, playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
+import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
 import { extractFileText } from './extract-file-text';
 import { ReportIssueModal } from './report-issue-modal';
 import styles from './playground.module.css';
@@ -185,7 +185,7 @@ export function PlaygroundPage({ token }: { token: string }) {
               <div className={styles.title}>
                 <h1>{selected.op.name}</h1>
                 <p>
-                  <MethodBadge method={selected.op.http.method} /> <code>{apiV1PathOf(selected.op)}</code>
+                  <MethodBadge method={selected.op.http.method} /> <code>{apiV1Path(selected.op)}</code>
                 </p>
                 <p className={styles.description}>
                   <InlineCode text={selected.op.description} />

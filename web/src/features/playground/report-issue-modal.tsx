@@ -1,4 +1,5 @@
-import { apiV1PathOf, type PlaygroundEndpoint } from './endpoints';
+import { apiV1Path } from './build-request';
+import type { PlaygroundEndpoint } from './endpoints';
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../../components/ui/use-form';
@@ -54,7 +55,7 @@ export function ReportIssueModal({
           <select id="issue-endpoint" required {...bind('endpoint')}>
             <option value="">Choose an endpoint</option>
             {endpoints.map(({ op }) => {
-              const label = `${op.name} (${op.http.method} ${apiV1PathOf(op)})`;
+              const label = `${op.name} (${op.http.method} ${apiV1Path(op)})`;
               return (
                 <option key={op.id} value={label}>
                   {label}
@@ -65,13 +66,7 @@ export function ReportIssueModal({
         </div>
         <TextField label="Your Name" required {...bind('name')} />
         <TextField label="Email" type="email" required {...bind('email')} />
-        <TextAreaField
-          label="Issue Description"
-
-          rows={4}
-          required
-          {...bind('description')}
-        />
+        <TextAreaField label="Issue Description" rows={4} required {...bind('description')} />
         <div className={styles.modalActions}>
           <Button variant="secondary" onClick={onClose}>
             Cancel
