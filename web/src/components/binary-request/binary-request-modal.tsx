@@ -69,36 +69,10 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
         <form onSubmit={submit}>
           {error && <Alert kind="error">{error}</Alert>}
           <TextField label="Name" required autoComplete="name" {...bind('name')} />
-          <TextField
-            label="Company"
-
-            required
-            autoComplete="organization"
-            {...bind('company')}
-          />
-          <TextField
-            label="Email"
-
-            type="email"
-            required
-            autoComplete="email"
-            {...bind('email')}
-          />
-          <TextField
-            label="Phone"
-
-            type="tel"
-            autoComplete="tel"
-            {...bind('phone')}
-            hint="Optional"
-          />
-          <TextAreaField
-            label="Note"
-
-            rows={3}
-            {...bind('note')}
-            hint="Optional: what you want to evaluate"
-          />
+          <TextField label="Company" required autoComplete="organization" {...bind('company')} />
+          <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
+          <TextField label="Phone" type="tel" autoComplete="tel" {...bind('phone')} hint="Optional" />
+          <TextAreaField label="Note" rows={3} {...bind('note')} hint="Optional: what you want to evaluate" />
           <div className={styles.actions}>
             <Button variant="secondary" onClick={close}>
               Cancel

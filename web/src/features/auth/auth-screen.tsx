@@ -2,6 +2,7 @@ import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../../components/ui/use-form';
 import { Button } from '../../components/ui/button';
+import { SegmentedTabs } from '../../components/ui/segmented-tabs';
 import { Alert, TextField } from '../../components/ui/form-field';
 import { emailServiceConfig } from '../../config/env';
 import { NetworkFailure } from '../../lib/api-client';
@@ -86,39 +87,28 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
     <div className={styles.wrap}>
       <div className={styles.card}>
         <h1>{mode === 'login' ? 'Log in to the API Playground' : 'Create your account'}</h1>
-        <div className={styles.toggle} role="tablist" aria-label="Login or register">
-          <button type="button" role="tab" aria-selected={mode === 'login'} onClick={() => switchMode('login')}>
-            Login
-          </button>
-          <button type="button" role="tab" aria-selected={mode === 'register'} onClick={() => switchMode('register')}>
-            Register
-          </button>
-        </div>
+        <SegmentedTabs
+          label="Login or register"
+          options={[
+            { value: 'login', label: 'Login' },
+            { value: 'register', label: 'Register' },
+          ]}
+          value={mode}
+          onChange={switchMode}
+          stretch
+        />
         <form onSubmit={submit} noValidate={false}>
           {error && <Alert kind="error">{error}</Alert>}
           {success && <Alert kind="success">{success}</Alert>}
           {mode === 'register' && (
             <>
               <TextField label="Name" autoComplete="name" {...bind('name')} />
-              <TextField
-                label="Company"
-
-                autoComplete="organization"
-                {...bind('company')}
-              />
+              <TextField label="Company" autoComplete="organization" {...bind('company')} />
             </>
           )}
-          <TextField
-            label="Email"
-
-            type="email"
-            required
-            autoComplete="email"
-            {...bind('email')}
-          />
+          <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
           <TextField
             label="Password"
-
             type="password"
             required
             autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
@@ -128,7 +118,6 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
             <>
               <TextField
                 label="Confirm Password"
-
                 type="password"
                 required
                 autoComplete="new-password"
@@ -145,7 +134,6 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
           )}
           <TextField
             label={`${check.a} + ${check.b} = ?`}
-
             inputMode="numeric"
             required
             {...bind('answer')}

@@ -63,33 +63,13 @@ export function ContactPage() {
           {status === 'error' && <Alert kind="error">{clientMessages.contactFailure}</Alert>}
           <div className={styles.row}>
             <TextField label="Name" required autoComplete="name" {...bind('name')} />
-            <TextField
-              label="Email"
-
-              type="email"
-              required
-              autoComplete="email"
-              {...bind('email')}
-            />
+            <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
           </div>
           <div className={styles.row}>
-            <TextField
-              label="Phone Number"
-
-              type="tel"
-              required
-              autoComplete="tel"
-              {...bind('phone')}
-            />
+            <TextField label="Phone Number" type="tel" required autoComplete="tel" {...bind('phone')} />
             <TextField label="Subject" required {...bind('subject')} />
           </div>
-          <TextAreaField
-            label="Message"
-
-            required
-            rows={6}
-            {...bind('message')}
-          />
+          <TextAreaField label="Message" required rows={6} {...bind('message')} />
           <Button type="submit" size="lg" disabled={status === 'sending'}>
             {status === 'sending' ? 'Sending...' : 'Send Message'}
           </Button>

@@ -2,6 +2,7 @@ import { errorCatalogue, operationErrors, operations, type CatalogueOperation } 
 import { useMemo, useState } from 'react';
 import { MethodBadge } from '../../../components/ui/method-badge';
 import { InlineCode } from '../../../components/ui/inline-code';
+import { SegmentedTabs } from '../../../components/ui/segmented-tabs';
 import { matcher } from '../pattern-search';
 import { GrpcReference } from './grpc-reference';
 import { fieldRows, type FieldRow, type JsonSchema } from './schema-text';
@@ -176,14 +177,15 @@ export default function ApiReference() {
         <code>{'{ error: { code, message, status, field?, request_id } }'}</code>; authenticated calls send{' '}
         <code>Authorization: Bearer &lt;token&gt;</code>.
       </p>
-      <div className={styles.tabs} role="tablist" aria-label="Interface">
-        <button type="button" role="tab" aria-selected={tab === 'rest'} onClick={() => setTab('rest')}>
-          REST
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'grpc'} onClick={() => setTab('grpc')}>
-          gRPC
-        </button>
-      </div>
+      <SegmentedTabs
+        label="Interface"
+        options={[
+          { value: 'rest', label: 'REST' },
+          { value: 'grpc', label: 'gRPC' },
+        ]}
+        value={tab}
+        onChange={setTab}
+      />
       <div role="tabpanel">{tab === 'rest' ? <RestReference /> : <GrpcReference />}</div>
     </>
   );
