@@ -47,7 +47,7 @@ for (const model of ['use-lite-512', 'glove-100']) {
       }, seconds);
       rows.push({
         model,
-        workers: model === 'glove-100' ? 'in-process' : workers,
+        workers: model === 'glove-100' ? '1 (always)' : workers,
         texts: label,
         'texts/s': Math.round(rate),
       });
@@ -57,7 +57,7 @@ for (const model of ['use-lite-512', 'glove-100']) {
     const cached = await throughput(async () => (await embedder.embed(model, hot)).length, 2);
     rows.push({
       model,
-      workers: model === 'glove-100' ? 'in-process' : workers,
+      workers: model === 'glove-100' ? '1 (always)' : workers,
       texts: 'cache hit (20 words)',
       'texts/s': Math.round(cached),
     });

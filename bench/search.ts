@@ -1,6 +1,7 @@
 // npm run bench:search — 100,000 documents (60 words each, Zipf-distributed over 20,000 words); text, vector and hybrid top-10 over HTTP on a real port under load
-// (autocannon: QPS, p50, p99), and the same queries through the engine in-process, as a ratio.
+// (autocannon: the most QPS 10 connections reach; loadtest: p50/p99 at a steady 500 req/s), and the same queries through the engine in-process, as a ratio.
 import autocannon from 'autocannon';
+import { loadTest, type LoadTestResult } from 'loadtest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { caveat, saveResults, table } from './support.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** The goal's load: requests per second, spread over 10 connections. */
+const rate = Number(process.env.BENCH_RATE ?? 500);
 const model = 'glove-100';
 caveat();
 const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-search-'));
@@ -71,27 +74,69 @@ const cases = [
 ];
 const rows: Record<string, string | number>[] = [];
 const http: Record<string, number> = {};
+const firstQuery: Record<string, number> = {};
 for (const c of cases) {
-  // Warm up: the first vector query after a start builds the tenant's HNSW index from the store.
+  // Warm up: the first query of a kind after a start builds the tenant's index in memory (HNSW, BM25).
+  const t = performance.now();
   await post(c.path, c.body, token);
-  const result = await autocannon({
+  firstQuery[c.name] = performance.now() - t;
+  const body = JSON.stringify(c.body);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  // Throughput: 10 connections, each sending its next request as soon as the previous one is answered.
+  const max = await autocannon({
     url: `${server.baseUrl}${c.path}`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(c.body),
+    headers,
+    body,
     connections: 10,
     duration: seconds,
   });
-  http[c.name] = result.requests.average;
+  http[c.name] = max.requests.average;
   rows.push({
     search: c.name,
-    path: 'HTTP (10 connections)',
-    QPS: Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    errors: result.non2xx + result.errors,
+    path: 'HTTP (10 connections, max)',
+    QPS: Math.round(max.requests.average),
+    'p50 ms': max.latency.p50,
+    'p99 ms': max.latency.p99,
+    errors: max.non2xx + max.errors,
+  });
+  // The goal's load: requests sent at a steady 500 per second whether or not earlier ones were answered (an open
+  // loop, so queueing shows in the latencies; autocannon's rate option sends each second's budget in a burst).
+  const steady = (secondsToRun: number) =>
+    new Promise<LoadTestResult>((resolve, reject) =>
+      loadTest(
+        {
+          url: `${server.baseUrl}${c.path}`,
+          method: 'POST',
+          contentType: 'application/json',
+          headers: { authorization: headers.authorization },
+          body,
+          requestsPerSecond: rate,
+          concurrency: 10,
+          maxSeconds: secondsToRun,
+          agentKeepAlive: true,
+          quiet: true,
+        },
+        (error: Error | null, result: LoadTestResult) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+  if (c.name === 'hybrid') continue; // the goal is for text and vector; hybrid cannot sustain this rate here
+  await steady(2); // warms the load generator's connections and code; not measured
+  const paced = await steady(seconds);
+  rows.push({
+    search: c.name,
+    path: `HTTP (paced ${rate} req/s)`,
+    QPS: Math.round(paced.rps),
+    'p50 ms': paced.percentiles[50] ?? '-',
+    'p99 ms': paced.percentiles[99] ?? '-',
+    errors: paced.totalErrors,
   });
 }
+process.stdout.write(
+  `First query after start (builds the in-memory index): ${Object.entries(firstQuery)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+    .join(', ')}\n`,
+);
 await server.stop();
 
 // The same queries through the engine, in this process, on the same data.
@@ -160,5 +205,7 @@ for (const [name, run] of Object.entries(direct)) {
 await engine.close();
 rmSync(dataDir, { recursive: true, force: true });
 table(rows);
-process.stdout.write('\nGoal at this size on 2 cores: p99 ≤ 10 ms at 500 req/s for text and vector.\n');
+process.stdout.write(
+  `\nGoal at this size on 2 cores: p99 ≤ 10 ms at 500 req/s for text and vector (the "paced ${rate} req/s" rows).\n`,
+);
 saveResults('search', rows);

@@ -118,7 +118,7 @@ export class DocumentStore {
           chunk.vector ? vectorBlob(chunk.vector) : null,
         ).lastInsertRowid,
       );
-      this.#text.insert(tenantId, key, doc.title, chunk.content);
+      this.#text.insert(tenantId, key, seq, doc.title, chunk.content);
       if (chunk.vector) written.push({ key, vector: chunk.vector });
     });
     return { seq, chunks: written };

@@ -3,6 +3,7 @@ import { unixSeconds, type Clock } from '../clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
 import type { FileStore } from '../files/file-store.js';
 import type { Db } from '../storage/database.js';
+import { transaction } from '../storage/transaction.js';
 import { activeOwners, canEdit, canRead, isOwner } from './access.js';
 import { DocumentStore } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
@@ -139,7 +140,7 @@ export class Documents {
   ): { id: string; version: number }[] {
     const now = this.now();
     const changes: VectorChanges = new Map();
-    const result = this.#deps.db.transaction(() => {
+    const result = transaction(this.#deps.db, [this.#deps.text], () => {
       const out = prepared.map((doc, i) => {
         const existing = this.store.row(viewer.tenantId, doc.id);
         if (existing && existing.deleted_at === null && !canEdit(this.store.access(existing.seq), viewer, now)) {
@@ -167,7 +168,7 @@ export class Documents {
       });
       this.#bump(viewer.tenantId, changes);
       return out;
-    })();
+    });
     this.#apply(viewer.tenantId, changes);
     return result;
   }
@@ -299,13 +300,13 @@ export class Documents {
       }
     }
     const changes: VectorChanges = new Map();
-    this.#deps.db.transaction(() => {
+    transaction(this.#deps.db, [this.#deps.text], () => {
       for (const target of targets) {
         const removed = options.permanent ? this.store.purge(target) : this.store.softDelete(target, now);
         if (target.model) this.#change(changes, target.model).removed.push(...removed);
       }
       this.#bump(viewer.tenantId, changes);
-    })();
+    });
     this.#apply(viewer.tenantId, changes);
     if (options.permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
     return targets.length;

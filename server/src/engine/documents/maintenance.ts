@@ -1,5 +1,6 @@
 import { unixSeconds, type Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
+import { transaction } from '../storage/transaction.js';
 import { sphericalKMeans } from './kmeans.js';
 import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
@@ -63,14 +64,14 @@ export class Maintenance {
    * merged), geo (R*Tree) and one vector index per model.
    */
   refresh(tenantId: string): { documents: number; vectors: number } {
-    const documents = this.#db.transaction(() => {
+    const documents = transaction(this.#db, [this.#text], () => {
       this.#text.clear(tenantId);
       const rows = this.#db
         .prepare(
-          `SELECT c.seq, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
+          `SELECT c.seq, c.doc_seq AS doc, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
         )
-        .all(tenantId) as { seq: number; title: string; content: string }[];
-      for (const row of rows) this.#text.insert(tenantId, row.seq, row.title, row.content);
+        .all(tenantId) as { seq: number; doc: number; title: string; content: string }[];
+      for (const row of rows) this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content);
       this.#db
         .prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)')
         .run(tenantId);
@@ -86,7 +87,7 @@ export class Maintenance {
         .prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`)
         .pluck()
         .get(tenantId) as number;
-    })();
+    });
     this.#text.optimize(tenantId);
     let vectors = 0;
     for (const { model, dims } of this.models(tenantId)) vectors += this.#vectors.rebuild(tenantId, model, dims);

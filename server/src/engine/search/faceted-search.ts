@@ -1,6 +1,6 @@
 import { createError } from '@godb/contract';
 import { fieldValue } from './filters.js';
-import { ftsQuery } from './fts-query.js';
+import { textMatch } from './fts-query.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
 
 const facetable = ['tags', 'categories', 'primary_table', 'lang_code', 'visibility', 'file_type', 'cluster'];
@@ -24,7 +24,7 @@ export function facetedSearch(
       );
     }
   });
-  const match = query ? ftsQuery(query, 'match') : undefined;
+  const match = query ? textMatch(query, 'match') : undefined;
   let hits: Hit[];
   if (match) hits = core.textHits(scope, match);
   else if (query && query.trim() !== '') hits = [];

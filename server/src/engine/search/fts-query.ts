@@ -12,11 +12,20 @@ export const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
 export const maxWildcardPattern = 64;
 export const maxExpansions = 64;
 
-/** FTS5 MATCH for `match` (any word) or `phrase` (the words in order); undefined when there is no word. */
-export function ftsQuery(query: string, type: 'match' | 'phrase'): string | undefined {
+/**
+ * What a text query asks the index: `words`, any of them (ranked by the in-memory BM25 index), or an FTS5 MATCH
+ * `expression` (phrases and wildcards, which need FTS5's positions and vocabulary).
+ */
+export type TextMatch = { readonly words: readonly string[] } | { readonly expression: string };
+
+/**
+ * The match for `match` (any word) or `phrase` (the words in order; one word is the same as `match`); undefined
+ * when there is no word.
+ */
+export function textMatch(query: string, type: 'match' | 'phrase'): TextMatch | undefined {
   const tokens = queryTokens(query);
   if (tokens.length === 0) return undefined;
-  return type === 'phrase' ? quote(tokens.join(' ')) : tokens.map(quote).join(' OR ');
+  return type === 'phrase' && tokens.length > 1 ? { expression: quote(tokens.join(' ')) } : { words: tokens };
 }
 
 /**
@@ -27,7 +36,7 @@ export function ftsQuery(query: string, type: 'match' | 'phrase'): string | unde
 export function wildcardQuery(
   query: string,
   expand: (globPattern: string, limit: number) => string[],
-): { match: string | undefined; expansions: Record<string, string[]> } {
+): { match: TextMatch | undefined; expansions: Record<string, string[]> } {
   const tokens = queryTokens(query, true);
   const expansions: Record<string, string[]> = {};
   const groups: string[] = [];
@@ -49,5 +58,5 @@ export function wildcardQuery(
     if (words.length === 0) return { match: undefined, expansions };
     groups.push(`(${words.map(quote).join(' OR ')})`);
   }
-  return { match: groups.length > 0 ? groups.join(' AND ') : undefined, expansions };
+  return { match: groups.length > 0 ? { expression: groups.join(' AND ') } : undefined, expansions };
 }

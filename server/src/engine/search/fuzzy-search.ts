@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import { queryTokens, quote } from './fts-query.js';
+import { queryTokens } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
@@ -43,10 +43,10 @@ export function fuzzySearch(
     notes.push(
       `${token} → ${matches.map((m) => (m.distance === 0 ? m.term : `${m.term} (${m.distance})`)).join(', ')}`,
     );
-    groups.push(...matches.map((m) => quote(m.term)));
+    groups.push(...matches.map((m) => m.term));
   }
   return {
-    hits: groups.length > 0 ? core.textHits(scope, [...new Set(groups)].join(' OR '), limit ? { limit } : {}) : [],
+    hits: groups.length > 0 ? core.textHits(scope, { words: [...new Set(groups)] }, limit ? { limit } : {}) : [],
     notes,
   };
 }

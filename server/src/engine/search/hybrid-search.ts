@@ -1,5 +1,5 @@
 import type { Embedder } from '../embeddings/embedder.js';
-import { ftsQuery } from './fts-query.js';
+import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 import { vectorSearch } from './vector-search.js';
@@ -37,7 +37,7 @@ export async function hybridSearch(
   q: HybridQuery,
 ): Promise<{ hits: Hit[]; notes: string[]; ranking: string }> {
   const depth = q.limit * 2;
-  const match = q.text ? ftsQuery(q.text, 'match') : undefined;
+  const match = q.text ? textMatch(q.text, 'match') : undefined;
   const textHits = match ? core.textHits(scope, match, { limit: depth }).slice(0, depth) : [];
   const vectorHits = (
     await vectorSearch(core, embedder, scope, {

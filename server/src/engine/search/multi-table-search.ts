@@ -1,7 +1,7 @@
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import { fieldValue, matchesFilter, type FilterOperator } from './filters.js';
-import { ftsQuery } from './fts-query.js';
+import { textMatch } from './fts-query.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
 export interface JoinCondition {
@@ -71,7 +71,7 @@ export function multiTableSearch(
   query: string | undefined,
   joins: readonly JoinCondition[],
 ): Hit[] {
-  const match = query ? ftsQuery(query, 'match') : undefined;
+  const match = query ? textMatch(query, 'match') : undefined;
   const inTable = (table: string): Hit[] => {
     const tableScope = { ...scope, table };
     const hits = match

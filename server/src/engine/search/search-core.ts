@@ -1,10 +1,12 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { TextIndex } from '../text/text-index.js';
+import { indexTerms } from '../text/tokenize.js';
+import type { TextMatch } from './fts-query.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
-import type { DocumentRow, Viewer } from '../documents/types.js';
+import type { Viewer } from '../documents/types.js';
 import { matchesAll, fieldValue, type Filter, type FilterableDocument } from './filters.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
 
@@ -37,6 +39,8 @@ export interface LoadedDocument extends FilterableDocument {
   readonly model: string | null;
 }
 
+type ChunkRow = { chunk: number; doc: number; score: number };
+
 export interface ChunkHit {
   readonly seq: number;
   readonly score: number;
@@ -66,6 +70,87 @@ export interface SearchResultView {
 }
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+
+/**
+ * The columns a search reads of every candidate, as arrays (better-sqlite3's raw mode: building row objects
+ * costs more than the query itself when hundreds of candidates are read).
+ */
+const lightColumns =
+  'd.seq, d.id, d.title, d.primary_table, d.visibility, d.created_at, d.updated_at, d.parent_doc_id, d.cluster, d.lat, d.lon, d.model';
+type LightRow = [
+  seq: number,
+  id: string,
+  title: string,
+  primaryTable: string,
+  visibility: string,
+  createdAt: number,
+  updatedAt: number,
+  parentDocId: string | null,
+  cluster: number | null,
+  lat: number | null,
+  lon: number | null,
+  model: string | null,
+];
+type HeavyRow = [content: string, fields: string];
+
+/**
+ * A candidate document. Its content and stored fields (the large part of a row, and a JSON parse) are read on
+ * first use: most candidates are ranked and dropped without them, and only filters and the results shown need
+ * them.
+ */
+class CandidateDocument implements LoadedDocument {
+  readonly seq: number;
+  readonly id: string;
+  readonly title: string;
+  readonly primary_table: string;
+  readonly visibility: string;
+  readonly created_at: number;
+  readonly updated_at: number;
+  readonly parent_doc_id: string | null;
+  readonly cluster: number | null;
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly model: string | null;
+  readonly #read: (seq: number) => HeavyRow | undefined;
+  #content: string | undefined;
+  #fields: LoadedDocument['fields'] | undefined;
+
+  constructor(row: LightRow, read: (seq: number) => HeavyRow | undefined, heavy?: HeavyRow) {
+    [
+      this.seq,
+      this.id,
+      this.title,
+      this.primary_table,
+      this.visibility,
+      this.created_at,
+      this.updated_at,
+      this.parent_doc_id,
+      this.cluster,
+      this.lat,
+      this.lon,
+      this.model,
+    ] = row;
+    this.#read = read;
+    if (heavy) this.#set(heavy);
+  }
+
+  get content(): string {
+    if (this.#content === undefined) this.#set(this.#read(this.seq));
+    return this.#content!;
+  }
+
+  get fields(): LoadedDocument['fields'] {
+    if (this.#fields === undefined) this.#set(this.#read(this.seq));
+    return this.#fields!;
+  }
+
+  /** A row deleted permanently since the search began reads as empty. */
+  #set(heavy: HeavyRow | undefined): void {
+    this.#content = heavy?.[0] ?? '';
+    this.#fields = heavy ? (JSON.parse(heavy[1]) as LoadedDocument['fields']) : {};
+  }
+}
+
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
@@ -96,11 +181,12 @@ export class SearchCore {
     for (let i = 0; i < seqs.length; i += 5000) {
       const rows = this.sql
         .get(
-          `SELECT d.* FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
+          `SELECT ${lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
            AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
         )
-        .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as DocumentRow[];
-      for (const row of rows) out.set(row.seq, this.#toLoaded(row));
+        .raw(true)
+        .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as LightRow[];
+      for (const row of rows) out.set(row[0], new CandidateDocument(row, this.#readHeavy));
     }
     return out;
   }
@@ -109,11 +195,14 @@ export class SearchCore {
   all(scope: Scope, cap = 100_000): LoadedDocument[] {
     const rows = this.sql
       .get(
-        `SELECT d.* FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}
+        `SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}
          ORDER BY d.updated_at DESC, d.seq DESC LIMIT @cap`,
       )
-      .all({ ...this.#bind(scope), cap }) as DocumentRow[];
-    return rows.map((r) => this.#toLoaded(r));
+      .raw(true)
+      .all({ ...this.#bind(scope), cap }) as [...LightRow, ...HeavyRow][];
+    return rows.map(
+      (row) => new CandidateDocument(row.slice(0, 12) as LightRow, this.#readHeavy, row.slice(12) as HeavyRow),
+    );
   }
 
   /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
@@ -145,22 +234,33 @@ export class SearchCore {
   }
 
   /**
-   * Full-text hits (BM25 from FTS5 with the index's rank function, title weighted twice the content), grouped by
-   * document: a document's score is its best chunk's; its chunks are those that matched, best first. With a
-   * `limit`, only the best 20 × limit chunks (at least 200) are read, widened while access rules and filters
-   * leave too few; without one (facet counts), up to 10,000.
+   * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
+   * its best chunk's; its chunks are those that matched, best first. Words are ranked by the tenant's in-memory
+   * index, phrases and wildcards by FTS5's `bm25()` with the same weights. With a `limit`, only the best
+   * 20 × limit chunks (at least 200) are read, widened while access rules and filters leave too few; without one
+   * (facet counts), up to 10,000.
    */
-  textHits(scope: Scope, match: string, options: { limit?: number } = {}): Hit[] {
-    const tables = this.text.tables(scope.viewer.tenantId);
+  textHits(scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
+    const tenantId = scope.viewer.tenantId;
+    const tables = this.text.tables(tenantId);
     if (!tables) return [];
-    const statement = this.sql.get(
-      `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
-       FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
-       JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
-    );
+    const ranked = 'words' in match ? this.text.ranked(tenantId) : undefined;
+    const terms = 'words' in match ? match.words.flatMap(indexTerms) : [];
+    const statement =
+      'expression' in match
+        ? this.sql.get(
+            `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
+             FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
+             JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
+          )
+        : undefined;
+    const read = (cap: number) =>
+      statement
+        ? (statement.all({ match: 'expression' in match ? match.expression : '', cap }) as ChunkRow[])
+        : (ranked?.search(terms, cap) ?? []);
     let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     for (;;) {
-      const rows = statement.all({ match, cap: depth }) as { chunk: number; doc: number; score: number }[];
+      const rows = read(depth);
       const hits = this.group(scope, rows);
       if (!options.limit || hits.length >= options.limit || rows.length < depth || depth >= maxTextCandidates)
         return hits;
@@ -253,31 +353,15 @@ export class SearchCore {
     }));
   }
 
+  readonly #readHeavy = (seq: number): HeavyRow | undefined =>
+    this.sql.get('SELECT content, fields FROM documents WHERE seq = ?').raw(true).get(seq) as HeavyRow | undefined;
+
   #bind(scope: Scope) {
     return {
       tenant: scope.viewer.tenantId,
       table: scope.table ?? null,
       principals: principalsOf(scope.viewer),
       now: scope.now,
-    };
-  }
-
-  #toLoaded(row: DocumentRow): LoadedDocument {
-    return {
-      seq: row.seq,
-      id: row.id,
-      title: row.title,
-      content: row.content,
-      primary_table: row.primary_table,
-      visibility: row.visibility,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      parent_doc_id: row.parent_doc_id,
-      cluster: row.cluster,
-      lat: row.lat,
-      lon: row.lon,
-      model: row.model,
-      fields: JSON.parse(row.fields) as LoadedDocument['fields'],
     };
   }
 }

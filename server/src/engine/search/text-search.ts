@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import { ftsQuery, wildcardQuery } from './fts-query.js';
+import { textMatch, wildcardQuery } from './fts-query.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
 export type TextQueryType = 'match' | 'phrase' | 'wildcard';
@@ -36,6 +36,6 @@ export function textSearch(
     );
     return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes };
   }
-  const match = ftsQuery(query, type);
+  const match = textMatch(query, type);
   return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes: [] };
 }

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine, type Engine } from '../engine.js';
+import { seededRandom } from '../documents/kmeans.js';
+import type { Scope } from '../search/search-core.js';
+import { quote } from '../search/fts-query.js';
+import { indexTerms } from './tokenize.js';
+import { Bm25Index } from './bm25-index.js';
+
+const viewer = { tenantId: '00000000-0000-4000-8000-00000000b025', userId: 'owner', groups: [] as string[] };
+const words =
+  'boundary layers layer flows flowing turbulent laminar heating heated transfer wings lift drag pressures nozzle supersonic viscous plate cone cylinders jet noise vortex separation stability buckling panels shell stress thermal naïve résumé 2024 x'.split(
+    ' ',
+  );
+
+function text(next: () => number, n: number): string {
+  return Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
+}
+
+/** The same query through the in-memory index (words) and through FTS5's bm25() (an OR expression). */
+function bothWays(engine: Engine, query: string[]) {
+  const scope: Scope = { viewer, now: 1_800_000_000 };
+  const view = (hits: ReturnType<Engine['search']['textHits']>) =>
+    hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
+  return {
+    memory: view(engine.search.textHits(scope, { words: query })),
+    fts: view(engine.search.textHits(scope, { expression: query.map(quote).join(' OR ') })),
+  };
+}
+
+describe('in-memory BM25 index', () => {
+  let engine: Engine;
+  const next = seededRandom(11);
+  const docs = (from: number, n: number) =>
+    Array.from({ length: n }, (_v, i) => ({
+      id: `d${from + i}`,
+      title: text(next, 1 + Math.floor(next() * 5)),
+      content: text(next, 5 + Math.floor(next() * 80)),
+      embedding_options: { enabled: false },
+      ...(i % 7 === 0 && { chunk_size: 120, chunk_overlap: 20 }),
+    }));
+
+  before(async () => {
+    engine = openEngine({
+      dataDir: ':memory:',
+      embeddings: {
+        defaultModel: 'glove-100',
+        modelsDir: join(tmpdir(), 'godb-none'),
+        modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
+        workerPoolSize: 1,
+        queueLimit: 10,
+        cacheSize: 10,
+        remote: [],
+        http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
+      },
+    });
+    await engine.documents.add(viewer, docs(0, 300), (i) => `[${i}]`);
+  });
+  after(async () => engine.close());
+
+  it('analyses text as FTS5 porter unicode61 remove_diacritics 2 does', () => {
+    assert.deepEqual(indexTerms('Turbulent FLOWS, naïve résumés; 2024-x'), [
+      'turbul',
+      'flow',
+      'naiv',
+      'resum',
+      '2024',
+      'x',
+    ]);
+  });
+
+  it('scores and orders exactly as FTS5 bm25() with the same column weights', () => {
+    for (const query of [['turbulent'], ['boundary', 'layer'], ['heating', 'heated', 'naïve'], ['x', 'flows', 'x']]) {
+      const { memory, fts } = bothWays(engine, query);
+      assert.ok(memory.length > 0, query.join(' '));
+      assert.deepEqual(memory, fts, query.join(' '));
+    }
+  });
+
+  it('stays equal to FTS5 after additions, new versions, deletions and a rolled-back batch', async () => {
+    bothWays(engine, ['drag']); // loads the tenant's index before the writes
+    await engine.documents.add(viewer, docs(300, 50), (i) => `[${i}]`);
+    await engine.documents.add(viewer, docs(0, 20), (i) => `[${i}]`); // new versions of d0…d19
+    engine.documents.delete(viewer, 'd25', { recursive: false, permanent: true });
+    engine.documents.delete(viewer, 'd26', { recursive: false, permanent: false });
+    await assert.rejects(
+      engine.documents.add(
+        viewer,
+        [...docs(400, 3), { ...docs(403, 1)[0]!, parent_doc_id: 'missing' }],
+        (i) => `[${i}]`,
+      ),
+    );
+    for (const query of [['drag'], ['supersonic', 'nozzle'], ['stress', 'résumé']]) {
+      const { memory, fts } = bothWays(engine, query);
+      assert.deepEqual(memory, fts, query.join(' '));
+      assert.ok(!memory.some((h) => ['d25', 'd26', 'd400'].includes(h.id)));
+    }
+    engine.maintenance.refresh(viewer.tenantId);
+    const { memory, fts } = bothWays(engine, ['cone', 'plate']);
+    assert.deepEqual(memory, fts);
+  });
+
+  it('ranks the same after most chunks are removed and the postings compacted', () => {
+    const random = seededRandom(3);
+    const texts = Array.from({ length: 3000 }, () => [text(random, 3), text(random, 40)] as const);
+    const churned = new Bm25Index({ title: 2, content: 1 });
+    texts.forEach(([title, content], i) => churned.add(1000 + i, i, title, content));
+    for (let i = 0; i < 3000; i += 1) if (i % 6 !== 0) churned.remove(1000 + i); // 2,500 dead: compacted
+    const fresh = new Bm25Index({ title: 2, content: 1 });
+    texts.forEach(([title, content], i) => i % 6 === 0 && fresh.add(1000 + i, i, title, content));
+    assert.equal(churned.size, 500);
+    for (const query of [['turbul'], ['drag', 'lift', 'x'], ['naiv']]) {
+      assert.deepEqual(churned.search(query, 25), fresh.search(query, 25), query.join(' '));
+    }
+  });
+});
