@@ -75,11 +75,18 @@ const cases = [
 const rows: Record<string, string | number>[] = [];
 const http: Record<string, number> = {};
 const firstQuery: Record<string, number> = {};
+let backgroundLoad = 0;
 for (const c of cases) {
-  // Warm up: the first query of a kind after a start builds the tenant's index in memory (HNSW, BM25).
+  // Warm up. The first vector query after a start loads the tenant's HNSW graph before it answers; the first text
+  // query starts loading the BM25 index in the background and is ranked through FTS5 until it is loaded.
   const t = performance.now();
   await post(c.path, c.body, token);
   firstQuery[c.name] = performance.now() - t;
+  if (c.name === 'text') {
+    while (((await post(c.path, c.body, token)).time_taken as number) > 10 && performance.now() - t < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    backgroundLoad = performance.now() - t;
+  }
   const body = JSON.stringify(c.body);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   // Throughput: 10 connections, each sending its next request as soon as the previous one is answered.
@@ -133,9 +140,9 @@ for (const c of cases) {
   });
 }
 process.stdout.write(
-  `First query after start (builds the in-memory index): ${Object.entries(firstQuery)
+  `First query after start: ${Object.entries(firstQuery)
     .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-    .join(', ')}\n`,
+    .join(', ')}; text index loaded in the background within ${(backgroundLoad / 1000).toFixed(1)} s\n`,
 );
 await server.stop();
 

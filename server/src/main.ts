@@ -1,3 +1,4 @@
+import './runtime-flags.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { createServer } from './compose.js';
 

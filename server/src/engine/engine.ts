@@ -77,6 +77,7 @@ export function openEngine(options: EngineOptions): Engine {
       }
     },
     close: async () => {
+      text.close();
       await embedder.close();
       if (db.open) {
         vectors.saveAll();

@@ -2,7 +2,7 @@ import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { TextIndex } from '../text/text-index.js';
 import { indexTerms } from '../text/tokenize.js';
-import type { TextMatch } from './fts-query.js';
+import { quote, type TextMatch } from './fts-query.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
@@ -245,19 +245,19 @@ export class SearchCore {
     const tables = this.text.tables(tenantId);
     if (!tables) return [];
     const ranked = 'words' in match ? this.text.ranked(tenantId) : undefined;
-    const terms = 'words' in match ? match.words.flatMap(indexTerms) : [];
-    const statement =
-      'expression' in match
-        ? this.sql.get(
-            `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
-             FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
-             JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
-          )
-        : undefined;
+    // Words while the in-memory index loads: the same ranking through FTS5.
+    const expression =
+      'expression' in match ? match.expression : ranked ? undefined : match.words.map(quote).join(' OR ');
+    const terms = ranked && 'words' in match ? match.words.flatMap(indexTerms) : [];
+    const statement = expression
+      ? this.sql.get(
+          `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
+           FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
+           JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
+        )
+      : undefined;
     const read = (cap: number) =>
-      statement
-        ? (statement.all({ match: 'expression' in match ? match.expression : '', cap }) as ChunkRow[])
-        : (ranked?.search(terms, cap) ?? []);
+      statement ? (statement.all({ match: expression, cap }) as ChunkRow[]) : ranked!.search(terms, cap);
     let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     for (;;) {
       const rows = read(depth);

@@ -19,8 +19,14 @@ function text(next: () => number, n: number): string {
   return Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
 }
 
+/** Waits for the tenant's in-memory index, which loads in the background after the first word query. */
+async function loaded(engine: Engine): Promise<void> {
+  while (!engine.text.ranked(viewer.tenantId)) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The same query through the in-memory index (words) and through FTS5's bm25() (an OR expression). */
-function bothWays(engine: Engine, query: string[]) {
+async function bothWays(engine: Engine, query: string[]) {
+  await loaded(engine);
   const scope: Scope = { viewer, now: 1_800_000_000 };
   const view = (hits: ReturnType<Engine['search']['textHits']>) =>
     hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
@@ -71,16 +77,16 @@ describe('in-memory BM25 index', () => {
     ]);
   });
 
-  it('scores and orders exactly as FTS5 bm25() with the same column weights', () => {
+  it('scores and orders exactly as FTS5 bm25() with the same column weights', async () => {
     for (const query of [['turbulent'], ['boundary', 'layer'], ['heating', 'heated', 'naïve'], ['x', 'flows', 'x']]) {
-      const { memory, fts } = bothWays(engine, query);
+      const { memory, fts } = await bothWays(engine, query);
       assert.ok(memory.length > 0, query.join(' '));
       assert.deepEqual(memory, fts, query.join(' '));
     }
   });
 
   it('stays equal to FTS5 after additions, new versions, deletions and a rolled-back batch', async () => {
-    bothWays(engine, ['drag']); // loads the tenant's index before the writes
+    await loaded(engine); // the writes below are applied to the loaded index
     await engine.documents.add(viewer, docs(300, 50), (i) => `[${i}]`);
     await engine.documents.add(viewer, docs(0, 20), (i) => `[${i}]`); // new versions of d0…d19
     engine.documents.delete(viewer, 'd25', { recursive: false, permanent: true });
@@ -93,12 +99,12 @@ describe('in-memory BM25 index', () => {
       ),
     );
     for (const query of [['drag'], ['supersonic', 'nozzle'], ['stress', 'résumé']]) {
-      const { memory, fts } = bothWays(engine, query);
+      const { memory, fts } = await bothWays(engine, query);
       assert.deepEqual(memory, fts, query.join(' '));
       assert.ok(!memory.some((h) => ['d25', 'd26', 'd400'].includes(h.id)));
     }
     engine.maintenance.refresh(viewer.tenantId);
-    const { memory, fts } = bothWays(engine, ['cone', 'plate']);
+    const { memory, fts } = await bothWays(engine, ['cone', 'plate']);
     assert.deepEqual(memory, fts);
   });
 
@@ -113,6 +119,50 @@ describe('in-memory BM25 index', () => {
     assert.equal(churned.size, 500);
     for (const query of [['turbul'], ['drag', 'lift', 'x'], ['naiv']]) {
       assert.deepEqual(churned.search(query, 25), fresh.search(query, 25), query.join(' '));
+    }
+  });
+
+  it('loads in slices in the background, answering through FTS5 meanwhile, and keeps writes made during the load', async () => {
+    const many = openEngine({
+      dataDir: ':memory:',
+      embeddings: {
+        defaultModel: 'glove-100',
+        modelsDir: join(tmpdir(), 'godb-none'),
+        modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
+        workerPoolSize: 1,
+        queueLimit: 10,
+        cacheSize: 10,
+        remote: [],
+        http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
+      },
+    });
+    try {
+      const random = seededRandom(5);
+      const small = (from: number, n: number) =>
+        Array.from({ length: n }, (_v, i) => ({
+          id: `m${from + i}`,
+          title: text(random, 2),
+          content: text(random, 12),
+          embedding_options: { enabled: false },
+        }));
+      await many.documents.add(viewer, small(0, 5000), (i) => `[${i}]`); // three slices of 2,000 rows
+      const scope: Scope = { viewer, now: 1_800_000_000 };
+      assert.equal(many.text.ranked(viewer.tenantId), undefined, 'the first call starts the load');
+      const during = many.search.textHits(scope, { words: ['drag'] }, { limit: 5 });
+      assert.ok(during.length >= 5, 'answered through FTS5 while loading');
+      await new Promise((resolve) => setImmediate(resolve)); // one slice read
+      many.documents.delete(viewer, 'm10', { recursive: false, permanent: true }); // in the rows read
+      many.documents.delete(viewer, 'm4900', { recursive: false, permanent: true }); // not read yet
+      await many.documents.add(viewer, small(5000, 10), (i) => `[${i}]`);
+      assert.equal(many.text.ranked(viewer.tenantId), undefined, 'still loading');
+      for (const query of [['drag'], ['vortex', 'shell', 'x']]) {
+        const { memory, fts } = await bothWays(many, query);
+        assert.deepEqual(memory, fts, query.join(' '));
+        assert.ok(!memory.some((h) => h.id === 'm10' || h.id === 'm4900'));
+      }
+      assert.equal(many.text.ranked(viewer.tenantId)!.size, 5008);
+    } finally {
+      await many.close();
     }
   });
 });

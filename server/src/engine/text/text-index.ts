@@ -1,7 +1,8 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { TransactionListener } from '../storage/transaction.js';
-import { Bm25Index } from './bm25-index.js';
+import type { Bm25Index } from './bm25-index.js';
+import { Bm25Indexes } from './bm25-indexes.js';
 
 /**
  * Full-text indexes, one set per tenant so that ranking statistics (BM25's document frequencies) and the
@@ -14,37 +15,23 @@ import { Bm25Index } from './bm25-index.js';
  * Row ids are chunk seqs. Tables are created on a tenant's first document.
  *
  * Queries of any of several words (match queries, fuzzy expansions) are ranked by an in-memory BM25 index per
- * tenant (Bm25Index), built from the FTS5 table on the tenant's first such query and kept in step with it: writes
- * inside a transaction are journalled and applied when it commits (run writes through `transaction()` with this
- * index as a listener); a rollback drops the tenants it touched, which are rebuilt on their next query.
+ * tenant, kept in step with the FTS5 table (see Bm25Indexes): run writes through `transaction()` with this index
+ * as a listener.
  */
 /** BM25 column weights: a word in the title counts twice a word in the content. */
 export const titleWeight = 2;
 export const contentWeight = 1;
 
-type JournalEntry =
-  | {
-      readonly kind: 'add';
-      readonly tenantId: string;
-      readonly rowid: number;
-      readonly docSeq: number;
-      readonly title: string;
-      readonly content: string;
-    }
-  | { readonly kind: 'remove'; readonly tenantId: string; readonly rowid: number };
-
 export class TextIndex implements TransactionListener {
   readonly #db: Db;
   readonly #sql: StatementCache;
   readonly #keys = new Map<string, number>();
-  /** In-memory BM25 indexes of the tenants queried so far. */
-  readonly #ranked = new Map<string, Bm25Index>();
-  /** Writes to loaded tenants not yet committed. */
-  #journal: JournalEntry[] = [];
+  readonly #bm25: Bm25Indexes;
 
   constructor(db: Db) {
     this.#db = db;
     this.#sql = new StatementCache(db);
+    this.#bm25 = new Bm25Indexes(db, { title: titleWeight, content: contentWeight });
   }
 
   /** The table key of a tenant, or undefined when it has no text index yet. */
@@ -85,7 +72,7 @@ export class TextIndex implements TransactionListener {
     const t = this.ensure(tenantId);
     this.#sql.get(`INSERT INTO ${t.fts} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
     this.#sql.get(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
-    if (this.#ranked.has(tenantId)) this.#journal.push({ kind: 'add', tenantId, rowid, docSeq, title, content });
+    this.#bm25.added(tenantId, rowid, docSeq, title, content);
   }
 
   delete(tenantId: string, rowids: readonly number[]): void {
@@ -93,11 +80,10 @@ export class TextIndex implements TransactionListener {
     if (!t || rowids.length === 0) return;
     const fts = this.#sql.get(`DELETE FROM ${t.fts} WHERE rowid = ?`);
     const words = this.#sql.get(`DELETE FROM ${t.words} WHERE rowid = ?`);
-    const loaded = this.#ranked.has(tenantId);
     for (const rowid of rowids) {
       fts.run(rowid);
       words.run(rowid);
-      if (loaded) this.#journal.push({ kind: 'remove', tenantId, rowid });
+      this.#bm25.removed(tenantId, rowid);
     }
   }
 
@@ -106,7 +92,7 @@ export class TextIndex implements TransactionListener {
     const t = this.tables(tenantId);
     if (!t) return;
     this.#db.exec(`DELETE FROM ${t.fts}; DELETE FROM ${t.words};`);
-    this.#ranked.delete(tenantId); // rebuilt from the table on its next query
+    this.#bm25.cleared(tenantId);
   }
 
   /** Merges the index's segments (after a rebuild). */
@@ -119,41 +105,23 @@ export class TextIndex implements TransactionListener {
   }
 
   /**
-   * The tenant's in-memory BM25 index, built from its FTS5 table when first needed; undefined when the tenant has
-   * no text index yet.
+   * The tenant's in-memory BM25 index when it is loaded; undefined while it loads in the background (started by
+   * this call) or when the tenant has no text index. Rank with FTS5's bm25() meanwhile: the scores are the same.
    */
   ranked(tenantId: string): Bm25Index | undefined {
-    if (this.#journal.length > 0 && !this.#db.inTransaction) this.rollback(); // a write outside transaction()
-    const loaded = this.#ranked.get(tenantId);
-    if (loaded) return loaded;
     const t = this.tables(tenantId);
-    if (!t) return undefined;
-    const index = new Bm25Index({ title: titleWeight, content: contentWeight });
-    const rows = this.#db
-      .prepare(
-        `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${t.fts} f JOIN chunks c ON c.seq = f.rowid`,
-      )
-      .iterate() as IterableIterator<{ seq: number; doc: number; title: string; content: string }>;
-    for (const row of rows) index.add(row.seq, row.doc, row.title, row.content);
-    this.#ranked.set(tenantId, index);
-    return index;
+    return t ? this.#bm25.ready(tenantId, t.fts) : undefined;
   }
 
-  /** Applies the committed writes to the loaded in-memory indexes. */
   commit(): void {
-    const journal = this.#journal;
-    this.#journal = [];
-    for (const entry of journal) {
-      const index = this.#ranked.get(entry.tenantId);
-      if (!index) continue;
-      if (entry.kind === 'add') index.add(entry.rowid, entry.docSeq, entry.title, entry.content);
-      else index.remove(entry.rowid);
-    }
+    this.#bm25.commit();
   }
 
-  /** Forgets the writes of a rolled-back transaction: the tenants they touched are rebuilt on their next query. */
   rollback(): void {
-    for (const entry of this.#journal) this.#ranked.delete(entry.tenantId);
-    this.#journal = [];
+    this.#bm25.rollback();
+  }
+
+  close(): void {
+    this.#bm25.close();
   }
 }

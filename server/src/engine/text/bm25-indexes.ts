@@ -1,0 +1,123 @@
+import type { Db } from '../storage/database.js';
+import type { TransactionListener } from '../storage/transaction.js';
+import { Bm25Index, type Bm25Weights } from './bm25-index.js';
+
+type JournalEntry =
+  | {
+      readonly kind: 'add';
+      readonly tenantId: string;
+      readonly rowid: number;
+      readonly docSeq: number;
+      readonly title: string;
+      readonly content: string;
+    }
+  | { readonly kind: 'remove'; readonly tenantId: string; readonly rowid: number };
+
+interface Build {
+  readonly index: Bm25Index;
+  /** Rows up to this FTS5 rowid (chunk seq) are in the index. */
+  through: number;
+}
+
+/** FTS5 rows read per slice of a build: a few milliseconds, so queries keep flowing while an index loads. */
+const rowsPerSlice = 2000;
+
+/**
+ * The in-memory BM25 indexes (Bm25Index), one per tenant, derived from the tenants' FTS5 tables.
+ *
+ * - A tenant's index is built on its first word query, in the background: slices of rows in chunk-seq order, one
+ *   per turn of the event loop. Until it is ready, `ready()` answers undefined and the caller ranks with FTS5's
+ *   `bm25()`, whose scores are the same.
+ * - Writes are journalled inside their transaction and applied when it commits. During a build, a new chunk beyond
+ *   the rows read so far is left to the build (chunk seqs only grow), and removals apply at once.
+ * - A rollback, or a write outside `transaction()`, drops the tenants concerned: they are rebuilt on their next
+ *   query, never trusted half-updated.
+ */
+export class Bm25Indexes implements TransactionListener {
+  readonly #db: Db;
+  readonly #weights: Bm25Weights;
+  readonly #ready = new Map<string, Bm25Index>();
+  readonly #building = new Map<string, Build>();
+  #journal: JournalEntry[] = [];
+  #closed = false;
+
+  constructor(db: Db, weights: Bm25Weights) {
+    this.#db = db;
+    this.#weights = weights;
+  }
+
+  /** Whether writes to the tenant must be journalled. */
+  #tracked(tenantId: string): boolean {
+    return this.#ready.has(tenantId) || this.#building.has(tenantId);
+  }
+
+  added(tenantId: string, rowid: number, docSeq: number, title: string, content: string): void {
+    if (this.#tracked(tenantId)) this.#journal.push({ kind: 'add', tenantId, rowid, docSeq, title, content });
+  }
+
+  removed(tenantId: string, rowid: number): void {
+    if (this.#tracked(tenantId)) this.#journal.push({ kind: 'remove', tenantId, rowid });
+  }
+
+  /** The tenant's rows were all deleted (a rebuild follows in the same transaction): build again later. */
+  cleared(tenantId: string): void {
+    this.#drop(tenantId);
+  }
+
+  /**
+   * The tenant's index when it is ready; otherwise undefined, and its build (from the FTS5 table `fts`) starts
+   * in the background if it had not.
+   */
+  ready(tenantId: string, fts: string): Bm25Index | undefined {
+    if (this.#journal.length > 0 && !this.#db.inTransaction) this.rollback(); // a write outside transaction()
+    const index = this.#ready.get(tenantId);
+    if (index || this.#building.has(tenantId) || this.#closed) return index;
+    const build: Build = { index: new Bm25Index(this.#weights), through: 0 };
+    this.#building.set(tenantId, build);
+    const page = this.#db.prepare(
+      `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${fts} f JOIN chunks c ON c.seq = f.rowid
+       WHERE f.rowid > ? ORDER BY f.rowid LIMIT ${rowsPerSlice}`,
+    );
+    const slice = () => {
+      if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return; // dropped meanwhile
+      const rows = page.all(build.through) as { seq: number; doc: number; title: string; content: string }[];
+      for (const row of rows) build.index.add(row.seq, row.doc, row.title, row.content);
+      if (rows.length > 0) build.through = rows[rows.length - 1]!.seq;
+      if (rows.length < rowsPerSlice) {
+        this.#building.delete(tenantId);
+        this.#ready.set(tenantId, build.index);
+      } else setImmediate(slice);
+    };
+    setImmediate(slice);
+    return undefined;
+  }
+
+  commit(): void {
+    const journal = this.#journal;
+    this.#journal = [];
+    for (const entry of journal) {
+      const ready = this.#ready.get(entry.tenantId);
+      const build = this.#building.get(entry.tenantId);
+      const index = ready ?? build?.index;
+      if (!index) continue;
+      if (entry.kind === 'remove') index.remove(entry.rowid);
+      else if (ready || entry.rowid <= build!.through) index.add(entry.rowid, entry.docSeq, entry.title, entry.content);
+    }
+  }
+
+  rollback(): void {
+    for (const entry of this.#journal) this.#drop(entry.tenantId);
+    this.#journal = [];
+  }
+
+  /** Stops builds in progress (the store is closing). */
+  close(): void {
+    this.#closed = true;
+    this.#building.clear();
+  }
+
+  #drop(tenantId: string): void {
+    this.#ready.delete(tenantId);
+    this.#building.delete(tenantId);
+  }
+}
