@@ -191,6 +191,30 @@ export class SearchCore {
     return out;
   }
 
+  /**
+   * Candidate chunks with their stored vectors and documents, in one query, under the same rule as load(): only
+   * chunks of live documents the viewer may read (and of the scope's table).
+   */
+  loadChunkVectors(
+    scope: Scope,
+    chunkSeqs: readonly number[],
+  ): { chunks: { seq: number; doc: number; vector: Float32Array }[]; docs: Map<number, LoadedDocument> } {
+    const rows = this.sql
+      .get(
+        `SELECT c.seq, c.vector, ${lightColumns} FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+         WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND +d.tenant_id = @tenant AND ${alive}
+         AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
+      )
+      .raw(true)
+      .all({ ...this.#bind(scope), seqs: JSON.stringify(chunkSeqs) }) as [number, Buffer, ...LightRow][];
+    const docs = new Map<number, LoadedDocument>();
+    const chunks = rows.map(([seq, blob, ...light]) => {
+      if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light, this.#readHeavy));
+      return { seq, doc: light[0], vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) };
+    });
+    return { chunks, docs };
+  }
+
   /** Every live document the viewer may read (for filter-only searches), at most `cap`. */
   all(scope: Scope, cap = 100_000): LoadedDocument[] {
     const rows = this.sql
@@ -269,8 +293,12 @@ export class SearchCore {
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
-  group(scope: Scope, chunkHits: readonly { doc: number; chunk: number; score: number }[]): Hit[] {
-    const docs = this.load(scope, [...new Set(chunkHits.map((h) => h.doc))]);
+  group(
+    scope: Scope,
+    chunkHits: readonly { doc: number; chunk: number; score: number }[],
+    loaded?: Map<number, LoadedDocument>,
+  ): Hit[] {
+    const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))]);
     const hits = new Map<number, Hit>();
     for (const h of chunkHits) {
       let hit = hits.get(h.doc);

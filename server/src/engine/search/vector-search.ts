@@ -1,7 +1,7 @@
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
-import type { Hit, Scope, SearchCore } from './search-core.js';
+import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 
@@ -90,11 +90,14 @@ export async function vectorSearch(
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false };
   if (size <= exactBelow) return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
-  let k = Math.max(q.limit * 2, 20);
+  // The index's own k best first, rescored exactly; widened while access rules and filters leave too few, unless
+  // the candidates already fall below the threshold (farther ones cannot pass it).
+  let k = q.limit;
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const hits = score(core, scope, q, vector, ann.keys);
-    if (hits.length >= q.limit || ann.keys.length >= size) return { hits, model, exact: false };
+    const { hits, tail } = score(core, scope, q, vector, ann.keys);
+    const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
+    if (hits.length >= q.limit || ann.keys.length >= size || best < q.threshold) return { hits, model, exact: false };
     if (k >= maxAnnCandidates) break;
     k *= 4;
   }
@@ -107,12 +110,10 @@ function score(
   q: VectorQuery,
   query: Float32Array,
   chunkSeqs: readonly number[],
-): Hit[] {
-  if (chunkSeqs.length === 0) return [];
-  const rows = core.sql
-    .get('SELECT seq, doc_seq, vector FROM chunks WHERE seq IN (SELECT value FROM json_each(?)) AND vector IS NOT NULL')
-    .all(JSON.stringify(chunkSeqs)) as { seq: number; doc_seq: number; vector: Buffer }[];
-  return rank(core, scope, q, query, rows);
+): { hits: Hit[]; tail: number } {
+  if (chunkSeqs.length === 0) return { hits: [], tail: Infinity };
+  const { chunks, docs } = core.loadChunkVectors(scope, chunkSeqs);
+  return rank(core, scope, q, query, chunks, docs);
 }
 
 function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float32Array, model: string): Hit[] {
@@ -122,7 +123,12 @@ function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float3
        WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
     )
     .all(scope.viewer.tenantId, model) as { seq: number; doc_seq: number; vector: Buffer }[];
-  return rank(core, scope, q, query, rows);
+  const chunks = rows.map((r) => ({
+    seq: r.seq,
+    doc: r.doc_seq,
+    vector: new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4),
+  }));
+  return rank(core, scope, q, query, chunks).hits;
 }
 
 function rank(
@@ -130,14 +136,15 @@ function rank(
   scope: Scope,
   q: VectorQuery,
   query: Float32Array,
-  rows: readonly { seq: number; doc_seq: number; vector: Buffer }[],
-): Hit[] {
-  const chunkHits = rows.map((r) => ({
-    doc: r.doc_seq,
-    chunk: r.seq,
-    score: similarity(q.method, query, new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)),
-  }));
-  const hits = core.group(scope, chunkHits);
+  chunks: readonly { seq: number; doc: number; vector: Float32Array }[],
+  docs?: Map<number, LoadedDocument>,
+): { hits: Hit[]; tail: number } {
+  const chunkHits = chunks
+    .map((c) => ({ doc: c.doc, chunk: c.seq, score: similarity(q.method, query, c.vector) }))
+    .sort((a, b) => b.score - a.score);
+  // The lowest similarity among the readable candidates (none readable: keep looking).
+  const tail = chunkHits.length > 0 ? chunkHits[chunkHits.length - 1]!.score : Infinity;
+  const hits = core.group(scope, chunkHits, docs);
   if (q.combineLocation && scope.geo) {
     for (const hit of hits) {
       if (hit.distance !== undefined)
@@ -145,5 +152,5 @@ function rank(
     }
     hits.sort((a, b) => b.score - a.score);
   }
-  return hits.filter((h) => h.score >= q.threshold);
+  return { hits: hits.filter((h) => h.score >= q.threshold), tail };
 }

@@ -220,6 +220,49 @@ describe('vector search', () => {
     assert.deepEqual(ids(near.body).sort(), ['bl', 'shock']);
   });
 
+  test('on an HNSW index, a high threshold stops at the index and a selective filter falls back to an exact scan', async () => {
+    const tenant = await server.registerTenant();
+    const words = 'shock wave boundary layer heat transfer wing lift drag nozzle flow vortex panel shell stress'.split(
+      ' ',
+    );
+    const docs = Array.from({ length: 2100 }, (_v, i) => ({
+      id: `v${i}`,
+      content: `${words[i % words.length]} ${words[(i * 7) % words.length]} ${words[(i * 11) % words.length]}`,
+      metadata: { rare: i === 7 },
+      embedding_options: { model_name: 'glove-100' },
+    }));
+    const added = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/batch',
+      headers: bearer(tenant.token),
+      payload: docs,
+    });
+    assert.equal(added.statusCode, 200, added.body);
+    const vector = (body: Record<string, unknown>) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/v1/search/vector',
+        headers: bearer(tenant.token),
+        payload: { embedding_options: { model_name: 'glove-100' }, limit: 10, ...body },
+      });
+    const strict = (await vector({ query: 'shock wave', threshold: 0.999 })).json() as Body;
+    for (const r of strict.results ?? []) assert.ok(r.score >= 0.999);
+    assert.doesNotMatch(
+      String(strict.notes),
+      /scored every allowed vector exactly/,
+      'candidates below the threshold end the search without an exact scan',
+    );
+    const selective = (
+      await vector({
+        query: 'shock wave',
+        threshold: 0,
+        filters: [{ field: 'metadata.rare', operator: 'eq', value: true }],
+      })
+    ).json() as Body;
+    assert.deepEqual(ids(selective), ['v7']);
+    assert.match(String(selective.notes), /scored every allowed vector exactly/);
+  });
+
   test('filtered vector search stays exact at any selectivity', async () => {
     const res = await search('/search/vector', {
       query: 'heat',
