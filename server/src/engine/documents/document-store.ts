@@ -127,11 +127,16 @@ export class DocumentStore {
   /** Replaces the ACL and access list of a document. */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
+    // One row per (principal, role), the last entry winning, deduplicated here: a plain INSERT costs a tenth of
+    // INSERT OR REPLACE on this table (measured in bench:ingest).
+    const rows = new Map<string, [principal: string, role: string, expiresAt: number | null]>();
+    for (const entry of acl)
+      rows.set(`${entry.role} ${entry.user_id}`, [entry.user_id, entry.role, entry.expires_at ?? null]);
+    for (const principal of accessList) rows.set(`list ${principal}`, [principal, 'list', null]);
     const insert = this.#sql.get(
-      'INSERT OR REPLACE INTO document_access (doc_seq, principal, role, expires_at) VALUES (?, ?, ?, ?)',
+      'INSERT INTO document_access (doc_seq, principal, role, expires_at) VALUES (?, ?, ?, ?)',
     );
-    for (const entry of acl) insert.run(seq, entry.user_id, entry.role, entry.expires_at ?? null);
-    for (const principal of accessList) insert.run(seq, principal, 'list', null);
+    for (const [principal, role, expiresAt] of rows.values()) insert.run(seq, principal, role, expiresAt);
   }
 
   updateFields(seq: number, fields: DocumentFields, now: number): void {
