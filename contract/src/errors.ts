@@ -283,6 +283,12 @@ export const errorCatalogue = {
     message: 'Server busy: more than {max} operations in flight. Retry shortly',
     description: 'The server is at its concurrency limit (MAX_CONCURRENT_OPERATIONS).',
   },
+  SHUTTING_DOWN: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The server is shutting down: {reason}. Retry once it has restarted',
+    description: 'Work that was waiting (for example for a vector index to load) when the server began to stop.',
+  },
   EMBEDDING_QUEUE_FULL: {
     http: 503,
     grpc: 'RESOURCE_EXHAUSTED',

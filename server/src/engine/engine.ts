@@ -78,6 +78,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
     close: async () => {
       text.close();
+      vectors.close();
       await embedder.close();
       if (db.open) {
         vectors.saveAll();

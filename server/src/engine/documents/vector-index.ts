@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
+import { createError } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 
 export interface VectorIndexOptions {
@@ -23,18 +24,37 @@ interface Entry {
   generation: number;
 }
 
+/** An index being built from the store in slices (see ready()). */
+interface Build {
+  readonly index: Index;
+  readonly dims: number;
+  /** Chunks up to this seq are in the index. */
+  through: number;
+  readonly done: Promise<void>;
+  finish(): void;
+  fail(error: unknown): void;
+}
+
+/** Vectors added per slice of a background build: tens of milliseconds, so other requests keep being served. */
+const vectorsPerSlice = 512;
+
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
 /**
  * HNSW indexes (usearch, f16, cosine over normalised vectors), one per tenant and embedding model. They are
  * derived data: the store keeps every vector as float32, and a `generation` counter per (tenant, model) that every
  * write transaction bumps. An index file is trusted only when its recorded generation equals the store's;
- * otherwise (a crash, a copy, a corrupt file) it is rebuilt from the store.
+ * otherwise (a crash, a copy, a corrupt file) it is rebuilt from the store: in the background, in slices of chunks
+ * in seq order between which the event loop serves other requests, while vector queries for it wait (ready()).
+ * Writes during a build remove what the build already holds; chunks it has not reached yet it reads itself (chunk
+ * seqs only grow).
  */
 export class VectorIndexes {
   readonly #db: Db;
   readonly #options: VectorIndexOptions;
   readonly #entries = new Map<string, Entry>();
+  readonly #building = new Map<string, Build>();
+  #closed = false;
 
   constructor(db: Db, options: VectorIndexOptions) {
     this.#db = db;
@@ -60,7 +80,14 @@ export class VectorIndexes {
     added: readonly { key: number; vector: Float32Array }[],
     removed: readonly number[],
   ): void {
-    const entry = this.#entries.get(this.#key(tenantId, model));
+    const key = this.#key(tenantId, model);
+    const build = this.#building.get(key);
+    if (build) {
+      const held = removed.filter((k) => k <= build.through);
+      if (held.length > 0) build.index.remove(BigUint64Array.from(held, (k) => BigInt(k)));
+      return; // added chunks lie beyond the build's position: it reads them from the store
+    }
+    const entry = this.#entries.get(key);
     if (!entry) return; // not loaded: the next use loads or rebuilds it at the committed generation
     if (removed.length > 0) entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
     if (added.length > 0) {
@@ -98,6 +125,24 @@ export class VectorIndexes {
     return { keys, distances };
   }
 
+  /**
+   * Resolves once the index of (tenant, model) is in memory: loaded from its file when that is current, else built
+   * from the store in the background (one build however many callers wait).
+   */
+  async ready(tenantId: string, model: string, dims: number): Promise<void> {
+    const key = this.#key(tenantId, model);
+    if (this.#entries.has(key) || this.#loadFile(tenantId, model, dims)) return;
+    await (this.#building.get(key) ?? this.#startBuild(tenantId, model, dims)).done;
+  }
+
+  /** Stops builds in progress (the store is closing); their waiters get an error. */
+  close(): void {
+    this.#closed = true;
+    for (const build of this.#building.values())
+      build.fail(createError('SHUTTING_DOWN', { reason: 'the vector index was still loading' }));
+    this.#building.clear();
+  }
+
   /** Number of vectors in the index of (tenant, model). */
   size(tenantId: string, model: string, dims: number): number {
     return this.#load(tenantId, model, dims).index.size();
@@ -106,6 +151,7 @@ export class VectorIndexes {
   /** Rebuilds the index of (tenant, model) from the store and saves it; returns the number of vectors. */
   rebuild(tenantId: string, model: string, dims: number): number {
     this.#entries.delete(this.#key(tenantId, model));
+    this.#building.delete(this.#key(tenantId, model));
     const entry = this.#build(tenantId, model, dims);
     this.#save(tenantId, model, entry);
     return entry.index.size();
@@ -150,10 +196,25 @@ export class VectorIndexes {
     });
   }
 
+  /** The index of (tenant, model), loaded or built now (a build in progress is finished synchronously). */
   #load(tenantId: string, model: string, dims: number): Entry {
+    const key = this.#key(tenantId, model);
+    const cached = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims);
+    if (cached) return cached;
+    const build = this.#building.get(key);
+    if (build) {
+      build.finish();
+      return this.#entries.get(key)!;
+    }
+    return this.#build(tenantId, model, dims);
+  }
+
+  /** The index from its file when the file is current; undefined otherwise. */
+  #loadFile(tenantId: string, model: string, dims: number): Entry | undefined {
     const key = this.#key(tenantId, model);
     const cached = this.#entries.get(key);
     if (cached) return cached;
+    if (this.#building.has(key)) return undefined;
     const generation = this.#generation(tenantId, model);
     const files = this.#files(tenantId, model);
     if (files && existsSync(files.index) && existsSync(files.meta)) {
@@ -170,7 +231,65 @@ export class VectorIndexes {
         // A corrupt file is never trusted: fall through to a rebuild.
       }
     }
-    return this.#build(tenantId, model, dims);
+    return undefined;
+  }
+
+  /** Starts building the index of (tenant, model) from the store, one slice per turn of the event loop. */
+  #startBuild(tenantId: string, model: string, dims: number): Build {
+    const key = this.#key(tenantId, model);
+    const page = this.#db.prepare(
+      `SELECT c.seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?
+       ORDER BY c.seq LIMIT ${vectorsPerSlice}`,
+    );
+    let settle!: { resolve: () => void; reject: (error: unknown) => void };
+    const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    done.catch(() => {}); // a build nobody waits for may fail quietly
+    const build: Build = {
+      index: this.#newIndex(dims),
+      dims,
+      through: 0,
+      done,
+      finish: () => {
+        while (this.#building.get(key) === build && !slice()) {
+          // run the remaining slices now
+        }
+      },
+      fail: (error) => settle.reject(error),
+    };
+    /** Adds one slice; true when the build is complete (or abandoned). */
+    const slice = (): boolean => {
+      if (this.#building.get(key) !== build || this.#closed) return true;
+      try {
+        const rows = page.all(tenantId, model, build.through) as { seq: number; vector: Buffer }[];
+        if (rows.length > 0) {
+          const matrix = new Float32Array(rows.length * dims);
+          rows.forEach((row, i) =>
+            matrix.set(new Float32Array(row.vector.buffer, row.vector.byteOffset, dims), i * dims),
+          );
+          build.index.add(
+            BigUint64Array.from(rows, (row) => BigInt(row.seq)),
+            matrix,
+            0,
+          );
+          build.through = rows[rows.length - 1]!.seq;
+        }
+        if (rows.length === vectorsPerSlice) return false;
+        this.#building.delete(key);
+        this.#entries.set(key, { index: build.index, dims, generation: this.#generation(tenantId, model) });
+        settle.resolve();
+      } catch (error) {
+        this.#building.delete(key);
+        settle.reject(error);
+      }
+      return true;
+    };
+    const next = () => {
+      if (!slice()) setImmediate(next);
+    };
+    this.#building.set(key, build);
+    setImmediate(next);
+    return build;
   }
 
   #build(tenantId: string, model: string, dims: number): Entry {

@@ -87,6 +87,7 @@ export async function vectorSearch(
   q: VectorQuery,
 ): Promise<{ hits: Hit[]; model: string; exact: boolean }> {
   const { vector, model, dims } = await queryVector(embedder, q);
+  await core.vectors.ready(scope.viewer.tenantId, model, dims); // after a crash: built in the background
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false };
   if (size <= exactBelow) return { hits: exactScan(core, scope, q, vector, model), model, exact: true };

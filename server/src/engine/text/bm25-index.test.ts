@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openEngine, type Engine } from '../engine.js';
+import type { Engine } from '../engine.js';
+import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Scope } from '../search/search-core.js';
 import { quote } from '../search/fts-query.js';
@@ -49,19 +48,7 @@ describe('in-memory BM25 index', () => {
     }));
 
   before(async () => {
-    engine = openEngine({
-      dataDir: ':memory:',
-      embeddings: {
-        defaultModel: 'glove-100',
-        modelsDir: join(tmpdir(), 'godb-none'),
-        modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
-        workerPoolSize: 1,
-        queueLimit: 10,
-        cacheSize: 10,
-        remote: [],
-        http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
-      },
-    });
+    engine = openTestEngine(':memory:');
     await engine.documents.add(viewer, docs(0, 300), (i) => `[${i}]`);
   });
   after(async () => engine.close());
@@ -123,19 +110,7 @@ describe('in-memory BM25 index', () => {
   });
 
   it('loads in slices in the background, answering through FTS5 meanwhile, and keeps writes made during the load', async () => {
-    const many = openEngine({
-      dataDir: ':memory:',
-      embeddings: {
-        defaultModel: 'glove-100',
-        modelsDir: join(tmpdir(), 'godb-none'),
-        modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
-        workerPoolSize: 1,
-        queueLimit: 10,
-        cacheSize: 10,
-        remote: [],
-        http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
-      },
-    });
+    const many = openTestEngine(':memory:');
     try {
       const random = seededRandom(5);
       const small = (from: number, n: number) =>

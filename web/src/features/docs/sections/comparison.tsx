@@ -26,7 +26,7 @@ const rows: Row[] = [
   ],
   [
     'Full-text ranking',
-    'BM25 (FTS5)',
+    'BM25 (own index, FTS5 for phrases)',
     'sparse vectors',
     'BM25F',
     'sparse / BM25',

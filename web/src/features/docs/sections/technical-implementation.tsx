@@ -12,12 +12,16 @@ export default function TechnicalImplementation() {
         <li>
           <strong>Text</strong>: two FTS5 tables per tenant — Porter-stemmed for BM25 ranking (title weighted twice the
           content), unstemmed for the vocabulary of fuzzy search and autocomplete — so ranking statistics and
-          suggestions never cross tenants.
+          suggestions never cross tenants. Word queries are ranked by GoDB’s own in-memory index of each tenant: the
+          same BM25 scores as FTS5’s <code>bm25()</code>, computed term at a time with MaxScore pruning, so a query
+          costs what its rarest words cost. It is derived from the FTS5 tables, loaded in the background on a tenant’s
+          first query (FTS5 answers meanwhile, with the same scores) and kept in step with every committed write.
         </li>
         <li>
           <strong>Vectors</strong>: an HNSW index per tenant and model (usearch; M 16, efConstruction 200, efSearch 100;
           f16). Float32 vectors stay in the store: candidates are rescored exactly, and an index whose recorded
-          generation differs from the store’s is rebuilt.
+          generation differs from the store’s (after a crash) is rebuilt in the background, slice by slice, while every
+          other request is served.
         </li>
         <li>
           <strong>Geo</strong>: an R*Tree of document locations; distances are great-circle (haversine) kilometres.
@@ -27,9 +31,9 @@ export default function TechnicalImplementation() {
       <p>
         Universal Sentence Encoder Lite runs on the TensorFlow.js WebAssembly backend in worker threads (one per core by
         default), fed by a bounded queue: a full queue answers <code>503</code>. GoDB reads the model’s SentencePiece
-        vocabulary with its own unigram tokenizer. GloVe vectors are converted once into a compact float32 file. Texts
-        longer than <code>max_tokens</code> words are windowed with <code>overlap</code> and mean-pooled. An LRU cache
-        answers repeated texts.
+        vocabulary with its own unigram tokenizer. GloVe vectors are converted once into a compact float32 file and
+        served by a worker thread of their own. Texts longer than <code>max_tokens</code> words are windowed with{' '}
+        <code>overlap</code> and mean-pooled. An LRU cache answers repeated texts.
       </p>
       <h2>Access control</h2>
       <p>
