@@ -63,8 +63,12 @@ process.stdout.write(
 
 // Words of frequency ranks 40, 400 and 4,000: one common, one ordinary, one rare, as real queries mix them.
 const query = [40, 400, 4000].map(zipfWord).join(' ');
+const phrase = [4, 40].map(zipfWord).join(' ');
 const cases = [
   { name: 'text', path: '/api/v1/search/text', body: { query, query_type: 'match', limit: 10 } },
+  // The default query type: two frequent words in order, the costly kind of phrase (every chunk holding the rarer
+  // word is checked).
+  { name: 'phrase', path: '/api/v1/search/text', body: { query: phrase, limit: 10 } },
   {
     name: 'vector',
     path: '/api/v1/search/vector',
@@ -161,8 +165,11 @@ const engine = openEngine({
   },
 });
 const scope = { viewer: { tenantId, userId, groups: [] }, now: Math.floor(Date.now() / 1000) };
+// As in the server: the text index loads in the background on the first word query; wait for it.
+while (!engine.text.ranked(tenantId)) await new Promise((resolve) => setImmediate(resolve));
 const direct: Record<string, () => Promise<unknown>> = {
   text: async () => textSearch(engine.search, scope, query, 'match', 10),
+  phrase: async () => textSearch(engine.search, scope, phrase, 'phrase', 10),
   vector: async () =>
     vectorSearch(engine.search, engine.embedder, scope, {
       text: query,

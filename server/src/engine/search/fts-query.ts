@@ -13,10 +13,11 @@ export const maxWildcardPattern = 64;
 export const maxExpansions = 64;
 
 /**
- * What a text query asks the index: `words`, any of them (ranked by the in-memory BM25 index), or an FTS5 MATCH
- * `expression` (phrases and wildcards, which need FTS5's positions and vocabulary).
+ * What a text query asks the index: `words`, any of them, or a `phrase`, the words in order (both ranked by the
+ * tenant's in-memory BM25 index), or an FTS5 MATCH `expression` (wildcards, which need FTS5's vocabulary).
  */
-export type TextMatch = { readonly words: readonly string[] } | { readonly expression: string };
+export type TextMatch =
+  { readonly words: readonly string[] } | { readonly phrase: readonly string[] } | { readonly expression: string };
 
 /**
  * The match for `match` (any word) or `phrase` (the words in order; one word is the same as `match`); undefined
@@ -25,7 +26,13 @@ export type TextMatch = { readonly words: readonly string[] } | { readonly expre
 export function textMatch(query: string, type: 'match' | 'phrase'): TextMatch | undefined {
   const tokens = queryTokens(query);
   if (tokens.length === 0) return undefined;
-  return type === 'phrase' && tokens.length > 1 ? { expression: quote(tokens.join(' ')) } : { words: tokens };
+  return type === 'phrase' && tokens.length > 1 ? { phrase: tokens } : { words: tokens };
+}
+
+/** The same match as an FTS5 expression (FTS5 ranks it identically). */
+export function ftsExpression(match: TextMatch): string {
+  if ('expression' in match) return match.expression;
+  return 'words' in match ? match.words.map(quote).join(' OR ') : quote(match.phrase.join(' '));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { TextIndex } from '../text/text-index.js';
 import { indexTerms } from '../text/tokenize.js';
-import { quote, type TextMatch } from './fts-query.js';
+import { ftsExpression, type TextMatch } from './fts-query.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
@@ -259,8 +259,8 @@ export class SearchCore {
 
   /**
    * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
-   * its best chunk's; its chunks are those that matched, best first. Words are ranked by the tenant's in-memory
-   * index, phrases and wildcards by FTS5's `bm25()` with the same weights. With a `limit`, only the best
+   * its best chunk's; its chunks are those that matched, best first. Words and phrases are ranked by the
+   * tenant's in-memory index, wildcards by FTS5's `bm25()` with the same weights. With a `limit`, only the best
    * 20 × limit chunks (at least 200) are read, widened while access rules and filters leave too few; without one
    * (facet counts), up to 10,000.
    */
@@ -268,20 +268,24 @@ export class SearchCore {
     const tenantId = scope.viewer.tenantId;
     const tables = this.text.tables(tenantId);
     if (!tables) return [];
-    const ranked = 'words' in match ? this.text.ranked(tenantId) : undefined;
-    // Words while the in-memory index loads: the same ranking through FTS5.
-    const expression =
-      'expression' in match ? match.expression : ranked ? undefined : match.words.map(quote).join(' OR ');
-    const terms = ranked && 'words' in match ? match.words.flatMap(indexTerms) : [];
-    const statement = expression
-      ? this.sql.get(
-          `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
-           FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
-           JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
-        )
-      : undefined;
-    const read = (cap: number) =>
-      statement ? (statement.all({ match: expression, cap }) as ChunkRow[]) : ranked!.search(terms, cap);
+    const ranked = 'expression' in match ? undefined : this.text.ranked(tenantId);
+    let read: (cap: number) => readonly ChunkRow[];
+    if (ranked && 'words' in match) {
+      const terms = match.words.flatMap(indexTerms);
+      read = (cap) => ranked.search(terms, cap);
+    } else if (ranked && 'phrase' in match) {
+      const terms = match.phrase.flatMap(indexTerms);
+      read = (cap) => ranked.phrase(terms, cap);
+    } else {
+      // Wildcards, and words or phrases while the in-memory index loads: FTS5, whose scores are the same.
+      const statement = this.sql.get(
+        `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
+         FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
+         JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
+      );
+      const expression = ftsExpression(match);
+      read = (cap) => statement.all({ match: expression, cap }) as ChunkRow[];
+    }
     let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     for (;;) {
       const rows = read(depth);

@@ -4,7 +4,7 @@ import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Scope } from '../search/search-core.js';
-import { quote } from '../search/fts-query.js';
+import { ftsExpression } from '../search/fts-query.js';
 import { indexTerms } from './tokenize.js';
 import { Bm25Index } from './bm25-index.js';
 
@@ -23,15 +23,19 @@ async function loaded(engine: Engine): Promise<void> {
   while (!engine.text.ranked(viewer.tenantId)) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The same query through the in-memory index (words) and through FTS5's bm25() (an OR expression). */
-async function bothWays(engine: Engine, query: string[]) {
+/**
+ * The same query through the in-memory index and through FTS5's bm25(): any of the words (an OR expression), or
+ * with `phrase`, the words in order (a quoted phrase).
+ */
+async function bothWays(engine: Engine, query: string[], phrase = false) {
   await loaded(engine);
   const scope: Scope = { viewer, now: 1_800_000_000 };
   const view = (hits: ReturnType<Engine['search']['textHits']>) =>
     hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
+  const match = phrase ? { phrase: query } : { words: query };
   return {
-    memory: view(engine.search.textHits(scope, { words: query })),
-    fts: view(engine.search.textHits(scope, { expression: query.map(quote).join(' OR ') })),
+    memory: view(engine.search.textHits(scope, match)),
+    fts: view(engine.search.textHits(scope, { expression: ftsExpression(match) })),
   };
 }
 
@@ -72,6 +76,23 @@ describe('in-memory BM25 index', () => {
     }
   });
 
+  it('ranks phrases exactly as FTS5 does: occurrences per column, never across title and content', async () => {
+    let matched = 0;
+    for (const query of [
+      ['boundary', 'layer'],
+      ['turbulent', 'flows'],
+      ['x', 'x'],
+      ['drag', 'pressures', 'nozzle'],
+      ['naïve', 'résumé'],
+      ['shell', 'thermal'],
+    ]) {
+      const { memory, fts } = await bothWays(engine, query, true);
+      assert.deepEqual(memory, fts, query.join(' '));
+      matched += memory.length;
+    }
+    assert.ok(matched > 10, 'the phrases do occur in the corpus');
+  });
+
   it('stays equal to FTS5 after additions, new versions, deletions and a rolled-back batch', async () => {
     await loaded(engine); // the writes below are applied to the loaded index
     await engine.documents.add(viewer, docs(300, 50), (i) => `[${i}]`);
@@ -85,8 +106,13 @@ describe('in-memory BM25 index', () => {
         (i) => `[${i}]`,
       ),
     );
-    for (const query of [['drag'], ['supersonic', 'nozzle'], ['stress', 'résumé']]) {
-      const { memory, fts } = await bothWays(engine, query);
+    for (const [query, phrase] of [
+      [['drag'], false],
+      [['supersonic', 'nozzle'], false],
+      [['stress', 'résumé'], false],
+      [['lift', 'drag'], true],
+    ] as const) {
+      const { memory, fts } = await bothWays(engine, [...query], phrase);
       assert.deepEqual(memory, fts, query.join(' '));
       assert.ok(!memory.some((h) => ['d25', 'd26', 'd400'].includes(h.id)));
     }
@@ -107,6 +133,11 @@ describe('in-memory BM25 index', () => {
     for (const query of [['turbul'], ['drag', 'lift', 'x'], ['naiv']]) {
       assert.deepEqual(churned.search(query, 25), fresh.search(query, 25), query.join(' '));
     }
+    for (const phrase of [['drag', 'lift'], ['x', 'x'], ['boundari', 'layer']]) {
+      const found = fresh.phrase(phrase, 25);
+      assert.deepEqual(churned.phrase(phrase, 25), found, phrase.join(' '));
+    }
+    assert.ok(fresh.phrase(['drag', 'lift'], 25).length > 0);
   });
 
   it('loads in slices in the background, answering through FTS5 meanwhile, and keeps writes made during the load', async () => {

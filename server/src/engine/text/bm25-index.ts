@@ -1,5 +1,8 @@
 import { indexTerms } from './tokenize.js';
 
+/** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
+const columnBreak = -1;
+
 /** BM25 parameters (the FTS5 defaults, so scores equal the phrase and wildcard path's `bm25()`). */
 export const k1 = 1.2;
 export const b = 0.75;
@@ -68,7 +71,10 @@ export class Bm25Index {
   #docSeqs = new Float64Array(1024);
   #lengths = new Int32Array(1024);
   #alive = new Uint8Array(1024);
-  /** Each chunk's distinct term ids, end to end in one array (few large arrays keep garbage collection cheap). */
+  /**
+   * Each chunk's term ids in order — title, then `columnBreak`, then content — end to end in one array (few large
+   * arrays keep garbage collection cheap): phrases are matched against it.
+   */
   #termPool = new Int32Array(16_384);
   #poolLength = 0;
   #termStart = new Int32Array(1024);
@@ -104,7 +110,11 @@ export class Bm25Index {
     this.#docSeqs[id] = docSeq;
     this.#lengths[id] = titleTerms.length + contentTerms.length;
     this.#alive[id] = 1;
-    this.#storeTerms(id, freqs.keys(), freqs.size);
+    this.#storeTerms(id, [
+      ...titleTerms.map((t) => this.#termIds.get(t)!),
+      columnBreak,
+      ...contentTerms.map((t) => this.#termIds.get(t)!),
+    ]);
     for (const [term, freq] of freqs) this.#postings[term]!.push(id, freq, this.#lengths[id]!);
     this.#localIds.set(chunkSeq, id);
     this.#count += 1;
@@ -118,7 +128,9 @@ export class Bm25Index {
     this.#localIds.delete(chunkSeq);
     this.#alive[id] = 0;
     const start = this.#termStart[id]!;
-    for (let i = start; i < start + this.#termCount[id]!; i += 1) this.#postings[this.#termPool[i]!]!.df -= 1;
+    const distinct = new Set(this.#termPool.subarray(start, start + this.#termCount[id]!));
+    distinct.delete(columnBreak);
+    for (const term of distinct) this.#postings[term]!.df -= 1;
     this.#live -= 1;
     this.#dead += 1;
     this.#totalLength -= this.#lengths[id]!;
@@ -170,6 +182,55 @@ export class Bm25Index {
     return chunks;
   }
 
+  /**
+   * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
+   * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
+   * the number of chunks containing it. Candidates are the chunks holding the phrase's rarest term, each checked
+   * against its term sequence.
+   */
+  phrase(terms: readonly string[], depth: number): RankedChunk[] {
+    if (this.#live === 0 || depth <= 0 || terms.length === 0) return [];
+    const ids = terms.map((term) => this.#termIds.get(term));
+    if (ids.some((id) => id === undefined || this.#postings[id]!.df === 0)) return [];
+    const phrase = ids as number[];
+    let rarest = phrase[0]!;
+    for (const id of phrase) if (this.#postings[id]!.df < this.#postings[rarest]!.df) rarest = id;
+    const p = this.#postings[rarest]!;
+    const pool = this.#termPool;
+    const found: number[] = [];
+    const weighted: number[] = [];
+    for (let i = 0; i < p.length; i += 1) {
+      const id = p.ids[i]!;
+      if (this.#alive[id] === 0) continue;
+      const start = this.#termStart[id]!;
+      const end = start + this.#termCount[id]!;
+      let weight = 0;
+      let column = this.#weights.title;
+      for (let at = start; at + phrase.length <= end; at += 1) {
+        if (pool[at] === columnBreak) column = this.#weights.content;
+        let k = 0;
+        while (k < phrase.length && pool[at + k] === phrase[k]) k += 1;
+        if (k === phrase.length) weight += column;
+      }
+      if (weight > 0) {
+        found.push(id);
+        weighted.push(weight);
+      }
+    }
+    const n = this.#live;
+    const avgLength = this.#totalLength / n;
+    const idf = Math.max(1e-6, Math.log((n - found.length + 0.5) / (found.length + 0.5)));
+    const scores = this.#scores;
+    found.forEach((id, i) => {
+      const f = weighted[i]!;
+      scores[id] = (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * this.#lengths[id]!) / avgLength));
+    });
+    const best = topByScore(found, scores, depth);
+    const chunks = best.map((id) => ({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: scores[id]! }));
+    for (const id of found) scores[id] = 0;
+    return chunks;
+  }
+
   /** The `k`-th highest score among `ids` (k ≤ ids.length). */
   #kthLargest(ids: readonly number[], k: number): number {
     if (this.#scratch.length < ids.length) this.#scratch = new Float64Array(ids.length * 2);
@@ -178,7 +239,8 @@ export class Bm25Index {
     return kthLargest(values, ids.length, k);
   }
 
-  #storeTerms(id: number, terms: Iterable<number>, count: number): void {
+  #storeTerms(id: number, terms: readonly number[]): void {
+    const count = terms.length;
     if (this.#poolLength + count > this.#termPool.length) {
       const pool = new Int32Array(Math.max(this.#termPool.length * 2, this.#poolLength + count));
       pool.set(this.#termPool.subarray(0, this.#poolLength));
