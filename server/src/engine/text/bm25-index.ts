@@ -24,6 +24,9 @@ export interface RankedChunk {
 class Postings {
   ids = new Int32Array(4);
   freqs = new Float32Array(4);
+  /** Where the term first occurs in the chunk's term sequence, and how many times it occurs (for phrases). */
+  firstAt = new Int32Array(4);
+  occurrences = new Int32Array(4);
   length = 0;
   /** Live chunks containing the term. */
   df = 0;
@@ -31,17 +34,21 @@ class Postings {
   maxFreq = 0;
   minLength = Number.MAX_SAFE_INTEGER;
 
-  push(id: number, freq: number, chunkLength: number): void {
+  push(id: number, freq: number, chunkLength: number, firstAt: number, occurrences: number): void {
     if (this.length === this.ids.length) {
-      const ids = new Int32Array(this.length * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const freqs = new Float32Array(this.length * 2);
-      freqs.set(this.freqs);
-      this.freqs = freqs;
+      const grow = <A extends Int32Array | Float32Array>(old: A, next: A): A => {
+        next.set(old);
+        return next;
+      };
+      this.ids = grow(this.ids, new Int32Array(this.length * 2));
+      this.freqs = grow(this.freqs, new Float32Array(this.length * 2));
+      this.firstAt = grow(this.firstAt, new Int32Array(this.length * 2));
+      this.occurrences = grow(this.occurrences, new Int32Array(this.length * 2));
     }
     this.ids[this.length] = id;
     this.freqs[this.length] = freq;
+    this.firstAt[this.length] = firstAt;
+    this.occurrences[this.length] = occurrences;
     this.length += 1;
     this.df += 1;
     if (freq > this.maxFreq) this.maxFreq = freq;
@@ -79,6 +86,7 @@ export class Bm25Index {
   #poolLength = 0;
   #termStart = new Int32Array(1024);
   #termCount = new Int32Array(1024);
+  #titleLengths = new Int32Array(1024);
   /** Scratch space for kthLargest. */
   #scratch = new Float64Array(1024);
   #count = 0;
@@ -99,23 +107,32 @@ export class Bm25Index {
 
   add(chunkSeq: number, docSeq: number, title: string, content: string): void {
     if (this.#localIds.has(chunkSeq)) this.remove(chunkSeq);
-    const freqs = new Map<number, number>();
     const titleTerms = indexTerms(title);
     const contentTerms = indexTerms(content);
-    for (const term of titleTerms) this.#count1(freqs, term, this.#weights.title);
-    for (const term of contentTerms) this.#count1(freqs, term, this.#weights.content);
+    const sequence: number[] = [];
+    const stats = new Map<number, { freq: number; firstAt: number; occurrences: number }>();
+    const visit = (term: string, weight: number) => {
+      const termId = this.#termId(term);
+      const seen = stats.get(termId);
+      if (seen) {
+        seen.freq += weight;
+        seen.occurrences += 1;
+      } else stats.set(termId, { freq: weight, firstAt: sequence.length, occurrences: 1 });
+      sequence.push(termId);
+    };
+    for (const term of titleTerms) visit(term, this.#weights.title);
+    sequence.push(columnBreak);
+    for (const term of contentTerms) visit(term, this.#weights.content);
     const id = this.#count;
     this.#grow(id + 1);
     this.#chunkSeqs[id] = chunkSeq;
     this.#docSeqs[id] = docSeq;
     this.#lengths[id] = titleTerms.length + contentTerms.length;
+    this.#titleLengths[id] = titleTerms.length;
     this.#alive[id] = 1;
-    this.#storeTerms(id, [
-      ...titleTerms.map((t) => this.#termIds.get(t)!),
-      columnBreak,
-      ...contentTerms.map((t) => this.#termIds.get(t)!),
-    ]);
-    for (const [term, freq] of freqs) this.#postings[term]!.push(id, freq, this.#lengths[id]!);
+    this.#storeTerms(id, sequence);
+    for (const [termId, t] of stats)
+      this.#postings[termId]!.push(id, t.freq, this.#lengths[id]!, t.firstAt, t.occurrences);
     this.#localIds.set(chunkSeq, id);
     this.#count += 1;
     this.#live += 1;
@@ -185,32 +202,44 @@ export class Bm25Index {
   /**
    * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
    * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
-   * the number of chunks containing it. Candidates are the chunks holding the phrase's rarest term, each checked
-   * against its term sequence.
+   * the number of chunks containing it. Candidates are the chunks holding the phrase's rarest word; each is
+   * checked at that word's occurrences only (its posting records the first and how many there are).
    */
   phrase(terms: readonly string[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0 || terms.length === 0) return [];
-    const ids = terms.map((term) => this.#termIds.get(term));
-    if (ids.some((id) => id === undefined || this.#postings[id]!.df === 0)) return [];
-    const phrase = ids as number[];
+    const termIds = terms.map((term) => this.#termIds.get(term));
+    if (termIds.some((id) => id === undefined || this.#postings[id]!.df === 0)) return [];
+    const phrase = termIds as number[];
     let rarest = phrase[0]!;
     for (const id of phrase) if (this.#postings[id]!.df < this.#postings[rarest]!.df) rarest = id;
     const p = this.#postings[rarest]!;
+    const offset = phrase.indexOf(rarest); // where the rarest word sits in the phrase
     const pool = this.#termPool;
+    const alive = this.#alive;
+    const termStart = this.#termStart;
+    const termCount = this.#termCount;
+    const titleLengths = this.#titleLengths;
+    const { title: titleWeight, content: contentWeight } = this.#weights;
     const found: number[] = [];
     const weighted: number[] = [];
-    for (let i = 0; i < p.length; i += 1) {
-      const id = p.ids[i]!;
-      if (this.#alive[id] === 0) continue;
-      const start = this.#termStart[id]!;
-      const end = start + this.#termCount[id]!;
+    const { ids, firstAt, occurrences, length } = p;
+    const size = phrase.length;
+    for (let i = 0; i < length; i += 1) {
+      const id = ids[i]!;
+      if (alive[id] === 0) continue;
+      const start = termStart[id]!;
+      const end = start + termCount[id]!;
       let weight = 0;
-      let column = this.#weights.title;
-      for (let at = start; at + phrase.length <= end; at += 1) {
-        if (pool[at] === columnBreak) column = this.#weights.content;
+      // Each occurrence of the rarest word, from its first, is a place the phrase may sit.
+      let left = occurrences[i]!;
+      for (let at = start + firstAt[i]!; left > 0 && at < end; at += 1) {
+        if (pool[at] !== rarest) continue;
+        left -= 1;
+        const from = at - offset;
+        if (from < start || from + size > end) continue;
         let k = 0;
-        while (k < phrase.length && pool[at + k] === phrase[k]) k += 1;
-        if (k === phrase.length) weight += column;
+        while (k < size && pool[from + k] === phrase[k]) k += 1;
+        if (k === size) weight += from - start < titleLengths[id]! ? titleWeight : contentWeight;
       }
       if (weight > 0) {
         found.push(id);
@@ -251,14 +280,14 @@ export class Bm25Index {
     for (const term of terms) this.#termPool[this.#poolLength++] = term;
   }
 
-  #count1(freqs: Map<number, number>, term: string, weight: number): void {
+  #termId(term: string): number {
     let termId = this.#termIds.get(term);
     if (termId === undefined) {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
       this.#postings.push(new Postings());
     }
-    freqs.set(termId, (freqs.get(termId) ?? 0) + weight);
+    return termId;
   }
 
   #grow(size: number): void {
@@ -275,6 +304,7 @@ export class Bm25Index {
     this.#alive = grow(this.#alive, (n) => new Uint8Array(n));
     this.#termStart = grow(this.#termStart, (n) => new Int32Array(n));
     this.#termCount = grow(this.#termCount, (n) => new Int32Array(n));
+    this.#titleLengths = grow(this.#titleLengths, (n) => new Int32Array(n));
     this.#scores = new Float64Array(capacity);
   }
 
@@ -291,6 +321,7 @@ export class Bm25Index {
       this.#alive[next] = 1;
       this.#termStart[next] = this.#termStart[id]!;
       this.#termCount[next] = this.#termCount[id]!;
+      this.#titleLengths[next] = this.#titleLengths[id]!;
       this.#localIds.set(this.#chunkSeqs[next]!, next);
       next += 1;
     }
@@ -315,6 +346,8 @@ export class Bm25Index {
         if (id < 0) continue;
         p.ids[w] = id;
         p.freqs[w] = p.freqs[i]!;
+        p.firstAt[w] = p.firstAt[i]!;
+        p.occurrences[w] = p.occurrences[i]!;
         p.maxFreq = Math.max(p.maxFreq, p.freqs[w]!);
         p.minLength = Math.min(p.minLength, this.#lengths[id]!);
         w += 1;

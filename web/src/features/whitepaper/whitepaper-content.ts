@@ -57,7 +57,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
     blocks: [
       { h3: 'Storage engine' },
       {
-        p: 'Documents, chunks, users and access lists live in SQLite in write-ahead-log mode with synchronous commits. Each tenant has its own FTS5 indexes: one with the Porter stemmer for BM25 ranking, one of unstemmed words whose vocabulary serves fuzzy matching and autocomplete. Word queries are ranked by an in-memory inverted index derived from them, with the same BM25 scores and MaxScore pruning. Locations are indexed in an R*Tree.',
+        p: 'Documents, chunks, users and access lists live in SQLite in write-ahead-log mode with synchronous commits. Each tenant has its own FTS5 indexes: one with the Porter stemmer for BM25 ranking, one of unstemmed words whose vocabulary serves fuzzy matching and autocomplete. Word and phrase queries are ranked by an in-memory inverted index derived from them, with the same BM25 scores and MaxScore pruning. Locations are indexed in an R*Tree.',
       },
       { h3: 'Vector index' },
       {

@@ -26,7 +26,7 @@ const rows: Row[] = [
   ],
   [
     'Full-text ranking',
-    'BM25 (own index, FTS5 for phrases)',
+    'BM25 (own in-memory index)',
     'sparse vectors',
     'BM25F',
     'sparse / BM25',

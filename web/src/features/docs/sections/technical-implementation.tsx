@@ -12,10 +12,11 @@ export default function TechnicalImplementation() {
         <li>
           <strong>Text</strong>: two FTS5 tables per tenant — Porter-stemmed for BM25 ranking (title weighted twice the
           content), unstemmed for the vocabulary of fuzzy search and autocomplete — so ranking statistics and
-          suggestions never cross tenants. Word queries are ranked by GoDB’s own in-memory index of each tenant: the
-          same BM25 scores as FTS5’s <code>bm25()</code>, computed term at a time with MaxScore pruning, so a query
-          costs what its rarest words cost. It is derived from the FTS5 tables, loaded in the background on a tenant’s
-          first query (FTS5 answers meanwhile, with the same scores) and kept in step with every committed write.
+          suggestions never cross tenants. Word and phrase queries are ranked by GoDB’s own in-memory index of each
+          tenant: the same BM25 scores as FTS5’s <code>bm25()</code>, computed term at a time with MaxScore pruning, so
+          a query costs what its rarest words cost; a phrase is checked only in the chunks holding its rarest word. It
+          is derived from the FTS5 tables, loaded in the background on a tenant’s first query (FTS5 answers meanwhile,
+          with the same scores) and kept in step with every committed write.
         </li>
         <li>
           <strong>Vectors</strong>: an HNSW index per tenant and model (usearch; M 16, efConstruction 200, efSearch 100;
