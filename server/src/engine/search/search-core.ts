@@ -93,59 +93,93 @@ type LightRow = [
 ];
 type HeavyRow = [content: string, fields: string];
 
+type FullRow = [...LightRow, ...HeavyRow];
+
 /**
- * A candidate document. Its content and stored fields (the large part of a row, and a JSON parse) are read on
- * first use: most candidates are ranked and dropped without them, and only filters and the results shown need
- * them.
+ * A candidate document. What is not given when it is made is read on first use — its content and stored fields
+ * (the large part of a row, and a JSON parse), or the whole row for a candidate known only by its seq: most
+ * candidates are ranked and dropped without them; only filters and the results shown need them.
  */
 class CandidateDocument implements LoadedDocument {
   readonly seq: number;
-  readonly id: string;
-  readonly title: string;
-  readonly primary_table: string;
-  readonly visibility: string;
-  readonly created_at: number;
-  readonly updated_at: number;
-  readonly parent_doc_id: string | null;
-  readonly cluster: number | null;
-  readonly lat: number | null;
-  readonly lon: number | null;
-  readonly model: string | null;
-  readonly #read: (seq: number) => HeavyRow | undefined;
+  readonly #read: (seq: number) => FullRow | undefined;
+  #light: LightRow | undefined;
   #content: string | undefined;
   #fields: LoadedDocument['fields'] | undefined;
+  #missing = false;
 
-  constructor(row: LightRow, read: (seq: number) => HeavyRow | undefined, heavy?: HeavyRow) {
-    [
-      this.seq,
-      this.id,
-      this.title,
-      this.primary_table,
-      this.visibility,
-      this.created_at,
-      this.updated_at,
-      this.parent_doc_id,
-      this.cluster,
-      this.lat,
-      this.lon,
-      this.model,
-    ] = row;
+  constructor(seq: number, read: (seq: number) => FullRow | undefined, light?: LightRow, heavy?: HeavyRow) {
+    this.seq = seq;
     this.#read = read;
-    if (heavy) this.#set(heavy);
+    this.#light = light;
+    if (heavy) this.#setHeavy(heavy);
+  }
+
+  get id(): string {
+    return this.#row()[1];
+  }
+  get title(): string {
+    return this.#row()[2];
+  }
+  get primary_table(): string {
+    return this.#row()[3];
+  }
+  get visibility(): string {
+    return this.#row()[4];
+  }
+  get created_at(): number {
+    return this.#row()[5];
+  }
+  get updated_at(): number {
+    return this.#row()[6];
+  }
+  get parent_doc_id(): string | null {
+    return this.#row()[7];
+  }
+  get cluster(): number | null {
+    return this.#row()[8];
+  }
+  get lat(): number | null {
+    return this.#row()[9];
+  }
+  get lon(): number | null {
+    return this.#row()[10];
+  }
+  get model(): string | null {
+    return this.#row()[11];
+  }
+
+  /** Whether the row was deleted permanently after the search read its seq (reads it if need be). */
+  get missing(): boolean {
+    this.#row();
+    return this.#missing;
   }
 
   get content(): string {
-    if (this.#content === undefined) this.#set(this.#read(this.seq));
+    if (this.#content === undefined) this.#readAll();
     return this.#content!;
   }
 
   get fields(): LoadedDocument['fields'] {
-    if (this.#fields === undefined) this.#set(this.#read(this.seq));
+    if (this.#fields === undefined) this.#readAll();
     return this.#fields!;
   }
 
-  /** A row deleted permanently since the search began reads as empty. */
-  #set(heavy: HeavyRow | undefined): void {
+  #row(): LightRow {
+    if (!this.#light) this.#readAll();
+    return this.#light!;
+  }
+
+  #readAll(): void {
+    const row = this.#read(this.seq);
+    this.#missing = !row;
+    this.#light ??= row
+      ? (row.slice(0, 12) as LightRow)
+      : [this.seq, '', '', '', 'private', 0, 0, null, null, null, null, null];
+    this.#setHeavy(row ? (row.slice(12) as HeavyRow) : undefined);
+  }
+
+  #setHeavy(heavy: HeavyRow | undefined): void {
     this.#content = heavy?.[0] ?? '';
     this.#fields = heavy ? (JSON.parse(heavy[1]) as LoadedDocument['fields']) : {};
   }
@@ -176,17 +210,18 @@ export class SearchCore {
    * Live documents the viewer may read, among `seqs`, restricted to the scope's table. (`+d.tenant_id` keeps
    * SQLite on rowid lookups of the candidates instead of scanning the tenant's index.)
    */
-  load(scope: Scope, seqs: readonly number[]): Map<number, LoadedDocument> {
+  load(scope: Scope, seqs: readonly number[], options: { lazy?: boolean } = {}): Map<number, LoadedDocument> {
     const out = new Map<number, LoadedDocument>();
     for (let i = 0; i < seqs.length; i += 5000) {
       const rows = this.sql
         .get(
-          `SELECT ${lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
+          `SELECT ${options.lazy ? 'd.seq' : lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
            AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
         )
         .raw(true)
         .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as LightRow[];
-      for (const row of rows) out.set(row[0], new CandidateDocument(row, this.#readHeavy));
+      for (const row of rows)
+        out.set(row[0], new CandidateDocument(row[0], this.#readRow, options.lazy ? undefined : row));
     }
     return out;
   }
@@ -209,7 +244,7 @@ export class SearchCore {
       .all({ ...this.#bind(scope), seqs: JSON.stringify(chunkSeqs) }) as [number, Buffer, ...LightRow][];
     const docs = new Map<number, LoadedDocument>();
     const chunks = rows.map(([seq, blob, ...light]) => {
-      if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light, this.#readHeavy));
+      if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light[0], this.#readRow, light));
       return { seq, doc: light[0], vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) };
     });
     return { chunks, docs };
@@ -225,13 +260,14 @@ export class SearchCore {
       .raw(true)
       .all({ ...this.#bind(scope), cap }) as [...LightRow, ...HeavyRow][];
     return rows.map(
-      (row) => new CandidateDocument(row.slice(0, 12) as LightRow, this.#readHeavy, row.slice(12) as HeavyRow),
+      (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
     );
   }
 
   /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
   accept(doc: LoadedDocument, scope: Scope): { ok: boolean; distance?: number } {
     if (scope.filters && scope.filters.length > 0 && !matchesAll(doc, scope.filters)) return { ok: false };
+    if (!scope.requireGeo && !scope.geo) return { ok: true };
     const point = this.pointOf(doc, scope.geo?.field ?? 'location');
     if (scope.requireGeo && !point) return { ok: false };
     if (!scope.geo) return { ok: true };
@@ -286,10 +322,13 @@ export class SearchCore {
       const expression = ftsExpression(match);
       read = (cap) => statement.all({ match: expression, cap }) as ChunkRow[];
     }
+    // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
+    // is wanted (facets): then their rows are read with them, else only the results' rows are read.
+    const lazy = options.limit !== undefined && !scope.filters?.length && !scope.geo && !scope.requireGeo;
     let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     for (;;) {
       const rows = read(depth);
-      const hits = this.group(scope, rows);
+      const hits = this.group(scope, rows, undefined, lazy);
       if (!options.limit || hits.length >= options.limit || rows.length < depth || depth >= maxTextCandidates)
         return hits;
       depth = Math.min(maxTextCandidates, depth * 5);
@@ -301,8 +340,9 @@ export class SearchCore {
     scope: Scope,
     chunkHits: readonly { doc: number; chunk: number; score: number }[],
     loaded?: Map<number, LoadedDocument>,
+    lazy = false,
   ): Hit[] {
-    const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))]);
+    const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))], { lazy });
     const hits = new Map<number, Hit>();
     for (const h of chunkHits) {
       let hit = hits.get(h.doc);
@@ -330,7 +370,12 @@ export class SearchCore {
 
   /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
   results(hits: readonly Hit[], limit: number): SearchResultView[] {
-    const top = hits.slice(0, limit);
+    // A hit whose document was deleted permanently while the search ran (hybrid waits for an embedding) is dropped.
+    const top: Hit[] = [];
+    for (const hit of hits) {
+      if (top.length === limit) break;
+      if (!(hit.doc instanceof CandidateDocument && hit.doc.missing)) top.push(hit);
+    }
     // Hits found without a chunk (geo, facets, joins) show their document's first chunk.
     const bare = top.filter((h) => h.chunks.length === 0);
     if (bare.length > 0) {
@@ -385,8 +430,9 @@ export class SearchCore {
     }));
   }
 
-  readonly #readHeavy = (seq: number): HeavyRow | undefined =>
-    this.sql.get('SELECT content, fields FROM documents WHERE seq = ?').raw(true).get(seq) as HeavyRow | undefined;
+  readonly #readRow = (seq: number): FullRow | undefined =>
+    this.sql.get(`SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.seq = ?`).raw(true).get(seq) as
+      FullRow | undefined;
 
   #bind(scope: Scope) {
     return {
