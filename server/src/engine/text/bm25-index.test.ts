@@ -133,7 +133,11 @@ describe('in-memory BM25 index', () => {
     for (const query of [['turbul'], ['drag', 'lift', 'x'], ['naiv']]) {
       assert.deepEqual(churned.search(query, 25), fresh.search(query, 25), query.join(' '));
     }
-    for (const phrase of [['drag', 'lift'], ['x', 'x'], ['boundari', 'layer']]) {
+    for (const phrase of [
+      ['drag', 'lift'],
+      ['x', 'x'],
+      ['boundari', 'layer'],
+    ]) {
       const found = fresh.phrase(phrase, 25);
       assert.deepEqual(churned.phrase(phrase, 25), found, phrase.join(' '));
     }

@@ -77,18 +77,23 @@ async function search(path: string, body: Record<string, unknown>, token = owner
 }
 const ids = (body: Body) => (body.results ?? []).map((r) => r.document_id);
 
+/** Adds documents in one batch as `token`'s user; the batch must be accepted. */
+async function addBatch(token: string, docs: readonly unknown[]): Promise<void> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/documents/batch',
+    headers: bearer(token),
+    payload: docs as unknown[],
+  });
+  assert.equal(res.statusCode, 200, res.body);
+}
+
 before(async () => {
   server = await startTestServer();
   owner = await server.registerTenant();
   colleague = await server.addUser(owner);
   stranger = await server.registerTenant();
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents/batch',
-    headers: bearer(owner.token),
-    payload: corpus,
-  });
-  assert.equal(res.statusCode, 200, res.body);
+  await addBatch(owner.token, corpus);
   const written = await server.app.inject({
     method: 'POST',
     url: '/api/v1/documents',
@@ -231,13 +236,7 @@ describe('vector search', () => {
       metadata: { rare: i === 7 },
       embedding_options: { model_name: 'glove-100' },
     }));
-    const added = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/documents/batch',
-      headers: bearer(tenant.token),
-      payload: docs,
-    });
-    assert.equal(added.statusCode, 200, added.body);
+    await addBatch(tenant.token, docs);
     const vector = (body: Record<string, unknown>) =>
       server.app.inject({
         method: 'POST',
@@ -297,12 +296,7 @@ describe('hybrid search', () => {
       title: `Flow study ${i}`,
       content: `turbulent flow measurement number ${i}`,
     }));
-    await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/documents/batch',
-      headers: bearer(tenant.token),
-      payload: docs,
-    });
+    await addBatch(tenant.token, docs);
     for (const id of ['d9', 'd10', 'd11']) {
       await server.app.inject({
         method: 'PATCH',
@@ -404,28 +398,23 @@ describe('geo, faceted, fuzzy, autocomplete, smart, multi-table', () => {
 
   test('multi-table: union across tables and inner joins', async () => {
     const tenant = await server.registerTenant();
-    await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/documents/batch',
-      headers: bearer(tenant.token),
-      payload: [
-        {
-          id: 'p1',
-          primary_table: 'papers',
-          title: 'Jet noise',
-          content: 'noise of jets',
-          metadata: { author_id: 'a1' },
-        },
-        {
-          id: 'p2',
-          primary_table: 'papers',
-          title: 'Rotor noise',
-          content: 'noise of rotors',
-          metadata: { author_id: 'a9' },
-        },
-        { id: 'a1', primary_table: 'authors', title: 'Lighthill', content: 'acoustics' },
-      ],
-    });
+    await addBatch(tenant.token, [
+      {
+        id: 'p1',
+        primary_table: 'papers',
+        title: 'Jet noise',
+        content: 'noise of jets',
+        metadata: { author_id: 'a1' },
+      },
+      {
+        id: 'p2',
+        primary_table: 'papers',
+        title: 'Rotor noise',
+        content: 'noise of rotors',
+        metadata: { author_id: 'a9' },
+      },
+      { id: 'a1', primary_table: 'authors', title: 'Lighthill', content: 'acoustics' },
+    ]);
     const union = await search(
       '/search/multi-table',
       { table_names: ['papers', 'authors'], query: 'noise acoustics' },
