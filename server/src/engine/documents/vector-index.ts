@@ -32,6 +32,8 @@ interface Build {
   through: number;
   readonly done: Promise<void>;
   finish(): void;
+  /** Settles the waiters: the index is ready (built by this build or by a rebuild that replaced it), or not. */
+  resolve(): void;
   fail(error: unknown): void;
 }
 
@@ -150,9 +152,18 @@ export class VectorIndexes {
 
   /** Rebuilds the index of (tenant, model) from the store and saves it; returns the number of vectors. */
   rebuild(tenantId: string, model: string, dims: number): number {
-    this.#entries.delete(this.#key(tenantId, model));
-    this.#building.delete(this.#key(tenantId, model));
-    const entry = this.#build(tenantId, model, dims);
+    const key = this.#key(tenantId, model);
+    const running = this.#building.get(key); // replaced: its waiters get this index
+    this.#entries.delete(key);
+    this.#building.delete(key);
+    let entry: Entry;
+    try {
+      entry = this.#build(tenantId, model, dims);
+    } catch (error) {
+      running?.fail(error);
+      throw error;
+    }
+    running?.resolve();
     this.#save(tenantId, model, entry);
     return entry.index.size();
   }
@@ -202,11 +213,8 @@ export class VectorIndexes {
     const cached = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims);
     if (cached) return cached;
     const build = this.#building.get(key);
-    if (build) {
-      build.finish();
-      return this.#entries.get(key)!;
-    }
-    return this.#build(tenantId, model, dims);
+    build?.finish();
+    return this.#entries.get(key) ?? this.#build(tenantId, model, dims);
   }
 
   /** The index from its file when the file is current; undefined otherwise. */
@@ -255,6 +263,7 @@ export class VectorIndexes {
           // run the remaining slices now
         }
       },
+      resolve: () => settle.resolve(),
       fail: (error) => settle.reject(error),
     };
     /** Adds one slice; true when the build is complete (or abandoned). */

@@ -14,9 +14,8 @@ import { Bm25Indexes } from './bm25-indexes.js';
  *
  * Row ids are chunk seqs. Tables are created on a tenant's first document.
  *
- * Queries of any of several words (match queries, fuzzy expansions) are ranked by an in-memory BM25 index per
- * tenant, kept in step with the FTS5 table (see Bm25Indexes): run writes through `transaction()` with this index
- * as a listener.
+ * Word and phrase queries are ranked by an in-memory BM25 index per tenant, kept in step with the FTS5 table (see
+ * Bm25Indexes): run writes through `transaction()` with this index as a listener.
  */
 /** BM25 column weights: a word in the title counts twice a word in the content. */
 export const titleWeight = 2;
