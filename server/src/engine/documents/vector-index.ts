@@ -134,6 +134,7 @@ export class VectorIndexes {
   async ready(tenantId: string, model: string, dims: number): Promise<void> {
     const key = this.#key(tenantId, model);
     if (this.#entries.has(key) || this.#loadFile(tenantId, model, dims)) return;
+    if (this.#closed) throw createError('SHUTTING_DOWN', { reason: 'the vector index was not loaded' });
     await (this.#building.get(key) ?? this.#startBuild(tenantId, model, dims)).done;
   }
 
