@@ -43,7 +43,7 @@ process.stdout.write(
 );
 // Word queries are ranked by the tenant's in-memory BM25 index once it has loaded (FTS5 answers, with the same
 // scores, until then): wait for it, so these rankings come from it.
-while (!engine.text.ranked(viewer.tenantId)) await new Promise((resolve) => setImmediate(resolve));
+await engine.text.loaded(viewer.tenantId);
 const scope: Scope = { viewer, now: Math.floor(Date.now() / 1000) };
 const run = async (system: string, search: (q: string) => Promise<string[]> | string[]) => {
   const rankings = new Map<number, string[]>();

@@ -178,7 +178,7 @@ const engine = openEngine({
 });
 const scope = { viewer: { tenantId, userId, groups: [] }, now: Math.floor(Date.now() / 1000) };
 // As in the server: the text index loads in the background on the first word query; wait for it.
-while (!engine.text.ranked(tenantId)) await new Promise((resolve) => setImmediate(resolve));
+await engine.text.loaded(tenantId);
 const direct: Record<string, () => Promise<unknown>> = {
   text: async () => textSearch(engine.search, scope, query, 'match', 10),
   phrase: async () => textSearch(engine.search, scope, phrase, 'phrase', 10),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { createError } from '@godb/contract';
 import type { Db } from '../storage/database.js';
+import { inSlices } from '../in-slices.js';
 
 export interface VectorIndexOptions {
   /** Folder for index files, or null to keep indexes in memory only (rebuilt from the store on start). */
@@ -294,11 +295,8 @@ export class VectorIndexes {
       }
       return true;
     };
-    const next = () => {
-      if (!slice()) setImmediate(next);
-    };
     this.#building.set(key, build);
-    setImmediate(next);
+    inSlices(slice);
     return build;
   }
 

@@ -72,6 +72,12 @@ export interface SearchResultView {
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
 /**
+ * A candidate document `d` (found by seq) that a search may return: the viewer's tenant (`+` keeps SQLite on the
+ * seq lookups rather than the tenant's index), live, in the scope's table, and readable under the access rule.
+ */
+const readableCandidate = `+d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`;
+
+/**
  * The columns a search reads of every candidate, as arrays (better-sqlite3's raw mode: building row objects
  * costs more than the query itself when hundreds of candidates are read).
  */
@@ -207,16 +213,16 @@ export class SearchCore {
   }
 
   /**
-   * Live documents the viewer may read, among `seqs`, restricted to the scope's table. (`+d.tenant_id` keeps
-   * SQLite on rowid lookups of the candidates instead of scanning the tenant's index.)
+   * Live documents the viewer may read, among `seqs`, restricted to the scope's table. `lazy`: only their seqs are
+   * read now, the rest of each row when first used.
    */
   load(scope: Scope, seqs: readonly number[], options: { lazy?: boolean } = {}): Map<number, LoadedDocument> {
     const out = new Map<number, LoadedDocument>();
     for (let i = 0; i < seqs.length; i += 5000) {
       const rows = this.sql
         .get(
-          `SELECT ${options.lazy ? 'd.seq' : lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND +d.tenant_id = @tenant AND ${alive}
-           AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
+          `SELECT ${options.lazy ? 'd.seq' : lightColumns} FROM documents d
+           WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
         )
         .raw(true)
         .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as LightRow[];
@@ -237,8 +243,7 @@ export class SearchCore {
     const rows = this.sql
       .get(
         `SELECT c.seq, c.vector, ${lightColumns} FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-         WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND +d.tenant_id = @tenant AND ${alive}
-         AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
+         WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND ${readableCandidate}`,
       )
       .raw(true)
       .all({ ...this.#bind(scope), seqs: JSON.stringify(chunkSeqs) }) as [number, Buffer, ...LightRow][];

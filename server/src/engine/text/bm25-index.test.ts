@@ -18,17 +18,12 @@ function text(next: () => number, n: number): string {
   return Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
 }
 
-/** Waits for the tenant's in-memory index, which loads in the background after the first word query. */
-async function loaded(engine: Engine): Promise<void> {
-  while (!engine.text.ranked(viewer.tenantId)) await new Promise((resolve) => setImmediate(resolve));
-}
-
 /**
  * The same query through the in-memory index and through FTS5's bm25(): any of the words (an OR expression), or
  * with `phrase`, the words in order (a quoted phrase).
  */
 async function bothWays(engine: Engine, query: string[], phrase = false) {
-  await loaded(engine);
+  await engine.text.loaded(viewer.tenantId);
   const scope: Scope = { viewer, now: 1_800_000_000 };
   const view = (hits: ReturnType<Engine['search']['textHits']>) =>
     hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
@@ -94,7 +89,7 @@ describe('in-memory BM25 index', () => {
   });
 
   it('stays equal to FTS5 after additions, new versions, deletions and a rolled-back batch', async () => {
-    await loaded(engine); // the writes below are applied to the loaded index
+    await engine.text.loaded(viewer.tenantId); // the writes below are applied to the loaded index
     await engine.documents.add(viewer, docs(300, 50), (i) => `[${i}]`);
     await engine.documents.add(viewer, docs(0, 20), (i) => `[${i}]`); // new versions of d0…d19
     engine.documents.delete(viewer, 'd25', { recursive: false, permanent: true });

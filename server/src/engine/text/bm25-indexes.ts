@@ -1,5 +1,6 @@
 import type { Db } from '../storage/database.js';
 import type { TransactionListener } from '../storage/transaction.js';
+import { inSlices } from '../in-slices.js';
 import { Bm25Index, type Bm25Weights } from './bm25-index.js';
 
 type JournalEntry =
@@ -78,17 +79,16 @@ export class Bm25Indexes implements TransactionListener {
       `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${fts} f JOIN chunks c ON c.seq = f.rowid
        WHERE f.rowid > ? ORDER BY f.rowid LIMIT ${rowsPerSlice}`,
     );
-    const slice = () => {
-      if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return; // dropped meanwhile
+    inSlices(() => {
+      if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return true; // dropped meanwhile
       const rows = page.all(build.through) as { seq: number; doc: number; title: string; content: string }[];
       for (const row of rows) build.index.add(row.seq, row.doc, row.title, row.content);
       if (rows.length > 0) build.through = rows[rows.length - 1]!.seq;
-      if (rows.length < rowsPerSlice) {
-        this.#building.delete(tenantId);
-        this.#ready.set(tenantId, build.index);
-      } else setImmediate(slice);
-    };
-    setImmediate(slice);
+      if (rows.length === rowsPerSlice) return false;
+      this.#building.delete(tenantId);
+      this.#ready.set(tenantId, build.index);
+      return true;
+    });
     return undefined;
   }
 
@@ -108,6 +108,18 @@ export class Bm25Indexes implements TransactionListener {
   rollback(): void {
     for (const entry of this.#journal) this.#drop(entry.tenantId);
     this.#journal = [];
+  }
+
+  /**
+   * Resolves with the tenant's index once it has loaded, starting its build if need be; undefined once the store
+   * is closing.
+   */
+  async loaded(tenantId: string, fts: string): Promise<Bm25Index | undefined> {
+    for (;;) {
+      const index = this.ready(tenantId, fts);
+      if (index || this.#closed) return index;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Stops builds in progress (the store is closing). */

@@ -112,6 +112,12 @@ export class TextIndex implements TransactionListener {
     return t ? this.#bm25.ready(tenantId, t.fts) : undefined;
   }
 
+  /** The tenant's in-memory BM25 index once it has loaded; undefined when the tenant has no text index. */
+  async loaded(tenantId: string): Promise<Bm25Index | undefined> {
+    const t = this.tables(tenantId);
+    return t ? this.#bm25.loaded(tenantId, t.fts) : undefined;
+  }
+
   commit(): void {
     this.#bm25.commit();
   }
