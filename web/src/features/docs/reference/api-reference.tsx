@@ -6,6 +6,7 @@ import { SegmentedTabs } from '../../../components/ui/segmented-tabs';
 import { matcher } from '../pattern-search';
 import { GrpcReference } from './grpc-reference';
 import { fieldRows, type FieldRow, type JsonSchema } from './schema-text';
+import { PatternSearchBox } from './pattern-search-box';
 import styles from './reference.module.css';
 
 function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
@@ -132,20 +133,14 @@ export function RestReference() {
 
   return (
     <div>
-      <div className={styles.search} role="search">
-        <label htmlFor="rest-search">Search endpoints</label>
-        <div className={styles.searchRow}>
-          <input
-            id="rest-search"
-            type="search"
-            placeholder="Regular expression, e.g. ^/api/v1/search or POST"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <button type="button" onClick={() => (setQuery(''), setHighlighted(null))} disabled={query === ''}>
-            Clear
-          </button>
-        </div>
+      <PatternSearchBox
+        id="rest-search"
+        label="Search endpoints"
+        placeholder="Regular expression, e.g. ^/api/v1/search or POST"
+        query={query}
+        onChange={setQuery}
+        onClear={() => (setQuery(''), setHighlighted(null))}
+      >
         <p className={styles.count} aria-live="polite">
           {matches.length} of {operations.length} endpoints
         </p>
@@ -160,7 +155,7 @@ export function RestReference() {
             ))}
           </ul>
         )}
-      </div>
+      </PatternSearchBox>
       {matches.map((op) => (
         <Endpoint key={op.id} op={op} highlighted={highlighted === op.id} />
       ))}

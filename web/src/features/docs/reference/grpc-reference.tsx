@@ -1,6 +1,7 @@
 import { grpcMessages, grpcPackage, grpcServices } from '@godb/contract';
 import { useMemo, useState } from 'react';
 import { matcher } from '../pattern-search';
+import { PatternSearchBox } from './pattern-search-box';
 import styles from './reference.module.css';
 
 /** The gRPC reference: services, methods and their messages, searchable like the REST reference. */
@@ -36,21 +37,14 @@ export function GrpcReference() {
         Package <code>{grpcPackage}</code>, served on <code>GRPC_PORT</code> (50051). Authenticate with the metadata{' '}
         <code>authorization: Bearer &lt;token&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>.
       </p>
-      <div className={styles.search} role="search">
-        <label htmlFor="grpc-search">Search services, methods and messages</label>
-        <div className={styles.searchRow}>
-          <input
-            id="grpc-search"
-            type="search"
-            placeholder="Regular expression, e.g. Search$ or user_id"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <button type="button" onClick={() => setQuery('')} disabled={query === ''}>
-            Clear
-          </button>
-        </div>
-      </div>
+      <PatternSearchBox
+        id="grpc-search"
+        label="Search services, methods and messages"
+        placeholder="Regular expression, e.g. Search$ or user_id"
+        query={query}
+        onChange={setQuery}
+        onClear={() => setQuery('')}
+      />
       {services.map((service) => (
         <section key={service.name} className={styles.endpoint} aria-labelledby={`svc-${service.name}`}>
           <h3 id={`svc-${service.name}`}>{service.name}</h3>
