@@ -1,5 +1,6 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
+import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { indexTerms } from '../text/tokenize.js';
 import { ftsExpression, type TextMatch } from './fts-query.js';
@@ -38,8 +39,6 @@ export interface LoadedDocument extends FilterableDocument {
   readonly lon: number | null;
   readonly model: string | null;
 }
-
-type ChunkRow = { chunk: number; doc: number; score: number };
 
 export interface ChunkHit {
   readonly seq: number;
@@ -310,7 +309,7 @@ export class SearchCore {
     const tables = this.text.tables(tenantId);
     if (!tables) return [];
     const ranked = 'expression' in match ? undefined : this.text.ranked(tenantId);
-    let read: (cap: number) => readonly ChunkRow[];
+    let read: (cap: number) => readonly RankedChunk[];
     if (ranked && 'words' in match) {
       const terms = match.words.flatMap(indexTerms);
       read = (cap) => ranked.search(terms, cap);
@@ -325,7 +324,7 @@ export class SearchCore {
          JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
       );
       const expression = ftsExpression(match);
-      read = (cap) => statement.all({ match: expression, cap }) as ChunkRow[];
+      read = (cap) => statement.all({ match: expression, cap }) as RankedChunk[];
     }
     // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
     // is wanted (facets): then their rows are read with them, else only the results' rows are read.
@@ -341,12 +340,7 @@ export class SearchCore {
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
-  group(
-    scope: Scope,
-    chunkHits: readonly { doc: number; chunk: number; score: number }[],
-    loaded?: Map<number, LoadedDocument>,
-    lazy = false,
-  ): Hit[] {
+  group(scope: Scope, chunkHits: readonly RankedChunk[], loaded?: Map<number, LoadedDocument>, lazy = false): Hit[] {
     const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))], { lazy });
     const hits = new Map<number, Hit>();
     for (const h of chunkHits) {
