@@ -22,6 +22,11 @@ export const ConfigSchema = Type.Object({
   READ_TIMEOUT_MS: int(10000, 'Time allowed to receive a whole request.', 1),
   WRITE_TIMEOUT_MS: int(10000, 'Time allowed to produce an answer before 504; long work has asynchronous variants.', 1),
   WORKER_POOL_SIZE: int(10, 'Embedding worker threads (capped at the number of CPU cores).', 1),
+  USE_LITE_RUNTIME: Type.Union([Type.Literal('native'), Type.Literal('wasm')], {
+    default: 'native',
+    description:
+      'Where use-lite-512 runs: native (onnxruntime CPU kernels) or wasm (TensorFlow.js). Same weights, same vectors.',
+  }),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
   RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),

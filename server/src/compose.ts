@@ -49,6 +49,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
       modelsDir: resolve(config.MODELS_DIR),
       modelCacheDir: resolve(config.MODEL_CACHE_DIR || join(config.DATA_DIR, 'model-cache')),
       workerPoolSize: config.WORKER_POOL_SIZE,
+      useLiteRuntime: config.USE_LITE_RUNTIME,
       queueLimit: config.QUEUE_SIZE,
       cacheSize: config.CACHE_SIZE,
       remote: remoteModelsOf(config),

@@ -8,7 +8,7 @@ import { gloveDimensions, isGloveFile, normalizeInPlace } from './glove-model.js
 import { discoverLocalModels, LocalOnnxProvider, type LocalOnnxModel } from './local-onnx-provider.js';
 import { LruCache } from './lru-cache.js';
 import { embedRemote, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
-import { useLiteDimensions } from './use-lite-runtime.js';
+import { useLiteDimensions, type UseLiteRuntime } from './use-lite-runtime.js';
 import { WorkerPool } from './worker-pool.js';
 import { startWorker } from './worker-script.js';
 
@@ -45,6 +45,8 @@ export interface EmbedderOptions {
   /** Where derived model files (the compact GloVe file) are kept. */
   readonly modelCacheDir: string;
   readonly workerPoolSize: number;
+  /** Where use-lite-512 runs: onnxruntime's native kernels (default) or TensorFlow.js WASM. Same vectors. */
+  readonly useLiteRuntime?: UseLiteRuntime;
   readonly queueLimit: number;
   readonly cacheSize: number;
   readonly remote: readonly RemoteModel[];
@@ -78,6 +80,7 @@ export class Embedder {
   readonly #gloveSource: string | null;
   readonly #gloveFile: string;
   readonly #onnx: LocalOnnxProvider;
+  readonly #useLiteRuntime: UseLiteRuntime;
   #pool: WorkerPool | null = null;
   #glovePool: WorkerPool | null = null;
   #listing: { models: EmbeddingModelInfo[]; defaultModel: string } | null = null;
@@ -85,6 +88,7 @@ export class Embedder {
 
   constructor(options: EmbedderOptions) {
     this.#options = options;
+    this.#useLiteRuntime = options.useLiteRuntime ?? 'native';
     this.#cache = new LruCache(options.cacheSize);
     this.#gloveSource = options.gloveSource === undefined ? resolveGloveSource() : options.gloveSource;
     this.#gloveFile = join(options.modelCacheDir, 'glove-100.bin');
@@ -98,7 +102,10 @@ export class Embedder {
         name: useLiteName,
         provider: 'local',
         dimensions: useLiteDimensions,
-        description: 'Universal Sentence Encoder Lite (TensorFlow.js, WASM)',
+        description:
+          this.#useLiteRuntime === 'native'
+            ? 'Universal Sentence Encoder Lite (onnxruntime, native CPU)'
+            : 'Universal Sentence Encoder Lite (TensorFlow.js, WASM)',
       },
     ];
     if (this.#gloveSource || existsSync(this.#gloveFile)) {
@@ -266,6 +273,7 @@ export class Embedder {
       batchSize: 32,
       dimensions: useLiteDimensions,
       modelName: useLiteName,
+      workerData: { runtime: this.#useLiteRuntime },
     });
     const { vectors, tokenCounts } = await this.#pool.embed(texts);
     return {

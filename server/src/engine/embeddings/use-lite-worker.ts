@@ -1,12 +1,13 @@
-// Worker thread entry: loads Universal Sentence Encoder Lite once, then answers batches.
-import { parentPort } from 'node:worker_threads';
-import { loadUseLite } from './use-lite-runtime.js';
+// Worker thread entry: loads Universal Sentence Encoder Lite once, on the runtime it is given, then answers batches.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadUseLite, type UseLiteRuntime } from './use-lite-runtime.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new TypeError('use-lite-worker must run in a worker thread');
+const { runtime } = workerData as { runtime: UseLiteRuntime };
 
-loadUseLite().then(
+loadUseLite(runtime).then(
   (model) => {
     port.postMessage({ type: 'ready' } satisfies WorkerReply);
     port.on('message', (request: WorkerRequest) => {

@@ -66,7 +66,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
       { h3: 'Embeddings' },
       {
         list: [
-          'use-lite-512: Universal Sentence Encoder Lite on the TensorFlow.js WebAssembly backend, in a pool of worker threads fed by a bounded queue.',
+          'use-lite-512: Universal Sentence Encoder Lite, its TensorFlow.js graph translated to ONNX and run on onnxruntime’s native CPU kernels, in a pool of worker threads fed by a bounded queue.',
           'glove-100: averaged GloVe word vectors with smooth inverse-frequency weights — fast, for large imports.',
           'Bring-your-own models (such as mxbai-embed-large-v1) from a local folder, and OpenAI-compatible or Ollama endpoints.',
           'Long texts are windowed and pooled; results are cached; vectors can be quantized (linear, k-means or binary) with the reconstruction error reported.',

@@ -81,7 +81,7 @@ export default function Performance() {
         unit="texts/s"
         labels={emb
           .filter((r) => !String(r.texts).startsWith('cache'))
-          .map((r) => `${r.model} · ${r.workers} · ${r.texts}`)}
+          .map((r) => `${r.model} · ${r.runtime} · ${r.workers} · ${r.texts}`)}
         series={[
           {
             label: 'texts/s',

@@ -95,7 +95,7 @@ export default function SystemArchitecture() {
             220,
             130,
             'Embeddings',
-            ['USE Lite (WASM workers)', 'GloVe, local ONNX', 'OpenAI-compatible, Ollama', 'LRU cache, quantization'],
+            ['USE Lite (native workers)', 'GloVe, local ONNX', 'OpenAI-compatible, Ollama', 'LRU cache, quantization'],
             '#ffffff',
           )}
           {arrow(220, 60, 278, 60)}
