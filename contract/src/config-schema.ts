@@ -27,6 +27,10 @@ export const ConfigSchema = Type.Object({
     description:
       'Where use-lite-512 runs: native (onnxruntime CPU kernels) or wasm (TensorFlow.js). Same weights, same vectors.',
   }),
+  VECTOR_CACHE_MB: int(
+    1024,
+    'Memory for float32 copies of indexed vectors, so vector search rescores its candidates exactly without reading the store; indexes beyond it read the store (slower). 0 turns the copies off.',
+  ),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
   RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),

@@ -44,6 +44,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     clock,
+    vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     embeddings: {
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
       modelsDir: resolve(config.MODELS_DIR),

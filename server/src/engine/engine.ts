@@ -17,6 +17,8 @@ export interface EngineOptions {
   readonly dataDir: string;
   readonly clock?: Clock;
   readonly embeddings: EmbedderOptions;
+  /** Memory for float32 copies of indexed vectors (exact rescoring in memory), in bytes; default 1 GiB. */
+  readonly vectorCacheBytes?: number;
 }
 
 /** The database itself: a plain library, no transport, no environment. */
@@ -50,6 +52,7 @@ export function openEngine(options: EngineOptions): Engine {
   const onDisk = options.dataDir !== ':memory:';
   const vectors = new VectorIndexes(db, {
     ...defaultVectorIndexOptions,
+    ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
     dir: onDisk ? join(options.dataDir, 'vectors') : null,
   });
   const files = new FileStore(onDisk ? join(options.dataDir, 'files') : null);

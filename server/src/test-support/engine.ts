@@ -7,9 +7,14 @@ import { sharedModelCacheDir } from './model-cache.js';
  * A real engine for engine-level tests: data in `dataDir` (or `:memory:`), the local models only (no
  * bring-your-own folder, no remote provider), one embedding worker.
  */
-export function openTestEngine(dataDir: string, defaultModel = 'glove-100'): Engine {
+export function openTestEngine(
+  dataDir: string,
+  defaultModel = 'glove-100',
+  options: { vectorCacheBytes?: number } = {},
+): Engine {
   return openEngine({
     dataDir,
+    ...options,
     embeddings: {
       defaultModel,
       modelsDir: join(tmpdir(), 'godb-test-no-models'),

@@ -6,6 +6,8 @@ import type { AccessEntry, ChunkRow, DocumentFields, DocumentRow, PreparedDocume
 
 export interface WrittenChunk {
   readonly key: number;
+  /** The document's seq. */
+  readonly doc: number;
   readonly vector: Float32Array;
 }
 
@@ -119,7 +121,7 @@ export class DocumentStore {
         ).lastInsertRowid,
       );
       this.#text.insert(tenantId, key, seq, doc.title, chunk.content);
-      if (chunk.vector) written.push({ key, vector: chunk.vector });
+      if (chunk.vector) written.push({ key, doc: seq, vector: chunk.vector });
     });
     return { seq, chunks: written };
   }

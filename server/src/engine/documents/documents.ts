@@ -5,7 +5,7 @@ import type { FileStore } from '../files/file-store.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
 import { activeOwners, canEdit, canRead, isOwner } from './access.js';
-import { DocumentStore } from './document-store.js';
+import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
 import { embeddingTextOf, prepareDocument } from './prepare.js';
 import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
@@ -34,10 +34,7 @@ export interface DocumentsDeps {
   readonly files: FileStore;
 }
 
-type VectorChanges = Map<
-  string,
-  { added: { key: number; vector: Float32Array }[]; removed: number[]; generation: number }
->;
+type VectorChanges = Map<string, { added: WrittenChunk[]; removed: number[]; generation: number }>;
 
 function withField(error: unknown, field: string): unknown {
   return isGoDBError(error) && error.field === undefined

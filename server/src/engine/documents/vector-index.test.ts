@@ -14,7 +14,32 @@ const viewer = { tenantId: '00000000-0000-4000-8000-0000000000a1', userId: 'owne
 const dims = 512;
 const model = 'use-lite-512';
 
-const open = (dataDir: string): Engine => openTestEngine(dataDir, model);
+const open = (dataDir: string, vectorCacheBytes?: number): Engine =>
+  openTestEngine(dataDir, model, vectorCacheBytes === undefined ? {} : { vectorCacheBytes });
+
+const normalised = (v: Float32Array) => {
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+};
+const randomVectors = (count: number, seed: number) => {
+  const next = seededRandom(seed);
+  return Array.from({ length: count }, () => normalised(Float32Array.from({ length: dims }, () => next() - 0.5)));
+};
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+const searcher =
+  (engine: Engine) =>
+  (vector: Float32Array, limit = 3) =>
+    vectorSearch(
+      engine.search,
+      engine.embedder,
+      { viewer, now: 1_800_000_000 },
+      {
+        vector: Array.from(vector),
+        method: 'cosine',
+        threshold: -1,
+        limit,
+      },
+    );
 
 /** Documents with given unit vectors, written through the engine as an import with precomputed embeddings. */
 function write(engine: Engine, vectors: Float32Array[], from: number): void {
@@ -33,14 +58,7 @@ function write(engine: Engine, vectors: Float32Array[], from: number): void {
 describe('vector index after a crash', () => {
   it('is rebuilt in the background, in slices, keeping writes made meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-vector-index-'));
-    const next = seededRandom(9);
-    const normalised = (v: Float32Array) => {
-      const norm = Math.hypot(...v);
-      return v.map((x) => x / norm);
-    };
-    const vectors = Array.from({ length: 2600 }, () =>
-      normalised(Float32Array.from({ length: dims }, () => next() - 0.5)),
-    );
+    const vectors = randomVectors(2600, 9);
     const crashed = open(dir);
     write(crashed, vectors, 0);
     // No close(): the index file is never saved, as after kill -9. The next start must rebuild it from the store.
@@ -83,6 +101,64 @@ describe('vector index after a crash', () => {
     } finally {
       await engine.close();
       await crashed.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('float32 copies for exact rescoring', () => {
+  it('are filled in the background after a restart, follow writes, and score as the store does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-exact-vectors-'));
+    const vectors = randomVectors(2600, 5);
+    const first = open(dir);
+    write(first, vectors, 0);
+    first.vectors.size(viewer.tenantId, model, dims);
+    await first.close(); // saves the index file: the next start loads it, and its copies come from the store
+    const engine = open(dir);
+    try {
+      const search = searcher(engine);
+      const before = await search(vectors[42]!);
+      assert.equal(engine.vectors.exactVectors(viewer.tenantId, model), null, 'still filling: rescored from the store');
+      engine.documents.delete(viewer, 'v7', { recursive: false, permanent: true });
+      write(engine, [normalised(vectors[300]!.map((x, i) => (i === 0 ? x + 0.01 : x)))], 5000);
+      for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
+        await new Promise((resolve) => setImmediate(resolve));
+      const exact = engine.vectors.exactVectors(viewer.tenantId, model);
+      assert.ok(exact, 'filled');
+      assert.equal(exact.size, 2600);
+      const after = await search(vectors[42]!);
+      assert.deepEqual(
+        after.hits.map((h) => [h.doc.id, h.score]),
+        before.hits.map((h) => [h.doc.id, h.score]),
+      );
+      for (const hit of after.hits) {
+        const stored = vectors[Number(hit.doc.id.slice(1))]!;
+        assert.ok(Math.abs(hit.score - cosine(vectors[42]!, stored)) < 1e-6, 'exact cosine');
+      }
+      assert.ok(!(await search(vectors[7]!)).hits.some((h) => h.doc.id === 'v7'), 'deleted meanwhile');
+      assert.deepEqual(
+        (await search(vectors[300]!)).hits.slice(0, 2).map((h) => h.doc.id),
+        ['v300', 'v5000'],
+      );
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are dropped beyond the memory budget, and searches read the store instead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-exact-budget-'));
+    const vectors = randomVectors(2100, 6);
+    const engine = open(dir, 1024 * 1024); // 1 MiB: less than 2,100 × 2 KiB
+    try {
+      write(engine, vectors, 0);
+      assert.equal(engine.vectors.size(viewer.tenantId, model, dims), 2100);
+      assert.equal(engine.vectors.exactVectors(viewer.tenantId, model), null);
+      const { hits } = await searcher(engine)(vectors[9]!);
+      assert.equal(hits[0]?.doc.id, 'v9');
+      assert.ok(Math.abs(hits[0]!.score - 1) < 1e-6);
+    } finally {
+      await engine.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -4,6 +4,7 @@ import { Index, MetricKind, ScalarKind } from 'usearch';
 import { createError } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
+import { ExactVectors } from './exact-vectors.js';
 
 export interface VectorIndexOptions {
   /** Folder for index files, or null to keep indexes in memory only (rebuilt from the store on start). */
@@ -11,23 +12,40 @@ export interface VectorIndexOptions {
   readonly connectivity: number;
   readonly expansionAdd: number;
   readonly expansionSearch: number;
+  /**
+   * Memory for float32 copies of the indexed vectors (exact rescoring without reading the store), in bytes, over
+   * all indexes. An index whose copies would pass it rescores from the store instead.
+   */
+  readonly exactVectorBytes: number;
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
   connectivity: 16,
   expansionAdd: 200,
   expansionSearch: 100,
+  exactVectorBytes: 1024 * 1024 * 1024,
 };
 
 interface Entry {
   readonly index: Index;
   readonly dims: number;
   generation: number;
+  /** Float32 copies of the index's vectors (null: over the memory budget); usable once `exactReady`. */
+  exact: ExactVectors | null;
+  exactReady: boolean;
+}
+
+/** A chunk as the index and its exact copies hold it. */
+export interface IndexedChunk {
+  readonly key: number;
+  readonly doc: number;
+  readonly vector: Float32Array;
 }
 
 /** An index being built from the store in slices (see ready()). */
 interface Build {
   readonly index: Index;
+  exact: ExactVectors | null;
   readonly dims: number;
   /** Chunks up to this seq are in the index. */
   through: number;
@@ -42,6 +60,8 @@ interface Build {
 const vectorsPerSlice = 512;
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+
+type PageRow = { seq: number; doc_seq: number; vector: Buffer };
 
 /**
  * HNSW indexes (usearch, f16, cosine over normalised vectors), one per tenant and embedding model. They are
@@ -80,7 +100,7 @@ export class VectorIndexes {
     tenantId: string,
     model: string,
     generation: number,
-    added: readonly { key: number; vector: Float32Array }[],
+    added: readonly IndexedChunk[],
     removed: readonly number[],
   ): void {
     const key = this.#key(tenantId, model);
@@ -88,11 +108,16 @@ export class VectorIndexes {
     if (build) {
       const held = removed.filter((k) => k <= build.through);
       if (held.length > 0) build.index.remove(BigUint64Array.from(held, (k) => BigInt(k)));
+      for (const k of held) build.exact?.delete(k);
       return; // added chunks lie beyond the build's position: it reads them from the store
     }
     const entry = this.#entries.get(key);
     if (!entry) return; // not loaded: the next use loads or rebuilds it at the committed generation
     if (removed.length > 0) entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
+    // Copies still being filled take the write too: the fill reads only chunks beyond its position, alive.
+    for (const k of removed) entry.exact?.delete(k);
+    for (const a of added) entry.exact?.set(a.key, a.doc, a.vector);
+    this.#enforceBudget();
     if (added.length > 0) {
       const dims = entry.dims;
       const matrix = new Float32Array(added.length * dims);
@@ -126,6 +151,12 @@ export class VectorIndexes {
       distances.push(distance);
     }
     return { keys, distances };
+  }
+
+  /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
+  exactVectors(tenantId: string, model: string): ExactVectors | null {
+    const entry = this.#entries.get(this.#key(tenantId, model));
+    return entry?.exactReady ? entry.exact : null;
   }
 
   /**
@@ -233,8 +264,9 @@ export class VectorIndexes {
         if (meta.generation === generation && meta.dims === dims) {
           const index = this.#newIndex(dims);
           index.load(files.index);
-          const entry: Entry = { index, dims, generation };
+          const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: false };
           this.#entries.set(key, entry);
+          this.#fillExact(tenantId, model, entry);
           return entry;
         }
       } catch {
@@ -247,16 +279,13 @@ export class VectorIndexes {
   /** Starts building the index of (tenant, model) from the store, one slice per turn of the event loop. */
   #startBuild(tenantId: string, model: string, dims: number): Build {
     const key = this.#key(tenantId, model);
-    const page = this.#db.prepare(
-      `SELECT c.seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?
-       ORDER BY c.seq LIMIT ${vectorsPerSlice}`,
-    );
+    const page = this.#page();
     let settle!: { resolve: () => void; reject: (error: unknown) => void };
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     done.catch(() => {}); // a build nobody waits for may fail quietly
     const build: Build = {
       index: this.#newIndex(dims),
+      exact: this.#newExact(dims),
       dims,
       through: 0,
       done,
@@ -272,12 +301,15 @@ export class VectorIndexes {
     const slice = (): boolean => {
       if (this.#building.get(key) !== build || this.#closed) return true;
       try {
-        const rows = page.all(tenantId, model, build.through) as { seq: number; vector: Buffer }[];
+        const rows = page.all(tenantId, model, build.through) as PageRow[];
         if (rows.length > 0) {
           const matrix = new Float32Array(rows.length * dims);
-          rows.forEach((row, i) =>
-            matrix.set(new Float32Array(row.vector.buffer, row.vector.byteOffset, dims), i * dims),
-          );
+          rows.forEach((row, i) => {
+            const vector = new Float32Array(row.vector.buffer, row.vector.byteOffset, dims);
+            matrix.set(vector, i * dims);
+            build.exact?.set(row.seq, row.doc_seq, vector);
+          });
+          this.#enforceBudget();
           build.index.add(
             BigUint64Array.from(rows, (row) => BigInt(row.seq)),
             matrix,
@@ -287,7 +319,13 @@ export class VectorIndexes {
         }
         if (rows.length === vectorsPerSlice) return false;
         this.#building.delete(key);
-        this.#entries.set(key, { index: build.index, dims, generation: this.#generation(tenantId, model) });
+        this.#entries.set(key, {
+          index: build.index,
+          dims,
+          generation: this.#generation(tenantId, model),
+          exact: build.exact,
+          exactReady: true,
+        });
         settle.resolve();
       } catch (error) {
         this.#building.delete(key);
@@ -300,15 +338,62 @@ export class VectorIndexes {
     return build;
   }
 
+  /** Live chunks with vectors of (tenant, model) after a seq, in seq order, one slice at a time. */
+  #page() {
+    return this.#db.prepare(
+      `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?
+       ORDER BY c.seq LIMIT ${vectorsPerSlice}`,
+    );
+  }
+
+  #newExact(dims: number): ExactVectors | null {
+    return this.#options.exactVectorBytes > 0 ? new ExactVectors(dims) : null;
+  }
+
+  /** Fills the float32 copies of an index loaded from its file, in the background; searches rescore from the store meanwhile. */
+  #fillExact(tenantId: string, model: string, entry: Entry): void {
+    const page = this.#page();
+    let through = 0;
+    inSlices(() => {
+      const exact = entry.exact;
+      if (this.#closed || !exact || this.#entries.get(this.#key(tenantId, model)) !== entry) return true;
+      const rows = page.all(tenantId, model, through) as PageRow[];
+      for (const row of rows)
+        exact.set(row.seq, row.doc_seq, new Float32Array(row.vector.buffer, row.vector.byteOffset, entry.dims));
+      this.#enforceBudget();
+      if (rows.length === vectorsPerSlice) {
+        through = rows[rows.length - 1]!.seq;
+        return false;
+      }
+      entry.exactReady = entry.exact !== null;
+      return true;
+    });
+  }
+
+  /** Drops float32 copies while all of them together pass the memory budget (largest first). */
+  #enforceBudget(extra?: Entry): void {
+    const holders: (Entry | Build)[] = [...this.#entries.values(), ...this.#building.values()];
+    if (extra && !holders.includes(extra)) holders.push(extra);
+    let total = holders.reduce((sum, h) => sum + (h.exact?.bytes ?? 0), 0);
+    while (total > this.#options.exactVectorBytes) {
+      const largest = holders.reduce((a, b) => ((b.exact?.bytes ?? 0) > (a.exact?.bytes ?? 0) ? b : a));
+      total -= largest.exact?.bytes ?? 0;
+      largest.exact = null;
+      if ('exactReady' in largest) largest.exactReady = false;
+    }
+  }
+
   #build(tenantId: string, model: string, dims: number): Entry {
     const generation = this.#generation(tenantId, model);
     const index = this.#newIndex(dims);
+    const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: true };
     const rows = this.#db
       .prepare(
-        `SELECT c.seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+        `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
          WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive}`,
       )
-      .iterate(tenantId, model) as IterableIterator<{ seq: number; vector: Buffer }>;
+      .iterate(tenantId, model) as IterableIterator<PageRow>;
     const batch = 4096;
     let keys: bigint[] = [];
     let matrix = new Float32Array(batch * dims);
@@ -319,13 +404,18 @@ export class VectorIndexes {
       matrix = new Float32Array(batch * dims);
     };
     for (const row of rows) {
-      matrix.set(new Float32Array(row.vector.buffer, row.vector.byteOffset, dims), keys.length * dims);
+      const vector = new Float32Array(row.vector.buffer, row.vector.byteOffset, dims);
+      matrix.set(vector, keys.length * dims);
+      entry.exact?.set(row.seq, row.doc_seq, vector);
       keys.push(BigInt(row.seq));
-      if (keys.length === batch) flush();
+      if (keys.length === batch) {
+        flush();
+        this.#enforceBudget(entry);
+      }
     }
     flush();
-    const entry: Entry = { index, dims, generation };
     this.#entries.set(this.#key(tenantId, model), entry);
+    this.#enforceBudget();
     return entry;
   }
 

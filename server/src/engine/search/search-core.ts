@@ -175,8 +175,17 @@ class CandidateDocument implements LoadedDocument {
     return this.#light!;
   }
 
+  /** Whether the content and fields are in memory (else the first use reads the row). */
+  get complete(): boolean {
+    return this.#content !== undefined;
+  }
+
   #readAll(): void {
-    const row = this.#read(this.seq);
+    this.fill(this.#read(this.seq));
+  }
+
+  /** Takes the document's whole row, read by the caller (several at once); undefined: it no longer exists. */
+  fill(row: FullRow | undefined): void {
     this.#missing = !row;
     this.#light ??= row
       ? (row.slice(0, 12) as LightRow)
@@ -191,6 +200,10 @@ class CandidateDocument implements LoadedDocument {
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */
+const scopeReadsRows = (scope: Scope): boolean =>
+  Boolean(scope.filters?.length) || scope.geo !== undefined || Boolean(scope.requireGeo);
 
 /**
  * What every search kind shares: candidate loading under the access rule, filters and geo restrictions, and the
@@ -217,16 +230,16 @@ export class SearchCore {
    */
   load(scope: Scope, seqs: readonly number[], options: { lazy?: boolean } = {}): Map<number, LoadedDocument> {
     const out = new Map<number, LoadedDocument>();
+    const where = `WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`;
     for (let i = 0; i < seqs.length; i += 5000) {
-      const rows = this.sql
-        .get(
-          `SELECT ${options.lazy ? 'd.seq' : lightColumns} FROM documents d
-           WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
-        )
-        .raw(true)
-        .all({ ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) }) as LightRow[];
-      for (const row of rows)
-        out.set(row[0], new CandidateDocument(row[0], this.#readRow, options.lazy ? undefined : row));
+      const bind = { ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) };
+      if (options.lazy) {
+        const found = this.sql.get(`SELECT d.seq FROM documents d ${where}`).pluck().all(bind) as number[];
+        for (const seq of found) out.set(seq, new CandidateDocument(seq, this.#readRow));
+      } else {
+        const rows = this.sql.get(`SELECT ${lightColumns} FROM documents d ${where}`).raw(true).all(bind) as LightRow[];
+        for (const row of rows) out.set(row[0], new CandidateDocument(row[0], this.#readRow, row));
+      }
     }
     return out;
   }
@@ -328,7 +341,7 @@ export class SearchCore {
     }
     // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
     // is wanted (facets): then their rows are read with them, else only the results' rows are read.
-    const lazy = options.limit !== undefined && !scope.filters?.length && !scope.geo && !scope.requireGeo;
+    const lazy = options.limit !== undefined && !scopeReadsRows(scope);
     let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     for (;;) {
       const rows = read(depth);
@@ -369,6 +382,23 @@ export class SearchCore {
 
   /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
   results(hits: readonly Hit[], limit: number): SearchResultView[] {
+    // Documents known only by seq so far are read in one query (a permanently deleted one is then missing).
+    const unread = hits
+      .slice(0, limit)
+      .flatMap((h) => (h.doc instanceof CandidateDocument && !h.doc.complete ? [h.doc] : []));
+    if (unread.length > 0) {
+      const rows = new Map(
+        (
+          this.sql
+            .get(
+              `SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.seq IN (SELECT value FROM json_each(?))`,
+            )
+            .raw(true)
+            .all(JSON.stringify(unread.map((d) => d.seq))) as FullRow[]
+        ).map((row) => [row[0], row]),
+      );
+      for (const doc of unread) doc.fill(rows.get(doc.seq));
+    }
     // A hit whose document was deleted permanently while the search ran (hybrid waits for an embedding) is dropped.
     const top: Hit[] = [];
     for (const hit of hits) {

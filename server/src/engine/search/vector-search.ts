@@ -1,7 +1,8 @@
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { RankedChunk } from '../text/bm25-index.js';
+import { type Hit, type LoadedDocument, type Scope, type SearchCore } from './search-core.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 
@@ -24,10 +25,22 @@ export const maxAnnCandidates = 4096;
 /** Below this many vectors an exact scan is as fast as the index, and exact. */
 export const exactBelow = 2000;
 
+/** Dot product with four independent sums (about twice as fast as one: the additions no longer wait on each other). */
 const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let i = 0; i < a.length; i += 1) s += a[i]! * b[i]!;
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length - (a.length % 4);
+  let i = 0;
+  for (; i < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < a.length; i += 1) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
 };
 
 /** Exact similarity of the query to a stored (unit-length) vector; euclidean maps distance d to 1 / (1 + d). */
@@ -43,21 +56,25 @@ export function similarity(method: SimilarityMethod, query: Float32Array, stored
 /** Parses a client's vector: a JSON array of finite numbers (or that array as a string) of the model's size. */
 export function parseVector(raw: unknown, dims: number, model: string): Float32Array {
   const value = jsonInput(raw, 'INVALID_VECTOR_FORMAT', 'body.vector');
-  if (!Array.isArray(value) || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw createError(
-      'INVALID_VECTOR_FORMAT',
-      { reason: 'expected a JSON array of numbers' },
-      { field: 'body.vector' },
-    );
-  }
+  const invalid = () =>
+    createError('INVALID_VECTOR_FORMAT', { reason: 'expected a JSON array of numbers' }, { field: 'body.vector' });
+  const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  if (!Array.isArray(value)) throw invalid();
   if (value.length !== dims) {
+    if (!value.every(finite)) throw invalid();
     throw createError(
       'INVALID_VECTOR_FORMAT',
       { reason: `expected ${dims} numbers for ${model}, got ${value.length}` },
       { field: 'body.vector' },
     );
   }
-  return Float32Array.from(value as number[]);
+  const vector = new Float32Array(dims);
+  for (let i = 0; i < dims; i += 1) {
+    const x: unknown = value[i];
+    if (!finite(x)) throw invalid();
+    vector[i] = x as number;
+  }
+  return vector;
 }
 
 /** The query vector: the given vector, or the query text embedded with the model. */
@@ -96,7 +113,7 @@ export async function vectorSearch(
   let k = q.limit;
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const { hits, tail } = score(core, scope, q, vector, ann.keys);
+    const { hits, tail } = score(core, scope, q, vector, model, ann.keys);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     if (hits.length >= q.limit || ann.keys.length >= size || best < q.threshold) return { hits, model, exact: false };
     if (k >= maxAnnCandidates) break;
@@ -105,16 +122,37 @@ export async function vectorSearch(
   return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
 }
 
+/**
+ * Scores HNSW candidates exactly: from the index's float32 copies in memory, with the documents' rows and the
+ * access rule read from the store; or, without copies, vectors and documents from the store in one query.
+ */
 function score(
   core: SearchCore,
   scope: Scope,
   q: VectorQuery,
   query: Float32Array,
+  model: string,
   chunkSeqs: readonly number[],
 ): { hits: Hit[]; tail: number } {
   if (chunkSeqs.length === 0) return { hits: [], tail: Infinity };
-  const { chunks, docs } = core.loadChunkVectors(scope, chunkSeqs);
-  return rank(core, scope, q, query, chunks, docs);
+  const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
+  if (!exact) {
+    const { chunks, docs } = core.loadChunkVectors(scope, chunkSeqs);
+    return rank(core, scope, q, query, chunks, docs);
+  }
+  const held = chunkSeqs.flatMap((seq) => {
+    const chunk = exact.get(seq);
+    return chunk ? [{ chunk: seq, doc: chunk.doc, score: similarity(q.method, query, chunk.vector) }] : [];
+  });
+  // Rows with the rule: most candidates of a vector search are results (k starts at the limit).
+  const docs = core.load(scope, [...new Set(held.map((c) => c.doc))]);
+  return rankScored(
+    core,
+    scope,
+    q,
+    held.filter((c) => docs.has(c.doc)),
+    docs,
+  );
 }
 
 function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float32Array, model: string): Hit[] {
@@ -140,9 +178,19 @@ function rank(
   chunks: readonly { seq: number; doc: number; vector: Float32Array }[],
   docs?: Map<number, LoadedDocument>,
 ): { hits: Hit[]; tail: number } {
-  const chunkHits = chunks
-    .map((c) => ({ doc: c.doc, chunk: c.seq, score: similarity(q.method, query, c.vector) }))
-    .sort((a, b) => b.score - a.score);
+  const scored = chunks.map((c) => ({ chunk: c.seq, doc: c.doc, score: similarity(q.method, query, c.vector) }));
+  return rankScored(core, scope, q, scored, docs);
+}
+
+/** Groups scored readable chunks into hits (best first), applying filters, geo and the threshold. */
+function rankScored(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  scored: RankedChunk[],
+  docs?: Map<number, LoadedDocument>,
+): { hits: Hit[]; tail: number } {
+  const chunkHits = scored.sort((a, b) => b.score - a.score);
   // The lowest similarity among the readable candidates (none readable: keep looking).
   const tail = chunkHits.length > 0 ? chunkHits[chunkHits.length - 1]!.score : Infinity;
   const hits = core.group(scope, chunkHits, docs);

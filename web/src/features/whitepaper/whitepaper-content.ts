@@ -61,7 +61,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
       },
       { h3: 'Vector index' },
       {
-        p: 'Each tenant and embedding model has an HNSW index (usearch, 16 links per node, construction breadth 200, search breadth 100) storing half-precision vectors. Candidates from the index are rescored exactly from the float32 vectors kept in the store, so the scores returned are exact for cosine, euclidean and dot-product similarity. Filters are applied by widening the candidate set, and by an exact scan of the allowed documents when a filter is very selective.',
+        p: 'Each tenant and embedding model has an HNSW index (usearch, 16 links per node, construction breadth 200, search breadth 100) storing half-precision vectors. Candidates from the index are rescored exactly from float32 copies of the vectors kept in memory (read from the store when they do not fit the configured budget), so the scores returned are exact for cosine, euclidean and dot-product similarity. Filters are applied by widening the candidate set, and by an exact scan of the allowed documents when a filter is very selective.',
       },
       { h3: 'Embeddings' },
       {

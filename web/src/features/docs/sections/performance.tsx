@@ -97,7 +97,9 @@ export default function Performance() {
       <Machine machine={ingest.machine} />
       <h2>Vector search at 100,000 vectors</h2>
       <p>
-        The engine’s full query path (access rule, exact rescoring, filters) next to raw usearch on the same vectors.
+        The engine’s full query path (access rule, exact rescoring, filters) next to raw usearch on the same vectors,
+        and GoDB’s own index searched alone; their passes are interleaved so that the machine’s drift weighs on each
+        alike.
       </p>
       <Table rows={vector.results as Rows} />
       <Machine machine={vector.machine} />

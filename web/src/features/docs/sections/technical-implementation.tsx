@@ -20,9 +20,9 @@ export default function TechnicalImplementation() {
         </li>
         <li>
           <strong>Vectors</strong>: an HNSW index per tenant and model (usearch; M 16, efConstruction 200, efSearch 100;
-          f16). Float32 vectors stay in the store: candidates are rescored exactly, and an index whose recorded
-          generation differs from the store’s (after a crash) is rebuilt in the background, slice by slice, while every
-          other request is served.
+          f16). Float32 vectors stay in the store, and copies of them in memory (<code>VECTOR_CACHE_MB</code>):
+          candidates are rescored exactly without reading the store, and an index whose recorded generation differs from
+          the store’s (after a crash) is rebuilt in the background, slice by slice, while every other request is served.
         </li>
         <li>
           <strong>Geo</strong>: an R*Tree of document locations; distances are great-circle (haversine) kilometres.
