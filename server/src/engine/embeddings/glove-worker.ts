@@ -14,6 +14,7 @@ if (!model) {
 } else {
   port.postMessage({ type: 'ready' } satisfies WorkerReply);
   port.on('message', (request: WorkerRequest) => {
+    if ('close' in request) process.exit(0);
     const vectors = new Float32Array(request.texts.length * model.dims);
     const tokenCounts = request.texts.map((text, i) => {
       const embedded = model.embed(text);

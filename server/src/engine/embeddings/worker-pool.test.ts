@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isGoDBError } from '@godb/contract';
+import { setTimeout as delay } from 'node:timers/promises';
 import { WorkerPool } from './worker-pool.js';
 
 test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without bound', async () => {
@@ -45,4 +46,26 @@ test('a worker module that fails to load fails the waiting requests with MODEL_L
   } finally {
     await pool.close();
   }
+});
+
+test('closing while a batch runs lets it finish, then stops the workers (terminating inside onnxruntime aborts)', async () => {
+  const pool = new WorkerPool({
+    script: 'use-lite-worker',
+    size: 1,
+    queueLimit: 5,
+    batchSize: 32,
+    dimensions: 512,
+    modelName: 'use-lite-512',
+    workerData: { runtime: 'native' },
+  });
+  await pool.embed(['loads the model']);
+  const long = Array.from(
+    { length: 32 },
+    (_v, i) => `${i} ${'the boundary layer over a swept wing separates '.repeat(60)}`,
+  );
+  const running = pool.embed(long);
+  await delay(100); // inside the native run
+  await pool.close();
+  assert.equal((await running).tokenCounts.length, 32, 'the batch in progress was answered');
+  // This test process is still alive: before, it aborted with "terminate called after throwing Napi::Error".
 });

@@ -85,7 +85,7 @@ export class WorkerPool {
     this.#failQueue(
       createError('MODEL_LOAD_FAILED', { model: this.#options.modelName, reason: 'the server is shutting down' }),
     );
-    await Promise.all(this.#slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(this.#slots.map((slot) => stop(slot.worker)));
     this.#slots.length = 0;
   }
 
@@ -183,4 +183,17 @@ export class WorkerPool {
     for (const chunk of this.#queue.splice(0)) chunk.reject(error);
     this.#waitingRequests = 0;
   }
+}
+
+/**
+ * Asks a worker to finish its batch and exit, and waits for it. Not terminate(): terminating a thread inside a
+ * native call (an onnxruntime run) aborts the whole process.
+ */
+function stop(worker: Worker): Promise<void> {
+  if (worker.threadId === -1) return Promise.resolve(); // already exited
+  return new Promise((resolve) => {
+    worker.once('exit', () => resolve());
+    worker.ref(); // the pool's workers do not hold the process open, except while it waits for them to stop
+    worker.postMessage({ close: true } satisfies WorkerRequest);
+  });
 }

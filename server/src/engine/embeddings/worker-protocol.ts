@@ -1,8 +1,8 @@
-/** Messages between the embedding worker pool and its workers. */
-export interface WorkerRequest {
-  readonly id: number;
-  readonly texts: readonly string[];
-}
+/** Messages from the embedding worker pool to its workers: a batch to embed, or the order to stop. */
+export type WorkerRequest =
+  | { readonly id: number; readonly texts: readonly string[] }
+  /** Finish the batch in progress, release the model, exit. (Terminating a thread inside a native call aborts the process.) */
+  | { readonly close: true };
 
 export type WorkerReply =
   | { readonly type: 'ready' }
