@@ -9,6 +9,7 @@ import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
 import type { Viewer } from '../documents/types.js';
 import { matchesAll, fieldValue, type Filter, type FilterableDocument } from './filters.js';
+import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
 
 /** Chunks read from the text index per query at most; total_hits is exact up to this many matching chunks. */
@@ -216,29 +217,42 @@ export class SearchCore {
   readonly vectors: VectorIndexes;
   /** Prepared statements, compiled once (compiling costs more than running these queries). */
   readonly sql: StatementCache;
+  readonly #public: PublicRows<LightRow>;
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
     this.db = db;
     this.sql = new StatementCache(db);
+    this.#public = new PublicRows(db);
     this.text = text;
     this.vectors = vectors;
   }
 
   /**
    * Live documents the viewer may read, among `seqs`, restricted to the scope's table. `lazy`: only their seqs are
-   * read now, the rest of each row when first used.
+   * read now, the rest of each row when first used. Public documents an earlier load read come from memory.
    */
   load(scope: Scope, seqs: readonly number[], options: { lazy?: boolean } = {}): Map<number, LoadedDocument> {
     const out = new Map<number, LoadedDocument>();
+    const tenant = scope.viewer.tenantId;
+    const remembering = this.#public.sync();
+    const unknown: number[] = [];
+    for (const seq of seqs) {
+      const row = remembering ? this.#public.get(seq, tenant, scope.table) : undefined;
+      if (row) out.set(seq, new CandidateDocument(seq, this.#readRow, row));
+      else unknown.push(seq);
+    }
     const where = `WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`;
-    for (let i = 0; i < seqs.length; i += 5000) {
-      const bind = { ...this.#bind(scope), seqs: JSON.stringify(seqs.slice(i, i + 5000)) };
+    for (let i = 0; i < unknown.length; i += 5000) {
+      const bind = { ...this.#bind(scope), seqs: JSON.stringify(unknown.slice(i, i + 5000)) };
       if (options.lazy) {
         const found = this.sql.get(`SELECT d.seq FROM documents d ${where}`).pluck().all(bind) as number[];
         for (const seq of found) out.set(seq, new CandidateDocument(seq, this.#readRow));
       } else {
         const rows = this.sql.get(`SELECT ${lightColumns} FROM documents d ${where}`).raw(true).all(bind) as LightRow[];
-        for (const row of rows) out.set(row[0], new CandidateDocument(row[0], this.#readRow, row));
+        for (const row of rows) {
+          out.set(row[0], new CandidateDocument(row[0], this.#readRow, row));
+          if (remembering) this.#public.remember(row[0], tenant, row[3], row[4], row);
+        }
       }
     }
     return out;

@@ -159,4 +159,16 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE INDEX outbox_client ON outbox(client, created_at);
     `,
   },
+  {
+    version: 4,
+    description: 'documents epoch: bumped by every change to a document row (see search/public-rows.ts)',
+    sql: `
+      CREATE TABLE documents_epoch (n INTEGER NOT NULL) STRICT;
+      INSERT INTO documents_epoch (n) VALUES (0);
+      CREATE TRIGGER documents_epoch_on_update AFTER UPDATE ON documents
+        BEGIN UPDATE documents_epoch SET n = n + 1; END;
+      CREATE TRIGGER documents_epoch_on_delete AFTER DELETE ON documents
+        BEGIN UPDATE documents_epoch SET n = n + 1; END;
+    `,
+  },
 ];

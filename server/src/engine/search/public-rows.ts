@@ -1,0 +1,52 @@
+import type { Db } from '../storage/database.js';
+
+/** Rows remembered at most; the oldest are forgotten first. */
+const maxRows = 50_000;
+
+/**
+ * The search rows of public, live documents that earlier searches read, with their tenant and table. A public
+ * document is readable by its whole tenant, so a search that finds one here needs neither the store nor the
+ * access rule. (Private and shared documents always go through the rule: ACL entries expire with time.)
+ *
+ * Remembered rows are valid while the store's document epoch is unchanged: a trigger bumps it on every UPDATE
+ * and DELETE of a document row (a new version supersedes the old row, a delete marks or removes it, a visibility
+ * or engagement change updates it), whatever code path writes. Each use reads the epoch first (one small query)
+ * and forgets everything when it moved. New rows need no bump: they were never remembered. Nothing is remembered
+ * inside a write transaction, whose rows may still roll back.
+ */
+export class PublicRows<Row extends readonly unknown[]> {
+  readonly #db: Db;
+  readonly #epochSql;
+  readonly #rows = new Map<number, { readonly tenant: string; readonly table: string; readonly row: Row }>();
+  #epoch = -1;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#epochSql = db.prepare('SELECT n FROM documents_epoch').pluck();
+  }
+
+  /** Brings the memory in step with the store; false inside a write transaction (then it must not be used). */
+  sync(): boolean {
+    if (this.#db.inTransaction) return false;
+    const epoch = this.#epochSql.get() as number;
+    if (epoch !== this.#epoch) {
+      this.#rows.clear();
+      this.#epoch = epoch;
+    }
+    return true;
+  }
+
+  /** The row of a public, live document of that tenant (and table, when given), if remembered. */
+  get(seq: number, tenant: string, table: string | undefined): Row | undefined {
+    const entry = this.#rows.get(seq);
+    if (!entry || entry.tenant !== tenant || (table !== undefined && entry.table !== table)) return undefined;
+    return entry.row;
+  }
+
+  /** Remembers a row the access rule just let through, if its document is public. Call after sync() is true. */
+  remember(seq: number, tenant: string, table: string, visibility: string, row: Row): void {
+    if (visibility !== 'public' || this.#rows.has(seq)) return;
+    if (this.#rows.size >= maxRows) this.#rows.delete(this.#rows.keys().next().value!);
+    this.#rows.set(seq, { tenant, table, row });
+  }
+}
