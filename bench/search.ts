@@ -80,12 +80,20 @@ const rows: Record<string, string | number>[] = [];
 const http: Record<string, number> = {};
 const firstQuery: Record<string, number> = {};
 let backgroundLoad = 0;
+let vectorBuild = 0;
 for (const c of cases) {
-  // Warm up. The first vector query after a start loads the tenant's HNSW graph before it answers; the first text
-  // query starts loading the BM25 index in the background and is ranked through FTS5 until it is loaded.
+  // Warm up. The first vector query after a bulk import starts building the tenant's HNSW graph in the background
+  // (about 20 s at this size) and waits for it, past the 10 s answer timeout: wait until vector queries answer. The
+  // first text query starts loading the BM25 index in the background and is ranked through FTS5 until it is loaded.
   const t = performance.now();
-  await post(c.path, c.body, token);
+  const first = await post(c.path, c.body, token);
   firstQuery[c.name] = performance.now() - t;
+  if (c.name === 'vector') {
+    let answer = first;
+    while (!Array.isArray(answer.results) && performance.now() - t < 180_000)
+      answer = await post(c.path, c.body, token);
+    vectorBuild = performance.now() - t;
+  }
   if (c.name === 'text') {
     while (((await post(c.path, c.body, token)).time_taken as number) > 10 && performance.now() - t < 60_000)
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -158,7 +166,9 @@ for (const c of cases) {
 process.stdout.write(
   `First query after start: ${Object.entries(firstQuery)
     .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-    .join(', ')}; text index loaded in the background within ${(backgroundLoad / 1000).toFixed(1)} s\n`,
+    .join(
+      ', ',
+    )}; text index loaded in the background within ${(backgroundLoad / 1000).toFixed(1)} s, vector index built within ${(vectorBuild / 1000).toFixed(1)} s\n`,
 );
 await server.stop();
 

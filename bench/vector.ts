@@ -107,7 +107,7 @@ const godbBuild = (performance.now() - t) / 1000;
 const scope: Scope = { viewer: benchViewer, now: Math.floor(Date.now() / 1000) };
 // The engine receives the query as the transport hands it over: a parsed JSON array (made once, outside the timing,
 // as raw usearch gets its Float32Array).
-const asJson = new Map(queryVectors.map((q) => [q, Array.from(q)]));
+const asJson = new Map<Float32Array, number[]>(queryVectors.map((q) => [q, Array.from(q)]));
 const search = async (q: Float32Array, s: Scope) =>
   (
     await vectorSearch(engine.search, engine.embedder, s, {
