@@ -65,6 +65,27 @@ function elementType(type: number | string | undefined): number {
   }
 }
 
+/** TensorFlow operations that are one ONNX operation on the same inputs (BiasAdd: NHWC, the only layout here). */
+const direct: Readonly<Record<string, string>> = {
+  Add: 'Add',
+  BiasAdd: 'Add',
+  Sub: 'Sub',
+  Mul: 'Mul',
+  RealDiv: 'Div',
+  Maximum: 'Max',
+  Less: 'Less',
+  Greater: 'Greater',
+  LogicalNot: 'Not',
+  Relu: 'Relu',
+  Tanh: 'Tanh',
+  Sin: 'Sin',
+  Cos: 'Cos',
+  Shape: 'Shape',
+  Reshape: 'Reshape',
+  Range: 'Range',
+  GatherNd: 'GatherND',
+};
+
 const int = (attr: TfAttr | undefined, fallback = 0): number => (attr?.i === undefined ? fallback : Number(attr.i));
 const ints = (attr: TfAttr | undefined): number[] => (attr?.list?.i ?? []).map(Number);
 
@@ -119,6 +140,11 @@ export function tfGraphToOnnx(model: TfGraphModel, weightData: Uint8Array, outpu
     const input = (tf.input ?? []).filter((i) => !i.startsWith('^')).map(onnxName);
     const [a = '', b = '', c = '', d = ''] = input;
     const attr = tf.attr ?? {};
+    const same = direct[tf.op];
+    if (same) {
+      node(same, input, [name]);
+      continue;
+    }
     switch (tf.op) {
       case 'Const':
         initializer(name, constants.get(name) ?? missing(name));
@@ -138,31 +164,6 @@ export function tfGraphToOnnx(model: TfGraphModel, weightData: Uint8Array, outpu
           },
         });
         break;
-      case 'Add':
-      case 'BiasAdd':
-        node('Add', [a, b], [name]);
-        break;
-      case 'Sub':
-        node('Sub', [a, b], [name]);
-        break;
-      case 'Mul':
-        node('Mul', [a, b], [name]);
-        break;
-      case 'RealDiv':
-        node('Div', [a, b], [name]);
-        break;
-      case 'Maximum':
-        node('Max', [a, b], [name]);
-        break;
-      case 'Less':
-        node('Less', [a, b], [name]);
-        break;
-      case 'Greater':
-        node('Greater', [a, b], [name]);
-        break;
-      case 'LogicalNot':
-        node('Not', [a], [name]);
-        break;
       case 'Square':
         node('Mul', [a, a], [name]);
         break;
@@ -172,26 +173,11 @@ export function tfGraphToOnnx(model: TfGraphModel, weightData: Uint8Array, outpu
         node('Reciprocal', [root], [name]);
         break;
       }
-      case 'Relu':
-      case 'Tanh':
-      case 'Sin':
-      case 'Cos':
-        node(tf.op, [a], [name]);
-        break;
       case 'Softmax':
         node('Softmax', [a], [name], [attrInt('axis', -1)]);
         break;
       case 'Cast':
         node('Cast', [a], [name], [attrInt('to', elementType(attr.DstT?.type))]);
-        break;
-      case 'Shape':
-        node('Shape', [a], [name]);
-        break;
-      case 'Reshape':
-        node('Reshape', [a, b], [name]);
-        break;
-      case 'Range':
-        node('Range', [a, b, c], [name]);
         break;
       case 'Transpose': {
         const perm = constantOf(b, tf);
@@ -223,9 +209,6 @@ export function tfGraphToOnnx(model: TfGraphModel, weightData: Uint8Array, outpu
       }
       case 'GatherV2':
         node('Gather', [a, b], [name], [attrInt('axis', constantOf(c, tf)[0] ?? 0)]);
-        break;
-      case 'GatherNd':
-        node('GatherND', [a, b], [name]);
         break;
       case 'ScatterNd': {
         // Scatter `updates` (b) at `indices` (a) into zeros of `shape` (c).
