@@ -67,18 +67,26 @@ raw.add(
 const rawBuild = (performance.now() - t) / 1000;
 /**
  * Queries per second of each contender over `passes` runs of the query set, after one unmeasured run each (warm
- * caches and code). The passes are interleaved (A B C A B C …) so that the machine's drift — it is shared, and its
- * speed changes by tens of percent from one minute to the next — weighs on every contender alike.
+ * caches and code). The contenders take turns every 20 queries, in a rotating order (A B C, B C A, C A B, …), so
+ * that the machine's drift — it is shared, and its speed changes by tens of percent from one minute to the next —
+ * and any cost of following another contender weigh on each alike.
  */
 const passes = 7;
-async function qpsInterleaved(runs: readonly (() => unknown)[]): Promise<number[]> {
+const turn = 20;
+async function qpsInterleaved(runs: readonly ((q: Float32Array) => unknown)[]): Promise<number[]> {
   const elapsed = runs.map(() => 0);
-  for (const run of runs) await run();
+  for (const run of runs) for (const q of queryVectors) await run(q);
+  let round = 0;
   for (let i = 0; i < passes; i += 1) {
-    for (const [j, run] of runs.entries()) {
-      const started = performance.now();
-      await run();
-      elapsed[j]! += performance.now() - started;
+    for (let from = 0; from < queries; from += turn) {
+      const slice = queryVectors.slice(from, from + turn);
+      for (let r = 0; r < runs.length; r += 1) {
+        const j = (r + round) % runs.length;
+        const started = performance.now();
+        for (const q of slice) await runs[j]!(q);
+        elapsed[j]! += performance.now() - started;
+      }
+      round += 1;
     }
   }
   return elapsed.map((ms) => (passes * queries) / (ms / 1000));
@@ -123,11 +131,9 @@ const godbFound: number[][] = [];
 for (const q of queryVectors) godbFound.push(await search(q, scope));
 // GoDB's own index searched alone shows how much of the difference is the query path (access rule, rescoring).
 const [rawQps, indexOnlyQps, godbQps] = (await qpsInterleaved([
-  () => queryVectors.map((q) => raw.search(q, k, 1)),
-  () => queryVectors.map((q) => engine.vectors.search(benchViewer.tenantId, 'use-lite-512', dims, q, k)),
-  async () => {
-    for (const q of queryVectors) await search(q, scope);
-  },
+  (q) => raw.search(q, k, 1),
+  (q) => engine.vectors.search(benchViewer.tenantId, 'use-lite-512', dims, q, k),
+  (q) => search(q, scope),
 ])) as [number, number, number];
 
 const rows: Record<string, string | number>[] = [
