@@ -2,7 +2,7 @@ import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { RankedChunk } from '../text/bm25-index.js';
-import { type Hit, type LoadedDocument, type Scope, type SearchCore } from './search-core.js';
+import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 
