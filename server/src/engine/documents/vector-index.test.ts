@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -157,6 +157,64 @@ describe('float32 copies for exact rescoring', () => {
       const { hits } = await searcher(engine)(vectors[9]!);
       assert.equal(hits[0]?.doc.id, 'v9');
       assert.ok(Math.abs(hits[0]!.score - 1) < 1e-6);
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a write before any query after a restart', () => {
+  it('lands in the index file loaded for it, so that file stays current and nothing is rebuilt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-vector-write-first-'));
+    const vectors = randomVectors(2100, 7);
+    const meta = () =>
+      JSON.parse(
+        readFileSync(join(dir, 'vectors', encodeURIComponent(viewer.tenantId), `${model}.meta.json`), 'utf8'),
+      ) as { generation: number };
+    const generation = (engine: Engine) =>
+      engine.db
+        .prepare('SELECT generation FROM vector_generations WHERE tenant_id = ? AND model = ?')
+        .pluck()
+        .get(viewer.tenantId, model) as number;
+    const first = open(dir);
+    write(first, vectors.slice(0, 2000), 0);
+    first.vectors.size(viewer.tenantId, model, dims);
+    await first.close();
+    const engine = open(dir);
+    try {
+      write(engine, vectors.slice(2000), 2000); // no query yet: the file is loaded for the write
+      engine.documents.delete(viewer, 'v5', { recursive: false, permanent: true });
+      assert.equal(engine.vectors.size(viewer.tenantId, model, dims), 2099);
+      // Loaded from its file, its float32 copies are still being filled in the background; a rebuild from the store
+      // would have made them at once.
+      assert.equal(engine.vectors.exactVectors(viewer.tenantId, model), null, 'the file was used, not rebuilt');
+      const { hits } = await searcher(engine)(vectors[2050]!);
+      assert.equal(hits[0]?.doc.id, 'v2050');
+    } finally {
+      await engine.close();
+    }
+    const reopened = open(dir);
+    try {
+      assert.equal(meta().generation, generation(reopened), 'saved at the store generation: trusted on the next start');
+    } finally {
+      await reopened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the first vectors of a tenant', () => {
+  it('start the index build in the background, so the first query finds it built', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-vector-first-write-'));
+    const engine = open(dir);
+    try {
+      const vectors = randomVectors(2100, 8);
+      write(engine, vectors, 0);
+      for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
+        await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(engine.vectors.exactVectors(viewer.tenantId, model), 'built without a query');
+      assert.equal((await searcher(engine)(vectors[77]!)).hits[0]?.doc.id, 'v77');
     } finally {
       await engine.close();
       rmSync(dir, { recursive: true, force: true });

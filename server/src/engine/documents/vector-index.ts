@@ -111,8 +111,15 @@ export class VectorIndexes {
       for (const k of held) build.exact?.delete(k);
       return; // added chunks lie beyond the build's position: it reads them from the store
     }
-    const entry = this.#entries.get(key);
-    if (!entry) return; // not loaded: the next use loads or rebuilds it at the committed generation
+    // Not in memory (no query since the start): its file, if it was current just before this write, else a
+    // background build from the store, which holds this write. Left as is, the file would be stale after the
+    // write, and the next query would rebuild the whole index.
+    const dims = added[0]?.vector.length;
+    const entry = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims, generation - 1);
+    if (!entry) {
+      if (dims !== undefined) this.#startBuild(tenantId, model, dims);
+      return;
+    }
     if (removed.length > 0) entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
     // Copies still being filled take the write too: the fill reads only chunks beyond its position, alive.
     for (const k of removed) entry.exact?.delete(k);
@@ -250,21 +257,34 @@ export class VectorIndexes {
     return this.#entries.get(key) ?? this.#build(tenantId, model, dims);
   }
 
-  /** The index from its file when the file is current; undefined otherwise. */
-  #loadFile(tenantId: string, model: string, dims: number): Entry | undefined {
+  /**
+   * The index from its file when the file is current — recorded at `generation`, the store's by default, and of
+   * `dims` dimensions when given; undefined otherwise.
+   */
+  #loadFile(
+    tenantId: string,
+    model: string,
+    dims: number | undefined,
+    generation = this.#generation(tenantId, model),
+  ): Entry | undefined {
     const key = this.#key(tenantId, model);
     const cached = this.#entries.get(key);
     if (cached) return cached;
     if (this.#building.has(key)) return undefined;
-    const generation = this.#generation(tenantId, model);
     const files = this.#files(tenantId, model);
     if (files && existsSync(files.index) && existsSync(files.meta)) {
       try {
         const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as { generation: number; dims: number };
-        if (meta.generation === generation && meta.dims === dims) {
-          const index = this.#newIndex(dims);
+        if (meta.generation === generation && (dims === undefined || meta.dims === dims)) {
+          const index = this.#newIndex(meta.dims);
           index.load(files.index);
-          const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: false };
+          const entry: Entry = {
+            index,
+            dims: meta.dims,
+            generation,
+            exact: this.#newExact(meta.dims),
+            exactReady: false,
+          };
           this.#entries.set(key, entry);
           this.#fillExact(tenantId, model, entry);
           return entry;
