@@ -25,6 +25,11 @@ const randomVectors = (count: number, seed: number) => {
   const next = seededRandom(seed);
   return Array.from({ length: count }, () => normalised(Float32Array.from({ length: dims }, () => next() - 0.5)));
 };
+/** Lets the event loop turn until the float32 copies of the test index are complete (background work). */
+async function copiesFilled(engine: Engine): Promise<void> {
+  for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
+    await new Promise((resolve) => setImmediate(resolve));
+}
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 const searcher =
   (engine: Engine) =>
@@ -121,8 +126,7 @@ describe('float32 copies for exact rescoring', () => {
       assert.equal(engine.vectors.exactVectors(viewer.tenantId, model), null, 'still filling: rescored from the store');
       engine.documents.delete(viewer, 'v7', { recursive: false, permanent: true });
       write(engine, [normalised(vectors[300]!.map((x, i) => (i === 0 ? x + 0.01 : x)))], 5000);
-      for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
-        await new Promise((resolve) => setImmediate(resolve));
+      await copiesFilled(engine);
       const exact = engine.vectors.exactVectors(viewer.tenantId, model);
       assert.ok(exact, 'filled');
       assert.equal(exact.size, 2600);
@@ -211,8 +215,7 @@ describe('the first vectors of a tenant', () => {
     try {
       const vectors = randomVectors(2100, 8);
       write(engine, vectors, 0);
-      for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
-        await new Promise((resolve) => setImmediate(resolve));
+      await copiesFilled(engine);
       assert.ok(engine.vectors.exactVectors(viewer.tenantId, model), 'built without a query');
       assert.equal((await searcher(engine)(vectors[77]!)).hits[0]?.doc.id, 'v77');
     } finally {
