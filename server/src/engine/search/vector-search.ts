@@ -115,7 +115,9 @@ export async function vectorSearch(
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
     const { hits, tail } = score(core, scope, q, vector, model, ann.keys);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
-    if (hits.length >= q.limit || ann.keys.length >= size || best < q.threshold) return { hits, model, exact: false };
+    // Candidates that cover the whole index were all scored exactly: as exact as a scan.
+    const whole = ann.keys.length >= size;
+    if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole };
     if (k >= maxAnnCandidates) break;
     k *= 4;
   }
