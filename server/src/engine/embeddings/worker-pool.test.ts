@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isGoDBError } from '@godb/contract';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { WorkerPool } from './worker-pool.js';
 
 test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without bound', async () => {
@@ -68,4 +73,29 @@ test('closing while a batch runs lets it finish, then stops the workers (termina
   await pool.close();
   assert.equal((await running).tokenCounts.length, 32, 'the batch in progress was answered');
   // This test process is still alive: before, it aborted with "terminate called after throwing Napi::Error".
+});
+
+test('an idle pool does not keep its process alive, a busy one does', () => {
+  // A script that embeds and never closes the pool: it must get its answer, then exit by itself.
+  const dir = mkdtempSync(join(tmpdir(), 'godb-pool-exit-'));
+  const file = join(dir, 'never-closes.mts');
+  writeFileSync(
+    file,
+    `import { WorkerPool } from ${JSON.stringify(fileURLToPath(new URL('./worker-pool.ts', import.meta.url)))};
+    const pool = new WorkerPool({ script: 'use-lite-worker', size: 1, queueLimit: 5, batchSize: 32, dimensions: 512,
+      modelName: 'use-lite-512', workerData: { runtime: 'native' } });
+    const { tokenCounts } = await pool.embed(['answered before the process may exit']);
+    console.log('answered', tokenCounts.length);`,
+  );
+  try {
+    const child = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(child.signal, null, 'exited by itself, not killed at the timeout');
+    assert.equal(child.status, 0, child.stderr);
+    assert.match(child.stdout, /answered 1/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -98,7 +98,6 @@ export class WorkerPool {
       this.#options.script,
       this.#options.workerData ? { workerData: this.#options.workerData } : {},
     );
-    worker.unref();
     const slot: Slot = { worker, ready: false, inFlight: null };
     this.#slots.push(slot);
     worker.on('message', (reply: WorkerReply) => this.#onReply(slot, reply));
@@ -106,6 +105,7 @@ export class WorkerPool {
     worker.on('exit', (code) => {
       if (!this.#closed && code !== 0) this.#onCrash(slot, `worker exited with code ${code}`);
     });
+    this.#holdOpen(); // after the listeners: adding a 'message' listener refs the worker again
   }
 
   #onReply(slot: Slot, reply: WorkerReply): void {
@@ -161,6 +161,19 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * Workers keep the process alive only while they have work: a batch in flight, or requests waiting (for a worker
+   * to load, say), or while the pool closes (it waits for them to exit). An idle pool lets a process that never
+   * closes it exit.
+   */
+  #holdOpen(): void {
+    const busy = this.#queue.length > 0 || this.#closed;
+    for (const slot of this.#slots) {
+      if (slot.inFlight || busy) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
   #dispatch(): void {
     for (const slot of this.#slots) {
       if (!slot.ready || slot.inFlight || this.#queue.length === 0) continue;
@@ -177,11 +190,13 @@ export class WorkerPool {
       const message: WorkerRequest = { id: this.#nextId++, texts: batch.flatMap((c) => c.texts) };
       slot.worker.postMessage(message);
     }
+    this.#holdOpen();
   }
 
   #failQueue(error: unknown): void {
     for (const chunk of this.#queue.splice(0)) chunk.reject(error);
     this.#waitingRequests = 0;
+    this.#holdOpen();
   }
 }
 
