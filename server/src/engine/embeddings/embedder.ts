@@ -8,7 +8,7 @@ import { gloveDimensions, isGloveFile, normalizeInPlace } from './glove-model.js
 import { discoverLocalModels, LocalOnnxProvider, type LocalOnnxModel } from './local-onnx-provider.js';
 import { LruCache } from './lru-cache.js';
 import { embedRemote, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
-import { useLiteDimensions, type UseLiteRuntime } from './use-lite-runtime.js';
+import { useLiteDimensions, type BatchEmbedding, type UseLiteRuntime } from './use-lite-runtime.js';
 import { WorkerPool } from './worker-pool.js';
 import { startWorker } from './worker-script.js';
 
@@ -275,11 +275,7 @@ export class Embedder {
       modelName: useLiteName,
       workerData: { runtime: this.#useLiteRuntime },
     });
-    const { vectors, tokenCounts } = await this.#pool.embed(texts);
-    return {
-      vectors: texts.map((_t, i) => vectors.subarray(i * useLiteDimensions, (i + 1) * useLiteDimensions)),
-      tokenCounts,
-    };
+    return perText(await this.#pool.embed(texts), useLiteDimensions);
   }
 
   /** GloVe in one worker thread: a second copy of its 160 MB of vectors would not pay for itself at ~40k texts/s. */
@@ -294,11 +290,7 @@ export class Embedder {
       modelName: gloveName,
       workerData: { file: this.#gloveFile },
     });
-    const { vectors, tokenCounts } = await this.#glovePool.embed(texts);
-    return {
-      vectors: texts.map((_t, i) => vectors.subarray(i * gloveDimensions, (i + 1) * gloveDimensions)),
-      tokenCounts,
-    };
+    return perText(await this.#glovePool.embed(texts), gloveDimensions);
   }
 
   /** The converted GloVe file, written from wink's JSON (in a worker) on first use. */
@@ -320,6 +312,11 @@ export class Embedder {
     this.#gloveReady.catch(() => (this.#gloveReady = null));
     return this.#gloveReady;
   }
+}
+
+/** A worker pool's answer (one row-major array) as one vector per text. */
+function perText({ vectors, tokenCounts }: BatchEmbedding, dims: number): ProviderOutput {
+  return { vectors: tokenCounts.map((_c, i) => vectors.subarray(i * dims, (i + 1) * dims)), tokenCounts };
 }
 
 function convertInWorker(source: string, target: string): Promise<void> {
