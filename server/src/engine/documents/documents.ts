@@ -56,6 +56,9 @@ function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
  * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
  * with the store. Every read goes through the access rule; a document the caller may not see is not found.
  */
+/** The id of the current version of an archived version's id (`report@v2` → `report`). */
+const currentIdOf = (archivedId: string) => archivedId.replace(/@v\d+$/, '');
+
 export class Documents {
   readonly store: DocumentStore;
   readonly #deps: DocumentsDeps;
@@ -170,13 +173,56 @@ export class Documents {
     return result;
   }
 
-  /** A live document the viewer may read; 404 otherwise (whether it is missing, deleted or hidden). */
+  /**
+   * A live document the viewer may read; 404 otherwise (whether it is missing, deleted or hidden). An older
+   * version (`id@v2`) follows its document's current access: it is readable exactly when the current version is,
+   * so making a document private, revoking a grant or deleting it also hides every earlier version.
+   */
   readable(viewer: Viewer, id: string, field?: string): DocumentRow {
     const row = this.store.row(viewer.tenantId, id);
-    if (!row || row.deleted_at !== null || !canRead(row.visibility, this.store.access(row.seq), viewer, this.now())) {
+    if (!row || !this.#mayRead(viewer, row)) {
       throw createError('NOT_FOUND', { resource: 'Document', id }, field ? { field } : {});
     }
     return row;
+  }
+
+  #mayRead(viewer: Viewer, row: DocumentRow): boolean {
+    const governing = row.superseded ? this.store.row(viewer.tenantId, currentIdOf(row.id)) : row;
+    return (
+      row.deleted_at === null &&
+      governing !== undefined &&
+      governing.deleted_at === null &&
+      !governing.superseded &&
+      canRead(governing.visibility, this.store.access(governing.seq), viewer, this.now())
+    );
+  }
+
+  /** The live children of a document that the viewer may read (the others are not shown, not even their ids). */
+  #readableChildren(viewer: Viewer, id: string): DocumentRow[] {
+    return this.store.childIds(viewer.tenantId, id).flatMap((childId) => {
+      const child = this.store.row(viewer.tenantId, childId);
+      return child && this.#mayRead(viewer, child) ? [child] : [];
+    });
+  }
+
+  /**
+   * The row and fields as `viewer` may see them: links to documents they cannot read (the parent, declared
+   * children, edges) are left out, as the graph leaves such edges out, so no id of an unreadable document shows.
+   */
+  #asSeenBy(viewer: Viewer, row: DocumentRow): { row: DocumentRow; fields: DocumentFields } {
+    const fields = JSON.parse(row.fields) as DocumentFields;
+    const visible = (id: string) => {
+      const linked = this.store.row(viewer.tenantId, id);
+      return linked !== undefined && this.#mayRead(viewer, linked);
+    };
+    return {
+      row: row.parent_doc_id !== null && !visible(row.parent_doc_id) ? { ...row, parent_doc_id: null } : row,
+      fields: {
+        ...fields,
+        ...(fields.child_doc_ids && { child_doc_ids: fields.child_doc_ids.filter(visible) }),
+        ...(fields.edges && { edges: fields.edges.filter((e) => visible(e.target_id)) }),
+      },
+    };
   }
 
   /** The document (or chunk, `doc#3`) as the API shows it. */
@@ -186,17 +232,18 @@ export class Documents {
       const parent = this.readable(viewer, chunkMatch[1]!);
       const chunk = this.store.chunks(parent.seq).find((c) => c.chunk_index === Number(chunkMatch[2]));
       if (!chunk) throw createError('NOT_FOUND', { resource: 'Document', id });
-      return chunkView(parent, JSON.parse(parent.fields) as DocumentFields, chunk, flags);
+      const seen = this.#asSeenBy(viewer, parent);
+      return chunkView(seen.row, seen.fields, chunk, flags);
     }
-    const row = this.readable(viewer, id);
+    const { row, fields } = this.#asSeenBy(viewer, this.readable(viewer, id));
     const access = this.store.access(row.seq);
     return documentView(
       {
         row,
-        fields: JSON.parse(row.fields) as DocumentFields,
+        fields,
         access,
         chunks: this.store.chunks(row.seq),
-        childIds: this.store.childIds(viewer.tenantId, row.id),
+        childIds: this.#readableChildren(viewer, row.id).map((c) => c.id),
         engagementEvents: flags.include_stats ? this.store.engagementCount(viewer.tenantId, row.id) : 0,
         showAcl: isOwner(access, viewer, this.now()),
       },
@@ -287,8 +334,15 @@ export class Documents {
     const targets = [root];
     if (options.recursive) {
       for (let i = 0; i < targets.length; i += 1) {
-        for (const childId of this.store.childIds(viewer.tenantId, targets[i]!.id))
-          targets.push(this.readable(viewer, childId));
+        const id = targets[i]!.id;
+        const children = this.#readableChildren(viewer, id);
+        // A child the caller cannot read is neither deleted nor named.
+        if (children.length < this.store.childIds(viewer.tenantId, id).length) {
+          throw createError('FORBIDDEN', {
+            reason: `deleting ${id} recursively needs the owner role on every child document, and you cannot read some of them`,
+          });
+        }
+        targets.push(...children);
       }
     }
     for (const target of targets) {

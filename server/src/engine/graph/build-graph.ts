@@ -53,7 +53,7 @@ export function buildGraph(
   for (const doc of docs) graph.addNode(doc.id, { title: doc.title, lat: doc.lat, lon: doc.lon, doc });
   const wanted = (type: string) => edgeType === '*' || edgeType === type;
   const add = (source: string, target: string, type: string, weight: number) => {
-    if (source === target || !graph.hasNode(target) || !wanted(type)) return;
+    if (source === target || !graph.hasNode(source) || !graph.hasNode(target) || !wanted(type)) return;
     graph.addDirectedEdge(source, target, { type, weight });
     if (graph.order + graph.size > maxElements) throw exceeded();
   };

@@ -1,15 +1,28 @@
 import { createError } from '@godb/contract';
 import { queryTokens } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
+import { readableTerms } from './readable-terms.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
 /** Most vocabulary words one query word may expand to. */
 export const maxFuzzyExpansions = 50;
 
+/** Distinct query words expanded at most; later words are reported as not expanded. */
+export const maxFuzzyWords = 32;
+
+interface Candidate {
+  readonly term: string;
+  readonly doc: number;
+  readonly distance: number;
+}
+
 /**
  * Typo-tolerant search: each query word is replaced by the tenant's words within `fuzziness` edits (Levenshtein)
  * that share its first `prefixLength` characters, then ranked by BM25 with any expansion matching. The
- * expansions are reported.
+ * expansions are reported. Only words that occur in documents the caller may read are used or reported.
+ *
+ * Cost is bounded: at most `maxFuzzyWords` distinct words are expanded, the vocabulary is read once per query
+ * (or once per distinct prefix), and only words whose length is within `fuzziness` are compared.
  */
 export function fuzzySearch(
   core: SearchCore,
@@ -19,34 +32,71 @@ export function fuzzySearch(
   prefixLength: number,
   limit?: number,
 ): { hits: Hit[]; notes: string[] } {
-  const tokens = queryTokens(query);
-  if (tokens.length === 0) throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+  const all = [...new Set(queryTokens(query))];
+  if (all.length === 0) throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
   const tables = core.text.tables(scope.viewer.tenantId);
   if (!tables) return { hits: [], notes: [] };
+  const tokens = all.slice(0, maxFuzzyWords);
   const notes: string[] = [];
+  if (all.length > tokens.length) {
+    notes.push(`only the first ${maxFuzzyWords} distinct words are expanded (${all.length - tokens.length} ignored)`);
+  }
+  const candidates = vocabularyMatches(core, tables.vocab, tokens, fuzziness, prefixLength);
   const groups: string[] = [];
   for (const token of tokens) {
-    const prefix = token.slice(0, prefixLength);
-    const rows = (
-      prefix === ''
-        ? core.sql.get(`SELECT term, doc FROM ${tables.vocab}`).all()
-        : core.sql
-            .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ?`)
-            .all(prefix, `${prefix}\u{10ffff}`)
-    ) as { term: string; doc: number }[];
-    const matches = rows
-      .map((r) => ({ term: r.term, doc: r.doc, distance: boundedLevenshtein(token, r.term, fuzziness) }))
-      .filter((m) => m.distance <= fuzziness)
-      .sort((a, b) => a.distance - b.distance || b.doc - a.doc)
-      .slice(0, maxFuzzyExpansions);
-    if (matches.length === 0) continue;
-    notes.push(
-      `${token} → ${matches.map((m) => (m.distance === 0 ? m.term : `${m.term} (${m.distance})`)).join(', ')}`,
+    const found = (candidates.get(token) ?? []).sort((a, b) => a.distance - b.distance || b.doc - a.doc);
+    const distanceOf = new Map(found.map((m) => [m.term, m.distance]));
+    const words = readableTerms(
+      core,
+      scope,
+      found.map((m) => m.term),
+      maxFuzzyExpansions,
     );
-    groups.push(...matches.map((m) => m.term));
+    if (words.length === 0) continue;
+    notes.push(
+      `${token} → ${words.map((w) => (distanceOf.get(w) === 0 ? w : `${w} (${distanceOf.get(w)})`)).join(', ')}`,
+    );
+    groups.push(...words);
   }
   return {
     hits: groups.length > 0 ? core.textHits(scope, { words: [...new Set(groups)] }, limit ? { limit } : {}) : [],
     notes,
   };
+}
+
+/**
+ * The vocabulary words within `fuzziness` edits of each token that share its first `prefixLength` characters. The
+ * vocabulary is scanned once for the tokens without a prefix, and once per distinct prefix for the others.
+ */
+function vocabularyMatches(
+  core: SearchCore,
+  vocab: string,
+  tokens: readonly string[],
+  fuzziness: number,
+  prefixLength: number,
+): Map<string, Candidate[]> {
+  const byPrefix = new Map<string, string[]>();
+  for (const token of tokens) {
+    const prefix = token.slice(0, prefixLength);
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), token]);
+  }
+  const out = new Map<string, Candidate[]>(tokens.map((t) => [t, []]));
+  for (const [prefix, group] of byPrefix) {
+    const rows = (
+      prefix === ''
+        ? core.sql.get(`SELECT term, doc FROM ${vocab}`).raw(true).all()
+        : core.sql
+            .get(`SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ?`)
+            .raw(true)
+            .all(prefix, `${prefix}\u{10ffff}`)
+    ) as [string, number][];
+    for (const [term, doc] of rows) {
+      for (const token of group) {
+        if (Math.abs(term.length - token.length) > fuzziness) continue;
+        const distance = boundedLevenshtein(token, term, fuzziness);
+        if (distance <= fuzziness) out.get(token)!.push({ term, doc, distance });
+      }
+    }
+  }
+  return out;
 }

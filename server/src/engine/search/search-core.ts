@@ -75,7 +75,7 @@ const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
  * A candidate document `d` (found by seq) that a search may return: the viewer's tenant (`+` keeps SQLite on the
  * seq lookups rather than the tenant's index), live, in the scope's table, and readable under the access rule.
  */
-const readableCandidate = `+d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`;
+export const readableCandidate = `+d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`;
 
 /**
  * The columns a search reads of every candidate, as arrays (better-sqlite3's raw mode: building row objects
@@ -478,11 +478,16 @@ export class SearchCore {
       FullRow | undefined;
 
   #bind(scope: Scope) {
-    return {
-      tenant: scope.viewer.tenantId,
-      table: scope.table ?? null,
-      principals: principalsOf(scope.viewer),
-      now: scope.now,
-    };
+    return scopeBindings(scope);
   }
+}
+
+/** The SQL parameters of `readableCandidate` for a scope. */
+export function scopeBindings(scope: Scope): { tenant: string; table: string | null; principals: string; now: number } {
+  return {
+    tenant: scope.viewer.tenantId,
+    table: scope.table ?? null,
+    principals: principalsOf(scope.viewer),
+    now: scope.now,
+  };
 }

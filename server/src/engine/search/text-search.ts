@@ -1,17 +1,22 @@
 import { createError } from '@godb/contract';
 import { textMatch, wildcardQuery } from './fts-query.js';
+import { maxTermChecks, readableTerms } from './readable-terms.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
 export type TextQueryType = 'match' | 'phrase' | 'wildcard';
 
-/** Words of the tenant's vocabulary matching a GLOB pattern, most frequent first. */
-export function expandPattern(core: SearchCore, tenantId: string, pattern: string, limit: number): string[] {
-  const tables = core.text.tables(tenantId);
+/**
+ * Words of the tenant's vocabulary matching a GLOB pattern, most frequent first, that occur in documents the
+ * caller may read (at most `limit`).
+ */
+export function expandPattern(core: SearchCore, scope: Scope, pattern: string, limit: number): string[] {
+  const tables = core.text.tables(scope.viewer.tenantId);
   if (!tables) return [];
-  return core.sql
+  const candidates = core.sql
     .get(`SELECT term FROM ${tables.vocab} WHERE term GLOB ? ORDER BY doc DESC, term LIMIT ?`)
     .pluck()
-    .all(pattern, limit) as string[];
+    .all(pattern, maxTermChecks) as string[];
+  return readableTerms(core, scope, candidates, limit);
 }
 
 /**
@@ -27,9 +32,7 @@ export function textSearch(
 ): { hits: Hit[]; notes: string[] } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
   if (type === 'wildcard') {
-    const { match, expansions } = wildcardQuery(query, (pattern, limit) =>
-      expandPattern(core, scope.viewer.tenantId, pattern, limit),
-    );
+    const { match, expansions } = wildcardQuery(query, (pattern, limit) => expandPattern(core, scope, pattern, limit));
     const notes = Object.entries(expansions).map(
       ([p, words]) =>
         `${p} → ${words.length > 0 ? words.slice(0, 10).join(', ') : 'no word'}${words.length > 10 ? ', …' : ''}`,

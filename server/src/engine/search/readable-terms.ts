@@ -1,0 +1,40 @@
+import { quote } from './fts-query.js';
+import { readableCandidate, scopeBindings, type Scope, type SearchCore } from './search-core.js';
+
+/** Candidate words checked at most per expansion, so a vocabulary full of unreadable words cannot stall a query. */
+export const maxTermChecks = 1_000;
+
+/**
+ * The words, among `candidates` from the tenant's vocabulary, that occur in a live document the viewer may read
+ * (in the scope's table), in the order given, at most `max` of them.
+ *
+ * The vocabulary (FTS5's `vocab_<k>`) holds the words of every document of the tenant, private and shared ones
+ * included, so anything that shows or uses a vocabulary word — wildcard and fuzzy expansions and their notes —
+ * must pass its words through here: otherwise a caller could learn words of documents they cannot read. Each
+ * check is one lookup in the words index that stops at the first readable chunk.
+ *
+ * @example readableTerms(core, scope, ['boundary', 'secretword'], 50) // ['boundary'] for a caller who cannot read the other
+ */
+export function readableTerms(
+  core: SearchCore,
+  scope: Scope,
+  candidates: Iterable<string>,
+  max: number,
+  maxChecks = maxTermChecks,
+): string[] {
+  const tables = core.text.tables(scope.viewer.tenantId);
+  if (!tables || max <= 0) return [];
+  const occurs = core.sql.get(
+    `SELECT 1 FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid JOIN documents d ON d.seq = c.doc_seq
+     WHERE ${tables.words} MATCH @match AND ${readableCandidate} LIMIT 1`,
+  );
+  const bind = scopeBindings(scope);
+  const out: string[] = [];
+  let checks = 0;
+  for (const term of candidates) {
+    if (out.length >= max || checks >= maxChecks) break;
+    checks += 1;
+    if (occurs.get({ ...bind, match: quote(term) }) !== undefined) out.push(term);
+  }
+  return out;
+}
