@@ -11,6 +11,8 @@ export const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
 
 export const maxWildcardPattern = 64;
 export const maxExpansions = 64;
+/** Wildcard patterns in one query at most: each is expanded against the vocabulary and checked for access. */
+export const maxWildcardPatterns = 16;
 
 /**
  * What a text query asks the index: `words`, any of them, or a `phrase`, the words in order (both ranked by the
@@ -44,7 +46,14 @@ export function wildcardQuery(
   query: string,
   expand: (globPattern: string, limit: number) => string[],
 ): { match: TextMatch | undefined; expansions: Record<string, string[]> } {
-  const tokens = queryTokens(query, true);
+  const tokens = [...new Set(queryTokens(query, true))];
+  if (tokens.filter((t) => /[*?]/.test(t)).length > maxWildcardPatterns) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `body.query: a wildcard query may have at most ${maxWildcardPatterns} patterns with * or ?` },
+      { field: 'body.query' },
+    );
+  }
   const expansions: Record<string, string[]> = {};
   const groups: string[] = [];
   for (const token of tokens) {

@@ -134,6 +134,19 @@ describe('text search', () => {
     assert.deepEqual(res.body.notes, ['bound* → boundary', 'lay?r → layer']);
     const long = await search('/search/text', { query: `${'a'.repeat(70)}*`, query_type: 'wildcard' });
     assert.equal(long.status, 400);
+    // Each pattern costs a vocabulary scan and access checks: a query holds at most 16 (issue #22).
+    const patterns = Array.from({ length: 17 }, (_v, i) => `w${i}*`).join(' ');
+    const many = await search('/search/text', { query: patterns, query_type: 'wildcard' });
+    assert.equal(many.status, 400);
+    assert.match(many.body.error!.message, /at most 16 patterns/);
+  });
+
+  test('fuzzy expands at most 32 distinct words and says so', async () => {
+    const words = Array.from({ length: 40 }, (_v, i) => `boundery${'x'.repeat(i)}`).join(' ');
+    const res = await search('/search/fuzzy', { query: words, fuzziness: 1 });
+    assert.equal(res.status, 200);
+    assert.deepEqual(ids(res.body).sort(), ['bl', 'shock']);
+    assert.ok((res.body.notes as string[]).includes('only the first 32 distinct words are expanded (8 ignored)'));
   });
 
   test('chunk-level hits name the chunk that matched', async () => {
