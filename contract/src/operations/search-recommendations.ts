@@ -14,7 +14,7 @@ export const searchRecommendations = defineOperation({
   access: 'user',
   body: RecommendationRequest,
   success: { status: 200, schema: SearchResponse, description: 'Recommended documents.' },
-  errors: ['WEIGHTS_MUST_SUM_TO_ONE', 'NOT_FOUND', 'INVALID_FILTERS_JSON', 'GRAPH_BUDGET_EXCEEDED'],
+  errors: ['WEIGHTS_MUST_SUM_TO_ONE', 'NOT_FOUND', 'FORBIDDEN', 'INVALID_FILTERS_JSON', 'GRAPH_BUDGET_EXCEEDED'],
   examples: [
     {
       summary: 'Hybrid recommendations for a document',

@@ -60,7 +60,8 @@ export function recommend(
     .get('SELECT DISTINCT doc_id FROM engagement_events WHERE tenant_id = ? AND user_id = ?')
     .pluck()
     .all(tenant, request.userId) as string[];
-  const seeds = seed !== undefined ? [seed] : engaged;
+  // The user's engaged documents seed the recommendation only while the caller may still read them.
+  const seeds = seed !== undefined ? [seed] : [...readableIds(core, scope, engaged).keys()];
   if (seeds.length === 0) {
     throw createError(
       'VALIDATION_FAILED',
@@ -123,28 +124,23 @@ export function recommend(
     }
   }
 
+  // Only documents the caller may read are ranked, and scores are scaled among them alone, so no score reveals
+  // anything of a document the caller cannot read.
+  const docs = readableIds(core, scope, [
+    ...new Set([...scores.content.keys(), ...scores.collaborative.keys(), ...scores.graph.keys()]),
+  ]);
   const scaled = (map: Map<string, number>) => {
-    const max = Math.max(0, ...map.values());
-    return new Map([...map].map(([id, s]) => [id, request.strategy === 'hybrid' && max > 0 ? s / max : s]));
+    const kept = [...map].filter(([id]) => docs.has(id));
+    const max = Math.max(0, ...kept.map(([, s]) => s));
+    return new Map(kept.map(([id, s]) => [id, request.strategy === 'hybrid' && max > 0 ? s / max : s]));
   };
   const parts = {
     content: scaled(scores.content),
     collaborative: scaled(scores.collaborative),
     graph: scaled(scores.graph),
   };
-  const candidates = new Set([...parts.content.keys(), ...parts.collaborative.keys(), ...parts.graph.keys()]);
-  const seqs = core.sql
-    .get('SELECT id, seq FROM documents WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
-    .all(tenant, JSON.stringify([...candidates])) as {
-    id: string;
-    seq: number;
-  }[];
-  const docs = core.load(
-    scope,
-    seqs.map((r) => r.seq),
-  );
   const hits: Hit[] = [];
-  for (const doc of docs.values() as IterableIterator<LoadedDocument>) {
+  for (const doc of docs.values()) {
     const accepted = core.accept(doc, scope);
     if (!accepted.ok) continue;
     const strategies: Record<string, number> = {};
@@ -171,4 +167,14 @@ export function recommend(
     });
   }
   return hits.sort((a, b) => b.score - a.score || a.doc.id.localeCompare(b.doc.id));
+}
+
+/** The live documents among `ids` that the scope's viewer may read (and that are in its table), by id. */
+function readableIds(core: SearchCore, scope: Scope, ids: readonly string[]): Map<string, LoadedDocument> {
+  if (ids.length === 0) return new Map();
+  const seqs = core.sql
+    .get('SELECT seq FROM documents WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .pluck()
+    .all(scope.viewer.tenantId, JSON.stringify(ids)) as number[];
+  return new Map([...core.load(scope, seqs).values()].map((doc) => [doc.id, doc]));
 }

@@ -1,4 +1,5 @@
 import { recommend } from '../../engine/recommend/recommend.js';
+import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { SearchDeps } from '../search/deps.js';
 import { geoOf, scopeOf, searchResponse } from '../search/scope.js';
@@ -7,6 +8,15 @@ export const searchRecommendationsUseCase =
   (deps: SearchDeps): UseCaseOf<'search-recommendations'> =>
   async ({ body }, ctx) => {
     const started = performance.now();
+    const caller = principalOf(ctx);
+    // Another user's engagement says what they read: only a tenant admin may recommend from it.
+    if (body.user_id !== undefined && body.user_id !== caller.userId && caller.role === 'user') {
+      throw createError(
+        'FORBIDDEN',
+        { reason: "recommendations from another user's engagement need the admin role" },
+        { field: 'body.user_id' },
+      );
+    }
     const scope = scopeOf(deps, ctx, {
       table: body.primary_table ?? body.dataset_id,
       filters: body.filters,
@@ -17,7 +27,7 @@ export const searchRecommendationsUseCase =
       scope,
       {
         documentId: body.document_id,
-        userId: body.user_id ?? principalOf(ctx).userId,
+        userId: body.user_id ?? caller.userId,
         strategy: body.strategy,
         weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
         minSimilarity: body.min_similarity,

@@ -163,6 +163,15 @@ before(async () => {
       }
     }
   }
+  // Every user engages with a few documents they may read: recommendations learn from engagement.
+  for (const tenant of tenants) {
+    for (const user of tenant.users) {
+      const readable = docs.filter((d) => mayRead(user, tenant, d));
+      for (let i = 0; i < 4; i += 1) {
+        await must('POST', `/api/v1/documents/${pick(readable).id}/engagement`, user.token, { views: 1, likes: 1 });
+      }
+    }
+  }
 });
 after(async () => {
   await server?.close();
@@ -231,6 +240,8 @@ function wideProbes(tenant: Tenant): [method: 'GET' | 'POST', url: string, body:
       { query_type: 'centrality', centrality_type: 'degree', edge_type: '*', limit: 100 },
     ],
     ['POST', '/api/v1/search/graph', { query_type: 'node_embeddings', edge_type: '*', dimensions: 8, limit: 100 }],
+    ['POST', '/api/v1/search/recommendations', { strategy: 'collaborative', limit: 100 }],
+    ['POST', '/api/v1/search/recommendations', { strategy: 'hybrid', min_similarity: 0, limit: 100 }],
     ['GET', '/api/v1/documents/stats', undefined],
   ];
 }
@@ -356,4 +367,19 @@ test('an older version follows its document current access; links to unreadable 
   assert.ok(!folder.text.includes('hidden-child'), folder.text);
   const removal = await call('DELETE', '/api/v1/documents/folder?recursive=true', reader.token);
   assert.ok(!removal.text.includes('hidden-child'), removal.text);
+});
+
+test("a user cannot ask for recommendations from another user's engagement; an admin can", async () => {
+  const tenant = tenants[0]!;
+  const [admin, user, other] = tenant.users;
+  const asUser = await call('POST', '/api/v1/search/recommendations', user!.token, { user_id: other!.userId });
+  assert.equal(asUser.status, 403, asUser.text);
+  assert.match(asUser.text, /admin role/);
+  const asAdmin = await call('POST', '/api/v1/search/recommendations', admin!.token, {
+    user_id: other!.userId,
+    strategy: 'collaborative',
+  });
+  assert.equal(asAdmin.status, 200, asAdmin.text);
+  const own = await call('POST', '/api/v1/search/recommendations', user!.token, { user_id: user!.userId });
+  assert.equal(own.status, 200, own.text);
 });
