@@ -154,15 +154,33 @@ export class DocumentStore {
   /** Hides a document from every read and search; returns its chunk keys, which leave the vector index. */
   softDelete(row: DocumentRow, now: number): number[] {
     this.#sql.get('UPDATE documents SET deleted_at = ? WHERE seq = ?').run(now, row.seq);
+    // Its earlier versions go with it: a document written later under the same id must not revive them.
+    for (const seq of this.#archivedVersions(row)) {
+      this.#sql.get('UPDATE documents SET deleted_at = ? WHERE seq = ? AND deleted_at IS NULL').run(now, seq);
+    }
     return this.#unindex(row.seq);
+  }
+
+  /** Seqs of the archived versions (`id@v1`, `id@v2`…) of a document. */
+  #archivedVersions(row: DocumentRow): number[] {
+    const prefix = `${row.id}@v`;
+    return this.#sql
+      .get(
+        `SELECT seq FROM documents WHERE tenant_id = @tenant AND superseded = 1 AND id LIKE @like ESCAPE '\\'
+           AND substr(id, 1, @n) = @prefix AND substr(id, @n + 1) <> '' AND substr(id, @n + 1) NOT GLOB '*[^0-9]*'`,
+      )
+      .pluck()
+      .all({
+        tenant: row.tenant_id,
+        like: `${prefix.replace(/[\\%_]/g, '\\$&')}%`,
+        prefix,
+        n: prefix.length,
+      }) as number[];
   }
 
   /** Removes a document from the store and every index (archived versions too); returns the chunk keys. */
   purge(row: DocumentRow): number[] {
-    const versions = this.#sql
-      .get("SELECT seq FROM documents WHERE tenant_id = ? AND (seq = ? OR (superseded = 1 AND id LIKE ? ESCAPE '\\'))")
-      .pluck()
-      .all(row.tenant_id, row.seq, `${row.id.replace(/[\\%_]/g, '\\$&')}@v%`) as number[];
+    const versions = [row.seq, ...this.#archivedVersions(row)];
     const keys: number[] = [];
     for (const seq of versions) {
       keys.push(...this.#unindex(seq));

@@ -175,8 +175,8 @@ export class Documents {
 
   /**
    * A live document the viewer may read; 404 otherwise (whether it is missing, deleted or hidden). An older
-   * version (`id@v2`) follows its document's current access: it is readable exactly when the current version is,
-   * so making a document private, revoking a grant or deleting it also hides every earlier version.
+   * version (`id@v2`) also follows its document's current access: making a document private, revoking a grant or
+   * deleting it hides every earlier version too.
    */
   readable(viewer: Viewer, id: string, field?: string): DocumentRow {
     const row = this.store.row(viewer.tenantId, id);
@@ -187,14 +187,15 @@ export class Documents {
   }
 
   #mayRead(viewer: Viewer, row: DocumentRow): boolean {
-    const governing = row.superseded ? this.store.row(viewer.tenantId, currentIdOf(row.id)) : row;
-    return (
-      row.deleted_at === null &&
-      governing !== undefined &&
-      governing.deleted_at === null &&
-      !governing.superseded &&
-      canRead(governing.visibility, this.store.access(governing.seq), viewer, this.now())
-    );
+    const now = this.now();
+    const readable = (r: DocumentRow) =>
+      r.deleted_at === null && canRead(r.visibility, this.store.access(r.seq), viewer, now);
+    if (!readable(row)) return false;
+    if (!row.superseded) return true;
+    // An older version needs its own access and its document's current access: losing access to a document, or
+    // its deletion, hides every version, and a new document written later under the same id opens none of them.
+    const current = this.store.row(viewer.tenantId, currentIdOf(row.id));
+    return current !== undefined && !current.superseded && readable(current);
   }
 
   /** The live children of a document that the viewer may read (the others are not shown, not even their ids). */

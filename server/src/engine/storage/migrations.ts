@@ -171,4 +171,22 @@ export const migrations: readonly { readonly version: number; readonly descripti
         BEGIN UPDATE documents_epoch SET n = n + 1; END;
     `,
   },
+  {
+    version: 5,
+    description: 'earlier versions of a deleted document are deleted with it (issue #22)',
+    // An archived version's id is <id>@v<version>; a later version of the same document (the current one, still
+    // named <id>, or a later archived one) that was soft-deleted takes the earlier ones with it.
+    sql: `
+      UPDATE documents AS v SET deleted_at = (
+        SELECT min(d.deleted_at) FROM documents d
+        WHERE d.tenant_id = v.tenant_id AND d.deleted_at IS NOT NULL AND d.version > v.version
+          AND (d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2)
+            OR d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2) || '@v' || d.version))
+      WHERE v.superseded = 1 AND v.deleted_at IS NULL AND EXISTS (
+        SELECT 1 FROM documents d
+        WHERE d.tenant_id = v.tenant_id AND d.deleted_at IS NOT NULL AND d.version > v.version
+          AND (d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2)
+            OR d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2) || '@v' || d.version));
+    `,
+  },
 ];

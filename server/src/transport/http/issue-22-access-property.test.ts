@@ -353,6 +353,10 @@ test('an older version follows its document current access; links to unreadable 
   assert.equal((await get('/api/v1/documents/report@v1', admin.token)).status, 200, 'its owner still reads it');
   await must('DELETE', '/api/v1/documents/report', admin.token);
   assert.equal((await get('/api/v1/documents/report@v1', admin.token)).status, 404, 'deleted: no version either');
+  // A public document written later under the freed id opens none of the old private versions.
+  await must('POST', '/api/v1/documents', reader.token, { id: 'report', title: 'Someone else', content: 'new' });
+  const old = await get('/api/v1/documents/report@v1', reader.token);
+  assert.equal(old.status, 404, old.text);
 
   // A public parent whose child is private: the reader sees neither the child's id nor that it is a parent.
   await must('POST', '/api/v1/documents', admin.token, { id: 'folder', title: 'Folder', content: 'open folder' });
