@@ -11,6 +11,7 @@ import { removeGroupUser } from './operations/remove-group-user.js';
 import { createPermission } from './operations/create-permission.js';
 import { assignGroupPermission } from './operations/assign-group-permission.js';
 import { createAdminUser } from './operations/create-admin-user.js';
+import { createUser } from './operations/create-user.js';
 import { getUser } from './operations/get-user.js';
 import { listUsers } from './operations/list-users.js';
 import { updateUser } from './operations/update-user.js';
@@ -57,6 +58,7 @@ const catalogue = [
   createPermission,
   assignGroupPermission,
   createAdminUser,
+  createUser,
   getUser,
   listUsers,
   updateUser,

@@ -53,7 +53,11 @@ export interface OperationSpec {
   readonly body?: TSchema;
   readonly success: { readonly status: 200 | 201 | 202; readonly schema: TSchema; readonly description: string };
   /** Other success answers, e.g. 202 Accepted when work continues in the background. */
-  readonly alternatives?: readonly { readonly status: 202; readonly schema: TSchema; readonly description: string }[];
+  readonly alternatives?: readonly {
+    readonly status: 200 | 201 | 202;
+    readonly schema: TSchema;
+    readonly description: string;
+  }[];
   /** Work that may take longer than the answer deadline (WRITE_TIMEOUT_MS), which is then not applied. */
   readonly longRunning?: boolean;
   /** Error codes this operation can answer with, besides the ones every operation can (see commonErrors). */

@@ -237,7 +237,7 @@ export const errorCatalogue = {
   TENANT_EXISTS: {
     http: 409,
     grpc: 'ALREADY_EXISTS',
-    message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you',
+    message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you (POST /auth/users)',
     description: 'Registration creates a new tenant; an existing tenant id cannot be registered again.',
   },
   GROUP_EXISTS: {

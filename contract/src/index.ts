@@ -25,6 +25,7 @@ export {
 } from './errors.js';
 export { playgroundFields, type PlaygroundField, type FieldLocation } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
+export { nothingRegistered } from './operations/register.js';
 export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
 export { ErrorBody, SuccessMessage } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';

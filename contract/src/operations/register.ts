@@ -1,5 +1,9 @@
 import { defineOperation } from '../define-operation.js';
-import { CreatedUser, Credentials } from '../schemas/auth.js';
+import { CreatedUser, NothingRegistered, RegisterBody } from '../schemas/auth.js';
+
+/** What register answers without a tenant_id. */
+export const nothingRegistered =
+  'Nothing registered: registering creates a new tenant and needs a tenant_id (a new UUID). To join an existing tenant, ask its admin to add you.';
 
 export const register = defineOperation({
   id: 'register',
@@ -7,11 +11,12 @@ export const register = defineOperation({
   category: 'auth',
   summary: 'Create a tenant and its first user',
   description:
-    'Creates the tenant `tenant_id` and a user in it. The first user of a tenant is its admin. E-mail addresses are unique across the server; registering an existing e-mail or tenant answers 409.',
+    "Creates the tenant `tenant_id` and a user in it. The first user of a tenant is its admin. E-mail addresses are unique across the server; registering an existing e-mail or tenant answers 409. Without `tenant_id` nothing is created (200, `success: false`): the website's login form makes this call first, so a mistyped e-mail never becomes a new tenant. To join an existing tenant, its admin adds you with `POST /auth/users`.",
   http: { method: 'POST', path: '/auth/register', aliases: ['/api/v1/auth/register'] },
   access: 'public',
-  body: Credentials,
+  body: RegisterBody,
   success: { status: 201, schema: CreatedUser, description: 'The user and tenant were created.' },
+  alternatives: [{ status: 200, schema: NothingRegistered, description: 'No tenant_id: nothing was created.' }],
   errors: ['EMAIL_EXISTS', 'TENANT_EXISTS'],
   examples: [
     {
@@ -31,6 +36,11 @@ export const register = defineOperation({
           role: 'admin',
         },
       },
+    },
+    {
+      summary: 'Without a tenant id nothing is created',
+      body: { email: 'ada@example.com', password: 'correct horse battery' },
+      response: { status: 200, body: { success: false, message: nothingRegistered } },
     },
   ],
   playground: {

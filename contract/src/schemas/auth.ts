@@ -20,6 +20,35 @@ export const Credentials = Type.Object(
 );
 export type Credentials = Static<typeof Credentials>;
 
+/** Register's body: without a tenant_id nothing is created (the login form's first call, see register.ts). */
+export const RegisterBody = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    tenant_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+/** Register's answer when no tenant_id was given. */
+export const NothingRegistered = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+});
+
+/** A tenant admin adds a member to their own tenant. */
+export const NewMember = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    role: Type.Union([Type.Literal('user'), Type.Literal('admin')], {
+      default: 'user',
+      description: 'user (default) or admin.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const LoginBody = Type.Object(
   {
     email: Email,

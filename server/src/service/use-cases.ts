@@ -5,6 +5,7 @@ import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js'
 import { assignRoleUseCase } from './auth/assign-role.js';
 import { authenticate } from './auth/authenticate.js';
 import { createAdminUserUseCase } from './auth/create-admin-user.js';
+import { createUserUseCase } from './auth/create-user.js';
 import { createGroupUseCase } from './auth/create-group.js';
 import { createPermissionUseCase } from './auth/create-permission.js';
 import { deleteUserUseCase } from './auth/delete-user.js';
@@ -78,6 +79,7 @@ export function createUseCases(deps: ServiceDeps): UseCaseTable {
     'create-permission': erase(createPermissionUseCase(deps)),
     'assign-group-permission': erase(assignGroupPermissionUseCase(deps)),
     'create-admin-user': erase(createAdminUserUseCase(deps)),
+    'create-user': erase(createUserUseCase(deps)),
     'get-user': erase(getUserUseCase(deps)),
     'list-users': erase(listUsersUseCase(deps)),
     'update-user': erase(updateUserUseCase(deps)),

@@ -1,0 +1,17 @@
+import { principalOf, type UseCaseOf } from '../context.js';
+import type { AuthDeps } from './deps.js';
+
+/** A tenant admin adds a member (user or admin) to their own tenant. */
+export const createUserUseCase =
+  (deps: AuthDeps): UseCaseOf<'create-user'> =>
+  async ({ body }, ctx) => {
+    const caller = principalOf(ctx);
+    const passwordHash = await deps.passwords.hash(body.password);
+    const user = deps.directory.createUser({
+      tenantId: caller.tenantId,
+      email: body.email,
+      passwordHash,
+      role: body.role,
+    });
+    return { success: true, message: 'User created', user_id: user.id, tenant_id: user.tenant_id, role: user.role };
+  };
