@@ -43,14 +43,15 @@ export class DocumentStore {
     return this.#sql.get('SELECT * FROM chunks WHERE doc_seq = ? ORDER BY chunk_index').all(docSeq) as ChunkRow[];
   }
 
-  /** Ids of the live documents whose parent is `id`. */
-  childIds(tenantId: string, id: string): string[] {
+  /** Ids of the live documents whose parent is `id`; with `deleted`, the soft-deleted ones too. */
+  childIds(tenantId: string, id: string, options: { deleted?: boolean } = {}): string[] {
     return this.#sql
       .get(
-        'SELECT id FROM documents WHERE tenant_id = ? AND parent_doc_id = ? AND deleted_at IS NULL AND superseded = 0 ORDER BY id',
+        `SELECT id FROM documents WHERE tenant_id = ? AND parent_doc_id = ? AND superseded = 0
+           AND (deleted_at IS NULL OR ?) ORDER BY id`,
       )
       .pluck()
-      .all(tenantId, id) as string[];
+      .all(tenantId, id, options.deleted ? 1 : 0) as string[];
   }
 
   /** Renames the current version to `id@v<version>` and takes it out of the indexes; returns its chunk keys. */

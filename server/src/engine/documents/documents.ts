@@ -198,6 +198,13 @@ export class Documents {
     return current !== undefined && !current.superseded && readable(current);
   }
 
+  /** The row when it is a soft-deleted document (not an older version) that the viewer owns. */
+  #deletedOwnedBy(viewer: Viewer, row: DocumentRow | undefined): DocumentRow | undefined {
+    return row && row.deleted_at !== null && !row.superseded && isOwner(this.store.access(row.seq), viewer, this.now())
+      ? row
+      : undefined;
+  }
+
   /** The live children of a document that the viewer may read (the others are not shown, not even their ids). */
   #readableChildren(viewer: Viewer, id: string): DocumentRow[] {
     return this.store.childIds(viewer.tenantId, id).flatMap((childId) => {
@@ -331,14 +338,23 @@ export class Documents {
   /** Deletes (hides, or with `permanent` purges) a document, and with `recursive` its descendants. */
   delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): number {
     const now = this.now();
-    const root = this.readable(viewer, id);
+    // A soft-deleted document can still be purged by its owner (and only purged).
+    const root =
+      (options.permanent && this.#deletedOwnedBy(viewer, this.store.row(viewer.tenantId, id))) ||
+      this.readable(viewer, id);
     const targets = [root];
     if (options.recursive) {
       for (let i = 0; i < targets.length; i += 1) {
         const id = targets[i]!.id;
         const children = this.#readableChildren(viewer, id);
+        if (options.permanent) {
+          for (const childId of this.store.childIds(viewer.tenantId, id, { deleted: true })) {
+            const child = this.#deletedOwnedBy(viewer, this.store.row(viewer.tenantId, childId));
+            if (child) children.push(child);
+          }
+        }
         // A child the caller cannot read is neither deleted nor named.
-        if (children.length < this.store.childIds(viewer.tenantId, id).length) {
+        if (children.length < this.store.childIds(viewer.tenantId, id, { deleted: options.permanent }).length) {
           throw createError('FORBIDDEN', {
             reason: `deleting ${id} recursively needs the owner role on every child document, and you cannot read some of them`,
           });
