@@ -25,6 +25,15 @@ function minMax(hits: readonly Hit[]): Map<number, number> {
   return new Map(hits.map((h) => [h.doc.seq, max === min ? 1 : (h.score - min) / (max - min)]));
 }
 
+/** Each chunk's score on one side, on the same scale as that side's document scores (min-max or RRF by rank). */
+function chunkScores(hits: readonly Hit[], fusion: 'weighted' | 'rrf'): Map<number, number> {
+  const chunks = hits.flatMap((h) => h.chunks).sort((a, b) => b.score - a.score);
+  if (fusion === 'rrf') return new Map(chunks.map((c, i) => [c.seq, 1 / (rrfK + i + 1)]));
+  const min = Math.min(...chunks.map((c) => c.score));
+  const max = Math.max(...chunks.map((c) => c.score));
+  return new Map(chunks.map((c) => [c.seq, max === min ? 1 : (c.score - min) / (max - min)]));
+}
+
 /**
  * Text (BM25, any word) and vector search, each asked for twice the limit, fused: `weighted` scores
  * alpha · vector + (1 − alpha) · text after min-max normalising each side; `rrf` sums 1 / (60 + rank) weighted
@@ -52,11 +61,20 @@ export async function hybridSearch(
   const text = q.fusion === 'rrf' ? new Map(textHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(textHits);
   const vector =
     q.fusion === 'rrf' ? new Map(vectorHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(vectorHits);
+  const textChunks = chunkScores(textHits, q.fusion);
+  const vectorChunks = chunkScores(vectorHits, q.fusion);
   const merged = new Map<number, Hit>();
   for (const hit of [...textHits, ...vectorHits]) {
     const existing = merged.get(hit.doc.seq);
-    if (existing) existing.chunks = [...existing.chunks, ...hit.chunks].sort((a, b) => b.score - a.score);
-    else merged.set(hit.doc.seq, { ...hit, chunks: [...hit.chunks] });
+    const seqs = new Set([...(existing?.chunks ?? []), ...hit.chunks].map((c) => c.seq));
+    // One entry per chunk, with the chunk's fused score (a chunk found by both sides is shown once).
+    const chunks = [...seqs]
+      .map((seq) => ({
+        seq,
+        score: q.alpha * (vectorChunks.get(seq) ?? 0) + (1 - q.alpha) * (textChunks.get(seq) ?? 0),
+      }))
+      .sort((a, b) => b.score - a.score);
+    merged.set(hit.doc.seq, { ...(existing ?? hit), chunks });
   }
   const fused = [...merged.values()].map((hit) => {
     hit.score = q.alpha * (vector.get(hit.doc.seq) ?? 0) + (1 - q.alpha) * (text.get(hit.doc.seq) ?? 0);

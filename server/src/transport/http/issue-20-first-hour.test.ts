@@ -46,3 +46,36 @@ test('a soft-deleted document can be purged by its owner, children included', as
   assert.equal((fresh.body.document as { version: number }).version, 1);
   assert.equal((await call('DELETE', '/api/v1/documents/old-child?permanent=true')).status, 404);
 });
+
+test('hybrid and smart search show each chunk once, with a fused score', async () => {
+  const docs = [
+    {
+      id: 'shock',
+      title: 'Shock waves',
+      content: 'Interaction of shock waves with the boundary layer causes the flow to separate near the shock.',
+    },
+    { id: 'wing', title: 'Delta wings', content: 'Lift and drag of slender delta wings at high angles of attack.' },
+    { id: 'pipe', title: 'Pipes', content: 'Convective heat transfer of turbulent flow inside circular pipes.' },
+  ];
+  const added = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/documents/batch',
+    headers: bearer(admin.token),
+    payload: docs,
+  });
+  assert.equal(added.statusCode, 200, added.body);
+  for (const [url, body] of [
+    ['/api/v1/search/hybrid', { query: 'why does flow separate near a shock' }],
+    ['/api/v1/search/hybrid', { query: 'why does flow separate near a shock', fusion: 'rrf' }],
+    ['/api/v1/search/smart', { query: 'why does flow separate near a shock' }],
+  ] as const) {
+    const res = await call('POST', url, body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const results = res.body.results as { document_id: string; chunks: { id: string; score: number }[] }[];
+    assert.equal(results[0]?.document_id, 'shock', url);
+    for (const r of results) {
+      const ids = r.chunks.map((c) => c.id);
+      assert.deepEqual(ids, [...new Set(ids)], `${url} ${JSON.stringify(body)}: a chunk shown twice`);
+    }
+  }
+});
