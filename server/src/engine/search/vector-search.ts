@@ -1,6 +1,7 @@
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
+import { scoreAt } from '../embeddings/relevance-scale.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
 
@@ -11,8 +12,12 @@ export interface VectorQuery {
   readonly vector?: unknown;
   readonly model?: string | undefined;
   readonly method: SimilarityMethod;
-  /** Results scoring below are dropped (0 keeps everything). */
+  /**
+   * Results below are dropped: a calibrated relevance in [0, 1] for the model (see relevance-scale.ts; 0 keeps
+   * everything), or with `rawThreshold` the method's own score (hybrid's −1 keeps everything).
+   */
   readonly threshold: number;
+  readonly rawThreshold?: boolean;
   readonly limit: number;
   /** Blend proximity into the score when there is a geo restriction. */
   readonly combineLocation?: boolean;
@@ -102,26 +107,39 @@ export async function vectorSearch(
   embedder: Embedder,
   scope: Scope,
   q: VectorQuery,
-): Promise<{ hits: Hit[]; model: string; exact: boolean }> {
+): Promise<{ hits: Hit[]; model: string; exact: boolean; cut: { score: number; dropped: number } }> {
   const { vector, model, dims } = await queryVector(embedder, q);
+  const cutScore = q.rawThreshold || q.threshold <= 0 ? q.threshold : scoreAt(model, q.method, q.threshold);
+  const found = await nearest(core, scope, { ...q, threshold: cutScore }, vector, model, dims);
+  return { ...found, cut: { score: cutScore, dropped: found.dropped } };
+}
+
+async function nearest(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  vector: Float32Array,
+  model: string,
+  dims: number,
+): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number }> {
   await core.vectors.ready(scope.viewer.tenantId, model, dims); // after a crash: built in the background
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
-  if (size === 0) return { hits: [], model, exact: false };
-  if (size <= exactBelow) return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
+  if (size === 0) return { hits: [], model, exact: false, dropped: 0 };
+  if (size <= exactBelow) return { ...exactScan(core, scope, q, vector, model), model, exact: true };
   // The index's own k best first, rescored exactly; widened while access rules and filters leave too few, unless
   // the candidates already fall below the threshold (farther ones cannot pass it).
   let k = q.limit;
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const { hits, tail } = score(core, scope, q, vector, model, ann.keys);
+    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
     const whole = ann.keys.length >= size;
-    if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole };
+    if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole, dropped };
     if (k >= maxAnnCandidates) break;
     k *= 4;
   }
-  return { hits: exactScan(core, scope, q, vector, model), model, exact: true };
+  return { ...exactScan(core, scope, q, vector, model), model, exact: true };
 }
 
 /**
@@ -135,8 +153,8 @@ function score(
   query: Float32Array,
   model: string,
   chunkSeqs: readonly number[],
-): { hits: Hit[]; tail: number } {
-  if (chunkSeqs.length === 0) return { hits: [], tail: Infinity };
+): Ranked {
+  if (chunkSeqs.length === 0) return { hits: [], tail: Infinity, dropped: 0 };
   const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
   if (!exact) {
     const { chunks, docs } = core.loadChunkVectors(scope, chunkSeqs);
@@ -157,7 +175,13 @@ function score(
   );
 }
 
-function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float32Array, model: string): Hit[] {
+function exactScan(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  model: string,
+): { hits: Hit[]; dropped: number } {
   const rows = core.sql
     .get(
       `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
@@ -169,7 +193,8 @@ function exactScan(core: SearchCore, scope: Scope, q: VectorQuery, query: Float3
     doc: r.doc_seq,
     vector: new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4),
   }));
-  return rank(core, scope, q, query, chunks).hits;
+  const { hits, dropped } = rank(core, scope, q, query, chunks);
+  return { hits, dropped };
 }
 
 function rank(
@@ -179,9 +204,16 @@ function rank(
   query: Float32Array,
   chunks: readonly { seq: number; doc: number; vector: Float32Array }[],
   docs?: Map<number, LoadedDocument>,
-): { hits: Hit[]; tail: number } {
+): Ranked {
   const scored = chunks.map((c) => ({ chunk: c.seq, doc: c.doc, score: similarity(q.method, query, c.vector) }));
   return rankScored(core, scope, q, scored, docs);
+}
+
+/** Hits best first; the lowest similarity among the candidates; how many hits the threshold dropped. */
+interface Ranked {
+  readonly hits: Hit[];
+  readonly tail: number;
+  readonly dropped: number;
 }
 
 /** Groups scored readable chunks into hits (best first), applying filters, geo and the threshold. */
@@ -191,7 +223,7 @@ function rankScored(
   q: VectorQuery,
   scored: RankedChunk[],
   docs?: Map<number, LoadedDocument>,
-): { hits: Hit[]; tail: number } {
+): Ranked {
   const chunkHits = scored.sort((a, b) => b.score - a.score);
   // The lowest similarity among the readable candidates (none readable: keep looking).
   const tail = chunkHits.length > 0 ? chunkHits[chunkHits.length - 1]!.score : Infinity;
@@ -203,5 +235,6 @@ function rankScored(
     }
     hits.sort((a, b) => b.score - a.score);
   }
-  return { hits: hits.filter((h) => h.score >= q.threshold), tail };
+  const kept = hits.filter((h) => h.score >= q.threshold);
+  return { hits: kept, tail, dropped: hits.length - kept.length };
 }

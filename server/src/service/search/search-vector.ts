@@ -20,7 +20,7 @@ export const searchVectorUseCase =
     // The playground's rule: vector filters that are not a list of {field, operator, value} are ignored.
     const filters = Array.isArray(body.filters) ? body.filters : undefined;
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters, geo });
-    const { hits, model, exact } = await vectorSearch(deps.search, deps.embedder, scope, {
+    const { hits, model, exact, cut } = await vectorSearch(deps.search, deps.embedder, scope, {
       text: body.query,
       vector: body.vector,
       model: requestedModel(undefined, body.embedding_options),
@@ -32,6 +32,12 @@ export const searchVectorUseCase =
     const notes = [
       `model ${model}`,
       ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+      // Say when the threshold left results out, and what it means for this model.
+      ...(cut.dropped > 0
+        ? [
+            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${body.threshold} is the calibrated relevance of ${model}, a ${body.similarity_method} score of ${cut.score.toFixed(3)}; lower it to see more`,
+          ]
+        : []),
     ];
     return searchResponse(deps.search, hits, body.limit, started, { notes });
   };

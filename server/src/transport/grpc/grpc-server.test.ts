@@ -133,10 +133,17 @@ describe('SearchService', () => {
       { vector, limit: 3, embedding_options: { model_name: 'glove-100' } },
       admin.token,
     );
+    // 0.7 is glove-100's calibrated relevance: a cosine of 0.59 + 0.7 × 0.13 = 0.681.
     assert.ok(
-      defaultThreshold.results.every((r) => r.score >= 0.7),
+      defaultThreshold.results.every((r) => r.score >= 0.681),
       'an absent threshold takes the REST default 0.7',
     );
+    const restDefault = await rest('/api/v1/search/vector', {
+      vector,
+      limit: 3,
+      embedding_options: { model_name: 'glove-100' },
+    });
+    assert.deepEqual(ids(defaultThreshold), ids(restDefault));
     const hybridBody = { query: 'shock separation', limit: 3 };
     const grpcHybrid = await call<Reply>(search, 'HybridSearch', hybridBody, admin.token);
     const restHybrid = await rest('/api/v1/search/hybrid', hybridBody);
