@@ -1,6 +1,7 @@
 import './runtime-flags.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { createServer } from './compose.js';
+import { stdoutLogDestination } from './logging/log-destination.js';
 
 /** Starts GoDB: site and API on PORT, data in DATA_DIR; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await server.close();
+    // Give the log reader a moment for the last lines; a reader that has gone or stalled is not waited for.
+    await stdoutLogDestination().drain(500);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
