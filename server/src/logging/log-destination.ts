@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
  * its ports and then never exited (issue #24). This destination writes through the process's own stream instead
  * (for a pipe, a non-blocking libuv stream: a full pipe queues, it never blocks the main thread), bounds what may
  * queue, and stops writing for good when the stream breaks. pino registers no exit hook for a stream it did not
- * create, so nothing flushes synchronously on the way out: lines still queued when the process exits are lost,
+ * create, and calls `flushSync()` (from `log.fatal()`) only when the stream has one, which this one deliberately
+ * has not: nothing flushes synchronously, at exit or ever. Lines still queued when the process exits are lost,
  * which `drain()` makes rare on a normal stop.
  */
 export interface LogDestination {
