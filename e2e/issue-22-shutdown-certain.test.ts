@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { freePort, repoRoot } from './support/server-process.js';
 
 const hangDeadlineMs = 60_000;
+const modelCacheDir = join(process.env.TMPDIR ?? '/tmp', 'godb-test-model-cache');
 
 interface Server {
   readonly child: ChildProcessByStdio<null, Readable, null>;
@@ -36,7 +37,7 @@ async function startServer(t: { after(fn: () => void): void }, nodeArgs: string[
       DATA_DIR: join(dir, 'data'),
       LOG_LEVEL: 'info',
       GRPC_PORT: '0',
-      MODEL_CACHE_DIR: join(process.env.TMPDIR ?? '/tmp', 'godb-test-model-cache'),
+      MODEL_CACHE_DIR: modelCacheDir,
       RATE_LIMIT_RPS: '10000',
       RATE_LIMIT_BURST: '10000',
     },
@@ -102,8 +103,15 @@ test('a request in flight when the stop begins gets its answer, and the server t
   const credentials = { email: `stop-${randomUUID()}@example.com`, password: 'password-1234' };
   await post(server, '/auth/register', { ...credentials, tenant_id: randomUUID() });
   const { token } = (await (await post(server, '/auth/login', credentials)).json()) as { token: string };
-  // The tenant's first embedding loads the model first: the request is still being worked on when SIGTERM comes.
-  const answer = post(server, '/api/v1/embeddings', { model_name: 'use-lite-512', text: 'shock tubes' }, token);
+  // On a machine's first run the server converts GloVe at start-up (seconds): let that finish, so the request below
+  // waits only for the model's worker to start.
+  const deadline = Date.now() + hangDeadlineMs;
+  while (!existsSync(join(modelCacheDir, 'glove-100.bin'))) {
+    assert.ok(Date.now() < deadline, 'GloVe was not converted');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // The first embedding starts the model's worker: the request is still being worked on when SIGTERM comes.
+  const answer = post(server, '/api/v1/embeddings', { model_name: 'glove-100', text: 'shock tubes' }, token);
   await server.logged('"url":"/api/v1/embeddings"');
   server.child.kill('SIGTERM');
   assert.equal((await answer).status, 200);
