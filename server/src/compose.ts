@@ -24,6 +24,9 @@ export interface GoDBServer {
   close(): Promise<void>;
 }
 
+/** How long a stop lets in-flight requests finish before their connections are cut. */
+const inFlightGraceMs = 5_000;
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function readVersion(): string {
@@ -127,9 +130,18 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     engine,
     services,
     async close() {
-      await relay?.stop();
-      await grpc?.close();
-      await app.close();
+      // 1. Both transports stop accepting at once, and the mail relay stops starting deliveries. In-flight requests
+      //    finish; any HTTP connection still open after inFlightGraceMs is cut (gRPC's close does the same).
+      const cut = setTimeout(() => app.server.closeAllConnections(), inFlightGraceMs);
+      // Node closes the connections idle when the stop begins, but one busy then stays open after its answer, for
+      // the keep-alive timeout (72 s): close each as soon as it is idle.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      cut.unref();
+      sweep.unref();
+      await Promise.all([relay?.stop(), grpc?.close(), app.close()]);
+      clearTimeout(cut);
+      clearInterval(sweep);
+      // 2. Then the engine, nothing left to call it: embedding workers, then index files, then SQLite last.
       await engine.close();
     },
   };

