@@ -90,14 +90,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  registerGuards(app, {
+  const guards = registerGuards(app, {
     rateLimitRps: config.RATE_LIMIT_RPS,
     rateLimitBurst: config.RATE_LIMIT_BURST,
     maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
     writeTimeoutMs: config.WRITE_TIMEOUT_MS,
     now: options.now ?? (() => performance.now()),
   });
-  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics: createMetrics() });
+  const metrics = createMetrics({ inFlight: guards.inFlight });
+  app.addHook('onClose', async () => metrics.close());
+  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
   registerOperationRoutes(app, options.services);
   await registerSite(app, options.webDist);
   return app;

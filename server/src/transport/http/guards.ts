@@ -1,5 +1,5 @@
 import { createError, isApiPath } from '@godb/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from './error-reply.js';
 import { TokenBuckets } from './token-bucket.js';
 
@@ -11,22 +11,36 @@ export interface GuardOptions {
   readonly now: () => number;
 }
 
+/** What the guards tell the metrics. */
+export interface Guards {
+  /** API requests holding an in-flight slot now. */
+  inFlight(): number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     godbGuarded: boolean;
     godbTimer: NodeJS.Timeout | null;
+    /**
+     * Aborted when the client goes away before its answer or the answer deadline passes, so long work (embedding
+     * jobs, provider fetches) stops. Null outside the API.
+     */
+    godbAbort: AbortController | null;
   }
 }
 
 /**
  * Protects the API from overload: a per-client token bucket (429 with Retry-After), a ceiling on operations in
- * flight (503), and a deadline on each answer (504). Health, metrics and the website are not limited.
+ * flight (503) and a deadline on each answer (504). A slot in flight is released when its response ends, however
+ * it ends: answered, timed out, or abandoned by its client (whose work is then aborted). Health, metrics and the
+ * website are not limited.
  */
-export function registerGuards(app: FastifyInstance, options: GuardOptions): void {
+export function registerGuards(app: FastifyInstance, options: GuardOptions): Guards {
   const buckets = new TokenBuckets(options.rateLimitRps, options.rateLimitBurst, options.now);
   let inFlight = 0;
   app.decorateRequest('godbGuarded', false);
   app.decorateRequest('godbTimer', null);
+  app.decorateRequest('godbAbort', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url.split('?')[0] ?? '')) return;
@@ -51,16 +65,38 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
     }
     inFlight += 1;
     request.godbGuarded = true;
+    const abort = new AbortController();
+    request.godbAbort = abort;
+    // A response ends with 'finish' (sent) or with 'close' alone (the connection dropped first). onResponse alone
+    // missed the second case, so abandoned requests kept their slots for ever.
+    onResponseEnd(reply, (sent) => {
+      if (request.godbTimer) clearTimeout(request.godbTimer);
+      inFlight -= 1;
+      if (!sent) abort.abort(createError('REQUEST_CANCELLED'));
+    });
     if (request.routeOptions.config.longRunning) return undefined;
     request.godbTimer = setTimeout(() => {
-      if (!reply.sent)
-        sendError(request, reply, createError('REQUEST_TIMEOUT', { timeout_ms: options.writeTimeoutMs }));
+      const timeout = createError('REQUEST_TIMEOUT', { timeout_ms: options.writeTimeoutMs });
+      abort.abort(timeout);
+      if (!reply.sent) sendError(request, reply, timeout);
     }, options.writeTimeoutMs);
     return undefined;
   });
 
-  app.addHook('onResponse', async (request) => {
-    if (request.godbTimer) clearTimeout(request.godbTimer);
-    if (request.godbGuarded) inFlight -= 1;
-  });
+  return { inFlight: () => inFlight };
+}
+
+/**
+ * Calls `done` once when the response ends: `sent` when it was sent whole ('finish'), else the connection dropped
+ * before ('close' without 'finish'). 'finish' comes first when both do, so the next request sees the outcome.
+ */
+function onResponseEnd(reply: FastifyReply, done: (sent: boolean) => void): void {
+  let ended = false;
+  const end = (sent: boolean) => {
+    if (ended) return;
+    ended = true;
+    done(sent);
+  };
+  reply.raw.once('finish', () => end(true));
+  reply.raw.once('close', () => end(false));
 }

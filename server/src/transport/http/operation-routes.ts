@@ -59,6 +59,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             principal: request.principal,
             requestId: request.id,
             clientAddress: request.ip,
+            ...(request.godbAbort && { signal: request.godbAbort.signal }),
           });
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           if (result instanceof FileResult) {
