@@ -272,6 +272,13 @@ export const errorCatalogue = {
     message: 'Rate limit exceeded: {rate} requests per second with a burst of {burst}. Retry after {retry_after} s',
     description: 'Too many requests from this client; the Retry-After header says when to retry.',
   },
+  LOGIN_THROTTLED: {
+    http: 429,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'Too many failed logins {scope}. Retry after {retry_after} s',
+    description:
+      'Failed logins are limited per account and client (LOGIN_MAX_FAILURES) and per client (LOGIN_MAX_CLIENT_FAILURES); each further failure doubles the wait. Retry-After says when to retry; a successful login clears the account’s count.',
+  },
   SENDER_THROTTLED: {
     http: 429,
     grpc: 'RESOURCE_EXHAUSTED',

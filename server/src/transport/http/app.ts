@@ -19,6 +19,10 @@ export type HttpConfig = Pick<
   | 'RATE_LIMIT_RPS'
   | 'RATE_LIMIT_BURST'
   | 'MAX_CONCURRENT_OPERATIONS'
+  | 'LOGIN_MAX_FAILURES'
+  | 'LOGIN_MAX_CLIENT_FAILURES'
+  | 'LOGIN_LOCKOUT_S'
+  | 'LOGIN_LOCKOUT_MAX_S'
   | 'CORS_ORIGINS'
   | 'BODY_LIMIT_BYTES'
   | 'LOG_LEVEL'
@@ -95,6 +99,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitBurst: config.RATE_LIMIT_BURST,
     maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
     writeTimeoutMs: config.WRITE_TIMEOUT_MS,
+    loginLimits: {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
+      lockoutS: config.LOGIN_LOCKOUT_S,
+      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
+    },
     now: options.now ?? (() => performance.now()),
   });
   const metrics = createMetrics({ inFlight: guards.inFlight });

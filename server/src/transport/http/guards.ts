@@ -1,5 +1,6 @@
 import { createError, isApiPath } from '@godb/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LoginLimiter, type LoginLimits } from '../../service/auth/login-limiter.js';
 import { sendError } from './error-reply.js';
 import { TokenBuckets } from './token-bucket.js';
 
@@ -8,6 +9,7 @@ export interface GuardOptions {
   readonly rateLimitBurst: number;
   readonly maxConcurrent: number;
   readonly writeTimeoutMs: number;
+  readonly loginLimits: LoginLimits;
   readonly now: () => number;
 }
 
@@ -19,7 +21,6 @@ export interface Guards {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    godbGuarded: boolean;
     godbTimer: NodeJS.Timeout | null;
     /**
      * Aborted when the client goes away before its answer or the answer deadline passes, so long work (embedding
@@ -31,14 +32,14 @@ declare module 'fastify' {
 
 /**
  * Protects the API from overload: a per-client token bucket (429 with Retry-After), a ceiling on operations in
- * flight (503) and a deadline on each answer (504). A slot in flight is released when its response ends, however
- * it ends: answered, timed out, or abandoned by its client (whose work is then aborted). Health, metrics and the
- * website are not limited.
+ * flight (503), a deadline on each answer (504) and a failed-login limiter (429 LOGIN_THROTTLED). A slot in flight
+ * is released when its response ends, however it ends: answered, timed out, or abandoned by its client (whose work
+ * is then aborted). Health, metrics and the website are not limited.
  */
 export function registerGuards(app: FastifyInstance, options: GuardOptions): Guards {
   const buckets = new TokenBuckets(options.rateLimitRps, options.rateLimitBurst, options.now);
+  const logins = new LoginLimiter(options.loginLimits, options.now);
   let inFlight = 0;
-  app.decorateRequest('godbGuarded', false);
   app.decorateRequest('godbTimer', null);
   app.decorateRequest('godbAbort', null);
 
@@ -64,7 +65,6 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
       );
     }
     inFlight += 1;
-    request.godbGuarded = true;
     const abort = new AbortController();
     request.godbAbort = abort;
     // A response ends with 'finish' (sent) or with 'close' alone (the connection dropped first). onResponse alone
@@ -83,7 +83,22 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
     return undefined;
   });
 
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.config.operationId === 'login') limitLogin(logins, request, reply);
+  });
+
   return { inFlight: () => inFlight };
+}
+
+/**
+ * Refuses a login while its account and client (or the client alone) wait: LOGIN_THROTTLED reaches the error
+ * handler, which adds Retry-After. Else counts the attempt's outcome when its response ends.
+ */
+function limitLogin(logins: LoginLimiter, request: FastifyRequest, reply: FastifyReply): void {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  const attempt = logins.begin(request.ip, typeof email === 'string' ? email : '');
+  // Anything but a delivered 200 counts as a failure, including a client that hung up before its answer.
+  onResponseEnd(reply, (sent) => attempt(sent && reply.statusCode === 200 ? 'success' : 'failure'));
 }
 
 /**
