@@ -58,9 +58,14 @@ async function rawRequest(port: number, text: string): Promise<Socket> {
   return socket;
 }
 
-function embeddingRequest(token: string, body: string, declaredLength = Buffer.byteLength(body)): string {
+function embeddingRequest(
+  token: string,
+  body: string,
+  declaredLength = Buffer.byteLength(body),
+  path = '/api/v1/embeddings',
+): string {
   return [
-    'POST /api/v1/embeddings HTTP/1.1',
+    `POST ${path} HTTP/1.1`,
     'Host: 127.0.0.1',
     `Authorization: Bearer ${token}`,
     'Content-Type: application/json',
@@ -139,6 +144,23 @@ describe('abandoned requests (issue #22)', () => {
     socket.destroy();
     await within(call.closed, 'the provider call to be aborted (before: it ran until EMBEDDING_TIMEOUT_MS)');
     await slotsFree();
+  });
+
+  test('a client that hangs up while its document is embedded stops the provider call; nothing is written', async () => {
+    const document = {
+      id: 'abandoned-doc',
+      title: 'Abandoned',
+      content: 'a document whose author gave up',
+      embedding_options: { model_name: 'silent-model' },
+    };
+    const body = JSON.stringify(document);
+    const socket = await rawRequest(port, embeddingRequest(token, body, Buffer.byteLength(body), '/api/v1/documents'));
+    const call = await within(provider.called(provider.calls.length + 1), 'the embedding to reach the provider');
+    socket.destroy();
+    await within(call.closed, 'the provider call to be aborted');
+    await slotsFree();
+    const read = await fetch(`${base}/api/v1/documents/abandoned-doc`, { headers: bearer(token) });
+    assert.equal(read.status, 404);
   });
 
   test('the answer deadline (504) aborts the work too', async () => {
