@@ -36,6 +36,18 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),
   RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client may send at once.', 1),
   MAX_CONCURRENT_OPERATIONS: int(100, 'API requests in flight before 503.', 1),
+  LOGIN_MAX_FAILURES: int(
+    5,
+    'Failed logins to one account from one client before that pair must wait (429 LOGIN_THROTTLED); other clients are unaffected.',
+    1,
+  ),
+  LOGIN_MAX_CLIENT_FAILURES: int(50, 'Failed logins from one client, over all accounts, before it must wait.', 1),
+  LOGIN_LOCKOUT_S: int(30, 'First wait after too many failed logins, in seconds; each further failure doubles it.', 1),
+  LOGIN_LOCKOUT_MAX_S: int(
+    900,
+    'Longest wait after failed logins, in seconds; failures older than this with no new one are forgotten.',
+    1,
+  ),
   GRAPH_MAX_ELEMENTS: int(
     200000,
     'Nodes plus edges a graph query or graph recommendation may load; beyond it the query answers 400 GRAPH_BUDGET_EXCEEDED.',

@@ -18,10 +18,12 @@ export type GrpcStatusName =
   | 'UNAVAILABLE'
   | 'UNIMPLEMENTED'
   | 'INTERNAL'
-  | 'DEADLINE_EXCEEDED';
+  | 'DEADLINE_EXCEEDED'
+  | 'CANCELLED';
 
 /** gRPC numeric codes, from the gRPC status code table. */
 export const grpcStatusCodes: Record<GrpcStatusName, number> = {
+  CANCELLED: 1,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
@@ -36,7 +38,7 @@ export const grpcStatusCodes: Record<GrpcStatusName, number> = {
 };
 
 export interface ErrorSpec {
-  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 502 | 503 | 504;
+  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 499 | 500 | 501 | 502 | 503 | 504;
   readonly grpc: GrpcStatusName;
   /** Message template; `{name}` is replaced by the parameter of that name. */
   readonly message: string;
@@ -270,6 +272,13 @@ export const errorCatalogue = {
     message: 'Rate limit exceeded: {rate} requests per second with a burst of {burst}. Retry after {retry_after} s',
     description: 'Too many requests from this client; the Retry-After header says when to retry.',
   },
+  LOGIN_THROTTLED: {
+    http: 429,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'Too many failed logins {scope}. Retry after {retry_after} s',
+    description:
+      'Failed logins are limited per account and client (LOGIN_MAX_FAILURES) and per client (LOGIN_MAX_CLIENT_FAILURES); each further failure doubles the wait. Retry-After says when to retry; a successful login clears the account’s count.',
+  },
   SENDER_THROTTLED: {
     http: 429,
     grpc: 'RESOURCE_EXHAUSTED',
@@ -312,6 +321,12 @@ export const errorCatalogue = {
     grpc: 'DEADLINE_EXCEEDED',
     message: 'The operation did not finish within {timeout_ms} ms',
     description: 'The request took longer than the configured timeout.',
+  },
+  REQUEST_CANCELLED: {
+    http: 499,
+    grpc: 'CANCELLED',
+    message: 'The client closed the connection before the answer; its work was stopped',
+    description: 'Seen only in logs and metrics: the caller went away, so its slot was freed and its work dropped.',
   },
   NOT_IMPLEMENTED: {
     http: 501,

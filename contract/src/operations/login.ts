@@ -7,12 +7,12 @@ export const login = defineOperation({
   category: 'auth',
   summary: 'Exchange e-mail and password for a bearer token',
   description:
-    'Answers a JWT (HS256) carrying the user id, tenant id, role and groups. Send it as `Authorization: Bearer <token>` on every other call. `tenant_id` is optional; when given it must be the user’s tenant. Wrong credentials answer 401 without saying which part was wrong.',
+    'Answers a JWT (HS256) carrying the user id, tenant id, role and groups. Send it as `Authorization: Bearer <token>` on every other call. `tenant_id` is optional; when given it must be the user’s tenant. Wrong credentials answer 401 without saying which part was wrong; repeated failures answer 429 with Retry-After.',
   http: { method: 'POST', path: '/auth/login', aliases: ['/api/v1/auth/login'] },
   access: 'public',
   body: LoginBody,
   success: { status: 200, schema: TokenResponse, description: 'The token and the signed-in user.' },
-  errors: ['INVALID_CREDENTIALS'],
+  errors: ['INVALID_CREDENTIALS', 'LOGIN_THROTTLED'],
   examples: [
     {
       summary: 'Log in',

@@ -16,6 +16,11 @@ export interface RequestContext {
   readonly requestId: string;
   /** The client's address, for throttling anonymous calls. */
   readonly clientAddress?: string;
+  /**
+   * Aborted when the caller goes away or its deadline passes (the reason is the catalogue error to answer). Long
+   * work takes it (embedding jobs, provider fetches) and stops, so abandoned calls do not hold the server.
+   */
+  readonly signal?: AbortSignal;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

@@ -80,9 +80,10 @@ export class Documents {
     viewer: Viewer,
     inputs: readonly DocumentInput[],
     path: (i: number) => string,
+    signal?: AbortSignal,
   ): Promise<{ id: string; version: number }[]> {
     const prepared = this.prepare(viewer, inputs, path);
-    await this.embed(prepared);
+    await this.embed(prepared, signal);
     return this.write(viewer, prepared, path);
   }
 
@@ -109,8 +110,11 @@ export class Documents {
     });
   }
 
-  /** Embeds every chunk of the prepared documents, grouped by model and preprocessing options. */
-  async embed(prepared: readonly PreparedDocument[]): Promise<void> {
+  /**
+   * Embeds every chunk of the prepared documents, grouped by model and preprocessing options. An aborted `signal`
+   * (the caller went away) stops before the next group and drops its queued embedding jobs.
+   */
+  async embed(prepared: readonly PreparedDocument[], signal?: AbortSignal): Promise<void> {
     const groups = new Map<
       string,
       { model: string; options: EmbedOptions; chunks: { doc: PreparedDocument; index: number }[] }
@@ -125,7 +129,7 @@ export class Documents {
     }
     for (const group of groups.values()) {
       const texts = group.chunks.map(({ doc, index }) => embeddingTextOf(doc, doc.chunks[index]!));
-      const embeddings = await this.#deps.embedder.embed(group.model, texts, group.options);
+      const embeddings = await this.#deps.embedder.embed(group.model, texts, group.options, signal);
       group.chunks.forEach(({ doc, index }, i) => {
         doc.chunks[index]!.vector = embeddings[i]!.vector;
       });

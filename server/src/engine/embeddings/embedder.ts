@@ -170,7 +170,8 @@ export class Embedder {
   }
 
   /**
-   * Embeds texts with a model (the default when undefined).
+   * Embeds texts with a model (the default when undefined). When `signal` aborts, work not yet started is dropped
+   * (queued worker jobs, remote requests) and the call rejects with the signal's reason.
    *
    * @example const [e] = await embedder.embed('glove-100', ['vector search']); e.vector.length // 100
    */
@@ -178,7 +179,9 @@ export class Embedder {
     modelName: string | undefined,
     texts: readonly string[],
     options: EmbedOptions = defaultEmbedOptions,
+    signal?: AbortSignal,
   ): Promise<Embedding[]> {
+    signal?.throwIfAborted();
     const model = this.resolve(modelName);
     const keys = texts.map(
       (t) =>
@@ -198,6 +201,7 @@ export class Embedder {
       const output = await this.#run(
         model,
         windowsPerText.flat().map((w) => w.text),
+        signal,
       );
       let k = 0;
       missing.forEach((textIndex, m) => {
@@ -244,19 +248,20 @@ export class Embedder {
     return discoverLocalModels(this.#options.modelsDir);
   }
 
-  async #run(model: EmbeddingModelInfo, texts: string[]): Promise<ProviderOutput> {
+  async #run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
     switch (model.provider) {
       case 'local':
-        return model.name === gloveName ? this.#runGlove(texts) : this.#runUseLite(texts);
+        return model.name === gloveName ? this.#runGlove(texts, signal) : this.#runUseLite(texts, signal);
       case 'local-onnx': {
         const local = this.#localOnnx().find((m) => m.name === model.name)!;
         const vectors = await this.#onnx.embed(local, texts);
+        signal?.throwIfAborted();
         return { vectors, tokenCounts: texts.map((t) => (t.match(/\S+/g) ?? []).length) };
       }
       case 'openai':
       case 'ollama': {
         const remote = this.#options.remote.find((m) => m.name === model.name)!;
-        const answer = await embedRemote(remote, texts, this.#options.http);
+        const answer = await embedRemote(remote, texts, this.#options.http, signal);
         const words = texts.map((t) => (t.match(/\S+/g) ?? []).length);
         return {
           vectors: answer.vectors.map((v) => Float32Array.from(v)),
@@ -266,7 +271,7 @@ export class Embedder {
     }
   }
 
-  async #runUseLite(texts: string[]): Promise<ProviderOutput> {
+  async #runUseLite(texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
     this.#pool ??= new WorkerPool({
       script: 'use-lite-worker',
       size: Math.max(1, Math.min(this.#options.workerPoolSize, cpus().length)),
@@ -276,11 +281,11 @@ export class Embedder {
       modelName: useLiteName,
       workerData: { runtime: this.#useLiteRuntime },
     });
-    return perText(await this.#pool.embed(texts), useLiteDimensions);
+    return perText(await this.#pool.embed(texts, signal), useLiteDimensions);
   }
 
   /** GloVe in one worker thread: a second copy of its 160 MB of vectors would not pay for itself at ~40k texts/s. */
-  async #runGlove(texts: string[]): Promise<ProviderOutput> {
+  async #runGlove(texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
     await this.#ensureGloveFile();
     this.#glovePool ??= new WorkerPool({
       script: 'glove-worker',
@@ -291,7 +296,7 @@ export class Embedder {
       modelName: gloveName,
       workerData: { file: this.#gloveFile },
     });
-    return perText(await this.#glovePool.embed(texts), gloveDimensions);
+    return perText(await this.#glovePool.embed(texts, signal), gloveDimensions);
   }
 
   /** The converted GloVe file, written from wink's JSON (in a worker) on first use. */

@@ -93,16 +93,21 @@ export async function embedRemote(
   model: RemoteModel,
   texts: readonly string[],
   http: RemoteHttpOptions,
+  signal?: AbortSignal,
 ): Promise<RemoteAnswer> {
   const doFetch = http.fetch ?? fetch;
   const { url, init } = request(model, texts);
   let lastReason = '';
   for (let attempt = 0; attempt <= http.retries; attempt += 1) {
     if (attempt > 0) await http.sleep(Math.min(5000, 200 * 2 ** (attempt - 1)));
+    // The caller's signal (it went away, or its deadline passed) ends the fetch and every retry.
+    signal?.throwIfAborted();
+    const timeout = AbortSignal.timeout(http.timeoutMs);
     let response: Response;
     try {
-      response = await doFetch(url, { ...init, signal: AbortSignal.timeout(http.timeoutMs) });
+      response = await doFetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
+      signal?.throwIfAborted();
       const name = (error as { name?: string }).name;
       lastReason =
         name === 'TimeoutError'
@@ -110,7 +115,14 @@ export async function embedRemote(
           : `cannot reach ${url}: ${String((error as Error).message)}`;
       continue;
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      signal?.throwIfAborted();
+      lastReason = `the answer was cut off: ${String((error as Error).message)}`;
+      continue;
+    }
     if (response.ok) {
       let body: unknown;
       try {

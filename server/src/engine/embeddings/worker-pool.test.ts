@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isGoDBError } from '@godb/contract';
+import { createError, isGoDBError } from '@godb/contract';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,31 @@ test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without b
     assert.equal(result.vectors.length, 512);
     // Once the queue drains, requests are accepted again.
     assert.equal((await pool.embed(['again'])).tokenCounts.length, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a request whose caller aborts leaves the queue at once and frees its place (issue #22)', async () => {
+  const pool = new WorkerPool({
+    script: 'use-lite-worker',
+    size: 1,
+    queueLimit: 1,
+    batchSize: 32,
+    dimensions: 512,
+    modelName: 'use-lite-512',
+  });
+  try {
+    const caller = new AbortController();
+    // Queued: the worker is still loading, so nothing is dispatched before the abort.
+    const abandoned = pool.embed(['the caller has gone'], caller.signal);
+    const reason = createError('REQUEST_CANCELLED');
+    caller.abort(reason);
+    await assert.rejects(abandoned, (e: unknown) => e === reason);
+    // Its place in the queue is free: before, it stayed queued and this answered EMBEDDING_QUEUE_FULL.
+    const next = await pool.embed(['served instead']);
+    assert.equal(next.tokenCounts.length, 1);
+    await assert.rejects(pool.embed(['x'], AbortSignal.abort(reason)), (e: unknown) => e === reason);
   } finally {
     await pool.close();
   }

@@ -20,6 +20,7 @@ export interface WorkerPoolOptions {
 
 interface Request {
   undispatched: number;
+  readonly chunks: Chunk[];
 }
 
 interface Chunk {
@@ -52,8 +53,13 @@ export class WorkerPool {
     this.#options = options;
   }
 
-  /** Embeds texts in order; one request however many texts. */
-  async embed(texts: readonly string[]): Promise<BatchEmbedding> {
+  /**
+   * Embeds texts in order; one request however many texts. When `signal` aborts, the request's chunks still
+   * waiting leave the queue and the call rejects with the signal's reason (a batch already on a worker finishes,
+   * its answer unused): a caller that has gone does not keep the workers busy.
+   */
+  async embed(texts: readonly string[], signal?: AbortSignal): Promise<BatchEmbedding> {
+    signal?.throwIfAborted();
     if (texts.length === 0) return { vectors: new Float32Array(0), tokenCounts: [] };
     if (this.#loadError)
       throw createError('MODEL_LOAD_FAILED', { model: this.#options.modelName, reason: this.#loadError });
@@ -61,16 +67,29 @@ export class WorkerPool {
       throw createError('EMBEDDING_QUEUE_FULL', { limit: this.#options.queueLimit, model: this.#options.modelName });
     }
     this.#start();
-    const request: Request = { undispatched: 0 };
+    const request: Request = { undispatched: 0, chunks: [] };
     const parts: Promise<BatchEmbedding>[] = [];
     for (let i = 0; i < texts.length; i += this.#options.batchSize) {
       const slice = texts.slice(i, i + this.#options.batchSize);
       request.undispatched += 1;
-      parts.push(new Promise((resolve, reject) => this.#queue.push({ request, texts: slice, resolve, reject })));
+      parts.push(
+        new Promise((resolve, reject) => {
+          const chunk: Chunk = { request, texts: slice, resolve, reject };
+          request.chunks.push(chunk);
+          this.#queue.push(chunk);
+        }),
+      );
     }
     this.#waitingRequests += 1;
+    const cancel = () => this.#cancel(request, signal?.reason);
+    signal?.addEventListener('abort', cancel, { once: true });
     this.#dispatch();
-    const results = await Promise.all(parts);
+    let results: BatchEmbedding[];
+    try {
+      results = await Promise.all(parts);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
     const vectors = new Float32Array(texts.length * this.#options.dimensions);
     let offset = 0;
     for (const part of results) {
@@ -190,6 +209,19 @@ export class WorkerPool {
       const message: WorkerRequest = { id: this.#nextId++, texts: batch.flatMap((c) => c.texts) };
       slot.worker.postMessage(message);
     }
+    this.#holdOpen();
+  }
+
+  /** Drops a request's waiting chunks and rejects all of its parts (an answer for one already dispatched is unused). */
+  #cancel(request: Request, reason: unknown): void {
+    for (let i = this.#queue.length - 1; i >= 0; i -= 1) {
+      if (this.#queue[i]!.request === request) this.#queue.splice(i, 1);
+    }
+    if (request.undispatched > 0) {
+      request.undispatched = 0;
+      this.#waitingRequests -= 1;
+    }
+    for (const chunk of request.chunks) chunk.reject(reason);
     this.#holdOpen();
   }
 

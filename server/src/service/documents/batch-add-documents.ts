@@ -20,7 +20,7 @@ export const batchAddDocumentsUseCase =
   async ({ body, query }, ctx) => {
     const viewer = viewerOf(ctx);
     if (!query.async) {
-      const written = await deps.documents.add(viewer, body, path);
+      const written = await deps.documents.add(viewer, body, path, ctx.signal);
       return { success: true, count: written.length, document_ids: written.map((w) => w.id) };
     }
     deps.documents.prepare(viewer, body, path);

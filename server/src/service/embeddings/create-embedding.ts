@@ -4,5 +4,5 @@ import { embedText } from './embed-text.js';
 
 export const createEmbeddingUseCase =
   (deps: EmbeddingDeps): UseCaseOf<'create-embedding'> =>
-  async ({ body }) =>
-    (await embedText(deps, body)).response;
+  async ({ body }, ctx) =>
+    (await embedText(deps, body, ctx.signal)).response;

@@ -5,8 +5,8 @@ import { embedText } from './embed-text.js';
 
 export const createQuantizedEmbeddingUseCase =
   (deps: EmbeddingDeps): UseCaseOf<'create-quantized-embedding'> =>
-  async ({ body }) => {
-    const { content, response } = await embedText(deps, body);
+  async ({ body }, ctx) => {
+    const { content, response } = await embedText(deps, body, ctx.signal);
     const q = quantize(content.vector, body.method, body.bit_width, body.kmeans_clusters ?? 256);
     return {
       ...response,

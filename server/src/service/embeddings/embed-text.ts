@@ -9,13 +9,21 @@ export interface EmbedTextInput {
   readonly embedding_options?: EmbeddingOptions | undefined;
 }
 
-/** Embeds `text` and, when given and not blank, `original_text`, timing the work. Shared by both endpoints. */
-export async function embedText(deps: EmbeddingDeps, body: EmbedTextInput) {
+/**
+ * Embeds `text` and, when given and not blank, `original_text`, timing the work. Shared by both endpoints; `signal`
+ * is the caller's (see RequestContext).
+ */
+export async function embedText(deps: EmbeddingDeps, body: EmbedTextInput, signal?: AbortSignal) {
   const text = requireText(body.text, 'body.text');
   const started = performance.now();
   const model = deps.embedder.resolve(requestedModel(body.model_name, body.embedding_options));
   const texts = body.original_text?.trim() ? [text, body.original_text] : [text];
-  const [content, original] = await deps.embedder.embed(model.name, texts, embedOptionsOf(body.embedding_options));
+  const [content, original] = await deps.embedder.embed(
+    model.name,
+    texts,
+    embedOptionsOf(body.embedding_options),
+    signal,
+  );
   if (!content) throw createError('INTERNAL', { request_id: 'embedding' });
   return {
     content,

@@ -21,18 +21,28 @@ const nonEmpty = (value: unknown) =>
   value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 const pick = (entries: [string, unknown][]) => Object.fromEntries(entries.filter(([, v]) => nonEmpty(v)));
 
+/** One gRPC call as a use case sees it: its id, and a signal aborted when the client cancels. */
+export interface GrpcCall {
+  readonly requestId: string;
+  readonly signal: AbortSignal;
+}
+
 /** Runs a REST operation's use case with a body built from a gRPC request, validated like REST. */
 async function invoke(
   services: Services,
   id: OperationId,
   input: { body?: Json; params?: Json },
   principal: Principal,
-  requestId: string,
+  call: GrpcCall,
 ): Promise<unknown> {
   const op = operationById(id);
   if (op.body && input.body) validateJson(op.body, input.body, 'body');
   if (op.params && input.params) validateJson(op.params, input.params, 'params');
-  return services.invoke(op, { params: input.params ?? {}, query: {}, body: input.body }, { principal, requestId });
+  return services.invoke(
+    op,
+    { params: input.params ?? {}, query: {}, body: input.body },
+    { principal, requestId: call.requestId, signal: call.signal },
+  );
 }
 
 function searchReply(answer: SearchAnswer, offset: number) {
@@ -59,12 +69,12 @@ export type GrpcMethodHandler = (
   services: Services,
   request: Json,
   principal: Principal,
-  requestId: string,
+  call: GrpcCall,
 ) => Promise<unknown>;
 
 /** Each gRPC method, as a call of the REST operation that serves it (see contract/src/grpc.ts). */
 export const grpcMethods: Record<string, GrpcMethodHandler> = {
-  TextSearch: async (services, request, principal, requestId) => {
+  TextSearch: async (services, request, principal, call) => {
     const { offset, limit } = window(request);
     const body = pick([
       ['query', request.query],
@@ -72,9 +82,9 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
       ['filters', request.filters],
     ]);
     const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply((await invoke(services, 'search-text', { body }, narrowed, requestId)) as SearchAnswer, offset);
+    return searchReply((await invoke(services, 'search-text', { body }, narrowed, call)) as SearchAnswer, offset);
   },
-  VectorSearch: async (services, request, principal, requestId) => {
+  VectorSearch: async (services, request, principal, call) => {
     const { offset, limit } = window(request);
     const options = (request.embedding_options ?? {}) as Json;
     const center = request.center as { lat?: number; lon?: number } | undefined;
@@ -104,12 +114,9 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
       ['combine_location_score', request.combine_location_score === true ? true : undefined],
     ]);
     const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply(
-      (await invoke(services, 'search-vector', { body }, narrowed, requestId)) as SearchAnswer,
-      offset,
-    );
+    return searchReply((await invoke(services, 'search-vector', { body }, narrowed, call)) as SearchAnswer, offset);
   },
-  HybridSearch: async (services, request, principal, requestId) => {
+  HybridSearch: async (services, request, principal, call) => {
     const { offset, limit } = window(request);
     const body = pick([
       ['query', request.query],
@@ -119,24 +126,21 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
       ['filters', request.filters],
     ]);
     const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply(
-      (await invoke(services, 'search-hybrid', { body }, narrowed, requestId)) as SearchAnswer,
-      offset,
-    );
+    return searchReply((await invoke(services, 'search-hybrid', { body }, narrowed, call)) as SearchAnswer, offset);
   },
-  GetUser: async (services, request, principal, requestId) => {
+  GetUser: async (services, request, principal, call) => {
     const { user } = (await invoke(
       services,
       'get-user',
       { params: { userID: String(request.user_id ?? '') } },
       principal,
-      requestId,
+      call,
     )) as {
       user: { id: string; email: string; role: string; groups: string[] };
     };
     return { id: user.id, email: user.email, roles: [user.role], groups: user.groups };
   },
-  CreateGroup: async (services, request, principal, requestId) =>
+  CreateGroup: async (services, request, principal, call) =>
     invoke(
       services,
       'create-group',
@@ -147,6 +151,6 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
         ]),
       },
       principal,
-      requestId,
+      call,
     ),
 };

@@ -9,7 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { grpcServices } from '@godb/contract';
+import { createError, grpcServices } from '@godb/contract';
 import { HealthImplementation } from 'grpc-health-check';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -62,9 +62,12 @@ export async function startGrpcServer(options: {
       implementation[method.name] = (call, callback) => {
         const requestId = randomUUID();
         const authorization = call.metadata.get('authorization')[0];
+        // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
+        const abort = new AbortController();
+        call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
         options.services
           .authenticate(typeof authorization === 'string' ? authorization : undefined)
-          .then((principal) => handler(options.services, call.request, principal, requestId))
+          .then((principal) => handler(options.services, call.request, principal, { requestId, signal: abort.signal }))
           .then((reply) => callback(null, reply))
           .catch((error: unknown) =>
             callback(

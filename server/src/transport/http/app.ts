@@ -20,6 +20,10 @@ export type HttpConfig = Pick<
   | 'RATE_LIMIT_RPS'
   | 'RATE_LIMIT_BURST'
   | 'MAX_CONCURRENT_OPERATIONS'
+  | 'LOGIN_MAX_FAILURES'
+  | 'LOGIN_MAX_CLIENT_FAILURES'
+  | 'LOGIN_LOCKOUT_S'
+  | 'LOGIN_LOCKOUT_MAX_S'
   | 'CORS_ORIGINS'
   | 'BODY_LIMIT_BYTES'
   | 'LOG_LEVEL'
@@ -91,14 +95,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  registerGuards(app, {
+  const guards = registerGuards(app, {
     rateLimitRps: config.RATE_LIMIT_RPS,
     rateLimitBurst: config.RATE_LIMIT_BURST,
     maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
     writeTimeoutMs: config.WRITE_TIMEOUT_MS,
+    loginLimits: {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
+      lockoutS: config.LOGIN_LOCKOUT_S,
+      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
+    },
     now: options.now ?? (() => performance.now()),
   });
-  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics: createMetrics() });
+  const metrics = createMetrics({ inFlight: guards.inFlight });
+  app.addHook('onClose', async () => metrics.close());
+  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
   registerOperationRoutes(app, options.services);
   await registerSite(app, options.webDist);
   return app;

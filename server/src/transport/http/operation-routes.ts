@@ -16,6 +16,9 @@ declare module 'fastify' {
   }
 }
 
+/** What a handler's work resolves to when its caller has gone (see RequestContext.signal). */
+const abandoned = Symbol('abandoned');
+
 /** `/api/v1/documents/{id}` → `/api/v1/documents/:id` */
 export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
@@ -55,11 +58,19 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
           const input = { params: request.params, query: request.query, body: request.body };
-          const result = await services.invoke(operation, input, {
-            principal: request.principal,
-            requestId: request.id,
-            clientAddress: request.ip,
-          });
+          const signal = request.godbAbort?.signal;
+          const result = await services
+            .invoke(operation, input, {
+              principal: request.principal,
+              requestId: request.id,
+              clientAddress: request.ip,
+              ...(signal && { signal }),
+            })
+            // Work stopped because its client went or its 504 was sent: nobody is left to answer, nothing to log.
+            .catch((error: unknown) =>
+              signal?.aborted && error === signal.reason ? abandoned : Promise.reject(error),
+            );
+          if (result === abandoned) return undefined;
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           if (result instanceof FileResult) {
             return reply
