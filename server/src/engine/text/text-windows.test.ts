@@ -64,3 +64,17 @@ test('character windows break between words, stay within size, and overlap by ab
     ['a', 'supercalifragilistic', 'b'],
   );
 });
+
+test('sentence windows: a word spanning two sentences is counted in neither; long texts keep every sentence', () => {
+  assert.deepEqual(
+    splitIntoWindows('See e.g. this one. And that', { size: 3, overlap: 0, strategy: 'sentence' }).map((w) => w.text),
+    ['See e.g. this one.', 'And that'],
+  );
+  // 20,000 sentences (≈ 600 KB): each window is exactly one sentence, in order, none lost.
+  const sentences = Array.from({ length: 20_000 }, (_, i) => `Sentence number ${i} ends here.`);
+  const windows = splitIntoWindows(sentences.join(' '), { size: 40, overlap: 0, unit: 'chars', strategy: 'sentence' });
+  assert.deepEqual(
+    windows.map((w) => w.text),
+    sentences,
+  );
+});
