@@ -78,3 +78,16 @@ test('sentence windows: a word spanning two sentences is counted in neither; lon
     sentences,
   );
 });
+
+test(
+  'a 4 MB text splits by paragraph into every paragraph (hang detector: the split was quadratic)',
+  { timeout: 30_000 },
+  () => {
+    const paragraph = 'Heat flows from the wall into the boundary layer and out again.';
+    const text = Array.from({ length: 64_000 }, () => paragraph).join('\n\n');
+    const windows = splitIntoWindows(text, { size: 100, overlap: 0, unit: 'chars', strategy: 'paragraph' });
+    assert.equal(windows.length, 64_000);
+    assert.ok(windows.every((w) => w.text === paragraph));
+    assert.equal(windows.at(-1)?.end, text.length);
+  },
+);
