@@ -74,7 +74,9 @@ export class Documents {
 
   /**
    * Validates, chunks and embeds documents, then writes them all in one transaction: with one invalid document,
-   * nothing is written. `path(i)` names the i-th document in errors (`body` or `body[3]`).
+   * nothing is written. `path(i)` names the i-th document in errors (`body` or `body[3]`). When `signal` aborts
+   * before the write (the client went away, or its deadline passed while embedding), nothing is written: a
+   * request that was answered with an error never changes the store afterwards.
    */
   async add(
     viewer: Viewer,
@@ -83,7 +85,9 @@ export class Documents {
     signal?: AbortSignal,
   ): Promise<{ id: string; version: number }[]> {
     const prepared = this.prepare(viewer, inputs, path);
+    signal?.throwIfAborted();
     await this.embed(prepared, signal);
+    signal?.throwIfAborted();
     return this.write(viewer, prepared, path);
   }
 

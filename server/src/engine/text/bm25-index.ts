@@ -1,4 +1,7 @@
-import { indexTerms } from './tokenize.js';
+import { foldedWords, stem } from './tokenize.js';
+
+/** Distinct folded words whose term ids an index remembers (beyond it, later new words are stemmed each time). */
+const maxRememberedWords = 1_000_000;
 
 /** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
 const columnBreak = -1;
@@ -95,6 +98,14 @@ export class Bm25Index {
   #live = 0;
   #totalLength = 0;
   #scores = new Float64Array(1024);
+  /** Folded word → term id (its stem's), so adding a chunk looks each word up once. */
+  readonly #wordTerms = new Map<string, number>();
+  /** Scratch for add(), per term id: weighted frequency, first position and occurrences in the chunk being added. */
+  #freq = new Float64Array(1024);
+  #firstAt = new Int32Array(1024);
+  #occurrences = new Int32Array(1024);
+  readonly #touched: number[] = [];
+  readonly #sequence: number[] = [];
 
   constructor(weights: Bm25Weights) {
     this.#weights = weights;
@@ -107,36 +118,62 @@ export class Bm25Index {
 
   add(chunkSeq: number, docSeq: number, title: string, content: string): void {
     if (this.#localIds.has(chunkSeq)) this.remove(chunkSeq);
-    const titleTerms = indexTerms(title);
-    const contentTerms = indexTerms(content);
-    const sequence: number[] = [];
-    const stats = new Map<number, { freq: number; firstAt: number; occurrences: number }>();
-    const visit = (term: string, weight: number) => {
-      const termId = this.#termId(term);
-      const seen = stats.get(termId);
-      if (seen) {
-        seen.freq += weight;
-        seen.occurrences += 1;
-      } else stats.set(termId, { freq: weight, firstAt: sequence.length, occurrences: 1 });
-      sequence.push(termId);
+    // Per-term statistics of this chunk go to scratch arrays indexed by term id (no object or map per chunk):
+    // building a tenant's index adds every chunk, and allocation made it cost ~2 µs per word.
+    const sequence = this.#sequence;
+    sequence.length = 0;
+    const touched = this.#touched;
+    touched.length = 0;
+    const visit = (words: readonly string[], weight: number) => {
+      for (const word of words) {
+        const termId = this.#wordTermId(word);
+        if (this.#occurrences[termId] === 0) {
+          touched.push(termId);
+          this.#freq[termId] = weight;
+          this.#firstAt[termId] = sequence.length;
+        } else this.#freq[termId] = this.#freq[termId]! + weight;
+        this.#occurrences[termId] = this.#occurrences[termId]! + 1;
+        sequence.push(termId);
+      }
     };
-    for (const term of titleTerms) visit(term, this.#weights.title);
+    const titleWords = foldedWords(title);
+    const contentWords = foldedWords(content);
+    visit(titleWords, this.#weights.title);
     sequence.push(columnBreak);
-    for (const term of contentTerms) visit(term, this.#weights.content);
+    visit(contentWords, this.#weights.content);
     const id = this.#count;
     this.#grow(id + 1);
     this.#chunkSeqs[id] = chunkSeq;
     this.#docSeqs[id] = docSeq;
-    this.#lengths[id] = titleTerms.length + contentTerms.length;
-    this.#titleLengths[id] = titleTerms.length;
+    this.#lengths[id] = titleWords.length + contentWords.length;
+    this.#titleLengths[id] = titleWords.length;
     this.#alive[id] = 1;
     this.#storeTerms(id, sequence);
-    for (const [termId, t] of stats)
-      this.#postings[termId]!.push(id, t.freq, this.#lengths[id]!, t.firstAt, t.occurrences);
+    for (const termId of touched) {
+      this.#postings[termId]!.push(
+        id,
+        this.#freq[termId]!,
+        this.#lengths[id]!,
+        this.#firstAt[termId]!,
+        this.#occurrences[termId]!,
+      );
+      this.#occurrences[termId] = 0;
+    }
     this.#localIds.set(chunkSeq, id);
     this.#count += 1;
     this.#live += 1;
     this.#totalLength += this.#lengths[id]!;
+  }
+
+  /** The term id of a folded word: one lookup per word once seen, instead of a stem lookup then a term lookup. */
+  #wordTermId(word: string): number {
+    let termId = this.#wordTerms.get(word);
+    if (termId === undefined) {
+      termId = this.#termId(stem(word));
+      // Distinct spellings are bounded only by the text indexed; past the bound, words are stemmed each time.
+      if (this.#wordTerms.size < maxRememberedWords) this.#wordTerms.set(word, termId);
+    }
+    return termId;
   }
 
   remove(chunkSeq: number): void {
@@ -286,6 +323,15 @@ export class Bm25Index {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
       this.#postings.push(new Postings());
+      if (termId >= this.#freq.length) {
+        const grow = <A extends Float64Array | Int32Array>(old: A, next: A): A => {
+          next.set(old);
+          return next;
+        };
+        this.#freq = grow(this.#freq, new Float64Array(this.#freq.length * 2));
+        this.#firstAt = grow(this.#firstAt, new Int32Array(this.#firstAt.length * 2));
+        this.#occurrences = grow(this.#occurrences, new Int32Array(this.#occurrences.length * 2));
+      }
     }
     return termId;
   }

@@ -20,8 +20,15 @@ interface Build {
   through: number;
 }
 
-/** FTS5 rows read per slice of a build: a few milliseconds, so queries keep flowing while an index loads. */
-const rowsPerSlice = 2000;
+/**
+ * Text indexed per slice of a build, in characters (~10–30 ms here), so queries keep flowing while an index
+ * loads. Slices were 2,000 rows: with 1 KB chunks each held the event loop for 1–2 s, and a query arriving
+ * during a tenant's first build waited behind them.
+ */
+const charactersPerSlice = 100_000;
+/** Rows read per slice: as many as the last rows' average size fits in the budget, within these bounds. */
+const minRowsPerSlice = 16;
+const maxRowsPerSlice = 2000;
 
 /**
  * The in-memory BM25 indexes (Bm25Index), one per tenant, derived from the tenants' FTS5 tables.
@@ -77,14 +84,31 @@ export class Bm25Indexes implements TransactionListener {
     this.#building.set(tenantId, build);
     const page = this.#db.prepare(
       `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${fts} f JOIN chunks c ON c.seq = f.rowid
-       WHERE f.rowid > ? ORDER BY f.rowid LIMIT ${rowsPerSlice}`,
+       WHERE f.rowid > ? ORDER BY f.rowid LIMIT ?`,
     );
+    let rowsPerSlice = minRowsPerSlice;
     inSlices(() => {
       if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return true; // dropped meanwhile
-      const rows = page.all(build.through) as { seq: number; doc: number; title: string; content: string }[];
-      for (const row of rows) build.index.add(row.seq, row.doc, row.title, row.content);
-      if (rows.length > 0) build.through = rows[rows.length - 1]!.seq;
-      if (rows.length === rowsPerSlice) return false;
+      const rows = page.all(build.through, rowsPerSlice) as {
+        seq: number;
+        doc: number;
+        title: string;
+        content: string;
+      }[];
+      let characters = 0;
+      let added = 0;
+      for (const row of rows) {
+        build.index.add(row.seq, row.doc, row.title, row.content);
+        build.through = row.seq;
+        characters += row.title.length + row.content.length;
+        added += 1;
+        // Rows larger than the last ones: the rest of the page waits for the next slice.
+        if (characters >= charactersPerSlice) break;
+      }
+      const more = rows.length === rowsPerSlice || added < rows.length;
+      const average = added > 0 ? Math.max(1, characters / added) : charactersPerSlice;
+      rowsPerSlice = Math.min(maxRowsPerSlice, Math.max(minRowsPerSlice, Math.floor(charactersPerSlice / average)));
+      if (more) return false;
       this.#building.delete(tenantId);
       this.#ready.set(tenantId, build.index);
       return true;

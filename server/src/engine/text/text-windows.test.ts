@@ -64,3 +64,30 @@ test('character windows break between words, stay within size, and overlap by ab
     ['a', 'supercalifragilistic', 'b'],
   );
 });
+
+test('sentence windows: a word spanning two sentences is counted in neither; long texts keep every sentence', () => {
+  assert.deepEqual(
+    splitIntoWindows('See e.g. this one. And that', { size: 3, overlap: 0, strategy: 'sentence' }).map((w) => w.text),
+    ['See e.g. this one.', 'And that'],
+  );
+  // 20,000 sentences (≈ 600 KB): each window is exactly one sentence, in order, none lost.
+  const sentences = Array.from({ length: 20_000 }, (_, i) => `Sentence number ${i} ends here.`);
+  const windows = splitIntoWindows(sentences.join(' '), { size: 40, overlap: 0, unit: 'chars', strategy: 'sentence' });
+  assert.deepEqual(
+    windows.map((w) => w.text),
+    sentences,
+  );
+});
+
+test(
+  'a 4 MB text splits by paragraph into every paragraph (hang detector: the split was quadratic)',
+  { timeout: 30_000 },
+  () => {
+    const paragraph = 'Heat flows from the wall into the boundary layer and out again.';
+    const text = Array.from({ length: 64_000 }, () => paragraph).join('\n\n');
+    const windows = splitIntoWindows(text, { size: 100, overlap: 0, unit: 'chars', strategy: 'paragraph' });
+    assert.equal(windows.length, 64_000);
+    assert.ok(windows.every((w) => w.text === paragraph));
+    assert.equal(windows.at(-1)?.end, text.length);
+  },
+);

@@ -85,17 +85,24 @@ export function splitIntoWindows(text: string, options: WindowOptions): TextWind
     if (pack.length > 0) windows.push(windowOf(text, pack, 0, pack.length));
     pack = [];
   };
+  // Units and words are both in text order, so one cursor walks the words once: linear in the text (a filter of
+  // every word per unit made a 1 MB document take seconds).
+  let cursor = 0;
   for (const unitSpan of unitSpans(text, strategy)) {
-    const unitWords = words.filter((w) => w.start >= unitSpan.start && w.end <= unitSpan.end);
-    if (unitWords.length === 0) continue;
+    while (cursor < words.length && words[cursor]!.start < unitSpan.start) cursor += 1;
+    const first = cursor;
+    while (cursor < words.length && words[cursor]!.end <= unitSpan.end) cursor += 1;
+    if (cursor === first) continue;
+    const unitWords = words.slice(first, cursor);
     if (measure(unitWords, 0, unitWords.length, unit) > options.size) {
       flush();
-      windows.push(...slidingWindows(text, unitWords, options, unit));
+      for (const w of slidingWindows(text, unitWords, options, unit)) windows.push(w);
       continue;
     }
-    const candidate = [...pack, ...unitWords];
-    if (pack.length > 0 && measure(candidate, 0, candidate.length, unit) > options.size) flush();
-    pack.push(...unitWords);
+    const packed =
+      unit === 'words' ? pack.length + unitWords.length : unitWords[unitWords.length - 1]!.end - (pack[0]?.start ?? 0);
+    if (pack.length > 0 && packed > options.size) flush();
+    for (const w of unitWords) pack.push(w);
   }
   flush();
   return windows;

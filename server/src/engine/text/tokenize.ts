@@ -29,9 +29,14 @@ export function stem(word: string): string {
   return s;
 }
 
+/** The folded words of a text, in order, before stemming (indexTerms stems each). */
+export function foldedWords(text: string): string[] {
+  const out: string[] = [];
+  for (const word of fold(text).split(separators)) if (word !== '') out.push(word);
+  return out;
+}
+
 /** The index terms of a text, in order (repeated words repeated). */
 export function indexTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const word of fold(text).split(separators)) if (word !== '') out.push(stem(word));
-  return out;
+  return foldedWords(text).map(stem);
 }

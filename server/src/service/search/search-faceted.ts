@@ -8,6 +8,6 @@ export const searchFacetedUseCase =
   async ({ body }, ctx) => {
     const started = performance.now();
     const scope = scopeOf(deps, ctx, { table: body.primary_table, geo: geoOf(body) });
-    const { hits, facets } = facetedSearch(deps.search, scope, body.query, body.facets);
+    const { hits, facets } = await facetedSearch(deps.search, scope, body.query, body.facets, ctx.signal);
     return { ...searchResponse(deps.search, hits, body.limit, started), facets };
   };
