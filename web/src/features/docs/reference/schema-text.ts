@@ -40,6 +40,19 @@ export function limitsOf(schema: JsonSchema): string {
   return parts.join(', ');
 }
 
+/**
+ * A description as a sentence: its first letter in upper case, unless the first word is an identifier
+ * (`user_id`, `k1`, `camelCase`) whose spelling matters.
+ *
+ * @example sentence('the id of the document') // 'The id of the document'
+ * @example sentence('user_id of the caller') // 'user_id of the caller'
+ */
+export function sentence(text: string): string {
+  const first = /^\S+/.exec(text)?.[0] ?? '';
+  if (!/^[a-z][a-z'’-]*[,:;.]?$/.test(first)) return text;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export interface FieldRow {
   readonly name: string;
   readonly type: string;
@@ -48,7 +61,10 @@ export interface FieldRow {
   readonly description: string;
 }
 
-/** The fields of an object schema (or of the items of an array of objects), one level deep. */
+/**
+ * The fields of an object schema (or of the items of an array of objects), one level deep. A field with a
+ * default is not required from the caller: the server fills it in.
+ */
 export function fieldRows(schema: JsonSchema | undefined): FieldRow[] {
   if (!schema) return [];
   const object = schema.type === 'array' && schema.items && !Array.isArray(schema.items) ? schema.items : schema;
@@ -56,8 +72,8 @@ export function fieldRows(schema: JsonSchema | undefined): FieldRow[] {
   return Object.entries(object.properties ?? {}).map(([name, s]) => ({
     name,
     type: typeOf(s),
-    required: required.has(name),
+    required: required.has(name) && s.default === undefined,
     default: s.default === undefined ? '' : JSON.stringify(s.default),
-    description: [s.description ?? '', limitsOf(s)].filter(Boolean).join(' '),
+    description: sentence([s.description ?? '', limitsOf(s)].filter(Boolean).join(' ')),
   }));
 }
