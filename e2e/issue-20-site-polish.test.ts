@@ -90,6 +90,21 @@ describe('issue 20 (15): polish', () => {
     assert.equal(titles.get('/whitepaper'), 'Whitepaper — GoDB');
   });
 
+  test('the reference marks no field with a default as required (issue 20, 10)', async () => {
+    const page = await open('/documentation/api-reference');
+    await page.locator('table').first().waitFor();
+    const rows = await page
+      .locator('section[id^="op-"] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const withDefault = rows.filter((cells) => cells.length === 5 && cells[3] !== '');
+    assert.ok(withDefault.length > 20);
+    assert.deepEqual(
+      withDefault.filter((cells) => cells[2] !== 'no').map((cells) => cells[0]),
+      [],
+    );
+    await page.close();
+  });
+
   test('an unknown documentation section shows the error page', async () => {
     const page = await open('/documentation/no-such-section');
     await page.getByRole('heading', { name: 'Oops! Something went wrong' }).waitFor();

@@ -83,7 +83,7 @@ export function GrpcReference() {
                               <code>{f.name}</code>
                             </td>
                             <td>{`${f.repeated ? 'repeated ' : ''}${f.type}`}</td>
-                            <td>{sentence(f.description)}</td>
+                            <td>{f.description}</td>
                           </tr>
                         ))}
                       </tbody>

@@ -23,6 +23,14 @@ test('issue 20: descriptions read as sentences, identifiers keep their spelling'
   assert.equal(sentence('minScore: the lowest score'), 'minScore: the lowest score');
   assert.equal(sentence('Already a sentence.'), 'Already a sentence.');
   assert.equal(sentence(''), '');
+  assert.equal(sentence('mode auto picks a route', ['mode']), 'mode auto picks a route');
+  assert.equal(
+    fieldRows({
+      type: 'object',
+      properties: { role: { type: 'string', enum: ['user', 'admin'], description: 'user or admin' } },
+    })[0]?.description,
+    'user or admin',
+  );
   assert.equal(
     fieldRows({ type: 'object', properties: { q: { type: 'string', description: 'the text' } } })[0]?.description,
     'The text',
