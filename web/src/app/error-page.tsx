@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { paths } from '../config/paths';
+import { usePageTitle } from '../lib/page-title';
 import styles from './error-page.module.css';
 
 function describe(error: unknown): { status: number | undefined; detail: string } {
@@ -12,6 +13,7 @@ function describe(error: unknown): { status: number | undefined; detail: string 
 /** Shown for any routing error and for unknown routes (site-spec §2 "Error page"). */
 export function ErrorPage() {
   const { status, detail } = describe(useRouteError());
+  usePageTitle(status === 404 ? 'Page not found' : 'Error');
   return (
     <main id="main" className={styles.page}>
       <div className={styles.card}>

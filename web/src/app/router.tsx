@@ -1,6 +1,7 @@
 import { createBrowserRouter, data, type RouteObject } from 'react-router';
 import { PublicLayout } from '../components/layout/public-layout';
 import { paths } from '../config/paths';
+import { docSections } from '../features/docs/doc-sections';
 import { ErrorPage } from './error-page';
 
 /**
@@ -40,6 +41,13 @@ export const routes: RouteObject[] = [
       {
         path: `${paths.documentation.path}/:section?`,
         errorElement: <ErrorPage />,
+        // A section that does not exist is a missing page, not the introduction under a wrong address.
+        loader: ({ params }) => {
+          if (params.section !== undefined && !docSections.some((s) => s.slug === params.section)) {
+            throw data('Not Found', { status: 404, statusText: `Documentation section "${params.section}" not found` });
+          }
+          return null;
+        },
         lazy: async () => ({ Component: (await import('../features/docs/documentation-page')).DocumentationPage }),
       },
     ],

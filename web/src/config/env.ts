@@ -1,15 +1,21 @@
 /**
  * Build-time settings of the website (Vite `VITE_*` variables). The specification does not give the source
- * repository or social addresses, so they are configuration; the defaults point at the project's public home.
+ * repository or social addresses, so they are configuration. Without them the site shows no such link: a guessed
+ * address would be a dead link (issue #20).
  */
 const env = import.meta.env;
 
+/** A configured address, or null when the variable is unset or blank. */
+const configured = (value: string | undefined): string | null => (value?.trim() ? value.trim() : null);
+
+const socialLinks: readonly { label: string; href: string }[] = [
+  { label: 'X (Twitter)', href: configured(env.VITE_SOCIAL_X_URL) },
+  { label: 'LinkedIn', href: configured(env.VITE_SOCIAL_LINKEDIN_URL) },
+].flatMap((link) => (link.href ? [{ label: link.label, href: link.href }] : []));
+
 export const siteConfig = {
-  repositoryUrl: env.VITE_REPOSITORY_URL ?? 'https://github.com/godb-project/godb',
-  socialLinks: [
-    { label: 'X (Twitter)', href: env.VITE_SOCIAL_X_URL ?? 'https://x.com/godb_project' },
-    { label: 'LinkedIn', href: env.VITE_SOCIAL_LINKEDIN_URL ?? 'https://www.linkedin.com/company/godb-project' },
-  ],
+  repositoryUrl: configured(env.VITE_REPOSITORY_URL),
+  socialLinks,
   copyrightYear: 2025,
 } as const;
 

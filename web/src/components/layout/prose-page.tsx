@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
+import { usePageTitle } from '../../lib/page-title';
 import styles from './prose-page.module.css';
 
 /** A long-form text page (legal pages, whitepaper body) with a title block. */
 export function ProsePage({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+  usePageTitle(title);
   return (
     <article className={styles.page}>
       <header className={styles.header}>

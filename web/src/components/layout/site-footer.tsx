@@ -24,14 +24,18 @@ export function SiteFooter() {
         </nav>
         <nav className={styles.group} aria-labelledby="footer-community">
           <h2 id="footer-community">Community</h2>
-          <a href={siteConfig.repositoryUrl} target="_blank" rel="noopener noreferrer">
-            GitHub
-          </a>
+          {/* The repository and social links exist only when configured at build time (no dead links). */}
+          {siteConfig.repositoryUrl && (
+            <a href={siteConfig.repositoryUrl} target="_blank" rel="noopener noreferrer">
+              GitHub
+            </a>
+          )}
           {siteConfig.socialLinks.map((link) => (
             <a key={link.href} href={link.href} target="_blank" rel="noopener noreferrer">
               {link.label}
             </a>
           ))}
+          <Link to={paths.contact.getHref()}>Join the beta program</Link>
         </nav>
         <nav className={styles.group} aria-labelledby="footer-legal">
           <h2 id="footer-legal">Legal</h2>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { siteConfig } from '../../config/env';
 import { paths } from '../../config/paths';
@@ -40,6 +40,19 @@ function Logo() {
 export function SiteHeader({ items = mainNav }: { items?: readonly NavItem[] }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  // Escape closes the open menu and gives focus back to its toggle, as for any disclosure.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   const links = (
     <>
       {items.map((item) => (
@@ -53,15 +66,17 @@ export function SiteHeader({ items = mainNav }: { items?: readonly NavItem[] }) 
           {item.label}
         </NavLink>
       ))}
-      <a
-        className={`${styles.link} ${styles.external}`}
-        href={siteConfig.repositoryUrl}
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={() => setOpen(false)}
-      >
-        GitHub<span className="visually-hidden"> (opens in a new tab)</span>
-      </a>
+      {siteConfig.repositoryUrl && (
+        <a
+          className={`${styles.link} ${styles.external}`}
+          href={siteConfig.repositoryUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={() => setOpen(false)}
+        >
+          GitHub<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      )}
     </>
   );
 
@@ -73,6 +88,7 @@ export function SiteHeader({ items = mainNav }: { items?: readonly NavItem[] }) 
           {links}
         </nav>
         <button
+          ref={toggle}
           type="button"
           className={styles.toggle}
           aria-expanded={open}

@@ -5,16 +5,27 @@ interface FieldProps {
   readonly label: string;
   readonly hint?: ReactNode;
   readonly required?: boolean | undefined;
+  /**
+   * Marks the field as required (asterisk, aria-required) without the browser's own check, for forms whose
+   * specification names its own message for a missing value (site-spec §5: 'Name and Company are required…').
+   */
+  readonly markRequired?: boolean | undefined;
 }
 
 /** Label (with the required marker), control and hint, wired together by id. */
-function Field({ label, hint, required, children }: FieldProps & { children: (id: string) => ReactNode }) {
+function Field({
+  label,
+  hint,
+  required,
+  markRequired,
+  children,
+}: FieldProps & { children: (id: string) => ReactNode }) {
   const id = useId();
   return (
     <div className={styles.field}>
       <label htmlFor={id}>
         {label}
-        {required && (
+        {(required || markRequired) && (
           <span className={styles.required} aria-hidden="true">
             {' '}
             *
@@ -27,10 +38,24 @@ function Field({ label, hint, required, children }: FieldProps & { children: (id
   );
 }
 
-export function TextField({ label, hint, required, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  hint,
+  required,
+  markRequired,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <Field label={label} hint={hint} required={required}>
-      {(id) => <input id={id} required={required} className={styles.control} {...input} />}
+    <Field label={label} hint={hint} required={required} markRequired={markRequired}>
+      {(id) => (
+        <input
+          id={id}
+          required={required}
+          aria-required={markRequired ?? undefined}
+          className={styles.control}
+          {...input}
+        />
+      )}
     </Field>
   );
 }

@@ -7,6 +7,7 @@ import { Alert, TextField } from '../../components/ui/form-field';
 import { emailServiceConfig } from '../../config/env';
 import { NetworkFailure } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
+import { usePageTitle } from '../../lib/page-title';
 import { sendEmail } from '../../lib/mail';
 import { loginAccount, registerAccount } from './auth-api';
 import styles from './auth-screen.module.css';
@@ -25,6 +26,7 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
   const [error, setError] = useState(notice ?? '');
   const [success, setSuccess] = useState('');
   const [busy, setBusy] = useState(false);
+  usePageTitle(mode === 'login' ? 'Log in — API Playground' : 'Register — API Playground');
 
   const switchMode = (next: Mode) => {
     sessionNotice.clear();
@@ -69,10 +71,10 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
         setSuccess(clientMessages.registrationSuccess);
         return;
       }
-      // As the specification says: the register call comes first (its outcome is ignored), then the login.
-      await registerAccount({ email: form.email, password: form.password, tenant_id: crypto.randomUUID() }).catch(
-        () => undefined,
-      );
+      // As the specification says: the register call comes first (its outcome is ignored), then the login. It
+      // carries no tenant id, and the server creates a tenant only when one is given, so a mistyped e-mail cannot
+      // become a new empty tenant: the login that follows answers 'Invalid email or password' (issue #20).
+      await registerAccount({ email: form.email, password: form.password }).catch(() => undefined);
       const result = await loginAccount({ email: form.email, password: form.password });
       if (result.token) authToken.set(result.token);
       else setError(result.error ?? clientMessages.loginFailed);
@@ -102,16 +104,30 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
           {success && <Alert kind="success">{success}</Alert>}
           {mode === 'register' && (
             <>
-              <TextField label="Name" autoComplete="name" {...bind('name')} />
-              <TextField label="Company" autoComplete="organization" {...bind('company')} />
+              <TextField label="Name" markRequired autoComplete="name" placeholder="Ada Lovelace" {...bind('name')} />
+              <TextField
+                label="Company"
+                markRequired
+                autoComplete="organization"
+                placeholder="Analytical Engines Ltd"
+                {...bind('company')}
+              />
             </>
           )}
-          <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
+          <TextField
+            label="Email"
+            type="email"
+            required
+            autoComplete="email"
+            placeholder="you@example.com"
+            {...bind('email')}
+          />
           <TextField
             label="Password"
             type="password"
             required
             autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            placeholder="Your password"
             {...bind('password')}
           />
           {mode === 'register' && (
@@ -121,6 +137,7 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
                 type="password"
                 required
                 autoComplete="new-password"
+                placeholder="The same password again"
                 {...bind('confirm')}
               />
               <TextField
@@ -136,6 +153,7 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
             label={`${check.a} + ${check.b} = ?`}
             inputMode="numeric"
             required
+            placeholder="The sum"
             {...bind('answer')}
             hint="A quick human check."
           />

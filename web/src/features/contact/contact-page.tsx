@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Alert, TextAreaField, TextField } from '../../components/ui/form-field';
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
 import { sendMail } from '../../lib/mail';
+import { usePageTitle } from '../../lib/page-title';
 import styles from './contact-page.module.css';
 
 const empty = { name: '', email: '', phone: '', subject: '', message: '' };
@@ -16,6 +17,7 @@ const reasons = [
 ];
 
 export function ContactPage() {
+  usePageTitle('Contact');
   const root = useRef<HTMLDivElement>(null);
   useScrollReveal(root);
   const { form, bind, reset } = useForm(empty);

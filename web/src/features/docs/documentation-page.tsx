@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
+import { usePageTitle } from '../../lib/page-title';
 import { defaultDocSlug, docSections, type DocSlug } from './doc-sections';
 import styles from './documentation-page.module.css';
 
@@ -25,6 +26,7 @@ export function DocumentationPage() {
   const slug = (docSections.some((s) => s.slug === section) ? section : defaultDocSlug) as DocSlug;
   const current = docSections.find((s) => s.slug === slug) ?? docSections[0];
   const Section = sections[slug];
+  usePageTitle(`${current.title} — Documentation`);
   return (
     <div className={styles.layout}>
       <nav className={styles.sidebar} aria-label="Documentation sections">

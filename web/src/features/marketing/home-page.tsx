@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { ButtonLink } from '../../components/ui/button';
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
 import { paths } from '../../config/paths';
+import { usePageTitle } from '../../lib/page-title';
 import styles from './home-page.module.css';
 
 const features = [
@@ -30,6 +31,7 @@ const metrics = [
 ] as const;
 
 export function HomePage() {
+  usePageTitle(null);
   const root = useRef<HTMLDivElement>(null);
   useScrollReveal(root);
   return (
@@ -43,6 +45,9 @@ export function HomePage() {
           <p className={styles.subtitle}>
             High-performance, distributed vector database and search engine designed for modern AI applications
           </p>
+          <p className={styles.today}>
+            Today it runs as a single node, embedded in one process; cluster mode on NATS JetStream is planned.
+          </p>
           <div className={styles.actions}>
             <ButtonLink to={paths.documentation.getHref()} size="lg">
               Get Started
@@ -51,10 +56,11 @@ export function HomePage() {
               Read Whitepaper
             </ButtonLink>
           </div>
-          <pre className={styles.snippet} aria-label="Example search request">
+          {/* data-snippet: a test runs every shell snippet of the site against a fresh server, as pasted. */}
+          <pre className={styles.snippet} aria-label="Example search request" data-snippet="shell">
             <code>
               {`curl -X POST localhost:8081/api/v1/search/hybrid \\
-  -H "Authorization: Bearer $TOKEN" \\
+  -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
   -d '{"query": "boundary layer transition", "alpha": 0.5}'`}
             </code>
           </pre>

@@ -8,6 +8,18 @@ export interface EndpointFormProps {
   readonly onFile: (file: File | null) => void;
 }
 
+/**
+ * The hint shown in an empty control: the catalogue's placeholder, else the default the server applies, else
+ * what the field is (every field shows one, issue #20).
+ */
+export function placeholderOf(field: PlaygroundField): string {
+  if (field.placeholder) return field.placeholder;
+  if (field.default !== undefined) return `${String(field.default)} (default)`;
+  if (field.description) return field.description;
+  const kind = field.valueType === 'integer' || field.valueType === 'number' ? 'a number' : 'text';
+  return field.required ? `${field.label}: ${kind}` : `${field.label}: ${kind} (optional)`;
+}
+
 /** One control per field: text, number, textarea, select or file, with its placeholder and required flag. */
 export function EndpointForm({ fields, values, onChange, onFile }: EndpointFormProps) {
   return (
@@ -35,7 +47,10 @@ export function EndpointForm({ fields, values, onChange, onFile }: EndpointFormP
         } else if (field.kind === 'select') {
           control = (
             <select {...common} value={value} onChange={(e) => onChange(field.name, e.target.value)}>
-              {!field.required && <option value="">(not set)</option>}
+              {/* The empty choice is shown whenever it is the value, so the select never displays an option it does not send. */}
+              {(!field.required || !field.options?.includes(value)) && (
+                <option value="">{field.required ? 'Choose…' : '(not set)'}</option>
+              )}
               {(field.options ?? []).map((o) => (
                 <option key={o} value={o}>
                   {o}
@@ -48,7 +63,7 @@ export function EndpointForm({ fields, values, onChange, onFile }: EndpointFormP
             <textarea
               {...common}
               rows={field.in === 'raw-body' ? 8 : 3}
-              placeholder={field.placeholder}
+              placeholder={placeholderOf(field)}
               value={value}
               onChange={(e) => onChange(field.name, e.target.value)}
             />
@@ -59,7 +74,7 @@ export function EndpointForm({ fields, values, onChange, onFile }: EndpointFormP
               {...common}
               type={field.kind === 'number' ? 'number' : 'text'}
               step={field.valueType === 'integer' ? 1 : 'any'}
-              placeholder={field.placeholder}
+              placeholder={placeholderOf(field)}
               value={value}
               onChange={(e) => onChange(field.name, e.target.value)}
             />

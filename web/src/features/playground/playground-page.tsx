@@ -6,22 +6,31 @@ import { MethodBadge } from '../../components/ui/method-badge';
 import { InlineCode } from '../../components/ui/inline-code';
 import { apiBaseUrl } from '../../config/env';
 import { paths } from '../../config/paths';
-import { apiRequest, NetworkFailure } from '../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
+import { usePageTitle } from '../../lib/page-title';
 import { apiV1Path, buildRequest, ClientValidationError, toCurl, type BuiltRequest } from './build-request';
 import { EndpointForm } from './endpoint-form';
 import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
 import { extractFileText } from './extract-file-text';
 import { ReportIssueModal } from './report-issue-modal';
+import { endsSession } from './session-expiry';
 import styles from './playground.module.css';
 
 type Response = { readonly error: boolean; readonly text: string } | null;
 
-/** Values a form starts with: the schema's defaults, the server's default model, and the upload's defaults. */
+/**
+ * Values a form starts with: the schema's defaults, the server's default model, and the upload's defaults. A
+ * required select without a default starts on its first option, the one the browser shows: a form sends what it
+ * displays (issue #20: Update ACL showed "add" and sent nothing).
+ */
 function initialValues(endpoint: PlaygroundEndpoint, defaultModel: string | null): Record<string, string> {
   const values: Record<string, string> = {};
   for (const field of endpoint.fields) {
     if (field.default !== undefined) values[field.name] = String(field.default);
+    else if (field.kind === 'select' && field.required && field.options?.[0] !== undefined) {
+      values[field.name] = field.options[0];
+    }
     if (field.name === 'model_name' && defaultModel) values[field.name] = defaultModel;
   }
   if (endpoint.op.id === 'add-document') {
@@ -33,9 +42,14 @@ function initialValues(endpoint: PlaygroundEndpoint, defaultModel: string | null
   return values;
 }
 
-const isUnauthorized = (text: string) => text.includes('401') || text.includes('Unauthorized');
+/** On one-column layouts the form is below the whole endpoint list: bring it into view once one is chosen. */
+function showFormOnNarrowScreens() {
+  if (!window.matchMedia('(max-width: 860px)').matches) return;
+  requestAnimationFrame(() => document.getElementById('main')?.scrollIntoView({ block: 'start' }));
+}
 
 export function PlaygroundPage({ token }: { token: string }) {
+  usePageTitle('API Playground');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [valuesById, setValuesById] = useState<Record<string, Record<string, string>>>({});
   const [files, setFiles] = useState<Record<string, File | null>>({});
@@ -105,7 +119,7 @@ export function PlaygroundPage({ token }: { token: string }) {
           statusText: res.statusText,
           body: res.text,
         });
-        if (isUnauthorized(text)) return logout(clientMessages.sessionExpired);
+        if (endsSession(res.status, res.body)) return logout(clientMessages.sessionExpired);
         setResponse({ error: true, text });
         return;
       }
@@ -114,9 +128,8 @@ export function PlaygroundPage({ token }: { token: string }) {
         text: JSON.stringify(res.body, null, 2),
       });
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof NetworkFailure) && isUnauthorized(text)) return logout(clientMessages.sessionExpired);
-      setResponse({ error: true, text });
+      // Client-side checks and network failures: no answer of the server, so never a session expiry.
+      setResponse({ error: true, text: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(false);
     }
@@ -166,6 +179,7 @@ export function PlaygroundPage({ token }: { token: string }) {
                           setSelectedId(op.id);
                           setResponse(null);
                           setCurl(null);
+                          showFormOnNarrowScreens();
                         }}
                       >
                         <MethodBadge method={op.http.method} />

@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { usePageTitle } from '../../lib/page-title';
 import { whitepaperSections, whitepaperSubtitle, whitepaperTitle, type Block } from './whitepaper-content';
 import styles from './whitepaper-page.module.css';
 
@@ -18,6 +19,7 @@ function render(block: Block, key: number) {
 }
 
 export function WhitepaperPage() {
+  usePageTitle('Whitepaper');
   return (
     <div className={styles.layout}>
       <aside className={styles.toc} aria-label="Whitepaper sections">

@@ -5,7 +5,7 @@ import { InlineCode } from '../../../components/ui/inline-code';
 import { SegmentedTabs } from '../../../components/ui/segmented-tabs';
 import { matcher } from '../pattern-search';
 import { GrpcReference } from './grpc-reference';
-import { fieldRows, type FieldRow, type JsonSchema } from './schema-text';
+import { fieldRows, identifiersOf, sentence, type FieldRow, type JsonSchema } from './schema-text';
 import { PatternSearchBox } from './pattern-search-box';
 import styles from './reference.module.css';
 
@@ -70,7 +70,12 @@ function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: bo
       </header>
       <h3 id={`op-${op.id}-title`}>{op.name}</h3>
       <p>
-        <InlineCode text={op.description} />
+        <InlineCode
+          text={sentence(
+            op.description,
+            identifiersOf(op.params as JsonSchema, op.query as JsonSchema, op.body as JsonSchema),
+          )}
+        />
       </p>
       {op.http.aliases.length > 0 && (
         <p className={styles.aliases}>

@@ -2,6 +2,7 @@ import { grpcMessages, grpcPackage, grpcServices } from '@godb/contract';
 import { useMemo, useState } from 'react';
 import { matcher } from '../pattern-search';
 import { PatternSearchBox } from './pattern-search-box';
+import { sentence } from './schema-text';
 import styles from './reference.module.css';
 
 /** The gRPC reference: services, methods and their messages, searchable like the REST reference. */
@@ -48,15 +49,15 @@ export function GrpcReference() {
       {services.map((service) => (
         <section key={service.name} className={styles.endpoint} aria-labelledby={`svc-${service.name}`}>
           <h3 id={`svc-${service.name}`}>{service.name}</h3>
-          <p>{service.description}</p>
+          <p>{sentence(service.description)}</p>
           {service.methods.map((m) => (
             <div key={m.name} className={styles.rpc} data-rpc={m.name}>
-              <h4>
+              <h4 className={styles.signature}>
                 <code>
                   rpc {m.name}({m.request}) returns ({m.response})
                 </code>
               </h4>
-              <p>{m.description}</p>
+              <p>{sentence(m.description)}</p>
               {[m.request, m.response].map((name) => {
                 const message = messages.get(name);
                 if (!message) return null;

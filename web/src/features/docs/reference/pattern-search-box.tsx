@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import styles from './reference.module.css';
 
 interface PatternSearchBoxProps {
@@ -22,18 +22,28 @@ export function PatternSearchBox({
   onClear,
   children,
 }: PatternSearchBoxProps) {
+  const input = useRef<HTMLInputElement>(null);
   return (
     <div className={styles.search} role="search">
       <label htmlFor={id}>{label}</label>
       <div className={styles.searchRow}>
         <input
+          ref={input}
           id={id}
           type="search"
           placeholder={placeholder}
           value={query}
           onChange={(e) => onChange(e.target.value)}
         />
-        <button type="button" onClick={onClear} disabled={query === ''}>
+        {/* Clearing keeps the reader in the box to type the next search (the button disables itself). */}
+        <button
+          type="button"
+          onClick={() => {
+            onClear();
+            input.current?.focus();
+          }}
+          disabled={query === ''}
+        >
           Clear
         </button>
       </div>

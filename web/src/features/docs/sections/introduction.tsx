@@ -8,6 +8,7 @@ export default function Introduction() {
         GoDB is a vector database and search engine for AI applications. It stores documents, splits them into chunks,
         embeds them with local models, and answers text, vector, hybrid, geo, faceted, fuzzy, autocomplete, smart,
         multi-table, recommendation and graph queries — under one access model, for many tenants, from one process.
+        Today GoDB runs as a single node, embedded in that process; a cluster mode on NATS JetStream is planned.
       </p>
       <h2>Start in two commands</h2>
       <pre>
@@ -15,12 +16,15 @@ export default function Introduction() {
 npm test                     # the whole suite`}</code>
       </pre>
       <h2>A first search</h2>
-      <pre>
+      <p>With the server running, paste this into a shell (it needs only curl and the Node.js GoDB runs on):</p>
+      {/* data-snippet: a test runs every shell snippet of the site against a fresh server, as pasted. */}
+      <pre data-snippet="shell">
         <code>{`# register a tenant and log in
 curl -X POST localhost:8081/auth/register -H 'content-type: application/json' \\
   -d '{"email":"ada@example.com","password":"correct horse battery","tenant_id":"6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70"}'
 TOKEN=$(curl -s -X POST localhost:8081/auth/login -H 'content-type: application/json' \\
-  -d '{"email":"ada@example.com","password":"correct horse battery"}' | jq -r .token)
+  -d '{"email":"ada@example.com","password":"correct horse battery"}' \\
+  | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')
 
 # store a document: it is chunked, embedded and indexed in one write
 curl -X POST localhost:8081/api/v1/documents -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\

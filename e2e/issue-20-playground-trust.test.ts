@@ -1,0 +1,239 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page, Request } from 'playwright-core';
+import { launchBrowser, viewports } from './support/browser.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+
+// Issue #20, the playground's share: random logouts (1), selects that send nothing (2), login mode creating
+// tenants (4), and the form polish of 15 (placeholders, required marks, the read-only tenant id).
+
+let server: ServerProcess;
+let browser: Browser;
+const password = 'correct horse battery';
+
+before(async () => {
+  server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000' });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A user registered over the API, as the register form does: a new tenant of their own. */
+async function registerUser(email: string): Promise<void> {
+  const res = await fetch(`${server.baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, tenant_id: randomUUID() }),
+  });
+  assert.equal(res.status, 201, await res.text());
+}
+
+async function answerCheck(page: Page) {
+  const label = (await page.locator('label', { hasText: '= ?' }).textContent()) ?? '';
+  const [a, b] = (/(\d) \+ (\d) = \?/.exec(label) ?? []).slice(1).map(Number);
+  await page.getByRole('textbox', { name: /= \?/ }).fill(String((a ?? 0) + (b ?? 0)));
+}
+
+async function fillLogin(page: Page, email: string) {
+  await page.goto(`${server.baseUrl}/playground`);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await answerCheck(page);
+}
+
+async function logIn(page: Page, email: string) {
+  await fillLogin(page, email);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.getByRole('heading', { name: 'API Endpoints' }).waitFor();
+}
+
+async function choose(page: Page, name: string) {
+  await page.getByRole('button', { name: new RegExp(`^(GET|POST|PUT|PATCH|DELETE) ${name}$`) }).click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+async function send(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Send Request' }).click();
+  await page.getByRole('button', { name: 'Send Request' }).waitFor();
+  return (await page.getByTestId('response').textContent()) ?? '';
+}
+
+describe('issue 20: the session ends on a 401 answer, not on "401" in a text', () => {
+  test('getting document report-401 (a 404) keeps the visitor logged in', async () => {
+    const email = `r401-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await logIn(page, email);
+    await choose(page, 'Get Document');
+    await page.locator('#field-id').fill('report-401');
+    const text = await send(page);
+    assert.match(text, /^API Error: 404 Not Found/);
+    assert.match(text, /report-401/);
+    assert.ok(await page.getByRole('heading', { name: 'API Endpoints' }).isVisible());
+    assert.notEqual(await page.evaluate(() => localStorage.getItem('authToken')), null);
+    await page.close();
+  });
+
+  test('a token the server rejects (401) logs out with the session message', async () => {
+    const email = `real401-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await logIn(page, email);
+    // A well-formed token with a forged signature: the server answers 401 UNAUTHORIZED.
+    const token = (await page.evaluate(() => localStorage.getItem('authToken'))) ?? '';
+    await page.evaluate(
+      (t) => localStorage.setItem('authToken', t),
+      `${token.slice(0, token.lastIndexOf('.'))}.forged`,
+    );
+    await page.reload();
+    await choose(page, 'Get Document');
+    await page.locator('#field-id').fill('anything');
+    await page.getByRole('button', { name: 'Send Request' }).click();
+    await page.getByText('Session expired. Please login again.').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('authToken')), null);
+    await page.close();
+  });
+});
+
+describe('issue 20: every select sends what it displays', () => {
+  test('Update ACL sent without touching the Operation select sends "add"', async () => {
+    const email = `acl-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await logIn(page, email);
+    const token = (await page.evaluate(() => localStorage.getItem('authToken'))) ?? '';
+    const created = await fetch(`${server.baseUrl}/api/v1/documents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: 'acl-doc', title: 'ACL target', content: 'Shared with a colleague.' }),
+    });
+    assert.ok(created.ok, await created.text());
+
+    await choose(page, 'Update ACL');
+    const select = page.locator('#field-operation');
+    const shown = await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
+    assert.equal(shown, 'add');
+    await page.locator('#field-id').fill('acl-doc');
+    await page.locator('#field-acl').fill(JSON.stringify([{ user_id: randomUUID(), role: 'view' }]));
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/documents/acl-doc/acl'));
+    const text = await send(page);
+    const body = (await request).postDataJSON() as { operation?: string };
+    assert.equal(body.operation, shown);
+    assert.doesNotMatch(text, /Operation is required|body\.operation/);
+    await page.close();
+  });
+
+  test('no playground select shows an option it would not send', async () => {
+    const email = `selects-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await logIn(page, email);
+    const endpoints = page.locator('aside button[aria-pressed]');
+    const count = await endpoints.count();
+    assert.ok(count > 20);
+    for (let i = 0; i < count; i++) {
+      const label = (await endpoints.nth(i).textContent()) ?? '';
+      await endpoints.nth(i).click();
+      for (const select of await page.locator('main form select').all()) {
+        const [value, shown] = await select.evaluate((el: HTMLSelectElement) => [
+          el.value,
+          el.selectedOptions[0]?.value ?? null,
+        ]);
+        assert.equal(shown, value, `${label}: ${await select.getAttribute('name')}`);
+      }
+    }
+    await page.close();
+  });
+});
+
+describe('issue 20: a login-mode register call cannot create a tenant', () => {
+  test('the register request of the login action carries no tenant_id; a typo ends in "Invalid email or password"', async (t) => {
+    const email = `login-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    const registers: Request[] = [];
+    page.on('request', (r) => r.url().endsWith('/auth/register') && registers.push(r));
+
+    await fillLogin(page, email);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/auth/register'));
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    const registerStatus = (await answered).status();
+    await page.getByRole('heading', { name: 'API Endpoints' }).waitFor();
+    assert.equal(registers.length, 1);
+    const body = registers[0]?.postDataJSON() as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body).sort(), ['email', 'password']);
+    // The server's side (a register call without tenant_id answers 200 and creates nothing) lands separately;
+    // until it does, the call answers 400 and the browser logs it, so this check waits for it.
+    if (registerStatus === 200) assert.deepEqual(consoleErrors, []);
+    else t.diagnostic(`register without tenant_id answered ${registerStatus}: the server part of issue 20 is pending`);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await fillLogin(page, `typo-${email}`);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.getByText('Invalid email or password').waitFor();
+    // The typo created no account: the same e-mail still cannot log in over the API.
+    const login = await fetch(`${server.baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `typo-${email}`, password }),
+    });
+    assert.equal(login.status, 401);
+    await page.close();
+  });
+});
+
+describe('issue 20: the forms say what they want', () => {
+  test('every playground field has a placeholder', async () => {
+    const email = `ph-${randomUUID()}@example.com`;
+    await registerUser(email);
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await logIn(page, email);
+    const endpoints = page.locator('aside button[aria-pressed]');
+    const count = await endpoints.count();
+    assert.ok(count > 20);
+    for (let i = 0; i < count; i++) {
+      const label = (await endpoints.nth(i).textContent()) ?? '';
+      await endpoints.nth(i).click();
+      for (const control of await page.locator('main form input:not([type=file]), main form textarea').all()) {
+        const placeholder = (await control.getAttribute('placeholder')) ?? '';
+        assert.notEqual(placeholder.trim(), '', `${label}: ${await control.getAttribute('name')}`);
+      }
+    }
+    await page.close();
+  });
+
+  test('Register mode marks Name and Company required; the tenant id looks read-only', async () => {
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await page.goto(`${server.baseUrl}/playground`);
+    await page.getByRole('tab', { name: 'Register' }).click();
+    for (const name of ['Name', 'Company']) {
+      const input = page.getByRole('textbox', { name, exact: true });
+      assert.equal(await input.getAttribute('aria-required'), 'true');
+      const label = await page.locator(`label[for="${await input.getAttribute('id')}"]`).textContent();
+      assert.match(label ?? '', /\*$/);
+    }
+    const tenant = page.getByRole('textbox', { name: 'Tenant ID' });
+    const email = page.getByRole('textbox', { name: 'Email', exact: true });
+    const look = (el: HTMLElement) => {
+      const style = getComputedStyle(el);
+      return [style.backgroundColor, style.borderStyle];
+    };
+    assert.notDeepEqual(await tenant.evaluate(look), await email.evaluate(look));
+    for (const control of await page.locator('form input:not([readonly])').all()) {
+      assert.notEqual(((await control.getAttribute('placeholder')) ?? '').trim(), '');
+    }
+    // The specification's own message for a missing name still appears (no browser check stands in front).
+    await email.fill('x@example.com');
+    await page.locator('input[name="password"]').fill('password-1');
+    await page.locator('input[name="confirm"]').fill('password-1');
+    await answerCheck(page);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText('Name and Company are required for registration').waitFor();
+    await page.close();
+  });
+});
