@@ -13,6 +13,7 @@ export interface HybridQuery {
   readonly limit: number;
   readonly fusion: 'weighted' | 'rrf';
   readonly useMlRanking: boolean;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Reciprocal rank fusion constant. */
@@ -56,6 +57,7 @@ export async function hybridSearch(
       method: 'cosine',
       threshold: -1,
       limit: depth,
+      signal: q.signal,
     })
   ).hits.slice(0, depth);
   const text = q.fusion === 'rrf' ? new Map(textHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(textHits);

@@ -21,6 +21,8 @@ export interface VectorQuery {
   readonly limit: number;
   /** Blend proximity into the score when there is a geo restriction. */
   readonly combineLocation?: boolean;
+  /** Aborted when the caller has gone or its deadline passed: the query's embedding is then not computed. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Weight of proximity in `combine_location_score`: score = 0.7·similarity + 0.3·(1 − distance / radius). */
@@ -85,14 +87,14 @@ export function parseVector(raw: unknown, dims: number, model: string): Float32A
 /** The query vector: the given vector, or the query text embedded with the model. */
 export async function queryVector(
   embedder: Embedder,
-  q: Pick<VectorQuery, 'text' | 'vector' | 'model'>,
+  q: Pick<VectorQuery, 'text' | 'vector' | 'model' | 'signal'>,
 ): Promise<{ vector: Float32Array; model: string; dims: number }> {
   const model = embedder.resolve(q.model);
   if (q.vector !== undefined && q.vector !== null && q.vector !== '') {
     return { vector: parseVector(q.vector, model.dimensions, model.name), model: model.name, dims: model.dimensions };
   }
   if (!q.text || q.text.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
-  const [embedding] = await embedder.embed(model.name, [q.text]);
+  const [embedding] = await embedder.embed(model.name, [q.text], undefined, q.signal);
   return { vector: embedding!.vector, model: model.name, dims: model.dimensions };
 }
 

@@ -29,6 +29,7 @@ export const searchHybridUseCase =
       limit: clampLimit(body.limit),
       fusion: body.fusion,
       useMlRanking: body.use_ml_ranking,
+      signal: ctx.signal,
     });
     return searchResponse(deps.search, hits, body.limit, started, { notes, ranking });
   };

@@ -42,6 +42,7 @@ export const searchSmartUseCase =
         method: 'cosine',
         threshold: 0,
         limit,
+        signal: ctx.signal,
       }));
     } else {
       ({ hits, notes } = await hybridSearch(deps.search, deps.embedder, scope, {
@@ -50,6 +51,7 @@ export const searchSmartUseCase =
         limit,
         fusion: 'weighted',
         useMlRanking: false,
+        signal: ctx.signal,
       }));
     }
     return { ...searchResponse(deps.search, hits, limit, started, { notes }), route, reason };

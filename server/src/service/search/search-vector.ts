@@ -28,6 +28,7 @@ export const searchVectorUseCase =
       threshold: body.threshold,
       limit: clampLimit(body.limit),
       combineLocation: body.combine_location_score,
+      signal: ctx.signal,
     });
     const notes = [
       `model ${model}`,
