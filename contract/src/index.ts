@@ -16,6 +16,8 @@ export {
   clientMessages,
   createError,
   formatMessage,
+  echo,
+  maxEchoLength,
   isGoDBError,
   GoDBError,
   grpcStatusCodes,
