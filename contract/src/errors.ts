@@ -36,7 +36,7 @@ export const grpcStatusCodes: Record<GrpcStatusName, number> = {
 };
 
 export interface ErrorSpec {
-  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 502 | 503 | 504;
+  readonly http: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 501 | 502 | 503 | 504;
   readonly grpc: GrpcStatusName;
   /** Message template; `{name}` is replaced by the parameter of that name. */
   readonly message: string;
@@ -56,6 +56,30 @@ export const errorCatalogue = {
     grpc: 'INVALID_ARGUMENT',
     message: 'Request body is not valid JSON: {reason}',
     description: 'The body could not be parsed as JSON.',
+  },
+  INVALID_URL: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'The request path {path} is not valid percent-encoding: write % as %25 and encode each byte as %XX',
+    description: 'The path could not be decoded (RFC 3986 percent-encoding).',
+  },
+  MALFORMED_REQUEST: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'The request is not valid HTTP: {reason}',
+    description: 'The HTTP parser could not read the request line, a header or the body framing.',
+  },
+  READ_TIMEOUT: {
+    http: 408,
+    grpc: 'DEADLINE_EXCEEDED',
+    message: 'The request was not received within {timeout_ms} ms; the connection is closed',
+    description: 'The client sent its request too slowly (READ_TIMEOUT_MS).',
+  },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'The request headers are larger than the limit of {limit} bytes; the connection is closed',
+    description: 'The request line and headers together exceed the server’s header size limit.',
   },
   QUERY_REQUIRED: {
     http: 400,

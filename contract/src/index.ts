@@ -28,7 +28,7 @@ export {
 export { playgroundFields, type PlaygroundField, type FieldLocation } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
 export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
-export { ErrorBody, SuccessMessage } from './schemas/common.js';
+export { ErrorBody, SuccessMessage, inputLimits } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
 export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
