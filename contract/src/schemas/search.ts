@@ -48,6 +48,7 @@ export const Filters = Type.Unknown({
   description: 'List of {field, operator, value}; or {field: value} for equality; or either as a JSON string.',
   // Each bound applies only to the shape it names (JSON Schema), so all three forms stay accepted.
   maxItems: inputLimits.filters,
+  items: { type: 'object' },
   maxProperties: inputLimits.filters,
   maxLength: inputLimits.jsonText,
 });

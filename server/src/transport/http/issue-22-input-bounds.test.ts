@@ -4,7 +4,7 @@ import { inputLimits } from '@godb/contract';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 // Issue #22: numbers like 1e309 passed the integer checks as Infinity, created_at 1e308 reached SQLite (500),
-// join_conditions [null] crashed the join parser, ids of 101–256 characters could be created but not read, and
+// join_conditions [null] and filters [null] crashed their parsers, ids of 101–256 characters could be created but not read, and
 // lists (table_names, facets) had no length at all. Each now answers 400 naming the field, or works.
 
 let server: TestServer;
@@ -91,6 +91,8 @@ test('lists have a length: table names, facets, node ids, filters and join condi
     await send('POST', '/api/v1/search/multi-table', { table_names: ['documents'], join_conditions: [null] }),
     'body.join_conditions[0]',
   );
+  assertField(await send('POST', '/api/v1/search/text', { query: 'x', filters: [null] }), 'body.filters[0]');
+  assertField(await send('POST', '/api/v1/search/vector', { query: 'x', filters: ['tags'] }), 'body.filters[0]');
 });
 
 test('query strings have a length a search box never reaches', async () => {
