@@ -53,13 +53,13 @@ test('every field of every request is bounded: strings, lists, maps and numbers'
   assert.deepEqual(found, []);
 });
 
-test('an id that can be created can be read: path ids and body ids share one bound', () => {
+test('an id that can be created can be read: path parameters are bounded by the path id limit', () => {
   for (const operation of operations) {
     const params = (operation as { params?: Schema }).params?.properties ?? {};
     for (const [name, schema] of Object.entries(params)) {
       assert.ok(
-        typeof schema.maxLength === 'number' && schema.maxLength <= inputLimits.id,
-        `${operation.id} params.${name} must be at most ${inputLimits.id} characters`,
+        typeof schema.maxLength === 'number' && schema.maxLength <= inputLimits.pathId,
+        `${operation.id} params.${name} must be at most ${inputLimits.pathId} characters`,
       );
     }
   }

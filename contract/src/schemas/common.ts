@@ -36,12 +36,14 @@ export type SuccessMessage = Static<typeof SuccessMessage>;
 
 /**
  * Bounds of request fields, chosen so no real client meets them and every request stays cheap (see the decisions
- * table in ARCHITECTURE.md). The router's path-parameter limit derives from {@link inputLimits.id}, so an id that
- * can be created can always be read.
+ * table in ARCHITECTURE.md). The router's path-parameter limit derives from {@link inputLimits.pathId}, so an id
+ * that can be created can always be read, and so can its earlier versions.
  */
 export const inputLimits = {
-  /** Characters of a document (or other object) id, in a body or a path. */
+  /** Characters of a document (or other object) id. */
   id: 256,
+  /** Characters of an id in a path: an id, or an earlier version's `<id>@v<version>` (up to 10 digits). */
+  pathId: 256 + 12,
   /** Characters of a keyword query (text, fuzzy, faceted, multi-table, the search box). */
   keywordQuery: 1024,
   /** Characters of a query that is embedded (vector, hybrid, smart). */
@@ -130,4 +132,10 @@ export const StringMap = Type.Record(
   },
 );
 
-export const PathId = Type.Object({ id: Id });
+export const PathId = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: inputLimits.pathId,
+    description: 'A document id, or `<id>@v<version>` for an earlier version.',
+  }),
+});

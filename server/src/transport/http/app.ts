@@ -46,7 +46,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const paramLength = maxParamLength(inputLimits.id);
+  const paramLength = maxParamLength(inputLimits.pathId);
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
     bodyLimit: config.BODY_LIMIT_BYTES,

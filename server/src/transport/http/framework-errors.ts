@@ -1,4 +1,4 @@
-import { createError, errorCatalogue, type GoDBError } from '@godb/contract';
+import { createError, errorCatalogue, inputLimits, type GoDBError } from '@godb/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -6,9 +6,9 @@ import type { Socket } from 'node:net';
 import { errorBody, sendError } from './error-reply.js';
 
 /**
- * The longest raw path parameter the router matches. The router measures the still percent-encoded text, and an
- * id of `maxIdLength` characters can take up to 9 encoded characters each (a 3-byte UTF-8 character is %XX%XX%XX),
- * so every id that can be created can be read; longer parameters are refused before any route runs.
+ * The longest raw path parameter the router matches. The router measures the still percent-encoded text, and a
+ * character of an id can take up to 9 encoded characters (a 3-byte UTF-8 character is %XX%XX%XX), so every id that
+ * can be created can be read; longer parameters are refused before any route runs.
  */
 export const maxParamLength = (maxIdLength: number) => maxIdLength * 9;
 
@@ -16,7 +16,7 @@ export const maxParamLength = (maxIdLength: number) => maxIdLength * 9;
 export function paramTooLong(limit: number): GoDBError {
   return createError(
     'VALIDATION_FAILED',
-    { detail: `path has a segment longer than ${limit} characters: ids are at most ${limit / 9} characters` },
+    { detail: `path has a segment longer than ${limit} characters (ids are at most ${inputLimits.id} characters)` },
     { field: 'path' },
   );
 }
