@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawRequest, type RawAnswer } from '../../test-support/raw-http.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 // Issue #22: Fastify's own errors (a path that is not valid percent-encoding, an over-long path parameter,
@@ -16,27 +16,9 @@ let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 let port: number;
 let webDist: string;
 
-interface Answer {
-  status: number;
-  contentType: string;
-  body: string;
-}
+type Answer = RawAnswer;
 
-/** A request over a real socket, with the path exactly as given (no URL normalisation on the way). */
-function raw(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}) => rawRequest(port, path, { headers });
 
 /** Bytes straight onto a socket, for what Node's HTTP client refuses to send. */
 function rawBytes(bytes: string): Promise<string> {
