@@ -46,7 +46,7 @@ test('every field of every request is bounded: strings, lists, maps and numbers'
   const found: string[] = [];
   for (const operation of operations) {
     for (const part of ['params', 'query', 'body'] as const) {
-      const schema = (operation as Record<string, unknown>)[part] as Schema | undefined;
+      const schema = (operation as unknown as Record<string, Schema | undefined>)[part];
       if (schema) unbounded(schema, `${operation.id} ${part}`, found);
     }
   }
