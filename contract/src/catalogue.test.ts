@@ -103,6 +103,10 @@ test('every error code has an HTTP and a gRPC status and is reachable from some 
   reachable.add('ROUTE_NOT_FOUND');
   reachable.add('REQUEST_TIMEOUT');
   reachable.add('REQUEST_CANCELLED'); // the reason work stops when its caller has gone: logged, never delivered
+  // Answered by the HTTP parser's error handler, before any route is known.
+  reachable.add('MALFORMED_REQUEST');
+  reachable.add('READ_TIMEOUT');
+  reachable.add('HEADERS_TOO_LARGE');
   for (const [code, spec] of Object.entries(errorCatalogue)) {
     assert.ok(spec.http >= 400 && spec.http < 600, code);
     assert.ok(spec.grpc.length > 0, code);

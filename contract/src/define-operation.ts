@@ -82,6 +82,7 @@ export interface PlaygroundExtraField extends FieldHint {
 /** Errors any operation may answer with, documented once. */
 export const commonErrors: readonly ErrorCode[] = [
   'VALIDATION_FAILED',
+  'INVALID_URL',
   'INVALID_JSON_BODY',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',

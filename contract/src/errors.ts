@@ -38,7 +38,7 @@ export const grpcStatusCodes: Record<GrpcStatusName, number> = {
 };
 
 export interface ErrorSpec {
-  readonly http: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 499 | 500 | 501 | 502 | 503 | 504;
+  readonly http: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 499 | 500 | 501 | 502 | 503 | 504;
   readonly grpc: GrpcStatusName;
   /** Message template; `{name}` is replaced by the parameter of that name. */
   readonly message: string;
@@ -58,6 +58,30 @@ export const errorCatalogue = {
     grpc: 'INVALID_ARGUMENT',
     message: 'Request body is not valid JSON: {reason}',
     description: 'The body could not be parsed as JSON.',
+  },
+  INVALID_URL: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'The request path {path} is not valid percent-encoding: write % as %25 and encode each byte as %XX',
+    description: 'The path could not be decoded (RFC 3986 percent-encoding).',
+  },
+  MALFORMED_REQUEST: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'The request is not valid HTTP: {reason}',
+    description: 'The HTTP parser could not read the request line, a header or the body framing.',
+  },
+  READ_TIMEOUT: {
+    http: 408,
+    grpc: 'DEADLINE_EXCEEDED',
+    message: 'The request was not received within {timeout_ms} ms; the connection is closed',
+    description: 'The client sent its request too slowly (READ_TIMEOUT_MS).',
+  },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    grpc: 'RESOURCE_EXHAUSTED',
+    message: 'The request headers are larger than the limit of {limit} bytes; the connection is closed',
+    description: 'The request line and headers together exceed the server’s header size limit.',
   },
   QUERY_REQUIRED: {
     http: 400,
@@ -379,10 +403,57 @@ export const clientMessages = {
 
 export type ErrorParams = Readonly<Record<string, string | number>>;
 
-/** Replaces `{name}` placeholders; unknown placeholders are left as they are so a missing value is visible. */
+/** The longest a value echoed into a message (or a field path) may be; longer values end in `…`. */
+export const maxEchoLength = 200;
+
+// C0 and C1 controls, the Arabic letter mark, zero-width and bidirectional marks, embeddings, overrides and
+// isolates, line and paragraph separators, word joiners and the byte order mark: they can reorder or hide what a
+// client, a log viewer or a terminal shows.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const unsafeCharacters = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
+
+// An absolute file-system path (a Unix root folder of the usual kinds, or a Windows drive) after the start, a
+// blank, a quote or a bracket: it names where the server is installed, which a client has no use for.
+const fileSystemPath =
+  /(^|[\s'"`(=:,[])((?:[A-Za-z]:[\\/]|\/(?:home|Users|root|work|opt|usr|var|tmp|srv|mnt|etc|proc|private|app|data|snap|nix|Volumes)\/)[^\s'"`)]*)/g;
+
+/** Keeps the last two segments of a file-system path: `/home/ada/godb/models/x/` → `…/models/x/`. */
+function shortenPath(path: string): string {
+  const segments = path.split(/[\\/]/);
+  const trailing = segments.at(-1) === '' ? '/' : '';
+  const kept = segments.filter(Boolean).slice(-2);
+  return `…/${kept.join('/')}${trailing}`;
+}
+
+/**
+ * A value made safe to echo in a message: file-system paths are shortened to their last two segments, unsafe
+ * characters are escaped as `\u202E` (so the client sees what it sent), and the result is cut at
+ * {@link maxEchoLength} characters.
+ *
+ * @example echo('\u202Eevil') // → '\\u202Eevil'
+ */
+export function echo(value: unknown): string {
+  // Paths first: an escape's backslash would otherwise read as a Windows path separator.
+  const escaped = String(value)
+    .replace(fileSystemPath, (_whole, before: string, path: string) => {
+      // A sentence's full stop or comma after the path is not part of it.
+      const punctuation = /[.,;:]+$/.exec(path)?.[0] ?? '';
+      return before + shortenPath(path.slice(0, path.length - punctuation.length)) + punctuation;
+    })
+    .replace(unsafeCharacters, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  if (escaped.length <= maxEchoLength) return escaped;
+  // Never cut a surrogate pair in half.
+  const cut = escaped.slice(0, maxEchoLength - 1).replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}…`;
+}
+
+/**
+ * Replaces `{name}` placeholders; unknown placeholders are left as they are so a missing value is visible. Every
+ * value goes through {@link echo}: this is the one place where input reaches a message.
+ */
 export function formatMessage(template: string, params: ErrorParams = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+    Object.prototype.hasOwnProperty.call(params, name) ? echo(params[name]) : whole,
   );
 }
 
@@ -415,7 +486,8 @@ export interface CreateErrorOptions {
  * The one way to throw: `throw createError('NOT_FOUND', { resource: 'User', id })`.
  */
 export function createError(code: ErrorCode, params: ErrorParams = {}, options: CreateErrorOptions = {}): GoDBError {
-  return new GoDBError(code, formatMessage(errorCatalogue[code].message, params), options.field, options.details);
+  const field = options.field === undefined ? undefined : echo(options.field);
+  return new GoDBError(code, formatMessage(errorCatalogue[code].message, params), field, options.details);
 }
 
 export function isGoDBError(value: unknown): value is GoDBError {

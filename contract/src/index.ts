@@ -16,6 +16,8 @@ export {
   clientMessages,
   createError,
   formatMessage,
+  echo,
+  maxEchoLength,
   isGoDBError,
   GoDBError,
   grpcStatusCodes,
@@ -27,7 +29,7 @@ export { playgroundFields, type PlaygroundField, type FieldLocation } from './pl
 export { buildOpenApi, operationErrors } from './openapi.js';
 export { nothingRegistered } from './operations/register.js';
 export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
-export { ErrorBody, SuccessMessage } from './schemas/common.js';
+export { ErrorBody, SuccessMessage, inputLimits } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
 export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';

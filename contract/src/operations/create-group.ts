@@ -12,7 +12,9 @@ export const createGroup = defineOperation({
   access: 'admin',
   body: Type.Object(
     {
-      tenant_id: Type.Optional(Type.String({ description: 'Your tenant (taken from the token when omitted).' })),
+      tenant_id: Type.Optional(
+        Type.String({ maxLength: 64, description: 'Your tenant (taken from the token when omitted).' }),
+      ),
       name: Type.String({ minLength: 1, maxLength: 128 }),
       description: Type.String({ maxLength: 1024, default: '' }),
     },

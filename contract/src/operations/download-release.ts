@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../define-operation.js';
+import { inputLimits } from '../schemas/common.js';
 
 export const downloadRelease = defineOperation({
   id: 'download-release',
@@ -10,9 +11,12 @@ export const downloadRelease = defineOperation({
     'The link e-mailed after a binary request: HMAC-signed, valid for SIGNED_URL_EXPIRY_S (1 h by default). An expired or altered link answers 403 with a page saying so.',
   http: { method: 'GET', path: '/api/v1/downloads/{file}', aliases: [] },
   access: 'public',
-  params: Type.Object({ file: Type.String({ pattern: '^godb-[A-Za-z0-9._-]+\\.tar\\.gz$' }) }),
+  params: Type.Object({ file: Type.String({ maxLength: 200, pattern: '^godb-[A-Za-z0-9._-]+\\.tar\\.gz$' }) }),
   query: Type.Object(
-    { expires: Type.Integer({ minimum: 0 }), signature: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) },
+    {
+      expires: Type.Integer({ minimum: 0, maximum: inputLimits.unixSeconds }),
+      signature: Type.String({ maxLength: 43, pattern: '^[A-Za-z0-9_-]{43}$' }),
+    },
     { additionalProperties: false },
   ),
   success: {

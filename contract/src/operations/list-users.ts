@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../define-operation.js';
+import { inputLimits } from '../schemas/common.js';
 import { User } from '../schemas/auth.js';
 import { exampleUser } from './get-user.js';
 
@@ -13,7 +14,7 @@ export const listUsers = defineOperation({
   access: 'admin',
   query: Type.Object(
     {
-      offset: Type.Integer({ minimum: 0, default: 0 }),
+      offset: Type.Integer({ minimum: 0, maximum: inputLimits.count, default: 0 }),
       limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     },
     { additionalProperties: false },

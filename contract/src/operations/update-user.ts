@@ -17,8 +17,8 @@ export const updateUser = defineOperation({
   body: Type.Object(
     {
       email: Type.Optional(Email),
-      role: Type.Optional(Type.String({ description: 'user, admin or superadmin' })),
-      groups: Type.Optional(Type.Array(Uuid)),
+      role: Type.Optional(Type.String({ maxLength: 64, description: 'user, admin or superadmin' })),
+      groups: Type.Optional(Type.Array(Uuid, { maxItems: 1000 })),
     },
     { additionalProperties: false },
   ),

@@ -53,7 +53,9 @@ export const LoginBody = Type.Object(
   {
     email: Email,
     password: Type.String({ minLength: 1, maxLength: 256 }),
-    tenant_id: Type.Optional(Type.String({ description: 'Optional; when given it must be the user’s tenant.' })),
+    tenant_id: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Optional; when given it must be the user’s tenant.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -34,9 +34,71 @@ export const SuccessMessage = Type.Object({
 });
 export type SuccessMessage = Static<typeof SuccessMessage>;
 
-export const Id = Type.String({ minLength: 1, maxLength: 256, description: 'An identifier.' });
-export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
-export const UnixSeconds = Type.Integer({ minimum: 0, description: 'Unix time in seconds.' });
+/**
+ * Bounds of request fields, chosen so no real client meets them and every request stays cheap (see the decisions
+ * table in ARCHITECTURE.md). The router's path-parameter limit derives from {@link inputLimits.pathId}, so an id
+ * that can be created can always be read, and so can its earlier versions.
+ */
+export const inputLimits = {
+  /** Characters of a document (or other object) id. */
+  id: 256,
+  /** Characters of an id in a path: an id, or an earlier version's `<id>@v<version>` (up to 10 digits). */
+  pathId: 256 + 12,
+  /** Characters of a keyword query (text, fuzzy, faceted, multi-table, the search box). */
+  keywordQuery: 1024,
+  /** Characters of a query that is embedded (vector, hybrid, smart). */
+  semanticQuery: 4096,
+  /** Characters of a short name: a table, a field, a model, a tag, an edge type. */
+  name: 256,
+  /** Characters of a title, a URL or another one-line text. */
+  line: 4096,
+  /** Characters of a structured parameter sent as its JSON text (filters, join_conditions, vector). */
+  jsonText: 262_144,
+  /** Items of a list of names (tags, categories, access_list, node_types). */
+  names: 1024,
+  /** Tables of a multi-table search. */
+  tables: 32,
+  /** Facets of a faceted search. */
+  facets: 32,
+  /** Filter clauses (or equality pairs) of a search. */
+  filters: 64,
+  /** Join conditions of a multi-table search. */
+  joins: 32,
+  /** Node ids of a graph query. */
+  nodeIds: 10_000,
+  /** ACL entries of a document or an ACL update. */
+  aclEntries: 1000,
+  /** Declared edges (or child ids) of one document. */
+  edges: 10_000,
+  /** Keys of a metadata object. */
+  metadataKeys: 1000,
+  /** Characters of one metadata value. */
+  metadataValue: 65_536,
+  /** Numbers of a query vector. */
+  vectorDimensions: 8192,
+  /** The largest Unix time accepted: 9999-12-31T23:59:59Z. */
+  unixSeconds: 253_402_300_799,
+  /** A count or amount added or set in one call (clicks, dwell time, offsets). */
+  count: 1_000_000_000,
+  /** Graph depth: deeper than any path a graph of the budgeted size can have in practice. */
+  depth: 100,
+  /** Kilometres: more than any distance on Earth, so "everything" still works. */
+  radiusKm: 100_000,
+  /** Magnitude of an edge weight or a free score. */
+  magnitude: 1_000_000,
+} as const;
+
+export const Id = Type.String({ minLength: 1, maxLength: inputLimits.id, description: 'An identifier.' });
+export const Uuid = Type.String({ format: 'uuid', maxLength: 36, description: 'A UUID.' });
+export const UnixSeconds = Type.Integer({
+  minimum: 0,
+  maximum: inputLimits.unixSeconds,
+  description: 'Unix time in seconds.',
+});
+/** A short name: a table, a field, a model, a tag. */
+export const Name = (options: SchemaOptions = {}) => Type.String({ maxLength: inputLimits.name, ...options });
+/** A one-line text: a title, a URL. */
+export const Line = (options: SchemaOptions = {}) => Type.String({ maxLength: inputLimits.line, ...options });
 
 /** A point given as [lat, lon] in degrees (the document `location` field). */
 export const LatLon = Type.Tuple(
@@ -54,10 +116,26 @@ export const GeoPoint = Type.Object({
 
 export const Lat = Type.Number({ minimum: -90, maximum: 90, description: 'Latitude in degrees.' });
 export const Lon = Type.Number({ minimum: -180, maximum: 180, description: 'Longitude in degrees.' });
-export const RadiusKm = Type.Number({ exclusiveMinimum: 0, description: 'Radius in kilometres.' });
-
-export const StringMap = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-  description: 'Metadata: string keys; string values (numbers and booleans are kept as such for range filters).',
+export const RadiusKm = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: inputLimits.radiusKm,
+  description: 'Radius in kilometres.',
 });
 
-export const PathId = Type.Object({ id: Id });
+export const StringMap = Type.Record(
+  Type.String(),
+  Type.Union([Type.String({ maxLength: inputLimits.metadataValue }), Type.Number(), Type.Boolean()]),
+  {
+    description: 'Metadata: string keys; string values (numbers and booleans are kept as such for range filters).',
+    maxProperties: inputLimits.metadataKeys,
+    propertyNames: { maxLength: inputLimits.name },
+  },
+);
+
+export const PathId = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: inputLimits.pathId,
+    description: 'A document id, or `<id>@v<version>` for an earlier version.',
+  }),
+});

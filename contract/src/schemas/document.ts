@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Id, LatLon, StringMap, UnixSeconds } from './common.js';
+import { Enum, Id, inputLimits, LatLon, Line, Name, StringMap, UnixSeconds } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
@@ -9,7 +9,7 @@ export const Visibility = Enum(visibilities, { default: 'public' });
 export const aclRoles = ['owner', 'edit', 'view'] as const;
 export const AclEntry = Type.Object(
   {
-    user_id: Type.String({ minLength: 1 }),
+    user_id: Type.String({ minLength: 1, maxLength: inputLimits.id }),
     role: Enum(aclRoles),
     expires_at: Type.Optional(UnixSeconds),
   },
@@ -17,7 +17,9 @@ export const AclEntry = Type.Object(
 );
 export type AclEntry = Static<typeof AclEntry>;
 
-const count = (description: string) => Type.Number({ minimum: 0, description });
+const count = (description: string) => Type.Number({ minimum: 0, maximum: inputLimits.count, description });
+const score = (description: string) =>
+  Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, description });
 export const Engagement = Type.Object(
   {
     clicks: Type.Optional(count('Added to the stored count.')),
@@ -27,14 +29,16 @@ export const Engagement = Type.Object(
     views: Type.Optional(count('Added to the stored count.')),
     engagements: Type.Optional(count('Added to the stored count.')),
     completion: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Set: fraction completed.' })),
-    quality_score: Type.Optional(Type.Number({ description: 'Set.' })),
-    relevance_score: Type.Optional(Type.Number({ description: 'Set.' })),
+    quality_score: Type.Optional(score('Set.')),
+    relevance_score: Type.Optional(score('Set.')),
     unique_users: Type.Optional(count('Set.')),
     last_engaged: Type.Optional(UnixSeconds),
     shares: Type.Optional(count('Added to the stored count.')),
     bookmarks: Type.Optional(count('Added to the stored count.')),
     comments: Type.Optional(count('Added to the stored count.')),
     sentiment_score: Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: 'Set.' })),
+    // No shape keywords here: documents answer this schema too, and the response serializer would read
+    // maxProperties as "an object without properties". The body limit bounds it.
     feedback: Type.Optional(Type.Unknown({ description: 'Free-form JSON feedback, stored with the event.' })),
   },
   { additionalProperties: false },
@@ -44,8 +48,8 @@ export type Engagement = Static<typeof Engagement>;
 export const GraphEdge = Type.Object(
   {
     target_id: Id,
-    type: Type.String({ default: 'links_to' }),
-    weight: Type.Number({ default: 1 }),
+    type: Name({ default: 'links_to' }),
+    weight: Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, default: 1 }),
   },
   { additionalProperties: false },
 );
@@ -54,37 +58,49 @@ export const GraphEdge = Type.Object(
 export const DocumentInput = Type.Object(
   {
     id: Type.Optional(Id),
-    content: Type.Optional(Type.String()),
+    content: Type.Optional(Type.String({ description: 'The text; bounded by the body limit (BODY_LIMIT_BYTES).' })),
     text_content: Type.Optional(Type.String({ description: 'Alias of content (the playground upload form).' })),
-    title: Type.Optional(Type.String()),
+    title: Type.Optional(Line()),
     metadata: Type.Optional(StringMap),
     location: Type.Optional(LatLon),
-    file_content: Type.Optional(Type.String({ description: 'Base64 file bytes, kept by the storage provider.' })),
-    file_url: Type.Optional(Type.String()),
-    storage_type: Type.Optional(Type.String()),
-    file_type: Type.Optional(Type.String()),
-    content_type: Type.Optional(Type.String()),
+    file_content: Type.Optional(
+      Type.String({ description: 'Base64 file bytes, kept by the storage provider; bounded by the body limit.' }),
+    ),
+    file_url: Type.Optional(Line()),
+    storage_type: Type.Optional(Name()),
+    file_type: Type.Optional(Name()),
+    content_type: Type.Optional(Name()),
     created_at: Type.Optional(UnixSeconds),
     updated_at: Type.Optional(UnixSeconds),
     indexed_at: Type.Optional(UnixSeconds),
-    primary_table: Type.Optional(Type.String({ default: 'documents' })),
-    tags: Type.Optional(Type.Array(Type.String())),
-    categories: Type.Optional(Type.Array(Type.String())),
+    primary_table: Type.Optional(Name({ default: 'documents' })),
+    tags: Type.Optional(Type.Array(Name(), { maxItems: inputLimits.names })),
+    categories: Type.Optional(Type.Array(Name(), { maxItems: inputLimits.names })),
     visibility: Type.Optional(Visibility),
     parent_doc_id: Type.Optional(Id),
-    child_doc_ids: Type.Optional(Type.Array(Id)),
-    external_id: Type.Optional(Type.String()),
-    source_url: Type.Optional(Type.String()),
-    lang_code: Type.Optional(Type.String({ default: 'en' })),
-    tenant_id: Type.Optional(Type.String({ description: 'Ignored if present: the tenant comes from the token.' })),
-    access_list: Type.Optional(Type.Array(Type.String(), { description: 'User or group ids (shared documents).' })),
-    acl: Type.Optional(Type.Array(AclEntry)),
-    vector_meta: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    child_doc_ids: Type.Optional(Type.Array(Id, { maxItems: inputLimits.edges })),
+    external_id: Type.Optional(Line()),
+    source_url: Type.Optional(Line()),
+    lang_code: Type.Optional(Name({ default: 'en' })),
+    tenant_id: Type.Optional(Name({ description: 'Ignored if present: the tenant comes from the token.' })),
+    access_list: Type.Optional(
+      Type.Array(Type.String({ maxLength: inputLimits.id }), {
+        maxItems: inputLimits.aclEntries,
+        description: 'User or group ids (shared documents).',
+      }),
+    ),
+    acl: Type.Optional(Type.Array(AclEntry, { maxItems: inputLimits.aclEntries })),
+    vector_meta: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        maxProperties: inputLimits.metadataKeys,
+        propertyNames: { maxLength: inputLimits.name },
+      }),
+    ),
     engagement: Type.Optional(Engagement),
     embedding_options: Type.Optional(EmbeddingOptions),
     chunk_size: Type.Optional(Type.Integer({ minimum: 16, maximum: 65536, default: 1024 })),
     chunk_overlap: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 200 })),
-    edges: Type.Optional(Type.Array(GraphEdge)),
+    edges: Type.Optional(Type.Array(GraphEdge, { maxItems: inputLimits.edges })),
   },
   { additionalProperties: false },
 );
@@ -148,7 +164,7 @@ export const aclOperations = ['add', 'update', 'remove'] as const;
 export const AclUpdate = Type.Object(
   {
     operation: Enum(aclOperations),
-    acl: Type.Array(AclEntry, { minItems: 1 }),
+    acl: Type.Array(AclEntry, { minItems: 1, maxItems: inputLimits.aclEntries }),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum } from './common.js';
+import { Enum, Name } from './common.js';
 
 /** The specification's default model name (a bring-your-own local model; see the embeddings docs). */
 export const specDefaultModel = 'mxbai-embed-large-v1';
+/** Characters of a text to embed in one request. */
+const maxEmbeddingText = 1_000_000;
 export const quantizationMethods = ['linear', 'kmeans', 'binary'] as const;
 export const bitWidths = [4, 8, 16] as const;
 export const chunkStrategies = ['token', 'sentence', 'paragraph'] as const;
@@ -32,8 +34,8 @@ export const EmbeddingOptions = Type.Object(
     enabled: Type.Optional(
       Type.Boolean({ default: true, description: 'Documents only: false stores and text-indexes without embedding.' }),
     ),
-    model: Type.Optional(Type.String({ description: 'Model name; defaults to the server’s default model.' })),
-    model_name: Type.Optional(Type.String({ description: 'Alias of `model`, as the playground sends it.' })),
+    model: Type.Optional(Name({ description: 'Model name; defaults to the server’s default model.' })),
+    model_name: Type.Optional(Name({ description: 'Alias of `model`, as the playground sends it.' })),
     quantization: Type.Optional(Type.Partial(QuantizationOptions)),
     preprocessing: Type.Optional(Type.Partial(PreprocessingOptions)),
   },
@@ -58,9 +60,11 @@ export const ModelList = Type.Object({
 
 export const EmbeddingRequest = Type.Object(
   {
-    model_name: Type.Optional(Type.String({ description: 'Defaults to the server’s default model.' })),
-    text: Type.String({ maxLength: 1_000_000, description: 'The text to embed.' }),
-    original_text: Type.Optional(Type.String({ description: 'Optional second text embedded alongside.' })),
+    model_name: Type.Optional(Name({ description: 'Defaults to the server’s default model.' })),
+    text: Type.String({ maxLength: maxEmbeddingText, description: 'The text to embed.' }),
+    original_text: Type.Optional(
+      Type.String({ maxLength: maxEmbeddingText, description: 'Optional second text embedded alongside.' }),
+    ),
     embedding_options: Type.Optional(EmbeddingOptions),
   },
   { additionalProperties: false },
@@ -77,9 +81,9 @@ export const EmbeddingResponse = Type.Object({
 
 export const QuantizedEmbeddingRequest = Type.Object(
   {
-    model_name: Type.Optional(Type.String()),
-    text: Type.String(),
-    original_text: Type.Optional(Type.String()),
+    model_name: Type.Optional(Name()),
+    text: Type.String({ maxLength: maxEmbeddingText }),
+    original_text: Type.Optional(Type.String({ maxLength: maxEmbeddingText })),
     method: Enum(quantizationMethods, { default: 'kmeans' }),
     bit_width: Enum(bitWidths, { default: 8 }),
     kmeans_clusters: Type.Optional(Type.Integer({ minimum: 2, maximum: 65536, default: 256 })),

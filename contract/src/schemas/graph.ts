@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Enum, Lat, Lon, RadiusKm } from './common.js';
+import { Enum, Id, inputLimits, Lat, Lon, Name, RadiusKm } from './common.js';
 import { Filters } from './search.js';
 
 export const graphQueryTypes = [
@@ -25,41 +25,48 @@ export const centralityTypes = [
 ] as const;
 export const recommendationStrategies = ['content', 'collaborative', 'graph', 'hybrid'] as const;
 
+// Depth has no minimum here: below 1 the service answers the specification's "Depth must be greater than 0".
+const depth = Type.Integer({
+  default: 2,
+  minimum: -inputLimits.count,
+  maximum: inputLimits.depth,
+  description: `At least 1, at most ${inputLimits.depth}.`,
+});
+const limit = Type.Integer({ minimum: 1, maximum: inputLimits.count, default: 10 });
+const NodeTypes = Type.Array(Name(), { maxItems: 16, default: ['document'] });
+
 export const GraphSearchRequest = Type.Object(
   {
-    start_node_id: Type.Optional(Type.String()),
-    end_node_id: Type.Optional(Type.String()),
-    depth: Type.Integer({ default: 2, description: 'At least 1.' }),
-    limit: Type.Integer({ minimum: 1, default: 10 }),
-    query_type: Type.String({ default: 'shortest_path', description: `One of: ${graphQueryTypes.join(', ')}.` }),
-    edge_type: Type.String({ default: 'links_to' }),
-    centrality_type: Type.Optional(Type.String({ description: `One of: ${centralityTypes.join(', ')}.` })),
-    node_ids: Type.Optional(Type.Array(Type.String())),
+    start_node_id: Type.Optional(Type.String({ maxLength: inputLimits.id })),
+    end_node_id: Type.Optional(Type.String({ maxLength: inputLimits.id })),
+    depth,
+    limit,
+    query_type: Name({ default: 'shortest_path', description: `One of: ${graphQueryTypes.join(', ')}.` }),
+    edge_type: Name({ default: 'links_to' }),
+    centrality_type: Type.Optional(Name({ description: `One of: ${centralityTypes.join(', ')}.` })),
+    node_ids: Type.Optional(
+      Type.Array(Id, {
+        maxItems: inputLimits.nodeIds,
+        description: `At most ${inputLimits.nodeIds}; a repeated id counts once.`,
+      }),
+    ),
     dimensions: Type.Integer({ minimum: 2, maximum: 1024, default: 100 }),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
-    field_name: Type.Optional(Type.String()),
-    filters: Type.Optional(
-      Type.Object(
-        { node_types: Type.Array(Type.String(), { default: ['document'] }) },
-        { description: 'Older variant.' },
-      ),
-    ),
+    field_name: Type.Optional(Name()),
+    filters: Type.Optional(Type.Object({ node_types: NodeTypes }, { description: 'Older variant.' })),
   },
   { additionalProperties: false },
 );
 
 export const GraphQueryRequest = Type.Object(
   {
-    start_node_id: Type.String({ minLength: 1 }),
-    depth: Type.Integer({ default: 2 }),
-    limit: Type.Integer({ minimum: 1, default: 10 }),
-    query_type: Type.String({ default: 'bfs' }),
-    filters: Type.Object(
-      { node_types: Type.Array(Type.String(), { default: ['document'] }) },
-      { default: { node_types: ['document'] } },
-    ),
+    start_node_id: Type.String({ minLength: 1, maxLength: inputLimits.id }),
+    depth,
+    limit,
+    query_type: Name({ default: 'bfs' }),
+    filters: Type.Object({ node_types: NodeTypes }, { default: { node_types: ['document'] } }),
   },
   { additionalProperties: false },
 );
@@ -80,22 +87,22 @@ export const GraphResponse = Type.Object({
 
 export const RecommendationRequest = Type.Object(
   {
-    document_id: Type.Optional(Type.String()),
-    user_id: Type.Optional(Type.String()),
-    dataset_id: Type.Optional(Type.String()),
-    limit: Type.Integer({ minimum: 1, default: 10 }),
+    document_id: Type.Optional(Type.String({ maxLength: inputLimits.id })),
+    user_id: Type.Optional(Type.String({ maxLength: inputLimits.id })),
+    dataset_id: Type.Optional(Name()),
+    limit,
     strategy: Enum(recommendationStrategies, { default: 'content' }),
     content_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.4 }),
     collab_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.3 }),
     graph_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.3 }),
     min_similarity: Type.Number({ minimum: 0, maximum: 1, default: 0.7 }),
-    graph_depth: Type.Integer({ minimum: 1, default: 2 }),
-    edge_type: Type.String({ default: 'links_to' }),
-    primary_table: Type.Optional(Type.String()),
+    graph_depth: Type.Integer({ minimum: 1, maximum: inputLimits.depth, default: 2 }),
+    edge_type: Name({ default: 'links_to' }),
+    primary_table: Type.Optional(Name()),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
-    field_name: Type.Optional(Type.String()),
+    field_name: Type.Optional(Name()),
     combine_location_score: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
   },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { inputLimits, Name } from './common.js';
 
 /** Templates of the e-mail service (the site's binary request and registration notice). */
 export const mailTemplates = ['binary_request', 'registration_notice'] as const;
@@ -9,11 +10,17 @@ export const mailTemplates = ['binary_request', 'registration_notice'] as const;
  */
 export const EmailServiceRequest = Type.Object(
   {
-    service_id: Type.Optional(Type.String()),
-    template_id: Type.Optional(Type.String()),
-    user_id: Type.Optional(Type.String({ description: 'The public key.' })),
-    accessToken: Type.Optional(Type.String()),
-    template_params: Type.Optional(Type.Unknown({ description: 'An object: the template’s parameters.' })),
+    service_id: Type.Optional(Name()),
+    template_id: Type.Optional(Name()),
+    user_id: Type.Optional(Name({ description: 'The public key.' })),
+    accessToken: Type.Optional(Name()),
+    template_params: Type.Optional(
+      Type.Unknown({
+        description: 'An object: the template’s parameters.',
+        maxProperties: 64,
+        maxLength: inputLimits.jsonText,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { Enum, GeoPoint, Lat, Lon, RadiusKm, StringMap } from './common.js';
+import { Type, type SchemaOptions } from '@sinclair/typebox';
+import { Enum, GeoPoint, inputLimits, Lat, Lon, Name, RadiusKm, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 /** Upper bound every `limit` is clamped to (documented in the reference). */
@@ -9,16 +9,31 @@ export const similarityMethods = ['cosine', 'euclidean', 'dot'] as const;
 export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
 export const filterOperators = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'exists'] as const;
 
+// Larger limits are accepted and clamped to maxSearchLimit (as documented); the maximum only stops absurd numbers.
 const limit = (fallback: number) =>
   Type.Integer({
     minimum: 1,
+    maximum: inputLimits.count,
     default: fallback,
     description: `Results to return (default ${fallback}, at most ${maxSearchLimit}).`,
   });
 
+/** A keyword query (text, fuzzy, faceted, multi-table). */
+const keywordQuery = (options: SchemaOptions = {}) => Type.String({ maxLength: inputLimits.keywordQuery, ...options });
+/** A query that is embedded (vector, hybrid, smart). */
+const semanticQuery = (options: SchemaOptions = {}) =>
+  Type.String({ maxLength: inputLimits.semanticQuery, ...options });
+/** A query vector: a JSON array of numbers, or that array as a string. */
+const QueryVector = (description: string) =>
+  Type.Unknown({
+    description,
+    maxItems: inputLimits.vectorDimensions,
+    maxLength: inputLimits.jsonText,
+  });
+
 export const FilterClause = Type.Object(
   {
-    field: Type.String({ description: 'A top-level field (tags, categories, lang_code, …) or metadata.<key>.' }),
+    field: Name({ description: 'A top-level field (tags, categories, lang_code, …) or metadata.<key>.' }),
     operator: Enum(filterOperators),
     value: Type.Optional(Type.Unknown()),
   },
@@ -31,13 +46,18 @@ export const FilterClause = Type.Object(
  */
 export const Filters = Type.Unknown({
   description: 'List of {field, operator, value}; or {field: value} for equality; or either as a JSON string.',
+  // Each bound applies only to the shape it names (JSON Schema), so all three forms stay accepted.
+  maxItems: inputLimits.filters,
+  items: { type: 'object' },
+  maxProperties: inputLimits.filters,
+  maxLength: inputLimits.jsonText,
 });
 
 const geoFields = {
   lat: Type.Optional(Lat),
   lon: Type.Optional(Lon),
   radius: Type.Optional(RadiusKm),
-  field_name: Type.Optional(Type.String({ default: 'location', description: 'The location field to use.' })),
+  field_name: Type.Optional(Name({ default: 'location', description: 'The location field to use.' })),
 };
 
 export const SearchChunk = Type.Object({
@@ -81,15 +101,15 @@ export const SearchResponse = Type.Object({
 });
 
 export const SimpleSearchQuery = Type.Object(
-  { query: Type.Optional(Type.String()), limit: limit(10) },
+  { query: Type.Optional(keywordQuery()), limit: limit(10) },
   { additionalProperties: false },
 );
 
 export const AutocompleteRequest = Type.Object(
   {
-    prefix: Type.String({ minLength: 1 }),
+    prefix: Name({ minLength: 1 }),
     limit: limit(5),
-    field: Type.String({ default: 'title', description: 'title, content, tags or categories.' }),
+    field: Name({ default: 'title', description: 'title, content, tags or categories.' }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 0 }),
   },
   { additionalProperties: false },
@@ -101,12 +121,12 @@ export const AutocompleteResponse = Type.Object({
 
 export const TextSearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String()),
+    query: Type.Optional(keywordQuery()),
     limit: limit(10),
     query_type: Enum(textQueryTypes, { default: 'phrase' }),
-    primary_table: Type.Optional(Type.String()),
-    chunk_size: Type.Integer({ minimum: 16, default: 1024 }),
-    chunk_overlap: Type.Integer({ minimum: 0, default: 200 }),
+    primary_table: Type.Optional(Name()),
+    chunk_size: Type.Integer({ minimum: 16, maximum: 65536, default: 1024 }),
+    chunk_overlap: Type.Integer({ minimum: 0, maximum: 65535, default: 200 }),
     ...geoFields,
     require_geo: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
@@ -116,13 +136,14 @@ export const TextSearchRequest = Type.Object(
 
 export const VectorSearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String({ description: 'Text to embed; or give `vector`.' })),
-    vector: Type.Optional(Type.Unknown({ description: 'A JSON array of numbers (or that array as a string).' })),
-    vector_type: Type.String({ default: 'text' }),
+    query: Type.Optional(semanticQuery({ description: 'Text to embed; or give `vector`.' })),
+    vector: Type.Optional(QueryVector('A JSON array of numbers (or that array as a string).')),
+    vector_type: Name({ default: 'text' }),
     limit: limit(10),
     similarity_method: Enum(similarityMethods, { default: 'cosine' }),
-    threshold: Type.Number({ default: 0.7 }),
-    primary_table: Type.Optional(Type.String()),
+    // Wide bounds only: the service answers the specification's THRESHOLD_OUT_OF_RANGE outside [0, 1].
+    threshold: Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, default: 0.7 }),
+    primary_table: Type.Optional(Name()),
     embedding_options: Type.Optional(EmbeddingOptions),
     center: Type.Optional(GeoPoint),
     ...geoFields,
@@ -134,8 +155,8 @@ export const VectorSearchRequest = Type.Object(
 
 export const HybridSearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String()),
-    vector: Type.Optional(Type.Unknown()),
+    query: Type.Optional(semanticQuery()),
+    vector: Type.Optional(QueryVector('A JSON array of numbers (or that array as a string).')),
     alpha: Type.Number({
       minimum: 0,
       maximum: 1,
@@ -148,8 +169,8 @@ export const HybridSearchRequest = Type.Object(
       description: 'weighted: alpha-weighted min-max scores; rrf: reciprocal rank fusion.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
-    model_name: Type.Optional(Type.String()),
-    primary_table: Type.Optional(Type.String()),
+    model_name: Type.Optional(Name()),
+    primary_table: Type.Optional(Name()),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
@@ -164,18 +185,21 @@ export const GeoSearchRequest = Type.Object(
     lon: Lon,
     radius: RadiusKm,
     limit: limit(10),
-    primary_table: Type.Optional(Type.String()),
-    field_name: Type.String({ default: 'location' }),
+    primary_table: Type.Optional(Name()),
+    field_name: Name({ default: 'location' }),
   },
   { additionalProperties: false },
 );
 
 export const FacetedSearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String()),
-    facets: Type.Array(Type.String(), { description: 'tags, categories or metadata.<key>.' }),
+    query: Type.Optional(keywordQuery()),
+    facets: Type.Array(Name(), {
+      maxItems: inputLimits.facets,
+      description: `tags, categories or metadata.<key>; at most ${inputLimits.facets}.`,
+    }),
     limit: limit(10),
-    primary_table: Type.Optional(Type.String()),
+    primary_table: Type.Optional(Name()),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
@@ -191,11 +215,11 @@ export const FacetedSearchResponse = Type.Composite([
 
 export const FuzzySearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String()),
+    query: Type.Optional(keywordQuery()),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 1 }),
     limit: limit(10),
-    prefix_length: Type.Integer({ minimum: 0, default: 0 }),
-    primary_table: Type.Optional(Type.String()),
+    prefix_length: Type.Integer({ minimum: 0, maximum: inputLimits.keywordQuery, default: 0 }),
+    primary_table: Type.Optional(Name()),
     ...geoFields,
   },
   { additionalProperties: false },
@@ -203,11 +227,11 @@ export const FuzzySearchRequest = Type.Object(
 
 export const SmartSearchRequest = Type.Object(
   {
-    query: Type.Optional(Type.String()),
+    query: Type.Optional(semanticQuery()),
     limit: limit(10),
     mode: Enum(smartModes, { default: 'auto' }),
     auto_route: Type.Boolean({ default: true }),
-    primary_table: Type.Optional(Type.String()),
+    primary_table: Type.Optional(Name()),
     ...geoFields,
   },
   { additionalProperties: false },
@@ -219,9 +243,21 @@ export const SmartSearchResponse = Type.Composite([
 
 export const MultiTableSearchRequest = Type.Object(
   {
-    table_names: Type.Array(Type.String(), { minItems: 1 }),
-    join_conditions: Type.Optional(Type.Unknown({ description: 'JSON: see the join grammar in the reference.' })),
-    query: Type.Optional(Type.String()),
+    table_names: Type.Array(Name(), {
+      minItems: 1,
+      maxItems: inputLimits.tables,
+      description: `At most ${inputLimits.tables} tables.`,
+    }),
+    join_conditions: Type.Optional(
+      Type.Unknown({
+        description: 'JSON: see the join grammar in the reference.',
+        // A list of join objects, or its JSON text; each bound applies only to the shape it names.
+        maxItems: inputLimits.joins,
+        items: { type: 'object' },
+        maxLength: inputLimits.jsonText,
+      }),
+    ),
+    query: Type.Optional(keywordQuery()),
     limit: limit(10),
   },
   { additionalProperties: false },

@@ -7,7 +7,16 @@ import { createError, type GoDBError } from '@godb/contract';
 const addFormats = addFormatsModule.default;
 
 function createAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, useDefaults: true, removeAdditional: false, ...options });
+  // strictNumbers: JSON's 1e309 parses as Infinity (and a query string's "1e309" coerces to it), which would
+  // otherwise pass every integer and maximum check.
+  const ajv = new Ajv({
+    strict: false,
+    strictNumbers: true,
+    allErrors: false,
+    useDefaults: true,
+    removeAdditional: false,
+    ...options,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -18,6 +27,45 @@ function createAjv(options: Options): Ajv {
  */
 export const textValidator = createAjv({ coerceTypes: 'array' });
 export const jsonValidator = createAjv({ coerceTypes: false });
+
+/** The first number in a flat object (or its arrays) that is not finite, as an AJV-style issue. */
+function nonFinite(data: unknown): ErrorObject | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'number' && !Number.isFinite(v))) {
+      return {
+        instancePath: `/${key}`,
+        schemaPath: '#',
+        keyword: 'type',
+        params: {},
+        message: 'must be a finite number',
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Compiles a validator of text input (query strings, path parameters). AJV coerces "1e309" to Infinity after its
+ * own finiteness check, so the coerced values are checked once more here.
+ *
+ * @example const validate = compileText(operation.query); if (!validate(query)) throw validationError(validate.errors?.[0], 'query');
+ */
+export function compileText(schema: object): ValidateFunction {
+  const validate = textValidator.compile(schema);
+  const checked = ((data: unknown) => {
+    checked.errors = null;
+    if (!validate(data)) {
+      checked.errors = validate.errors ?? null;
+      return false;
+    }
+    const issue = nonFinite(data);
+    if (issue) checked.errors = [issue];
+    return issue === undefined;
+  }) as ValidateFunction;
+  return checked;
+}
 
 /** `/acl/0/role` in the body → `body.acl[0].role`. */
 export function fieldPath(location: string, instancePath: string, leaf?: unknown): string {

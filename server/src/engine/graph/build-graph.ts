@@ -36,8 +36,8 @@ export type DocumentGraph = MultiDirectedGraph<NodeAttributes, EdgeAttributes>;
 /**
  * The tenant's document graph as the caller may see it: nodes are the documents the caller can read; edges are
  * the documents' declared edges ({target_id, type, weight}) and the parent/child relations (`parent_of`,
- * `child_of`), restricted to `edgeType` (`*` for every type). An edge to a document the caller cannot read is
- * dropped, so no path, neighbour or score reveals it.
+ * `child_of`), restricted to `edgeType` (`*` for every type). An edge from or to a document the caller cannot read
+ * is dropped, so no path, neighbour or score reveals it.
  */
 export function buildGraph(
   core: SearchCore,
@@ -53,6 +53,7 @@ export function buildGraph(
   for (const doc of docs) graph.addNode(doc.id, { title: doc.title, lat: doc.lat, lon: doc.lon, doc });
   const wanted = (type: string) => edgeType === '*' || edgeType === type;
   const add = (source: string, target: string, type: string, weight: number) => {
+    // Both ends: a parent the caller cannot read (private, or deleted) is as absent as an unreadable target.
     if (source === target || !graph.hasNode(source) || !graph.hasNode(target) || !wanted(type)) return;
     graph.addDirectedEdge(source, target, { type, weight });
     if (graph.order + graph.size > maxElements) throw exceeded();

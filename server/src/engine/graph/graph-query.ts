@@ -43,7 +43,9 @@ function pathAnswer(graph: DocumentGraph, queryType: string, result: PathResult 
 
 /** The nodes a centrality or embedding query runs on: node_ids, else start's neighbourhood, else every node. */
 function subgraphNodes(graph: DocumentGraph, request: GraphRequest, limit: number): string[] {
-  if (request.nodeIds && request.nodeIds.length > 0) return request.nodeIds.filter((id) => graph.hasNode(id));
+  // A repeated id counts once (a subgraph holds each node once).
+  if (request.nodeIds && request.nodeIds.length > 0)
+    return [...new Set(request.nodeIds)].filter((id) => graph.hasNode(id));
   if (request.start)
     return neighbourhood(graph, requireNode(graph, request.start, 'body.start_node_id'), request.depth, limit + 1);
   return graph.nodes();

@@ -1,11 +1,14 @@
 import cors from '@fastify/cors';
+import { inputLimits } from '@godb/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import type { Config } from '../../config/env.js';
 import { stdoutLogDestination } from '../../logging/log-destination.js';
 import type { Services } from '../../service/use-cases.js';
 import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
+import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework-errors.js';
 import { htmlErrorPage } from './html-error-page.js';
 import { createMetrics } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
@@ -48,11 +51,16 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const paramLength = maxParamLength(inputLimits.pathId);
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, stream: stdoutLogDestination() },
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestTimeout: config.READ_TIMEOUT_MS,
     requestIdHeader: 'x-request-id',
+    routerOptions: { maxParamLength: paramLength },
+    // Errors raised before a route (or any request) exists answer in the same envelope as every other error.
+    frameworkErrors: frameworkErrors({ paramLength }),
+    clientErrorHandler: clientErrorHandler({ headerBytes: maxHeaderSize, readTimeoutMs: config.READ_TIMEOUT_MS }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -67,7 +75,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const godbError = toGoDBError(error, request.id, { bodyLimit: config.BODY_LIMIT_BYTES });
+    const godbError = toGoDBError(error, request.id, {
+      bodyLimit: config.BODY_LIMIT_BYTES,
+      contentType: request.headers['content-type'],
+    });
     if (godbError.status >= 500) request.log.error({ err: error }, 'request failed');
     // People reach downloads by clicking an e-mailed link: answer them with a page, not JSON.
     if (
@@ -112,6 +123,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => metrics.close());
   registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
   registerOperationRoutes(app, options.services);
-  await registerSite(app, options.webDist);
+  await registerSite(app, options.webDist, { paramLength });
   return app;
 }

@@ -17,18 +17,23 @@ function fromValidation(error: FastifyError): GoDBError {
   );
 }
 
-/** Maps anything thrown while serving a request to a catalogue error; unknown errors become INTERNAL. */
-export function toGoDBError(error: unknown, requestId: string, limits: { bodyLimit: number }): GoDBError {
+/**
+ * Maps anything thrown while serving a request to a catalogue error; Fastify's own client errors keep their 4xx,
+ * and anything else becomes INTERNAL.
+ */
+export function toGoDBError(
+  error: unknown,
+  requestId: string,
+  request: { bodyLimit: number; contentType?: string | undefined },
+): GoDBError {
   if (isGoDBError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return fromValidation(fastifyError);
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return createError('PAYLOAD_TOO_LARGE', { limit: limits.bodyLimit });
+      return createError('PAYLOAD_TOO_LARGE', { limit: request.bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return createError('UNSUPPORTED_MEDIA_TYPE', {
-        type: fastifyError.message.replace(/^Unsupported Media Type:\s*/, ''),
-      });
+      return createError('UNSUPPORTED_MEDIA_TYPE', { type: request.contentType ?? 'none' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return createError(
         'VALIDATION_FAILED',
@@ -40,6 +45,11 @@ export function toGoDBError(error: unknown, requestId: string, limits: { bodyLim
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return createError('INVALID_JSON_BODY', { reason: error.message });
+  }
+  // Any other error of Fastify's about the request itself (content length, a body on GET, …) stays a 400.
+  const status = fastifyError.statusCode;
+  if (fastifyError.code?.startsWith('FST_') && status !== undefined && status >= 400 && status < 500) {
+    return createError('MALFORMED_REQUEST', { reason: fastifyError.message });
   }
   return createError('INTERNAL', { request_id: requestId });
 }

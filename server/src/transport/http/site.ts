@@ -4,15 +4,32 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sendError } from './error-reply.js';
+import { paramTooLong } from './framework-errors.js';
+
+/** The path of a request URL as the client sent it: not normalised, without the query string. */
+const rawPath = (url: string | undefined) => url?.split('?')[0] ?? '/';
 
 /**
  * Serves the built website. Site routes answer the single-page app; other browser paths answer it with status
- * 404 (the app shows its error page); API paths never fall back to HTML.
+ * 404 (the app shows its error page); API paths never fall back to HTML nor reach the file server, and an API path
+ * with a segment too long for the router is a 400 like any over-long path parameter.
  */
-export async function registerSite(app: FastifyInstance, webDist: string | null): Promise<void> {
+export async function registerSite(
+  app: FastifyInstance,
+  webDist: string | null,
+  limits: { paramLength: number },
+): Promise<void> {
   const indexFile = webDist ? join(webDist, 'index.html') : null;
   const hasSite = indexFile !== null && existsSync(indexFile);
   if (hasSite && webDist) {
+    // API paths never reach the file server, whatever they look like once normalised (`/api/v1/jobs/../..`):
+    // its own checks answer 403 or 500 for some of them before any of its options could say no.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.url === '/*' && isApiPath(rawPath(request.raw.url))) {
+        reply.callNotFound();
+        return reply;
+      }
+    });
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: true,
@@ -25,7 +42,10 @@ export async function registerSite(app: FastifyInstance, webDist: string | null)
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const path = rawPath(request.url);
+    if (isApiPath(path) && path.split('/').some((segment) => segment.length > limits.paramLength)) {
+      return sendError(request, reply, paramTooLong(limits.paramLength));
+    }
     if (isApiPath(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(request, reply, createError('ROUTE_NOT_FOUND', { method: request.method, path }));
     }
