@@ -158,7 +158,10 @@ export class Documents {
             { field: `${path(i)}.id` },
           );
         }
-        if (doc.parentDocId !== undefined) this.readable(viewer, doc.parentDocId, `${path(i)}.parent_doc_id`);
+        if (doc.parentDocId !== undefined) {
+          this.readable(viewer, doc.parentDocId, `${path(i)}.parent_doc_id`);
+          this.#refuseCycle(viewer.tenantId, doc.id, doc.parentDocId, `${path(i)}.parent_doc_id`);
+        }
         const fields: DocumentFields = { ...doc.fields };
         const version = existing ? existing.version + 1 : 1;
         if (existing) {
@@ -204,6 +207,24 @@ export class Documents {
     // its deletion, hides every version, and a new document written later under the same id opens none of them.
     const current = this.store.row(viewer.tenantId, currentIdOf(row.id));
     return current !== undefined && !current.superseded && readable(current);
+  }
+
+  /** A document cannot be its own ancestor: walks up from `parentId` (remembering where it has been). */
+  #refuseCycle(tenantId: string, id: string, parentId: string, field: string): void {
+    const seen = new Set<string>();
+    for (let at: string | null = parentId; at !== null && !seen.has(at);) {
+      if (at === id) {
+        throw createError(
+          'VALIDATION_FAILED',
+          {
+            detail: `${field}: ${parentId} is ${id} or one of its descendants, and a document cannot be its own ancestor`,
+          },
+          { field },
+        );
+      }
+      seen.add(at);
+      at = this.store.row(tenantId, at)?.parent_doc_id ?? null;
+    }
   }
 
   /** The row when it is a soft-deleted document (not an older version) that the viewer owns. */
@@ -351,6 +372,8 @@ export class Documents {
       (options.permanent && this.#deletedOwnedBy(viewer, this.store.row(viewer.tenantId, id))) ||
       this.readable(viewer, id);
     const targets = [root];
+    // Each document once, even if the data holds a parent cycle (made before cycles were refused).
+    const seen = new Set([root.seq]);
     if (options.recursive) {
       for (let i = 0; i < targets.length; i += 1) {
         const id = targets[i]!.id;
@@ -367,7 +390,11 @@ export class Documents {
             reason: `deleting ${id} recursively needs the owner role on every child document, and you cannot read some of them`,
           });
         }
-        targets.push(...children);
+        for (const child of children) {
+          if (seen.has(child.seq)) continue;
+          seen.add(child.seq);
+          targets.push(child);
+        }
       }
     }
     for (const target of targets) {

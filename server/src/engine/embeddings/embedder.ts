@@ -164,7 +164,7 @@ export class Embedder {
     if (found) return found;
     throw createError('MODEL_NOT_AVAILABLE', {
       model: wanted,
-      hint: ` To use a local model of that name, put its files (config.json, tokenizer.json, onnx/model.onnx) in ${join(this.#options.modelsDir, wanted)}/.`,
+      hint: ` To use a local model of that name, put its files (config.json, tokenizer.json, onnx/model.onnx) in MODELS_DIR/${wanted}/ (the server's models folder).`,
       available: models.map((m) => m.name).join(', '),
     });
   }

@@ -84,8 +84,15 @@ export function parseFilters(raw: unknown, path = 'body.filters'): Filter[] {
     );
   }
   return entries.map((entry, i) => {
-    const e = entry as { field?: unknown; operator?: unknown; value?: unknown };
     const at = `${path}[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `${at} must be an object {field, operator, value}` },
+        { field: at },
+      );
+    }
+    const e = entry as { field?: unknown; operator?: unknown; value?: unknown };
     if (typeof e.field !== 'string' || !validField(e.field)) {
       throw createError(
         'VALIDATION_FAILED',

@@ -79,3 +79,24 @@ test('hybrid and smart search show each chunk once, with a fused score', async (
     }
   }
 });
+
+test('issue #22: a parent cycle cannot be made, and filters given as JSON text holding null answer 400', async () => {
+  assert.equal((await call('POST', '/api/v1/documents', { id: 'loop-a', content: 'a' })).status, 201);
+  assert.equal(
+    (await call('POST', '/api/v1/documents', { id: 'loop-b', content: 'b', parent_doc_id: 'loop-a' })).status,
+    201,
+  );
+  const cycle = await call('POST', '/api/v1/documents', { id: 'loop-a', content: 'a again', parent_doc_id: 'loop-b' });
+  assert.equal(cycle.status, 400, JSON.stringify(cycle.body));
+  assert.equal(cycle.body.error?.field, 'body.parent_doc_id');
+  const self = await call('POST', '/api/v1/documents', { id: 'loop-c', content: 'c', parent_doc_id: 'loop-c' });
+  assert.equal(self.status, 404, 'its own parent does not exist yet');
+  assert.equal((await call('DELETE', '/api/v1/documents/loop-a?recursive=true')).status, 200);
+  for (const filters of ['[null]', 'null', '[1]']) {
+    const res = await call('POST', '/api/v1/search/text', { query: 'a', filters });
+    assert.ok(res.status === 400 || res.status === 200, `${filters}: ${res.status}`);
+  }
+  const bad = await call('POST', '/api/v1/search/text', { query: 'a', filters: '[null]' });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error?.field, 'body.filters[0]');
+});
