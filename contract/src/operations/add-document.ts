@@ -8,10 +8,16 @@ export const addDocument = defineOperation({
   category: 'documents',
   summary: 'Store a document, chunk it and index it',
   description:
-    'Stores the document in your tenant, splits its content into chunks (`chunk_size`, `chunk_overlap`), embeds each chunk with `embedding_options` and indexes text, vectors and location in the same write. The id is generated when absent; adding an existing id creates a new version. The caller becomes the document’s owner.',
+    'Stores the document in your tenant, splits its content into chunks (`chunk_size`, `chunk_overlap`), embeds each chunk with `embedding_options` and indexes text, vectors and location in the same write. The id is generated when absent; adding an existing id creates a new version. The caller becomes the document’s owner. With `?async=true` (large texts: embedding 1 MB takes seconds) the document is validated and chunked first, then the answer is 202 with its id and a job (`GET /api/v1/jobs/{id}`) while it is embedded and written in the background.',
   http: { method: 'POST', path: '/api/v1/documents', aliases: ['/documents'] },
   access: 'user',
   longRunning: true,
+  query: Type.Object(
+    {
+      async: Type.Boolean({ default: false, description: 'Embed and write in the background: answer 202 with a job.' }),
+    },
+    { additionalProperties: false },
+  ),
   body: DocumentInput,
   success: {
     status: 201,
@@ -22,6 +28,13 @@ export const addDocument = defineOperation({
     }),
     description: 'The document is stored and indexed.',
   },
+  alternatives: [
+    {
+      status: 202,
+      schema: Type.Object({ success: Type.Literal(true), document_id: Type.String(), job_id: Type.String() }),
+      description: 'async=true: validated and chunked; embedded and written in the background (poll the job).',
+    },
+  ],
   errors: ['UNSUPPORTED_FILE_TYPE'],
   examples: [
     {

@@ -16,8 +16,7 @@ export const addDocumentUseCase =
   (deps: DocumentDeps): UseCaseOf<'add-document'> =>
   async ({ body, query }, ctx) => {
     const viewer = viewerOf(ctx);
-    // Only a validated boolean: until the operation declares `async`, its query string is not validated at all.
-    if ((query as { readonly async?: unknown } | undefined)?.async !== true) {
+    if (!query.async) {
       const [{ id, version }] = (await deps.documents.add(viewer, [body], path, ctx.signal)) as [
         { id: string; version: number },
       ];

@@ -2,7 +2,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { operationById } from '@godb/contract';
 import type { Principal, RequestContext } from '../context.js';
-import { StatusResult } from '../status-result.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**
@@ -66,10 +65,14 @@ test(
   'async=true answers 202 with the id and a job, then the document is embedded and written',
   hangDetector,
   async () => {
-    const answer = await addDocument({ content: megabyte.slice(-20_000), title: 'Background' }, { async: true });
-    assert.ok(answer instanceof StatusResult);
-    assert.equal(answer.status, 202);
-    const { document_id: id, job_id: jobId } = answer.body as { document_id: string; job_id: string };
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents?async=true',
+      headers: bearer(admin.token),
+      payload: { content: megabyte.slice(-20_000), title: 'Background' },
+    });
+    assert.equal(answer.statusCode, 202, answer.body);
+    const { document_id: id, job_id: jobId } = answer.json() as { document_id: string; job_id: string };
     assert.match(id, /^[0-9a-f-]{36}$/, 'a generated id is answered at once');
     let job: { status: string; processed: number; total: number } = { status: 'queued', processed: 0, total: 1 };
     while (job.status === 'queued' || job.status === 'running') {
@@ -90,14 +93,15 @@ test('async=true still validates first: an invalid document answers 400 and no j
   );
 });
 
-test('only a validated boolean selects the background: a raw query string "false" does not', async () => {
-  const answer = (await addDocument(
-    { id: 'sync-doc', content: 'plain words', embedding_options: { enabled: false } },
-    {
-      async: 'false',
-    },
-  )) as { document_id: string; version: number };
-  assert.deepEqual(answer, { success: true, document_id: 'sync-doc', version: 1 });
+test('async=false (the default) stores the document before answering', async () => {
+  const answer = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/documents?async=false',
+    headers: bearer(admin.token),
+    payload: { id: 'sync-doc', content: 'plain words', embedding_options: { enabled: false } },
+  });
+  assert.equal(answer.statusCode, 201, answer.body);
+  assert.deepEqual(answer.json(), { success: true, document_id: 'sync-doc', version: 1 });
 });
 
 test('an add whose request was abandoned before its write writes nothing', async () => {
