@@ -68,6 +68,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorateRequest('principal', null);
   installValidators(app);
+  // Bodies are JSON: a JSON text sent as text/plain (what fetch() sends for a string body without a header)
+  // answers 415 saying to send application/json, rather than "body must be object".
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -100,3 +100,16 @@ test('issue #22: a parent cycle cannot be made, and filters given as JSON text h
   assert.equal(bad.status, 400);
   assert.equal(bad.body.error?.field, 'body.filters[0]');
 });
+
+test('a JSON body sent as text/plain answers 415 saying to send application/json', async () => {
+  for (const type of ['text/plain', 'text/plain;charset=UTF-8']) {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/search/text',
+      headers: { ...bearer(admin.token), 'content-type': type },
+      payload: '{"query":"shock"}',
+    });
+    assert.equal(res.statusCode, 415, res.body);
+    assert.match((res.json() as Json).error!.message, /send application\/json/);
+  }
+});
