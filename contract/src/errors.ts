@@ -172,7 +172,7 @@ export const errorCatalogue = {
   LAST_OWNER: {
     http: 400,
     grpc: 'FAILED_PRECONDITION',
-    message: 'Cannot remove the last owner of document {id}: add another owner first',
+    message: 'Document {id} must keep an owner: this change leaves it with none (add another owner first)',
     description: 'Every document keeps at least one owner.',
   },
   LAST_ADMIN: {

@@ -31,7 +31,14 @@ export { nothingRegistered } from './operations/register.js';
 export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
 export { ErrorBody, SuccessMessage, inputLimits } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
-export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
+export {
+  visibilities,
+  aclRoles,
+  type Visibility,
+  type AclEntry,
+  type AclChange,
+  type DocumentInput,
+} from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
 export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';

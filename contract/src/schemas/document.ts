@@ -17,6 +17,17 @@ export const AclEntry = Type.Object(
 );
 export type AclEntry = Static<typeof AclEntry>;
 
+/** An entry of an ACL change: `remove` needs only the user id; `add` and `update` need the role. */
+export const AclChange = Type.Object(
+  {
+    user_id: Type.String({ minLength: 1, maxLength: inputLimits.id }),
+    role: Type.Optional(Enum(aclRoles, { description: 'Required to add or update; ignored by remove.' })),
+    expires_at: Type.Optional(UnixSeconds),
+  },
+  { additionalProperties: false },
+);
+export type AclChange = Static<typeof AclChange>;
+
 const count = (description: string) => Type.Number({ minimum: 0, maximum: inputLimits.count, description });
 const score = (description: string) =>
   Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, description });
@@ -164,7 +175,7 @@ export const aclOperations = ['add', 'update', 'remove'] as const;
 export const AclUpdate = Type.Object(
   {
     operation: Enum(aclOperations),
-    acl: Type.Array(AclEntry, { minItems: 1, maxItems: inputLimits.aclEntries }),
+    acl: Type.Array(AclChange, { minItems: 1, maxItems: inputLimits.aclEntries }),
   },
   { additionalProperties: false },
 );

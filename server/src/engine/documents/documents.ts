@@ -1,4 +1,12 @@
-import { createError, GoDBError, isGoDBError, visibilities, type AclEntry, type DocumentInput } from '@godb/contract';
+import {
+  createError,
+  GoDBError,
+  isGoDBError,
+  visibilities,
+  type AclChange,
+  type AclEntry,
+  type DocumentInput,
+} from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
 import type { FileStore } from '../files/file-store.js';
@@ -323,7 +331,7 @@ export class Documents {
   }
 
   /** add (or replace) entries, update existing ones, or remove them; owners only; the last owner stays. */
-  updateAcl(viewer: Viewer, id: string, operation: 'add' | 'update' | 'remove', entries: readonly AclEntry[]): void {
+  updateAcl(viewer: Viewer, id: string, operation: 'add' | 'update' | 'remove', entries: readonly AclChange[]): void {
     const row = this.readable(viewer, id);
     const now = this.now();
     const access = this.store.access(row.seq);
@@ -348,8 +356,22 @@ export class Documents {
           { field: `body.acl[${i}].user_id` },
         );
       }
-      if (operation === 'remove') acl.delete(entry.user_id);
-      else acl.set(entry.user_id, entry);
+      if (operation === 'remove') {
+        acl.delete(entry.user_id);
+        return;
+      }
+      if (entry.role === undefined) {
+        throw createError(
+          'INVALID_ACL',
+          { reason: `a role (owner, edit or view) is required to ${operation} an entry` },
+          { field: `body.acl[${i}].role` },
+        );
+      }
+      acl.set(entry.user_id, {
+        user_id: entry.user_id,
+        role: entry.role,
+        ...(entry.expires_at !== undefined && { expires_at: entry.expires_at }),
+      });
     });
     const next = [...acl.values()];
     if (

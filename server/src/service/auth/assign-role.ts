@@ -6,7 +6,7 @@ export const assignRoleUseCase =
   (deps: AuthDeps): UseCaseOf<'assign-role'> =>
   async ({ body }, ctx) => {
     const caller = principalOf(ctx);
-    const role = parseRole(body.role_id);
+    const role = parseRole(body.role_id, 'body.role_id');
     assertMayGrant(caller, role);
     deps.directory.updateUser(caller.tenantId, body.user_id, { role });
     return { success: true, message: `Role ${role} assigned to user ${body.user_id}` };

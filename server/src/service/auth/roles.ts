@@ -9,9 +9,9 @@ const required: Record<Exclude<Access, 'public'>, RoleName> = {
 };
 
 /** Parses a role name given by a client; 400 with the allowed values otherwise. */
-export function parseRole(value: string): RoleName {
+export function parseRole(value: string, field = 'body.role'): RoleName {
   if ((roleNames as readonly string[]).includes(value)) return value as RoleName;
-  throw createError('INVALID_ROLE', { role: value, allowed: roleNames.join(', ') }, { field: 'body.role' });
+  throw createError('INVALID_ROLE', { role: value, allowed: roleNames.join(', ') }, { field });
 }
 
 /** Throws FORBIDDEN unless the principal's role reaches the access level of the operation. */

@@ -113,3 +113,34 @@ test('a JSON body sent as text/plain answers 415 saying to send application/json
     assert.match((res.json() as Json).error!.message, /send application\/json/);
   }
 });
+
+test('ACL errors say what is wrong: remove needs no role, the sole owner, role_id named', async () => {
+  const colleague = await server.addUser(admin);
+  assert.equal((await call('POST', '/api/v1/documents', { id: 'acl-doc', content: 'shared notes' })).status, 201);
+  const added = await call('PUT', '/api/v1/documents/acl-doc/acl', {
+    operation: 'add',
+    acl: [{ user_id: colleague.userId, role: 'view' }],
+  });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  const removed = await call('PUT', '/api/v1/documents/acl-doc/acl', {
+    operation: 'remove',
+    acl: [{ user_id: colleague.userId }],
+  });
+  assert.equal(removed.status, 200, JSON.stringify(removed.body));
+  const roleless = await call('PUT', '/api/v1/documents/acl-doc/acl', {
+    operation: 'add',
+    acl: [{ user_id: colleague.userId }],
+  });
+  assert.equal(roleless.status, 400);
+  assert.equal(roleless.body.error?.field, 'body.acl[0].role');
+  const demoteOwner = await call('PUT', '/api/v1/documents/acl-doc/acl', {
+    operation: 'add',
+    acl: [{ user_id: admin.userId, role: 'edit' }],
+  });
+  assert.equal(demoteOwner.status, 400);
+  assert.equal(demoteOwner.body.error?.code, 'LAST_OWNER');
+  assert.match(demoteOwner.body.error?.message ?? '', /must keep an owner: this change leaves it with none/);
+  const badRole = await call('POST', '/auth/role/assign', { user_id: colleague.userId, role_id: 'wizard' });
+  assert.equal(badRole.status, 400);
+  assert.equal(badRole.body.error?.field, 'body.role_id');
+});
