@@ -80,7 +80,8 @@ export const GraphResponse = Type.Object({
     Type.Object({ source: Type.String(), target: Type.String(), type: Type.String(), weight: Type.Number() }),
   ),
   path: Type.Optional(Type.Array(Type.String())),
-  cost: Type.Optional(Type.Number()),
+  cost: Type.Optional(Type.Number({ description: 'Sum of the path’s edge weights (every path query).' })),
+  hops: Type.Optional(Type.Integer({ description: 'Edges on the path.' })),
   embeddings: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()))),
   time_taken: Type.Number(),
 });

@@ -25,6 +25,7 @@ export interface GraphAnswer {
   edges: { source: string; target: string; type: string; weight: number }[];
   path?: string[];
   cost?: number;
+  hops?: number;
   embeddings?: Record<string, number[]>;
 }
 
@@ -38,6 +39,7 @@ function pathAnswer(graph: DocumentGraph, queryType: string, result: PathResult 
       .map((target, i) => ({ source: result.path[i]!, target, ...lightestEdge(graph, result.path[i]!, target) })),
     path: result.path,
     cost: Math.round(result.cost * 1e6) / 1e6,
+    hops: result.path.length - 1,
   };
 }
 

@@ -40,10 +40,13 @@ export function shortestPath(graph: DocumentGraph, source: string, target: strin
   return path ? { path, cost: costOf(graph, path, true) } : null;
 }
 
-/** Fewest hops, by breadth-first search from both ends (weights ignored). */
+/**
+ * Fewest hops, by breadth-first search from both ends: weights do not choose the path (shortest_path does), but
+ * its cost is still the sum of its edges' weights, as for every path; the answer's `hops` counts its edges.
+ */
 export function bidirectionalPath(graph: DocumentGraph, source: string, target: string): PathResult | null {
   const path = unweightedBidirectional(graph, source, target) as string[] | null;
-  return path ? { path, cost: path.length - 1 } : null;
+  return path ? { path, cost: costOf(graph, path, true) } : null;
 }
 
 /**

@@ -167,8 +167,12 @@ describe('paths and traversals', () => {
     });
     assert.deepEqual(weighted.body.path, ['A', 'B', 'C']);
     assert.equal(weighted.body.cost, 240);
+    assert.equal(weighted.body.hops, 2);
+    // Bidirectional finds the fewest hops; its cost is still the weight of the path it found (issue #20).
     const hops = await post('/search/graph', { query_type: 'bidirectional', start_node_id: 'A', end_node_id: 'C' });
     assert.deepEqual(hops.body.path, ['A', 'C']);
+    assert.equal(hops.body.hops, 1);
+    assert.ok((hops.body.cost as number) > 240, 'the direct edge weighs more than the two-hop path');
     const astar = await post('/api/v1/search/graph', { query_type: 'astar', start_node_id: 'A', end_node_id: 'D' });
     assert.deepEqual(astar.body.path, ['A', 'B', 'C', 'D']);
     assert.equal(astar.body.cost, 241);
