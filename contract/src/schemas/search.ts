@@ -109,7 +109,10 @@ export const AutocompleteRequest = Type.Object(
   {
     prefix: Name({ minLength: 1 }),
     limit: limit(5),
-    field: Name({ default: 'title', description: 'title, content, tags or categories.' }),
+    field: Name({
+      default: 'content',
+      description: 'content (words of titles and content, the default), title (whole titles), tags or categories.',
+    }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 0 }),
   },
   { additionalProperties: false },

@@ -62,9 +62,11 @@ export function autocomplete(
     const tables = core.text.tables(scope.viewer.tenantId);
     if (!tables) return [];
     const last = queryTokens(prefix).at(-1) ?? prefix;
-    const head = fuzziness === 0 ? last : last.slice(0, Math.max(1, last.length - fuzziness));
+    // With fuzziness, only the first letter is taken as typed: a missing or swapped letter anywhere after it
+    // (`grph` → graph) is the typo being forgiven, so the range scanned must not include it.
+    const head = fuzziness === 0 ? last : last.slice(0, 1);
     const words = core.sql
-      .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 2000`)
+      .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 20000`)
       .all(head, `${head}\u{10ffff}`) as { term: string; doc: number }[];
     const visible = core.sql.get(
       `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid

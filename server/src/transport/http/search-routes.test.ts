@@ -391,12 +391,12 @@ describe('geo, faceted, fuzzy, autocomplete, smart, multi-table', () => {
       (words.body.suggestions as { text: string }[]).map((s) => s.text),
       ['boundary'],
     );
-    const titles = await search('/search/autocomplete', { prefix: 'sho' });
+    const titles = await search('/search/autocomplete', { prefix: 'sho', field: 'title' });
     assert.deepEqual(
       (titles.body.suggestions as { text: string }[]).map((s) => s.text),
       ['Shock waves'],
     );
-    const fuzzy = await search('/search/autocomplete', { prefix: 'shpck', fuzziness: 1 });
+    const fuzzy = await search('/search/autocomplete', { prefix: 'shpck', fuzziness: 1, field: 'title' });
     assert.deepEqual(
       (fuzzy.body.suggestions as { text: string }[]).map((s) => s.text),
       ['Shock waves'],
@@ -405,6 +405,17 @@ describe('geo, faceted, fuzzy, autocomplete, smart, multi-table', () => {
     assert.deepEqual(tags.body.suggestions, [{ text: 'flow', count: 2, score: 1 }]);
     const many = await search('/search/autocomplete', { prefix: 'a', field: 'content' });
     assert.ok((many.body.suggestions as unknown[]).length <= 5);
+    // Issue #20: the default field suggests words of titles and content, and fuzziness forgives a missing letter.
+    const byDefault = await search('/search/autocomplete', { prefix: 'Convec' });
+    assert.deepEqual(
+      (byDefault.body.suggestions as { text: string }[]).map((s) => s.text),
+      ['convective'],
+    );
+    const missing = await search('/search/autocomplete', { prefix: 'bondary', fuzziness: 1 });
+    assert.deepEqual(
+      (missing.body.suggestions as { text: string }[]).map((s) => s.text),
+      ['boundary'],
+    );
   });
 
   test('smart: says which route it took and why', async () => {
