@@ -60,7 +60,7 @@ export interface Hit {
 export interface SearchResultView {
   document_id: string;
   title: string;
-  chunks: { id: string; content: string; type: string; score: number }[];
+  chunks: { id: string; content: string; type: string; score: number; metadata: Record<string, number> }[];
   metadata: Record<string, string | number | boolean>;
   score: number;
   distance?: number;
@@ -440,11 +440,15 @@ export class SearchCore {
     const chunks = new Map(
       (
         this.sql
-          .get('SELECT seq, chunk_index, content FROM chunks WHERE seq IN (SELECT value FROM json_each(?))')
+          .get(
+            'SELECT seq, chunk_index, content, start_offset, end_offset FROM chunks WHERE seq IN (SELECT value FROM json_each(?))',
+          )
           .all(JSON.stringify(chunkSeqs)) as {
           seq: number;
           chunk_index: number;
           content: string;
+          start_offset: number;
+          end_offset: number;
         }[]
       ).map((c) => [c.seq, c]),
     );
@@ -460,6 +464,12 @@ export class SearchCore {
                 content: chunk.content,
                 type: 'text',
                 score: round(c.score),
+                // Where the chunk lies in its document (characters of the content).
+                metadata: {
+                  chunk_index: chunk.chunk_index,
+                  start_offset: chunk.start_offset,
+                  end_offset: chunk.end_offset,
+                },
               },
             ]
           : [];

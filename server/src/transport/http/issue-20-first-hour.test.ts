@@ -71,7 +71,12 @@ test('hybrid and smart search show each chunk once, with a fused score', async (
   ] as const) {
     const res = await call('POST', url, body);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const results = res.body.results as { document_id: string; chunks: { id: string; score: number }[] }[];
+    const results = res.body.results as {
+      document_id: string;
+      chunks: { id: string; score: number; metadata: Record<string, number> }[];
+    }[];
+    // The specification's result shape: chunks carry their metadata (where they lie in the document).
+    assert.deepEqual(results[0]?.chunks[0]?.metadata, { chunk_index: 0, start_offset: 0, end_offset: 94 });
     assert.equal(results[0]?.document_id, 'shock', url);
     for (const r of results) {
       const ids = r.chunks.map((c) => c.id);
