@@ -25,17 +25,8 @@ export type Schema = Record<string, unknown> & {
   pattern?: string;
 };
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the engine's seeded generator: a failing run can be replayed from its seed. */
+export { seededRandom } from '../engine/documents/kmeans.js';
 
 /**
  * Stand-ins for JSON text that JSON.stringify cannot write (1e309 parses as Infinity, -0, numbers past 2^53

@@ -99,7 +99,9 @@ test('an unknown model is a 400 naming the folder to create and the available mo
       isGoDBError(e) &&
       e.status === 400 &&
       e.code === 'MODEL_NOT_AVAILABLE' &&
-      e.message.includes(join(modelsDir, 'mxbai-embed-large-v1')) &&
+      // The folder is named by its setting, never by the server's install path (issue #22).
+      e.message.includes('MODELS_DIR/mxbai-embed-large-v1/') &&
+      !e.message.includes(modelsDir) &&
       e.message.includes('Available models: use-lite-512, glove-100'),
   );
 });

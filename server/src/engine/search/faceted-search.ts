@@ -1,3 +1,4 @@
+import { distinctNames } from './distinct-names.js';
 import { createError } from '@godb/contract';
 import { nextTurn } from '../next-turn.js';
 import { fieldValue } from './filters.js';
@@ -25,15 +26,7 @@ function facetsOf(facets: readonly string[]): string[] {
       );
     }
   });
-  const distinct = [...new Set(facets)];
-  if (distinct.length > maxFacets) {
-    throw createError(
-      'VALIDATION_FAILED',
-      { detail: `body.facets may name at most ${maxFacets} different facets (it names ${distinct.length})` },
-      { field: 'body.facets' },
-    );
-  }
-  return distinct;
+  return distinctNames(facets, maxFacets, 'body.facets', 'facets');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { distinctNames } from './distinct-names.js';
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import { nextTurn } from '../next-turn.js';
@@ -33,15 +34,7 @@ const listedPartners = 10;
 
 /** The table names, each once, in their first order; at most `maxTables` of them. */
 export function distinctTables(tables: readonly string[]): string[] {
-  const distinct = [...new Set(tables)];
-  if (distinct.length > maxTables) {
-    throw createError(
-      'VALIDATION_FAILED',
-      { detail: `body.table_names may name at most ${maxTables} different tables (it names ${distinct.length})` },
-      { field: 'body.table_names' },
-    );
-  }
-  return distinct;
+  return distinctNames(tables, maxTables, 'body.table_names', 'tables');
 }
 
 /**

@@ -83,7 +83,7 @@ test('empty text, unknown model and bad options are 400s that say what to do, ne
   assert.equal(missing.body.error?.code, 'MODEL_NOT_AVAILABLE');
   assert.match(
     missing.body.error?.message ?? '',
-    /put its files \(config\.json, tokenizer\.json, onnx\/model\.onnx\) in .*models\/mxbai-embed-large-v1\//,
+    /put its files \(config\.json, tokenizer\.json, onnx\/model\.onnx\) in MODELS_DIR\/mxbai-embed-large-v1\//,
   );
   assert.match(missing.body.error?.message ?? '', /Available models: use-lite-512, glove-100/);
 

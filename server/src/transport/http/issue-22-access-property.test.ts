@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../engine/documents/kmeans.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**
@@ -21,18 +22,7 @@ const seed = Number(process.env.ACCESS_PROPERTY_SEED ?? Date.now() % 1_000_000);
 const tenantCount = Number(process.env.ACCESS_PROPERTY_TENANTS ?? 3);
 const usersPerTenant = Number(process.env.ACCESS_PROPERTY_USERS ?? 3);
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed. */
-function generator(start: number): () => number {
-  let a = start >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = generator(seed);
+const random = seededRandom(seed);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const letters = 'bcdfghjklmnpqrstvwxz';
 const usedPrefixes = new Set<string>();

@@ -105,3 +105,10 @@ test('raw JSON bodies (batch) and curl', () => {
     `curl -X POST 'http://localhost:8081/api/v1/search/text' \\\n  -H 'authorization: Bearer tok' \\\n  -H 'content-type: application/json' \\\n  -d '{"query":"it'\\''s"}'`,
   );
 });
+
+test('query fields of a POST operation go in the query string, not the body (Add Document ?async)', () => {
+  const request = build('add-document', { title: 'hello', async: 'true' });
+  assert.deepEqual(request.query, { async: 'true' });
+  assert.equal((request.body as Record<string, unknown>).async, undefined);
+  assert.equal((request.body as Record<string, unknown>).title, 'hello');
+});

@@ -156,15 +156,20 @@ export function buildRequest(
   }
   check(op, converted, log);
   const method = op.http.method;
-  if (method === 'GET' || method === 'DELETE') {
-    const query: Record<string, string> = {};
-    for (const [name, value] of Object.entries(converted))
-      query[name] = Array.isArray(value) ? value.join(',') : String(value);
-    return { method, path, ...(Object.keys(query).length > 0 && { query }) };
+  // Query fields go in the query string whatever the method (POST /documents?async=true); GET and DELETE send
+  // every field there.
+  const inQuery = (name: string) => method === 'GET' || method === 'DELETE' || locations.get(name) === 'query';
+  const query: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(converted)) {
+    if (inQuery(name)) query[name] = Array.isArray(value) ? value.join(',') : String(value);
+    else body[name] = value;
   }
+  const withQuery = Object.keys(query).length > 0 ? { query } : {};
+  if (method === 'GET' || method === 'DELETE') return { method, path, ...withQuery };
   const raw = [...locations].find(([, where]) => where === 'raw-body');
-  if (raw) return { method, path, body: converted[raw[0]] };
-  return { method, path, body: converted };
+  if (raw) return { method, path, ...withQuery, body: converted[raw[0]] };
+  return { method, path, ...withQuery, body };
 }
 
 /** The request as a curl command line. */
