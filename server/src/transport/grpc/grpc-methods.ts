@@ -1,4 +1,4 @@
-import { operationById, type OperationId } from '@godb/contract';
+import { createError, operationById, type OperationId } from '@godb/contract';
 import type { Principal } from '../../service/context.js';
 import type { Services } from '../../service/use-cases.js';
 import { validateJson } from '../../service/validation.js';
@@ -59,6 +59,16 @@ function searchReply(answer: SearchAnswer, offset: number) {
   };
 }
 
+/** VectorSearch's filters: JSON text, as REST takes it; text that is not JSON is INVALID_ARGUMENT, not INTERNAL. */
+function filtersOf(raw: unknown): unknown {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  try {
+    return JSON.parse(String(raw)) as unknown;
+  } catch (error) {
+    throw createError('INVALID_FILTERS_JSON', { reason: (error as Error).message }, { field: 'filters' });
+  }
+}
+
 const window = (request: Json) => {
   const offset = Math.max(0, Number(request.offset ?? 0));
   const limit = Number(request.limit ?? 0);
@@ -91,7 +101,7 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
     const body = pick([
       ['vector', request.vector],
       ['limit', limit],
-      ['filters', request.filters ? JSON.parse(String(request.filters)) : undefined],
+      ['filters', filtersOf(request.filters)],
       ['similarity_method', request.similarity_method],
       ['threshold', request.threshold],
       ['primary_table', request.primary_table],

@@ -161,6 +161,12 @@ describe('SearchService', () => {
       call(search, 'VectorSearch', { vector: [1, 2], threshold: 3 }, admin.token),
       (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details === 'Threshold must be between 0 and 1',
     );
+    // Filters that are not JSON are the caller's mistake, as over REST (they answered INTERNAL).
+    await assert.rejects(
+      call(search, 'VectorSearch', { query: 'x', filters: '[{"field": ' }, admin.token),
+      (e: ServiceError) =>
+        e.code === status.INVALID_ARGUMENT && e.metadata.get('godb-error-code')[0] === 'INVALID_FILTERS_JSON',
+    );
     await assert.rejects(
       call(search, 'TextSearch', { query: 'x' }),
       (e: ServiceError) => e.code === status.UNAUTHENTICATED && /^Unauthorized: /.test(e.details),

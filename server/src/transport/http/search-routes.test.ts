@@ -142,7 +142,7 @@ describe('text search', () => {
   });
 
   test('fuzzy expands at most 32 distinct words and says so', async () => {
-    const words = Array.from({ length: 40 }, (_v, i) => `boundery${'x'.repeat(i)}`).join(' ');
+    const words = ['boundery', ...Array.from({ length: 39 }, (_v, i) => `q${i}`)].join(' ');
     const res = await search('/search/fuzzy', { query: words, fuzziness: 1 });
     assert.equal(res.status, 200);
     assert.deepEqual(ids(res.body).sort(), ['bl', 'shock']);
