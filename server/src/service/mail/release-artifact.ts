@@ -1,7 +1,7 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -14,6 +14,11 @@ export interface ReleaseLog {
   info(obj: object, message: string): void;
   error(obj: object, message: string): void;
 }
+
+/** A build's file while it is written: hidden, and named so a crash's leftover can be recognised. */
+const partialName = /^\.[0-9a-f-]{36}\.partial$/;
+/** A partial file unchanged for this long belongs to a build that died (a live one writes every few ms). */
+const abandonedAfterMs = 10 * 60 * 1000;
 
 /** A build in progress: the tarball grows in `partial` and is renamed into place once complete. */
 interface Build {
@@ -110,6 +115,10 @@ export class ReleaseArtifact {
 
   async #start(path: string, sources: ReleaseSources): Promise<Build> {
     mkdirSync(this.#dir, { recursive: true });
+    for (const name of readdirSync(this.#dir).filter((n) => partialName.test(n))) {
+      const leftover = join(this.#dir, name);
+      if (statSync(leftover).mtimeMs < sources.now - abandonedAfterMs) rmSync(leftover, { force: true });
+    }
     const build: Build = {
       partial: join(this.#dir, `.${randomUUID()}.partial`),
       events: new EventEmitter().setMaxListeners(0),

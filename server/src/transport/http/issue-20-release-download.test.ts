@@ -4,7 +4,16 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../config/env.js';
@@ -211,5 +220,26 @@ describe('issue 20: the mailed release link works on an install that was never p
     });
     assert.equal(received.length, bytes.length);
     assert.equal(createHash('sha256').update(received).digest('hex'), createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  test('a build that died (the server crashed mid-way) leaves a hidden partial file that the next build removes', async () => {
+    const release = join(work, 'crashed-release');
+    mkdirSync(release);
+    const dead = join(release, '.0b6c1d0e-1111-4222-8333-944455556666.partial');
+    const live = join(release, '.0b6c1d0e-7777-4888-9999-aaaabbbbcccc.partial'); // another server, still writing
+    writeFileSync(dead, 'half a release');
+    writeFileSync(live, 'a release in progress');
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(dead, anHourAgo, anHourAgo);
+    await server.close();
+    await smtp.stop();
+    server = await startOn(join(work, 'install'), release);
+    const res = await server.app.inject({ url: await requestLink('crash@example.com') });
+    assert.equal(res.statusCode, 200);
+    assert.ok(listTarball(res.rawPayload).includes('godb-0.1.0/server/dist/main.js'));
+    assert.deepEqual(readdirSync(release).sort(), [
+      '.0b6c1d0e-7777-4888-9999-aaaabbbbcccc.partial',
+      'godb-0.1.0.tar.gz',
+    ]);
   });
 });
