@@ -11,6 +11,7 @@ import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
 import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
+import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { buildApp } from './transport/http/app.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
@@ -39,11 +40,21 @@ export function webDistOf(config: Pick<Config, 'WEB_DIST'>): string {
   return config.WEB_DIST !== '' ? resolve(config.WEB_DIST) : join(repoRoot, 'web', 'dist');
 }
 
+/** What tests may swap that no configuration names. */
+export interface ServerSeams {
+  /** The install a release is built from when RELEASE_DIR lacks it (this checkout by default); tests pass a tiny one. */
+  readonly releaseRoot?: string;
+}
+
 /**
  * The composition root: configuration → engine → services → transports. Used by main.ts and by the tests, so
  * tests run the very server users run.
  */
-export async function createServer(config: Config, clock: Clock = systemClock): Promise<GoDBServer> {
+export async function createServer(
+  config: Config,
+  clock: Clock = systemClock,
+  seams: ServerSeams = {},
+): Promise<GoDBServer> {
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     clock,
@@ -68,6 +79,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
   const version = readVersion();
   const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
   let relay: MailRelay | null = null;
+  let log: FastifyInstance['log'] | null = null; // the release builder logs through the app, created below
   const deps = {
     directory: engine.directory,
     embedder: engine.embedder,
@@ -91,9 +103,20 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
       maxPerHour: config.MAIL_MAX_PER_HOUR,
-      releaseDir: resolve(config.RELEASE_DIR),
       releaseFile: `godb-${version}.tar.gz`,
     },
+    release: new ReleaseArtifact(
+      resolve(config.RELEASE_DIR),
+      () => ({
+        root: seams.releaseRoot ?? repoRoot,
+        webDist: seams.releaseRoot === undefined ? webDistOf(config) : join(seams.releaseRoot, 'web', 'dist'),
+        version,
+        platform: process.platform,
+        arch: process.arch,
+        now: clock.now(),
+      }),
+      { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
+    ),
     kickRelay: () => relay?.kick(),
   };
   if (config.SUPERADMIN_EMAIL !== '')
@@ -106,6 +129,7 @@ export async function createServer(config: Config, clock: Clock = systemClock): 
     webDist: webDistOf(config),
     version,
   });
+  log = app.log;
   relay = new MailRelay(
     engine.outbox,
     {

@@ -1,7 +1,9 @@
-/** A use-case result that is a file to stream (downloads), not JSON. */
+import type { Readable } from 'node:stream';
+
+/** A use-case result that is a file to stream (downloads), not JSON: a path on disk, or a stream being produced. */
 export class FileResult {
   constructor(
-    readonly path: string,
+    readonly source: string | Readable,
     readonly name: string,
     readonly contentType: string,
   ) {}

@@ -1,5 +1,6 @@
 import type { Outbox } from '../../engine/mail/outbox.js';
 import type { DownloadLinks } from './download-links.js';
+import type { ReleaseArtifact } from './release-artifact.js';
 
 export interface MailSettings {
   readonly teamAddress: string;
@@ -7,13 +8,14 @@ export interface MailSettings {
   readonly publicKey: string;
   readonly blockedSenders: readonly string[];
   readonly maxPerHour: number;
-  readonly releaseDir: string;
   readonly releaseFile: string;
 }
 
 export interface MailDeps {
   readonly outbox: Outbox;
   readonly links: DownloadLinks;
+  /** The release tarball the links point at (RELEASE_DIR), built on its first download when missing. */
+  readonly release: ReleaseArtifact;
   readonly mail: MailSettings;
   /** Asks the relay to deliver now rather than at its next poll. */
   readonly kickRelay: () => void;

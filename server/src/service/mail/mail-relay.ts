@@ -26,7 +26,7 @@ export class MailRelay {
   readonly #log: RelayLogger;
   readonly #transport: Transporter | null;
   #timer: NodeJS.Timeout | null = null;
-  #running = false;
+  #running: Promise<void> | null = null;
   #again = false;
   #stopped = false;
 
@@ -65,9 +65,8 @@ export class MailRelay {
       this.#again = true;
       return;
     }
-    this.#running = true;
-    void this.#deliver().finally(() => {
-      this.#running = false;
+    this.#running = this.#deliver().finally(() => {
+      this.#running = null;
       if (this.#again) {
         this.#again = false;
         this.kick();
@@ -75,9 +74,11 @@ export class MailRelay {
     });
   }
 
+  /** Stops polling and waits for a delivery in progress, which must record its outcome before the store closes. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    await this.#running;
     this.#transport?.close();
   }
 

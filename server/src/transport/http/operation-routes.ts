@@ -73,10 +73,14 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
           if (result === abandoned) return undefined;
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           if (result instanceof FileResult) {
+            // WRITE_TIMEOUT_MS bounds the work of producing an answer; a download's transfer takes as long as its
+            // client needs (a 200 MB release on a slow line), so the timer stops once the file is ready to stream.
+            if (request.godbTimer) clearTimeout(request.godbTimer);
+            request.godbTimer = null;
             return reply
               .type(result.contentType)
               .header('content-disposition', `attachment; filename="${result.name}"`)
-              .send(createReadStream(result.path));
+              .send(typeof result.source === 'string' ? createReadStream(result.source) : result.source);
           }
           return reply.code(operation.success.status).send(result);
         },
