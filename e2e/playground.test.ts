@@ -217,7 +217,8 @@ describe('playground', () => {
     (await import('node:fs')).writeFileSync(broken, 'this is not a pdf');
     await field(page, 'file').setInputFiles(broken);
     await expectMessage(
-      /^File processing error: PDF processing failed with both methods: .*\. Please ensure the file is a valid PDF or text file\.$/,
+      // One period between the reason and the advice, never two (issue #20).
+      /^File processing error: PDF processing failed with both methods: (?!.*\.\.).*[^.]\. Please ensure the file is a valid PDF or text file\.$/,
     );
     // A server-side error is shown as the API's answer.
     await choose(page, 'Get Document');

@@ -156,7 +156,8 @@ export const ConfigSchema = Type.Object({
   ),
   RELEASE_DIR: Type.String({
     default: './release',
-    description: 'Where `npm run package` puts the release tarball served by signed links.',
+    description:
+      'Where the release tarball served by signed links is kept: `npm run package` writes it, or the first download builds it.',
   }),
   DOWNLOAD_SECRET: Type.String({
     default: '',

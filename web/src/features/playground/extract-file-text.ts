@@ -45,6 +45,9 @@ async function extractTolerant(pdfjs: PdfJs, data: ArrayBuffer): Promise<string>
  * The text of an uploaded file: a PDF is read page by page with pdf.js (retried by a second method on failure);
  * text/* files are read as text; anything else is refused.
  */
+/** An error's message without its closing period: the sentence it is placed in adds its own. */
+const reasonOf = (error: unknown) => (error as Error).message.trim().replace(/[.\s]+$/, '');
+
 export async function extractFileText(file: File): Promise<string> {
   const isPdf = file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
   if (!isPdf && !file.type.startsWith('text/')) {
@@ -65,14 +68,12 @@ export async function extractFileText(file: File): Promise<string> {
       } catch (second) {
         throw new Error(
           formatMessage(clientMessages.pdfBothMethodsFailed, {
-            reason: `${(first as Error).message}; ${(second as Error).message}`,
+            reason: [...new Set([reasonOf(first), reasonOf(second)])].join('; '),
           }),
         );
       }
     }
   } catch (error) {
-    throw new ClientValidationError(
-      formatMessage(clientMessages.fileProcessingError, { reason: (error as Error).message }),
-    );
+    throw new ClientValidationError(formatMessage(clientMessages.fileProcessingError, { reason: reasonOf(error) }));
   }
 }
