@@ -37,7 +37,7 @@ export {
   type SitePathName,
   type DocumentationSlug,
 } from './site-routes.js';
-export { ErrorBody, SuccessMessage, inputLimits } from './schemas/common.js';
+export { ErrorBody, SuccessMessage, inputLimits, DateInput, isoDatePattern } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
 export { visibilities, aclRoles, type Visibility, type AclEntry, type DocumentInput } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
