@@ -101,7 +101,7 @@ export const SearchResponse = Type.Object({
 });
 
 export const SimpleSearchQuery = Type.Object(
-  { query: Type.Optional(keywordQuery()), limit: limit(10) },
+  { query: keywordQuery({ description: 'The words to search for.' }), limit: limit(10) },
   { additionalProperties: false },
 );
 
@@ -109,7 +109,7 @@ export const AutocompleteRequest = Type.Object(
   {
     prefix: Name({ minLength: 1 }),
     limit: limit(5),
-    field: Name({ default: 'title', description: 'title, content, tags or categories.' }),
+    field: Name({ default: 'title', description: 'The field to complete: title, content, tags or categories.' }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 0 }),
   },
   { additionalProperties: false },
@@ -121,7 +121,7 @@ export const AutocompleteResponse = Type.Object({
 
 export const TextSearchRequest = Type.Object(
   {
-    query: Type.Optional(keywordQuery()),
+    query: keywordQuery({ description: 'The words to search for (required and not blank).' }),
     limit: limit(10),
     query_type: Enum(textQueryTypes, { default: 'phrase' }),
     primary_table: Type.Optional(Name()),
@@ -166,7 +166,8 @@ export const HybridSearchRequest = Type.Object(
     limit: limit(10),
     fusion: Enum(['weighted', 'rrf'] as const, {
       default: 'weighted',
-      description: 'weighted: alpha-weighted min-max scores; rrf: reciprocal rank fusion.',
+      description:
+        'How the two sides combine: weighted (alpha-weighted min-max scores) or rrf (reciprocal rank fusion).',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),
@@ -196,7 +197,7 @@ export const FacetedSearchRequest = Type.Object(
     query: Type.Optional(keywordQuery()),
     facets: Type.Array(Name(), {
       maxItems: inputLimits.facets,
-      description: `tags, categories or metadata.<key>; at most ${inputLimits.facets}.`,
+      description: `Fields to count: tags, categories or metadata.<key>; at most ${inputLimits.facets}.`,
     }),
     limit: limit(10),
     primary_table: Type.Optional(Name()),
@@ -215,7 +216,7 @@ export const FacetedSearchResponse = Type.Composite([
 
 export const FuzzySearchRequest = Type.Object(
   {
-    query: Type.Optional(keywordQuery()),
+    query: keywordQuery({ description: 'Words to match within `fuzziness` edits (required and not blank).' }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 1 }),
     limit: limit(10),
     prefix_length: Type.Integer({ minimum: 0, maximum: inputLimits.keywordQuery, default: 0 }),
@@ -227,7 +228,9 @@ export const FuzzySearchRequest = Type.Object(
 
 export const SmartSearchRequest = Type.Object(
   {
-    query: Type.Optional(semanticQuery()),
+    query: Type.Optional(
+      semanticQuery({ description: 'Required unless mode is geo, or lat and lon are given and the router picks geo.' }),
+    ),
     limit: limit(10),
     mode: Enum(smartModes, { default: 'auto' }),
     auto_route: Type.Boolean({ default: true }),
