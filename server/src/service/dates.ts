@@ -96,17 +96,40 @@ function convertFilters(filters: unknown, path: string): unknown {
   return filters;
 }
 
+const holdsDates = new WeakMap<SchemaLike, boolean>();
+
+/** Whether a value of this schema can carry a date or filters: most bodies cannot, and are passed on untouched. */
+function mayHoldDates(schema: SchemaLike): boolean {
+  let known = holdsDates.get(schema);
+  if (known === undefined) {
+    const children = [
+      ...Object.values(schema.properties ?? {}),
+      ...(schema.items ? [schema.items] : []),
+      ...(schema.anyOf ?? []),
+      ...(schema.allOf ?? []),
+    ];
+    known = isDateSchema(schema) || 'filters' in (schema.properties ?? {}) || children.some(mayHoldDates);
+    holdsDates.set(schema, known);
+  }
+  return known;
+}
+
 function convert(schema: SchemaLike | undefined, value: unknown, path: string): unknown {
-  if (!schema || value === undefined || value === null) return value;
+  if (!schema || value === undefined || value === null || !mayHoldDates(schema)) return value;
   if (isDateSchema(schema)) return typeof value === 'string' ? toSeconds(value, path) : value;
   for (const part of [...(schema.allOf ?? []), ...(schema.anyOf ?? [])]) value = convert(part, value, path);
-  if (Array.isArray(value))
-    return schema.items ? value.map((v, i) => convert(schema.items, v, `${path}[${i}]`)) : value;
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    return items ? value.map((v: unknown, i) => convert(items, v, `${path}[${i}]`)) : value;
+  }
   if (typeof value !== 'object') return value;
   const out: Json = { ...(value as Json) };
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (name === 'filters') out[name] = convertFilters(out[name], `${path}.${name}`);
-    else if (name in out) out[name] = convert(property, out[name], `${path}.${name}`);
+    if (!(name in out)) continue;
+    out[name] =
+      name === 'filters'
+        ? convertFilters(out[name], `${path}.${name}`)
+        : convert(property, out[name], `${path}.${name}`);
   }
   return out;
 }
