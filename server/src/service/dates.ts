@@ -45,7 +45,7 @@ function toSeconds(value: string, field: string): number {
     throw createError(
       'VALIDATION_FAILED',
       {
-        detail: `${field} is not a date between 1970 and 9999: give Unix seconds or an ISO 8601 date such as 2024-05-01`,
+        detail: `${field} is not a calendar date from 1970 to 9999: give Unix seconds or an ISO 8601 date such as 2024-05-01`,
       },
       { field },
     );
