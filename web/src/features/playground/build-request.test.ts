@@ -105,3 +105,10 @@ test('raw JSON bodies (batch) and curl', () => {
     `curl -X POST 'http://localhost:8081/api/v1/search/text' \\\n  -H 'authorization: Bearer tok' \\\n  -H 'content-type: application/json' \\\n  -d '{"query":"it'\\''s"}'`,
   );
 });
+
+test('a query-string field of a POST goes in the URL: Add Document with async', () => {
+  const request = build('add-document', { text_content: 'Wings.', async: 'true' });
+  assert.deepEqual(request.query, { async: 'true' });
+  assert.equal((request.body as Record<string, unknown>).async, undefined);
+  assert.equal((request.body as Record<string, unknown>).text_content, 'Wings.');
+});

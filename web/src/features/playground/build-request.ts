@@ -156,15 +156,24 @@ export function buildRequest(
   }
   check(op, converted, log);
   const method = op.http.method;
+  const asText = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
   if (method === 'GET' || method === 'DELETE') {
     const query: Record<string, string> = {};
-    for (const [name, value] of Object.entries(converted))
-      query[name] = Array.isArray(value) ? value.join(',') : String(value);
+    for (const [name, value] of Object.entries(converted)) query[name] = asText(value);
     return { method, path, ...(Object.keys(query).length > 0 && { query }) };
   }
+  // A query-string field of a POST (Add Document's ?async=true) goes in the URL, not the body.
+  const inQuery = (name: string) => locations.get(name) === 'query';
+  const query = Object.fromEntries(
+    Object.entries(converted)
+      .filter(([name]) => inQuery(name))
+      .map(([name, value]) => [name, asText(value)]),
+  );
+  const body = Object.fromEntries(Object.entries(converted).filter(([name]) => !inQuery(name)));
+  const withQuery = Object.keys(query).length > 0 ? { query } : {};
   const raw = [...locations].find(([, where]) => where === 'raw-body');
-  if (raw) return { method, path, body: converted[raw[0]] };
-  return { method, path, body: converted };
+  if (raw) return { method, path, ...withQuery, body: body[raw[0]] };
+  return { method, path, ...withQuery, body };
 }
 
 /** The request as a curl command line. */
