@@ -72,7 +72,12 @@ export const grpcMessages: readonly GrpcMessage[] = [
       { name: 'offset', type: 'int32', number: 2, description: 'Results to skip.' },
       { name: 'limit', type: 'int32', number: 3, description: 'Results to return (default 10).' },
       { name: 'filters', type: 'string', number: 4, description: 'JSON: a list of {field, operator, value}.' },
-      { name: 'similarity_method', type: 'string', number: 5, description: 'cosine (default), euclidean or dot.' },
+      {
+        name: 'similarity_method',
+        type: 'string',
+        number: 5,
+        description: 'Similarity: cosine (default), euclidean or dot.',
+      },
       { name: 'threshold', type: 'float', number: 6, optional: true, description: '0 to 1 (default 0.7).' },
       { name: 'primary_table', type: 'string', number: 7, description: 'Restrict to one primary table.' },
       {
@@ -131,9 +136,9 @@ export const grpcMessages: readonly GrpcMessage[] = [
     name: 'Chunk',
     description: 'A chunk of a result document.',
     fields: [
-      { name: 'id', type: 'string', number: 1, description: 'doc#index.' },
+      { name: 'id', type: 'string', number: 1, description: 'The chunk id: <document id>#<chunk index>.' },
       { name: 'content', type: 'string', number: 2, description: 'The chunk text.' },
-      { name: 'type', type: 'string', number: 3, description: 'text.' },
+      { name: 'type', type: 'string', number: 3, description: 'The chunk type: text.' },
       { name: 'score', type: 'double', number: 4, description: 'The chunk’s score.' },
     ],
   },

@@ -28,8 +28,16 @@ export {
 export { playgroundFields, type PlaygroundField, type FieldLocation } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
 export { nothingRegistered } from './operations/register.js';
-export { sitePaths, isSitePath, apiPrefixes, isApiPath, type SitePathName } from './site-routes.js';
-export { ErrorBody, SuccessMessage, inputLimits } from './schemas/common.js';
+export {
+  sitePaths,
+  isSitePath,
+  documentationSlugs,
+  apiPrefixes,
+  isApiPath,
+  type SitePathName,
+  type DocumentationSlug,
+} from './site-routes.js';
+export { ErrorBody, SuccessMessage, inputLimits, DateInput, isoDatePattern } from './schemas/common.js';
 export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
 export {
   visibilities,

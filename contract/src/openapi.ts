@@ -10,6 +10,26 @@ function plain(schema: TSchema): Json {
   return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Json;
 }
 
+/**
+ * A request schema as the caller sees it: a property with a default is filled in by the server, so it is not
+ * required from the caller (AJV's useDefaults fills it before the `required` check).
+ */
+function callerSchema(schema: TSchema): Json {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, strip(v)])) as Json;
+    const properties = out.properties as Record<string, Json> | undefined;
+    if (properties && Array.isArray(out.required)) {
+      const required = (out.required as string[]).filter((name) => properties[name]?.default === undefined);
+      if (required.length > 0) out.required = required;
+      else delete out.required;
+    }
+    return out;
+  };
+  return strip(plain(schema)) as Json;
+}
+
 function parameters(operation: OperationSpec): Json[] {
   const out: Json[] = [];
   for (const [location, schema] of [
@@ -23,7 +43,7 @@ function parameters(operation: OperationSpec): Json[] {
       out.push({
         name,
         in: location,
-        required: location === 'path' || required.has(name),
+        required: location === 'path' || (required.has(name) && p.default === undefined),
         description: p.description,
         schema: p,
       });
@@ -39,17 +59,25 @@ export function operationErrors(operation: OperationSpec): ErrorCode[] {
   return [...codes];
 }
 
-function responses(operation: OperationSpec): Json {
-  const out: Json = {
-    [operation.success.status]: {
-      description: operation.success.description,
-      content: { 'application/json': { schema: plain(operation.success.schema) } },
-    },
+/** The operation's own example answers of one status, as OpenAPI `examples` (none when it has none). */
+function responseExamples(operation: OperationSpec, status: number): Json {
+  const examples = operation.examples.filter((e) => e.response.status === status);
+  if (examples.length === 0) return {};
+  return {
+    examples: Object.fromEntries(
+      examples.map((e, i) => [`example${i + 1}`, { summary: e.summary, value: e.response.body }]),
+    ),
   };
-  for (const alternative of operation.alternatives ?? []) {
-    out[alternative.status] = {
-      description: alternative.description,
-      content: { 'application/json': { schema: plain(alternative.schema) } },
+}
+
+function responses(operation: OperationSpec): Json {
+  const out: Json = {};
+  for (const answer of [operation.success, ...(operation.alternatives ?? [])]) {
+    out[answer.status] = {
+      description: answer.description,
+      content: {
+        'application/json': { schema: plain(answer.schema), ...responseExamples(operation, answer.status) },
+      },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -92,7 +120,7 @@ export function buildOpenApi(
         required: true,
         content: {
           'application/json': {
-            schema: plain(operation.body),
+            schema: callerSchema(operation.body),
             examples: Object.fromEntries(
               operation.examples
                 .filter((e) => e.body !== undefined)

@@ -42,6 +42,8 @@ function literalOptions(schema: JsonSchemaLike): string[] | undefined {
 function valueTypeOf(schema: JsonSchemaLike): PlaygroundField['valueType'] {
   const options = schema.anyOf?.map((s) => s.const);
   if (options && options.length > 0 && options.every((o) => typeof o === 'number')) return 'number';
+  // A date field takes Unix seconds or an ISO date: typed as text, sent as written.
+  if (Array.isArray(schema.type) && schema.type.includes('string')) return 'string';
   switch (schema.type) {
     case 'string':
       return 'string';
@@ -63,6 +65,12 @@ function kindOf(schema: JsonSchemaLike, valueType: PlaygroundField['valueType'])
   if (valueType === 'number' || valueType === 'integer') return 'number';
   if (valueType === 'json') return 'textarea';
   return 'text';
+}
+
+/** The hint of a select: its choices, as a sentence ('Choose match, phrase or wildcard'). */
+function choices(options: readonly string[]): string {
+  const list = options.length > 1 ? `${options.slice(0, -1).join(', ')} or ${options.at(-1) ?? ''}` : options.join('');
+  return `Choose ${list}`;
 }
 
 function humanise(name: string): string {
@@ -87,18 +95,24 @@ function fieldsOf(
       const options =
         hint.options ?? literalOptions(property) ?? (valueType === 'boolean' ? ['true', 'false'] : undefined);
       const fallback = property.default;
+      const isRequired = hint.required ?? (location === 'path' || (required.has(name) && fallback === undefined));
+      const kind = hint.kind ?? kindOf(property, valueType);
+      // A select shows its first option when nothing is chosen, so a required one sends that option: what the
+      // user sees is what is sent (issue 20: "add" shown, nothing sent).
       const defaultValue =
         hint.default ??
         (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean'
           ? fallback
-          : undefined);
+          : kind === 'select' && isRequired
+            ? options?.[0]
+            : undefined);
       return {
         name,
         label: hint.label ?? humanise(name),
         in: location,
-        kind: hint.kind ?? kindOf(property, valueType),
-        placeholder: hint.placeholder ?? property.description ?? '',
-        required: hint.required ?? (location === 'path' || (required.has(name) && fallback === undefined)),
+        kind,
+        placeholder: hint.placeholder ?? property.description ?? (options ? choices(options) : ''),
+        required: isRequired,
         default: defaultValue,
         options,
         description: property.description ?? '',

@@ -14,11 +14,35 @@ export const sitePaths = {
 
 export type SitePathName = keyof typeof sitePaths;
 
-/** True when a browser path is one of the site's pages (documentation sections are /documentation/<section>). */
+/**
+ * The documentation's section slugs (site-spec §4), each served at /documentation/<slug>. Listed here so the
+ * server answers an unknown section with 404 like any unknown page; the web's doc-sections.ts must list the same.
+ */
+export const documentationSlugs = [
+  'introduction',
+  'system-architecture',
+  'core-features',
+  'technical-implementation',
+  'api-reference',
+  'grpc-reference',
+  'performance',
+  'use-cases',
+  'deployment-guide',
+  'comparison',
+] as const;
+
+export type DocumentationSlug = (typeof documentationSlugs)[number];
+
+/**
+ * True when a browser path is one of the site's pages, documentation sections included.
+ *
+ * @example isSitePath('/documentation/core-features') // true; isSitePath('/documentation/nope') // false
+ */
 export function isSitePath(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if ((Object.values(sitePaths) as string[]).includes(path)) return true;
-  return /^\/documentation\/[a-z0-9-]+$/.test(path);
+  const section = /^\/documentation\/([^/]+)$/.exec(path)?.[1];
+  return section !== undefined && (documentationSlugs as readonly string[]).includes(section);
 }
 
 /** Path prefixes that belong to the API: never answered with HTML. */

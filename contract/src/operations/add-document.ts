@@ -69,6 +69,14 @@ export const addDocument = defineOperation({
       'edges',
     ],
     hints: {
+      file_url: { placeholder: 'https://example.com/paper.pdf' },
+      file_type: { placeholder: 'pdf (defaults to the file’s type)' },
+      primary_table: { placeholder: 'documents (the table it belongs to)' },
+      external_id: { placeholder: 'Your own id, e.g. crm-4711' },
+      source_url: { placeholder: 'https://example.com/article' },
+      lang_code: { placeholder: 'en' },
+      chunk_size: { placeholder: 'Characters per chunk, e.g. 1024' },
+      chunk_overlap: { placeholder: 'Characters shared by neighbouring chunks, e.g. 200' },
       id: { placeholder: 'Optional: generated when empty' },
       title: { placeholder: 'Document title' },
       text_content: {
@@ -91,6 +99,7 @@ export const addDocument = defineOperation({
         kind: 'file',
         label: 'File (PDF or text)',
         accept: 'application/pdf,text/*',
+        placeholder: 'A .pdf or .txt file',
         description: 'A PDF (text extracted page by page in your browser) or a text file; fills text_content.',
       },
     ],

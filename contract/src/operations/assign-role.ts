@@ -12,7 +12,14 @@ export const assignRole = defineOperation({
   http: { method: 'POST', path: '/auth/role/assign', aliases: ['/api/v1/auth/role/assign'] },
   access: 'admin',
   body: Type.Object(
-    { user_id: Uuid, role_id: Type.String({ minLength: 1, maxLength: 64, description: 'user, admin or superadmin' }) },
+    {
+      user_id: Uuid,
+      role_id: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'The role to give: user, admin or superadmin.',
+      }),
+    },
     { additionalProperties: false },
   ),
   success: { status: 200, schema: SuccessMessage, description: 'The role was assigned.' },

@@ -37,4 +37,7 @@ export const createGroup = defineOperation({
     },
   ],
   grpc: { service: 'AdminService', method: 'CreateGroup' },
+  playground: {
+    hints: { name: { placeholder: 'research-team' }, description: { placeholder: 'Optional: what the group is for' } },
+  },
 });

@@ -33,4 +33,11 @@ export const createPermission = defineOperation({
       },
     },
   ],
+  playground: {
+    hints: {
+      resource: { placeholder: 'documents' },
+      action: { placeholder: 'read' },
+      description: { placeholder: 'Optional: what the permission allows' },
+    },
+  },
 });

@@ -7,7 +7,7 @@ export const createQuantizedEmbedding = defineOperation({
   category: 'embeddings',
   summary: 'Embed a text and quantize the vector',
   description:
-    'linear: uniform levels over [min, max]; kmeans: a codebook of at most min(kmeans_clusters, 2^bit_width) centroids; binary: one sign bit per dimension. Answers the codes, the parameters to dequantize, the compression ratio against float32 and the reconstruction error.',
+    'Method linear: uniform levels over [min, max]; method kmeans: a codebook of at most min(kmeans_clusters, 2^bit_width) centroids; method binary: one sign bit per dimension. Answers the codes, the parameters to dequantize, the compression ratio against float32 and the reconstruction error.',
   http: { method: 'POST', path: '/api/v1/embeddings/quantized', aliases: ['/embeddings/quantized'] },
   access: 'user',
   body: QuantizedEmbeddingRequest,
@@ -40,5 +40,12 @@ export const createQuantizedEmbedding = defineOperation({
       },
     },
   ],
-  playground: { hints: { text: { kind: 'textarea', placeholder: 'Text to embed' } } },
+  playground: {
+    hints: {
+      model_name: { placeholder: 'use-lite-512 (see the models list)' },
+      original_text: { placeholder: 'Optional: text stored with the codes' },
+      kmeans_clusters: { placeholder: 'Centroids for kmeans, e.g. 256' },
+      text: { kind: 'textarea', placeholder: 'Text to embed' },
+    },
+  },
 });

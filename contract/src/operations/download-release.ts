@@ -33,4 +33,11 @@ export const downloadRelease = defineOperation({
       response: { status: 200, body: '(binary)' },
     },
   ],
+  playground: {
+    hints: {
+      file: { placeholder: 'godb-0.1.0.tar.gz' },
+      expires: { placeholder: 'Unix seconds, from the mailed link' },
+      signature: { placeholder: 'From the mailed link' },
+    },
+  },
 });

@@ -36,6 +36,8 @@ export const graphQuery = defineOperation({
   ],
   playground: {
     hints: {
+      start_node_id: { placeholder: 'cran-0012' },
+      limit: { placeholder: 'Nodes to return, e.g. 10' },
       query_type: { kind: 'select', options: graphQueryTypes, default: 'bfs' },
       filters: {
         kind: 'textarea',

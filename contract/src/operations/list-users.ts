@@ -32,4 +32,10 @@ export const listUsers = defineOperation({
       response: { status: 200, body: { users: [exampleUser], total: 1 } },
     },
   ],
+  playground: {
+    hints: {
+      offset: { placeholder: 'Users to skip, e.g. 50 for the second page' },
+      limit: { placeholder: 'Users per page, 1 to 500' },
+    },
+  },
 });

@@ -29,5 +29,5 @@ export const searchAutocomplete = defineOperation({
       },
     },
   ],
-  playground: { hints: { prefix: { placeholder: 'bound' } } },
+  playground: { hints: { fuzziness: { placeholder: 'Edits allowed: 0, 1 or 2' }, prefix: { placeholder: 'bound' } } },
 });

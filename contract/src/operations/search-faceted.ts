@@ -27,5 +27,11 @@ export const searchFaceted = defineOperation({
       },
     },
   ],
-  playground: { hints: { query: { placeholder: 'wing' }, facets: { placeholder: 'tags,categories,metadata.author' } } },
+  playground: {
+    hints: {
+      primary_table: { placeholder: 'Optional: documents' },
+      query: { placeholder: 'wing' },
+      facets: { placeholder: 'tags,categories,metadata.author' },
+    },
+  },
 });

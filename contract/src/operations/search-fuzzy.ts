@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { FuzzySearchRequest, SearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleFuzzyResponse } from './search-example.js';
 
 export const searchFuzzy = defineOperation({
   id: 'search-fuzzy',
@@ -18,8 +18,15 @@ export const searchFuzzy = defineOperation({
     {
       summary: 'Typo-tolerant search',
       body: { query: 'boundery layr', fuzziness: 2, limit: 10 },
-      response: { status: 200, body: exampleSearchResponse },
+      response: { status: 200, body: exampleFuzzyResponse },
     },
   ],
-  playground: { hints: { query: { placeholder: 'boundery layr' } } },
+  playground: {
+    hints: {
+      fuzziness: { placeholder: 'Edits allowed per word: 0, 1 or 2' },
+      prefix_length: { placeholder: 'Leading characters that must match, e.g. 1' },
+      primary_table: { placeholder: 'Optional: documents' },
+      query: { placeholder: 'boundery layr' },
+    },
+  },
 });

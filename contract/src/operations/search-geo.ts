@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { GeoSearchRequest, SearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleGeoResponse } from './search-example.js';
 
 export const searchGeo = defineOperation({
   id: 'search-geo',
@@ -18,7 +18,10 @@ export const searchGeo = defineOperation({
     {
       summary: 'Documents within a radius',
       body: { lat: 52.52, lon: 13.405, radius: 25, limit: 10 },
-      response: { status: 200, body: exampleSearchResponse },
+      response: { status: 200, body: exampleGeoResponse },
     },
   ],
+  playground: {
+    hints: { primary_table: { placeholder: 'Optional: documents' }, field_name: { placeholder: 'location' } },
+  },
 });

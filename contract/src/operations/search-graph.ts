@@ -7,7 +7,7 @@ export const searchGraph = defineOperation({
   category: 'graph',
   summary: 'Paths, traversals, centrality and node embeddings',
   description:
-    'query_type shortest_path, astar, bidirectional, bellman_ford, bfs, dfs, centrality (centrality_type degree, closeness, betweenness, pagerank, eigenvector, katz or harmonic), embeddings, transe_embeddings or graphsage_embeddings, over the edges of type edge_type. The older variant’s filters {node_types} is accepted too.',
+    'Paths, rankings and embeddings of the document graph, by query_type: shortest_path, astar, bidirectional, bellman_ford, bfs, dfs, centrality (centrality_type degree, closeness, betweenness, pagerank, eigenvector, katz or harmonic), embeddings, transe_embeddings or graphsage_embeddings, over the edges of type edge_type. The older variant’s filters {node_types} is accepted too.',
   http: { method: 'POST', path: '/api/v1/search/graph', aliases: ['/search/graph'] },
   access: 'user',
   body: GraphSearchRequest,
@@ -49,6 +49,12 @@ export const searchGraph = defineOperation({
   playground: {
     hidden: ['filters'],
     hints: {
+      start_node_id: { placeholder: 'cran-0012' },
+      end_node_id: { placeholder: 'cran-0207 (path queries)' },
+      limit: { placeholder: 'Nodes to return, e.g. 10' },
+      edge_type: { placeholder: 'links_to' },
+      dimensions: { placeholder: 'Embedding size, e.g. 100' },
+      field_name: { placeholder: 'Optional: location' },
       query_type: { kind: 'select', options: graphQueryTypes, default: 'shortest_path' },
       centrality_type: { kind: 'select', options: centralityTypes },
       node_ids: { placeholder: 'comma,separated,node,ids' },

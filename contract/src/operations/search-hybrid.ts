@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { HybridSearchRequest, SearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleHybridResponse } from './search-example.js';
 
 export const searchHybrid = defineOperation({
   id: 'search-hybrid',
@@ -19,11 +19,13 @@ export const searchHybrid = defineOperation({
     {
       summary: 'Text and vector search fused',
       body: { query: 'shock wave boundary layer interaction', alpha: 0.5, limit: 10 },
-      response: { status: 200, body: exampleSearchResponse },
+      response: { status: 200, body: exampleHybridResponse },
     },
   ],
   playground: {
     hints: {
+      model_name: { placeholder: 'Optional: the ranking model, with use_ml_ranking' },
+      primary_table: { placeholder: 'Optional: documents' },
       query: { placeholder: 'shock wave boundary layer interaction' },
       vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional)' },
       filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "in", "value": ["ann"]}]' },

@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { MultiTableSearchRequest, SearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleMultiTableResponse } from './search-example.js';
 
 export const searchMultiTable = defineOperation({
   id: 'search-multi-table',
@@ -30,11 +30,12 @@ export const searchMultiTable = defineOperation({
         ],
         limit: 10,
       },
-      response: { status: 200, body: exampleSearchResponse },
+      response: { status: 200, body: exampleMultiTableResponse },
     },
   ],
   playground: {
     hints: {
+      query: { placeholder: 'Optional: boundary layer' },
       table_names: { placeholder: 'papers,authors' },
       join_conditions: {
         kind: 'textarea',

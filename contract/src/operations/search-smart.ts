@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { SmartSearchRequest, SmartSearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleVectorResponse } from './search-example.js';
 
 export const searchSmart = defineOperation({
   id: 'search-smart',
@@ -8,7 +8,7 @@ export const searchSmart = defineOperation({
   category: 'search',
   summary: 'Routes the query to the best search kind',
   description:
-    'mode auto (default) picks text, semantic or geo from the query and says which route it took and why; lat, lon, radius and field_name are used only when lat and lon are given.',
+    'Picks the search for the query: mode auto (default) chooses text, semantic or geo from the query and says which route it took and why; lat, lon, radius and field_name are used only when lat and lon are given.',
   http: { method: 'POST', path: '/api/v1/search/smart', aliases: ['/search/smart'] },
   access: 'user',
   body: SmartSearchRequest,
@@ -21,12 +21,17 @@ export const searchSmart = defineOperation({
       response: {
         status: 200,
         body: {
-          ...exampleSearchResponse,
+          ...exampleVectorResponse,
           route: 'semantic',
           reason: 'question-like query of 6 words: semantic search handles paraphrase better',
         },
       },
     },
   ],
-  playground: { hints: { query: { placeholder: 'why does the boundary layer separate' } } },
+  playground: {
+    hints: {
+      primary_table: { placeholder: 'Optional: documents' },
+      query: { placeholder: 'why does the boundary layer separate' },
+    },
+  },
 });

@@ -8,7 +8,7 @@ export const searchText = defineOperation({
   category: 'search',
   summary: 'Full-text search with BM25',
   description:
-    'query_type match (any term), phrase (default: the words in order) or wildcard (* and ?). Ranked by BM25; chunk-level hits name the matching chunk. Optional geo filter (lat, lon, radius in km, field_name, require_geo) and filters.',
+    'Finds documents by their words: query_type match (any term), phrase (default: the words in order) or wildcard (* and ?). Ranked by BM25; chunk-level hits name the matching chunk. Optional geo filter (lat, lon, radius in km, field_name, require_geo) and filters.',
   http: { method: 'POST', path: '/api/v1/search/text', aliases: ['/search/text'] },
   access: 'user',
   grpc: { service: 'SearchService', method: 'TextSearch' },
@@ -24,6 +24,9 @@ export const searchText = defineOperation({
   ],
   playground: {
     hints: {
+      primary_table: { placeholder: 'Optional: documents' },
+      chunk_size: { placeholder: 'Characters per chunk, e.g. 1024' },
+      chunk_overlap: { placeholder: 'Characters shared by neighbouring chunks, e.g. 200' },
       query: { placeholder: 'boundary layer' },
       filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' },
     },

@@ -1,6 +1,6 @@
 import { defineOperation } from '../define-operation.js';
 import { VectorSearchRequest, SearchResponse } from '../schemas/search.js';
-import { exampleSearchResponse } from './search-example.js';
+import { exampleVectorResponse } from './search-example.js';
 
 export const searchVector = defineOperation({
   id: 'search-vector',
@@ -19,11 +19,14 @@ export const searchVector = defineOperation({
     {
       summary: 'Nearest neighbours by embedding (HNSW)',
       body: { query: 'heat transfer in hypersonic flow', similarity_method: 'cosine', threshold: 0.3, limit: 10 },
-      response: { status: 200, body: exampleSearchResponse },
+      response: { status: 200, body: exampleVectorResponse },
     },
   ],
   playground: {
     hints: {
+      vector_type: { placeholder: 'text' },
+      threshold: { placeholder: 'Relevance 0 to 1, e.g. 0.7' },
+      primary_table: { placeholder: 'Optional: documents' },
       query: { placeholder: 'heat transfer in hypersonic flow' },
       vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional instead of query)' },
       embedding_options: { kind: 'textarea', placeholder: '{"model_name": "use-lite-512"}' },

@@ -31,4 +31,11 @@ export const sendEmail = defineOperation({
       response: { status: 200, body: { success: true, message: 'OK', message_ids: ['mail-1', 'mail-2'] } },
     },
   ],
+  playground: {
+    hints: {
+      service_id: { placeholder: 'godb_service' },
+      template_id: { placeholder: 'binary_request or registration_notice' },
+      accessToken: { placeholder: 'Optional' },
+    },
+  },
 });

@@ -26,4 +26,13 @@ export const sendMail = defineOperation({
       response: { status: 200, body: { success: true, message: 'Message received', message_ids: ['mail-3'] } },
     },
   ],
+  playground: {
+    hints: {
+      from_name: { placeholder: 'Ada Lovelace' },
+      from_email: { placeholder: 'ada@example.com' },
+      subject: { placeholder: 'Question about GoDB' },
+      message: { placeholder: 'What would you like to tell us?' },
+      phone: { placeholder: 'Optional: +49 30 1234567' },
+    },
+  },
 });

@@ -13,7 +13,7 @@ export const setVisibility = defineOperation({
   access: 'user',
   params: PathId,
   body: Type.Object(
-    { visibility: Type.String({ maxLength: 64, description: 'public, private or shared' }) },
+    { visibility: Type.String({ maxLength: 64, description: 'Who may read it: public, private or shared.' }) },
     { additionalProperties: false },
   ),
   success: { status: 200, schema: SuccessMessage, description: 'The visibility was changed.' },

@@ -17,7 +17,7 @@ export const updateUser = defineOperation({
   body: Type.Object(
     {
       email: Type.Optional(Email),
-      role: Type.Optional(Type.String({ maxLength: 64, description: 'user, admin or superadmin' })),
+      role: Type.Optional(Type.String({ maxLength: 64, description: 'The new role: user, admin or superadmin.' })),
       groups: Type.Optional(Type.Array(Uuid, { maxItems: 1000 })),
     },
     { additionalProperties: false },
@@ -36,5 +36,10 @@ export const updateUser = defineOperation({
       response: { status: 200, body: { success: true, user: exampleUser } },
     },
   ],
-  playground: { hints: { role: { kind: 'select', options: ['user', 'admin', 'superadmin'] } } },
+  playground: {
+    hints: {
+      groups: { placeholder: 'Group ids, comma separated' },
+      role: { kind: 'select', options: ['user', 'admin', 'superadmin'] },
+    },
+  },
 });

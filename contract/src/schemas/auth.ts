@@ -43,7 +43,7 @@ export const NewMember = Type.Object(
     password: Password,
     role: Type.Union([Type.Literal('user'), Type.Literal('admin')], {
       default: 'user',
-      description: 'user (default) or admin.',
+      description: 'The role: user (default) or admin.',
     }),
   },
   { additionalProperties: false },

@@ -95,6 +95,27 @@ export const UnixSeconds = Type.Integer({
   maximum: inputLimits.unixSeconds,
   description: 'Unix time in seconds.',
 });
+/**
+ * An ISO 8601 date (2024-05-01) or date-time (2024-05-01T12:00:00Z, 2024-05-01T14:00:00+02:00; UTC when no offset
+ * is given). The pattern checks the form; the server checks the calendar (no 31 April) when it converts.
+ */
+export const isoDatePattern =
+  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?$';
+
+/**
+ * A date-like request field (created_at, updated_at, indexed_at, last_engaged, expires_at): Unix seconds, or an
+ * ISO 8601 date or date-time. The server converts it to Unix seconds after validation (api-spec: date-like fields
+ * are converted to Unix seconds), so use cases, storage and answers only ever see seconds, hence the static type.
+ */
+export const DateInput = Type.Unsafe<number>({
+  type: ['integer', 'string'],
+  minimum: 0,
+  maximum: inputLimits.unixSeconds,
+  maxLength: 40,
+  pattern: isoDatePattern,
+  description: 'Unix seconds, or an ISO 8601 date (2024-05-01) or date-time (2024-05-01T12:00:00Z); stored as seconds.',
+});
+
 /** A short name: a table, a field, a model, a tag. */
 export const Name = (options: SchemaOptions = {}) => Type.String({ maxLength: inputLimits.name, ...options });
 /** A one-line text: a title, a URL. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Id, inputLimits, LatLon, Line, Name, StringMap, UnixSeconds } from './common.js';
+import { DateInput, Enum, Id, inputLimits, LatLon, Line, Name, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
@@ -11,7 +11,7 @@ export const AclEntry = Type.Object(
   {
     user_id: Type.String({ minLength: 1, maxLength: inputLimits.id }),
     role: Enum(aclRoles),
-    expires_at: Type.Optional(UnixSeconds),
+    expires_at: Type.Optional(DateInput),
   },
   { additionalProperties: false },
 );
@@ -22,7 +22,7 @@ export const AclChange = Type.Object(
   {
     user_id: Type.String({ minLength: 1, maxLength: inputLimits.id }),
     role: Type.Optional(Enum(aclRoles, { description: 'Required to add or update; ignored by remove.' })),
-    expires_at: Type.Optional(UnixSeconds),
+    expires_at: Type.Optional(DateInput),
   },
   { additionalProperties: false },
 );
@@ -43,7 +43,7 @@ export const Engagement = Type.Object(
     quality_score: Type.Optional(score('Set.')),
     relevance_score: Type.Optional(score('Set.')),
     unique_users: Type.Optional(count('Set.')),
-    last_engaged: Type.Optional(UnixSeconds),
+    last_engaged: Type.Optional(DateInput),
     shares: Type.Optional(count('Added to the stored count.')),
     bookmarks: Type.Optional(count('Added to the stored count.')),
     comments: Type.Optional(count('Added to the stored count.')),
@@ -81,9 +81,9 @@ export const DocumentInput = Type.Object(
     storage_type: Type.Optional(Name()),
     file_type: Type.Optional(Name()),
     content_type: Type.Optional(Name()),
-    created_at: Type.Optional(UnixSeconds),
-    updated_at: Type.Optional(UnixSeconds),
-    indexed_at: Type.Optional(UnixSeconds),
+    created_at: Type.Optional(DateInput),
+    updated_at: Type.Optional(DateInput),
+    indexed_at: Type.Optional(DateInput),
     primary_table: Type.Optional(Name({ default: 'documents' })),
     tags: Type.Optional(Type.Array(Name(), { maxItems: inputLimits.names })),
     categories: Type.Optional(Type.Array(Name(), { maxItems: inputLimits.names })),

@@ -101,7 +101,7 @@ export const SearchResponse = Type.Object({
 });
 
 export const SimpleSearchQuery = Type.Object(
-  { query: Type.Optional(keywordQuery()), limit: limit(10) },
+  { query: keywordQuery({ description: 'The words to search for.' }), limit: limit(10) },
   { additionalProperties: false },
 );
 
@@ -111,7 +111,8 @@ export const AutocompleteRequest = Type.Object(
     limit: limit(5),
     field: Name({
       default: 'content',
-      description: 'content (words of titles and content, the default), title (whole titles), tags or categories.',
+      description:
+        'The field to complete: content (words of titles and content, the default), title (whole titles), tags or categories.',
     }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 0 }),
   },
@@ -124,7 +125,7 @@ export const AutocompleteResponse = Type.Object({
 
 export const TextSearchRequest = Type.Object(
   {
-    query: Type.Optional(keywordQuery()),
+    query: keywordQuery({ description: 'The words to search for (required and not blank).' }),
     limit: limit(10),
     query_type: Enum(textQueryTypes, { default: 'phrase' }),
     primary_table: Type.Optional(Name()),
@@ -169,7 +170,8 @@ export const HybridSearchRequest = Type.Object(
     limit: limit(10),
     fusion: Enum(['weighted', 'rrf'] as const, {
       default: 'weighted',
-      description: 'weighted: alpha-weighted min-max scores; rrf: reciprocal rank fusion.',
+      description:
+        'How the two sides combine: weighted (alpha-weighted min-max scores) or rrf (reciprocal rank fusion).',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),
@@ -199,7 +201,7 @@ export const FacetedSearchRequest = Type.Object(
     query: Type.Optional(keywordQuery()),
     facets: Type.Array(Name(), {
       maxItems: inputLimits.facets,
-      description: `tags, categories or metadata.<key>; at most ${inputLimits.facets}.`,
+      description: `Fields to count: tags, categories or metadata.<key>; at most ${inputLimits.facets}.`,
     }),
     limit: limit(10),
     primary_table: Type.Optional(Name()),
@@ -218,7 +220,7 @@ export const FacetedSearchResponse = Type.Composite([
 
 export const FuzzySearchRequest = Type.Object(
   {
-    query: Type.Optional(keywordQuery()),
+    query: keywordQuery({ description: 'Words to match within `fuzziness` edits (required and not blank).' }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 1 }),
     limit: limit(10),
     prefix_length: Type.Integer({ minimum: 0, maximum: inputLimits.keywordQuery, default: 0 }),
@@ -230,7 +232,9 @@ export const FuzzySearchRequest = Type.Object(
 
 export const SmartSearchRequest = Type.Object(
   {
-    query: Type.Optional(semanticQuery()),
+    query: Type.Optional(
+      semanticQuery({ description: 'Required unless mode is geo, or lat and lon are given and the router picks geo.' }),
+    ),
     limit: limit(10),
     mode: Enum(smartModes, { default: 'auto' }),
     auto_route: Type.Boolean({ default: true }),

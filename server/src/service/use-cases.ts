@@ -48,6 +48,7 @@ import { createEmbeddingUseCase } from './embeddings/create-embedding.js';
 import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-embedding.js';
 import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
+import { datesToUnixSeconds } from './dates.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -140,7 +141,8 @@ export function createServices(deps: ServiceDeps): Services {
           issue: entry.pendingIssue,
         });
       }
-      return entry(input, ctx);
+      // The one conversion point of date-like fields, after validation and before any use case.
+      return entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
     },
     pendingIssue(id) {
       const entry = table[id];

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import { createError, type GoDBError } from '@godb/contract';
+import { createError, isoDatePattern, type GoDBError } from '@godb/contract';
 
 // ajv-formats is CommonJS: imported from ESM, its default export is the `default` property of module.exports.
 const addFormats = addFormatsModule.default;
@@ -86,6 +86,10 @@ export function validationError(
   const params = issue.params as Record<string, unknown>;
   if (issue.keyword === 'required') {
     const field = fieldPath(location, issue.instancePath, params.missingProperty);
+    // The specification's message for a search without its query (text, fuzzy, the search box) is exact.
+    if (issue.instancePath === '' && params.missingProperty === 'query') {
+      return createError('QUERY_REQUIRED', {}, { field });
+    }
     return createError('VALIDATION_FAILED', { detail: `${field} is required` }, { field });
   }
   if (issue.keyword === 'additionalProperties') {
@@ -97,6 +101,13 @@ export function validationError(
     );
   }
   const field = fieldPath(location, issue.instancePath);
+  if (issue.keyword === 'pattern' && params.pattern === isoDatePattern) {
+    return createError(
+      'VALIDATION_FAILED',
+      { detail: `${field} must be Unix seconds or an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z` },
+      { field },
+    );
+  }
   const allowed = Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : '';
   return createError('VALIDATION_FAILED', { detail: `${field} ${issue.message ?? 'is invalid'}${allowed}` }, { field });
 }

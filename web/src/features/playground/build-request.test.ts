@@ -106,9 +106,9 @@ test('raw JSON bodies (batch) and curl', () => {
   );
 });
 
-test('query fields of a POST operation go in the query string, not the body (Add Document ?async)', () => {
-  const request = build('add-document', { title: 'hello', async: 'true' });
+test('a query-string field of a POST goes in the URL: Add Document with async', () => {
+  const request = build('add-document', { text_content: 'Wings.', async: 'true' });
   assert.deepEqual(request.query, { async: 'true' });
   assert.equal((request.body as Record<string, unknown>).async, undefined);
-  assert.equal((request.body as Record<string, unknown>).title, 'hello');
+  assert.equal((request.body as Record<string, unknown>).text_content, 'Wings.');
 });

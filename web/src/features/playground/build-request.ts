@@ -156,19 +156,23 @@ export function buildRequest(
   }
   check(op, converted, log);
   const method = op.http.method;
-  // Query fields go in the query string whatever the method (POST /documents?async=true); GET and DELETE send
-  // every field there.
-  const inQuery = (name: string) => method === 'GET' || method === 'DELETE' || locations.get(name) === 'query';
-  const query: Record<string, string> = {};
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(converted)) {
-    if (inQuery(name)) query[name] = Array.isArray(value) ? value.join(',') : String(value);
-    else body[name] = value;
+  const asText = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+  if (method === 'GET' || method === 'DELETE') {
+    const query: Record<string, string> = {};
+    for (const [name, value] of Object.entries(converted)) query[name] = asText(value);
+    return { method, path, ...(Object.keys(query).length > 0 && { query }) };
   }
+  // A query-string field of a POST (Add Document's ?async=true) goes in the URL, not the body.
+  const inQuery = (name: string) => locations.get(name) === 'query';
+  const query = Object.fromEntries(
+    Object.entries(converted)
+      .filter(([name]) => inQuery(name))
+      .map(([name, value]) => [name, asText(value)]),
+  );
+  const body = Object.fromEntries(Object.entries(converted).filter(([name]) => !inQuery(name)));
   const withQuery = Object.keys(query).length > 0 ? { query } : {};
-  if (method === 'GET' || method === 'DELETE') return { method, path, ...withQuery };
   const raw = [...locations].find(([, where]) => where === 'raw-body');
-  if (raw) return { method, path, ...withQuery, body: converted[raw[0]] };
+  if (raw) return { method, path, ...withQuery, body: body[raw[0]] };
   return { method, path, ...withQuery, body };
 }
 

@@ -205,7 +205,10 @@ export function PlaygroundPage({ token }: { token: string }) {
                   <InlineCode text={selected.op.description} />
                 </p>
               </div>
+              {/* The form's own checks give the specification's messages (e.g. a text search without its query):
+                  the browser's required-field bubble would stand in front of them. */}
               <form
+                noValidate
                 onSubmit={(e) => {
                   e.preventDefault();
                   void send();

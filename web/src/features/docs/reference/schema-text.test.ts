@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldRows, sentence } from './schema-text.js';
+import { DateInput } from '@godb/contract';
+import { fieldRows, sentence, typeOf } from './schema-text.js';
 
 test('issue 20: a field with a default is not required from the caller', () => {
   const rows = fieldRows({
@@ -35,4 +36,8 @@ test('issue 20: descriptions read as sentences, identifiers keep their spelling'
     fieldRows({ type: 'object', properties: { q: { type: 'string', description: 'the text' } } })[0]?.description,
     'The text',
   );
+});
+
+test('issue 20: a date field reads as seconds or an ISO text', () => {
+  assert.equal(typeOf(DateInput as Parameters<typeof typeOf>[0]), 'integer | string');
 });

@@ -27,6 +27,8 @@ export function typeOf(schema: JsonSchema): string {
   }
   if (schema.type === 'object' && !schema.properties) return 'object';
   if (schema.type === undefined) return 'any JSON';
+  // A date field takes Unix seconds or an ISO 8601 text (the contract's DateInput).
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
   const format = schema.format ? ` (${schema.format})` : '';
   return `${String(schema.type)}${format}`;
 }
