@@ -6,6 +6,7 @@ import { assignRoleUseCase } from './auth/assign-role.js';
 import { authenticate } from './auth/authenticate.js';
 import { createAdminUserUseCase } from './auth/create-admin-user.js';
 import { createUserUseCase } from './auth/create-user.js';
+import { BackgroundWork } from './documents/background-work.js';
 import { createGroupUseCase } from './auth/create-group.js';
 import { createPermissionUseCase } from './auth/create-permission.js';
 import { deleteUserUseCase } from './auth/delete-user.js';
@@ -69,7 +70,9 @@ const erase = <Id extends OperationId>(useCase: UseCaseOf<Id>): AnyUseCase => us
  * Every operation of the catalogue mapped to its use case. The mapped type makes a missing operation a type
  * error, and the drift test checks the same at run time.
  */
-export function createUseCases(deps: ServiceDeps): UseCaseTable {
+export function createUseCases(given: ServiceDeps): UseCaseTable {
+  // One bound on background writes for the whole server, shared by asynchronous adds and imports.
+  const deps = { ...given, background: given.background ?? new BackgroundWork() };
   return {
     register: erase(registerUseCase(deps)),
     login: erase(loginUseCase(deps)),

@@ -168,14 +168,14 @@ export class DocumentStore {
     return this.#sql
       .get(
         `SELECT seq FROM documents WHERE tenant_id = @tenant AND superseded = 1 AND id LIKE @like ESCAPE '\\'
-           AND substr(id, 1, @n) = @prefix AND substr(id, @n + 1) <> '' AND substr(id, @n + 1) NOT GLOB '*[^0-9]*'`,
+           AND substr(id, 1, length(@prefix)) = @prefix AND substr(id, length(@prefix) + 1) <> ''
+           AND substr(id, length(@prefix) + 1) NOT GLOB '*[^0-9]*'`,
       )
       .pluck()
       .all({
         tenant: row.tenant_id,
         like: `${prefix.replace(/[\\%_]/g, '\\$&')}%`,
         prefix,
-        n: prefix.length,
       }) as number[];
   }
 

@@ -159,7 +159,9 @@ export class Documents {
     const result = transaction(this.#deps.db, [this.#deps.text], () => {
       const out = prepared.map((doc, i) => {
         const existing = this.store.row(viewer.tenantId, doc.id);
-        if (existing && existing.deleted_at === null && !canEdit(this.store.access(existing.seq), viewer, now)) {
+        // A soft-deleted document keeps its id until its owner purges it: writing over it would archive someone
+        // else's document (which its owner could then no longer purge) and reveal its version count.
+        if (existing && !canEdit(this.store.access(existing.seq), viewer, now)) {
           throw createError(
             'FORBIDDEN',
             { reason: `document ${doc.id} exists and you cannot edit it` },

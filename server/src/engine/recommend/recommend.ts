@@ -19,6 +19,9 @@ export interface RecommendRequest {
   readonly combineLocation: boolean;
 }
 
+/** Other people who engaged with both a seed and a document, at least, before co-engagement recommends it. */
+export const minCoEngagers = 2;
+
 /** Weight of proximity when `combine_location_score` is set (as in vector search). */
 const locationWeight = 0.3;
 
@@ -106,11 +109,16 @@ export function recommend(
       users.add(row.user_id);
       usersOf.set(row.doc_id, users);
     }
-    const seedUsers = new Set(seeds.flatMap((s) => [...(usersOf.get(s) ?? [])]));
+    // Other people's engagement only: the caller's own is what they asked about. A document is recommended from
+    // co-engagement only when at least `minCoEngagers` other people engaged with both, so an answer never
+    // reveals what one person read.
+    const others = (users: Set<string> | undefined) => [...(users ?? [])].filter((u) => u !== request.userId);
+    const seedUsers = new Set(seeds.flatMap((s) => others(usersOf.get(s))));
     for (const [id, users] of usersOf) {
       if (excluded.has(id) || seedUsers.size === 0) continue;
-      const shared = [...users].filter((u) => seedUsers.has(u)).length;
-      if (shared > 0) scores.collaborative.set(id, shared / Math.sqrt(seedUsers.size * users.size));
+      const theirs = others(users);
+      const shared = theirs.filter((u) => seedUsers.has(u)).length;
+      if (shared >= minCoEngagers) scores.collaborative.set(id, shared / Math.sqrt(seedUsers.size * theirs.length));
     }
   }
   if (use('graph')) {

@@ -2,6 +2,7 @@ import { createError } from '@godb/contract';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { queryTokens, quote } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
+import { readableTerms } from './readable-terms.js';
 import type { Scope, SearchCore } from './search-core.js';
 
 export interface Suggestion {
@@ -68,13 +69,16 @@ export function autocomplete(
     const words = core.sql
       .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 20000`)
       .all(head, `${head}\u{10ffff}`) as { term: string; doc: number }[];
+    // Counted in the unstemmed words index the vocabulary comes from: the stemmed index would count a private
+    // word (`merging`) as readable whenever a readable word shares its stem (`merge`).
     const visible = core.sql.get(
-      `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.fts} JOIN chunks c ON c.seq = ${tables.fts}.rowid
-       JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.fts} MATCH @match AND ${alive} AND ${readableSql}`,
+      `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid
+       JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.words} MATCH @match AND ${alive} AND ${readableSql}`,
     );
-    for (const w of words.filter((w) => completes(w.term, last, fuzziness)).slice(0, limit * 4)) {
-      const { docs } = visible.get({ ...bind, match: quote(w.term) }) as { docs: number };
-      if (docs > 0) tally.set(w.term, { count: docs, engagement: 0 });
+    const candidates = words.filter((w) => completes(w.term, last, fuzziness)).map((w) => w.term);
+    for (const term of readableTerms(core, scope, candidates, limit * 4)) {
+      const { docs } = visible.get({ ...bind, match: quote(term) }) as { docs: number };
+      if (docs > 0) tally.set(term, { count: docs, engagement: 0 });
     }
   } else {
     const rows = core.sql

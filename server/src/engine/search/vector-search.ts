@@ -80,6 +80,17 @@ export function parseVector(raw: unknown, dims: number, model: string): Float32A
     const x: unknown = value[i];
     if (!finite(x)) throw invalid();
     vector[i] = x as number;
+    // 1e39 is a finite double but Infinity as a float32: refused, not scored NaN and silently dropped.
+    if (!Number.isFinite(vector[i]!)) {
+      throw createError(
+        'INVALID_VECTOR_FORMAT',
+        { reason: `body.vector[${i}] is beyond the float32 range (±3.4e38)` },
+        { field: 'body.vector' },
+      );
+    }
+  }
+  if (vector.every((x) => x === 0)) {
+    throw createError('INVALID_VECTOR_FORMAT', { reason: 'a zero vector has no direction' }, { field: 'body.vector' });
   }
   return vector;
 }
@@ -110,8 +121,20 @@ export async function vectorSearch(
   scope: Scope,
   q: VectorQuery,
 ): Promise<{ hits: Hit[]; model: string; exact: boolean; cut: { score: number; dropped: number } }> {
-  const { vector, model, dims } = await queryVector(embedder, q);
-  const cutScore = q.rawThreshold || q.threshold <= 0 ? q.threshold : scoreAt(model, q.method, q.threshold);
+  const given = await queryVector(embedder, q);
+  const { model, dims } = given;
+  // Stored vectors are unit length; cosine and euclidean compare directions, so the query is made unit length too
+  // (a client's vector scaled by 10 gave "cosines" of 9.4). Dot keeps the client's length, and its calibrated cut
+  // holds only for a unit query.
+  const norm = Math.hypot(...given.vector);
+  const vector = q.method === 'dot' ? given.vector : given.vector.map((x) => x / norm);
+  const calibrated = !q.rawThreshold && q.threshold > 0 && (q.method !== 'dot' || Math.abs(norm - 1) < 1e-3);
+  // 0 keeps everything (negative cosines too), as the specification's range 0–1 reads.
+  const cutScore = calibrated
+    ? scoreAt(model, q.method, q.threshold)
+    : q.threshold <= 0 && !q.rawThreshold
+      ? -Infinity
+      : q.threshold;
   const found = await nearest(core, scope, { ...q, threshold: cutScore }, vector, model, dims);
   return { ...found, cut: { score: cutScore, dropped: found.dropped } };
 }
@@ -230,6 +253,9 @@ function rankScored(
   // The lowest similarity among the readable candidates (none readable: keep looking).
   const tail = chunkHits.length > 0 ? chunkHits[chunkHits.length - 1]!.score : Infinity;
   const hits = core.group(scope, chunkHits, docs);
+  // The threshold applies to the similarity, before proximity is blended in (a near but unrelated document
+  // must not pass it).
+  const similar = new Set(hits.filter((h) => h.score >= q.threshold));
   if (q.combineLocation && scope.geo) {
     for (const hit of hits) {
       if (hit.distance !== undefined)
@@ -237,6 +263,6 @@ function rankScored(
     }
     hits.sort((a, b) => b.score - a.score);
   }
-  const kept = hits.filter((h) => h.score >= q.threshold);
+  const kept = hits.filter((h) => similar.has(h));
   return { hits: kept, tail, dropped: hits.length - kept.length };
 }

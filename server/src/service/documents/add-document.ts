@@ -2,6 +2,7 @@ import type { DocumentInput } from '@godb/contract';
 import type { PreparedDocument, Viewer } from '../../engine/documents/types.js';
 import type { UseCaseOf } from '../context.js';
 import { StatusResult } from '../status-result.js';
+import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 
@@ -26,9 +27,13 @@ export const addDocumentUseCase =
     const id = prepared.id;
     // The background write must store the id answered now, also when the server generated it.
     const input: DocumentInput = { ...body, id };
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'add-document', 1);
-    setImmediate(() => void addInBackground(deps, viewer, input, job.id));
-    return new StatusResult(202, { success: true, document_id: input.id, job_id: job.id }) as never;
+    const background = deps.background ?? new BackgroundWork();
+    // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
+    // its id when it runs, after this turn.
+    let jobId = '';
+    background.start(() => addInBackground(deps, viewer, input, jobId));
+    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'add-document', 1).id;
+    return new StatusResult(202, { success: true, document_id: input.id, job_id: jobId }) as never;
   };
 
 async function addInBackground(deps: DocumentDeps, viewer: Viewer, input: DocumentInput, jobId: string) {

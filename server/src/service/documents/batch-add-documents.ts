@@ -2,6 +2,7 @@ import type { DocumentInput } from '@godb/contract';
 import type { Viewer } from '../../engine/documents/types.js';
 import type { UseCaseOf } from '../context.js';
 import { StatusResult } from '../status-result.js';
+import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 
@@ -24,9 +25,13 @@ export const batchAddDocumentsUseCase =
       return { success: true, count: written.length, document_ids: written.map((w) => w.id) };
     }
     deps.documents.prepare(viewer, body, path);
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'batch-add-documents', body.length);
-    setImmediate(() => void runImport(deps, viewer, body, job.id));
-    return new StatusResult(202, { success: true, count: body.length, job_id: job.id }) as never;
+    const background = deps.background ?? new BackgroundWork();
+    // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
+    // its id when it runs, after this turn.
+    let jobId = '';
+    background.start(() => runImport(deps, viewer, body, jobId));
+    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'batch-add-documents', body.length).id;
+    return new StatusResult(202, { success: true, count: body.length, job_id: jobId }) as never;
   };
 
 async function runImport(

@@ -1,9 +1,12 @@
 import type { Documents } from '../../engine/documents/documents.js';
 import type { Maintenance } from '../../engine/documents/maintenance.js';
 import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { BackgroundWork } from './background-work.js';
 
 export interface DocumentDeps {
   readonly documents: Documents;
   readonly maintenance: Maintenance;
   readonly jobs: JobStore;
+  /** Bounds asynchronous adds and imports; one per server (createUseCases makes it when not given). */
+  readonly background?: BackgroundWork;
 }

@@ -57,7 +57,10 @@ export function clientErrorHandler(limits: { headerBytes: number; readTimeoutMs:
     const requestId = randomUUID();
     const status = errorCatalogue[godbError.code].http;
     const body = JSON.stringify(errorBody(godbError, requestId));
-    if (socket.writable) {
+    // As Node's own handler does: no answer once a response on this connection has begun (a keep-alive connection
+    // would receive a second, stray response).
+    const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !current?.headersSent) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
           'Content-Type: application/json; charset=utf-8\r\n' +

@@ -391,9 +391,10 @@ describe('recommendations', () => {
       { document_id: 'jet-noise', strategy: 'collaborative' },
       t.token,
     );
+    // heat: only u3 engaged with both, and an answer must not reveal what one person read (at least two).
     assert.deepEqual(
       collaborative.body.results?.map((r) => r.document_id),
-      ['buckling', 'heat'],
+      ['buckling'],
     );
     assert.ok(near(collaborative.body.results?.[0]?.score, 2 / Math.sqrt(6), 1e-4));
     assert.deepEqual(Object.keys(collaborative.body.results?.[0]?.strategies ?? {}), ['collaborative']);

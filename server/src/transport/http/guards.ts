@@ -2,6 +2,7 @@ import { createError, isApiPath } from '@godb/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LoginLimiter, type LoginLimits } from '../../service/auth/login-limiter.js';
 import { sendError } from './error-reply.js';
+import { requestPath } from './request-path.js';
 import { TokenBuckets } from './token-bucket.js';
 
 export interface GuardOptions {
@@ -44,7 +45,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
   app.decorateRequest('godbAbort', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(request.url.split('?')[0] ?? '')) return;
+    if (!isApiPath(requestPath(request.url))) return;
     const wait = buckets.take(request.ip);
     if (wait > 0) {
       return sendError(

@@ -149,3 +149,23 @@ test('ACL errors say what is wrong: remove needs no role, the sole owner, role_i
   assert.equal(badRole.status, 400);
   assert.equal(badRole.body.error?.field, 'body.role_id');
 });
+
+test('issue #22 review: a client vector is compared by direction, and a float32 overflow or a zero vector is a 400', async () => {
+  const doc = await server.app.inject({
+    url: '/api/v1/documents/shock?include_embeddings=true',
+    headers: bearer(admin.token),
+  });
+  const vector = (doc.json() as { document: { embeddings: { vector: number[] }[] } }).document.embeddings[0]!.vector;
+  for (const scale of [0.3, 10]) {
+    const res = await call('POST', '/api/v1/search/vector', { vector: vector.map((x) => x * scale), limit: 1 });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const top = (res.body.results as { document_id: string; score: number }[])[0];
+    assert.equal(top?.document_id, 'shock', `scaled by ${scale}`);
+    assert.ok(Math.abs(top.score - 1) < 1e-4, `a cosine, whatever the length: ${top.score}`);
+  }
+  const overflow = await call('POST', '/api/v1/search/vector', { vector: vector.map((x, i) => (i === 0 ? 1e39 : x)) });
+  assert.equal(overflow.status, 400);
+  assert.match(overflow.body.error?.message ?? '', /float32 range/);
+  const zero = await call('POST', '/api/v1/search/vector', { vector: vector.map(() => 0) });
+  assert.equal(zero.status, 400);
+});

@@ -349,8 +349,16 @@ test('an older version follows its document current access; links to unreadable 
   assert.equal((await get('/api/v1/documents/report@v1', admin.token)).status, 200, 'its owner still reads it');
   await must('DELETE', '/api/v1/documents/report', admin.token);
   assert.equal((await get('/api/v1/documents/report@v1', admin.token)).status, 404, 'deleted: no version either');
-  // A public document written later under the freed id opens none of the old private versions.
-  await must('POST', '/api/v1/documents', reader.token, { id: 'report', title: 'Someone else', content: 'new' });
+  // The id stays with its owner until purged: nobody else can write over the deleted document and its versions.
+  const taken = await call('POST', '/api/v1/documents', reader.token, { id: 'report', content: 'new' });
+  assert.equal(taken.status, 403, taken.text);
+  // A document written after its owner re-uses the id opens none of the old versions.
+  await must('POST', '/api/v1/documents', admin.token, {
+    id: 'report',
+    title: 'Third',
+    content: 'new',
+    visibility: 'public',
+  });
   const old = await get('/api/v1/documents/report@v1', reader.token);
   assert.equal(old.status, 404, old.text);
 

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sendError } from './error-reply.js';
+import { requestPath } from './request-path.js';
 import { paramTooLong } from './framework-errors.js';
 
-/** The path of a request URL as the client sent it: not normalised, without the query string. */
-const rawPath = (url: string | undefined) => url?.split('?')[0] ?? '/';
+const rawPath = requestPath;
 
 /**
  * Serves the built website. Site routes answer the single-page app; other browser paths answer it with status

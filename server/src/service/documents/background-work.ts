@@ -1,0 +1,28 @@
+import { createError } from '@godb/contract';
+
+/** Background writes (asynchronous adds and imports) pending at once, across the server. */
+export const maxBackgroundWork = 32;
+
+/**
+ * Bounds the asynchronous adds and imports waiting or running: each holds its prepared documents in memory until
+ * it is written, and its request's slot was released by the 202, so without a bound one client could queue
+ * documents faster than they are embedded until the server runs out of memory. Beyond the bound: 503 OVERLOADED.
+ */
+export class BackgroundWork {
+  #pending = 0;
+
+  constructor(readonly max = maxBackgroundWork) {}
+
+  /** Runs `work` in the background (after this turn of the event loop), or throws OVERLOADED when full. */
+  start(work: () => Promise<void>): void {
+    if (this.#pending >= this.max) {
+      throw createError('OVERLOADED', { max: this.max }, { details: { retry_after: 5 } });
+    }
+    this.#pending += 1;
+    setImmediate(() => {
+      void work().finally(() => {
+        this.#pending -= 1;
+      });
+    });
+  }
+}
