@@ -380,6 +380,11 @@ test('an older version follows its document current access; links to unreadable 
 test("a user cannot ask for recommendations from another user's engagement; an admin can", async () => {
   const tenant = tenants[0]!;
   const [admin, user, other] = tenant.users;
+  // Engagement on a document everyone may still read (the random engagement above may all have gone private).
+  await must('POST', '/api/v1/documents', admin!.token, { id: 'open-notes', content: 'notes anyone may read' });
+  for (const u of [user!, other!]) {
+    await must('POST', '/api/v1/documents/open-notes/engagement', u.token, { views: 1 });
+  }
   const asUser = await call('POST', '/api/v1/search/recommendations', user!.token, { user_id: other!.userId });
   assert.equal(asUser.status, 403, asUser.text);
   assert.match(asUser.text, /admin role/);
