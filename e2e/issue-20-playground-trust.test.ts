@@ -50,6 +50,27 @@ async function logIn(page: Page, email: string) {
   await page.getByRole('heading', { name: 'API Endpoints' }).waitFor();
 }
 
+/** A new user, registered and logged in on a desktop-sized page. */
+async function loggedInPage(prefix: string): Promise<Page> {
+  const email = `${prefix}-${randomUUID()}@example.com`;
+  await registerUser(email);
+  const page = await browser.newPage({ viewport: viewports.desktop });
+  await logIn(page, email);
+  return page;
+}
+
+/** Opens each endpoint of the playground in turn, yielding its label. */
+async function* eachEndpoint(page: Page): AsyncGenerator<string> {
+  const endpoints = page.locator('aside button[aria-pressed]');
+  const count = await endpoints.count();
+  assert.ok(count > 20);
+  for (let i = 0; i < count; i++) {
+    const label = (await endpoints.nth(i).textContent()) ?? '';
+    await endpoints.nth(i).click();
+    yield label;
+  }
+}
+
 async function choose(page: Page, name: string) {
   await page.getByRole('button', { name: new RegExp(`^(GET|POST|PUT|PATCH|DELETE) ${name}$`) }).click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -63,10 +84,7 @@ async function send(page: Page): Promise<string> {
 
 describe('issue 20: the session ends on a 401 answer, not on "401" in a text', () => {
   test('getting document report-401 (a 404) keeps the visitor logged in', async () => {
-    const email = `r401-${randomUUID()}@example.com`;
-    await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await logIn(page, email);
+    const page = await loggedInPage('r401');
     await choose(page, 'Get Document');
     await page.locator('#field-id').fill('report-401');
     const text = await send(page);
@@ -78,10 +96,7 @@ describe('issue 20: the session ends on a 401 answer, not on "401" in a text', (
   });
 
   test('a token the server rejects (401) logs out with the session message', async () => {
-    const email = `real401-${randomUUID()}@example.com`;
-    await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await logIn(page, email);
+    const page = await loggedInPage('real401');
     // A well-formed token with a forged signature: the server answers 401 UNAUTHORIZED.
     const token = (await page.evaluate(() => localStorage.getItem('authToken'))) ?? '';
     await page.evaluate(
@@ -100,10 +115,7 @@ describe('issue 20: the session ends on a 401 answer, not on "401" in a text', (
 
 describe('issue 20: every select sends what it displays', () => {
   test('Update ACL sent without touching the Operation select sends "add"', async () => {
-    const email = `acl-${randomUUID()}@example.com`;
-    await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await logIn(page, email);
+    const page = await loggedInPage('acl');
     const token = (await page.evaluate(() => localStorage.getItem('authToken'))) ?? '';
     const created = await fetch(`${server.baseUrl}/api/v1/documents`, {
       method: 'POST',
@@ -127,16 +139,8 @@ describe('issue 20: every select sends what it displays', () => {
   });
 
   test('no playground select shows an option it would not send', async () => {
-    const email = `selects-${randomUUID()}@example.com`;
-    await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await logIn(page, email);
-    const endpoints = page.locator('aside button[aria-pressed]');
-    const count = await endpoints.count();
-    assert.ok(count > 20);
-    for (let i = 0; i < count; i++) {
-      const label = (await endpoints.nth(i).textContent()) ?? '';
-      await endpoints.nth(i).click();
+    const page = await loggedInPage('selects');
+    for await (const label of eachEndpoint(page)) {
       for (const select of await page.locator('main form select').all()) {
         const [value, shown] = await select.evaluate((el: HTMLSelectElement) => [
           el.value,
@@ -189,16 +193,8 @@ describe('issue 20: a login-mode register call cannot create a tenant', () => {
 
 describe('issue 20: the forms say what they want', () => {
   test('every playground field has a placeholder', async () => {
-    const email = `ph-${randomUUID()}@example.com`;
-    await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await logIn(page, email);
-    const endpoints = page.locator('aside button[aria-pressed]');
-    const count = await endpoints.count();
-    assert.ok(count > 20);
-    for (let i = 0; i < count; i++) {
-      const label = (await endpoints.nth(i).textContent()) ?? '';
-      await endpoints.nth(i).click();
+    const page = await loggedInPage('ph');
+    for await (const label of eachEndpoint(page)) {
       for (const control of await page.locator('main form input:not([type=file]), main form textarea').all()) {
         const placeholder = (await control.getAttribute('placeholder')) ?? '';
         assert.notEqual(placeholder.trim(), '', `${label}: ${await control.getAttribute('name')}`);
