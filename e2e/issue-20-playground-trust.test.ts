@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page, Request } from 'playwright-core';
 import { launchBrowser, viewports } from './support/browser.js';
+import { registerAccount } from './support/accounts.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 // Issue #20, the playground's share: random logouts (1), selects that send nothing (2), login mode creating
@@ -21,15 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-/** A user registered over the API, as the register form does: a new tenant of their own. */
-async function registerUser(email: string): Promise<void> {
-  const res = await fetch(`${server.baseUrl}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, tenant_id: randomUUID() }),
-  });
-  assert.equal(res.status, 201, await res.text());
-}
+const registerUser = (email: string) => registerAccount(server.baseUrl, email, password);
 
 async function answerCheck(page: Page) {
   const label = (await page.locator('label', { hasText: '= ?' }).textContent()) ?? '';

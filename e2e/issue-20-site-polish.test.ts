@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, screenshot, viewports } from './support/browser.js';
+import { signUp } from './support/accounts.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 // Issue #20, the website's share of 12, 14 and 15: claims and links that are true, the 390 px layout, and polish.
@@ -148,18 +149,7 @@ describe('issue 20 (15): polish', () => {
 describe('issue 20 (14): the 390 px layout', () => {
   test('the Report Issue button never covers a focused input; the endpoint list is no scroll box', async () => {
     const email = `mobile-${randomUUID()}@example.com`;
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password, tenant_id: randomUUID() }),
-    });
-    assert.equal(registered.status, 201);
-    const login = await fetch(`${server.baseUrl}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await signUp(server.baseUrl, email, password);
     const page = await browser.newPage({ viewport: viewports.mobile });
     await page.goto(`${server.baseUrl}/playground`);
     await page.evaluate((t) => localStorage.setItem('authToken', t), token);

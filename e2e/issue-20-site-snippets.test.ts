@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { docSections } from '../web/src/features/docs/doc-sections.js';
 import { launchBrowser, viewports } from './support/browser.js';
+import { signUp } from './support/accounts.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 // Issue #20 (9): the home page's curl example failed as pasted (415, no content-type). Every shell snippet the
@@ -64,18 +65,7 @@ test('issue 20: every shell snippet on the site works when pasted against a fres
   // What a reader of the home page has done before: registered and logged in, with TOKEN set.
   const email = `reader-${randomUUID()}@example.com`;
   const password = 'correct horse battery';
-  const registered = await fetch(`${server.baseUrl}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, tenant_id: randomUUID() }),
-  });
-  assert.equal(registered.status, 201);
-  const login = await fetch(`${server.baseUrl}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await signUp(server.baseUrl, email, password);
 
   const snippets = await siteSnippets();
   assert.ok(
