@@ -401,20 +401,17 @@ export class Documents {
     if (options.recursive) {
       for (let i = 0; i < targets.length; i += 1) {
         const id = targets[i]!.id;
-        const children = this.#readableChildren(viewer, id);
-        if (options.permanent) {
-          for (const childId of this.store.childIds(viewer.tenantId, id, { deleted: true })) {
-            const child = this.#deletedOwnedBy(viewer, this.store.row(viewer.tenantId, childId));
-            if (child) children.push(child);
+        for (const childId of this.store.childIds(viewer.tenantId, id, { deleted: options.permanent })) {
+          const row = this.store.row(viewer.tenantId, childId);
+          // Live children the caller may read; when purging, also soft-deleted ones it owns.
+          const child =
+            row && this.#mayRead(viewer, row) ? row : options.permanent ? this.#deletedOwnedBy(viewer, row) : undefined;
+          // A child the caller cannot read is neither deleted nor named.
+          if (!child) {
+            throw createError('FORBIDDEN', {
+              reason: `deleting ${id} recursively needs the owner role on every child document, and you cannot read some of them`,
+            });
           }
-        }
-        // A child the caller cannot read is neither deleted nor named.
-        if (children.length < this.store.childIds(viewer.tenantId, id, { deleted: options.permanent }).length) {
-          throw createError('FORBIDDEN', {
-            reason: `deleting ${id} recursively needs the owner role on every child document, and you cannot read some of them`,
-          });
-        }
-        for (const child of children) {
           if (seen.has(child.seq)) continue;
           seen.add(child.seq);
           targets.push(child);

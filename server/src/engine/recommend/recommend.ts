@@ -53,11 +53,8 @@ export function recommend(
     if (Math.abs(sum - 1) > 0.001) throw createError('WEIGHTS_MUST_SUM_TO_ONE', {}, { field: 'body.content_weight' });
   }
   const seed = request.documentId;
-  if (seed !== undefined) {
-    const seq = core.sql.get('SELECT seq FROM documents WHERE tenant_id = ? AND id = ?').pluck().get(tenant, seed) as
-      number | undefined;
-    if (seq === undefined || core.load(scope, [seq]).size === 0)
-      throw createError('NOT_FOUND', { resource: 'Document', id: seed }, { field: 'body.document_id' });
+  if (seed !== undefined && !readableIds(core, scope, [seed]).has(seed)) {
+    throw createError('NOT_FOUND', { resource: 'Document', id: seed }, { field: 'body.document_id' });
   }
   const engaged = core.sql
     .get('SELECT DISTINCT doc_id FROM engagement_events WHERE tenant_id = ? AND user_id = ?')

@@ -19,21 +19,26 @@ export interface HybridQuery {
 /** Reciprocal rank fusion constant. */
 export const rrfK = 60;
 
-function minMax(hits: readonly Hit[]): Map<number, number> {
-  const scores = hits.map((h) => h.score);
-  const min = Math.min(...scores);
-  const max = Math.max(...scores);
-  return new Map(hits.map((h) => [h.doc.seq, max === min ? 1 : (h.score - min) / (max - min)]));
+/**
+ * One side's scores on the fusion's scale, by key (a document's or a chunk's seq): min-max normalised for
+ * `weighted`, 1 / (60 + rank) for `rrf` (items best first).
+ */
+function sideScores(items: readonly { key: number; score: number }[], fusion: 'weighted' | 'rrf'): Map<number, number> {
+  if (fusion === 'rrf') return new Map(items.map((x, i) => [x.key, 1 / (rrfK + i + 1)]));
+  const min = Math.min(...items.map((x) => x.score));
+  const max = Math.max(...items.map((x) => x.score));
+  return new Map(items.map((x) => [x.key, max === min ? 1 : (x.score - min) / (max - min)]));
 }
 
-/** Each chunk's score on one side, on the same scale as that side's document scores (min-max or RRF by rank). */
-function chunkScores(hits: readonly Hit[], fusion: 'weighted' | 'rrf'): Map<number, number> {
-  const chunks = hits.flatMap((h) => h.chunks).sort((a, b) => b.score - a.score);
-  if (fusion === 'rrf') return new Map(chunks.map((c, i) => [c.seq, 1 / (rrfK + i + 1)]));
-  const min = Math.min(...chunks.map((c) => c.score));
-  const max = Math.max(...chunks.map((c) => c.score));
-  return new Map(chunks.map((c) => [c.seq, max === min ? 1 : (c.score - min) / (max - min)]));
-}
+/** A side's documents, best first (hits come ranked). */
+const documentsOf = (hits: readonly Hit[]) => hits.map((h) => ({ key: h.doc.seq, score: h.score }));
+
+/** A side's chunks, best first. */
+const chunksOf = (hits: readonly Hit[]) =>
+  hits
+    .flatMap((h) => h.chunks)
+    .sort((a, b) => b.score - a.score)
+    .map((c) => ({ key: c.seq, score: c.score }));
 
 /**
  * Text (BM25, any word) and vector search, each asked for twice the limit, fused: `weighted` scores
@@ -60,11 +65,10 @@ export async function hybridSearch(
       signal: q.signal,
     })
   ).hits.slice(0, depth);
-  const text = q.fusion === 'rrf' ? new Map(textHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(textHits);
-  const vector =
-    q.fusion === 'rrf' ? new Map(vectorHits.map((h, i) => [h.doc.seq, 1 / (rrfK + i + 1)])) : minMax(vectorHits);
-  const textChunks = chunkScores(textHits, q.fusion);
-  const vectorChunks = chunkScores(vectorHits, q.fusion);
+  const text = sideScores(documentsOf(textHits), q.fusion);
+  const vector = sideScores(documentsOf(vectorHits), q.fusion);
+  const textChunks = sideScores(chunksOf(textHits), q.fusion);
+  const vectorChunks = sideScores(chunksOf(vectorHits), q.fusion);
   const merged = new Map<number, Hit>();
   for (const hit of [...textHits, ...vectorHits]) {
     const existing = merged.get(hit.doc.seq);

@@ -13,11 +13,10 @@ export interface VectorQuery {
   readonly model?: string | undefined;
   readonly method: SimilarityMethod;
   /**
-   * Results below are dropped: a calibrated relevance in [0, 1] for the model (see relevance-scale.ts; 0 keeps
-   * everything), or with `rawThreshold` the method's own score (hybrid's −1 keeps everything).
+   * Results below are dropped: a calibrated relevance in [0, 1] for the model (see relevance-scale.ts); 0 or less
+   * keeps everything (hybrid asks −1).
    */
   readonly threshold: number;
-  readonly rawThreshold?: boolean;
   readonly limit: number;
   /** Blend proximity into the score when there is a geo restriction. */
   readonly combineLocation?: boolean;
@@ -128,13 +127,13 @@ export async function vectorSearch(
   // holds only for a unit query.
   const norm = Math.hypot(...given.vector);
   const vector = q.method === 'dot' ? given.vector : given.vector.map((x) => x / norm);
-  const calibrated = !q.rawThreshold && q.threshold > 0 && (q.method !== 'dot' || Math.abs(norm - 1) < 1e-3);
   // 0 keeps everything (negative cosines too), as the specification's range 0–1 reads.
-  const cutScore = calibrated
-    ? scoreAt(model, q.method, q.threshold)
-    : q.threshold <= 0 && !q.rawThreshold
+  const cutScore =
+    q.threshold <= 0
       ? -Infinity
-      : q.threshold;
+      : q.method !== 'dot' || Math.abs(norm - 1) < 1e-3
+        ? scoreAt(model, q.method, q.threshold)
+        : q.threshold;
   const found = await nearest(core, scope, { ...q, threshold: cutScore }, vector, model, dims);
   return { ...found, cut: { score: cutScore, dropped: found.dropped } };
 }
