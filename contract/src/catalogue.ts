@@ -16,6 +16,11 @@ import { getUser } from './operations/get-user.js';
 import { listUsers } from './operations/list-users.js';
 import { updateUser } from './operations/update-user.js';
 import { deleteUser } from './operations/delete-user.js';
+import { createCollection } from './operations/create-collection.js';
+import { listCollections } from './operations/list-collections.js';
+import { getCollection } from './operations/get-collection.js';
+import { updateCollection } from './operations/update-collection.js';
+import { deleteCollection } from './operations/delete-collection.js';
 import { addDocument } from './operations/add-document.js';
 import { batchAddDocuments } from './operations/batch-add-documents.js';
 import { getDocument } from './operations/get-document.js';
@@ -63,6 +68,11 @@ const catalogue = [
   listUsers,
   updateUser,
   deleteUser,
+  createCollection,
+  listCollections,
+  getCollection,
+  updateCollection,
+  deleteCollection,
   addDocument,
   batchAddDocuments,
   getDocument,

@@ -2,7 +2,8 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Category = 'auth' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs' | 'mail';
+export type Category =
+  'auth' | 'collections' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs' | 'mail';
 /** Who may call: anyone, any signed-in user, a tenant admin, or the server's super admin. */
 export type Access = 'public' | 'user' | 'admin' | 'superadmin';
 export type FieldKind = 'text' | 'number' | 'textarea' | 'select' | 'file';

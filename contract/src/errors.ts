@@ -266,6 +266,12 @@ export const errorCatalogue = {
     message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you (POST /auth/users)',
     description: 'Registration creates a new tenant; an existing tenant id cannot be registered again.',
   },
+  COLLECTION_EXISTS: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message: 'A collection named "{name}" already exists in this tenant',
+    description: 'Collection names are unique per tenant; PATCH changes an existing one.',
+  },
   GROUP_EXISTS: {
     http: 409,
     grpc: 'ALREADY_EXISTS',

@@ -90,6 +90,12 @@ export const grpcMessages: readonly GrpcMessage[] = [
       { name: 'radius', type: 'double', number: 10, description: 'Kilometres.' },
       { name: 'combine_location_score', type: 'bool', number: 11, description: 'Blend proximity into the score.' },
       ...roles(12),
+      {
+        name: 'vector_name',
+        type: 'string',
+        number: 14,
+        description: 'One of the collection’s vectors (needs primary_table); default: its default vector.',
+      },
     ],
   },
   {

@@ -51,6 +51,19 @@ export { graphQueryTypes, centralityTypes, recommendationStrategies } from './sc
 export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
 export { mailTemplates } from './schemas/mail.js';
+export {
+  vectorDistances,
+  vectorStorages,
+  collectionNamePattern,
+  type VectorDistance,
+  type VectorStorage,
+  type HnswSettings,
+  type VectorSettings,
+  type VectorSettingsInput,
+  type Collection,
+  type CreateCollectionRequest,
+  type UpdateCollectionRequest,
+} from './schemas/collection.js';
 export { ConfigSchema } from './config-schema.js';
 export {
   grpcServices,

@@ -55,6 +55,7 @@ export const apiPrefixes = [
   '/graph',
   '/indexes',
   '/jobs',
+  '/collections',
 ] as const;
 
 export function isApiPath(pathname: string): boolean {

@@ -42,6 +42,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
     window.scrollTo(0, 0);
   });
   await page.waitForTimeout(900);
-  await page.screenshot({ path: file, fullPage: true });
+  // A long page (the whole API reference) takes a while to paint on a busy machine.
+  await page.screenshot({ path: file, fullPage: true, timeout: 120_000 });
   return file;
 }

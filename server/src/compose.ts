@@ -87,6 +87,8 @@ export async function createServer(
     maintenance: engine.maintenance,
     jobs: engine.jobs,
     search: engine.search,
+    collections: engine.collections,
+    vectors: engine.vectors,
     graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },
     now: () => clock.now(),
     passwords: argon2Hasher,

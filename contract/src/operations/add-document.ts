@@ -92,6 +92,8 @@ export const addDocument = defineOperation({
         kind: 'textarea',
         placeholder: '{"model_name": "use-lite-512"}',
       },
+      vector: { kind: 'textarea', placeholder: 'Optional: your own vector, e.g. [0.12, -0.03, 0.5]' },
+      vectors: { kind: 'textarea', placeholder: 'Optional: {"image": [0.12, -0.03, 0.5]}' },
     },
     extraFields: [
       {

@@ -26,6 +26,7 @@ export const searchHybrid = defineOperation({
     hints: {
       model_name: { placeholder: 'Optional: the ranking model, with use_ml_ranking' },
       primary_table: { placeholder: 'Optional: documents' },
+      vector_name: { placeholder: 'Optional: a vector of the collection, e.g. image' },
       query: { placeholder: 'shock wave boundary layer interaction' },
       vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional)' },
       filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "in", "value": ["ann"]}]' },

@@ -27,6 +27,7 @@ export const searchVector = defineOperation({
       vector_type: { placeholder: 'text' },
       threshold: { placeholder: 'Relevance 0 to 1, e.g. 0.7' },
       primary_table: { placeholder: 'Optional: documents' },
+      vector_name: { placeholder: 'Optional: a vector of the collection, e.g. image' },
       query: { placeholder: 'heat transfer in hypersonic flow' },
       vector: { kind: 'textarea', placeholder: '[0.12, -0.03, …] (optional instead of query)' },
       embedding_options: { kind: 'textarea', placeholder: '{"model_name": "use-lite-512"}' },

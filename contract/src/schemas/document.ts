@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateInput, Enum, Id, inputLimits, LatLon, Line, Name, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
+import { collectionNamePattern } from './collection.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
 export type Visibility = (typeof visibilities)[number];
@@ -65,6 +66,17 @@ export const GraphEdge = Type.Object(
   { additionalProperties: false },
 );
 
+/** The largest finite float32: vectors are stored as float32, and a larger number would become Infinity. */
+const float32Max = 3.4028234663852886e38;
+
+/** A vector given with a document: finite numbers (JSON has no NaN or Infinity), at most 8,192. */
+const DocumentVector = (description: string) =>
+  Type.Array(Type.Number({ minimum: -float32Max, maximum: float32Max }), {
+    minItems: 1,
+    maxItems: inputLimits.vectorDimensions,
+    description,
+  });
+
 /** A document as clients send it (REST body, snake case). */
 export const DocumentInput = Type.Object(
   {
@@ -112,6 +124,22 @@ export const DocumentInput = Type.Object(
     chunk_size: Type.Optional(Type.Integer({ minimum: 16, maximum: 65536, default: 1024 })),
     chunk_overlap: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 200 })),
     edges: Type.Optional(Type.Array(GraphEdge, { maxItems: inputLimits.edges })),
+    vector: Type.Optional(
+      DocumentVector(
+        'Your own vector for the whole document: the collection’s default vector (in a new collection, a vector named `default` whose size this first vector fixes).',
+      ),
+    ),
+    vectors: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: collectionNamePattern, maxLength: 64 }),
+        DocumentVector('A vector of the collection, by name.'),
+        {
+          maxProperties: 16,
+          description:
+            'Your own vectors by name, e.g. {"image": [...], "text": [...]}; the collection checks each size. No model runs for a name you give.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

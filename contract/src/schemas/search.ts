@@ -143,6 +143,12 @@ export const VectorSearchRequest = Type.Object(
     query: Type.Optional(semanticQuery({ description: 'Text to embed; or give `vector`.' })),
     vector: Type.Optional(QueryVector('A JSON array of numbers (or that array as a string).')),
     vector_type: Name({ default: 'text' }),
+    vector_name: Type.Optional(
+      Name({
+        description:
+          'One of the collection’s vectors (GET /api/v1/collections/{name}); needs primary_table. Without it, a `vector` searches the collection’s default vector when that is one of your own, else the model’s.',
+      }),
+    ),
     limit: limit(10),
     similarity_method: Enum(similarityMethods, { default: 'cosine' }),
     // Wide bounds only: the service answers the specification's THRESHOLD_OUT_OF_RANGE outside [0, 1].
@@ -161,6 +167,11 @@ export const HybridSearchRequest = Type.Object(
   {
     query: Type.Optional(semanticQuery()),
     vector: Type.Optional(QueryVector('A JSON array of numbers (or that array as a string).')),
+    vector_name: Type.Optional(
+      Name({
+        description: 'One of the collection’s vectors for the vector side (needs primary_table); as in vector search.',
+      }),
+    ),
     alpha: Type.Number({
       minimum: 0,
       maximum: 1,

@@ -6,6 +6,7 @@ import { Maintenance } from './documents/maintenance.js';
 import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-index.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { FileStore } from './files/file-store.js';
+import { Collections } from './collections/collections.js';
 import { JobStore } from './jobs/job-store.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
@@ -29,6 +30,7 @@ export interface Engine {
   readonly documents: Documents;
   readonly maintenance: Maintenance;
   readonly vectors: VectorIndexes;
+  readonly collections: Collections;
   readonly text: TextIndex;
   readonly search: SearchCore;
   readonly jobs: JobStore;
@@ -50,14 +52,16 @@ export function openEngine(options: EngineOptions): Engine {
   const directory = new Directory(db, clock);
   const embedder = new Embedder(options.embeddings);
   const onDisk = options.dataDir !== ':memory:';
+  const collections = new Collections(db, embedder);
   const vectors = new VectorIndexes(db, {
     ...defaultVectorIndexOptions,
+    spaceSettings: (tenantId, space) => collections.spaceSettings(tenantId, space),
     ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
     dir: onDisk ? join(options.dataDir, 'vectors') : null,
   });
   const files = new FileStore(onDisk ? join(options.dataDir, 'files') : null);
   const text = new TextIndex(db);
-  const documents = new Documents({ db, text, clock, embedder, vectors, files });
+  const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
   const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
   return {
@@ -67,6 +71,7 @@ export function openEngine(options: EngineOptions): Engine {
     documents,
     maintenance,
     vectors,
+    collections,
     text,
     search: new SearchCore(db, text, vectors),
     jobs,

@@ -12,6 +12,14 @@ import { createPermissionUseCase } from './auth/create-permission.js';
 import { deleteUserUseCase } from './auth/delete-user.js';
 import type { AuthDeps } from './auth/deps.js';
 import { addDocumentUseCase } from './documents/add-document.js';
+import {
+  createCollectionUseCase,
+  deleteCollectionUseCase,
+  getCollectionUseCase,
+  listCollectionsUseCase,
+  updateCollectionUseCase,
+} from './collections/collections.js';
+import type { CollectionDeps } from './collections/deps.js';
 import { batchAddDocumentsUseCase } from './documents/batch-add-documents.js';
 import { deleteDocumentUseCase } from './documents/delete-document.js';
 import type { DocumentDeps } from './documents/deps.js';
@@ -58,7 +66,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps & MailDeps;
+export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps & MailDeps & CollectionDeps;
 
 /** Marks an operation whose feature has not landed: it answers 501 naming the issue. */
 export const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
@@ -119,6 +127,11 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'send-email': erase(sendEmailUseCase(deps)),
     'send-mail': erase(sendMailUseCase(deps)),
     'download-release': erase(downloadReleaseUseCase(deps)),
+    'create-collection': erase(createCollectionUseCase(deps)),
+    'list-collections': erase(listCollectionsUseCase(deps)),
+    'get-collection': erase(getCollectionUseCase(deps)),
+    'update-collection': erase(updateCollectionUseCase(deps)),
+    'delete-collection': erase(deleteCollectionUseCase(deps)),
   };
 }
 

@@ -127,6 +127,33 @@ export class DocumentStore {
     return { seq, chunks: written };
   }
 
+  /** Stores the vectors a client gave with a document; returns their keys in their spaces' indexes. */
+  insertVectors(
+    seq: number,
+    tenantId: string,
+    collection: string,
+    vectors: readonly { name: string; space: string; vector: Float32Array }[],
+  ): { space: string; chunk: WrittenChunk }[] {
+    const insert = this.#sql.get(
+      'INSERT INTO document_vectors (doc_seq, tenant_id, collection, name, vector) VALUES (?, ?, ?, ?, ?)',
+    );
+    return vectors.map((v) => ({
+      space: v.space,
+      chunk: {
+        key: Number(insert.run(seq, tenantId, collection, v.name, vectorBlob(v.vector)).lastInsertRowid),
+        doc: seq,
+        vector: v.vector,
+      },
+    }));
+  }
+
+  /** The client vectors of a document version, by name, with their keys. */
+  vectors(seq: number): { seq: number; collection: string; name: string; vector: Buffer }[] {
+    return this.#sql
+      .get('SELECT seq, collection, name, vector FROM document_vectors WHERE doc_seq = ? ORDER BY name')
+      .all(seq) as { seq: number; collection: string; name: string; vector: Buffer }[];
+  }
+
   /** Replaces the ACL and access list of a document. */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
@@ -187,6 +214,20 @@ export class DocumentStore {
       keys.push(...this.#unindex(seq));
       this.#sql.get('DELETE FROM documents WHERE seq = ?').run(seq);
     }
+    return keys;
+  }
+
+  /** Every version of every document of a collection (current, archived and soft-deleted). */
+  collectionRows(tenantId: string, table: string): DocumentRow[] {
+    return this.#sql
+      .get('SELECT * FROM documents WHERE tenant_id = ? AND primary_table = ?')
+      .all(tenantId, table) as DocumentRow[];
+  }
+
+  /** Removes one document version from the store and every index; returns its chunk keys. */
+  purgeVersion(seq: number): number[] {
+    const keys = this.#unindex(seq);
+    this.#sql.get('DELETE FROM documents WHERE seq = ?').run(seq);
     return keys;
   }
 

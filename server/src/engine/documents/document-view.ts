@@ -23,6 +23,8 @@ export interface ViewContext {
   readonly childIds: readonly string[];
   readonly engagementEvents: number;
   readonly showAcl: boolean;
+  /** The client's vectors by name (read only with include_embeddings). */
+  readonly vectors?: Readonly<Record<string, number[]>>;
 }
 
 /** A stored document as the API returns it (api-spec §3: the REST fields plus what a fetched document adds). */
@@ -94,6 +96,7 @@ export function documentView(ctx: ViewContext, flags: ViewFlags): Record<string,
     view.embeddings = ctx.chunks
       .filter((c) => c.vector !== null)
       .map((c) => ({ chunk_id: chunkId(row.id, c.chunk_index), model: c.model, vector: vectorOf(c) }));
+    if (ctx.vectors && Object.keys(ctx.vectors).length > 0) view.vectors = ctx.vectors;
   }
   if (flags.include_stats) {
     view.stats = {

@@ -19,6 +19,24 @@ import { embeddingTextOf, prepareDocument } from './prepare.js';
 import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
 import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
+import type { Collections } from '../collections/collections.js';
+import { clientSpaceKey } from '../collections/vector-space.js';
+
+/** Two given vectors for the same name (`vector` is the default one, and `vectors` names it too) are refused. */
+function refuseRepeatedNames(resolved: readonly { name: string }[], given: readonly { field: string }[]): void {
+  const seen = new Map<string, number>();
+  resolved.forEach((v, i) => {
+    const first = seen.get(v.name);
+    if (first !== undefined) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `${given[i]!.field} and ${given[first]!.field} both give vector "${v.name}"` },
+        { field: given[i]!.field },
+      );
+    }
+    seen.set(v.name, i);
+  });
+}
 
 /** Counters add to the stored totals; every other engagement field replaces the stored value. */
 export const accumulatingEngagement: readonly string[] = [
@@ -40,6 +58,7 @@ export interface DocumentsDeps {
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
   readonly files: FileStore;
+  readonly collections: Collections;
 }
 
 type VectorChanges = Map<string, { added: WrittenChunk[]; removed: number[]; generation: number }>;
@@ -113,9 +132,11 @@ export class Documents {
         );
       }
       seen.set(doc.id, i);
-      if (doc.model === null) return doc;
+      const modelField = `${path(i)}.embedding_options.model_name`;
+      const model = this.#deps.collections.modelFor(viewer.tenantId, doc.primaryTable, doc.model, modelField);
+      if (model === null) return { ...doc, model: null };
       try {
-        return { ...doc, model: this.#deps.embedder.resolve(doc.model || undefined).name };
+        return { ...doc, model: this.#deps.embedder.resolve(model || undefined).name };
       } catch (error) {
         throw withField(error, `${path(i)}.embedding_options.model_name`);
       }
@@ -174,7 +195,17 @@ export class Documents {
         }
         const fields: DocumentFields = { ...doc.fields };
         const version = existing ? existing.version + 1 : 1;
+        const embedded = doc.model !== null && doc.chunks.length > 0 ? doc.model : null;
+        const vectors = this.#deps.collections.prepareWrite(
+          viewer.tenantId,
+          doc.primaryTable,
+          embedded,
+          doc.vectors,
+          now,
+        );
+        refuseRepeatedNames(vectors, doc.vectors);
         if (existing) {
+          this.#removeVectors(changes, existing);
           const removed = this.store.archive(existing);
           if (existing.model) this.#change(changes, existing.model).removed.push(...removed);
           fields.previous_doc_id = `${existing.id}@v${existing.version}`;
@@ -183,8 +214,10 @@ export class Documents {
           const stored = this.#deps.files.put(viewer.tenantId, doc.id, version, doc.fileContent);
           if (stored) fields.file_path = stored;
         }
-        const { chunks } = this.store.insert(viewer.tenantId, viewer.userId, doc, version, now, fields);
+        const { seq, chunks } = this.store.insert(viewer.tenantId, viewer.userId, doc, version, now, fields);
         if (doc.model && chunks.length > 0) this.#change(changes, doc.model).added.push(...chunks);
+        for (const { space, chunk } of this.store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
+          this.#change(changes, space).added.push(chunk);
         return { id: doc.id, version };
       });
       this.#bump(viewer.tenantId, changes);
@@ -293,6 +326,16 @@ export class Documents {
         childIds: this.#readableChildren(viewer, row.id).map((c) => c.id),
         engagementEvents: flags.include_stats ? this.store.engagementCount(viewer.tenantId, row.id) : 0,
         showAcl: isOwner(access, viewer, this.now()),
+        ...(flags.include_embeddings && {
+          vectors: Object.fromEntries(
+            this.store
+              .vectors(row.seq)
+              .map((v) => [
+                v.name,
+                Array.from(new Float32Array(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength / 4)),
+              ]),
+          ),
+        }),
       },
       flags,
     );
@@ -426,6 +469,7 @@ export class Documents {
     const changes: VectorChanges = new Map();
     transaction(this.#deps.db, [this.#deps.text], () => {
       for (const target of targets) {
+        this.#removeVectors(changes, target);
         const removed = options.permanent ? this.store.purge(target) : this.store.softDelete(target, now);
         if (target.model) this.#change(changes, target.model).removed.push(...removed);
       }
@@ -434,6 +478,36 @@ export class Documents {
     this.#apply(viewer.tenantId, changes);
     if (options.permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
     return targets.length;
+  }
+
+  /**
+   * Removes a collection: every version of its documents (permanently, with their files), its vector indexes and
+   * its settings, in one transaction. Returns the number of documents (current versions) removed. The caller
+   * decides who may (tenant admins).
+   */
+  deleteCollection(tenantId: string, name: string): number {
+    const collection = this.#deps.collections.require(tenantId, name);
+    const changes: VectorChanges = new Map();
+    const rows = this.store.collectionRows(tenantId, name);
+    transaction(this.#deps.db, [this.#deps.text], () => {
+      for (const row of rows) {
+        const removed = this.store.purgeVersion(row.seq);
+        if (row.model) this.#change(changes, row.model).removed.push(...removed);
+      }
+      this.#deps.collections.remove(tenantId, name);
+      this.#bump(tenantId, changes);
+    });
+    this.#apply(tenantId, changes);
+    for (const vectorName of Object.keys(collection.vectors))
+      this.#deps.vectors.drop(tenantId, clientSpaceKey(name, vectorName));
+    for (const row of rows) if (!row.superseded) this.#deps.files.removeAll(tenantId, row.id);
+    return rows.filter((r) => !r.superseded && r.deleted_at === null).length;
+  }
+
+  /** Takes a document version's client vectors out of their indexes (their rows stay until it is purged). */
+  #removeVectors(changes: VectorChanges, row: DocumentRow): void {
+    for (const v of this.store.vectors(row.seq))
+      this.#change(changes, clientSpaceKey(v.collection, v.name)).removed.push(v.seq);
   }
 
   #change(changes: VectorChanges, model: string) {

@@ -103,7 +103,29 @@ export function prepareDocument(
     chunks,
     model: enabled ? (input.embedding_options?.model_name ?? input.embedding_options?.model ?? '') : null,
     fileContent: input.file_content,
+    vectors: [
+      ...(input.vector ? [{ name: '', vector: float32(input.vector, field('vector')), field: field('vector') }] : []),
+      ...Object.entries(input.vectors ?? {}).map(([name, v]) => ({
+        name,
+        vector: float32(v, field(`vectors.${name}`)),
+        field: field(`vectors.${name}`),
+      })),
+    ],
   };
+}
+
+/** A given vector as float32: a number beyond the float32 range (±3.4e38) is refused, not stored as Infinity. */
+function float32(values: readonly number[], field: string): Float32Array {
+  const vector = Float32Array.from(values);
+  const i = vector.findIndex((x) => !Number.isFinite(x));
+  if (i >= 0) {
+    throw createError(
+      'INVALID_VECTOR_FORMAT',
+      { reason: `${field}[${i}] is beyond the float32 range (±3.4e38)` },
+      { field },
+    );
+  }
+  return vector;
 }
 
 /** The text embedded for a chunk: the title gives every chunk its document's context. */

@@ -102,4 +102,6 @@ export interface PreparedDocument {
   /** The embedding model, or null when embedding is disabled for this document. */
   readonly model: string | null;
   readonly fileContent: string | undefined;
+  /** Vectors the client gave, by name ('' for the unnamed `vector`): checked against the collection when written. */
+  readonly vectors: readonly { readonly name: string; readonly vector: Float32Array; readonly field: string }[];
 }

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { createError } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
 import { ExactVectors } from './exact-vectors.js';
+import { indexBytesPerVector, modelSpace, type SpaceSettings } from '../collections/vector-space.js';
 
 export interface VectorIndexOptions {
   /** Folder for index files, or null to keep indexes in memory only (rebuilt from the store on start). */
@@ -17,6 +18,11 @@ export interface VectorIndexOptions {
    * all indexes. An index whose copies would pass it rescores from the store instead.
    */
   readonly exactVectorBytes: number;
+  /**
+   * The settings of a space (see collections/vector-space.ts): a model name, or a client space's key. Model spaces
+   * by default; HNSW parameters given here replace connectivity and the expansions.
+   */
+  readonly spaceSettings?: (tenantId: string, space: string) => SpaceSettings;
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
@@ -27,7 +33,7 @@ export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
 };
 
 interface Entry {
-  readonly index: Index;
+  index: Index;
   readonly dims: number;
   generation: number;
   /** Float32 copies of the index's vectors (null: over the memory budget); usable once `exactReady`. */
@@ -62,6 +68,38 @@ const vectorsPerSlice = 512;
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
 type PageRow = { seq: number; doc_seq: number; vector: Buffer };
+
+const metricOf = (settings: SpaceSettings): MetricKind =>
+  settings.storage === 'b1'
+    ? MetricKind.Hamming
+    : settings.distance === 'euclidean'
+      ? MetricKind.L2sq
+      : settings.distance === 'dot'
+        ? MetricKind.IP
+        : MetricKind.Cos;
+const scalarOf: Record<SpaceSettings['storage'], ScalarKind> = {
+  f32: ScalarKind.F32,
+  f16: ScalarKind.F16,
+  i8: ScalarKind.I8,
+  b1: ScalarKind.B1,
+};
+
+/** A stored vector as the index and its copies hold it: unit length for cosine (so a dot product is the cosine). */
+function asIndexed(settings: SpaceSettings, blob: Buffer | Float32Array, dims: number): Float32Array {
+  const vector = blob instanceof Float32Array ? blob : new Float32Array(blob.buffer, blob.byteOffset, dims);
+  if (settings.distance !== 'cosine' || settings.source.kind === 'chunks') return vector; // model vectors are unit
+  const norm = Math.hypot(...vector);
+  return norm > 0 ? vector.map((x) => x / norm) : vector;
+}
+
+/** What the collection info shows of one index. */
+export interface IndexStats {
+  readonly state: 'not loaded' | 'loading' | 'ready';
+  readonly size: number;
+  readonly bytesPerVector: number;
+  readonly memoryBytes: number;
+  readonly fileBytes: number;
+}
 
 /**
  * HNSW indexes (usearch, f16, cosine over normalised vectors), one per tenant and embedding model. They are
@@ -100,9 +138,11 @@ export class VectorIndexes {
     tenantId: string,
     model: string,
     generation: number,
-    added: readonly IndexedChunk[],
+    given: readonly IndexedChunk[],
     removed: readonly number[],
   ): void {
+    const settings = this.settings(tenantId, model);
+    const added = given.map((a) => ({ ...a, vector: asIndexed(settings, a.vector, a.vector.length) }));
     const key = this.#key(tenantId, model);
     const build = this.#building.get(key);
     if (build) {
@@ -220,6 +260,73 @@ export class VectorIndexes {
     return JSON.stringify([tenantId, model]);
   }
 
+  /** The settings of a space: a model's, or a collection vector's. */
+  settings(tenantId: string, space: string): SpaceSettings {
+    return this.#options.spaceSettings?.(tenantId, space) ?? modelSpace(space);
+  }
+
+  /** State, size and memory of the index of a space, without loading it. */
+  stats(tenantId: string, space: string, dims: number): IndexStats {
+    const key = this.#key(tenantId, space);
+    const entry = this.#entries.get(key);
+    const settings = this.settings(tenantId, space);
+    const perVector = indexBytesPerVector(dims, settings.storage, settings.hnsw.m);
+    const files = this.#files(tenantId, space);
+    const fileBytes = files && existsSync(files.index) ? statSync(files.index).size : 0;
+    if (!entry) {
+      return {
+        state: this.#building.has(key) ? 'loading' : 'not loaded',
+        size: 0,
+        bytesPerVector: perVector,
+        memoryBytes: 0,
+        fileBytes,
+      };
+    }
+    const size = entry.index.size();
+    return {
+      state: 'ready',
+      size,
+      bytesPerVector: perVector,
+      memoryBytes: Math.round(size * perVector) + (entry.exact?.bytes ?? 0),
+      fileBytes,
+    };
+  }
+
+  /**
+   * Forgets the in-memory index of a space after saving it, so the next query loads it with the space's current
+   * settings (ef_search changes without a rebuild: the file keeps the graph).
+   */
+  reload(tenantId: string, space: string): void {
+    const key = this.#key(tenantId, space);
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    if (this.#options.dir) this.#save(tenantId, space, entry);
+    else entry.index = this.#reopen(tenantId, space, entry);
+    if (this.#options.dir) this.#entries.delete(key);
+  }
+
+  /** Removes a space's index: in memory, its files and its generation (its collection or vector is gone). */
+  drop(tenantId: string, space: string): void {
+    const key = this.#key(tenantId, space);
+    this.#building.get(key)?.resolve();
+    this.#building.delete(key);
+    this.#entries.delete(key);
+    const files = this.#files(tenantId, space);
+    if (files) for (const file of [files.index, files.meta]) rmSync(file, { force: true });
+    this.#db.prepare('DELETE FROM vector_generations WHERE tenant_id = ? AND model = ?').run(tenantId, space);
+  }
+
+  /** An in-memory index copied into a new one with the space's current settings (memory-only mode). */
+  #reopen(tenantId: string, space: string, entry: Entry): Index {
+    const index = this.#newIndex(tenantId, space, entry.dims);
+    const rows = this.#all(tenantId, space);
+    for (const row of rows) {
+      const vector = asIndexed(this.settings(tenantId, space), row.vector, entry.dims);
+      index.add(BigInt(row.seq), vector, 0);
+    }
+    return index;
+  }
+
   #generation(tenantId: string, model: string): number {
     return (
       (this.#db
@@ -235,14 +342,15 @@ export class VectorIndexes {
     return { index: `${base}.usearch`, meta: `${base}.meta.json` };
   }
 
-  #newIndex(dims: number): Index {
+  #newIndex(tenantId: string, space: string, dims: number): Index {
+    const settings = this.#options.spaceSettings?.(tenantId, space);
     return new Index({
       dimensions: dims,
-      metric: MetricKind.Cos,
-      quantization: ScalarKind.F16,
-      connectivity: this.#options.connectivity,
-      expansion_add: this.#options.expansionAdd,
-      expansion_search: this.#options.expansionSearch,
+      metric: settings ? metricOf(settings) : MetricKind.Cos,
+      quantization: settings ? scalarOf[settings.storage] : ScalarKind.F16,
+      connectivity: settings?.hnsw.m ?? this.#options.connectivity,
+      expansion_add: settings?.hnsw.ef_construction ?? this.#options.expansionAdd,
+      expansion_search: settings?.hnsw.ef_search ?? this.#options.expansionSearch,
       multi: false,
     });
   }
@@ -276,7 +384,7 @@ export class VectorIndexes {
       try {
         const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as { generation: number; dims: number };
         if (meta.generation === generation && (dims === undefined || meta.dims === dims)) {
-          const index = this.#newIndex(meta.dims);
+          const index = this.#newIndex(tenantId, model, meta.dims);
           index.load(files.index);
           const entry: Entry = {
             index,
@@ -299,12 +407,13 @@ export class VectorIndexes {
   /** Starts building the index of (tenant, model) from the store, one slice per turn of the event loop. */
   #startBuild(tenantId: string, model: string, dims: number): Build {
     const key = this.#key(tenantId, model);
-    const page = this.#page();
+    const page = this.#page(tenantId, model);
+    const settings = this.settings(tenantId, model);
     let settle!: { resolve: () => void; reject: (error: unknown) => void };
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     done.catch(() => {}); // a build nobody waits for may fail quietly
     const build: Build = {
-      index: this.#newIndex(dims),
+      index: this.#newIndex(tenantId, model, dims),
       exact: this.#newExact(dims),
       dims,
       through: 0,
@@ -321,11 +430,11 @@ export class VectorIndexes {
     const slice = (): boolean => {
       if (this.#building.get(key) !== build || this.#closed) return true;
       try {
-        const rows = page.all(tenantId, model, build.through) as PageRow[];
+        const rows = page(build.through);
         if (rows.length > 0) {
           const matrix = new Float32Array(rows.length * dims);
           rows.forEach((row, i) => {
-            const vector = new Float32Array(row.vector.buffer, row.vector.byteOffset, dims);
+            const vector = asIndexed(settings, row.vector, dims);
             matrix.set(vector, i * dims);
             build.exact?.set(row.seq, row.doc_seq, vector);
           });
@@ -358,13 +467,42 @@ export class VectorIndexes {
     return build;
   }
 
-  /** Live chunks with vectors of (tenant, model) after a seq, in seq order, one slice at a time. */
-  #page() {
-    return this.#db.prepare(
-      `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?
-       ORDER BY c.seq LIMIT ${vectorsPerSlice}`,
+  /** Live vectors of a space after a seq, in seq order, one slice at a time. */
+  #page(tenantId: string, space: string): (through: number) => PageRow[] {
+    const source = this.settings(tenantId, space).source;
+    if (source.kind === 'chunks') {
+      const statement = this.#db.prepare(
+        `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+         WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?
+         ORDER BY c.seq LIMIT ${vectorsPerSlice}`,
+      );
+      return (through) => statement.all(tenantId, source.model, through) as PageRow[];
+    }
+    const statement = this.#db.prepare(
+      `SELECT v.seq, v.doc_seq, v.vector FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+       WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive} AND v.seq > ?
+       ORDER BY v.seq LIMIT ${vectorsPerSlice}`,
     );
+    return (through) => statement.all(tenantId, source.collection, source.name, through) as PageRow[];
+  }
+
+  /** Every live vector of a space, in seq order. */
+  #all(tenantId: string, space: string): IterableIterator<PageRow> {
+    const source = this.settings(tenantId, space).source;
+    if (source.kind === 'chunks') {
+      return this.#db
+        .prepare(
+          `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+           WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive}`,
+        )
+        .iterate(tenantId, source.model) as IterableIterator<PageRow>;
+    }
+    return this.#db
+      .prepare(
+        `SELECT v.seq, v.doc_seq, v.vector FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+         WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive}`,
+      )
+      .iterate(tenantId, source.collection, source.name) as IterableIterator<PageRow>;
   }
 
   #newExact(dims: number): ExactVectors | null {
@@ -373,14 +511,14 @@ export class VectorIndexes {
 
   /** Fills the float32 copies of an index loaded from its file, in the background; searches rescore from the store meanwhile. */
   #fillExact(tenantId: string, model: string, entry: Entry): void {
-    const page = this.#page();
+    const page = this.#page(tenantId, model);
+    const settings = this.settings(tenantId, model);
     let through = 0;
     inSlices(() => {
       const exact = entry.exact;
       if (this.#closed || !exact || this.#entries.get(this.#key(tenantId, model)) !== entry) return true;
-      const rows = page.all(tenantId, model, through) as PageRow[];
-      for (const row of rows)
-        exact.set(row.seq, row.doc_seq, new Float32Array(row.vector.buffer, row.vector.byteOffset, entry.dims));
+      const rows = page(through);
+      for (const row of rows) exact.set(row.seq, row.doc_seq, asIndexed(settings, row.vector, entry.dims));
       this.#enforceBudget();
       if (rows.length === vectorsPerSlice) {
         through = rows[rows.length - 1]!.seq;
@@ -406,14 +544,10 @@ export class VectorIndexes {
 
   #build(tenantId: string, model: string, dims: number): Entry {
     const generation = this.#generation(tenantId, model);
-    const index = this.#newIndex(dims);
+    const index = this.#newIndex(tenantId, model, dims);
     const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: true };
-    const rows = this.#db
-      .prepare(
-        `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-         WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive}`,
-      )
-      .iterate(tenantId, model) as IterableIterator<PageRow>;
+    const settings = this.settings(tenantId, model);
+    const rows = this.#all(tenantId, model);
     const batch = 4096;
     let keys: bigint[] = [];
     let matrix = new Float32Array(batch * dims);
@@ -424,7 +558,7 @@ export class VectorIndexes {
       matrix = new Float32Array(batch * dims);
     };
     for (const row of rows) {
-      const vector = new Float32Array(row.vector.buffer, row.vector.byteOffset, dims);
+      const vector = asIndexed(settings, row.vector, dims);
       matrix.set(vector, keys.length * dims);
       entry.exact?.set(row.seq, row.doc_seq, vector);
       keys.push(BigInt(row.seq));

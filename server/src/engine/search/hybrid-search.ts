@@ -2,12 +2,14 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
-import { vectorSearch } from './vector-search.js';
+import { clientVectorSearch, vectorSearch, type ClientVectorSpace } from './vector-search.js';
 
 export interface HybridQuery {
   readonly text?: string | undefined;
   readonly vector?: unknown;
   readonly model?: string | undefined;
+  /** A collection's own vector for the vector side (the query `vector` is then required). */
+  readonly space?: ClientVectorSpace | undefined;
   /** Weight of the vector side, 0 to 1. */
   readonly alpha: number;
   readonly limit: number;
@@ -54,16 +56,19 @@ export async function hybridSearch(
   const depth = q.limit * 2;
   const match = q.text ? textMatch(q.text, 'match') : undefined;
   const textHits = match ? core.textHits(scope, match, { limit: depth }).slice(0, depth) : [];
+  const vectorQuery = {
+    text: q.text,
+    vector: q.vector,
+    model: q.model,
+    method: q.space?.settings.distance ?? 'cosine',
+    threshold: -1,
+    limit: depth,
+    signal: q.signal,
+  };
   const vectorHits = (
-    await vectorSearch(core, embedder, scope, {
-      text: q.text,
-      vector: q.vector,
-      model: q.model,
-      method: 'cosine',
-      threshold: -1,
-      limit: depth,
-      signal: q.signal,
-    })
+    q.space
+      ? await clientVectorSearch(core, scope, q.space, vectorQuery)
+      : await vectorSearch(core, embedder, scope, vectorQuery)
   ).hits.slice(0, depth);
   const text = sideScores(documentsOf(textHits), q.fusion);
   const vector = sideScores(documentsOf(vectorHits), q.fusion);

@@ -281,6 +281,26 @@ export class SearchCore {
     return { chunks, docs };
   }
 
+  /** Candidate client vectors (document_vectors) with their documents, under the same rule as loadChunkVectors(). */
+  loadDocumentVectors(
+    scope: Scope,
+    vectorSeqs: readonly number[],
+  ): { chunks: { seq: number; doc: number; vector: Float32Array }[]; docs: Map<number, LoadedDocument> } {
+    const rows = this.sql
+      .get(
+        `SELECT v.seq, v.vector, ${lightColumns} FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+         WHERE v.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
+      )
+      .raw(true)
+      .all({ ...this.#bind(scope), seqs: JSON.stringify(vectorSeqs) }) as [number, Buffer, ...LightRow][];
+    const docs = new Map<number, LoadedDocument>();
+    const chunks = rows.map(([seq, blob, ...light]) => {
+      if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light[0], this.#readRow, light));
+      return { seq, doc: light[0], vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) };
+    });
+    return { chunks, docs };
+  }
+
   /** Every live document the viewer may read (for filter-only searches), at most `cap`. */
   all(scope: Scope, cap = 100_000): LoadedDocument[] {
     const rows = this.sql

@@ -4,6 +4,8 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { scoreAt } from '../embeddings/relevance-scale.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { VectorSettings } from '@godb/contract';
+import { clientSpaceKey } from '../collections/vector-space.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 
@@ -23,6 +25,19 @@ export interface VectorQuery {
   /** Aborted when the caller has gone or its deadline passed: the query's embedding is then not computed. */
   readonly signal?: AbortSignal | undefined;
 }
+
+/** A collection's own vector (given by clients) to search instead of a model's chunk vectors. */
+export interface ClientVectorSpace {
+  readonly collection: string;
+  readonly name: string;
+  readonly settings: VectorSettings;
+}
+
+/**
+ * HNSW candidates read per result, by storage kind: quantised indexes order candidates less exactly, so more are
+ * rescored from float32 (i8 keeps about 8 bits per number, b1 only the sign).
+ */
+const overFetch = { f32: 1, f16: 1, i8: 3, b1: 10 } as const;
 
 /** Weight of proximity in `combine_location_score`: score = 0.7·similarity + 0.3·(1 − distance / radius). */
 export const locationWeight = 0.3;
@@ -138,6 +153,52 @@ export async function vectorSearch(
   return { ...found, cut: { score: cutScore, dropped: found.dropped } };
 }
 
+/**
+ * Nearest documents by a collection's own vector: the query `vector` is compared with the collection's distance
+ * (cosine over directions, euclidean reported as 1 / (1 + distance), dot as the raw product), scores exact from
+ * float32. `threshold` applies to that score (0 keeps everything). Hits carry no chunk: the vector belongs to the
+ * whole document (results show its first chunk).
+ */
+export async function clientVectorSearch(
+  core: SearchCore,
+  scope: Scope,
+  space: ClientVectorSpace,
+  q: VectorQuery,
+): Promise<{ hits: Hit[]; exact: boolean; cut: { score: number; dropped: number } }> {
+  const { settings } = space;
+  if (q.vector === undefined || q.vector === null || q.vector === '') {
+    throw createError(
+      'INVALID_VECTOR_FORMAT',
+      {
+        reason: `vector "${space.name}" of collection ${space.collection} holds your own vectors: give the query as \`vector\` (${settings.dimensions} numbers)`,
+      },
+      { field: 'body.vector' },
+    );
+  }
+  const given = parseVector(q.vector, settings.dimensions, `vector "${space.name}" of collection ${space.collection}`);
+  const norm = Math.hypot(...given);
+  const vector = settings.distance === 'cosine' ? given.map((x) => x / norm) : given;
+  const cutScore = q.threshold <= 0 ? -Infinity : q.threshold;
+  const key = clientSpaceKey(space.collection, space.name);
+  const found = await nearest(
+    core,
+    scope,
+    { ...q, method: settings.distance, threshold: cutScore },
+    vector,
+    key,
+    settings.dimensions,
+    { factor: overFetch[settings.storage], client: space },
+  );
+  for (const hit of found.hits) hit.chunks = [];
+  return { hits: found.hits, exact: found.exact, cut: { score: cutScore, dropped: found.dropped } };
+}
+
+/** Where a space's vectors are read from when the index's float32 copies are not in memory. */
+interface SpaceSource {
+  readonly factor: number;
+  readonly client?: ClientVectorSpace;
+}
+
 async function nearest(
   core: SearchCore,
   scope: Scope,
@@ -145,17 +206,18 @@ async function nearest(
   vector: Float32Array,
   model: string,
   dims: number,
+  source: SpaceSource = { factor: 1 },
 ): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number }> {
   await core.vectors.ready(scope.viewer.tenantId, model, dims); // after a crash: built in the background
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false, dropped: 0 };
-  if (size <= exactBelow) return { ...exactScan(core, scope, q, vector, model), model, exact: true };
+  if (size <= exactBelow) return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
   // The index's own k best first, rescored exactly; widened while access rules and filters leave too few, unless
   // the candidates already fall below the threshold (farther ones cannot pass it).
-  let k = q.limit;
+  let k = q.limit * source.factor;
   for (;;) {
     const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys);
+    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
     const whole = ann.keys.length >= size;
@@ -163,7 +225,7 @@ async function nearest(
     if (k >= maxAnnCandidates) break;
     k *= 4;
   }
-  return { ...exactScan(core, scope, q, vector, model), model, exact: true };
+  return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
 }
 
 /**
@@ -177,12 +239,15 @@ function score(
   query: Float32Array,
   model: string,
   chunkSeqs: readonly number[],
+  source: SpaceSource,
 ): Ranked {
   if (chunkSeqs.length === 0) return { hits: [], tail: Infinity, dropped: 0 };
   const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
   if (!exact) {
-    const { chunks, docs } = core.loadChunkVectors(scope, chunkSeqs);
-    return rank(core, scope, q, query, chunks, docs);
+    const { chunks, docs } = source.client
+      ? core.loadDocumentVectors(scope, chunkSeqs)
+      : core.loadChunkVectors(scope, chunkSeqs);
+    return rank(core, scope, q, query, source.client ? unit(source.client, chunks) : chunks, docs);
   }
   const held = chunkSeqs.flatMap((seq) => {
     const chunk = exact.get(seq);
@@ -205,20 +270,40 @@ function exactScan(
   q: VectorQuery,
   query: Float32Array,
   model: string,
+  source: SpaceSource,
 ): { hits: Hit[]; dropped: number } {
-  const rows = core.sql
-    .get(
-      `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-       WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
-    )
-    .all(scope.viewer.tenantId, model) as { seq: number; doc_seq: number; vector: Buffer }[];
+  const client = source.client;
+  const rows = (
+    client
+      ? core.sql
+          .get(
+            `SELECT v.seq, v.doc_seq, v.vector FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+             WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND d.deleted_at IS NULL AND d.superseded = 0`,
+          )
+          .all(scope.viewer.tenantId, client.collection, client.name)
+      : core.sql
+          .get(
+            `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+             WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
+          )
+          .all(scope.viewer.tenantId, model)
+  ) as { seq: number; doc_seq: number; vector: Buffer }[];
   const chunks = rows.map((r) => ({
     seq: r.seq,
     doc: r.doc_seq,
     vector: new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4),
   }));
-  const { hits, dropped } = rank(core, scope, q, query, chunks);
+  const { hits, dropped } = rank(core, scope, q, query, client ? unit(client, chunks) : chunks);
   return { hits, dropped };
+}
+
+/** Stored client vectors as they are compared: unit length for cosine (the store keeps them as given). */
+function unit<T extends { vector: Float32Array }>(space: ClientVectorSpace, chunks: T[]): T[] {
+  if (space.settings.distance !== 'cosine') return chunks;
+  return chunks.map((c) => {
+    const norm = Math.hypot(...c.vector);
+    return { ...c, vector: c.vector.map((x) => x / norm) };
+  });
 }
 
 function rank(

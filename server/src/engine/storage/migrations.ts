@@ -189,4 +189,49 @@ export const migrations: readonly { readonly version: number; readonly descripti
             OR d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2) || '@v' || d.version));
     `,
   },
+  {
+    version: 6,
+    description: 'collections and the vectors clients give with documents (issue #15)',
+    // Every table a document named so far becomes an implicit collection with one vector per embedding model its
+    // chunks used (named after the model), as documents create them from now on.
+    sql: `
+      CREATE TABLE collections (
+        tenant_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        vectors TEXT NOT NULL DEFAULT '{}',
+        default_vector TEXT,
+        implicit INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, name)
+      ) STRICT;
+      CREATE TABLE document_vectors (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        doc_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,
+        tenant_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        name TEXT NOT NULL,
+        vector BLOB NOT NULL
+      ) STRICT;
+      CREATE INDEX document_vectors_space ON document_vectors(tenant_id, collection, name, seq);
+      CREATE INDEX document_vectors_doc ON document_vectors(doc_seq);
+      INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
+      SELECT t.tenant_id, t.primary_table, '',
+        COALESCE((
+          SELECT json_group_object(m.model, json_object(
+            'dimensions', m.dims, 'distance', 'cosine', 'storage', 'f16',
+            'hnsw', json_object('m', 16, 'ef_construction', 200, 'ef_search', 100), 'model', m.model))
+          FROM (SELECT c.model AS model, max(length(c.vector)) / 4 AS dims
+                FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+                WHERE d.tenant_id = t.tenant_id AND d.primary_table = t.primary_table AND c.vector IS NOT NULL
+                GROUP BY c.model) m), '{}'),
+        (SELECT c.model FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+         WHERE d.tenant_id = t.tenant_id AND d.primary_table = t.primary_table AND c.vector IS NOT NULL
+         ORDER BY c.seq LIMIT 1),
+        1, t.created_at, t.updated_at
+      FROM (SELECT tenant_id, primary_table, min(created_at) AS created_at, max(updated_at) AS updated_at
+            FROM documents GROUP BY tenant_id, primary_table) t;
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { rankingModelName } from '../../engine/search/ltr.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
 import { clampLimit, geoOf, scopeOf, searchResponse } from './scope.js';
+import { vectorTarget } from './vector-target.js';
 
 export const searchHybridUseCase =
   (deps: SearchDeps): UseCaseOf<'search-hybrid'> =>
@@ -22,9 +23,11 @@ export const searchHybridUseCase =
       );
     }
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters: body.filters, geo: geoOf(body) });
+    const target = vectorTarget(deps.collections, scope.viewer.tenantId, body);
     const { hits, notes, ranking } = await hybridSearch(deps.search, deps.embedder, scope, {
       text: body.query,
       vector: body.vector,
+      ...(target && ('collection' in target ? { space: target } : { model: target.model })),
       alpha: body.alpha,
       limit: clampLimit(body.limit),
       fusion: body.fusion,

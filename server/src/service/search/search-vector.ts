@@ -1,5 +1,6 @@
 import { createError } from '@godb/contract';
-import { vectorSearch } from '../../engine/search/vector-search.js';
+import { clientVectorSearch, vectorSearch } from '../../engine/search/vector-search.js';
+import { vectorTarget } from './vector-target.js';
 import type { UseCaseOf } from '../context.js';
 import { requestedModel } from '../embeddings/embed-options.js';
 import type { SearchDeps } from './deps.js';
@@ -20,10 +21,36 @@ export const searchVectorUseCase =
     // The playground's rule: vector filters that are not a list of {field, operator, value} are ignored.
     const filters = Array.isArray(body.filters) ? body.filters : undefined;
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters, geo });
+    const target = vectorTarget(deps.collections, scope.viewer.tenantId, body);
+    if (target && 'collection' in target) {
+      const { hits, exact, cut } = await clientVectorSearch(deps.search, scope, target, {
+        vector: body.vector,
+        method: target.settings.distance,
+        threshold: body.threshold,
+        limit: clampLimit(body.limit),
+        combineLocation: body.combine_location_score,
+        signal: ctx.signal,
+      });
+      const notes = [
+        `vector "${target.name}" of collection ${target.collection} (${target.settings.distance}, ${target.settings.storage})`,
+        ...(body.similarity_method !== 'cosine' && body.similarity_method !== target.settings.distance
+          ? [
+              `similarity_method ${body.similarity_method} ignored: the collection compares this vector by ${target.settings.distance}`,
+            ]
+          : []),
+        ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+        ...(cut.dropped > 0
+          ? [
+              `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold ${body.threshold} left out (it applies to the ${target.settings.distance === 'euclidean' ? '1 / (1 + distance)' : target.settings.distance} score); lower it to see more`,
+            ]
+          : []),
+      ];
+      return searchResponse(deps.search, hits, body.limit, started, { notes });
+    }
     const { hits, model, exact, cut } = await vectorSearch(deps.search, deps.embedder, scope, {
       text: body.query,
       vector: body.vector,
-      model: requestedModel(undefined, body.embedding_options),
+      model: target?.model ?? requestedModel(undefined, body.embedding_options),
       method: body.similarity_method,
       threshold: body.threshold,
       limit: clampLimit(body.limit),

@@ -105,6 +105,7 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
       ['similarity_method', request.similarity_method],
       ['threshold', request.threshold],
       ['primary_table', request.primary_table],
+      ['vector_name', request.vector_name],
       [
         'embedding_options',
         nonEmpty(options.model) || nonEmpty(options.model_name)

@@ -150,6 +150,32 @@ describe('SearchService', () => {
     assert.deepEqual(ids(grpcHybrid), ids(restHybrid));
   });
 
+  test('VectorSearch searches a collection’s own vectors by vector_name, as REST does (issue #15)', async () => {
+    const post = (url: string, payload: unknown) =>
+      server.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload: payload as object });
+    await post('/api/v1/collections', {
+      name: 'grpc-own',
+      vectors: { a: { dimensions: 3 }, b: { dimensions: 3, distance: 'dot', storage: 'f32' } },
+    });
+    await post('/api/v1/documents/batch', [
+      { id: 'own-x', primary_table: 'grpc-own', vectors: { a: [1, 0, 0], b: [0, 0, 2] } },
+      { id: 'own-y', primary_table: 'grpc-own', vectors: { a: [0, 1, 0], b: [3, 0, 0] } },
+    ]);
+    const body = { vector: [1, 0, 0], threshold: 0, primary_table: 'grpc-own', vector_name: 'b' };
+    const grpcReply = await call<Reply>(search, 'VectorSearch', body, admin.token);
+    const restReply = await rest('/api/v1/search/vector', body);
+    assert.deepEqual(ids(grpcReply), ['own-y', 'own-x']);
+    assert.deepEqual(ids(grpcReply), ids(restReply));
+    assert.equal(grpcReply.results[0]?.score, 3);
+    const byDefault = await call<Reply>(search, 'VectorSearch', { ...body, vector_name: '' }, admin.token);
+    assert.deepEqual(ids(byDefault), ['own-x', 'own-y']);
+    await assert.rejects(
+      call(search, 'VectorSearch', { ...body, vector: [1, 0] }, admin.token),
+      (e: ServiceError) =>
+        e.code === status.INVALID_ARGUMENT && e.metadata.get('godb-error-code')[0] === 'INVALID_VECTOR_FORMAT',
+    );
+  });
+
   test('validation errors and missing or forged tokens map to gRPC status codes', async () => {
     await assert.rejects(call(search, 'TextSearch', { query: '' }, admin.token), (e: ServiceError) => {
       assert.equal(e.code, status.INVALID_ARGUMENT);

@@ -13,6 +13,7 @@ export interface PlaygroundEndpoint {
 
 /** The categories the playground offers (api-spec §2): documents, indexes, embeddings and every search. */
 export const playgroundCategories: readonly { category: Category; title: string }[] = [
+  { category: 'collections', title: 'Collections' },
   { category: 'documents', title: 'Documents' },
   { category: 'jobs', title: 'Jobs' },
   { category: 'indexes', title: 'Indexes' },

@@ -4,6 +4,10 @@ const features: [string, string][] = [
     'HNSW (usearch) per tenant and model; cosine, euclidean or dot similarity, exact scores, threshold, filters, geo restriction and location-aware scoring.',
   ],
   [
+    'Collections and your own vectors',
+    'Declare a collection’s named vectors (size, cosine, euclidean or dot, f32, f16, i8 or b1 storage, HNSW parameters) and send them with each document, or let a model fill one from the text; scores stay exact.',
+  ],
+  [
     'Full-text search',
     'BM25 on per-tenant FTS5 indexes with Porter stemming; match, phrase and wildcard queries; chunk-level hits.',
   ],

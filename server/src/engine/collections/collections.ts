@@ -1,0 +1,440 @@
+import {
+  createError,
+  GoDBError,
+  isGoDBError,
+  type Collection,
+  type CreateCollectionRequest,
+  type UpdateCollectionRequest,
+  type VectorSettings,
+} from '@godb/contract';
+import type { Db } from '../storage/database.js';
+import { principalsOf, readableSql } from '../documents/access.js';
+import type { Viewer } from '../documents/types.js';
+import { StatementCache } from '../storage/statement-cache.js';
+import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';
+
+/** The models GoDB can embed with, by name (the Embedder's registry). */
+export interface ModelCatalogue {
+  resolve(name?: string): { readonly name: string; readonly dimensions: number };
+}
+
+const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+
+type CollectionRow = {
+  name: string;
+  description: string;
+  vectors: string;
+  default_vector: string | null;
+  implicit: number;
+  created_at: number;
+  updated_at: number;
+};
+
+const toCollection = (row: CollectionRow): Collection => ({
+  name: row.name,
+  description: row.description,
+  vectors: JSON.parse(row.vectors) as Record<string, VectorSettings>,
+  ...(row.default_vector !== null && { default_vector: row.default_vector }),
+  implicit: row.implicit === 1,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/** The vector a document gives, by name, resolved against its collection. */
+export interface GivenVector {
+  readonly name: string;
+  readonly vector: Float32Array;
+  /** Where it came from in the request, for errors (`body.vectors.image`). */
+  readonly field: string;
+}
+
+/** The name a document's unnamed `vector` gets in a collection that has no vector of its own yet. */
+export const defaultVectorName = 'default';
+
+/**
+ * Collections: per tenant, the settings of the documents that name them in `primary_table` (their vectors, each
+ * with a size, distance, storage kind and HNSW parameters, filled by a model or given by clients). A collection is
+ * created explicitly (POST /collections) or implicitly by the first document that names it, which then fixes the
+ * vectors it uses: one per embedding model, named after the model, and one per name a client gives.
+ */
+export class Collections {
+  readonly #sql: StatementCache;
+  readonly #models: ModelCatalogue;
+
+  constructor(db: Db, models: ModelCatalogue) {
+    this.#sql = new StatementCache(db);
+    this.#models = models;
+  }
+
+  get(tenantId: string, name: string): Collection | undefined {
+    const row = this.#sql.get('SELECT * FROM collections WHERE tenant_id = ? AND name = ?').get(tenantId, name) as
+      CollectionRow | undefined;
+    return row && toCollection(row);
+  }
+
+  /** The collection, or 404 naming it. */
+  require(tenantId: string, name: string, field?: string): Collection {
+    const found = this.get(tenantId, name);
+    if (!found) throw createError('NOT_FOUND', { resource: 'Collection', id: name }, field ? { field } : {});
+    return found;
+  }
+
+  list(tenantId: string): Collection[] {
+    return (
+      this.#sql.get('SELECT * FROM collections WHERE tenant_id = ? ORDER BY name').all(tenantId) as CollectionRow[]
+    ).map(toCollection);
+  }
+
+  create(tenantId: string, input: CreateCollectionRequest, now: number): Collection {
+    if (this.get(tenantId, input.name))
+      throw createError('COLLECTION_EXISTS', { name: input.name }, { field: 'body.name' });
+    const vectors: Record<string, VectorSettings> = {};
+    for (const [name, given] of Object.entries(input.vectors ?? {})) {
+      const field = `body.vectors.${name}`;
+      let dimensions = given.dimensions;
+      if (given.model !== undefined) {
+        const model = this.#resolveModel(given.model, `${field}.model`);
+        if (dimensions !== undefined && dimensions !== model.dimensions) {
+          throw createError(
+            'VALIDATION_FAILED',
+            { detail: `${field}.dimensions is ${dimensions} but model ${model.name} gives ${model.dimensions}` },
+            { field: `${field}.dimensions` },
+          );
+        }
+        // Model vectors share the tenant's index of that model (cosine over unit vectors, f16) with every
+        // collection that uses the model.
+        if ((given.distance ?? 'cosine') !== 'cosine' || (given.storage ?? 'f16') !== 'f16' || given.hnsw) {
+          throw createError(
+            'VALIDATION_FAILED',
+            {
+              detail: `${field}: a vector filled by a model is indexed with the model's index (distance cosine, storage f16, default HNSW settings); leave out distance, storage and hnsw, or give the vectors yourself`,
+            },
+            { field },
+          );
+        }
+        if (Object.values(vectors).some((v) => v.model !== undefined)) {
+          throw createError(
+            'VALIDATION_FAILED',
+            { detail: `${field}: a collection has at most one vector filled by a model` },
+            { field },
+          );
+        }
+        dimensions = model.dimensions;
+        vectors[name] = { dimensions, distance: 'cosine', storage: 'f16', hnsw: defaultHnsw, model: model.name };
+        continue;
+      }
+      if (dimensions === undefined) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `${field}.dimensions is required for a vector you give (or name a model that fills it)` },
+          { field: `${field}.dimensions` },
+        );
+      }
+      vectors[name] = {
+        dimensions,
+        distance: given.distance ?? 'cosine',
+        storage: given.storage ?? 'f16',
+        hnsw: { ...defaultHnsw, ...given.hnsw },
+      };
+    }
+    const names = Object.keys(vectors);
+    if (input.default_vector !== undefined && !names.includes(input.default_vector)) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `body.default_vector "${input.default_vector}" is not one of the collection's vectors` },
+        { field: 'body.default_vector' },
+      );
+    }
+    const collection: Collection = {
+      name: input.name,
+      description: input.description ?? '',
+      vectors,
+      ...((input.default_vector ?? names[0]) !== undefined && { default_vector: input.default_vector ?? names[0] }),
+      implicit: false,
+      created_at: now,
+      updated_at: now,
+    };
+    this.#insert(tenantId, collection);
+    return collection;
+  }
+
+  /** Changes what needs no rebuild; returns the collection and the vectors whose ef_search changed. */
+  update(
+    tenantId: string,
+    name: string,
+    patch: UpdateCollectionRequest,
+    now: number,
+  ): { collection: Collection; reload: string[] } {
+    const current = this.require(tenantId, name);
+    const vectors = { ...current.vectors };
+    const reload: string[] = [];
+    for (const [vectorName, change] of Object.entries(patch.vectors ?? {})) {
+      const settings = vectors[vectorName];
+      if (!settings) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `body.vectors.${vectorName}: collection ${name} has no vector of that name` },
+          { field: `body.vectors.${vectorName}` },
+        );
+      }
+      if (settings.model !== undefined) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `body.vectors.${vectorName}: a vector filled by a model keeps the model index's settings` },
+          { field: `body.vectors.${vectorName}` },
+        );
+      }
+      vectors[vectorName] = { ...settings, hnsw: { ...settings.hnsw, ef_search: change.hnsw.ef_search } };
+      reload.push(vectorName);
+    }
+    if (patch.default_vector !== undefined && !(patch.default_vector in vectors)) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `body.default_vector "${patch.default_vector}" is not one of the collection's vectors` },
+        { field: 'body.default_vector' },
+      );
+    }
+    const collection: Collection = {
+      ...current,
+      vectors,
+      description: patch.description ?? current.description,
+      ...(patch.default_vector !== undefined && { default_vector: patch.default_vector }),
+      updated_at: now,
+    };
+    this.#write(tenantId, collection);
+    return { collection, reload };
+  }
+
+  /** Removes the collection's row (its documents and indexes are removed by the caller, in the same transaction). */
+  remove(tenantId: string, name: string): void {
+    this.#sql.get('DELETE FROM collections WHERE tenant_id = ? AND name = ?').run(tenantId, name);
+  }
+
+  /**
+   * Live documents of the collection the viewer may read, their chunks, and the live vectors of each of the
+   * collection's vectors (model vectors: its chunks embedded by that model).
+   */
+  counts(
+    viewer: Viewer,
+    collection: Collection,
+    now: number,
+  ): { documents: number; chunks: number; vectors: Record<string, number> } {
+    const bind = {
+      tenant: viewer.tenantId,
+      table: collection.name,
+      principals: principalsOf(viewer),
+      now,
+    };
+    const { documents, chunks } = this.#sql
+      .get(
+        `SELECT count(*) AS documents, coalesce(sum((SELECT count(*) FROM chunks c WHERE c.doc_seq = d.seq)), 0) AS chunks
+         FROM documents d WHERE d.tenant_id = @tenant AND d.primary_table = @table AND ${alive} AND ${readableSql}`,
+      )
+      .get(bind) as { documents: number; chunks: number };
+    const vectors: Record<string, number> = {};
+    for (const [name, settings] of Object.entries(collection.vectors)) {
+      vectors[name] = (
+        settings.model !== undefined
+          ? this.#sql
+              .get(
+                `SELECT count(*) FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+                 WHERE d.tenant_id = ? AND d.primary_table = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive}`,
+              )
+              .pluck()
+              .get(viewer.tenantId, collection.name, settings.model)
+          : this.#sql
+              .get(
+                `SELECT count(*) FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+                 WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive}`,
+              )
+              .pluck()
+              .get(viewer.tenantId, collection.name, name)
+      ) as number;
+    }
+    return { documents, chunks, vectors };
+  }
+
+  /** The settings of a vector space (see vector-space.ts): a model's, or a collection vector's. */
+  spaceSettings(tenantId: string, space: string): SpaceSettings {
+    const source = parseSpaceKey(space);
+    if (source.kind === 'chunks') return modelSpace(source.model);
+    const settings = this.get(tenantId, source.collection)?.vectors[source.name];
+    // A space whose collection is gone keeps default settings until its index is dropped.
+    return settings
+      ? { distance: settings.distance, storage: settings.storage, hnsw: settings.hnsw, source }
+      : { ...modelSpace(''), source };
+  }
+
+  /**
+   * The model that embeds a document's chunks in its collection: an explicit collection decides (its model vector,
+   * or none: its documents are not embedded); an implicit or new one takes the document's request, as always.
+   */
+  modelFor(tenantId: string, table: string, requested: string | null, field: string): string | null {
+    const collection = this.get(tenantId, table);
+    if (!collection || collection.implicit || requested === null) return requested;
+    const model = Object.values(collection.vectors).find((v) => v.model !== undefined)?.model ?? null;
+    if (requested !== '' && model === null) {
+      throw createError(
+        'VALIDATION_FAILED',
+        {
+          detail: `${field}: collection ${table} has no vector filled by a model (its documents carry your own vectors); leave out embedding_options`,
+        },
+        { field },
+      );
+    }
+    if (requested !== '' && model !== null && this.#models.resolve(requested).name !== model) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: `${field}: collection ${table} is embedded with ${model}, not ${requested}` },
+        { field },
+      );
+    }
+    return model;
+  }
+
+  /**
+   * Checks a document's vectors against its collection, inside the write transaction, creating the collection
+   * (implicit) and the vectors it does not have yet when that is allowed: an implicit collection takes any new
+   * name (its first vector fixes the size, cosine and f16); an explicit one only its declared vectors.
+   */
+  prepareWrite(
+    tenantId: string,
+    table: string,
+    model: string | null,
+    given: readonly GivenVector[],
+    now: number,
+  ): { name: string; space: string; vector: Float32Array }[] {
+    const existing = this.get(tenantId, table);
+    const collection: Collection = existing ?? {
+      name: table,
+      description: '',
+      vectors: {},
+      implicit: true,
+      created_at: now,
+      updated_at: now,
+    };
+    const vectors = { ...collection.vectors };
+    let defaultVector = collection.default_vector;
+    let changed = !existing;
+    if (model !== null && collection.implicit && !vectors[model]) {
+      vectors[model] = {
+        dimensions: this.#models.resolve(model).dimensions,
+        distance: 'cosine',
+        storage: 'f16',
+        hnsw: defaultHnsw,
+        model,
+      };
+      defaultVector ??= model;
+      changed = true;
+    }
+    const out = given.map((g) => {
+      let name = g.name;
+      if (name === '') {
+        const named = defaultVector !== undefined ? vectors[defaultVector] : undefined;
+        name = named && named.model === undefined ? defaultVector! : defaultVectorName;
+      }
+      let settings = vectors[name];
+      if (!settings) {
+        if (!collection.implicit) {
+          const declared = Object.entries(vectors)
+            .filter(([, v]) => v.model === undefined)
+            .map(([n]) => n);
+          throw createError(
+            'VALIDATION_FAILED',
+            {
+              detail: `${g.field}: collection ${table} has no vector named "${name}"${declared.length > 0 ? ` (it has: ${declared.join(', ')})` : ' (it declares none you can give)'}`,
+            },
+            { field: g.field },
+          );
+        }
+        settings = { dimensions: g.vector.length, distance: 'cosine', storage: 'f16', hnsw: defaultHnsw };
+        vectors[name] = settings;
+        if (defaultVector === undefined || g.name === '') defaultVector ??= name;
+        changed = true;
+      }
+      if (settings.model !== undefined) {
+        throw createError(
+          'VALIDATION_FAILED',
+          {
+            detail: `${g.field}: vector "${name}" of collection ${table} is filled by model ${settings.model} from the content; give your vectors under another name`,
+          },
+          { field: g.field },
+        );
+      }
+      if (g.vector.length !== settings.dimensions) {
+        throw createError(
+          'INVALID_VECTOR_FORMAT',
+          {
+            reason: `${g.field} has ${g.vector.length} numbers but vector "${name}" of collection ${table} has ${settings.dimensions} dimensions`,
+          },
+          { field: g.field },
+        );
+      }
+      if (settings.distance === 'cosine' && g.vector.every((x) => x === 0)) {
+        throw createError(
+          'INVALID_VECTOR_FORMAT',
+          { reason: `${g.field} is a zero vector, which has no direction for cosine` },
+          { field: g.field },
+        );
+      }
+      return { name, space: clientSpaceKey(table, name), vector: g.vector };
+    });
+    if (changed) {
+      this.#write(tenantId, {
+        ...collection,
+        vectors,
+        ...(defaultVector !== undefined && { default_vector: defaultVector }),
+        updated_at: now,
+      });
+    }
+    return out;
+  }
+
+  #resolveModel(name: string, field: string) {
+    try {
+      return this.#models.resolve(name);
+    } catch (error) {
+      throw isGoDBError(error) && error.field === undefined
+        ? new GoDBError(error.code, error.message, field, error.details ? { ...error.details } : undefined)
+        : error;
+    }
+  }
+
+  #insert(tenantId: string, c: Collection): void {
+    this.#sql
+      .get(
+        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        tenantId,
+        c.name,
+        c.description,
+        JSON.stringify(c.vectors),
+        c.default_vector ?? null,
+        c.implicit ? 1 : 0,
+        c.created_at,
+        c.updated_at,
+      );
+  }
+
+  #write(tenantId: string, c: Collection): void {
+    this.#sql
+      .get(
+        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
+         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @created, @updated)
+         ON CONFLICT (tenant_id, name) DO UPDATE SET description = @description, vectors = @vectors,
+           default_vector = @default, updated_at = @updated`,
+      )
+      .run({
+        tenant: tenantId,
+        name: c.name,
+        description: c.description,
+        vectors: JSON.stringify(c.vectors),
+        default: c.default_vector ?? null,
+        implicit: c.implicit ? 1 : 0,
+        created: c.created_at,
+        updated: c.updated_at,
+      });
+  }
+}

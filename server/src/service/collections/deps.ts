@@ -1,0 +1,10 @@
+import type { Collections } from '../../engine/collections/collections.js';
+import type { Documents } from '../../engine/documents/documents.js';
+import type { VectorIndexes } from '../../engine/documents/vector-index.js';
+
+export interface CollectionDeps {
+  readonly collections: Collections;
+  readonly documents: Documents;
+  readonly vectors: VectorIndexes;
+  readonly now: () => number;
+}
