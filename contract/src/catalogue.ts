@@ -24,6 +24,10 @@ import { deleteCollection } from './operations/delete-collection.js';
 import { addDocument } from './operations/add-document.js';
 import { batchAddDocuments } from './operations/batch-add-documents.js';
 import { getDocument } from './operations/get-document.js';
+import { countDocuments } from './operations/count-documents.js';
+import { updateDocument } from './operations/update-document.js';
+import { scrollDocuments } from './operations/scroll-documents.js';
+import { deleteDocuments } from './operations/delete-documents.js';
 import { updateEngagement } from './operations/update-engagement.js';
 import { recordEngagement } from './operations/record-engagement.js';
 import { setVisibility } from './operations/set-visibility.js';
@@ -76,6 +80,10 @@ const catalogue = [
   addDocument,
   batchAddDocuments,
   getDocument,
+  updateDocument,
+  countDocuments,
+  scrollDocuments,
+  deleteDocuments,
   updateEngagement,
   recordEngagement,
   setVisibility,

@@ -48,7 +48,14 @@ export {
   type DocumentInput,
 } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
-export { textQueryTypes, similarityMethods, smartModes, filterOperators, maxSearchLimit } from './schemas/search.js';
+export {
+  textQueryTypes,
+  similarityMethods,
+  smartModes,
+  filterOperators,
+  maxSearchLimit,
+  maxFilterDepth,
+} from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
 export { mailTemplates } from './schemas/mail.js';
 export {

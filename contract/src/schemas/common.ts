@@ -143,6 +143,17 @@ export const RadiusKm = Type.Number({
   description: 'Radius in kilometres.',
 });
 
+/**
+ * Document metadata: any JSON values — strings, numbers, booleans, lists and nested objects; filters and facets
+ * reach nested keys with dots (metadata.specs.weight). Bounded by key count, key length and the body limit.
+ */
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'Metadata: any JSON values (strings, numbers, booleans, lists, nested objects); filters reach nested keys with dots, e.g. metadata.specs.weight.',
+  maxProperties: inputLimits.metadataKeys,
+  propertyNames: { maxLength: inputLimits.name },
+});
+
 export const StringMap = Type.Record(
   Type.String(),
   Type.Union([Type.String({ maxLength: inputLimits.metadataValue }), Type.Number(), Type.Boolean()]),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateInput, Enum, Id, inputLimits, LatLon, Line, Name, StringMap } from './common.js';
+import { DateInput, Enum, Id, inputLimits, LatLon, Line, Metadata, Name } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 import { collectionNamePattern } from './collection.js';
 
@@ -84,7 +84,7 @@ export const DocumentInput = Type.Object(
     content: Type.Optional(Type.String({ description: 'The text; bounded by the body limit (BODY_LIMIT_BYTES).' })),
     text_content: Type.Optional(Type.String({ description: 'Alias of content (the playground upload form).' })),
     title: Type.Optional(Line()),
-    metadata: Type.Optional(StringMap),
+    metadata: Type.Optional(Metadata),
     location: Type.Optional(LatLon),
     file_content: Type.Optional(
       Type.String({ description: 'Base64 file bytes, kept by the storage provider; bounded by the body limit.' }),

@@ -1,5 +1,5 @@
-import { Type, type SchemaOptions } from '@sinclair/typebox';
-import { Enum, GeoPoint, inputLimits, Lat, Lon, Name, RadiusKm, StringMap } from './common.js';
+import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
+import { Enum, GeoPoint, inputLimits, Lat, Lon, Metadata, Name, RadiusKm, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 
 /** Upper bound every `limit` is clamped to (documented in the reference). */
@@ -7,7 +7,19 @@ export const maxSearchLimit = 1000;
 export const textQueryTypes = ['match', 'phrase', 'wildcard'] as const;
 export const similarityMethods = ['cosine', 'euclidean', 'dot'] as const;
 export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
-export const filterOperators = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'exists'] as const;
+export const filterOperators = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'nin',
+  'contains',
+  'exists',
+  'geo_radius',
+] as const;
 
 // Larger limits are accepted and clamped to maxSearchLimit (as documented); the maximum only stops absurd numbers.
 const limit = (fallback: number) =>
@@ -40,18 +52,47 @@ export const FilterClause = Type.Object(
   { additionalProperties: false },
 );
 
+/** Filter groups nest at most this deep (the top group is level 1). */
+export const maxFilterDepth = 3;
+
+/** A group of conditions and (up to maxFilterDepth levels of) nested groups. */
+function filterGroup(depth: number): TSchema {
+  const entry = depth > 1 ? Type.Union([FilterClause, filterGroup(depth - 1)]) : FilterClause;
+  const list = (description: string) =>
+    Type.Optional(Type.Array(entry, { maxItems: inputLimits.filters, description }));
+  return Type.Object(
+    {
+      must: list('Every one must match.'),
+      should: list('At least one must match (when any are given).'),
+      must_not: list('None may match.'),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  );
+}
+
+export const FilterGroup = filterGroup(maxFilterDepth);
+
 /**
- * Filters: a list of {field, operator, value}, an object {field: value} meaning equality, or the same as a JSON
- * string (the playground's textarea); a string that is not JSON answers 'Invalid JSON in filters: ...'.
+ * Filters, one grammar for every search kind, count, scroll and delete: a list of {field, operator, value} (all
+ * must match), a group {must, should, must_not} whose entries are conditions or nested groups, an object
+ * {field: value} meaning equality, or any of these as a JSON string (the playground's textarea); a string that is
+ * not JSON answers 'Invalid JSON in filters: ...'.
  */
-export const Filters = Type.Unknown({
-  description: 'List of {field, operator, value}; or {field: value} for equality; or either as a JSON string.',
-  // Each bound applies only to the shape it names (JSON Schema), so all three forms stay accepted.
-  maxItems: inputLimits.filters,
-  items: { type: 'object' },
-  maxProperties: inputLimits.filters,
-  maxLength: inputLimits.jsonText,
-});
+export const Filters = Type.Union(
+  [
+    Type.Array(FilterClause, { maxItems: inputLimits.filters, description: 'Conditions that must all match.' }),
+    FilterGroup,
+    Type.Record(Name(), Type.Unknown(), {
+      maxProperties: inputLimits.filters,
+      description: 'Equality: {field: value} (a list value means in).',
+    }),
+    Type.String({ maxLength: inputLimits.jsonText, description: 'Any of the above as JSON text.' }),
+  ],
+  {
+    description:
+      'Conditions {field, operator, value} over metadata (nested keys with dots), tags, categories, dates, ids and location; a list (all must match), a group {must, should, must_not} with nested groups, {field: value} for equality, or JSON text.',
+  },
+);
 
 const geoFields = {
   lat: Type.Optional(Lat),
@@ -72,7 +113,7 @@ export const SearchResult = Type.Object({
   document_id: Type.String(),
   title: Type.String(),
   chunks: Type.Array(SearchChunk),
-  metadata: StringMap,
+  metadata: Metadata,
   score: Type.Number(),
   distance: Type.Optional(Type.Number({ description: 'Kilometres from the query point (geo searches).' })),
   table: Type.Optional(Type.String({ description: 'Multi-table search: the primary table of the result.' })),

@@ -65,6 +65,9 @@ function convertFilterValue(value: unknown, field: string): unknown {
  * Dates in filters on created_at or updated_at: a list of {field, operator, value}, an object {field: value}, or
  * either as JSON text (parsed here only when it holds a date; other text is left for the search to judge).
  */
+/** A filter group {must, should, must_not} (issue #15), as opposed to a {field: value} map. */
+const isGroup = (value: object) => ['must', 'should', 'must_not'].some((k) => k in value);
+
 function convertFilters(filters: unknown, path: string): unknown {
   if (typeof filters === 'string') {
     let parsed: unknown;
@@ -79,11 +82,17 @@ function convertFilters(filters: unknown, path: string): unknown {
   if (Array.isArray(filters)) {
     return filters.map((entry: unknown, i) => {
       if (!entry || typeof entry !== 'object') return entry;
+      if (isGroup(entry)) return convertFilters(entry, `${path}[${i}]`);
       const clause = entry as Json;
       return typeof clause.field === 'string' && filterDateFields.has(clause.field) && 'value' in clause
         ? { ...clause, value: convertFilterValue(clause.value, `${path}[${i}].value`) }
         : entry;
     });
+  }
+  if (filters && typeof filters === 'object' && isGroup(filters)) {
+    return Object.fromEntries(
+      Object.entries(filters).map(([key, list]) => [key, convertFilters(list, `${path}.${key}`)]),
+    );
   }
   if (filters && typeof filters === 'object') {
     return Object.fromEntries(
@@ -108,7 +117,11 @@ function mayHoldDates(schema: SchemaLike): boolean {
       ...(schema.anyOf ?? []),
       ...(schema.allOf ?? []),
     ];
-    known = isDateSchema(schema) || 'filters' in (schema.properties ?? {}) || children.some(mayHoldDates);
+    known =
+      isDateSchema(schema) ||
+      'filters' in (schema.properties ?? {}) ||
+      'filter' in (schema.properties ?? {}) ||
+      children.some(mayHoldDates);
     holdsDates.set(schema, known);
   }
   return known;
@@ -127,7 +140,7 @@ function convert(schema: SchemaLike | undefined, value: unknown, path: string): 
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (!(name in out)) continue;
     out[name] =
-      name === 'filters'
+      name === 'filters' || name === 'filter'
         ? convertFilters(out[name], `${path}.${name}`)
         : convert(property, out[name], `${path}.${name}`);
   }

@@ -20,12 +20,14 @@ import {
   updateCollectionUseCase,
 } from './collections/collections.js';
 import type { CollectionDeps } from './collections/deps.js';
+import { countDocumentsUseCase, deleteDocumentsUseCase, scrollDocumentsUseCase } from './documents/document-scan.js';
 import { batchAddDocumentsUseCase } from './documents/batch-add-documents.js';
 import { deleteDocumentUseCase } from './documents/delete-document.js';
 import type { DocumentDeps } from './documents/deps.js';
 import { documentStatsUseCase } from './documents/document-stats.js';
 import { recordEngagementUseCase, updateEngagementUseCase } from './documents/engagement.js';
 import { getDocumentUseCase } from './documents/get-document.js';
+import { updateDocumentUseCase } from './documents/update-document.js';
 import { getJobUseCase } from './documents/get-job.js';
 import { reclusterIndexesUseCase, refreshIndexesUseCase } from './documents/maintain-indexes.js';
 import { setVisibilityUseCase } from './documents/set-visibility.js';
@@ -132,6 +134,10 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'get-collection': erase(getCollectionUseCase(deps)),
     'update-collection': erase(updateCollectionUseCase(deps)),
     'delete-collection': erase(deleteCollectionUseCase(deps)),
+    'update-document': erase(updateDocumentUseCase(deps)),
+    'count-documents': erase(countDocumentsUseCase(deps)),
+    'scroll-documents': erase(scrollDocumentsUseCase(deps)),
+    'delete-documents': erase(deleteDocumentsUseCase(deps)),
   };
 }
 

@@ -22,6 +22,24 @@ import type { TextIndex } from '../text/text-index.js';
 import type { Collections } from '../collections/collections.js';
 import { clientSpaceKey } from '../collections/vector-space.js';
 
+/** The fields a partial update may change. */
+export interface DocumentPatch {
+  readonly title?: string | undefined;
+  readonly metadata?: Record<string, unknown> | undefined;
+  readonly tags?: string[] | undefined;
+  readonly categories?: string[] | undefined;
+  readonly location?: readonly [number, number] | undefined;
+  readonly lang_code?: string | undefined;
+  readonly external_id?: string | undefined;
+  readonly source_url?: string | undefined;
+  readonly vector?: number[] | undefined;
+  readonly vectors?: Record<string, number[]> | undefined;
+}
+
+/** A float32 copy of a stored vector (the row's buffer is reused by the driver). */
+const copyVector = (blob: Buffer) =>
+  new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+
 /** Two given vectors for the same name (`vector` is the default one, and `vectors` names it too) are refused. */
 function refuseRepeatedNames(resolved: readonly { name: string }[], given: readonly { field: string }[]): void {
   const seen = new Map<string, number>();
@@ -214,7 +232,14 @@ export class Documents {
           const stored = this.#deps.files.put(viewer.tenantId, doc.id, version, doc.fileContent);
           if (stored) fields.file_path = stored;
         }
-        const { seq, chunks } = this.store.insert(viewer.tenantId, viewer.userId, doc, version, now, fields);
+        const { seq, chunks } = this.store.insert(
+          viewer.tenantId,
+          doc.ownerId ?? viewer.userId,
+          doc,
+          version,
+          now,
+          fields,
+        );
         if (doc.model && chunks.length > 0) this.#change(changes, doc.model).added.push(...chunks);
         for (const { space, chunk } of this.store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
           this.#change(changes, space).added.push(chunk);
@@ -339,6 +364,92 @@ export class Documents {
       },
       flags,
     );
+  }
+
+  /**
+   * A partial update: a new version with the given fields changed and everything else as it was. Chunks keep their
+   * model vectors unless the title changed (it is part of every chunk's embedded text); your vectors not named in
+   * the update are kept. Needs the edit or owner role; the owner and ACL stay the document's.
+   */
+  async patch(
+    viewer: Viewer,
+    id: string,
+    patch: DocumentPatch,
+    signal?: AbortSignal,
+  ): Promise<{ id: string; version: number }> {
+    const row = this.readable(viewer, id);
+    if (row.superseded) {
+      throw createError('VALIDATION_FAILED', { detail: `${id} is an earlier version: update ${currentIdOf(id)}` });
+    }
+    const now = this.now();
+    const access = this.store.access(row.seq);
+    if (!canEdit(access, viewer, now)) {
+      throw createError('FORBIDDEN', { reason: 'updating a document needs the edit or owner role on it' });
+    }
+    const fields = JSON.parse(row.fields) as DocumentFields;
+    const title = patch.title ?? row.title;
+    const reembed = row.model !== null && title !== row.title;
+    const stored = this.store.chunks(row.seq);
+    const given = new Map(
+      this.store
+        .vectors(row.seq)
+        .map((v) => [v.name, { name: v.name, vector: copyVector(v.vector), field: `body.vectors.${v.name}` }]),
+    );
+    for (const v of prepareDocument(
+      { ...(patch.vector && { vector: patch.vector }), ...(patch.vectors && { vectors: patch.vectors }) },
+      viewer.userId,
+      'body',
+    ).vectors) {
+      // The unnamed vector replaces the collection's default one.
+      const name =
+        v.name === '' ? (this.#deps.collections.get(viewer.tenantId, row.primary_table)?.default_vector ?? '') : v.name;
+      given.delete(name);
+      given.set(name, { ...v, name });
+    }
+    const location =
+      patch.location ?? (row.lat !== null && row.lon !== null ? ([row.lat, row.lon] as const) : undefined);
+    const prepared: PreparedDocument = {
+      id: row.id,
+      title,
+      content: row.content,
+      visibility: row.visibility,
+      primaryTable: row.primary_table,
+      parentDocId: row.parent_doc_id ?? undefined,
+      location,
+      createdAt: row.created_at,
+      updatedAt: undefined,
+      indexedAt: undefined,
+      fields: {
+        ...fields,
+        ...(patch.metadata !== undefined && { metadata: patch.metadata }),
+        ...(patch.tags !== undefined && { tags: patch.tags }),
+        ...(patch.categories !== undefined && { categories: patch.categories }),
+        ...(patch.lang_code !== undefined && { lang_code: patch.lang_code }),
+        ...(patch.external_id !== undefined && { external_id: patch.external_id }),
+        ...(patch.source_url !== undefined && { source_url: patch.source_url }),
+      },
+      acl: access
+        .filter((a) => a.role !== 'list')
+        .map((a) => ({
+          user_id: a.principal,
+          role: a.role as AclEntry['role'],
+          ...(a.expires_at !== null && { expires_at: a.expires_at }),
+        })),
+      chunks: stored.map((c) => ({
+        content: c.content,
+        start: c.start_offset,
+        end: c.end_offset,
+        ...(!reembed && c.vector !== null && { vector: copyVector(c.vector) }),
+      })),
+      model: row.model,
+      fileContent: undefined,
+      ownerId: row.owner_id,
+      vectors: [...given.values()],
+    };
+    if (reembed) await this.embed([prepared], signal);
+    signal?.throwIfAborted();
+    const [written] = this.write(viewer, [prepared], () => 'body');
+    return written!;
   }
 
   /** Records engagement: counters add up, other fields are set; the event is kept with the user id. */
@@ -478,6 +589,37 @@ export class Documents {
     this.#apply(viewer.tenantId, changes);
     if (options.permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
     return targets.length;
+  }
+
+  /**
+   * Deletes (hides, or purges) the given live documents that the viewer owns, in one transaction; documents it
+   * may read but not delete are skipped, and ids it cannot read are ignored (callers pass ids they found readable).
+   * Children are left alone (delete by filter is not recursive). Keep batches to a few hundred ids.
+   */
+  deleteSome(viewer: Viewer, ids: readonly string[], permanent: boolean): { deleted: number; skipped: number } {
+    const now = this.now();
+    let skipped = 0;
+    const targets = ids.flatMap((id) => {
+      const row = this.store.row(viewer.tenantId, id);
+      if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
+      if (!isOwner(this.store.access(row.seq), viewer, now)) {
+        skipped += 1;
+        return [];
+      }
+      return [row];
+    });
+    const changes: VectorChanges = new Map();
+    transaction(this.#deps.db, [this.#deps.text], () => {
+      for (const target of targets) {
+        this.#removeVectors(changes, target);
+        const removed = permanent ? this.store.purge(target) : this.store.softDelete(target, now);
+        if (target.model) this.#change(changes, target.model).removed.push(...removed);
+      }
+      this.#bump(viewer.tenantId, changes);
+    });
+    this.#apply(viewer.tenantId, changes);
+    if (permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
+    return { deleted: targets.length, skipped };
   }
 
   /**

@@ -9,7 +9,7 @@ export interface Viewer {
 
 /** Fields kept as JSON beside the indexed columns of a document row. */
 export interface DocumentFields {
-  metadata?: Record<string, string | number | boolean>;
+  metadata?: Record<string, unknown>;
   tags?: string[];
   categories?: string[];
   file_url?: string;
@@ -102,6 +102,8 @@ export interface PreparedDocument {
   /** The embedding model, or null when embedding is disabled for this document. */
   readonly model: string | null;
   readonly fileContent: string | undefined;
+  /** The owner recorded on the row (a partial update keeps the document's); the writer by default. */
+  readonly ownerId?: string;
   /** Vectors the client gave, by name ('' for the unnamed `vector`): checked against the collection when written. */
   readonly vectors: readonly { readonly name: string; readonly vector: Float32Array; readonly field: string }[];
 }

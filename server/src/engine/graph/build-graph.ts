@@ -46,7 +46,7 @@ export function buildGraph(
   maxElements = defaultGraphLimits.maxElements,
 ): DocumentGraph {
   const exceeded = () => createError('GRAPH_BUDGET_EXCEEDED', { budget: maxElements });
-  const loaded = core.all({ ...scope, filters: [] }, maxElements + 1);
+  const loaded = core.all({ ...scope, filters: undefined }, maxElements + 1);
   if (loaded.length > maxElements) throw exceeded();
   const docs = loaded.filter((d) => !scope.geo || core.accept(d, scope).ok);
   const graph: DocumentGraph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false });

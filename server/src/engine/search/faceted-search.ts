@@ -18,7 +18,7 @@ const hitsPerSlice = 2000;
 /** The facets asked for, each once, in their first order; every name checked. */
 function facetsOf(facets: readonly string[]): string[] {
   facets.forEach((facet, i) => {
-    if (!facetable.includes(facet) && !/^metadata\.[^.]+$/.test(facet)) {
+    if (!facetable.includes(facet) && !/^metadata\.[^.]+(\.[^.]+)*$/.test(facet)) {
       throw createError(
         'VALIDATION_FAILED',
         { detail: `body.facets[${i}] must be one of: ${facetable.join(', ')}, metadata.<key>` },
@@ -28,6 +28,10 @@ function facetsOf(facets: readonly string[]): string[] {
   });
   return distinctNames(facets, maxFacets, 'body.facets', 'facets');
 }
+
+/** A value as a facet shows it: objects (metadata may nest) as their JSON. */
+const facetValue = (value: unknown) =>
+  value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /**
  * Documents matching the query (any word, BM25; every readable document when there is no query, newest first)
@@ -59,10 +63,10 @@ export async function facetedSearch(
       names.forEach((facet, f) => {
         const value = fieldValue(hit.doc, facet);
         const values = Array.isArray(value)
-          ? new Set(value.map(String))
+          ? new Set(value.map(facetValue))
           : value === undefined || value === null
             ? []
-            : [String(value)];
+            : [facetValue(value)];
         const tally = tallies[f]!;
         for (const v of values) tally.set(v, (tally.get(v) ?? 0) + 1);
       });

@@ -1,5 +1,6 @@
 import { jsonInput } from './json-input.js';
-import { createError, filterOperators } from '@godb/contract';
+import { createError, filterOperators, inputLimits, maxFilterDepth } from '@godb/contract';
+import { haversineKm, pointOf } from './geo.js';
 
 export type FilterOperator = (typeof filterOperators)[number];
 
@@ -8,6 +9,21 @@ export interface Filter {
   readonly operator: FilterOperator;
   readonly value: unknown;
 }
+
+/**
+ * A group of conditions: every `must` matches, at least one `should` when there are any, no `must_not`. Groups
+ * nest. A flat list of conditions means `must`.
+ */
+export interface FilterGroup {
+  readonly must: readonly FilterNode[];
+  readonly should: readonly FilterNode[];
+  readonly mustNot: readonly FilterNode[];
+}
+export type FilterNode = Filter | FilterGroup;
+
+const groupKeys = ['must', 'should', 'must_not'] as const;
+/** Whether filters given as an object are a group {must, should, must_not} (not a {field: value} map). */
+export const isFilterGroup = (value: object) => groupKeys.some((k) => k in value);
 
 /** What a filter can read of a document. */
 export interface FilterableDocument {
@@ -21,6 +37,8 @@ export interface FilterableDocument {
   readonly parent_doc_id: string | null;
   readonly cluster: number | null;
   readonly fields: Record<string, unknown> & { metadata?: Record<string, unknown> };
+  readonly lat?: number | null;
+  readonly lon?: number | null;
 }
 
 const topLevel = [
@@ -45,11 +63,42 @@ const inFields = [
   'label',
   'access_list',
 ] as const;
-export const filterableFields = [...topLevel, ...inFields, 'metadata.<key>', 'engagement.<key>'];
+export const filterableFields = [
+  ...topLevel,
+  ...inFields,
+  'location',
+  'metadata.<key>',
+  'metadata.<key>.<nested key>',
+  'engagement.<key>',
+];
 
-/** The value of a field of a document: top-level fields, `metadata.<key>` and `engagement.<key>`. */
+/**
+ * A metadata value by key: the key as it is (keys may contain dots), else a path into nested objects
+ * (`metadata.specs.weight`); lists along the way give the values of their elements.
+ */
+function metadataValue(metadata: Record<string, unknown> | undefined, key: string): unknown {
+  if (!metadata) return undefined;
+  if (key in metadata) return metadata[key];
+  let values: unknown[] = [metadata];
+  for (const part of key.split('.')) {
+    values = values.flatMap((v) => {
+      if (Array.isArray(v))
+        return v.flatMap((x) => (x && typeof x === 'object' && part in x ? [(x as Json)[part]] : []));
+      return v && typeof v === 'object' && part in v ? [(v as Json)[part]] : [];
+    });
+    if (values.length === 0) return undefined;
+  }
+  return values.length === 1 ? values[0] : values.flat();
+}
+type Json = Record<string, unknown>;
+
+/** The value of a field of a document: top-level fields, `location`, `metadata.<key>` and `engagement.<key>`. */
 export function fieldValue(doc: FilterableDocument, field: string): unknown {
-  if (field.startsWith('metadata.')) return doc.fields.metadata?.[field.slice('metadata.'.length)];
+  if (field === 'location')
+    return doc.lat !== undefined && doc.lat !== null && doc.lon !== undefined && doc.lon !== null
+      ? [doc.lat, doc.lon]
+      : undefined;
+  if (field.startsWith('metadata.')) return metadataValue(doc.fields.metadata, field.slice('metadata.'.length));
   if (field.startsWith('engagement.'))
     return (doc.fields.engagement as Record<string, unknown> | undefined)?.[field.slice('engagement.'.length)];
   if ((topLevel as readonly string[]).includes(field)) return doc[field as (typeof topLevel)[number]];
@@ -60,63 +109,140 @@ function validField(field: string): boolean {
   return (
     (topLevel as readonly string[]).includes(field) ||
     (inFields as readonly string[]).includes(field) ||
-    /^(metadata|engagement)\.[^.]+$/.test(field)
+    field === 'location' ||
+    /^metadata\.[^.]+(\.[^.]+)*$/.test(field) ||
+    /^engagement\.[^.]+$/.test(field)
   );
 }
 
 /**
- * Parses filters given as a list of {field, operator, value}, an object {field: value} (equality), or either as a
- * JSON string. Invalid JSON answers 'Invalid JSON in filters: ...'; an unknown field or operator names the entry.
+ * Parses filters: a list of {field, operator, value} (all must match), an object {field: value} (equality), a group
+ * {must, should, must_not} of conditions and nested groups, or any of these as a JSON string. Invalid JSON answers
+ * 'Invalid JSON in filters: ...'; an unknown field or operator names the entry. Undefined when there are none.
  */
-export function parseFilters(raw: unknown, path = 'body.filters'): Filter[] {
-  if (raw === undefined || raw === null || raw === '') return [];
+export function parseFilters(raw: unknown, path = 'body.filters'): FilterGroup | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
   const value = jsonInput(raw, 'INVALID_FILTERS_JSON', path);
-  const entries: unknown[] = Array.isArray(value)
-    ? value
-    : typeof value === 'object' && value !== null
-      ? Object.entries(value).map(([field, v]) => ({ field, operator: Array.isArray(v) ? 'in' : 'eq', value: v }))
-      : [];
-  if (!Array.isArray(value) && (typeof value !== 'object' || value === null)) {
+  const budget = { clauses: 0 };
+  let group: FilterGroup;
+  if (Array.isArray(value)) {
+    group = { must: value.map((entry, i) => parseClause(entry, `${path}[${i}]`, budget)), should: [], mustNot: [] };
+  } else if (typeof value === 'object' && value !== null) {
+    group = isFilterGroup(value)
+      ? parseGroup(value as Json, path, 1, budget)
+      : {
+          must: Object.entries(value).map(([field, v]) =>
+            parseClause({ field, operator: Array.isArray(v) ? 'in' : 'eq', value: v }, `${path}.${field}`, budget),
+          ),
+          should: [],
+          mustNot: [],
+        };
+  } else {
     throw createError(
       'VALIDATION_FAILED',
-      { detail: `${path} must be a list of {field, operator, value} or an object` },
+      { detail: `${path} must be a list of {field, operator, value}, a group {must, should, must_not} or an object` },
       { field: path },
     );
   }
-  return entries.map((entry, i) => {
-    const at = `${path}[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+  return group.must.length + group.should.length + group.mustNot.length > 0 ? group : undefined;
+}
+
+function parseGroup(value: Json, path: string, depth: number, budget: { clauses: number }): FilterGroup {
+  if (depth > maxFilterDepth) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${path}: filter groups nest at most ${maxFilterDepth} deep` },
+      { field: path },
+    );
+  }
+  for (const key of Object.keys(value)) {
+    if (!(groupKeys as readonly string[]).includes(key)) {
       throw createError(
         'VALIDATION_FAILED',
-        { detail: `${at} must be an object {field, operator, value}` },
-        { field: at },
+        { detail: `${path}.${key}: a filter group has only must, should and must_not` },
+        { field: `${path}.${key}` },
       );
     }
-    const e = entry as { field?: unknown; operator?: unknown; value?: unknown };
-    if (typeof e.field !== 'string' || !validField(e.field)) {
+  }
+  const nodes = (key: (typeof groupKeys)[number]): FilterNode[] => {
+    const list = value[key];
+    if (list === undefined) return [];
+    if (!Array.isArray(list)) {
       throw createError(
         'VALIDATION_FAILED',
-        { detail: `${at}.field must be one of: ${filterableFields.join(', ')}` },
-        { field: `${at}.field` },
+        { detail: `${path}.${key} must be a list of conditions or groups` },
+        { field: `${path}.${key}` },
       );
     }
-    const operator = (e.operator ?? 'eq') as FilterOperator;
-    if (!filterOperators.includes(operator)) {
+    return list.map((entry: unknown, i) => {
+      const at = `${path}.${key}[${i}]`;
+      return entry && typeof entry === 'object' && !Array.isArray(entry) && isFilterGroup(entry)
+        ? parseGroup(entry as Json, at, depth + 1, budget)
+        : parseClause(entry, at, budget);
+    });
+  };
+  return { must: nodes('must'), should: nodes('should'), mustNot: nodes('must_not') };
+}
+
+function parseClause(entry: unknown, at: string, budget: { clauses: number }): Filter {
+  budget.clauses += 1;
+  if (budget.clauses > inputLimits.filters) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${at}: at most ${inputLimits.filters} conditions in all` },
+      { field: at },
+    );
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${at} must be an object {field, operator, value}` },
+      { field: at },
+    );
+  }
+  const e = entry as { field?: unknown; operator?: unknown; value?: unknown };
+  if (typeof e.field !== 'string' || !validField(e.field)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${at}.field must be one of: ${filterableFields.join(', ')}` },
+      { field: `${at}.field` },
+    );
+  }
+  const operator = (e.operator ?? 'eq') as FilterOperator;
+  if (!filterOperators.includes(operator)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${at}.operator must be one of: ${filterOperators.join(', ')}` },
+      { field: `${at}.operator` },
+    );
+  }
+  if ((operator === 'in' || operator === 'nin') && !Array.isArray(e.value)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `${at}.value must be a list for ${operator}` },
+      { field: `${at}.value` },
+    );
+  }
+  if (operator === 'geo_radius') {
+    const v = e.value as { lat?: unknown; lon?: unknown; radius?: unknown } | null;
+    const ok =
+      v !== null &&
+      typeof v === 'object' &&
+      typeof v.lat === 'number' &&
+      Math.abs(v.lat) <= 90 &&
+      typeof v.lon === 'number' &&
+      Math.abs(v.lon) <= 180 &&
+      typeof v.radius === 'number' &&
+      v.radius > 0;
+    if (!ok) {
       throw createError(
         'VALIDATION_FAILED',
-        { detail: `${at}.operator must be one of: ${filterOperators.join(', ')}` },
-        { field: `${at}.operator` },
-      );
-    }
-    if ((operator === 'in' || operator === 'nin') && !Array.isArray(e.value)) {
-      throw createError(
-        'VALIDATION_FAILED',
-        { detail: `${at}.value must be a list for ${operator}` },
+        { detail: `${at}.value must be {lat, lon, radius} (degrees and kilometres) for geo_radius` },
         { field: `${at}.value` },
       );
     }
-    return { field: e.field, operator, value: e.value };
-  });
+  }
+  return { field: e.field, operator, value: e.value };
 }
 
 const equal = (a: unknown, b: unknown) =>
@@ -163,9 +289,21 @@ export function matchesFilter(value: unknown, filter: Filter): boolean {
         : typeof value === 'string' && value.toLowerCase().includes(String(filter.value).toLowerCase());
     case 'exists':
       return (value !== undefined && value !== null) === (filter.value === undefined ? true : Boolean(filter.value));
+    case 'geo_radius': {
+      const point = pointOf(value);
+      const at = filter.value as { lat: number; lon: number; radius: number };
+      return point !== undefined && haversineKm(at.lat, at.lon, point[0], point[1]) <= at.radius;
+    }
   }
 }
 
-export function matchesAll(doc: FilterableDocument, filters: readonly Filter[]): boolean {
-  return filters.every((f) => matchesFilter(fieldValue(doc, f.field), f));
+/** Whether a document matches a filter group (see FilterGroup). */
+export function matchesFilters(doc: FilterableDocument, group: FilterGroup): boolean {
+  const matches = (node: FilterNode): boolean =>
+    'field' in node ? matchesFilter(fieldValue(doc, node.field), node) : matchesFilters(doc, node);
+  return (
+    group.must.every(matches) &&
+    (group.should.length === 0 || group.should.some(matches)) &&
+    !group.mustNot.some(matches)
+  );
 }

@@ -189,7 +189,7 @@ export async function multiTableSearch(
   const partnersOf = (table: string) => {
     let p = partners.get(table);
     if (!p) {
-      p = new Partners(core.all({ ...scope, table, filters: [] }));
+      p = new Partners(core.all({ ...scope, table, filters: undefined }));
       partners.set(table, p);
     }
     return p;

@@ -8,7 +8,7 @@ import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
 import type { Viewer } from '../documents/types.js';
-import { matchesAll, fieldValue, type Filter, type FilterableDocument } from './filters.js';
+import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument } from './filters.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
 
@@ -28,7 +28,7 @@ export interface Scope {
   readonly viewer: Viewer;
   readonly now: number;
   readonly table?: string | undefined;
-  readonly filters?: readonly Filter[];
+  readonly filters?: FilterGroup | undefined;
   readonly geo?: GeoFilter | undefined;
   /** Only documents that have a location (text search's require_geo). */
   readonly requireGeo?: boolean;
@@ -204,7 +204,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */
 const scopeReadsRows = (scope: Scope): boolean =>
-  Boolean(scope.filters?.length) || scope.geo !== undefined || Boolean(scope.requireGeo);
+  scope.filters !== undefined || scope.geo !== undefined || Boolean(scope.requireGeo);
 
 /**
  * What every search kind shares: candidate loading under the access rule, filters and geo restrictions, and the
@@ -315,9 +315,39 @@ export class SearchCore {
     );
   }
 
+  /**
+   * Live documents the viewer may read, in the scope's table, in id order after `afterId` (a stable cursor: a
+   * document keeps its id across versions), at most `limit` rows read; filters are the caller's to apply.
+   */
+  page(scope: Scope, afterId: string | null, limit: number): LoadedDocument[] {
+    const rows = this.sql
+      .get(
+        `SELECT ${lightColumns}, d.content, d.fields FROM documents d
+         WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table)
+           AND (@after IS NULL OR d.id > @after) AND ${readableSql}
+         ORDER BY d.id LIMIT @limit`,
+      )
+      .raw(true)
+      .all({ ...this.#bind(scope), after: afterId, limit }) as [...LightRow, ...HeavyRow][];
+    return rows.map(
+      (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
+    );
+  }
+
+  /** Live documents the viewer may read in the scope's table (no filters), counted in SQL. */
+  countReadable(scope: Scope): number {
+    return this.sql
+      .get(
+        `SELECT count(*) FROM documents d WHERE d.tenant_id = @tenant AND ${alive}
+           AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
+      )
+      .pluck()
+      .get(this.#bind(scope)) as number;
+  }
+
   /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
   accept(doc: LoadedDocument, scope: Scope): { ok: boolean; distance?: number } {
-    if (scope.filters && scope.filters.length > 0 && !matchesAll(doc, scope.filters)) return { ok: false };
+    if (scope.filters && !matchesFilters(doc, scope.filters)) return { ok: false };
     if (!scope.requireGeo && !scope.geo) return { ok: true };
     const point = this.pointOf(doc, scope.geo?.field ?? 'location');
     if (scope.requireGeo && !point) return { ok: false };

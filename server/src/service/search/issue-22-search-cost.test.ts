@@ -184,7 +184,7 @@ describe('abandoned searches stop between slices', () => {
       viewer: { tenantId: admin.tenantId, userId: admin.userId, groups: [] },
       now: Math.floor(Date.now() / 1000),
       table: undefined,
-      filters: [],
+      filters: undefined,
       geo: undefined,
       requireGeo: false,
     };

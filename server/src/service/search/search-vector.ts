@@ -1,6 +1,7 @@
 import { createError } from '@godb/contract';
 import { clientVectorSearch, vectorSearch } from '../../engine/search/vector-search.js';
 import { vectorTarget } from './vector-target.js';
+import { isFilterGroup } from '../../engine/search/filters.js';
 import type { UseCaseOf } from '../context.js';
 import { requestedModel } from '../embeddings/embed-options.js';
 import type { SearchDeps } from './deps.js';
@@ -18,8 +19,13 @@ export const searchVectorUseCase =
       radius: body.radius,
       field_name: body.field_name,
     });
-    // The playground's rule: vector filters that are not a list of {field, operator, value} are ignored.
-    const filters = Array.isArray(body.filters) ? body.filters : undefined;
+    // The playground's rule: vector filters that are not a list of {field, operator, value} are ignored; a group
+    // {must, should, must_not} (issue #15's grammar) applies, as everywhere.
+    const filters =
+      Array.isArray(body.filters) ||
+      (typeof body.filters === 'object' && body.filters !== null && isFilterGroup(body.filters))
+        ? body.filters
+        : undefined;
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters, geo });
     const target = vectorTarget(deps.collections, scope.viewer.tenantId, body);
     if (target && 'collection' in target) {

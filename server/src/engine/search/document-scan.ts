@@ -1,0 +1,64 @@
+import { nextTurn } from '../next-turn.js';
+import { matchesFilters } from './filters.js';
+import type { LoadedDocument, Scope, SearchCore } from './search-core.js';
+
+/** Rows read per slice of a scan: a few milliseconds, after which other requests are served. */
+const rowsPerSlice = 1000;
+/** Rows one scroll request reads at most: a selective filter answers a short page with a cursor, not a long wait. */
+const maxRowsPerPage = 50_000;
+
+/** The documents the scope may read that match its filters, in id order after `afterId`, and the next cursor. */
+export async function scrollDocuments(
+  core: SearchCore,
+  scope: Scope,
+  afterId: string | null,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ documents: LoadedDocument[]; next: string | null }> {
+  const documents: LoadedDocument[] = [];
+  let after = afterId;
+  let read = 0;
+  for (;;) {
+    if (read > 0) await nextTurn(signal);
+    const rows = core.page(scope, after, rowsPerSlice);
+    for (const doc of rows) {
+      after = doc.id;
+      read += 1;
+      if (!scope.filters || matchesFilters(doc, scope.filters)) documents.push(doc);
+      if (documents.length === limit) return { documents, next: doc.id };
+    }
+    if (rows.length < rowsPerSlice) return { documents, next: null };
+    if (read >= maxRowsPerPage) return { documents, next: after };
+  }
+}
+
+/** How many documents the scope may read match its filters (in SQL when there are none). */
+export async function countDocuments(core: SearchCore, scope: Scope, signal?: AbortSignal): Promise<number> {
+  if (!scope.filters) return core.countReadable(scope);
+  let count = 0;
+  let after: string | null = null;
+  for (let first = true; ; first = false) {
+    if (!first) await nextTurn(signal);
+    const rows = core.page(scope, after, rowsPerSlice);
+    for (const doc of rows) if (matchesFilters(doc, scope.filters)) count += 1;
+    if (rows.length < rowsPerSlice) return count;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** Every document the scope may read that matches its filters (for delete by filter), in id order. */
+export async function matchingDocuments(
+  core: SearchCore,
+  scope: Scope,
+  signal?: AbortSignal,
+): Promise<LoadedDocument[]> {
+  const out: LoadedDocument[] = [];
+  let after: string | null = null;
+  for (let first = true; ; first = false) {
+    if (!first) await nextTurn(signal);
+    const rows = core.page(scope, after, rowsPerSlice);
+    for (const doc of rows) if (!scope.filters || matchesFilters(doc, scope.filters)) out.push(doc);
+    if (rows.length < rowsPerSlice) return out;
+    after = rows[rows.length - 1]!.id;
+  }
+}

@@ -1,0 +1,97 @@
+import { createError } from '@godb/contract';
+import { countDocuments, matchingDocuments, scrollDocuments } from '../../engine/search/document-scan.js';
+import { parseFilters } from '../../engine/search/filters.js';
+import type { Scope, SearchCore } from '../../engine/search/search-core.js';
+import type { Documents } from '../../engine/documents/documents.js';
+import { nextTurn } from '../../engine/next-turn.js';
+import type { RequestContext, UseCaseOf } from '../context.js';
+import { viewerOf } from './viewer.js';
+
+export interface DocumentScanDeps {
+  readonly search: SearchCore;
+  readonly documents: Documents;
+  readonly now: () => number;
+}
+
+/** Ids deleted per transaction by delete by filter: other requests are served between batches. */
+const deletesPerBatch = 500;
+
+function scopeOf(deps: DocumentScanDeps, ctx: RequestContext, table: string | undefined, filter: unknown): Scope {
+  return {
+    viewer: viewerOf(ctx),
+    now: Math.floor(deps.now() / 1000),
+    table,
+    filters: parseFilters(filter, 'body.filter'),
+  };
+}
+
+/** The cursor is the last id of the previous page, base64url-encoded (opaque to clients, readable in logs). */
+const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
+function decodeCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined || cursor === '') return null;
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (id === '' || encodeCursor(id) !== cursor) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: 'body.cursor is not a cursor this API gave: pass next_cursor of the previous page unchanged' },
+      { field: 'body.cursor' },
+    );
+  }
+  return id;
+}
+
+export const countDocumentsUseCase =
+  (deps: DocumentScanDeps): UseCaseOf<'count-documents'> =>
+  async ({ body }, ctx) => ({
+    count: await countDocuments(deps.search, scopeOf(deps, ctx, body.primary_table, body.filter), ctx.signal),
+  });
+
+export const scrollDocumentsUseCase =
+  (deps: DocumentScanDeps): UseCaseOf<'scroll-documents'> =>
+  async ({ body }, ctx) => {
+    const scope = scopeOf(deps, ctx, body.primary_table, body.filter);
+    const { documents, next } = await scrollDocuments(
+      deps.search,
+      scope,
+      decodeCursor(body.cursor),
+      body.limit,
+      ctx.signal,
+    );
+    const flags = {
+      include_embeddings: body.with_vectors,
+      include_chunks: false,
+      include_metadata: true,
+      include_acl: false,
+      include_stats: false,
+    };
+    return {
+      documents: documents.map((doc) => deps.documents.get(scope.viewer, doc.id, flags)) as never,
+      ...(next !== null && { next_cursor: encodeCursor(next) }),
+    };
+  };
+
+export const deleteDocumentsUseCase =
+  (deps: DocumentScanDeps): UseCaseOf<'delete-documents'> =>
+  async ({ body }, ctx) => {
+    const scope = scopeOf(deps, ctx, body.primary_table, body.filter);
+    if (!scope.filters) {
+      throw createError(
+        'VALIDATION_FAILED',
+        {
+          detail:
+            'body.filter must hold at least one condition (to empty a collection, an admin deletes the collection)',
+        },
+        { field: 'body.filter' },
+      );
+    }
+    const ids = (await matchingDocuments(deps.search, scope, ctx.signal)).map((d) => d.id);
+    let deleted = 0;
+    let skipped = 0;
+    for (let i = 0; i < ids.length; i += deletesPerBatch) {
+      if (i > 0) await nextTurn(ctx.signal);
+      const done = deps.documents.deleteSome(scope.viewer, ids.slice(i, i + deletesPerBatch), body.permanent);
+      deleted += done.deleted;
+      skipped += done.skipped;
+    }
+    return { success: true as const, deleted, skipped };
+  };
