@@ -16,6 +16,9 @@ import { getUser } from './operations/get-user.js';
 import { listUsers } from './operations/list-users.js';
 import { updateUser } from './operations/update-user.js';
 import { deleteUser } from './operations/delete-user.js';
+import { createApiKey } from './operations/create-api-key.js';
+import { listApiKeys } from './operations/list-api-keys.js';
+import { revokeApiKey } from './operations/revoke-api-key.js';
 import { addDocument } from './operations/add-document.js';
 import { batchAddDocuments } from './operations/batch-add-documents.js';
 import { getDocument } from './operations/get-document.js';
@@ -63,6 +66,9 @@ const catalogue = [
   listUsers,
   updateUser,
   deleteUser,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
   addDocument,
   batchAddDocuments,
   getDocument,
