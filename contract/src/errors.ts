@@ -414,6 +414,9 @@ export const clientMessages = {
   unexpectedError: 'An unexpected error occurred. Please try again.',
   contactSuccess: "Thank you for your message! We'll get back to you soon.",
   contactFailure: 'Sorry, there was an error sending your message. Please try again.',
+  apiKeyNameRequired: 'Give the key a name, e.g. the program that will use it',
+  apiKeyShownOnce: 'Copy this key now: you will not see it again.',
+  apiKeyCopyFailed: 'The browser did not allow copying: select the key and copy it yourself.',
 } as const;
 
 export type ErrorParams = Readonly<Record<string, string | number>>;

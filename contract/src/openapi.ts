@@ -130,7 +130,8 @@ export function buildOpenApi(
         },
       };
     }
-    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }];
+    // Either credential: a login token or an API key as a bearer token, or an API key in its own header.
+    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
     const path = (paths[operation.http.path] ??= {});
     path[operation.http.method.toLowerCase()] = entry;
   }
@@ -145,7 +146,19 @@ export function buildOpenApi(
     paths,
     components: {
       schemas: { ErrorBody: plain(ErrorBody) },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A login token (JWT, from POST /auth/login) or an API key (godb_<id>_<secret>).',
+        },
+        apiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api-key',
+          description: 'An API key (godb_<id>_<secret>, from POST /auth/api-keys).',
+        },
+      },
     },
   };
 }
