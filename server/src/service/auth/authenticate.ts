@@ -40,13 +40,17 @@ export async function authenticate(deps: AuthDeps & ApiKeyDeps, credentials: Cre
 }
 
 /**
- * The id of the valid API key a call presents, or null (no key, or one that does not verify): such calls are rate
- * limited per key rather than per client address. Records nothing and never throws.
+ * The id of the valid API key a call presents, or null (no key, two credentials, or a key that does not verify):
+ * such calls are rate limited per key rather than per client address. Records nothing and never throws.
  */
 export function apiKeyIdOf(deps: ApiKeyDeps, credentials: Credentials): string | null {
+  const { authorization, apiKey } = credentials;
+  if (apiKey !== undefined && authorization !== undefined) return null;
+  // Cheap checks first: this runs for every API request, most of which carry a login token or nothing.
+  const text = apiKey?.trim() ?? /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  if (text === undefined || !isApiKeyText(text)) return null;
   try {
-    const credential = credentialOf(credentials);
-    return credential.kind === 'key' ? verifyApiKey(deps, credential.text).key.id : null;
+    return verifyApiKey(deps, text).key.id;
   } catch {
     return null;
   }
