@@ -41,10 +41,10 @@ declare module 'fastify' {
 }
 
 /**
- * Protects the API from overload: a token bucket per client, or per API key (429 with Retry-After), a ceiling on
- * operations in flight (503), a deadline on each answer (504) and a failed-login limiter (429 LOGIN_THROTTLED). A slot in flight
- * is released when its response ends, however it ends: answered, timed out, or abandoned by its client (whose work
- * is then aborted). Health, metrics and the website are not limited.
+ * Protects the API from overload: a token bucket per client address, or per API key (429 with Retry-After), a
+ * ceiling on operations in flight (503), a deadline on each answer (504) and a failed-login limiter (429
+ * LOGIN_THROTTLED). A slot in flight is released when its response ends, however it ends: answered, timed out, or
+ * abandoned by its client (whose work is then aborted). Health, metrics and the website are not limited.
  */
 export function registerGuards(app: FastifyInstance, options: GuardOptions): Guards {
   const buckets = new TokenBuckets(options.rateLimitRps, options.rateLimitBurst, options.now);
@@ -56,6 +56,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(requestPath(request.url))) return;
     const keyId = options.apiKeys.idOf(request);
+    const wait = keyId === null ? buckets.take(request.ip) : 0;
     if (keyId !== null) {
       try {
         options.apiKeys.take(keyId);
@@ -63,9 +64,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
         if (!isGoDBError(error)) throw error;
         return sendError(request, reply, error);
       }
-    }
-    const wait = keyId === null ? buckets.take(request.ip) : 0;
-    if (wait > 0) {
+    } else if (wait > 0) {
       return sendError(
         request,
         reply,
