@@ -21,6 +21,9 @@ import { listCollections } from './operations/list-collections.js';
 import { getCollection } from './operations/get-collection.js';
 import { updateCollection } from './operations/update-collection.js';
 import { deleteCollection } from './operations/delete-collection.js';
+import { createApiKey } from './operations/create-api-key.js';
+import { listApiKeys } from './operations/list-api-keys.js';
+import { revokeApiKey } from './operations/revoke-api-key.js';
 import { addDocument } from './operations/add-document.js';
 import { batchAddDocuments } from './operations/batch-add-documents.js';
 import { getDocument } from './operations/get-document.js';
@@ -77,6 +80,9 @@ const catalogue = [
   getCollection,
   updateCollection,
   deleteCollection,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
   addDocument,
   batchAddDocuments,
   getDocument,

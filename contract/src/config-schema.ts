@@ -33,8 +33,12 @@ export const ConfigSchema = Type.Object({
   ),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
-  RATE_LIMIT_RPS: int(100, 'Requests per second allowed per client (token bucket refill rate).', 1),
-  RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client may send at once.', 1),
+  RATE_LIMIT_RPS: int(
+    100,
+    'Requests per second allowed per client address, or per API key (token bucket refill rate).',
+    1,
+  ),
+  RATE_LIMIT_BURST: int(50, 'Token bucket size: requests a client address, or an API key, may send at once.', 1),
   MAX_CONCURRENT_OPERATIONS: int(100, 'API requests in flight before 503.', 1),
   LOGIN_MAX_FAILURES: int(
     5,

@@ -216,13 +216,27 @@ export const errorCatalogue = {
     http: 401,
     grpc: 'UNAUTHENTICATED',
     message: 'Unauthorized: {reason}',
-    description: 'The bearer token is missing, malformed, forged or expired. Log in again.',
+    description:
+      'The bearer token or API key is missing, malformed, forged, expired or revoked. Log in again or use a valid key.',
   },
   FORBIDDEN: {
     http: 403,
     grpc: 'PERMISSION_DENIED',
     message: 'Insufficient privileges: {reason}',
     description: 'The caller is authenticated but lacks the role this operation needs.',
+  },
+  API_KEY_EXPIRY_PAST: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message:
+      'expires_at must be in the future: {expires_at} is not after the current time {now}; leave it out for a key that does not expire',
+    description: 'A new API key’s expiry has already passed.',
+  },
+  API_KEY_LIMIT: {
+    http: 400,
+    grpc: 'FAILED_PRECONDITION',
+    message: 'You already hold {limit} API keys, the most one user may: revoke one you no longer use first',
+    description: 'A user holds at most 100 API keys, expired ones included; revoking one frees its place.',
   },
   ACL_OWNER_REQUIRED: {
     http: 403,
@@ -300,7 +314,8 @@ export const errorCatalogue = {
     http: 429,
     grpc: 'RESOURCE_EXHAUSTED',
     message: 'Rate limit exceeded: {rate} requests per second with a burst of {burst}. Retry after {retry_after} s',
-    description: 'Too many requests from this client; the Retry-After header says when to retry.',
+    description:
+      'Too many requests from this client, or with this API key (each key has its own bucket); the Retry-After header says when to retry.',
   },
   LOGIN_THROTTLED: {
     http: 429,
@@ -405,6 +420,9 @@ export const clientMessages = {
   unexpectedError: 'An unexpected error occurred. Please try again.',
   contactSuccess: "Thank you for your message! We'll get back to you soon.",
   contactFailure: 'Sorry, there was an error sending your message. Please try again.',
+  apiKeyNameRequired: 'Give the key a name, e.g. the program that will use it',
+  apiKeyShownOnce: 'Copy this key now: you will not see it again.',
+  apiKeyCopyFailed: 'The browser did not allow copying: select the key and copy it yourself.',
 } as const;
 
 export type ErrorParams = Readonly<Record<string, string | number>>;

@@ -38,7 +38,15 @@ export {
   type DocumentationSlug,
 } from './site-routes.js';
 export { ErrorBody, SuccessMessage, inputLimits, DateInput, isoDatePattern } from './schemas/common.js';
-export { roleNames, type RoleName, type User, type Group, type Permission } from './schemas/auth.js';
+export {
+  roleNames,
+  apiKeyIdPattern,
+  type RoleName,
+  type User,
+  type Group,
+  type Permission,
+  type ApiKey,
+} from './schemas/auth.js';
 export {
   visibilities,
   aclRoles,

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { commonErrors, authErrors, type OperationSpec } from './define-operation.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
+import { extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
 import { ErrorBody } from './schemas/common.js';
 
 type Json = Record<string, unknown>;
@@ -94,13 +95,37 @@ function responses(operation: OperationSpec): Json {
   return out;
 }
 
+const sortedByName = (schemas: Record<string, Json>) =>
+  Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+
+/** Request bodies (request view) and answers (response view) of the document's operations, to name their schemas. */
+function schemaSites(paths: Record<string, Json>): SchemaSite[] {
+  const sites: SchemaSite[] = [];
+  const contentSites = (content: unknown, view: SchemaView) => {
+    for (const media of Object.values((content ?? {}) as Record<string, Json>)) {
+      const schema = media.schema as Json | undefined;
+      if (schema && schema.$ref === undefined) sites.push({ schema, view, replace: (s) => (media.schema = s) });
+    }
+  };
+  for (const entry of Object.values(paths).flatMap((methods) => Object.values(methods) as Json[])) {
+    contentSites((entry.requestBody as Json | undefined)?.content, 'request');
+    for (const response of Object.values(entry.responses as Record<string, Json>)) {
+      contentSites(response.content, 'response');
+    }
+  }
+  return sites;
+}
+
 /**
  * Builds the OpenAPI 3.1 document of a catalogue. Aliases are listed under `x-aliases` of their operation so the
- * document has exactly one entry per operation.
+ * document has exactly one entry per operation. The contract's shared schemas (every object schema exported by
+ * contract/src/schemas/, see openapi-components.ts) are named components, referenced with `$ref` wherever they
+ * occur, so generated clients get named types; `components: false` inlines them instead.
  */
 export function buildOpenApi(
   operations: readonly OperationSpec[],
   info: { version: string; serverUrl?: string },
+  options: { components?: boolean } = {},
 ): Json {
   const paths: Record<string, Json> = {};
   for (const operation of operations) {
@@ -130,7 +155,8 @@ export function buildOpenApi(
         },
       };
     }
-    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }];
+    // Either credential: a login token or an API key as a bearer token, or an API key in its own header.
+    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
     const path = (paths[operation.http.path] ??= {});
     path[operation.http.method.toLowerCase()] = entry;
   }
@@ -144,8 +170,23 @@ export function buildOpenApi(
     servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
     paths,
     components: {
-      schemas: { ErrorBody: plain(ErrorBody) },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: sortedByName({
+        ...(options.components !== false && extractComponents(namedSchemas(plain, callerSchema), schemaSites(paths))),
+        ErrorBody: plain(ErrorBody),
+      }),
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A login token (JWT, from POST /auth/login) or an API key (godb_<id>_<secret>).',
+        },
+        apiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api-key',
+          description: 'An API key (godb_<id>_<secret>, from POST /auth/api-keys).',
+        },
+      },
     },
   };
 }

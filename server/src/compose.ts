@@ -6,6 +6,7 @@ import { remoteModelsOf, type Config } from './config/env.js';
 import { resolveJwtSecret } from './config/jwt-secret.js';
 import { systemClock, type Clock } from './engine/clock.js';
 import { openEngine, type Engine } from './engine/engine.js';
+import { ApiKeyRateLimit } from './service/auth/api-keys.js';
 import { bootstrapSuperAdmin } from './service/auth/bootstrap-superadmin.js';
 import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
@@ -93,6 +94,13 @@ export async function createServer(
     now: () => clock.now(),
     passwords: argon2Hasher,
     tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),
+    apiKeys: engine.apiKeys,
+    // The engine's clock, so tests can hold time still; a clock set back only delays refills (see TokenBuckets).
+    apiKeyRateLimit: new ApiKeyRateLimit({
+      rate: config.RATE_LIMIT_RPS,
+      burst: config.RATE_LIMIT_BURST,
+      now: () => clock.now(),
+    }),
     outbox: engine.outbox,
     links: new DownloadLinks(config.DOWNLOAD_SECRET || jwtSecret, config.SIGNED_URL_EXPIRY_S, publicUrl, () =>
       clock.now(),
@@ -130,6 +138,8 @@ export async function createServer(
     isReady: () => engine.isHealthy(),
     webDist: webDistOf(config),
     version,
+    // The guards time their buckets with the monotonic clock, unless a test holds time still with its own.
+    ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
   relay = new MailRelay(

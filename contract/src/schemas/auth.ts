@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Uuid, UnixSeconds } from './common.js';
+import { DateInput, Enum, inputLimits, Uuid, UnixSeconds } from './common.js';
 
 export const roleNames = ['user', 'admin', 'superadmin'] as const;
 export type RoleName = (typeof roleNames)[number];
@@ -103,3 +103,65 @@ export const Permission = Type.Object({
   description: Type.String(),
 });
 export type Permission = Static<typeof Permission>;
+
+/** Key ids: 16 lowercase hex characters, the part of a key after `godb_` that names it. */
+export const apiKeyIdPattern = '^[0-9a-f]{16}$';
+export const ApiKeyId = Type.String({
+  pattern: apiKeyIdPattern,
+  maxLength: 16,
+  description: 'The key’s id: 16 hex characters, as in godb_<id>_<secret>.',
+});
+
+/** A new API key: its name, a role no higher than the caller's, and an optional expiry. */
+export const NewApiKey = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'A label to recognise the key by, e.g. the program that uses it.',
+    }),
+    role: Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('superadmin')], {
+      default: 'user',
+      description: 'The role the key acts with: user (default), or up to your own role.',
+    }),
+    expires_at: Type.Optional(DateInput),
+  },
+  { additionalProperties: false },
+);
+
+const secondsRange = { minimum: 0, maximum: inputLimits.unixSeconds };
+
+/** An API key as listed: never its secret. */
+export const ApiKey = Type.Object({
+  id: ApiKeyId,
+  name: Type.String(),
+  role: Role,
+  prefix: Type.String({ description: 'The key’s first characters (godb_<id>), to recognise it; not a secret.' }),
+  user_id: Uuid,
+  user_email: Email,
+  created_at: UnixSeconds,
+  expires_at: Type.Optional(
+    Type.Integer({ ...secondsRange, description: 'When the key stops working (Unix seconds); absent: never.' }),
+  ),
+  last_used_at: Type.Optional(
+    Type.Integer({
+      ...secondsRange,
+      description: 'When the key last authenticated a request (Unix seconds, to the minute); absent: never used.',
+    }),
+  ),
+});
+export type ApiKey = Static<typeof ApiKey>;
+
+/** A new key, with its secret: shown once, it is stored only as a hash. */
+export const CreatedApiKey = Type.Object({
+  ...ApiKey.properties,
+  key: Type.String({
+    description:
+      'The whole key, godb_<id>_<secret>. Shown only in this answer: send it as `Authorization: Bearer <key>` or `api-key: <key>`.',
+  }),
+});
+
+export const ApiKeyList = Type.Object({
+  keys: Type.Array(ApiKey),
+  total: Type.Integer({ description: 'Keys in the list as a whole, across pages.' }),
+});

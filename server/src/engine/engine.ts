@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from './clock.js';
+import { ApiKeyStore } from './directory/api-key-store.js';
 import { Directory } from './directory/directory.js';
 import { join } from 'node:path';
 import { Documents } from './documents/documents.js';
@@ -26,6 +27,7 @@ export interface EngineOptions {
 export interface Engine {
   readonly db: Db;
   readonly directory: Directory;
+  readonly apiKeys: ApiKeyStore;
   readonly embedder: Embedder;
   readonly documents: Documents;
   readonly maintenance: Maintenance;
@@ -67,6 +69,7 @@ export function openEngine(options: EngineOptions): Engine {
   return {
     db,
     directory,
+    apiKeys: new ApiKeyStore(db, clock),
     embedder,
     documents,
     maintenance,

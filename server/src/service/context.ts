@@ -8,6 +8,8 @@ export interface Principal {
   readonly email: string;
   readonly role: RoleName;
   readonly groups: readonly string[];
+  /** The API key the call was authenticated with; absent for a login token. */
+  readonly apiKeyId?: string;
 }
 
 /** What a transport knows about the call besides its input. */

@@ -3,7 +3,10 @@ import type { AnyUseCase, Principal, RequestContext, UseCaseOf } from './context
 import { addGroupUserUseCase } from './auth/add-group-user.js';
 import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js';
 import { assignRoleUseCase } from './auth/assign-role.js';
-import { authenticate } from './auth/authenticate.js';
+import { apiKeyIdOf, authenticate, type Credentials } from './auth/authenticate.js';
+import { createApiKeyUseCase } from './auth/create-api-key.js';
+import { listApiKeysUseCase } from './auth/list-api-keys.js';
+import { revokeApiKeyUseCase } from './auth/revoke-api-key.js';
 import { createAdminUserUseCase } from './auth/create-admin-user.js';
 import { createUserUseCase } from './auth/create-user.js';
 import { BackgroundWork } from './documents/background-work.js';
@@ -98,6 +101,9 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'list-users': erase(listUsersUseCase(deps)),
     'update-user': erase(updateUserUseCase(deps)),
     'delete-user': erase(deleteUserUseCase(deps)),
+    'create-api-key': erase(createApiKeyUseCase(deps)),
+    'list-api-keys': erase(listApiKeysUseCase(deps)),
+    'revoke-api-key': erase(revokeApiKeyUseCase(deps)),
     'add-document': erase(addDocumentUseCase(deps)),
     'batch-add-documents': erase(batchAddDocumentsUseCase(deps)),
     'get-document': erase(getDocumentUseCase(deps)),
@@ -142,8 +148,12 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
 }
 
 export interface Services {
-  /** Verifies a bearer token and loads its principal. */
-  authenticate(authorization: string | undefined): Promise<Principal>;
+  /** Verifies a login token or an API key and loads its principal. */
+  authenticate(credentials: Credentials): Promise<Principal>;
+  /** The id of the valid API key a call presents, or null: such calls are rate limited per key, not per address. */
+  apiKeyIdOf(credentials: Credentials): string | null;
+  /** Takes one request from an API key's budget (shared by REST and gRPC); throws RATE_LIMITED when it is spent. */
+  throttleApiKey(keyId: string): void;
   /** Checks access, then runs the operation's use case. The one entry point of every transport. */
   invoke(operation: CatalogueOperation, input: Parameters<AnyUseCase>[0], ctx: RequestContext): Promise<unknown>;
   /** The issue an operation waits for, or undefined when it is implemented. */
@@ -153,7 +163,9 @@ export interface Services {
 export function createServices(deps: ServiceDeps): Services {
   const table = createUseCases(deps);
   return {
-    authenticate: (authorization) => authenticate(deps, authorization),
+    authenticate: (credentials) => authenticate(deps, credentials),
+    apiKeyIdOf: (credentials) => apiKeyIdOf(deps, credentials),
+    throttleApiKey: (keyId) => deps.apiKeyRateLimit.take(keyId),
     async invoke(operation, input, ctx) {
       authorize(operation.access, ctx.principal);
       const entry = table[operation.id];

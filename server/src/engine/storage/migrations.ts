@@ -234,4 +234,24 @@ export const migrations: readonly { readonly version: number; readonly descripti
             FROM documents GROUP BY tenant_id, primary_table) t;
     `,
   },
+  {
+    version: 7,
+    description: 'API keys, stored as SHA-256 hashes of their secrets (issue #19)',
+    // A key goes with its user (ON DELETE CASCADE), so a deleted user's keys stop working and leave nothing behind.
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'admin', 'superadmin')),
+        secret_hash BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        last_used_at INTEGER
+      ) STRICT;
+      CREATE INDEX api_keys_tenant ON api_keys(tenant_id, created_at);
+      CREATE INDEX api_keys_user ON api_keys(user_id, created_at);
+    `,
+  },
 ];

@@ -1,4 +1,6 @@
+import type { ApiKeyStore } from '../../engine/directory/api-key-store.js';
 import type { Directory } from '../../engine/directory/directory.js';
+import type { ApiKeyRateLimit } from './api-keys.js';
 import type { PasswordHasher } from './passwords.js';
 import type { TokenService } from './tokens.js';
 
@@ -6,4 +8,9 @@ export interface AuthDeps {
   readonly directory: Directory;
   readonly passwords: PasswordHasher;
   readonly tokens: TokenService;
+  readonly apiKeys: ApiKeyStore;
+  /** Per-key request budgets, one shared by every transport. */
+  readonly apiKeyRateLimit: ApiKeyRateLimit;
+  /** Milliseconds since the Unix epoch (the engine's clock). */
+  readonly now: () => number;
 }

@@ -1,7 +1,9 @@
 import { createError, roleNames, type Access, type RoleName } from '@godb/contract';
 import type { Principal } from '../context.js';
 
-const rank: Record<RoleName, number> = { user: 0, admin: 1, superadmin: 2 };
+/** user < admin < superadmin. */
+export const roleRank: Readonly<Record<RoleName, number>> = { user: 0, admin: 1, superadmin: 2 };
+const rank = roleRank;
 const required: Record<Exclude<Access, 'public'>, RoleName> = {
   user: 'user',
   admin: 'admin',

@@ -20,7 +20,7 @@ const megabyte = `${'Turbulent flow separates behind the step. '.repeat(25_000)}
 before(async () => {
   server = await startTestServer();
   admin = await server.registerTenant();
-  principal = await server.services.authenticate(`Bearer ${admin.token}`);
+  principal = await server.services.authenticate({ authorization: `Bearer ${admin.token}` });
 });
 
 after(() => server.close());

@@ -2,6 +2,7 @@ import {
   Server,
   ServerCredentials,
   status,
+  type Metadata,
   type GrpcObject,
   type ServiceClientConstructor,
   type ServiceDefinition,
@@ -14,9 +15,21 @@ import { HealthImplementation } from 'grpc-health-check';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadPackageDefinition } from '@grpc/grpc-js';
+import type { Credentials } from '../../service/auth/authenticate.js';
 import type { Services } from '../../service/use-cases.js';
 import { toServiceError } from './grpc-errors.js';
 import { grpcMethods } from './grpc-methods.js';
+
+/** A call's credentials from its metadata, as REST reads them from headers. */
+function credentialsOf(metadata: Metadata): Credentials {
+  const text = (name: string) => {
+    const values = metadata.get(name);
+    // Several values are refused like any invalid key rather than one picked.
+    if (values.length === 0) return undefined;
+    return values.map(String).join(', ');
+  };
+  return { authorization: text('authorization'), apiKey: text('api-key') };
+}
 
 /** The proto generated from the contract (contract/proto/godb.proto). */
 export const protoPath = fileURLToPath(new URL('../../../../contract/proto/godb.proto', import.meta.url));
@@ -43,7 +56,8 @@ export function loadGodbProto(): { definition: PackageDefinition; grpc: GrpcObje
 
 /**
  * SearchService and AdminService on `port`, calling the same services as REST (same validation, access rules and
- * errors), with server reflection and the standard health service. Authentication: `authorization: Bearer <jwt>`.
+ * errors), with server reflection and the standard health service. Authentication: `authorization: Bearer <jwt or
+ * API key>` or `api-key: <key>` metadata.
  */
 export async function startGrpcServer(options: {
   services: Services;
@@ -61,13 +75,17 @@ export async function startGrpcServer(options: {
       if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
       implementation[method.name] = (call, callback) => {
         const requestId = randomUUID();
-        const authorization = call.metadata.get('authorization')[0];
+        const credentials = credentialsOf(call.metadata);
         // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
         const abort = new AbortController();
         call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
         options.services
-          .authenticate(typeof authorization === 'string' ? authorization : undefined)
-          .then((principal) => handler(options.services, call.request, principal, { requestId, signal: abort.signal }))
+          .authenticate(credentials)
+          .then((principal) => {
+            // A key's calls draw on the same per-key budget as its REST requests.
+            if (principal.apiKeyId !== undefined) options.services.throttleApiKey(principal.apiKeyId);
+            return handler(options.services, call.request, principal, { requestId, signal: abort.signal });
+          })
           .then((reply) => callback(null, reply))
           .catch((error: unknown) =>
             callback(

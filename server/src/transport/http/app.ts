@@ -6,6 +6,7 @@ import { maxHeaderSize } from 'node:http';
 import type { Config } from '../../config/env.js';
 import { stdoutLogDestination } from '../../logging/log-destination.js';
 import type { Services } from '../../service/use-cases.js';
+import { credentialsOf } from './credentials.js';
 import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
 import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework-errors.js';
@@ -104,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: origins.includes('*') ? true : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    allowedHeaders: ['authorization', 'api-key', 'content-type', 'x-request-id'],
     exposedHeaders: ['x-request-id', 'retry-after'],
     maxAge: 600,
   });
@@ -121,6 +122,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
     },
     now: options.now ?? (() => performance.now()),
+    apiKeys: {
+      idOf: (request) => options.services.apiKeyIdOf(credentialsOf(request.headers)),
+      take: (keyId) => options.services.throttleApiKey(keyId),
+    },
   });
   const metrics = createMetrics({ inFlight: guards.inFlight });
   app.addHook('onClose', async () => metrics.close());

@@ -1,9 +1,9 @@
-import { createError, isApiPath } from '@godb/contract';
+import { createError, isApiPath, isGoDBError } from '@godb/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LoginLimiter, type LoginLimits } from '../../service/auth/login-limiter.js';
 import { sendError } from './error-reply.js';
 import { requestPath } from './request-path.js';
-import { TokenBuckets } from './token-bucket.js';
+import { TokenBuckets } from '../../service/token-bucket.js';
 
 export interface GuardOptions {
   readonly rateLimitRps: number;
@@ -12,6 +12,15 @@ export interface GuardOptions {
   readonly writeTimeoutMs: number;
   readonly loginLimits: LoginLimits;
   readonly now: () => number;
+  /**
+   * Requests presenting a valid API key are limited per key (one budget over REST and gRPC, see
+   * service/auth/api-keys.ts), not per client address; anything else, an invalid key included, per address.
+   */
+  readonly apiKeys: {
+    idOf(request: FastifyRequest): string | null;
+    /** Throws RATE_LIMITED when the key's budget is spent. */
+    take(keyId: string): void;
+  };
 }
 
 /** What the guards tell the metrics. */
@@ -32,10 +41,10 @@ declare module 'fastify' {
 }
 
 /**
- * Protects the API from overload: a per-client token bucket (429 with Retry-After), a ceiling on operations in
- * flight (503), a deadline on each answer (504) and a failed-login limiter (429 LOGIN_THROTTLED). A slot in flight
- * is released when its response ends, however it ends: answered, timed out, or abandoned by its client (whose work
- * is then aborted). Health, metrics and the website are not limited.
+ * Protects the API from overload: a token bucket per client address, or per API key (429 with Retry-After), a
+ * ceiling on operations in flight (503), a deadline on each answer (504) and a failed-login limiter (429
+ * LOGIN_THROTTLED). A slot in flight is released when its response ends, however it ends: answered, timed out, or
+ * abandoned by its client (whose work is then aborted). Health, metrics and the website are not limited.
  */
 export function registerGuards(app: FastifyInstance, options: GuardOptions): Guards {
   const buckets = new TokenBuckets(options.rateLimitRps, options.rateLimitBurst, options.now);
@@ -46,8 +55,16 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(requestPath(request.url))) return;
-    const wait = buckets.take(request.ip);
-    if (wait > 0) {
+    const keyId = options.apiKeys.idOf(request);
+    const wait = keyId === null ? buckets.take(request.ip) : 0;
+    if (keyId !== null) {
+      try {
+        options.apiKeys.take(keyId);
+      } catch (error) {
+        if (!isGoDBError(error)) throw error;
+        return sendError(request, reply, error);
+      }
+    } else if (wait > 0) {
       return sendError(
         request,
         reply,

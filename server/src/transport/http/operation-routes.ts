@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
 import { StatusResult } from '../../service/status-result.js';
 import type { Services } from '../../service/use-cases.js';
+import { credentialsOf } from './credentials.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,7 +48,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
       operation.access === 'public'
         ? undefined
         : async (request: FastifyRequest) => {
-            request.principal = await services.authenticate(request.headers.authorization);
+            request.principal = await services.authenticate(credentialsOf(request.headers));
           };
     for (const path of [operation.http.path, ...operation.http.aliases]) {
       app.route({

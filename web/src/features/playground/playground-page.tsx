@@ -9,6 +9,7 @@ import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
 import { usePageTitle } from '../../lib/page-title';
+import { ApiKeysModal } from './api-keys-modal';
 import { apiV1Path, buildRequest, ClientValidationError, toCurl, type BuiltRequest } from './build-request';
 import { EndpointForm } from './endpoint-form';
 import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
@@ -56,6 +57,7 @@ export function PlaygroundPage({ token }: { token: string }) {
   const [response, setResponse] = useState<Response>(null);
   const [busy, setBusy] = useState(false);
   const [reporting, setReporting] = useState(false);
+  const [managingKeys, setManagingKeys] = useState(false);
   const [defaultModel, setDefaultModel] = useState<string | null>(null);
   const [curl, setCurl] = useState<string | null>(null);
 
@@ -163,6 +165,9 @@ export function PlaygroundPage({ token }: { token: string }) {
               Logout
             </Button>
           </div>
+          <Button variant="secondary" className={styles.keysButton} onClick={() => setManagingKeys(true)}>
+            API keys
+          </Button>
           {playgroundCategories.map(({ category, title }) => (
             <div key={category} className={styles.group}>
               <h3>{title}</h3>
@@ -252,6 +257,16 @@ export function PlaygroundPage({ token }: { token: string }) {
         Report Issue
       </button>
       {reporting && <ReportIssueModal endpoints={playgroundEndpoints} onClose={() => setReporting(false)} />}
+      {managingKeys && (
+        <ApiKeysModal
+          token={token}
+          onClose={() => setManagingKeys(false)}
+          onSessionEnd={() => {
+            setManagingKeys(false);
+            logout(clientMessages.sessionExpired);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -177,6 +177,16 @@ export default function ApiReference() {
         <code>{'{ error: { code, message, status, field?, request_id } }'}</code>; authenticated calls send{' '}
         <code>Authorization: Bearer &lt;token&gt;</code>.
       </p>
+      <h3>Authentication with API keys</h3>
+      <p>
+        A login token (<code>POST /auth/login</code>) suits people; programs use an API key,{' '}
+        <code>godb_&lt;id&gt;_&lt;secret&gt;</code>. Create one with <code>POST /auth/api-keys</code> or in the
+        playground’s API keys panel: its secret is shown once and stored only as a hash. Send it as{' '}
+        <code>Authorization: Bearer &lt;key&gt;</code> or <code>api-key: &lt;key&gt;</code>, over REST or gRPC. A key
+        acts as you, in your tenant, with a role no higher than yours, and has its own rate limit. It stops working when
+        it expires, when it is revoked (<code>DELETE /auth/api-keys/&#123;keyID&#125;</code>, at once) or when its user
+        is deleted; an unknown, expired or revoked key answers 401 without saying which.
+      </p>
       <SegmentedTabs
         label="Interface"
         options={[

@@ -36,7 +36,8 @@ export function GrpcReference() {
     <div>
       <p>
         Package <code>{grpcPackage}</code>, served on <code>GRPC_PORT</code> (50051). Authenticate with the metadata{' '}
-        <code>authorization: Bearer &lt;token&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>.
+        <code>authorization: Bearer &lt;token&gt;</code> (a login token or an API key) or{' '}
+        <code>api-key: &lt;key&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>.
       </p>
       <PatternSearchBox
         id="grpc-search"

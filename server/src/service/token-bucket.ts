@@ -18,7 +18,8 @@ export class TokenBuckets {
   take(key: string): number {
     const now = this.#now();
     const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };
-    bucket.tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
+    // A clock set back refills nothing (rather than taking tokens away).
+    bucket.tokens = Math.min(this.#burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.#rate);
     bucket.at = now;
     this.#buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
