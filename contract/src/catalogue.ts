@@ -19,6 +19,7 @@ import { deleteUser } from './operations/delete-user.js';
 import { addDocument } from './operations/add-document.js';
 import { batchAddDocuments } from './operations/batch-add-documents.js';
 import { getDocument } from './operations/get-document.js';
+import { downloadDocumentFile } from './operations/download-document-file.js';
 import { updateEngagement } from './operations/update-engagement.js';
 import { recordEngagement } from './operations/record-engagement.js';
 import { setVisibility } from './operations/set-visibility.js';
@@ -66,6 +67,7 @@ const catalogue = [
   addDocument,
   batchAddDocuments,
   getDocument,
+  downloadDocumentFile,
   updateEngagement,
   recordEngagement,
   setVisibility,

@@ -189,4 +189,13 @@ export const migrations: readonly { readonly version: number; readonly descripti
             OR d.id = substr(v.id, 1, length(v.id) - length(v.version) - 2) || '@v' || d.version));
     `,
   },
+  {
+    version: 6,
+    description: 'stored files waiting to be deleted (their documents were purged, or their write failed)',
+    // A row is written in the transaction that purges a document, and removed once the storage provider has
+    // deleted the object: a store that is down when a document is purged is cleaned up later, not forgotten.
+    sql: `
+      CREATE TABLE file_deletions (key TEXT PRIMARY KEY) STRICT;
+    `,
+  },
 ];
