@@ -11,8 +11,6 @@ export interface Storage {
    * the one place.
    */
   readonly releases: ObjectStore | null;
-  /** The bucket, for `s3`. */
-  readonly bucket: S3Bucket | null;
   /** Releases the provider's connections. */
   close(): void;
 }
@@ -29,7 +27,7 @@ const partSize = 5 * 1024 * 1024;
  */
 export async function openStorage(config: Config): Promise<Storage> {
   if (config.STORAGE_PROVIDER === 'internal') {
-    return { files: undefined, releases: null, bucket: null, close() {} };
+    return { files: undefined, releases: null, close() {} };
   }
   const prefix = config.S3_PREFIX === '' || config.S3_PREFIX.endsWith('/') ? config.S3_PREFIX : `${config.S3_PREFIX}/`;
   const bucket = new S3Bucket({
@@ -52,7 +50,6 @@ export async function openStorage(config: Config): Promise<Storage> {
   return {
     files: bucket.area('files'),
     releases: bucket.area('releases'),
-    bucket,
     close: () => bucket.client.destroy(),
   };
 }

@@ -5,7 +5,7 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -21,6 +21,9 @@ import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 /**
  * A real OpenStack Swift with its S3 API (the `s3api` middleware), from Debian's packages, on loopback: one proxy,
@@ -50,6 +53,10 @@ export interface SwiftS3 {
   keys(bucket: string, prefix?: string): Promise<string[]>;
   /** The object's ETag (a multipart upload's ends in `-<parts>`), or null when there is none. */
   etag(bucket: string, key: string): Promise<string | null>;
+  /** Stops the proxy alone: the S3 API cannot be reached until `startProxy()` (an outage of the store). */
+  stopProxy(): Promise<void>;
+  /** Starts the proxy again on the same port and waits until the S3 API answers. */
+  startProxy(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -168,17 +175,17 @@ export async function startSwift(): Promise<SwiftS3> {
   const user = asRoot ? 'swift' : userInfo().username;
   chmodSync(root, 0o755);
   const children: ChildProcess[] = [];
+  const end = async (child: ChildProcess) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Its wrapper stops the server when its input ends (see `start`); the whole group is killed if that hangs.
+    child.stdin?.end();
+    const timer = setTimeout(() => killGroup(child), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
   const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const killed = sleep(5_000).then(() => child.kill('SIGKILL'));
-        await Promise.race([exited, killed]);
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(end));
     rmSync(root, { recursive: true, force: true });
   };
   try {
@@ -189,6 +196,11 @@ export async function startSwift(): Promise<SwiftS3> {
       number,
       number,
     ];
+    const storage = [
+      ['account', account],
+      ['container', container],
+      ['object', object],
+    ] as const;
     mkdirSync(join(root, 'etc'));
     mkdirSync(join(root, 'srv', 'd1'), { recursive: true });
     mkdirSync(join(root, 'logs'));
@@ -197,23 +209,7 @@ export async function startSwift(): Promise<SwiftS3> {
       '[swift-hash]\nswift_hash_path_suffix = godb-test\nswift_hash_path_prefix = godb-test\n\n' +
         '[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
     );
-    for (const [kind, port] of [
-      ['account', account],
-      ['container', container],
-      ['object', object],
-    ] as const) {
-      const builder = join(root, 'etc', `${kind}.builder`);
-      // One partition power of 0, one replica, one device: a single-host ring.
-      execFileSync('/usr/bin/swift-ring-builder', [builder, 'create', '0', '1', '1'], { stdio: 'pipe' });
-      execFileSync('/usr/bin/swift-ring-builder', [builder, 'add', `r1z1-127.0.0.1:${port}/d1`, '1'], {
-        stdio: 'pipe',
-      });
-      try {
-        execFileSync('/usr/bin/swift-ring-builder', [builder, 'rebalance'], { stdio: 'pipe' });
-      } catch (error) {
-        // Exit 1 is a warning (the ring is written); 2 is an error.
-        if ((error as { status?: number }).status !== 1) throw error;
-      }
+    for (const [kind, port] of storage) {
       writeFileSync(join(root, 'etc', `${kind}-server.conf`), storageConf(kind, port, root, user));
     }
     writeFileSync(join(root, 'etc', 'proxy-server.conf'), proxyConf(proxy, memcached, root, user));
@@ -222,13 +218,22 @@ export async function startSwift(): Promise<SwiftS3> {
       const gid = Number(execFileSync('id', ['-g', 'swift']).toString().trim());
       for (const dir of ['srv', join('srv', 'd1')]) chownSync(join(root, dir), uid, gid);
     }
-    const run = (name: string, command: string, args: string[]) => {
+    /**
+     * Starts a server behind a shell that stops it when the shell's input ends: when `stop()` closes it, and also
+     * when this test process dies without stopping it (its end of the pipe closes), so no Swift outlives a test.
+     */
+    const start = (name: string, command: string, args: string[]) => {
       const log = openSync(join(root, 'logs', `${name}.log`), 'a');
-      const child = spawn(command, args, { stdio: ['ignore', log, log] });
+      const child = spawn(
+        '/bin/sh',
+        ['-c', '"$@" & server=$!; cat > /dev/null; kill $server 2> /dev/null; wait $server', 'sh', command, ...args],
+        { stdio: ['pipe', log, log], detached: true },
+      );
       child.once('error', () => undefined);
       children.push(child);
+      return child;
     };
-    run('memcached', '/usr/bin/memcached', [
+    start('memcached', '/usr/bin/memcached', [
       '-l',
       '127.0.0.1',
       '-p',
@@ -237,9 +242,24 @@ export async function startSwift(): Promise<SwiftS3> {
       '0',
       ...(asRoot ? ['-u', user] : []),
     ]);
-    for (const kind of ['account', 'container', 'object', 'proxy']) {
-      run(kind, `/usr/bin/swift-${kind}-server`, [join(root, 'etc', `${kind}-server.conf`)]);
+    // The storage servers start without rings; the proxy loads them, so the rings are built meanwhile, the three
+    // in parallel. Each has partition power 0, one replica and one device: a single host.
+    for (const [kind] of storage) {
+      start(kind, `/usr/bin/swift-${kind}-server`, [join(root, 'etc', `${kind}-server.conf`)]);
     }
+    await Promise.all(
+      storage.map(async ([kind, port]) => {
+        const builder = join(root, 'etc', `${kind}.builder`);
+        await run('/usr/bin/swift-ring-builder', [builder, 'create', '0', '1', '1']);
+        await run('/usr/bin/swift-ring-builder', [builder, 'add', `r1z1-127.0.0.1:${port}/d1`, '1']);
+        // Exit 1 is a warning (the ring is written); 2 is an error.
+        await run('/usr/bin/swift-ring-builder', [builder, 'rebalance']).catch((error: { code?: number }) => {
+          if (error.code !== 1) throw error;
+        });
+      }),
+    );
+    const startProxy = () => start('proxy', '/usr/bin/swift-proxy-server', [join(root, 'etc', 'proxy-server.conf')]);
+    let proxyProcess = startProxy();
     const endpoint = `http://127.0.0.1:${proxy}`;
     const client = new S3Client({
       endpoint,
@@ -251,21 +271,25 @@ export async function startSwift(): Promise<SwiftS3> {
       maxAttempts: 1,
     });
     // Ready once every server listens and the S3 API answers a signed request (a bound, not an assertion).
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const dead = children.find((c) => c.exitCode !== null);
-      if (dead) throw new Error(`a Swift process exited with ${dead.exitCode}: ${logsOf(root)}`);
-      const up = await Promise.all([proxy, account, container, object, memcached].map(listening));
-      if (up.every(Boolean)) {
-        const answered = await client.send(new ListBucketsCommand({})).then(
-          () => true,
-          () => false,
-        );
-        if (answered) break;
+    const ready = async () => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const dead = children.find((c) => c.exitCode !== null && c !== proxyProcess && c.stdin?.writableEnded !== true);
+        if (dead) throw new Error(`a Swift process exited with ${dead.exitCode}: ${logsOf(root)}`);
+        const up = await Promise.all([proxy, account, container, object, memcached].map(listening));
+        if (up.every(Boolean)) {
+          const answered = await client.send(new ListBucketsCommand({})).then(
+            () => true,
+            () => false,
+          );
+          if (answered) return;
+        }
+        if (proxyProcess.exitCode !== null) throw new Error(`the Swift proxy exited: ${logsOf(root)}`);
+        if (Date.now() > deadline) throw new Error(`Swift did not start within 60 s: ${logsOf(root)}`);
+        await sleep(100);
       }
-      if (Date.now() > deadline) throw new Error(`Swift did not start within 60 s: ${logsOf(root)}`);
-      await sleep(100);
-    }
+    };
+    await ready();
     return {
       endpoint,
       region,
@@ -303,6 +327,14 @@ export async function startSwift(): Promise<SwiftS3> {
           () => null,
         );
       },
+      async stopProxy() {
+        await end(proxyProcess);
+      },
+      async startProxy() {
+        if (proxyProcess.exitCode === null) return;
+        proxyProcess = startProxy();
+        await ready();
+      },
       async stop() {
         client.destroy();
         await stop();
@@ -322,4 +354,13 @@ function logsOf(root: string): string {
       return text ? `\n[${name}] ${text}` : '';
     })
     .join('');
+}
+
+/** Kills a server's wrapper and everything in its process group. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }

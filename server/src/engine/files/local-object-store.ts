@@ -2,7 +2,7 @@ import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore, StoredObject } from './object-store.js';
@@ -18,7 +18,7 @@ export class LocalObjectStore implements ObjectStore {
   readonly location: string;
 
   constructor(root: string) {
-    this.location = root;
+    this.location = resolve(root);
   }
 
   #path(key: string): string {
@@ -29,7 +29,12 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   #unavailable(error: unknown): Error {
-    return createError('STORAGE_UNAVAILABLE', { location: this.location, reason: (error as Error).message });
+    const failure = createError('STORAGE_UNAVAILABLE', {
+      location: this.location,
+      reason: (error as NodeJS.ErrnoException).code ?? (error as Error).name,
+    });
+    failure.cause = error;
+    return failure;
   }
 
   async put(key: string, body: Buffer | Readable): Promise<void> {

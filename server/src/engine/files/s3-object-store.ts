@@ -126,10 +126,20 @@ export class S3Bucket {
     }
   }
 
+  /**
+   * STORAGE_UNAVAILABLE for a failed request. Clients read the S3 error code and status (or the network error's
+   * code), not the store's address; the SDK's error is kept as the cause for the server log.
+   */
   unavailable(error: unknown): Error {
     const status = statusOf(error);
-    const reason = `${(error as Error).name}${status ? ` (${status})` : ''}: ${(error as Error).message}`;
-    return createError('STORAGE_UNAVAILABLE', { location: this.location, reason });
+    const code = (error as { code?: string }).code;
+    const reason =
+      status !== undefined
+        ? `${(error as Error).name} (${status})`
+        : `the store did not answer (${code ?? (error as Error).name})`;
+    const failure = createError('STORAGE_UNAVAILABLE', { location: `bucket ${this.#options.bucket}`, reason });
+    failure.cause = error;
+    return failure;
   }
 }
 
@@ -202,7 +212,7 @@ export class S3ObjectStore implements ObjectStore {
       if (failed.length > 0) {
         const first = failed[0]!;
         throw createError('STORAGE_UNAVAILABLE', {
-          location: this.location,
+          location: `bucket ${this.#bucket.bucket}`,
           reason: `${failed.length} object(s) could not be deleted, first ${first.Key ?? ''} (${first.Code ?? ''}: ${first.Message ?? ''})`,
         });
       }

@@ -161,6 +161,41 @@ for (const provider of providers) {
       assert.deepEqual(await stored(), []);
     });
 
+    test('any id can carry a file: quotes and accents in the download name, ids too long for a file name', async () => {
+      const owner = await server.registerTenant();
+      const odd = 'résumé "2024"';
+      const long = 'é'.repeat(250);
+      for (const id of [odd, long]) {
+        const added = await server.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents',
+          headers: bearer(owner.token),
+          payload: {
+            id,
+            content: 'Curriculum.',
+            content_type: 'text/plain',
+            file_content: Buffer.from(id).toString('base64'),
+          },
+        });
+        assert.equal(added.statusCode, 201, added.body);
+        const got = await server.app.inject({
+          url: `/api/v1/documents/${encodeURIComponent(id)}/file`,
+          headers: bearer(owner.token),
+        });
+        assert.equal(got.statusCode, 200, got.body);
+        assert.equal(got.rawPayload.toString(), id);
+        assert.equal(got.headers['content-type'], 'text/plain');
+      }
+      const named = await server.app.inject({
+        url: `/api/v1/documents/${encodeURIComponent(odd)}/file`,
+        headers: bearer(owner.token),
+      });
+      assert.equal(
+        named.headers['content-disposition'],
+        `attachment; filename="r_sum_ _2024_"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%222024%22`,
+      );
+    });
+
     test('a batch that is refused leaves no file behind', async () => {
       const owner = await server.registerTenant();
       const colleague = await server.addUser(owner);
@@ -213,6 +248,61 @@ describe('issue 18: the s3 provider against OpenStack Swift', () => {
     assert.equal(got.headers['content-type'], 'application/octet-stream');
     assert.equal(got.headers['content-length'], String(bytes.length));
     assert.equal(sha256(got.rawPayload), sha256(bytes));
+  });
+});
+
+describe('issue 18: an outage of the bucket', () => {
+  test('a write answers 503 and stores nothing; a purge during it is completed at the next start', async () => {
+    const env = swift.godbEnv('godb', { S3_PREFIX: 'outage/' });
+    const dataDir = mkdtempSync(join(work, 'data-'));
+    let server = await startTestServer({ ...env, DATA_DIR: dataDir });
+    try {
+      const owner = await server.registerTenant();
+      const add = (id: string) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents',
+          headers: bearer(owner.token),
+          payload: { id, content: 'Minutes.', file_content: Buffer.from(id).toString('base64') },
+        });
+      assert.equal((await add('kept')).statusCode, 201);
+      const [key] = await swift.keys('godb', 'outage/files/');
+      assert.ok(key);
+
+      await swift.stopProxy();
+      try {
+        const refused = await add('during-outage');
+        assert.equal(refused.statusCode, 503, refused.body);
+        assert.equal(refused.json().error.code, 'STORAGE_UNAVAILABLE');
+        assert.match(refused.json().error.message, /^The file store \(bucket godb\) could not be used: /);
+        assert.doesNotMatch(refused.json().error.message, /127\.0\.0\.1/);
+        const missing = await server.app.inject({
+          url: '/api/v1/documents/during-outage',
+          headers: bearer(owner.token),
+        });
+        assert.equal(missing.statusCode, 404);
+        // The document is purged at once; its file cannot be deleted now and is remembered.
+        const purged = await server.app.inject({
+          method: 'DELETE',
+          url: '/api/v1/documents/kept?permanent=true',
+          headers: bearer(owner.token),
+        });
+        assert.equal(purged.statusCode, 200, purged.body);
+      } finally {
+        await swift.startProxy();
+      }
+      assert.deepEqual(await swift.keys('godb', 'outage/files/'), [key]);
+      await server.close();
+      // The next start deletes what is owed (in the background, once the bucket has been checked).
+      server = await startTestServer({ ...env, DATA_DIR: dataDir });
+      const deadline = Date.now() + 60_000;
+      while ((await swift.keys('godb', 'outage/files/')).length > 0) {
+        assert.ok(Date.now() < deadline, 'the purged document’s file was never deleted');
+        await sleep(100);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
