@@ -180,7 +180,7 @@ describe('deployment guide', () => {
     const shown = Object.fromEntries(
       sample
         .split('\n')
-        .filter((l) => /^[A-Z_]+=/.test(l))
+        .filter((l) => /^[A-Z0-9_]+=/.test(l))
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
     const defaults = loadConfig({});

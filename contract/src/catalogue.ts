@@ -31,6 +31,7 @@ import { countDocuments } from './operations/count-documents.js';
 import { updateDocument } from './operations/update-document.js';
 import { scrollDocuments } from './operations/scroll-documents.js';
 import { deleteDocuments } from './operations/delete-documents.js';
+import { downloadDocumentFile } from './operations/download-document-file.js';
 import { updateEngagement } from './operations/update-engagement.js';
 import { recordEngagement } from './operations/record-engagement.js';
 import { setVisibility } from './operations/set-visibility.js';
@@ -90,6 +91,7 @@ const catalogue = [
   countDocuments,
   scrollDocuments,
   deleteDocuments,
+  downloadDocumentFile,
   updateEngagement,
   recordEngagement,
   setVisibility,

@@ -65,7 +65,37 @@ export const ConfigSchema = Type.Object({
   SIGNED_URL_EXPIRY_S: int(3600, 'Lifetime of signed download links, in seconds.', 1),
   STORAGE_PROVIDER: Type.Union([Type.Literal('internal'), Type.Literal('s3')], {
     default: 'internal',
-    description: 'Where files are kept: internal (under DATA_DIR) or s3 (not available yet).',
+    description:
+      'Where uploaded files and release archives are kept: internal (DATA_DIR/files and RELEASE_DIR) or s3 (the S3_BUCKET; start-up checks it).',
+  }),
+  S3_ENDPOINT: Type.String({
+    default: '',
+    description:
+      'S3 API base URL for STORAGE_PROVIDER=s3, e.g. http://127.0.0.1:8080 for OpenStack Swift, MinIO or Ceph; empty means AWS S3 in S3_REGION.',
+  }),
+  S3_REGION: Type.String({
+    default: 'us-east-1',
+    description: 'Region of the bucket (signing region for other stores).',
+  }),
+  S3_BUCKET: Type.String({
+    default: '',
+    description: 'Bucket that keeps the files (required with STORAGE_PROVIDER=s3); it must exist.',
+  }),
+  S3_PREFIX: Type.String({
+    default: '',
+    description:
+      'Key prefix inside the bucket, e.g. godb/, so GoDB can share a bucket (files/ and releases/ go under it).',
+  }),
+  S3_ACCESS_KEY_ID: Type.String({
+    default: '',
+    description:
+      'Access key of the bucket; empty uses the AWS SDK’s default chain (AWS_ACCESS_KEY_ID, an instance role …).',
+  }),
+  S3_SECRET_ACCESS_KEY: Type.String({ default: '', description: 'Secret key of S3_ACCESS_KEY_ID.' }),
+  S3_FORCE_PATH_STYLE: Type.Boolean({
+    default: false,
+    description:
+      'Address the bucket in the URL path (endpoint/bucket/key) rather than the host name: what Swift, MinIO and most stores other than AWS need.',
   }),
   CORS_ORIGINS: Type.String({
     default: '*',

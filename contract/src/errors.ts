@@ -355,6 +355,12 @@ export const errorCatalogue = {
     message: 'The embedding model {model} could not be loaded: {reason}',
     description: 'The model files are missing or invalid; see the server log.',
   },
+  STORAGE_UNAVAILABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The file store ({location}) could not be used: {reason}. Retry shortly',
+    description: 'The storage provider (STORAGE_PROVIDER: a folder or an S3 bucket) failed; nothing was written.',
+  },
   EMBEDDING_PROVIDER_FAILED: {
     http: 502,
     grpc: 'UNAVAILABLE',

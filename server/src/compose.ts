@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remoteModelsOf, type Config } from './config/env.js';
 import { resolveJwtSecret } from './config/jwt-secret.js';
+import { openStorage } from './config/storage.js';
 import { systemClock, type Clock } from './engine/clock.js';
 import { openEngine, type Engine } from './engine/engine.js';
 import { ApiKeyRateLimit } from './service/auth/api-keys.js';
@@ -56,8 +57,11 @@ export async function createServer(
   clock: Clock = systemClock,
   seams: ServerSeams = {},
 ): Promise<GoDBServer> {
+  // First, so a bucket that cannot be used stops start-up (ConfigError) before anything is opened.
+  const storage = await openStorage(config);
   const engine = openEngine({
     dataDir: config.DATA_DIR,
+    ...(storage.files && { files: storage.files }),
     clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     embeddings: {
@@ -126,6 +130,7 @@ export async function createServer(
         now: clock.now(),
       }),
       { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
+      storage.releases,
     ),
     kickRelay: () => relay?.kick(),
   };
@@ -142,6 +147,11 @@ export async function createServer(
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
+  // Files of documents purged while the store refused are deleted now, or at the next purge.
+  void engine.files?.deleteOwed().then(({ deleted, pending, error }) => {
+    if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');
+    if (error) app.log.warn({ err: error, pending }, 'stored files of purged documents wait for the next purge');
+  });
   relay = new MailRelay(
     engine.outbox,
     {
@@ -179,6 +189,7 @@ export async function createServer(
       clearInterval(sweep);
       // 2. Then the engine, nothing left to call it: embedding workers, then index files, then SQLite last.
       await engine.close();
+      storage.close();
     },
   };
 }

@@ -10,16 +10,18 @@ const forceExitMs = 10_000;
 /** Starts GoDB: site and API on PORT, data in DATA_DIR; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   let config;
+  let server;
   try {
     config = loadConfig(process.env);
+    server = await createServer(config);
   } catch (error) {
+    // A setting that is wrong, or names something that cannot be used (an S3 bucket): one line, no stack.
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }
     throw error;
   }
-  const server = await createServer(config);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -30,7 +30,7 @@ export const batchAddDocuments = defineOperation({
     },
   ],
   longRunning: true,
-  errors: [],
+  errors: ['STORAGE_UNAVAILABLE'],
   examples: [
     {
       summary: 'Two documents',

@@ -24,7 +24,7 @@ export const downloadRelease = defineOperation({
     schema: Type.Unknown({ description: 'application/gzip: the release tarball.' }),
     description: 'The tarball.',
   },
-  errors: ['DOWNLOAD_LINK_INVALID', 'NOT_FOUND'],
+  errors: ['DOWNLOAD_LINK_INVALID', 'NOT_FOUND', 'STORAGE_UNAVAILABLE'],
   examples: [
     {
       summary: 'A signed link',

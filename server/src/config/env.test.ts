@@ -33,7 +33,28 @@ test('an invalid value stops start-up with a message naming the variable', () =>
   );
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL="loud" must be one of fatal, error/);
   assert.throws(() => loadConfig({ RATE_LIMIT_RPS: '0' }), /RATE_LIMIT_RPS="0" must be an integer ≥ 1/);
-  assert.throws(() => loadConfig({ STORAGE_PROVIDER: 's3' }), /STORAGE_PROVIDER=s3 is not available/);
   assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32 characters/);
   assert.throws(() => loadConfig({ SUPERADMIN_EMAIL: 'a@b.c' }), /set both SUPERADMIN_EMAIL and SUPERADMIN_PASSWORD/);
+});
+
+test('STORAGE_PROVIDER=s3 names the S3 setting that is missing or malformed', () => {
+  assert.throws(() => loadConfig({ STORAGE_PROVIDER: 's3' }), /STORAGE_PROVIDER=s3 needs S3_BUCKET/);
+  const s3 = { STORAGE_PROVIDER: 's3', S3_BUCKET: 'godb-files' };
+  assert.throws(() => loadConfig({ ...s3, S3_BUCKET: 'a/b' }), /S3_BUCKET="a\/b" is not a bucket name/);
+  assert.throws(
+    () => loadConfig({ ...s3, S3_ENDPOINT: 'localhost:8080' }),
+    /S3_ENDPOINT="localhost:8080" must be an http/,
+  );
+  assert.throws(
+    () => loadConfig({ ...s3, S3_ACCESS_KEY_ID: 'key' }),
+    /set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+  );
+  assert.throws(() => loadConfig({ ...s3, S3_PREFIX: '/godb/' }), /S3_PREFIX="\/godb\/" must not start with '\/'/);
+  assert.throws(
+    () => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'maybe' }),
+    /S3_FORCE_PATH_STYLE="maybe" must be boolean/,
+  );
+  const config = loadConfig({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:8080', S3_FORCE_PATH_STYLE: 'true' });
+  assert.equal(config.S3_FORCE_PATH_STYLE, true);
+  assert.equal(config.S3_REGION, 'us-east-1');
 });

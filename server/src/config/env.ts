@@ -20,6 +20,43 @@ function describeProblem(name: string, schema: TSchema, raw: string): string {
   return `Invalid configuration: ${name}=${JSON.stringify(raw)} must be ${expected}.`;
 }
 
+/** The S3_* settings that STORAGE_PROVIDER=s3 needs; the bucket itself is checked at start-up (compose.ts). */
+function checkS3(config: Config): void {
+  if (config.S3_BUCKET === '') {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_PROVIDER=s3 needs S3_BUCKET, the bucket that keeps the files (and S3_ENDPOINT for a store other than AWS).',
+    );
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(config.S3_BUCKET)) {
+    throw new ConfigError(
+      `Invalid configuration: S3_BUCKET=${JSON.stringify(config.S3_BUCKET)} is not a bucket name (letters, digits, '.', '-' and '_', 2 to 255 characters).`,
+    );
+  }
+  if (config.S3_ENDPOINT !== '') {
+    let url: URL | null = null;
+    try {
+      url = new URL(config.S3_ENDPOINT);
+    } catch {
+      url = null;
+    }
+    if (!url || !/^https?:$/.test(url.protocol)) {
+      throw new ConfigError(
+        `Invalid configuration: S3_ENDPOINT=${JSON.stringify(config.S3_ENDPOINT)} must be an http:// or https:// URL, e.g. http://127.0.0.1:8080.`,
+      );
+    }
+  }
+  if ((config.S3_ACCESS_KEY_ID === '') !== (config.S3_SECRET_ACCESS_KEY === '')) {
+    throw new ConfigError(
+      'Invalid configuration: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (to use the AWS SDK’s default credentials).',
+    );
+  }
+  if (config.S3_PREFIX.startsWith('/')) {
+    throw new ConfigError(
+      `Invalid configuration: S3_PREFIX=${JSON.stringify(config.S3_PREFIX)} must not start with '/' (keys are relative to the bucket).`,
+    );
+  }
+}
+
 /**
  * Parses the environment once. Throws {@link ConfigError} naming the first invalid variable.
  *
@@ -37,11 +74,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     if (!Value.Check(schema, value)) throw new ConfigError(describeProblem(name, schema, String(env[name])));
   }
   const config = converted as Config;
-  if (config.STORAGE_PROVIDER === 's3') {
-    throw new ConfigError(
-      'Invalid configuration: STORAGE_PROVIDER=s3 is not available in this release; use internal (files under DATA_DIR).',
-    );
-  }
+  if (config.STORAGE_PROVIDER === 's3') checkS3(config);
   if (config.JWT_SECRET !== '' && config.JWT_SECRET.length < 32) {
     throw new ConfigError(
       'Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).',

@@ -6,7 +6,9 @@ import { Documents } from './documents/documents.js';
 import { Maintenance } from './documents/maintenance.js';
 import { defaultVectorIndexOptions, VectorIndexes } from './documents/vector-index.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
-import { FileStore } from './files/file-store.js';
+import { DocumentFiles } from './files/document-files.js';
+import { LocalObjectStore } from './files/local-object-store.js';
+import type { ObjectStore } from './files/object-store.js';
 import { Collections } from './collections/collections.js';
 import { JobStore } from './jobs/job-store.js';
 import { Outbox } from './mail/outbox.js';
@@ -21,6 +23,11 @@ export interface EngineOptions {
   readonly embeddings: EmbedderOptions;
   /** Memory for float32 copies of indexed vectors (exact rescoring in memory), in bytes; default 1 GiB. */
   readonly vectorCacheBytes?: number;
+  /**
+   * Where uploaded document files are kept (the storage provider's files area); default DATA_DIR/files, and none
+   * for an in-memory engine.
+   */
+  readonly files?: ObjectStore;
 }
 
 /** The database itself: a plain library, no transport, no environment. */
@@ -37,6 +44,8 @@ export interface Engine {
   readonly search: SearchCore;
   readonly jobs: JobStore;
   readonly outbox: Outbox;
+  /** Uploaded document files, or null when this engine keeps none. */
+  readonly files: DocumentFiles | null;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
@@ -61,7 +70,8 @@ export function openEngine(options: EngineOptions): Engine {
     ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
     dir: onDisk ? join(options.dataDir, 'vectors') : null,
   });
-  const files = new FileStore(onDisk ? join(options.dataDir, 'files') : null);
+  const fileStore = options.files ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'files')) : null);
+  const files = fileStore ? new DocumentFiles(db, fileStore) : null;
   const text = new TextIndex(db);
   const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
   const maintenance = new Maintenance(db, vectors, text, clock);
@@ -79,6 +89,7 @@ export function openEngine(options: EngineOptions): Engine {
     search: new SearchCore(db, text, vectors),
     jobs,
     outbox: new Outbox(db, clock),
+    files,
     clock,
     isHealthy: () => {
       try {

@@ -6,5 +6,7 @@ export class FileResult {
     readonly source: string | Readable,
     readonly name: string,
     readonly contentType: string,
+    /** Its length in bytes, when known before it is sent (Content-Length). */
+    readonly size?: number,
   ) {}
 }

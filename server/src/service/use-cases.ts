@@ -29,6 +29,7 @@ import { deleteDocumentUseCase } from './documents/delete-document.js';
 import type { DocumentDeps } from './documents/deps.js';
 import { documentStatsUseCase } from './documents/document-stats.js';
 import { recordEngagementUseCase, updateEngagementUseCase } from './documents/engagement.js';
+import { downloadDocumentFileUseCase } from './documents/download-document-file.js';
 import { getDocumentUseCase } from './documents/get-document.js';
 import { updateDocumentUseCase } from './documents/update-document.js';
 import { getJobUseCase } from './documents/get-job.js';
@@ -107,6 +108,7 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'add-document': erase(addDocumentUseCase(deps)),
     'batch-add-documents': erase(batchAddDocumentsUseCase(deps)),
     'get-document': erase(getDocumentUseCase(deps)),
+    'download-document-file': erase(downloadDocumentFileUseCase(deps)),
     'update-engagement': erase(updateEngagementUseCase(deps)),
     'record-engagement': erase(recordEngagementUseCase(deps)),
     'set-visibility': erase(setVisibilityUseCase(deps)),

@@ -206,6 +206,17 @@ export class DocumentStore {
       }) as number[];
   }
 
+  /** The stored-file keys of a document and of its archived versions (what a purge must delete). */
+  filePaths(row: DocumentRow): string[] {
+    return [row.seq, ...this.#archivedVersions(row)].flatMap((seq) => {
+      const path = this.#sql
+        .get("SELECT json_extract(fields, '$.file_path') FROM documents WHERE seq = ?")
+        .pluck()
+        .get(seq) as unknown;
+      return typeof path === 'string' ? [path] : [];
+    });
+  }
+
   /** Removes a document from the store and every index (archived versions too); returns the chunk keys. */
   purge(row: DocumentRow): number[] {
     const versions = [row.seq, ...this.#archivedVersions(row)];

@@ -9,7 +9,8 @@ import {
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
-import type { FileStore } from '../files/file-store.js';
+import type { DocumentFiles } from '../files/document-files.js';
+import type { StoredObject } from '../files/object-store.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
 import { activeOwners, canEdit, canRead, isOwner } from './access.js';
@@ -75,7 +76,8 @@ export interface DocumentsDeps {
   readonly clock: Clock;
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
-  readonly files: FileStore;
+  /** Where uploaded files are kept; null keeps none (an in-memory engine). */
+  readonly files: DocumentFiles | null;
   readonly collections: Collections;
 }
 
@@ -133,7 +135,7 @@ export class Documents {
     signal?.throwIfAborted();
     await this.embed(prepared, signal);
     signal?.throwIfAborted();
-    return this.write(viewer, prepared, path);
+    return this.write(viewer, prepared, path, signal);
   }
 
   /** Validation, chunking and model resolution; no I/O. */
@@ -187,15 +189,91 @@ export class Documents {
     }
   }
 
-  /** Writes prepared (and embedded) documents in one transaction, then updates the in-memory vector indexes. */
+  /**
+   * Writes prepared (and embedded) documents in one transaction, then updates the in-memory vector indexes. Their
+   * files (`file_content`) are stored first, each under a new key, and deleted again when the transaction fails
+   * or `signal` aborts before it: a document is never written without its file, nor a file left without one.
+   * Documents without files are written before this returns, with no turn of the event loop in between.
+   */
   write(
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
+    signal?: AbortSignal,
+  ): Promise<{ id: string; version: number }[]> {
+    if (!this.#deps.files || prepared.every((doc) => doc.fileContent === undefined)) {
+      try {
+        return Promise.resolve(this.#commit(viewer, prepared, path, new Map()));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return this.#writeWithFiles(viewer, prepared, path, signal);
+  }
+
+  async #writeWithFiles(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+    signal?: AbortSignal,
+  ): Promise<{ id: string; version: number }[]> {
+    const stored = await this.#uploadFiles(viewer, prepared);
+    const changes: VectorChanges = new Map();
+    let result: { id: string; version: number }[];
+    try {
+      signal?.throwIfAborted();
+      result = this.#writeRows(viewer, prepared, path, stored, changes);
+    } catch (error) {
+      await this.#deps.files?.discard([...stored.values()]);
+      throw error;
+    }
+    this.#apply(viewer.tenantId, changes);
+    return result;
+  }
+
+  /** The rows in one transaction, then the in-memory vector indexes. */
+  #commit(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+    stored: ReadonlyMap<PreparedDocument, string>,
+  ): { id: string; version: number }[] {
+    const changes: VectorChanges = new Map();
+    const result = this.#writeRows(viewer, prepared, path, stored, changes);
+    this.#apply(viewer.tenantId, changes);
+    return result;
+  }
+
+  /** Stores the files of the documents that carry one, a few at a time; answers each document's key. */
+  async #uploadFiles(viewer: Viewer, prepared: readonly PreparedDocument[]): Promise<Map<PreparedDocument, string>> {
+    const stored = new Map<PreparedDocument, string>();
+    const files = this.#deps.files;
+    if (!files) return stored;
+    const pending = prepared.filter((doc) => doc.fileContent !== undefined);
+    const uploadNext = async (): Promise<void> => {
+      for (let doc = pending.shift(); doc; doc = pending.shift()) {
+        stored.set(doc, await files.upload(viewer.tenantId, doc.id, Buffer.from(doc.fileContent!, 'base64')));
+      }
+    };
+    const uploads = Array.from({ length: Math.min(4, pending.length) }, uploadNext);
+    const outcomes = await Promise.allSettled(uploads);
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) {
+      await files.discard([...stored.values()]);
+      throw failed.reason;
+    }
+    return stored;
+  }
+
+  #writeRows(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+    stored: ReadonlyMap<PreparedDocument, string>,
+    changes: VectorChanges,
   ): { id: string; version: number }[] {
     const now = this.now();
-    const changes: VectorChanges = new Map();
-    const result = transaction(this.#deps.db, [this.#deps.text], () => {
+    return transaction(this.#deps.db, [this.#deps.text], () => {
       const out = prepared.map((doc, i) => {
         const existing = this.store.row(viewer.tenantId, doc.id);
         // A soft-deleted document keeps its id until its owner purges it: writing over it would archive someone
@@ -228,10 +306,8 @@ export class Documents {
           if (existing.model) this.#change(changes, existing.model).removed.push(...removed);
           fields.previous_doc_id = `${existing.id}@v${existing.version}`;
         }
-        if (doc.fileContent !== undefined) {
-          const stored = this.#deps.files.put(viewer.tenantId, doc.id, version, doc.fileContent);
-          if (stored) fields.file_path = stored;
-        }
+        const filePath = stored.get(doc);
+        if (filePath !== undefined) fields.file_path = filePath;
         const { seq, chunks } = this.store.insert(
           viewer.tenantId,
           doc.ownerId ?? viewer.userId,
@@ -248,8 +324,6 @@ export class Documents {
       this.#bump(viewer.tenantId, changes);
       return out;
     });
-    this.#apply(viewer.tenantId, changes);
-    return result;
   }
 
   /**
@@ -448,7 +522,7 @@ export class Documents {
     };
     if (reembed) await this.embed([prepared], signal);
     signal?.throwIfAborted();
-    const [written] = this.write(viewer, [prepared], () => 'body');
+    const [written] = await this.write(viewer, [prepared], () => 'body');
     return written!;
   }
 
@@ -542,8 +616,26 @@ export class Documents {
     this.store.setAccess(row.seq, next, fields.access_list ?? []);
   }
 
-  /** Deletes (hides, or with `permanent` purges) a document, and with `recursive` its descendants. */
-  delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): number {
+  /**
+   * The file uploaded with a document (or with an earlier version, `id@v2`), if the viewer may read the document.
+   * NOT_FOUND when there is none.
+   */
+  async file(
+    viewer: Viewer,
+    id: string,
+  ): Promise<StoredObject & { readonly name: string; readonly contentType: string | undefined }> {
+    const row = this.readable(viewer, id);
+    const fields = JSON.parse(row.fields) as DocumentFields;
+    const stored = fields.file_path !== undefined ? await this.#deps.files?.open(fields.file_path) : undefined;
+    if (!stored) throw createError('NOT_FOUND', { resource: 'File of document', id });
+    return { ...stored, name: row.id, contentType: fields.content_type };
+  }
+
+  /**
+   * Deletes (hides, or with `permanent` purges) a document, and with `recursive` its descendants. A purge
+   * deletes the documents' stored files too (every version's); a hidden document keeps its file until then.
+   */
+  async delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
     const now = this.now();
     // A soft-deleted document can still be purged by its owner (and only purged).
     const root =
@@ -581,13 +673,15 @@ export class Documents {
     transaction(this.#deps.db, [this.#deps.text], () => {
       for (const target of targets) {
         this.#removeVectors(changes, target);
+        if (options.permanent) this.#deps.files?.owe(this.store.filePaths(target));
         const removed = options.permanent ? this.store.purge(target) : this.store.softDelete(target, now);
         if (target.model) this.#change(changes, target.model).removed.push(...removed);
       }
       this.#bump(viewer.tenantId, changes);
     });
     this.#apply(viewer.tenantId, changes);
-    if (options.permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
+    // The rows are gone; their files follow now, or at the next pass when the store refuses (never an error here).
+    if (options.permanent) await this.#deps.files?.deleteOwed();
     return targets.length;
   }
 
@@ -596,7 +690,11 @@ export class Documents {
    * may read but not delete are skipped, and ids it cannot read are ignored (callers pass ids they found readable).
    * Children are left alone (delete by filter is not recursive). Keep batches to a few hundred ids.
    */
-  deleteSome(viewer: Viewer, ids: readonly string[], permanent: boolean): { deleted: number; skipped: number } {
+  async deleteSome(
+    viewer: Viewer,
+    ids: readonly string[],
+    permanent: boolean,
+  ): Promise<{ deleted: number; skipped: number }> {
     const now = this.now();
     let skipped = 0;
     const targets = ids.flatMap((id) => {
@@ -612,13 +710,15 @@ export class Documents {
     transaction(this.#deps.db, [this.#deps.text], () => {
       for (const target of targets) {
         this.#removeVectors(changes, target);
+        if (permanent) this.#deps.files?.owe(this.store.filePaths(target));
         const removed = permanent ? this.store.purge(target) : this.store.softDelete(target, now);
         if (target.model) this.#change(changes, target.model).removed.push(...removed);
       }
       this.#bump(viewer.tenantId, changes);
     });
     this.#apply(viewer.tenantId, changes);
-    if (permanent) for (const target of targets) this.#deps.files.removeAll(viewer.tenantId, target.id);
+    // The rows are gone; their files follow now, or at the next pass when the store refuses.
+    if (permanent) await this.#deps.files?.deleteOwed();
     return { deleted: targets.length, skipped };
   }
 
@@ -627,12 +727,14 @@ export class Documents {
    * its settings, in one transaction. Returns the number of documents (current versions) removed. The caller
    * decides who may (tenant admins).
    */
-  deleteCollection(tenantId: string, name: string): number {
+  async deleteCollection(tenantId: string, name: string): Promise<number> {
     const collection = this.#deps.collections.require(tenantId, name);
     const changes: VectorChanges = new Map();
     const rows = this.store.collectionRows(tenantId, name);
     transaction(this.#deps.db, [this.#deps.text], () => {
       for (const row of rows) {
+        const path = (JSON.parse(row.fields) as DocumentFields).file_path;
+        if (path !== undefined) this.#deps.files?.owe([path]);
         const removed = this.store.purgeVersion(row.seq);
         if (row.model) this.#change(changes, row.model).removed.push(...removed);
       }
@@ -642,7 +744,7 @@ export class Documents {
     this.#apply(tenantId, changes);
     for (const vectorName of Object.keys(collection.vectors))
       this.#deps.vectors.drop(tenantId, clientSpaceKey(name, vectorName));
-    for (const row of rows) if (!row.superseded) this.#deps.files.removeAll(tenantId, row.id);
+    await this.#deps.files?.deleteOwed();
     return rows.filter((r) => !r.superseded && r.deleted_at === null).length;
   }
 

@@ -254,4 +254,13 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE INDEX api_keys_user ON api_keys(user_id, created_at);
     `,
   },
+  {
+    version: 8,
+    description: 'stored files waiting to be deleted (their documents were purged, or their write failed)',
+    // A row is written in the transaction that purges a document, and removed once the storage provider has
+    // deleted the object: a store that is down when a document is purged is cleaned up later, not forgotten.
+    sql: `
+      CREATE TABLE file_deletions (key TEXT PRIMARY KEY) STRICT;
+    `,
+  },
 ];

@@ -61,5 +61,5 @@ export const deleteCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'delete-collection'> =>
   async ({ params }, ctx) => ({
     success: true as const,
-    deleted_documents: deps.documents.deleteCollection(viewerOf(ctx).tenantId, params.name),
+    deleted_documents: await deps.documents.deleteCollection(viewerOf(ctx).tenantId, params.name),
   });

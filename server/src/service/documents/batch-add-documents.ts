@@ -47,7 +47,7 @@ async function runImport(
       const group = inputs.slice(start, start + importGroupSize);
       const prepared = deps.documents.prepare(viewer, group, (i) => path(start + i));
       await deps.documents.embed(prepared);
-      deps.documents.write(viewer, prepared, (i) => path(start + i));
+      await deps.documents.write(viewer, prepared, (i) => path(start + i));
       processed += group.length;
       deps.jobs.update(jobId, { processed });
       await new Promise((resolve) => setImmediate(resolve));

@@ -89,7 +89,7 @@ export const deleteDocumentsUseCase =
     let skipped = 0;
     for (let i = 0; i < ids.length; i += deletesPerBatch) {
       if (i > 0) await nextTurn(ctx.signal);
-      const done = deps.documents.deleteSome(scope.viewer, ids.slice(i, i + deletesPerBatch), body.permanent);
+      const done = await deps.documents.deleteSome(scope.viewer, ids.slice(i, i + deletesPerBatch), body.permanent);
       deleted += done.deleted;
       skipped += done.skipped;
     }

@@ -1,12 +1,13 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import type { ObjectStore } from '../../engine/files/object-store.js';
 import { missingForRelease, releaseEntries, type ReleaseSources } from './release-files.js';
 import { tarStream } from './tar-stream.js';
 
@@ -67,17 +68,40 @@ async function* follow(build: Build, handle: FileHandle): AsyncGenerator<Buffer>
  * and streams it as it is written: no wait, no retry. Every download during that build follows the same file, and
  * the file is renamed into place only once complete, so later downloads are served from disk and a failed or
  * interrupted build leaves nothing half-written behind. A visitor who leaves does not stop the build.
+ *
+ * With STORAGE_PROVIDER=s3 the bucket's `releases/` area is where a finished archive is kept for every server
+ * that shares the bucket: an archive on this server's disk (built here, or written by `npm run package`) is
+ * copied there once, and a server without one serves the bucket's copy before it would build its own.
  */
 export class ReleaseArtifact {
   readonly #dir: string;
   readonly #sources: () => ReleaseSources;
   readonly #log: ReleaseLog | undefined;
+  readonly #shared: ObjectStore | null;
+  /** Archives copied (or being copied) to the shared store by this process. */
+  readonly #sharing = new Map<string, Promise<void>>();
   #build: Build | null = null;
 
-  constructor(dir: string, sources: () => ReleaseSources, log?: ReleaseLog) {
+  constructor(dir: string, sources: () => ReleaseSources, log?: ReleaseLog, shared: ObjectStore | null = null) {
     this.#dir = dir;
     this.#sources = sources;
     this.#log = log;
+    this.#shared = shared;
+  }
+
+  /** Copies a finished archive to the shared store once, in the background (a failure is logged and retried later). */
+  #share(file: string, path: string): void {
+    const shared = this.#shared;
+    if (!shared || this.#sharing.has(file)) return;
+    const copy = (async () => {
+      if (await shared.has(file)) return;
+      await shared.put(file, createReadStream(path));
+      this.#log?.info({ file, location: shared.location }, 'release copied to the shared store');
+    })().catch((error: unknown) => {
+      this.#sharing.delete(file);
+      this.#log?.error({ err: error, file, location: shared.location }, 'the release could not be copied');
+    });
+    this.#sharing.set(file, copy);
   }
 
   /**
@@ -86,7 +110,12 @@ export class ReleaseArtifact {
    */
   async open(file: string): Promise<string | Readable> {
     const path = join(this.#dir, file);
-    if (existsSync(path)) return path;
+    if (existsSync(path)) {
+      this.#share(file, path);
+      return path;
+    }
+    const stored = await this.#shared?.get(file);
+    if (stored) return stored.body;
     const sources = this.#sources();
     if (file !== `godb-${sources.version}.tar.gz`)
       throw createError('NOT_FOUND', {
@@ -139,6 +168,7 @@ export class ReleaseArtifact {
         await pipeline(Readable.from(tarStream(await releaseEntries(sources))), createGzip(), counting(handle, build));
         await rename(build.partial, path);
         build.done = true;
+        this.#share(basename(path), path);
         this.#log?.info({ file: path, bytes: build.written }, 'release built');
       } catch (error) {
         build.error = error as Error;

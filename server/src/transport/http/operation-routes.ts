@@ -20,6 +20,18 @@ declare module 'fastify' {
 /** What a handler's work resolves to when its caller has gone (see RequestContext.signal). */
 const abandoned = Symbol('abandoned');
 
+/**
+ * A Content-Disposition naming the file (RFC 6266): a plain ASCII name for every client, and the exact name
+ * (a document id may hold any character) in `filename*` for those that read it.
+ */
+export function attachment(name: string): string {
+  const plain = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return plain === name
+    ? `attachment; filename="${name}"`
+    : `attachment; filename="${plain}"; filename*=UTF-8''${exact}`;
+}
+
 /** `/api/v1/documents/{id}` → `/api/v1/documents/:id` */
 export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
@@ -78,9 +90,10 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             // client needs (a 200 MB release on a slow line), so the timer stops once the file is ready to stream.
             if (request.godbTimer) clearTimeout(request.godbTimer);
             request.godbTimer = null;
+            if (result.size !== undefined) void reply.header('content-length', result.size);
             return reply
               .type(result.contentType)
-              .header('content-disposition', `attachment; filename="${result.name}"`)
+              .header('content-disposition', attachment(result.name))
               .send(typeof result.source === 'string' ? createReadStream(result.source) : result.source);
           }
           return reply.code(operation.success.status).send(result);

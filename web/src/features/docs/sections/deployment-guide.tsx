@@ -51,6 +51,43 @@ node server/dist/main.js      # reads the environment below`}</code>
       <pre aria-label="Sample environment configuration">
         <code>{sampleConfiguration()}</code>
       </pre>
+      <h2>Files in an S3 bucket</h2>
+      <p>
+        Files uploaded with documents (<code>file_content</code>) and the release archive behind the mailed download
+        links are kept under <code>DATA_DIR/files</code> and <code>RELEASE_DIR</code> by default. With{' '}
+        <code>STORAGE_PROVIDER=s3</code> they go to a bucket of AWS S3 or of any store with an S3 API (OpenStack Swift,
+        MinIO, Ceph), so several servers can share them and <code>DATA_DIR</code> holds only the database:
+      </p>
+      <pre aria-label="S3 storage configuration">
+        <code>{`STORAGE_PROVIDER=s3
+S3_ENDPOINT=http://swift.internal:8080   # empty for AWS itself
+S3_REGION=us-east-1
+S3_BUCKET=godb-files                     # must exist
+S3_PREFIX=production/                    # optional: share a bucket
+S3_ACCESS_KEY_ID=…                       # empty: the AWS SDK's default credentials
+S3_SECRET_ACCESS_KEY=…
+S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}</code>
+      </pre>
+      <ul>
+        <li>
+          Start-up checks the bucket and stops with exit code 2 and one line saying what is wrong: an endpoint that
+          cannot be reached, a bucket that does not exist, or keys the store refuses.
+        </li>
+        <li>
+          Objects are kept under <code>files/&lt;tenant&gt;/&lt;document&gt;/</code> and <code>releases/</code>. Files
+          larger than 5 MiB are uploaded in parts. Checksums are sent only where the S3 API requires them, so stores
+          that refuse the AWS SDK’s newer aws-chunked uploads work too.
+        </li>
+        <li>
+          A document’s file is downloaded at <code>GET /api/v1/documents/&#123;id&#125;/file</code> by whoever may read
+          the document; each version keeps its own file. Deleting a document with <code>permanent=true</code> deletes
+          its files; if the bucket cannot be reached then, they are deleted at the next purge or start.
+        </li>
+        <li>
+          Signed download links work with either provider: a release archive built by one server is copied to the bucket
+          and served from there by every server that shares it.
+        </li>
+      </ul>
       <h2>Operations</h2>
       <ul>
         <li>

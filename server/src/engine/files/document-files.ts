@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
+import { keySegment, type ObjectStore, type StoredObject } from './object-store.js';
+
+/** What a pass over the deletions still owed did. */
+export interface DeletionReport {
+  readonly deleted: number;
+  readonly pending: number;
+  /** Why the store refused, when some remain. */
+  readonly error: Error | null;
+}
+
+/**
+ * The files uploaded with documents (`file_content`), kept by the storage provider under
+ * `<tenant>/<document id>/<random id>`: a fresh key per write, so a failed write can remove what it uploaded
+ * without touching an object of the version that stays, and a purge deletes exact keys. Deletions go through the
+ * `file_deletions` table: written in the purging transaction, removed once the object is gone, so a store that
+ * is down at that moment is cleaned up at the next pass (each purge, and each start) rather than left with orphans.
+ */
+export class DocumentFiles {
+  readonly store: ObjectStore;
+  readonly #sql: StatementCache;
+
+  constructor(db: Db, store: ObjectStore) {
+    this.store = store;
+    this.#sql = new StatementCache(db);
+  }
+
+  /** Stores the bytes of a new version of a document; answers the key to record with it. */
+  async upload(tenantId: string, docId: string, bytes: Buffer): Promise<string> {
+    const key = `${keySegment(tenantId)}/${keySegment(docId)}/${randomUUID()}`;
+    await this.store.put(key, bytes);
+    return key;
+  }
+
+  open(key: string): Promise<StoredObject | null> {
+    return this.store.get(key);
+  }
+
+  /** Records keys to delete; call inside the transaction that drops their documents. */
+  owe(keys: readonly string[]): void {
+    for (const key of keys) this.#sql.get('INSERT OR IGNORE INTO file_deletions (key) VALUES (?)').run(key);
+  }
+
+  /** Deletes now what a failed write uploaded; what the store refuses is owed for the next pass. */
+  async discard(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.store.delete(keys);
+    } catch {
+      this.owe(keys);
+    }
+  }
+
+  /** Deletes every object owed. Never throws: what is left waits for the next pass. */
+  async deleteOwed(): Promise<DeletionReport> {
+    const keys = this.#sql.get('SELECT key FROM file_deletions ORDER BY key').pluck().all() as string[];
+    let deleted = 0;
+    for (let start = 0; start < keys.length; start += 1000) {
+      const batch = keys.slice(start, start + 1000);
+      try {
+        await this.store.delete(batch);
+      } catch (error) {
+        return { deleted, pending: keys.length - deleted, error: error as Error };
+      }
+      for (const key of batch) this.#sql.get('DELETE FROM file_deletions WHERE key = ?').run(key);
+      deleted += batch.length;
+    }
+    return { deleted, pending: 0, error: null };
+  }
+}

@@ -1,0 +1,89 @@
+import { createError } from '@godb/contract';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectStore, StoredObject } from './object-store.js';
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * The `internal` storage provider: one file per object under a folder (DATA_DIR/files for uploaded files). A
+ * write goes to a hidden temporary file renamed into place, so a reader never sees half an object; emptied
+ * folders are removed with their last object.
+ */
+export class LocalObjectStore implements ObjectStore {
+  readonly location: string;
+
+  constructor(root: string) {
+    this.location = resolve(root);
+  }
+
+  #path(key: string): string {
+    const path = join(this.location, ...key.split('/'));
+    // Keys are built by GoDB from encoded ids; this only guards against a programming error.
+    if (relative(this.location, path).startsWith('..')) throw new TypeError(`object key outside the store: ${key}`);
+    return path;
+  }
+
+  #unavailable(error: unknown): Error {
+    const failure = createError('STORAGE_UNAVAILABLE', {
+      location: this.location,
+      reason: (error as NodeJS.ErrnoException).code ?? (error as Error).name,
+    });
+    failure.cause = error;
+    return failure;
+  }
+
+  async put(key: string, body: Buffer | Readable): Promise<void> {
+    const target = this.#path(key);
+    const partial = join(dirname(target), `.${randomUUID()}.partial`);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      if (Buffer.isBuffer(body)) await writeFile(partial, body);
+      else await pipeline(body, createWriteStream(partial));
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw this.#unavailable(error);
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const path = this.#path(key);
+    try {
+      const { size } = await stat(path);
+      return { body: createReadStream(path), size };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw this.#unavailable(error);
+    }
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await stat(this.#path(key)).catch(() => null))?.isFile() === true;
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      const path = this.#path(key);
+      try {
+        await rm(path, { force: true });
+      } catch (error) {
+        throw this.#unavailable(error);
+      }
+      // Then the folders it leaves empty, up to the root (rmdir refuses a folder that is not empty).
+      for (let dir = dirname(path); dir !== this.location && dir.startsWith(this.location + sep); dir = dirname(dir)) {
+        if (
+          !(await rmdir(dir).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
+      }
+    }
+  }
+}
