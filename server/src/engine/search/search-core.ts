@@ -360,17 +360,22 @@ export class SearchCore {
     const lazy = options.limit !== undefined && !scopeReadsRows(scope);
     let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
     let depth = want;
+    // What earlier rounds learnt about the candidates' documents: loaded (readable in scope), readable in any table.
+    const docs = new Map<number, LoadedDocument>();
+    const readable = new Set<number>();
+    const checked = new Set<number>();
     for (;;) {
       const rows = read(depth);
-      const docs = this.load(scope, [...new Set(rows.map((r) => r.doc))], { lazy });
-      const readable = this.#readableAnywhere(scope, rows, docs);
+      this.#check(scope, rows, lazy, { docs, readable, checked });
       const window: RankedChunk[] = [];
       for (const row of rows) {
         if (window.length === want) break;
         if (readable.has(row.doc)) window.push(row);
       }
       if (window.length < want && rows.length === depth && depth < maxTextDepth) {
-        depth = Math.min(maxTextDepth, depth * 5);
+        // Deeper, in proportion to the share of readable chunks so far (at least 1.5 times, at most 5 times).
+        const needed = (want * rows.length) / Math.max(1, window.length);
+        depth = Math.min(maxTextDepth, Math.ceil(Math.min(depth * 5, Math.max(depth * 1.5, needed * 1.1))));
         continue;
       }
       const hits = this.group(scope, window, docs);
@@ -382,15 +387,27 @@ export class SearchCore {
   }
 
   /**
-   * Documents among the rows' that the caller may read, in any table: those loaded for the scope, and when the
-   * scope names a table, the readable ones of other tables too (the window counts them as filters' rejects are).
+   * Loads the rows' documents not checked yet: into `docs` those readable in the scope, into `readable` those
+   * readable in any table (when the scope names a table, the window counts other tables' documents the caller may
+   * read, as it counts those that filters reject).
    */
-  #readableAnywhere(scope: Scope, rows: readonly RankedChunk[], inScope: Map<number, LoadedDocument>): Set<number> {
-    const readable = new Set(inScope.keys());
-    if (scope.table === undefined) return readable;
-    const others = [...new Set(rows.flatMap((r) => (inScope.has(r.doc) ? [] : [r.doc])))];
-    for (const seq of this.load({ ...scope, table: undefined }, others, { lazy: true }).keys()) readable.add(seq);
-    return readable;
+  #check(
+    scope: Scope,
+    rows: readonly RankedChunk[],
+    lazy: boolean,
+    known: { docs: Map<number, LoadedDocument>; readable: Set<number>; checked: Set<number> },
+  ): void {
+    const fresh = [...new Set(rows.flatMap((r) => (known.checked.has(r.doc) ? [] : [r.doc])))];
+    if (fresh.length === 0) return;
+    for (const seq of fresh) known.checked.add(seq);
+    const loaded = this.load(scope, fresh, { lazy });
+    for (const [seq, doc] of loaded) {
+      known.docs.set(seq, doc);
+      known.readable.add(seq);
+    }
+    if (scope.table === undefined) return;
+    const others = fresh.filter((seq) => !loaded.has(seq));
+    for (const seq of this.load({ ...scope, table: undefined }, others, { lazy: true }).keys()) known.readable.add(seq);
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
