@@ -121,7 +121,7 @@ export class DocumentStore {
           chunk.vector ? vectorBlob(chunk.vector) : null,
         ).lastInsertRowid,
       );
-      this.#text.insert(tenantId, key, seq, doc.title, chunk.content);
+      this.#text.insert(tenantId, key, seq, doc.title, chunk.content, doc.visibility === 'public');
       if (chunk.vector) written.push({ key, doc: seq, vector: chunk.vector });
     });
     return { seq, chunks: written };
@@ -175,8 +175,15 @@ export class DocumentStore {
       .run(JSON.stringify(fields), now, seq);
   }
 
-  setVisibility(seq: number, visibility: string, now: number): void {
-    this.#sql.get('UPDATE documents SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, now, seq);
+  /**
+   * Sets a document's visibility. A live document's chunks move between the text tables with it: BM25 counts the
+   * chunks of public documents only (see TextIndex).
+   */
+  setVisibility(row: DocumentRow, visibility: string, now: number): void {
+    this.#sql.get('UPDATE documents SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, now, row.seq);
+    if (row.superseded || row.deleted_at !== null) return; // not indexed
+    const chunks = this.#sql.get('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(row.seq) as number[];
+    this.#text.setPublic(row.tenant_id, chunks, visibility === 'public');
   }
 
   /** Hides a document from every read and search; returns its chunk keys, which leave the vector index. */

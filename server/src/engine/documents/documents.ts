@@ -557,7 +557,8 @@ export class Documents {
     if (!canEdit(this.store.access(row.seq), viewer, this.now())) {
       throw createError('FORBIDDEN', { reason: 'changing visibility needs the edit or owner role on the document' });
     }
-    this.store.setVisibility(row.seq, visibility, this.now());
+    // In a transaction with the text index as listener: its in-memory statistics follow once the change commits.
+    transaction(this.#deps.db, [this.#deps.text], () => this.store.setVisibility(row, visibility, this.now()));
   }
 
   /** add (or replace) entries, update existing ones, or remove them; owners only; the last owner stays. */

@@ -68,10 +68,10 @@ export class Maintenance {
       this.#text.clear(tenantId);
       const rows = this.#db
         .prepare(
-          `SELECT c.seq, c.doc_seq AS doc, d.title, c.content FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
+          `SELECT c.seq, c.doc_seq AS doc, d.title, c.content, d.visibility = 'public' AS public FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
         )
-        .all(tenantId) as { seq: number; doc: number; title: string; content: string }[];
-      for (const row of rows) this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content);
+        .all(tenantId) as { seq: number; doc: number; title: string; content: string; public: number }[];
+      for (const row of rows) this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content, row.public === 1);
       this.#db
         .prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)')
         .run(tenantId);

@@ -2,7 +2,7 @@ import { createError } from '@godb/contract';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { queryTokens, quote } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
-import { readableTerms } from './readable-terms.js';
+import { byPublicFrequency, readableTerms } from './readable-terms.js';
 import type { Scope, SearchCore } from './search-core.js';
 
 export interface Suggestion {
@@ -66,16 +66,22 @@ export function autocomplete(
     // With fuzziness, only the first letter is taken as typed: a missing or swapped letter anywhere after it
     // (`grph` → graph) is the typo being forgiven, so the range scanned must not include it.
     const head = fuzziness === 0 ? last : last.slice(0, 1);
-    const words = core.sql
-      .get(`SELECT term, doc FROM ${tables.vocab} WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT 20000`)
-      .all(head, `${head}\u{10ffff}`) as { term: string; doc: number }[];
+    // Candidates in an order nothing the caller may not read can change: the most public chunks first.
+    const words = byPublicFrequency(
+      core,
+      scope.viewer.tenantId,
+      core.sql
+        .get(`SELECT term FROM ${tables.vocab} WHERE term >= ? AND term < ?`)
+        .pluck()
+        .all(head, `${head}\u{10ffff}`) as string[],
+    ).slice(0, 20_000);
     // Counted in the unstemmed words index the vocabulary comes from: the stemmed index would count a private
     // word (`merging`) as readable whenever a readable word shares its stem (`merge`).
     const visible = core.sql.get(
       `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid
        JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.words} MATCH @match AND ${alive} AND ${readableSql}`,
     );
-    const candidates = words.filter((w) => completes(w.term, last, fuzziness)).map((w) => w.term);
+    const candidates = words.filter((w) => completes(w, last, fuzziness));
     for (const term of readableTerms(core, scope, candidates, limit * 4)) {
       const { docs } = visible.get({ ...bind, match: quote(term) }) as { docs: number };
       if (docs > 0) tally.set(term, { count: docs, engagement: 0 });

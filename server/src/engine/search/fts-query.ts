@@ -1,3 +1,4 @@
+import { indexTerms } from '../text/tokenize.js';
 import { createError } from '@godb/contract';
 
 /** Word tokens, as the index sees them: letters and digits (wildcards kept for wildcard queries). */
@@ -15,11 +16,14 @@ export const maxExpansions = 64;
 export const maxWildcardPatterns = 16;
 
 /**
- * What a text query asks the index: `words`, any of them, or a `phrase`, the words in order (both ranked by the
- * tenant's in-memory BM25 index), or an FTS5 MATCH `expression` (wildcards, which need FTS5's vocabulary).
+ * What a text query asks the index: `words`, any of them, a `phrase`, the words in order, or `groups`, a word of
+ * each group (a wildcard query: a pattern's expansions form a group, a plain word a group of one). All three are
+ * ranked by the tenant's in-memory BM25 index, or through FTS5 with the same scores while it loads.
  */
 export type TextMatch =
-  { readonly words: readonly string[] } | { readonly phrase: readonly string[] } | { readonly expression: string };
+  | { readonly words: readonly string[] }
+  | { readonly phrase: readonly string[] }
+  | { readonly groups: readonly (readonly string[])[] };
 
 /**
  * The match for `match` (any word) or `phrase` (the words in order; one word is the same as `match`); undefined
@@ -31,16 +35,27 @@ export function textMatch(query: string, type: 'match' | 'phrase'): TextMatch | 
   return type === 'phrase' && tokens.length > 1 ? { phrase: tokens } : { words: tokens };
 }
 
-/** The same match as an FTS5 expression (FTS5 ranks it identically). */
+/** The same match as an FTS5 MATCH expression. */
 export function ftsExpression(match: TextMatch): string {
-  if ('expression' in match) return match.expression;
+  if ('groups' in match) {
+    return match.groups.map((g) => (g.length === 1 ? quote(g[0]!) : `(${g.map(quote).join(' OR ')})`)).join(' AND ');
+  }
   return 'words' in match ? match.words.map(quote).join(' OR ') : quote(match.phrase.join(' '));
 }
 
 /**
+ * The phrases FTS5's `bm25()` sums over for the match, in its order, each as FTS5 phrase syntax and as index terms
+ * (a word is a phrase of one term; a repeated word counts each time).
+ */
+export function ftsPhrases(match: TextMatch): { readonly text: string; readonly terms: readonly string[] }[] {
+  const words = 'groups' in match ? match.groups.flat() : 'words' in match ? match.words : [match.phrase.join(' ')];
+  return words.map((w) => ({ text: quote(w), terms: indexTerms(w) }));
+}
+
+/**
  * Wildcard queries: `*` (any run) and `?` (one character) within a word. Each pattern is expanded against the
- * tenant's vocabulary (at most 64 words, most frequent first) and every pattern or word must match. Patterns are
- * capped in length and expansions in number, so no pattern can stall the server.
+ * tenant's vocabulary (at most 64 words, those most public chunks hold first) and every pattern or word must match.
+ * Patterns are capped in length and expansions in number, so no pattern can stall the server.
  */
 export function wildcardQuery(
   query: string,
@@ -55,10 +70,10 @@ export function wildcardQuery(
     );
   }
   const expansions: Record<string, string[]> = {};
-  const groups: string[] = [];
+  const groups: string[][] = [];
   for (const token of tokens) {
     if (!/[*?]/.test(token)) {
-      groups.push(quote(token));
+      groups.push([token]);
       continue;
     }
     if (token.length > maxWildcardPattern) {
@@ -72,7 +87,7 @@ export function wildcardQuery(
     const words = expand(token.replace(/\*+/g, '*'), maxExpansions);
     expansions[token] = words;
     if (words.length === 0) return { match: undefined, expansions };
-    groups.push(`(${words.map(quote).join(' OR ')})`);
+    groups.push(words);
   }
-  return { match: groups.length > 0 ? { expression: groups.join(' AND ') } : undefined, expansions };
+  return { match: groups.length > 0 ? { groups } : undefined, expansions };
 }

@@ -12,14 +12,14 @@ export const maxFuzzyWords = 32;
 
 interface Candidate {
   readonly term: string;
-  readonly doc: number;
   readonly distance: number;
 }
 
 /**
  * Typo-tolerant search: each query word is replaced by the tenant's words within `fuzziness` edits (Levenshtein)
- * that share its first `prefixLength` characters, then ranked by BM25 with any expansion matching. The
- * expansions are reported. Only words that occur in documents the caller may read are used or reported.
+ * that share its first `prefixLength` characters, nearest first, then those the most public chunks hold (so nothing
+ * the caller may not read orders them), then ranked by BM25 with any expansion matching. The expansions are
+ * reported. Only words that occur in documents the caller may read are used or reported.
  *
  * Cost is bounded: at most `maxFuzzyWords` distinct words are expanded, the vocabulary is read once per query
  * (or once per distinct prefix), and only words whose length is within `fuzziness` are compared.
@@ -42,9 +42,18 @@ export function fuzzySearch(
     notes.push(`only the first ${maxFuzzyWords} distinct words are expanded (${all.length - tokens.length} ignored)`);
   }
   const candidates = vocabularyMatches(core, tables.vocab, tokens, fuzziness, prefixLength);
+  const frequency = core.text.publicFrequencies(
+    scope.viewer.tenantId,
+    [...candidates.values()].flatMap((found) => found.map((m) => m.term)),
+  );
   const groups: string[] = [];
   for (const token of tokens) {
-    const found = (candidates.get(token) ?? []).sort((a, b) => a.distance - b.distance || b.doc - a.doc);
+    const found = (candidates.get(token) ?? []).sort(
+      (a, b) =>
+        a.distance - b.distance ||
+        frequency.get(b.term)! - frequency.get(a.term)! ||
+        (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
+    );
     const distanceOf = new Map(found.map((m) => [m.term, m.distance]));
     const words = readableTerms(
       core,
@@ -82,19 +91,19 @@ function vocabularyMatches(
   }
   const out = new Map<string, Candidate[]>(tokens.map((t) => [t, []]));
   for (const [prefix, group] of byPrefix) {
-    const rows = (
+    const terms = (
       prefix === ''
-        ? core.sql.get(`SELECT term, doc FROM ${vocab}`).raw(true).all()
+        ? core.sql.get(`SELECT term FROM ${vocab}`).pluck().all()
         : core.sql
-            .get(`SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ?`)
-            .raw(true)
+            .get(`SELECT term FROM ${vocab} WHERE term >= ? AND term < ?`)
+            .pluck()
             .all(prefix, `${prefix}\u{10ffff}`)
-    ) as [string, number][];
-    for (const [term, doc] of rows) {
+    ) as string[];
+    for (const term of terms) {
       for (const token of group) {
         if (Math.abs(term.length - token.length) > fuzziness) continue;
         const distance = boundedLevenshtein(token, term, fuzziness);
-        if (distance <= fuzziness) out.get(token)!.push({ term, doc, distance });
+        if (distance <= fuzziness) out.get(token)!.push({ term, distance });
       }
     }
   }

@@ -38,3 +38,12 @@ export function readableTerms(
   }
   return out;
 }
+
+/**
+ * Words ordered by how many public chunks hold their stem, most first, then alphabetically: the order of
+ * expansions and suggestions, which must not count chunks the caller may not read.
+ */
+export function byPublicFrequency(core: SearchCore, tenantId: string, words: readonly string[]): string[] {
+  const frequency = core.text.publicFrequencies(tenantId, words);
+  return [...words].sort((a, b) => frequency.get(b)! - frequency.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
+}

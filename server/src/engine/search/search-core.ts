@@ -3,7 +3,8 @@ import { StatementCache } from '../storage/statement-cache.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { indexTerms } from '../text/tokenize.js';
-import { ftsExpression, type TextMatch } from './fts-query.js';
+import type { TextMatch } from './fts-query.js';
+import { ftsRanked } from './fts-rank.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
@@ -12,8 +13,10 @@ import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument }
 import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
 
-/** Chunks read from the text index per query at most; total_hits is exact up to this many matching chunks. */
+/** Readable chunks a text search reads at most; total_hits is exact up to this many matching chunks. */
 export const maxTextCandidates = 10_000;
+/** Chunks read at most to find those readable chunks, unreadable ones included. */
+const maxTextDepth = 5 * maxTextCandidates;
 
 export interface GeoFilter {
   readonly lat: number;
@@ -376,16 +379,18 @@ export class SearchCore {
 
   /**
    * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
-   * its best chunk's; its chunks are those that matched, best first. Words and phrases are ranked by the
-   * tenant's in-memory index, wildcards by FTS5's `bm25()` with the same weights. With a `limit`, only the best
-   * 20 × limit chunks (at least 200) are read, widened while access rules and filters leave too few; without one
-   * (facet counts), up to 10,000.
+   * its best chunk's; its chunks are those that matched, best first. Ranked by the tenant's in-memory index, or
+   * through FTS5 with the same scores while it loads (fts-rank.ts).
+   *
+   * Only a window of the best chunks is read: with a `limit`, the best 20 × limit chunks (at least 200) the caller
+   * may read, widened while filters or the scope's table leave too few; without one (facets, joins), 10,000. Chunks
+   * the caller may not read are passed over, not counted in the window (up to 50,000 chunks are read to fill it),
+   * so neither the results nor `total_hits` depend on documents the caller cannot read.
    */
   textHits(scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
     const tenantId = scope.viewer.tenantId;
-    const tables = this.text.tables(tenantId);
-    if (!tables) return [];
-    const ranked = 'expression' in match ? undefined : this.text.ranked(tenantId);
+    if (!this.text.tables(tenantId)) return [];
+    const ranked = this.text.ranked(tenantId);
     let read: (cap: number) => readonly RankedChunk[];
     if (ranked && 'words' in match) {
       const terms = match.words.flatMap(indexTerms);
@@ -393,27 +398,66 @@ export class SearchCore {
     } else if (ranked && 'phrase' in match) {
       const terms = match.phrase.flatMap(indexTerms);
       read = (cap) => ranked.phrase(terms, cap);
+    } else if (ranked && 'groups' in match) {
+      const groups = match.groups.map((group) => group.flatMap(indexTerms));
+      read = (cap) => ranked.groups(groups, cap);
     } else {
-      // Wildcards, and words or phrases while the in-memory index loads: FTS5, whose scores are the same.
-      const statement = this.sql.get(
-        `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
-         FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
-         JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
-      );
-      const expression = ftsExpression(match);
-      read = (cap) => statement.all({ match: expression, cap }) as RankedChunk[];
+      const readable = { sql: readableCandidate, bind: scopeBindings({ ...scope, table: undefined }) };
+      read = (cap) => ftsRanked(this, tenantId, match, cap, readable);
     }
     // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
     // is wanted (facets): then their rows are read with them, else only the results' rows are read.
     const lazy = options.limit !== undefined && !scopeReadsRows(scope);
-    let depth = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
+    let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
+    let depth = want;
+    // What earlier rounds learnt about the candidates' documents: loaded (readable in scope), readable in any table.
+    const docs = new Map<number, LoadedDocument>();
+    const readable = new Set<number>();
+    const checked = new Set<number>();
     for (;;) {
       const rows = read(depth);
-      const hits = this.group(scope, rows, undefined, lazy);
-      if (!options.limit || hits.length >= options.limit || rows.length < depth || depth >= maxTextCandidates)
+      this.#check(scope, rows, lazy, { docs, readable, checked });
+      const window: RankedChunk[] = [];
+      for (const row of rows) {
+        if (window.length === want) break;
+        if (readable.has(row.doc)) window.push(row);
+      }
+      if (window.length < want && rows.length === depth && depth < maxTextDepth) {
+        // Deeper, in proportion to the share of readable chunks so far (at least 1.5 times, at most 5 times).
+        const needed = (want * rows.length) / Math.max(1, window.length);
+        depth = Math.min(maxTextDepth, Math.ceil(Math.min(depth * 5, Math.max(depth * 1.5, needed * 1.1))));
+        continue;
+      }
+      const hits = this.group(scope, window, docs);
+      if (!options.limit || hits.length >= options.limit || rows.length < depth || want >= maxTextCandidates)
         return hits;
-      depth = Math.min(maxTextCandidates, depth * 5);
+      want = Math.min(maxTextCandidates, want * 5);
+      depth = Math.max(depth, want);
     }
+  }
+
+  /**
+   * Loads the rows' documents not checked yet: into `docs` those readable in the scope, into `readable` those
+   * readable in any table (when the scope names a table, the window counts other tables' documents the caller may
+   * read, as it counts those that filters reject).
+   */
+  #check(
+    scope: Scope,
+    rows: readonly RankedChunk[],
+    lazy: boolean,
+    known: { docs: Map<number, LoadedDocument>; readable: Set<number>; checked: Set<number> },
+  ): void {
+    const fresh = [...new Set(rows.flatMap((r) => (known.checked.has(r.doc) ? [] : [r.doc])))];
+    if (fresh.length === 0) return;
+    for (const seq of fresh) known.checked.add(seq);
+    const loaded = this.load(scope, fresh, { lazy });
+    for (const [seq, doc] of loaded) {
+      known.docs.set(seq, doc);
+      known.readable.add(seq);
+    }
+    if (scope.table === undefined) return;
+    const others = fresh.filter((seq) => !loaded.has(seq));
+    for (const seq of this.load({ ...scope, table: undefined }, others, { lazy: true }).keys()) known.readable.add(seq);
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */

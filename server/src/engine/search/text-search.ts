@@ -1,22 +1,22 @@
 import { createError } from '@godb/contract';
 import { textMatch, wildcardQuery } from './fts-query.js';
-import { maxTermChecks, readableTerms } from './readable-terms.js';
+import { byPublicFrequency, maxTermChecks, readableTerms } from './readable-terms.js';
 import type { Hit, Scope, SearchCore } from './search-core.js';
 
 export type TextQueryType = 'match' | 'phrase' | 'wildcard';
 
 /**
- * Words of the tenant's vocabulary matching a GLOB pattern, most frequent first, that occur in documents the
- * caller may read (at most `limit`).
+ * Words of the tenant's vocabulary matching a GLOB pattern that occur in documents the caller may read (at most
+ * `limit`), those the most public chunks hold first (by their stems, see TextIndex.publicFrequencies): an order
+ * that nothing the caller may not read can change. Of the matching words, the first 1,000 in that order are
+ * checked for access.
  */
 export function expandPattern(core: SearchCore, scope: Scope, pattern: string, limit: number): string[] {
-  const tables = core.text.tables(scope.viewer.tenantId);
+  const tenantId = scope.viewer.tenantId;
+  const tables = core.text.tables(tenantId);
   if (!tables) return [];
-  const candidates = core.sql
-    .get(`SELECT term FROM ${tables.vocab} WHERE term GLOB ? ORDER BY doc DESC, term LIMIT ?`)
-    .pluck()
-    .all(pattern, maxTermChecks) as string[];
-  return readableTerms(core, scope, candidates, limit);
+  const matching = core.sql.get(`SELECT term FROM ${tables.vocab} WHERE term GLOB ?`).pluck().all(pattern) as string[];
+  return readableTerms(core, scope, byPublicFrequency(core, tenantId, matching).slice(0, maxTermChecks), limit);
 }
 
 /**

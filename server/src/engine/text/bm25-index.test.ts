@@ -4,7 +4,8 @@ import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Scope } from '../search/search-core.js';
-import { ftsExpression } from '../search/fts-query.js';
+import { ftsRanked } from '../search/fts-rank.js';
+import { readableCandidate, scopeBindings } from '../search/search-core.js';
 import { indexTerms } from './tokenize.js';
 import { Bm25Index } from './bm25-index.js';
 
@@ -19,18 +20,24 @@ function text(next: () => number, n: number): string {
 }
 
 /**
- * The same query through the in-memory index and through FTS5's bm25(): any of the words (an OR expression), or
- * with `phrase`, the words in order (a quoted phrase).
+ * The same query through the in-memory index and through FTS5 (fts-rank.ts): any of the words (an OR expression),
+ * with `phrase` the words in order (a quoted phrase), or groups of words (a wildcard's expansions).
  */
-async function bothWays(engine: Engine, query: string[], phrase = false) {
+async function bothWays(engine: Engine, query: string[] | string[][], phrase = false, as = viewer) {
   await engine.text.loaded(viewer.tenantId);
-  const scope: Scope = { viewer, now: 1_800_000_000 };
+  const scope: Scope = { viewer: as, now: 1_800_000_000 };
   const view = (hits: ReturnType<Engine['search']['textHits']>) =>
     hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
-  const match = phrase ? { phrase: query } : { words: query };
+  const match = Array.isArray(query[0])
+    ? { groups: query as string[][] }
+    : phrase
+      ? { phrase: query as string[] }
+      : { words: query as string[] };
+  const readable = { sql: readableCandidate, bind: scopeBindings(scope) };
+  const ranked = ftsRanked(engine.search, viewer.tenantId, match, 10_000, readable);
   return {
     memory: view(engine.search.textHits(scope, match)),
-    fts: view(engine.search.textHits(scope, { expression: ftsExpression(match) })),
+    fts: view(engine.search.group(scope, ranked)),
   };
 }
 
@@ -120,10 +127,10 @@ describe('in-memory BM25 index', () => {
     const random = seededRandom(3);
     const texts = Array.from({ length: 3000 }, () => [text(random, 3), text(random, 40)] as const);
     const churned = new Bm25Index({ title: 2, content: 1 });
-    texts.forEach(([title, content], i) => churned.add(1000 + i, i, title, content));
+    texts.forEach(([title, content], i) => churned.add(1000 + i, i, title, content, i % 2 === 0));
     for (let i = 0; i < 3000; i += 1) if (i % 6 !== 0) churned.remove(1000 + i); // 2,500 dead: compacted
     const fresh = new Bm25Index({ title: 2, content: 1 });
-    texts.forEach(([title, content], i) => i % 6 === 0 && fresh.add(1000 + i, i, title, content));
+    texts.forEach(([title, content], i) => i % 6 === 0 && fresh.add(1000 + i, i, title, content, true));
     assert.equal(churned.size, 500);
     for (const query of [['turbul'], ['drag', 'lift', 'x'], ['naiv']]) {
       assert.deepEqual(churned.search(query, 25), fresh.search(query, 25), query.join(' '));

@@ -1,3 +1,4 @@
+import { idf, lengthNorm, termScore, type Bm25Weights, type CorpusStats } from './bm25-score.js';
 import { foldedWords, stem } from './tokenize.js';
 
 /** Distinct folded words whose term ids an index remembers (beyond it, later new words are stemmed each time). */
@@ -6,14 +7,7 @@ const maxRememberedWords = 1_000_000;
 /** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
 const columnBreak = -1;
 
-/** BM25 parameters (the FTS5 defaults, so scores equal the phrase and wildcard path's `bm25()`). */
-export const k1 = 1.2;
-export const b = 0.75;
-
-export interface Bm25Weights {
-  readonly title: number;
-  readonly content: number;
-}
+export type { Bm25Weights } from './bm25-score.js';
 
 export interface RankedChunk {
   /** Chunk seq. */
@@ -33,6 +27,8 @@ class Postings {
   length = 0;
   /** Live chunks containing the term. */
   df = 0;
+  /** Live public chunks containing the term: its idf (see CorpusStats). */
+  publicDf = 0;
   /** Bounds over the postings (never tightened on removal, so always safe): for the term's score bound. */
   maxFreq = 0;
   minLength = Number.MAX_SAFE_INTEGER;
@@ -62,25 +58,28 @@ class Postings {
 /**
  * An in-memory inverted index of one tenant's chunks, ranked by BM25 exactly as FTS5's `bm25()` computes it
  * (column weights, k1 1.2, b 0.75, idf log((N − n + 0.5) / (n + 0.5)) floored at 1e-6, document length = all
- * columns' tokens). Queries of any of several words are scored term at a time, rarest term first, into a dense
- * accumulator, then the best `depth` chunks are kept with a bounded heap. MaxScore pruning: once the chunks
- * found so far fill `depth` and the remaining terms' score bounds together cannot reach the `depth`-th best
- * score, a chunk matching only those terms cannot enter the result, so their postings only add to chunks already
- * found. FTS5, by contrast, reads and scores every matching row through its virtual-table interface.
+ * columns' tokens), with the statistics of the tenant's public chunks (CorpusStats): every chunk is indexed and
+ * scored, but only public ones are counted in N, n and the average length. Queries of any of several words are
+ * scored term at a time, rarest term first, into a dense accumulator, then the best `depth` chunks are kept with a
+ * bounded heap. MaxScore pruning: once the chunks found so far fill `depth` and the remaining terms' score bounds
+ * together cannot reach the `depth`-th best score, a chunk matching only those terms cannot enter the result, so
+ * their postings only add to chunks already found. FTS5, by contrast, reads and scores every matching row
+ * through its virtual-table interface.
  *
  * Removal marks the chunk dead and updates the statistics at once; dead postings are skipped and compacted away
- * when they outnumber the live ones. This index is derived data: TextIndex builds it from the FTS5 table and
- * applies committed writes to it.
+ * when they outnumber the live ones. This index is derived data: TextIndex builds it from the FTS5 tables and
+ * applies committed writes (and visibility changes) to it.
  */
 export class Bm25Index {
   readonly #weights: Bm25Weights;
   readonly #termIds = new Map<string, number>();
   #postings: Postings[] = [];
-  /** Per local id: chunk seq, document seq, length in tokens, alive flag and distinct term ids. */
+  /** Per local id: chunk seq, document seq, length in tokens, alive and public flags and distinct term ids. */
   #chunkSeqs = new Float64Array(1024);
   #docSeqs = new Float64Array(1024);
   #lengths = new Int32Array(1024);
   #alive = new Uint8Array(1024);
+  #public = new Uint8Array(1024);
   /**
    * Each chunk's term ids in order — title, then `columnBreak`, then content — end to end in one array (few large
    * arrays keep garbage collection cheap): phrases are matched against it.
@@ -96,8 +95,13 @@ export class Bm25Index {
   #dead = 0;
   readonly #localIds = new Map<number, number>();
   #live = 0;
-  #totalLength = 0;
+  /** Live public chunks and their tokens: the statistics scores use. */
+  #publicLive = 0;
+  #publicLength = 0;
   #scores = new Float64Array(1024);
+  /** Scratch for groups(), per local id: the last group that matched the chunk, and how many groups did. */
+  #groupSeen = new Int32Array(0);
+  #groupsMatched = new Int32Array(0);
   /** Folded word → term id (its stem's), so adding a chunk looks each word up once. */
   readonly #wordTerms = new Map<string, number>();
   /** Scratch for add(), per term id: weighted frequency, first position and occurrences in the chunk being added. */
@@ -116,7 +120,22 @@ export class Bm25Index {
     return this.#live;
   }
 
-  add(chunkSeq: number, docSeq: number, title: string, content: string): void {
+  /** The statistics every score uses: the live public chunks and their tokens. */
+  get stats(): CorpusStats {
+    return { chunks: this.#publicLive, tokens: this.#publicLength };
+  }
+
+  /**
+   * Live public chunks holding a folded word's stem: how fuzzy, wildcard and autocomplete candidates are ordered.
+   * A word the index has seen is found without stemming it.
+   */
+  publicChunks(word: string): number {
+    const termId = this.#wordTerms.get(word) ?? this.#termIds.get(stem(word));
+    return termId === undefined ? 0 : this.#postings[termId]!.publicDf;
+  }
+
+  /** Adds (or replaces) a chunk; `isPublic`: its document is public, so it counts in the statistics. */
+  add(chunkSeq: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
     if (this.#localIds.has(chunkSeq)) this.remove(chunkSeq);
     // Per-term statistics of this chunk go to scratch arrays indexed by term id (no object or map per chunk):
     // building a tenant's index adds every chunk, and allocation made it cost ~2 µs per word.
@@ -148,6 +167,7 @@ export class Bm25Index {
     this.#lengths[id] = titleWords.length + contentWords.length;
     this.#titleLengths[id] = titleWords.length;
     this.#alive[id] = 1;
+    this.#public[id] = 0;
     this.#storeTerms(id, sequence);
     for (const termId of touched) {
       this.#postings[termId]!.push(
@@ -162,7 +182,7 @@ export class Bm25Index {
     this.#localIds.set(chunkSeq, id);
     this.#count += 1;
     this.#live += 1;
-    this.#totalLength += this.#lengths[id]!;
+    if (isPublic) this.#setPublic(id, true);
   }
 
   /** The term id of a folded word: one lookup per word once seen, instead of a stem lookup then a term lookup. */
@@ -179,16 +199,39 @@ export class Bm25Index {
   remove(chunkSeq: number): void {
     const id = this.#localIds.get(chunkSeq);
     if (id === undefined) return;
+    this.#setPublic(id, false);
     this.#localIds.delete(chunkSeq);
     this.#alive[id] = 0;
+    for (const term of this.#distinctTerms(id)) this.#postings[term]!.df -= 1;
+    this.#live -= 1;
+    this.#dead += 1;
+    if (this.#dead > 1000 && this.#dead > this.#live) this.#compact();
+  }
+
+  /**
+   * A chunk's document became public (it now counts in the statistics) or stopped being public (it no longer
+   * does); its postings stay. Unknown chunks are ignored.
+   */
+  setPublic(chunkSeq: number, isPublic: boolean): void {
+    const id = this.#localIds.get(chunkSeq);
+    if (id !== undefined) this.#setPublic(id, isPublic);
+  }
+
+  #setPublic(id: number, isPublic: boolean): void {
+    if ((this.#public[id] === 1) === isPublic) return;
+    this.#public[id] = isPublic ? 1 : 0;
+    const step = isPublic ? 1 : -1;
+    for (const term of this.#distinctTerms(id)) this.#postings[term]!.publicDf += step;
+    this.#publicLive += step;
+    this.#publicLength += step * this.#lengths[id]!;
+  }
+
+  /** The distinct term ids of a chunk. */
+  #distinctTerms(id: number): Set<number> {
     const start = this.#termStart[id]!;
     const distinct = new Set(this.#termPool.subarray(start, start + this.#termCount[id]!));
     distinct.delete(columnBreak);
-    for (const term of distinct) this.#postings[term]!.df -= 1;
-    this.#live -= 1;
-    this.#dead += 1;
-    this.#totalLength -= this.#lengths[id]!;
-    if (this.#dead > 1000 && this.#dead > this.#live) this.#compact();
+    return distinct;
   }
 
   /**
@@ -197,41 +240,83 @@ export class Bm25Index {
    */
   search(terms: readonly string[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0) return [];
-    const n = this.#live;
-    const avgLength = this.#totalLength / n;
-    const norm = (chunkLength: number) => k1 * (1 - b + (b * chunkLength) / avgLength);
+    const stats = this.stats;
     const lists = terms
       .map((term) => this.#termIds.get(term))
       .flatMap((termId) => {
         const p = termId === undefined ? undefined : this.#postings[termId]!;
         if (!p || p.df === 0) return [];
-        const idf = Math.max(1e-6, Math.log((n - p.df + 0.5) / (p.df + 0.5)));
-        const bound = (idf * p.maxFreq * (k1 + 1)) / (p.maxFreq + norm(p.minLength));
-        return [{ p, idf, bound }];
+        const weight = idf(stats, p.publicDf);
+        return [{ p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) }];
       })
-      .sort((x, y) => x.p.df - y.p.df);
+      // Rarest first by the public counts (a stable sort): the order a chunk's terms are summed in never depends on
+      // chunks the caller may not read, so neither does the last bit of its score.
+      .sort((x, y) => x.p.publicDf - y.p.publicDf);
     let remainingBound = lists.reduce((sum, l) => sum + l.bound, 0);
     const scores = this.#scores;
     const alive = this.#alive;
     const lengths = this.#lengths;
     const touched: number[] = [];
     let onlyFound = false;
-    for (const { p, idf, bound } of lists) {
+    for (const { p, idf: weight, bound } of lists) {
       if (!onlyFound && touched.length >= depth && remainingBound < this.#kthLargest(touched, depth)) onlyFound = true;
       remainingBound -= bound;
       const { ids, freqs, length } = p;
-      const lift = idf * (k1 + 1);
       for (let i = 0; i < length; i += 1) {
         const id = ids[i]!;
         const before = scores[id]!;
         if ((onlyFound && before === 0) || alive[id] === 0) continue;
-        const f = freqs[i]!;
         if (before === 0) touched.push(id);
-        scores[id] = before + (lift * f) / (f + norm(lengths[id]!));
+        scores[id] = before + termScore(weight, freqs[i]!, lengthNorm(stats, lengths[id]!));
       }
     }
-    const best = topByScore(touched, scores, depth);
-    const chunks = best.map((id) => ({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: scores[id]! }));
+    return this.#best(touched, depth);
+  }
+
+  /**
+   * The best `depth` chunks holding at least one term of every group (a wildcard query: each pattern's expansions
+   * form a group, a plain word a group of one), scored over every term of every group as FTS5 scores the
+   * expression `(a OR b) AND c`.
+   */
+  groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
+    if (this.#live === 0 || depth <= 0 || groups.length === 0) return [];
+    const stats = this.stats;
+    if (this.#groupSeen.length < this.#count) {
+      this.#groupSeen = new Int32Array(this.#alive.length).fill(-1);
+      this.#groupsMatched = new Int32Array(this.#alive.length);
+    }
+    const seen = this.#groupSeen;
+    const matched = this.#groupsMatched;
+    const scores = this.#scores;
+    const alive = this.#alive;
+    const lengths = this.#lengths;
+    const touched: number[] = [];
+    groups.forEach((group, g) => {
+      for (const term of group) {
+        const termId = this.#termIds.get(term);
+        const p = termId === undefined ? undefined : this.#postings[termId]!;
+        if (!p || p.df === 0) continue;
+        const weight = idf(stats, p.publicDf);
+        const { ids, freqs, length } = p;
+        for (let i = 0; i < length; i += 1) {
+          const id = ids[i]!;
+          if (alive[id] === 0) continue;
+          if (seen[id] === -1) touched.push(id);
+          if (seen[id] !== g) {
+            seen[id] = g;
+            matched[id] = matched[id]! + 1;
+          }
+          scores[id] = scores[id]! + termScore(weight, freqs[i]!, lengthNorm(stats, lengths[id]!));
+        }
+      }
+    });
+    const all = groups.length;
+    const found = touched.filter((id) => matched[id] === all);
+    for (const id of touched) {
+      seen[id] = -1;
+      matched[id] = 0;
+    }
+    const chunks = this.#best(found, depth);
     for (const id of touched) scores[id] = 0;
     return chunks;
   }
@@ -239,7 +324,7 @@ export class Bm25Index {
   /**
    * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
    * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
-   * the number of chunks containing it. Candidates are the chunks holding the phrase's rarest word; each is
+   * the number of public chunks containing it. Candidates are the chunks holding the phrase's rarest word; each is
    * checked at that word's occurrences only (its posting records the first and how many there are).
    */
   phrase(terms: readonly string[], depth: number): RankedChunk[] {
@@ -259,6 +344,7 @@ export class Bm25Index {
     const { title: titleWeight, content: contentWeight } = this.#weights;
     const found: number[] = [];
     const weighted: number[] = [];
+    let publicFound = 0;
     const { ids, firstAt, occurrences, length } = p;
     const size = phrase.length;
     for (let i = 0; i < length; i += 1) {
@@ -281,19 +367,24 @@ export class Bm25Index {
       if (weight > 0) {
         found.push(id);
         weighted.push(weight);
+        publicFound += this.#public[id]!;
       }
     }
-    const n = this.#live;
-    const avgLength = this.#totalLength / n;
-    const idf = Math.max(1e-6, Math.log((n - found.length + 0.5) / (found.length + 0.5)));
+    const stats = this.stats;
+    const weight = idf(stats, publicFound);
     const scores = this.#scores;
     found.forEach((id, i) => {
-      const f = weighted[i]!;
-      scores[id] = (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * this.#lengths[id]!) / avgLength));
+      scores[id] = termScore(weight, weighted[i]!, lengthNorm(stats, this.#lengths[id]!));
     });
-    const best = topByScore(found, scores, depth);
+    return this.#best(found, depth);
+  }
+
+  /** The best `depth` of `ids` by their accumulated scores, as results; clears the scores of `ids`. */
+  #best(ids: readonly number[], depth: number): RankedChunk[] {
+    const scores = this.#scores;
+    const best = topByScore(ids, scores, depth);
     const chunks = best.map((id) => ({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: scores[id]! }));
-    for (const id of found) scores[id] = 0;
+    for (const id of ids) scores[id] = 0;
     return chunks;
   }
 
@@ -348,6 +439,7 @@ export class Bm25Index {
     this.#docSeqs = grow(this.#docSeqs, (n) => new Float64Array(n));
     this.#lengths = grow(this.#lengths, (n) => new Int32Array(n));
     this.#alive = grow(this.#alive, (n) => new Uint8Array(n));
+    this.#public = grow(this.#public, (n) => new Uint8Array(n));
     this.#termStart = grow(this.#termStart, (n) => new Int32Array(n));
     this.#termCount = grow(this.#termCount, (n) => new Int32Array(n));
     this.#titleLengths = grow(this.#titleLengths, (n) => new Int32Array(n));
@@ -365,6 +457,7 @@ export class Bm25Index {
       this.#docSeqs[next] = this.#docSeqs[id]!;
       this.#lengths[next] = this.#lengths[id]!;
       this.#alive[next] = 1;
+      this.#public[next] = this.#public[id]!;
       this.#termStart[next] = this.#termStart[id]!;
       this.#termCount[next] = this.#termCount[id]!;
       this.#titleLengths[next] = this.#titleLengths[id]!;
@@ -372,6 +465,7 @@ export class Bm25Index {
       next += 1;
     }
     this.#alive.fill(0, next);
+    this.#public.fill(0, next);
     const pool = new Int32Array(Math.max(16_384, this.#poolLength));
     let used = 0;
     for (let id = 0; id < next; id += 1) {

@@ -1,7 +1,8 @@
 import type { Db } from '../storage/database.js';
 import type { TransactionListener } from '../storage/transaction.js';
 import { inSlices } from '../in-slices.js';
-import { Bm25Index, type Bm25Weights } from './bm25-index.js';
+import { Bm25Index } from './bm25-index.js';
+import type { Bm25Weights } from './bm25-score.js';
 
 type JournalEntry =
   | {
@@ -11,8 +12,23 @@ type JournalEntry =
       readonly docSeq: number;
       readonly title: string;
       readonly content: string;
+      readonly isPublic: boolean;
     }
-  | { readonly kind: 'remove'; readonly tenantId: string; readonly rowid: number };
+  | { readonly kind: 'remove'; readonly tenantId: string; readonly rowid: number }
+  | { readonly kind: 'publicity'; readonly tenantId: string; readonly rowid: number; readonly isPublic: boolean };
+
+/** The FTS5 tables a tenant's index is built from: public chunks, and the others. */
+export interface RankTables {
+  readonly fts: string;
+  readonly hidden: string;
+}
+
+interface Row {
+  seq: number;
+  doc: number;
+  title: string;
+  content: string;
+}
 
 interface Build {
   readonly index: Bm25Index;
@@ -33,11 +49,12 @@ const maxRowsPerSlice = 2000;
 /**
  * The in-memory BM25 indexes (Bm25Index), one per tenant, derived from the tenants' FTS5 tables.
  *
- * - A tenant's index is built on its first word query, in the background: slices of rows in chunk-seq order, one
- *   per turn of the event loop. Until it is ready, `ready()` answers undefined and the caller ranks with FTS5's
- *   `bm25()`, whose scores are the same.
+ * - A tenant's index is built on its first word query, in the background: slices of rows in chunk-seq order from
+ *   its two FTS5 tables (public chunks, and the others), one per turn of the event loop. Until it is ready,
+ *   `ready()` answers undefined and the caller ranks through FTS5 (fts-rank.ts), whose scores are the same.
  * - Writes are journalled inside their transaction and applied when it commits. During a build, a new chunk beyond
- *   the rows read so far is left to the build (chunk seqs only grow), and removals apply at once.
+ *   the rows read so far is left to the build (chunk seqs only grow), and removals and visibility changes of rows
+ *   already read apply at once (the build reads later rows from the table they are in by then).
  * - A rollback, or a write outside `transaction()`, drops the tenants concerned: they are rebuilt on their next
  *   query, never trusted half-updated.
  */
@@ -59,8 +76,13 @@ export class Bm25Indexes implements TransactionListener {
     return this.#ready.has(tenantId) || this.#building.has(tenantId);
   }
 
-  added(tenantId: string, rowid: number, docSeq: number, title: string, content: string): void {
-    if (this.#tracked(tenantId)) this.#journal.push({ kind: 'add', tenantId, rowid, docSeq, title, content });
+  added(tenantId: string, rowid: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
+    if (this.#tracked(tenantId)) this.#journal.push({ kind: 'add', tenantId, rowid, docSeq, title, content, isPublic });
+  }
+
+  /** The chunk's document became public, or stopped being public. */
+  publicity(tenantId: string, rowid: number, isPublic: boolean): void {
+    if (this.#tracked(tenantId)) this.#journal.push({ kind: 'publicity', tenantId, rowid, isPublic });
   }
 
   removed(tenantId: string, rowid: number): void {
@@ -73,32 +95,36 @@ export class Bm25Indexes implements TransactionListener {
   }
 
   /**
-   * The tenant's index when it is ready; otherwise undefined, and its build (from the FTS5 table `fts`) starts
-   * in the background if it had not.
+   * The tenant's index when it is ready; otherwise undefined, and its build (from the FTS5 tables) starts in the
+   * background if it had not.
    */
-  ready(tenantId: string, fts: string): Bm25Index | undefined {
+  ready(tenantId: string, tables: RankTables): Bm25Index | undefined {
     if (this.#journal.length > 0 && !this.#db.inTransaction) this.rollback(); // a write outside transaction()
     const index = this.#ready.get(tenantId);
     if (index || this.#building.has(tenantId) || this.#closed) return index;
     const build: Build = { index: new Bm25Index(this.#weights), through: 0 };
     this.#building.set(tenantId, build);
-    const page = this.#db.prepare(
-      `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${fts} f JOIN chunks c ON c.seq = f.rowid
-       WHERE f.rowid > ? ORDER BY f.rowid LIMIT ?`,
-    );
+    const page = (table: string) =>
+      this.#db.prepare(
+        `SELECT f.rowid AS seq, c.doc_seq AS doc, f.title, f.content FROM ${table} f JOIN chunks c ON c.seq = f.rowid
+         WHERE f.rowid > ? ORDER BY f.rowid LIMIT ?`,
+      );
+    const publicPage = page(tables.fts);
+    const hiddenPage = page(tables.hidden);
     let rowsPerSlice = minRowsPerSlice;
     inSlices(() => {
       if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return true; // dropped meanwhile
-      const rows = page.all(build.through, rowsPerSlice) as {
-        seq: number;
-        doc: number;
-        title: string;
-        content: string;
-      }[];
+      // The next rows in chunk-seq order, from both tables: a page of each, merged.
+      const rows = [
+        ...(publicPage.all(build.through, rowsPerSlice) as Row[]).map((row) => ({ row, isPublic: true })),
+        ...(hiddenPage.all(build.through, rowsPerSlice) as Row[]).map((row) => ({ row, isPublic: false })),
+      ]
+        .sort((x, y) => x.row.seq - y.row.seq)
+        .slice(0, rowsPerSlice);
       let characters = 0;
       let added = 0;
-      for (const row of rows) {
-        build.index.add(row.seq, row.doc, row.title, row.content);
+      for (const { row, isPublic } of rows) {
+        build.index.add(row.seq, row.doc, row.title, row.content, isPublic);
         build.through = row.seq;
         characters += row.title.length + row.content.length;
         added += 1;
@@ -125,7 +151,10 @@ export class Bm25Indexes implements TransactionListener {
       const index = ready ?? build?.index;
       if (!index) continue;
       if (entry.kind === 'remove') index.remove(entry.rowid);
-      else if (ready || entry.rowid <= build!.through) index.add(entry.rowid, entry.docSeq, entry.title, entry.content);
+      else if (entry.kind === 'publicity') index.setPublic(entry.rowid, entry.isPublic);
+      else if (ready || entry.rowid <= build!.through) {
+        index.add(entry.rowid, entry.docSeq, entry.title, entry.content, entry.isPublic);
+      }
     }
   }
 
@@ -138,9 +167,9 @@ export class Bm25Indexes implements TransactionListener {
    * Resolves with the tenant's index once it has loaded, starting its build if need be; undefined once the store
    * is closing.
    */
-  async loaded(tenantId: string, fts: string): Promise<Bm25Index | undefined> {
+  async loaded(tenantId: string, tables: RankTables): Promise<Bm25Index | undefined> {
     for (;;) {
-      const index = this.ready(tenantId, fts);
+      const index = this.ready(tenantId, tables);
       if (index || this.#closed) return index;
       await new Promise((resolve) => setImmediate(resolve));
     }

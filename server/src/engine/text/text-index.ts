@@ -3,24 +3,52 @@ import { StatementCache } from '../storage/statement-cache.js';
 import type { TransactionListener } from '../storage/transaction.js';
 import type { Bm25Index } from './bm25-index.js';
 import { Bm25Indexes } from './bm25-indexes.js';
+import type { CorpusStats } from './bm25-score.js';
+import { stem } from './tokenize.js';
 
-/**
- * Full-text indexes, one set per tenant so that ranking statistics (BM25's document frequencies) and the
- * vocabulary used by fuzzy search and autocomplete never mix tenants:
- *
- * - `fts_<k>`: FTS5 over chunk title and content with the Porter stemmer (ranking);
- * - `words_<k>`: a contentless FTS5 index of the unstemmed words, and `vocab_<k>` its vocabulary with document
- *   counts (fuzzy expansion, autocomplete).
- *
- * Row ids are chunk seqs. Tables are created on a tenant's first document.
- *
- * Word and phrase queries are ranked by an in-memory BM25 index per tenant, kept in step with the FTS5 table (see
- * Bm25Indexes): run writes through `transaction()` with this index as a listener.
- */
 /** BM25 column weights: a word in the title counts twice a word in the content. */
 export const titleWeight = 2;
 export const contentWeight = 1;
 
+/** The names of a tenant's text tables (k is the tenant's key). */
+export interface TextTables {
+  /** `fts_<k>`: FTS5 (Porter stemmer) over the title and content of the live chunks of public documents. */
+  readonly fts: string;
+  /** `hidden_<k>`: the same over the live chunks of private and shared documents. */
+  readonly hidden: string;
+  /** `words_<k>`: contentless FTS5 of the unstemmed words of every live chunk. */
+  readonly words: string;
+  /** `vocab_<k>`: the vocabulary of `words_<k>` (fuzzy expansion, wildcards, autocomplete candidates). */
+  readonly vocab: string;
+  /** `pvocab_<k>`: the vocabulary of `fts_<k>` (stems, with the number of public chunks holding each). */
+  readonly publicVocab: string;
+}
+
+const tablesOf = (key: number): TextTables => ({
+  fts: `fts_${key}`,
+  hidden: `hidden_${key}`,
+  words: `words_${key}`,
+  vocab: `vocab_${key}`,
+  publicVocab: `pvocab_${key}`,
+});
+
+const stemmed = "tokenize = 'porter unicode61 remove_diacritics 2'";
+
+/**
+ * Full-text indexes, one set per tenant so that ranking statistics and the vocabulary used by fuzzy search and
+ * autocomplete never mix tenants (see TextTables). Row ids are chunk seqs. Tables are created on a tenant's first
+ * document.
+ *
+ * The stemmed text is split by visibility: `fts_<k>` holds the chunks of public documents, `hidden_<k>` the others,
+ * and a visibility change moves a document's rows. BM25's statistics (chunk count, average length, document
+ * frequencies) are those of the public chunks only — the same for every caller, and moved by nothing a caller may
+ * not read (see CorpusStats) — so FTS5 keeps them for us: its own `bm25()` over `fts_<k>` scores public chunks
+ * with them, its totals give N and the average length, `pvocab_<k>` the per-word counts. Splitting, rather than
+ * adding a public copy, writes each chunk once.
+ *
+ * Word, phrase and wildcard queries are ranked by an in-memory BM25 index per tenant, kept in step with the FTS5
+ * tables (see Bm25Indexes): run writes through `transaction()` with this index as a listener.
+ */
 export class TextIndex implements TransactionListener {
   readonly #db: Db;
   readonly #sql: StatementCache;
@@ -31,6 +59,7 @@ export class TextIndex implements TransactionListener {
     this.#db = db;
     this.#sql = new StatementCache(db);
     this.#bm25 = new Bm25Indexes(db, { title: titleWeight, content: contentWeight });
+    this.#splitOlderTenants();
   }
 
   /** The table key of a tenant, or undefined when it has no text index yet. */
@@ -44,45 +73,104 @@ export class TextIndex implements TransactionListener {
   }
 
   /** Names of the tenant's tables, or undefined when it has none yet. */
-  tables(tenantId: string): { fts: string; words: string; vocab: string } | undefined {
+  tables(tenantId: string): TextTables | undefined {
     const key = this.key(tenantId);
-    return key === undefined ? undefined : { fts: `fts_${key}`, words: `words_${key}`, vocab: `vocab_${key}` };
+    return key === undefined ? undefined : tablesOf(key);
   }
 
   /** Creates the tenant's tables if needed (inside the caller's transaction). */
-  ensure(tenantId: string): { fts: string; words: string; vocab: string } {
+  ensure(tenantId: string): TextTables {
     const existing = this.tables(tenantId);
     if (existing) return existing;
     const key =
       (this.#sql.get('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0 || 1;
     this.#sql.get('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
+    const t = tablesOf(key);
     this.#db.exec(`
-      CREATE VIRTUAL TABLE fts_${key} USING fts5(title, content, tokenize = 'porter unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE words_${key} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE vocab_${key} USING fts5vocab(words_${key}, 'row');
-      INSERT INTO fts_${key} (fts_${key}, rank) VALUES ('rank', 'bm25(${titleWeight}, ${contentWeight})');
+      CREATE VIRTUAL TABLE ${t.fts} USING fts5(title, content, ${stemmed});
+      CREATE VIRTUAL TABLE ${t.words} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE ${t.vocab} USING fts5vocab(${t.words}, 'row');
+      INSERT INTO ${t.fts} (${t.fts}, rank) VALUES ('rank', 'bm25(${titleWeight}, ${contentWeight})');
     `);
+    this.#createHidden(t);
     this.#keys.set(tenantId, key);
-    return { fts: `fts_${key}`, words: `words_${key}`, vocab: `vocab_${key}` };
+    return t;
   }
 
-  /** Indexes a chunk (row id = chunk seq) of the document `docSeq`. */
-  insert(tenantId: string, rowid: number, docSeq: number, title: string, content: string): void {
+  #createHidden(t: TextTables): void {
+    this.#db.exec(`
+      CREATE VIRTUAL TABLE ${t.hidden} USING fts5(title, content, ${stemmed});
+      CREATE VIRTUAL TABLE ${t.publicVocab} USING fts5vocab(${t.fts}, 'row');
+    `);
+  }
+
+  /**
+   * Tenants whose text tables predate the split by visibility (every chunk in `fts_<k>`) get their `hidden_<k>`
+   * table, and the chunks of their private and shared documents move there: once, when the store opens.
+   */
+  #splitOlderTenants(): void {
+    const keys = this.#db
+      .prepare(
+        `SELECT key FROM tenant_text_indexes t
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hidden_' || t.key)`,
+      )
+      .pluck()
+      .all() as number[];
+    for (const key of keys) {
+      const t = tablesOf(key);
+      this.#db.transaction(() => {
+        this.#createHidden(t);
+        const hidden = `SELECT c.seq FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE d.visibility <> 'public'`;
+        this.#db.exec(`
+          INSERT INTO ${t.hidden} (rowid, title, content)
+            SELECT rowid, title, content FROM ${t.fts} WHERE rowid IN (${hidden});
+          DELETE FROM ${t.fts} WHERE rowid IN (SELECT rowid FROM ${t.hidden});
+        `);
+      })();
+    }
+  }
+
+  /** Indexes a chunk (row id = chunk seq) of the document `docSeq`, public or not. */
+  insert(tenantId: string, rowid: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
     const t = this.ensure(tenantId);
-    this.#sql.get(`INSERT INTO ${t.fts} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+    const table = isPublic ? t.fts : t.hidden;
+    this.#sql.get(`INSERT INTO ${table} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
     this.#sql.get(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
-    this.#bm25.added(tenantId, rowid, docSeq, title, content);
+    this.#bm25.added(tenantId, rowid, docSeq, title, content, isPublic);
   }
 
   delete(tenantId: string, rowids: readonly number[]): void {
     const t = this.tables(tenantId);
     if (!t || rowids.length === 0) return;
     const fts = this.#sql.get(`DELETE FROM ${t.fts} WHERE rowid = ?`);
+    const hidden = this.#sql.get(`DELETE FROM ${t.hidden} WHERE rowid = ?`);
     const words = this.#sql.get(`DELETE FROM ${t.words} WHERE rowid = ?`);
     for (const rowid of rowids) {
       fts.run(rowid);
+      hidden.run(rowid);
       words.run(rowid);
       this.#bm25.removed(tenantId, rowid);
+    }
+  }
+
+  /**
+   * The chunks' document became public (`isPublic`) or private/shared: their rows move to the table that holds
+   * them, so they count in the ranking statistics exactly while the document is public. Rows already there, or
+   * not indexed (an older version, a deleted document), are left alone.
+   */
+  setPublic(tenantId: string, rowids: readonly number[], isPublic: boolean): void {
+    const t = this.tables(tenantId);
+    if (!t || rowids.length === 0) return;
+    const [from, to] = isPublic ? [t.hidden, t.fts] : [t.fts, t.hidden];
+    const read = this.#sql.get(`SELECT title, content FROM ${from} WHERE rowid = ?`);
+    const remove = this.#sql.get(`DELETE FROM ${from} WHERE rowid = ?`);
+    const insert = this.#sql.get(`INSERT INTO ${to} (rowid, title, content) VALUES (?, ?, ?)`);
+    for (const rowid of rowids) {
+      const row = read.get(rowid) as { title: string; content: string } | undefined;
+      if (!row) continue;
+      remove.run(rowid);
+      insert.run(rowid, row.title, row.content);
+      this.#bm25.publicity(tenantId, rowid, isPublic);
     }
   }
 
@@ -90,7 +178,7 @@ export class TextIndex implements TransactionListener {
   clear(tenantId: string): void {
     const t = this.tables(tenantId);
     if (!t) return;
-    this.#db.exec(`DELETE FROM ${t.fts}; DELETE FROM ${t.words};`);
+    this.#db.exec(`DELETE FROM ${t.fts}; DELETE FROM ${t.hidden}; DELETE FROM ${t.words};`);
     this.#bm25.cleared(tenantId);
   }
 
@@ -99,23 +187,80 @@ export class TextIndex implements TransactionListener {
     const t = this.tables(tenantId);
     if (!t) return;
     this.#db.exec(
-      `INSERT INTO ${t.fts} (${t.fts}) VALUES ('optimize'); INSERT INTO ${t.words} (${t.words}) VALUES ('optimize');`,
+      [t.fts, t.hidden, t.words].map((table) => `INSERT INTO ${table} (${table}) VALUES ('optimize');`).join(' '),
     );
   }
 
   /**
+   * The statistics BM25 scores with (CorpusStats): the public chunks and their tokens, as FTS5 keeps them for
+   * `fts_<k>` in its averages record (row 1 of `fts_<k>_data`: the row count, then each column's token total, as
+   * SQLite varints). FTS5 writes that record when a transaction commits, so read it outside write transactions, as
+   * searches are. The loaded in-memory index has the same numbers (`Bm25Index.stats`).
+   */
+  publicStats(tenantId: string): CorpusStats {
+    const t = this.tables(tenantId);
+    const block = t
+      ? (this.#sql.get(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Buffer | undefined)
+      : undefined;
+    if (!block || block.length === 0) return { chunks: 0, tokens: 0 };
+    const [chunks = 0, ...columns] = sqliteVarints(block);
+    return { chunks, tokens: columns.reduce((sum, n) => sum + n, 0) };
+  }
+
+  /**
+   * How many public chunks hold each of `phrases` (FTS5 phrase syntax, each quoted): the idf of a phrase in a
+   * chunk that FTS5's `bm25()` cannot score (see fts-rank.ts).
+   */
+  publicChunksMatching(tenantId: string, phrases: readonly string[]): number[] {
+    const t = this.tables(tenantId);
+    if (!t) return phrases.map(() => 0);
+    const count = this.#sql.get(`SELECT count(*) FROM ${t.fts} WHERE ${t.fts} MATCH ?`).pluck();
+    return phrases.map((phrase) => count.get(phrase) as number);
+  }
+
+  /**
+   * How many public chunks hold each word's stem: the order of fuzzy, wildcard and autocomplete candidates
+   * (most frequent first), which must not count chunks the caller may not read. From the in-memory index when it
+   * has loaded, else from FTS5's public vocabulary; the numbers are the same.
+   */
+  publicFrequencies(tenantId: string, words: Iterable<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    const t = this.tables(tenantId);
+    if (!t) return out;
+    const index = this.#bm25.ready(tenantId, t);
+    if (index) {
+      for (const word of words) out.set(word, index.publicChunks(word));
+      return out;
+    }
+    const lookup = this.#sql.get(`SELECT doc FROM ${t.publicVocab} WHERE term = ?`).pluck();
+    const byStem = new Map<string, number>();
+    for (const word of words) {
+      if (out.has(word)) continue;
+      const s = stem(word);
+      let n = byStem.get(s);
+      if (n === undefined) {
+        n = (lookup.get(s) as number | undefined) ?? 0;
+        byStem.set(s, n);
+      }
+      out.set(word, n);
+    }
+    return out;
+  }
+
+  /**
    * The tenant's in-memory BM25 index when it is loaded; undefined while it loads in the background (started by
-   * this call) or when the tenant has no text index. Rank with FTS5's bm25() meanwhile: the scores are the same.
+   * this call) or when the tenant has no text index. Rank through FTS5 meanwhile (fts-rank.ts): the scores are the
+   * same.
    */
   ranked(tenantId: string): Bm25Index | undefined {
     const t = this.tables(tenantId);
-    return t ? this.#bm25.ready(tenantId, t.fts) : undefined;
+    return t ? this.#bm25.ready(tenantId, t) : undefined;
   }
 
   /** The tenant's in-memory BM25 index once it has loaded; undefined when the tenant has no text index. */
   async loaded(tenantId: string): Promise<Bm25Index | undefined> {
     const t = this.tables(tenantId);
-    return t ? this.#bm25.loaded(tenantId, t.fts) : undefined;
+    return t ? this.#bm25.loaded(tenantId, t) : undefined;
   }
 
   commit(): void {
@@ -129,4 +274,22 @@ export class TextIndex implements TransactionListener {
   close(): void {
     this.#bm25.close();
   }
+}
+
+/** SQLite's variable-length integers, end to end (big-endian groups of 7 bits; a ninth byte holds 8). */
+function sqliteVarints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    let value = 0;
+    let i = 0;
+    for (; i < 8; i += 1) {
+      const byte = bytes[at++]!;
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) break;
+    }
+    if (i === 8) value = value * 256 + bytes[at++]!;
+    out.push(value);
+  }
+  return out;
 }

@@ -333,6 +333,66 @@ test(
   },
 );
 
+/**
+ * Answers that rank or expand the words `keys` (of documents the user may read), minus the time they took: none may
+ * depend on a document the user cannot read.
+ */
+async function rankedAnswers(user: User, keys: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const words = keys.join(' ');
+  for (const [method, url, body] of [
+    ['POST', '/api/v1/search/text', { query: `${words} supersonic`, query_type: 'match', limit: 100 }],
+    ['POST', '/api/v1/search/text', { query: `findings ${keys[0]}`, query_type: 'phrase', limit: 100 }],
+    ['POST', '/api/v1/search/text', { query: `${keys[0]!.slice(0, 5)}* flow`, query_type: 'wildcard', limit: 100 }],
+    ['POST', '/api/v1/search/fuzzy', { query: keys.map(oneOff).join(' '), fuzziness: 1, limit: 100 }],
+    ['POST', '/api/v1/search/autocomplete', { prefix: keys[0]!.slice(0, 3), field: 'content', limit: 20 }],
+    ['POST', '/api/v1/search/faceted', { query: words, facets: ['tags'], limit: 100 }],
+    ['GET', `/api/v1/search?query=${keys.join('%20')}&limit=100`, undefined],
+  ] as const) {
+    const res = await call(method, url, user.token, body);
+    const { time_taken: _time, ...answer } = JSON.parse(res.text) as Record<string, unknown>;
+    out.push(`${method} ${url} ${JSON.stringify(body)} → ${res.status} ${JSON.stringify(answer)}`);
+  }
+  return out;
+}
+
+test('no ranked answer moves when someone else writes documents the caller may not read', async () => {
+  const asked = new Map<User, { keys: string[]; answers: string[] }>();
+  for (const tenant of tenants) {
+    for (const user of tenant.users) {
+      const keys = docs.filter((d) => mayRead(user, tenant, d)).map((d) => d.key);
+      const some = Array.from({ length: 4 }, () => pick(keys));
+      asked.set(user, { keys: some, answers: await rankedAnswers(user, some) });
+    }
+  }
+  // In each tenant, one user writes private documents full of every document's words: BM25 statistics that
+  // counted them would move everyone's scores, and frequencies that counted them would reorder expansions.
+  const writers = new Set<User>();
+  for (const tenant of tenants) {
+    const writer = pick(tenant.users);
+    writers.add(writer);
+    const words = docs.filter((d) => d.tenant === tenant).map((d) => `Findings ${d.key} ${d.mark}`);
+    for (let i = 0; i < 3; i += 1) {
+      await must('POST', '/api/v1/documents', writer.token, {
+        id: `noise-${uniqueWord()}`,
+        title: 'Findings in supersonic flow',
+        content: `${'Findings about the boundary layer in supersonic flow. '.repeat(1 + i)} ${words.join('. ')}`,
+        visibility: 'private',
+      });
+    }
+  }
+  const failures: string[] = [];
+  for (const [user, { keys, answers }] of asked) {
+    if (writers.has(user)) continue;
+    const after = await rankedAnswers(user, keys);
+    answers.forEach((answer, i) => {
+      if (after[i] !== answer)
+        failures.push(`${user.name}: ${answer.slice(0, 300)}\n  became ${after[i]!.slice(0, 300)}`);
+    });
+  }
+  assert.deepEqual(failures.slice(0, 5), [], `seed ${seed}: ${failures.length} answers moved`);
+});
+
 test('an older version follows its document current access; links to unreadable documents are not shown', async () => {
   const admin = await server.registerTenant();
   const reader = await server.addUser(admin);

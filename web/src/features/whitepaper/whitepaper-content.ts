@@ -42,7 +42,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
         list: [
           'One catalogue of operations is the single source of truth: the server validates with it, and the documentation and the API playground are generated from it.',
           'The store is the truth; indexes are derived. A write is acknowledged once it is durable, and any index that is missing, stale or corrupt is rebuilt from the stored documents.',
-          'Tenants are isolated at every layer, down to per-tenant text indexes, so ranking statistics and vocabularies never mix.',
+          'Tenants are isolated at every layer, down to per-tenant text indexes, so ranking statistics and vocabularies never mix; within a tenant, ranking statistics count public documents only, so no score moves with a document its reader cannot see.',
           'Every error has a stable code and a message that says how to fix the problem.',
         ],
       },

@@ -1,0 +1,71 @@
+import type { RankedChunk } from '../text/bm25-index.js';
+import { scoreText } from '../text/bm25-score.js';
+import { contentWeight, titleWeight } from '../text/text-index.js';
+import { ftsExpression, ftsPhrases, type TextMatch } from './fts-query.js';
+import type { SearchCore } from './search-core.js';
+
+/** The access rule as SQL over a `documents` row `d`, with its parameters (search-core's readableCandidate). */
+export interface ReadableRule {
+  readonly sql: string;
+  readonly bind: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The best `cap` chunks for a match, ranked through FTS5 while the tenant's in-memory index loads: the same chunks
+ * and scores as Bm25Index, but only among those the caller may read (the window the search keeps anyway).
+ *
+ * - Public chunks (`fts_<k>`): FTS5's own `bm25()`, whose statistics are those of that table — the public chunks,
+ *   as BM25's statistics are meant to be (CorpusStats).
+ * - Private and shared chunks the caller may read (`hidden_<k>`, under the `readable` rule): FTS5's `bm25()`
+ *   over that table would use its statistics, those of documents the caller may not read, so they are scored from
+ *   their text with the public statistics instead (scoreText), the newest `cap` of them at most.
+ *
+ * The two lists are merged by score. Whatever is not public costs its text's tokenizing here, so this path serves
+ * only the seconds a tenant's index takes to load.
+ */
+export function ftsRanked(
+  core: SearchCore,
+  tenantId: string,
+  match: TextMatch,
+  cap: number,
+  readable: ReadableRule,
+): RankedChunk[] {
+  const tables = core.text.tables(tenantId);
+  if (!tables) return [];
+  const expression = ftsExpression(match);
+  const publicRows = core.sql
+    .get(
+      `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
+       FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
+       JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
+    )
+    .all({ match: expression, cap }) as RankedChunk[];
+  const hiddenRows = core.sql
+    .get(
+      `SELECT h.rowid AS chunk, c.doc_seq AS doc, h.title, h.content FROM ${tables.hidden} h
+       JOIN chunks c ON c.seq = h.rowid JOIN documents d ON d.seq = c.doc_seq
+       WHERE ${tables.hidden} MATCH @match AND ${readable.sql} ORDER BY h.rowid DESC LIMIT @cap`,
+    )
+    .all({ ...readable.bind, match: expression, cap }) as {
+    chunk: number;
+    doc: number;
+    title: string;
+    content: string;
+  }[];
+  if (hiddenRows.length === 0) return publicRows;
+  const phrases = ftsPhrases(match);
+  const terms = phrases.map((p) => p.terms);
+  const df = core.text.publicChunksMatching(
+    tenantId,
+    phrases.map((p) => p.text),
+  );
+  const stats = core.text.publicStats(tenantId);
+  const weights = { title: titleWeight, content: contentWeight };
+  const scored = hiddenRows.map((row) => ({
+    chunk: row.chunk,
+    doc: row.doc,
+    score: scoreText(row.title, row.content, terms, df, stats, weights),
+  }));
+  // Ties in chunk order, as the in-memory index breaks them.
+  return [...publicRows, ...scored].sort((x, y) => y.score - x.score || x.chunk - y.chunk).slice(0, cap);
+}
