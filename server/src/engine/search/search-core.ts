@@ -179,6 +179,16 @@ class CandidateDocument implements LoadedDocument {
     return this.#light!;
   }
 
+  /** Whether the stored fields are in memory (filters read them). */
+  get hasFields(): boolean {
+    return this.#fields !== undefined;
+  }
+
+  /** Takes the stored fields, read by the caller with other candidates' (the content stays lazy). */
+  setFields(json: string): void {
+    this.#fields ??= JSON.parse(json) as LoadedDocument['fields'];
+  }
+
   /** Whether the content and fields are in memory (else the first use reads the row). */
   get complete(): boolean {
     return this.#content !== undefined;
@@ -463,6 +473,7 @@ export class SearchCore {
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
   group(scope: Scope, chunkHits: readonly RankedChunk[], loaded?: Map<number, LoadedDocument>, lazy = false): Hit[] {
     const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))], { lazy });
+    if (scope.filters) this.#readFields(docs.values());
     const hits = new Map<number, Hit>();
     for (const h of chunkHits) {
       let hit = hits.get(h.doc);
@@ -575,6 +586,27 @@ export class SearchCore {
       ...(hit.joined !== undefined && { joined: hit.joined }),
       ...(hit.strategies !== undefined && { strategies: hit.strategies }),
     }));
+  }
+
+  /**
+   * Reads the stored fields of candidates that lack them in one query (filters read them; one query per candidate
+   * cost a filtered vector search most of its time). Content stays lazy: only a filter on it reads it.
+   */
+  #readFields(docs: Iterable<LoadedDocument>): void {
+    const missing = [...docs].filter((d): d is CandidateDocument => d instanceof CandidateDocument && !d.hasFields);
+    for (let i = 0; i < missing.length; i += 5000) {
+      const slice = missing.slice(i, i + 5000);
+      const fields = new Map(
+        this.sql
+          .get('SELECT seq, fields FROM documents WHERE seq IN (SELECT value FROM json_each(?))')
+          .raw(true)
+          .all(JSON.stringify(slice.map((d) => d.seq))) as [number, string][],
+      );
+      for (const doc of slice) {
+        const json = fields.get(doc.seq);
+        if (json !== undefined) doc.setFields(json);
+      }
+    }
   }
 
   readonly #readRow = (seq: number): FullRow | undefined =>
