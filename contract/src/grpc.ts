@@ -118,8 +118,20 @@ export const grpcMessages: readonly GrpcMessage[] = [
       },
       { name: 'offset', type: 'int32', number: 4, description: 'Results to skip.' },
       { name: 'limit', type: 'int32', number: 5, description: 'Results to return (default 10).' },
-      { name: 'filters', type: 'string', number: 6, description: 'JSON: a list of {field, operator, value}.' },
+      {
+        name: 'filters',
+        type: 'string',
+        number: 6,
+        description: 'JSON: a list of {field, operator, value}, or a group {must, should, must_not}.',
+      },
       ...roles(7),
+      { name: 'primary_table', type: 'string', number: 9, description: 'Restrict to one collection.' },
+      {
+        name: 'vector_name',
+        type: 'string',
+        number: 10,
+        description: 'One of the collection’s vectors for the vector side (needs primary_table).',
+      },
     ],
   },
   {

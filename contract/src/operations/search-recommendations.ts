@@ -34,6 +34,8 @@ export const searchRecommendations = defineOperation({
     hints: {
       document_id: { placeholder: 'cran-0012 (or give user_id)' },
       user_id: { placeholder: 'Optional: recommend for this user' },
+      vector_name: { placeholder: 'Optional: a vector of the collection, e.g. image' },
+      vector: { kind: 'textarea', placeholder: 'Optional, with vector_name: [0.12, -0.03, 0.5]' },
       dataset_id: { placeholder: 'Optional: a primary table to draw from' },
       limit: { placeholder: 'Results to return, e.g. 10' },
       content_weight: { placeholder: '0.4 (hybrid: weights sum to 1)' },

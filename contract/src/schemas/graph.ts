@@ -106,6 +106,19 @@ export const RecommendationRequest = Type.Object(
     field_name: Type.Optional(Name()),
     combine_location_score: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
+    vector_name: Type.Optional(
+      Name({
+        description:
+          'Content similarity by one of the collection’s own vectors (needs primary_table) instead of the model’s chunk vectors.',
+      }),
+    ),
+    vector: Type.Optional(
+      Type.Array(Type.Number({ minimum: -3.4028234663852886e38, maximum: 3.4028234663852886e38 }), {
+        minItems: 1,
+        maxItems: inputLimits.vectorDimensions,
+        description: 'With vector_name: recommend what is near this vector (no seed document needed).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

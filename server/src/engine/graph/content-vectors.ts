@@ -28,3 +28,29 @@ export function contentVectors(core: SearchCore, tenantId: string, ids: readonly
   }
   return sums;
 }
+
+/**
+ * Each document's vector of a collection's own vector name (given by clients), unit length (cosine). Documents
+ * without one are absent.
+ */
+export function clientContentVectors(
+  core: SearchCore,
+  tenantId: string,
+  space: { readonly collection: string; readonly name: string },
+  ids: readonly string[],
+): Map<string, Float32Array> {
+  const rows = core.sql
+    .get(
+      `SELECT d.id AS id, v.vector AS vector FROM documents d JOIN document_vectors v ON v.doc_seq = d.seq
+       WHERE d.tenant_id = ? AND v.collection = ? AND v.name = ? AND d.id IN (SELECT value FROM json_each(?))
+         AND d.deleted_at IS NULL AND d.superseded = 0`,
+    )
+    .all(tenantId, space.collection, space.name, JSON.stringify(ids)) as { id: string; vector: Buffer }[];
+  return new Map(
+    rows.map((r) => {
+      const v = new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength));
+      const n = Math.hypot(...v) || 1;
+      return [r.id, v.map((x) => x / n)];
+    }),
+  );
+}

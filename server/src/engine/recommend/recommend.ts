@@ -1,6 +1,6 @@
 import { createError } from '@godb/contract';
 import { buildGraph, defaultGraphLimits } from '../graph/build-graph.js';
-import { contentVectors } from '../graph/content-vectors.js';
+import { clientContentVectors, contentVectors } from '../graph/content-vectors.js';
 import { traverse } from '../graph/traversal.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
 
@@ -17,6 +17,10 @@ export interface RecommendRequest {
   readonly edgeType: string;
   readonly limit: number;
   readonly combineLocation: boolean;
+  /** Content similarity by a collection's own vector instead of the model's chunk vectors. */
+  readonly space?: { readonly collection: string; readonly name: string } | undefined;
+  /** With `space`: the point to recommend near, instead of (or besides) a seed document. */
+  readonly vector?: Float32Array | undefined;
 }
 
 /** Other people who engaged with both a seed and a document, at least, before co-engagement recommends it. */
@@ -61,8 +65,8 @@ export function recommend(
     .pluck()
     .all(tenant, request.userId) as string[];
   // The user's engaged documents seed the recommendation only while the caller may still read them.
-  const seeds = seed !== undefined ? [seed] : [...readableIds(core, scope, engaged).keys()];
-  if (seeds.length === 0) {
+  const seeds = seed !== undefined ? [seed] : request.vector ? [] : [...readableIds(core, scope, engaged).keys()];
+  if (seeds.length === 0 && !request.vector) {
     throw createError(
       'VALIDATION_FAILED',
       { detail: 'body.document_id is required when the user has no engagement to learn from' },
@@ -83,11 +87,20 @@ export function recommend(
       .get('SELECT id FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0')
       .pluck()
       .all(tenant) as string[];
-    const vectors = contentVectors(core, tenant, allIds);
-    const seedVectors = seeds.map((s) => vectors.get(s)).filter((v): v is Float32Array => v !== undefined);
+    const vectors = request.space
+      ? clientContentVectors(core, tenant, request.space, allIds)
+      : contentVectors(core, tenant, allIds);
+    const seedVectors = [
+      ...(request.vector ? [request.vector] : []),
+      ...seeds.map((s) => vectors.get(s)).filter((v): v is Float32Array => v !== undefined),
+    ];
     if (seedVectors.length > 0) {
       const centre = new Float32Array(seedVectors[0]!.length);
-      for (const v of seedVectors) for (let d = 0; d < v.length; d += 1) centre[d]! += v[d]! / seedVectors.length;
+      // Each seed counts by its direction (a given vector may have any length).
+      for (const v of seedVectors) {
+        const n = Math.hypot(...v) || 1;
+        for (let d = 0; d < v.length; d += 1) centre[d]! += v[d]! / n / seedVectors.length;
+      }
       const norm = Math.hypot(...centre) || 1;
       for (let d = 0; d < centre.length; d += 1) centre[d]! /= norm;
       for (const [id, v] of vectors) {

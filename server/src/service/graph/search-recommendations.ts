@@ -3,6 +3,7 @@ import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { SearchDeps } from '../search/deps.js';
 import { geoOf, scopeOf, searchResponse } from '../search/scope.js';
+import { vectorTarget } from '../search/vector-target.js';
 
 export const searchRecommendationsUseCase =
   (deps: SearchDeps): UseCaseOf<'search-recommendations'> =>
@@ -22,6 +23,27 @@ export const searchRecommendationsUseCase =
       filters: body.filters,
       geo: geoOf(body),
     });
+    const target = vectorTarget(deps.collections, scope.viewer.tenantId, {
+      primary_table: body.primary_table ?? body.dataset_id,
+      vector_name: body.vector_name,
+    });
+    const space = target && 'collection' in target ? target : undefined;
+    if (body.vector !== undefined && !space) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: 'body.vector needs body.vector_name: one of the collection’s own vectors' },
+        { field: 'body.vector_name' },
+      );
+    }
+    if (space && body.vector !== undefined && body.vector.length !== space.settings.dimensions) {
+      throw createError(
+        'INVALID_VECTOR_FORMAT',
+        {
+          reason: `body.vector has ${body.vector.length} numbers but vector "${space.name}" of collection ${space.collection} has ${space.settings.dimensions} dimensions`,
+        },
+        { field: 'body.vector' },
+      );
+    }
     const hits = recommend(
       deps.search,
       scope,
@@ -35,6 +57,8 @@ export const searchRecommendationsUseCase =
         edgeType: body.edge_type,
         limit: body.limit,
         combineLocation: body.combine_location_score,
+        space,
+        vector: body.vector && Float32Array.from(body.vector),
       },
       deps.graphLimits.maxElements,
     );

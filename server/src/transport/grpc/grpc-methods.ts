@@ -135,6 +135,8 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
       ['alpha', request.alpha],
       ['limit', limit],
       ['filters', request.filters],
+      ['primary_table', request.primary_table],
+      ['vector_name', request.vector_name],
     ]);
     const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
     return searchReply((await invoke(services, 'search-hybrid', { body }, narrowed, call)) as SearchAnswer, offset);

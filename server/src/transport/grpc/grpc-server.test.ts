@@ -167,6 +167,9 @@ describe('SearchService', () => {
     assert.deepEqual(ids(grpcReply), ['own-y', 'own-x']);
     assert.deepEqual(ids(grpcReply), ids(restReply));
     assert.equal(grpcReply.results[0]?.score, 3);
+    const hybrid = { query: 'x', vector: [1, 0, 0], alpha: 1, primary_table: 'grpc-own', vector_name: 'b' };
+    assert.deepEqual(ids(await call<Reply>(search, 'HybridSearch', hybrid, admin.token)), ['own-y', 'own-x']);
+    assert.deepEqual(ids(await rest('/api/v1/search/hybrid', hybrid)), ['own-y', 'own-x']);
     const byDefault = await call<Reply>(search, 'VectorSearch', { ...body, vector_name: '' }, admin.token);
     assert.deepEqual(ids(byDefault), ['own-x', 'own-y']);
     await assert.rejects(

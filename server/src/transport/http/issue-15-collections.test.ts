@@ -351,6 +351,34 @@ describe('vector search over your own vectors', () => {
     assert.match(textForOwn.body.error?.message ?? '', /give the query as `vector`/);
   });
 
+  test('content recommendations by a collection’s own vector, from a seed document or a given vector', async () => {
+    await call('POST', '/api/v1/collections', admin.token, { name: 'rec', vectors: { v: { dimensions: 2 } } });
+    await call('POST', '/api/v1/documents/batch', user.token, [
+      { id: 'r-seed', primary_table: 'rec', vector: [1, 0] },
+      { id: 'r-near', primary_table: 'rec', vector: [0.9, 0.1] },
+      { id: 'r-far', primary_table: 'rec', vector: [-1, 0.2] },
+    ]);
+    const recommend = (body: Record<string, unknown>) =>
+      call('POST', '/api/v1/search/recommendations', user.token, {
+        primary_table: 'rec',
+        vector_name: 'v',
+        min_similarity: 0,
+        ...body,
+      });
+    const fromSeed = await recommend({ document_id: 'r-seed' });
+    assert.equal(fromSeed.status, 200, JSON.stringify(fromSeed.body));
+    // r-far points away (a negative cosine): below min_similarity 0.
+    assert.deepEqual(ids(fromSeed.body), ['r-near']);
+    const fromVector = await recommend({ vector: [-1, 0] });
+    assert.deepEqual(ids(fromVector.body), ['r-far']);
+    const wrongSize = await recommend({ vector: [1, 0, 0] });
+    assert.equal(wrongSize.status, 400);
+    assert.equal(wrongSize.body.error?.field, 'body.vector');
+    const noName = await call('POST', '/api/v1/search/recommendations', user.token, { vector: [1, 0] });
+    assert.equal(noName.status, 400);
+    assert.equal(noName.body.error?.field, 'body.vector_name');
+  });
+
   test('access rules, versions and deletes apply to vectors', async () => {
     await call('POST', '/api/v1/collections', admin.token, { name: 'acl', vectors: { v: { dimensions: 2 } } });
     await call('POST', '/api/v1/documents', admin.token, {
