@@ -42,6 +42,7 @@ import { simpleSearch } from './operations/simple-search.js';
 import { refreshIndexes } from './operations/refresh-indexes.js';
 import { reclusterIndexes } from './operations/recluster-indexes.js';
 import { getJob } from './operations/get-job.js';
+import { importDocuments } from './operations/import-documents.js';
 import { listEmbeddingModels } from './operations/list-embedding-models.js';
 import { createEmbedding } from './operations/create-embedding.js';
 import { createQuantizedEmbedding } from './operations/create-quantized-embedding.js';
@@ -86,6 +87,7 @@ const catalogue = [
   revokeApiKey,
   addDocument,
   batchAddDocuments,
+  importDocuments,
   getDocument,
   updateDocument,
   countDocuments,

@@ -112,6 +112,11 @@ export const ConfigSchema = Type.Object({
   }),
   SUPERADMIN_PASSWORD: Type.String({ default: '', description: 'Password of that super admin (8+ characters).' }),
   BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 'Largest request body accepted before 413.', 1024),
+  IMPORT_BODY_LIMIT_BYTES: int(
+    10 * 1024 * 1024 * 1024,
+    'Largest NDJSON body POST /api/v1/documents/import accepts before 413 (it is streamed, not held in memory).',
+    1024,
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'Log level of the structured (JSON) log.' },

@@ -52,6 +52,11 @@ export interface OperationSpec {
   readonly params?: TObject;
   readonly query?: TObject;
   readonly body?: TSchema;
+  /**
+   * A streamed body of NDJSON (`application/x-ndjson`): one JSON value per line, each validated against `line` by
+   * the use case, which reads the lines as they arrive. Such an operation has no `body` schema.
+   */
+  readonly ndjson?: { readonly line: TSchema; readonly description: string };
   readonly success: { readonly status: 200 | 201 | 202; readonly schema: TSchema; readonly description: string };
   /** Other success answers, e.g. 202 Accepted when work continues in the background. */
   readonly alternatives?: readonly {

@@ -53,7 +53,7 @@ export {
   type Visibility,
   type AclEntry,
   type AclChange,
-  type DocumentInput,
+  DocumentInput,
 } from './schemas/document.js';
 export { graphQueryTypes, centralityTypes, recommendationStrategies } from './schemas/graph.js';
 export {

@@ -155,6 +155,19 @@ export function buildOpenApi(
         },
       };
     }
+    if (operation.ndjson) {
+      entry.requestBody = {
+        required: true,
+        description: operation.ndjson.description,
+        content: {
+          'application/x-ndjson': {
+            // OpenAPI 3.1: each line of the stream is one item of this schema.
+            itemSchema: callerSchema(operation.ndjson.line),
+            schema: { type: 'string', description: 'NDJSON: one JSON document per line, UTF-8, \\n separated.' },
+          },
+        },
+      };
+    }
     // Either credential: a login token or an API key as a bearer token, or an API key in its own header.
     if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
     const path = (paths[operation.http.path] ??= {});

@@ -25,6 +25,7 @@ import {
 import type { CollectionDeps } from './collections/deps.js';
 import { countDocumentsUseCase, deleteDocumentsUseCase, scrollDocumentsUseCase } from './documents/document-scan.js';
 import { batchAddDocumentsUseCase } from './documents/batch-add-documents.js';
+import { importDocumentsUseCase } from './documents/import-documents.js';
 import { deleteDocumentUseCase } from './documents/delete-document.js';
 import type { DocumentDeps } from './documents/deps.js';
 import { documentStatsUseCase } from './documents/document-stats.js';
@@ -107,6 +108,7 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'revoke-api-key': erase(revokeApiKeyUseCase(deps)),
     'add-document': erase(addDocumentUseCase(deps)),
     'batch-add-documents': erase(batchAddDocumentsUseCase(deps)),
+    'import-documents': erase(importDocumentsUseCase(deps)),
     'get-document': erase(getDocumentUseCase(deps)),
     'download-document-file': erase(downloadDocumentFileUseCase(deps)),
     'update-engagement': erase(updateEngagementUseCase(deps)),

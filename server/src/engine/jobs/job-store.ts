@@ -11,14 +11,49 @@ export interface Job {
   readonly processed: number;
   readonly total: number;
   readonly error?: string;
+  /** NDJSON imports only, from here on. */
+  readonly read?: number;
+  readonly written?: number;
+  readonly failed?: number;
+  /** Lines per second since the job started. */
+  readonly rate?: number;
+  /** Seconds left at that rate, when the total is known. */
+  readonly eta_s?: number;
+  readonly failures?: LineFailure[];
+}
+
+/** A line an import refused. */
+export interface LineFailure {
+  readonly line: number;
+  readonly code: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+/** Failed lines a job keeps, so a file of bad lines does not grow its record without bound. */
+export const maxJobFailures = 100;
+
+export interface LineProgress {
+  readonly read: number;
+  readonly written: number;
+  readonly failed: number;
+  /** Failures since the previous call; kept up to maxJobFailures. */
+  readonly newFailures?: readonly LineFailure[];
 }
 
 interface JobRow {
   id: string;
+  kind: string;
   status: JobStatus;
   processed: number;
   total: number;
   error: string | null;
+  lines_read: number;
+  written: number;
+  failed: number;
+  failures: string | null;
+  started_ms: number | null;
+  updated_ms: number | null;
 }
 
 /** Progress of long work (asynchronous imports), kept in the store so it survives restarts. */
@@ -56,10 +91,43 @@ export class JobStore {
       .run(change.status ?? null, change.processed ?? null, change.error ?? null, unixSeconds(this.#clock), id);
   }
 
+  /**
+   * Records the progress of a line-by-line import (`processed` follows the lines read). The first call starts the
+   * job's clock, from which its rate and ETA are derived.
+   */
+  updateLines(id: string, progress: LineProgress): void {
+    const now = this.#clock.now();
+    const row = this.#db.prepare('SELECT failures FROM jobs WHERE id = ?').get(id) as
+      Pick<JobRow, 'failures'> | undefined;
+    if (!row) return;
+    const kept = row.failures === null ? [] : (JSON.parse(row.failures) as LineFailure[]);
+    const failures =
+      progress.newFailures?.length && kept.length < maxJobFailures
+        ? JSON.stringify([...kept, ...progress.newFailures].slice(0, maxJobFailures))
+        : null;
+    this.#db
+      .prepare(
+        'UPDATE jobs SET processed = ?, lines_read = ?, written = ?, failed = ?, failures = COALESCE(?, failures), started_ms = COALESCE(started_ms, ?), updated_ms = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(
+        progress.read,
+        progress.read,
+        progress.written,
+        progress.failed,
+        failures,
+        now,
+        now,
+        Math.floor(now / 1000),
+        id,
+      );
+  }
+
   /** A job of the tenant; jobs of other tenants are not found. */
   get(tenantId: string, id: string): Job {
     const row = this.#db
-      .prepare('SELECT id, status, processed, total, error FROM jobs WHERE id = ? AND tenant_id = ?')
+      .prepare(
+        'SELECT id, kind, status, processed, total, error, lines_read, written, failed, failures, started_ms, updated_ms FROM jobs WHERE id = ? AND tenant_id = ?',
+      )
       .get(id, tenantId) as JobRow | undefined;
     if (!row) throw createError('NOT_FOUND', { resource: 'Job', id });
     return {
@@ -68,6 +136,22 @@ export class JobStore {
       processed: row.processed,
       total: row.total,
       ...(row.error !== null && { error: row.error }),
+      ...(row.kind === 'import-documents' && lineProgressOf(row, this.#clock.now())),
     };
   }
+}
+
+function lineProgressOf(row: JobRow, now: number): Partial<Job> {
+  const end = row.status === 'running' ? now : (row.updated_ms ?? now);
+  const seconds = row.started_ms === null ? 0 : (end - row.started_ms) / 1000;
+  const rate = seconds > 0 ? Math.round((row.lines_read / seconds) * 10) / 10 : 0;
+  const left = Math.max(0, row.total - row.lines_read);
+  return {
+    read: row.lines_read,
+    written: row.written,
+    failed: row.failed,
+    rate,
+    ...(row.status === 'done' ? { eta_s: 0 } : rate > 0 && { eta_s: Math.ceil(left / rate) }),
+    failures: row.failures === null ? [] : (JSON.parse(row.failures) as LineFailure[]),
+  };
 }

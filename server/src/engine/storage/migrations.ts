@@ -263,4 +263,16 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE TABLE file_deletions (key TEXT PRIMARY KEY) STRICT;
     `,
   },
+  {
+    version: 9,
+    description: 'progress of NDJSON imports: lines read, written and failed, the first failed lines, start time',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN lines_read INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN failures TEXT;
+      ALTER TABLE jobs ADD COLUMN started_ms INTEGER;
+      ALTER TABLE jobs ADD COLUMN updated_ms INTEGER;
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { inputLimits } from '@godb/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Config } from '../../config/env.js';
 import { stdoutLogDestination } from '../../logging/log-destination.js';
 import type { Services } from '../../service/use-cases.js';
@@ -30,6 +31,7 @@ export type HttpConfig = Pick<
   | 'LOGIN_LOCKOUT_MAX_S'
   | 'CORS_ORIGINS'
   | 'BODY_LIMIT_BYTES'
+  | 'IMPORT_BODY_LIMIT_BYTES'
   | 'LOG_LEVEL'
 >;
 
@@ -53,6 +55,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const paramLength = maxParamLength(inputLimits.pathId);
+  const streaming = new WeakSet<Socket>();
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, stream: stdoutLogDestination() },
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -61,7 +64,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: paramLength },
     // Errors raised before a route (or any request) exists answer in the same envelope as every other error.
     frameworkErrors: frameworkErrors({ paramLength }),
-    clientErrorHandler: clientErrorHandler({ headerBytes: maxHeaderSize, readTimeoutMs: config.READ_TIMEOUT_MS }),
+    clientErrorHandler: clientErrorHandler({
+      headerBytes: maxHeaderSize,
+      readTimeoutMs: config.READ_TIMEOUT_MS,
+      streaming,
+    }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -130,7 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = createMetrics({ inFlight: guards.inFlight });
   app.addHook('onClose', async () => metrics.close());
   registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
-  registerOperationRoutes(app, options.services);
+  registerOperationRoutes(app, options.services, { importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES, streaming });
   await registerSite(app, options.webDist, { paramLength });
   return app;
 }

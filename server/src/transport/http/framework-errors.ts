@@ -44,10 +44,18 @@ export function frameworkErrors(limits: { paramLength: number }) {
  * large, a request too slow to arrive, malformed HTTP). The answer is written to the socket by hand, in the one
  * error envelope with a fresh request id, and the connection is closed as Node itself does.
  */
-export function clientErrorHandler(limits: { headerBytes: number; readTimeoutMs: number }) {
+export function clientErrorHandler(limits: {
+  headerBytes: number;
+  readTimeoutMs: number;
+  /** Sockets receiving a streamed body (an NDJSON import), which READ_TIMEOUT_MS does not bound. */
+  streaming?: WeakSet<Socket>;
+}) {
   return (error: Error & { code?: string }, socket: Socket): void => {
     // A reset connection has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // A streamed import is read at the pace it is written, for as long as its body lasts: Node's whole-request
+    // deadline would cut a large one off mid-way. (Node reports each request's deadline once.)
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && limits.streaming?.has(socket)) return;
     const godbError =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? createError('HEADERS_TOO_LARGE', { limit: limits.headerBytes })

@@ -1,5 +1,10 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createError } from '@godb/contract';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Socket } from 'node:net';
+import { PassThrough, pipeline } from 'node:stream';
+import { byteLimit } from '../../service/documents/import-documents.js';
+import { NdjsonResult } from '../../service/ndjson-result.js';
 import type { Principal } from '../../service/context.js';
 import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
@@ -54,8 +59,13 @@ function schemaOf(operation: CatalogueOperation) {
  * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
  * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
  */
-export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  services: Services,
+  options: { importBodyLimit: number; streaming: WeakSet<Socket> },
+): void {
   for (const operation of operations) {
+    const routes: RouteOptions[] = [];
     const authenticate =
       operation.access === 'public'
         ? undefined
@@ -63,13 +73,16 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             request.principal = await services.authenticate(credentialsOf(request.headers));
           };
     for (const path of [operation.http.path, ...operation.http.aliases]) {
-      app.route({
+      routes.push({
         method: operation.http.method,
         url: toFastifyPath(path),
         schema: schemaOf(operation),
         config: { operationId: operation.id, longRunning: operation.longRunning === true },
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
+          if (operation.ndjson && !isStream(request.body)) {
+            throw createError('UNSUPPORTED_MEDIA_TYPE', { type: request.headers['content-type'] ?? '' });
+          }
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
           const result = await services
@@ -85,6 +98,9 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             );
           if (result === abandoned) return undefined;
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
+          if (result instanceof NdjsonResult) {
+            return reply.type('application/x-ndjson').send(ndjsonStream(result, () => request.raw.destroy()));
+          }
           if (result instanceof FileResult) {
             // WRITE_TIMEOUT_MS bounds the work of producing an answer; a download's transfer takes as long as its
             // client needs (a 200 MB release on a slow line), so the timer stops once the file is ready to stream.
@@ -100,5 +116,56 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         },
       });
     }
+    if (!operation.ndjson) {
+      for (const route of routes) app.route(route);
+      continue;
+    }
+    // A streamed body: only NDJSON is accepted here, handed to the use case as the raw stream (no buffering, so
+    // BODY_LIMIT_BYTES does not apply; IMPORT_BODY_LIMIT_BYTES is counted as the bytes arrive).
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('application/x-ndjson', (request, payload, done) => {
+        const limit = options.importBodyLimit;
+        if (Number(request.headers['content-length'] ?? 0) > limit) {
+          done(createError('PAYLOAD_TOO_LARGE', { limit }), undefined);
+          return;
+        }
+        options.streaming.add(request.raw.socket);
+        done(
+          null,
+          pipeline(payload, byteLimit(limit), () => undefined),
+        );
+      });
+      // A keep-alive connection's next request is bounded by READ_TIMEOUT_MS again.
+      scope.addHook('onResponse', async (request) => {
+        options.streaming.delete(request.raw.socket);
+      });
+      for (const route of routes) scope.route(route);
+    });
   }
+}
+
+const isStream = (body: unknown): body is AsyncIterable<Uint8Array> =>
+  typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
+
+/**
+ * The lines of an NDJSON answer as a byte stream. Lines are written as they are produced, without waiting for the
+ * client to read them (a client may send its whole body before it reads the answer: waiting would deadlock both).
+ * When the answer ends before the body does (it was too large), the connection is closed once the answer is sent.
+ */
+function ndjsonStream(result: NdjsonResult, closeRequest: () => void): PassThrough {
+  const out = new PassThrough();
+  void (async () => {
+    try {
+      for await (const line of result.lines) {
+        if (out.destroyed) return;
+        out.write(`${JSON.stringify(line)}\n`);
+      }
+      out.end();
+      out.once('close', closeRequest);
+    } catch (error) {
+      out.destroy(error as Error);
+    }
+  })();
+  return out;
 }

@@ -14,6 +14,7 @@ import { apiV1Path, buildRequest, ClientValidationError, toCurl, type BuiltReque
 import { EndpointForm } from './endpoint-form';
 import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
 import { extractFileText } from './extract-file-text';
+import { importDocuments } from './api/import-documents';
 import { ReportIssueModal } from './report-issue-modal';
 import { endsSession } from './session-expiry';
 import styles from './playground.module.css';
@@ -56,6 +57,8 @@ export function PlaygroundPage({ token }: { token: string }) {
   const [files, setFiles] = useState<Record<string, File | null>>({});
   const [response, setResponse] = useState<Response>(null);
   const [busy, setBusy] = useState(false);
+  /** Bytes of an NDJSON upload sent so far, for its progress bar. */
+  const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [reporting, setReporting] = useState(false);
   const [managingKeys, setManagingKeys] = useState(false);
   const [defaultModel, setDefaultModel] = useState<string | null>(null);
@@ -108,13 +111,22 @@ export function PlaygroundPage({ token }: { token: string }) {
   const send = async () => {
     setBusy(true);
     setCurl(null);
+    setProgress(null);
     try {
-      const request = await prepare();
-      const res = await apiRequest(request.method, request.path, {
-        token,
-        body: request.body,
-        ...(request.query && { query: request.query }),
-      });
+      // An NDJSON import sends its file as the body, with an upload progress bar.
+      const ndjsonOp = selected && 'ndjson' in selected.op ? selected.op : null;
+      const ndjsonFile = ndjsonOp ? files[ndjsonOp.id] : undefined;
+      if (ndjsonOp && !ndjsonFile) {
+        throw new ClientValidationError('Choose an NDJSON file to import (one document per line)');
+      }
+      const request = ndjsonOp ? buildRequest(ndjsonOp, values) : await prepare();
+      const res = ndjsonFile
+        ? await importDocuments(token, ndjsonFile, request.query, (sent, total) => setProgress({ sent, total }))
+        : await apiRequest(request.method, request.path, {
+            token,
+            body: request.body,
+            ...(request.query && { query: request.query }),
+          });
       if (!res.ok) {
         const text = formatMessage(clientMessages.apiError, {
           status: res.status,
@@ -127,7 +139,8 @@ export function PlaygroundPage({ token }: { token: string }) {
       }
       setResponse({
         error: typeof res.body === 'object' && res.body !== null && 'error' in res.body,
-        text: JSON.stringify(res.body, null, 2),
+        // An NDJSON answer (one line per imported line) is shown as it came.
+        text: typeof res.body === 'string' ? res.text : JSON.stringify(res.body, null, 2),
       });
     } catch (error) {
       // Client-side checks and network failures: no answer of the server, so never a session expiry.
@@ -234,6 +247,13 @@ export function PlaygroundPage({ token }: { token: string }) {
                   </Button>
                 </div>
               </form>
+              {progress && (
+                <p className={styles.description}>
+                  <label htmlFor="upload-progress">Upload </label>
+                  <progress id="upload-progress" max={progress.total || 1} value={progress.sent} />{' '}
+                  {Math.round((progress.sent / (progress.total || 1)) * 100)}%
+                </p>
+              )}
               {curl && (
                 <pre className={styles.curl} aria-label="curl command">
                   <code>{curl}</code>

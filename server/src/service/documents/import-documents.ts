@@ -1,0 +1,278 @@
+import { createWriteStream, createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { createError, DocumentInput, GoDBError } from '@godb/contract';
+import type { PreparedDocument, Viewer } from '../../engine/documents/types.js';
+import type { LineFailure } from '../../engine/jobs/job-store.js';
+import type { UseCaseOf } from '../context.js';
+import { datesToUnixSeconds } from '../dates.js';
+import { NdjsonResult } from '../ndjson-result.js';
+import { StatusResult } from '../status-result.js';
+import { validateJson } from '../validation.js';
+import { BackgroundWork } from './background-work.js';
+import type { DocumentDeps } from './deps.js';
+import { viewerOf } from './viewer.js';
+
+/** The longest line read: a document with an inline file may be large, but one line is never the whole body. */
+export const maxLineBytes = 16 * 1024 * 1024;
+
+/** What the answer says about one line. */
+export interface LineResult {
+  readonly line: number;
+  readonly success: boolean;
+  readonly document_id?: string;
+  readonly error?: { readonly code: string; readonly message: string; readonly field?: string };
+}
+
+interface Line {
+  readonly number: number;
+  readonly text: string;
+}
+
+/**
+ * The non-blank lines of an NDJSON stream, numbered from 1. A line longer than maxLineBytes is given as null text
+ * (and skipped to its end) rather than buffered.
+ */
+export async function* ndjsonLines(
+  body: AsyncIterable<Uint8Array | string>,
+): AsyncGenerator<Line | { number: number; text: null }> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let number = 0;
+  let skipping = false;
+  for await (const chunk of body) {
+    pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let newline = pending.indexOf('\n');
+    while (newline !== -1) {
+      number += 1;
+      const text = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      if (skipping) skipping = false;
+      else if (text.trim() !== '') yield { number, text };
+      newline = pending.indexOf('\n');
+    }
+    if (!skipping && pending.length > maxLineBytes) {
+      yield { number: number + 1, text: null };
+      skipping = true;
+    }
+    if (skipping) pending = '';
+  }
+  pending += decoder.decode();
+  if (!skipping && pending.trim() !== '') yield { number: number + 1, text: pending };
+}
+
+const fieldOf = (n: number) => `line[${n}]`;
+
+function failure(line: number, error: unknown, requestId = ''): LineResult {
+  const known = error instanceof GoDBError ? error : createError('INTERNAL', { request_id: requestId });
+  return {
+    line,
+    success: false,
+    error: { code: known.code, message: known.message, ...(known.field !== undefined && { field: known.field }) },
+  };
+}
+
+/** Parses, validates and prepares one line like the body of a single add; throws the error naming its field. */
+function prepareLine(
+  deps: DocumentDeps,
+  viewer: Viewer,
+  line: Line | { number: number; text: null },
+): PreparedDocument {
+  const field = fieldOf(line.number);
+  if (line.text === null) {
+    throw createError('PAYLOAD_TOO_LARGE', { limit: maxLineBytes }, { field });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch (error) {
+    throw createError('INVALID_JSON_BODY', { reason: `line ${line.number}: ${(error as Error).message}` }, { field });
+  }
+  validateJson(DocumentInput, value, field);
+  const input = datesToUnixSeconds(DocumentInput, value) as DocumentInput;
+  const [prepared] = deps.documents.prepare(viewer, [input], () => field);
+  if (!prepared) throw createError('INTERNAL', { request_id: '' });
+  return prepared;
+}
+
+/**
+ * Embeds and writes one group in a transaction; when that fails, each half again, so a bad line fails alone and
+ * the good ones are written.
+ */
+async function writeGroup(
+  deps: DocumentDeps,
+  viewer: Viewer,
+  group: readonly { line: number; doc: PreparedDocument }[],
+  signal?: AbortSignal,
+  requestId = '',
+): Promise<LineResult[]> {
+  if (group.length === 0) return [];
+  try {
+    await deps.documents.embed(
+      group.map((g) => g.doc),
+      signal,
+    );
+    const written = await deps.documents.write(
+      viewer,
+      group.map((g) => g.doc),
+      (i) => fieldOf(group[i]?.line ?? 0),
+      signal,
+    );
+    return group.map((g, i) => ({ line: g.line, success: true, document_id: written[i]?.id ?? g.doc.id }));
+  } catch (error) {
+    signal?.throwIfAborted();
+    const [only] = group;
+    if (only && group.length === 1) return [failure(only.line, error, requestId)];
+    // Halves, so one bad document in a group of 500 costs about 18 transactions rather than 500.
+    const middle = Math.ceil(group.length / 2);
+    return [
+      ...(await writeGroup(deps, viewer, group.slice(0, middle), signal, requestId)),
+      ...(await writeGroup(deps, viewer, group.slice(middle), signal, requestId)),
+    ];
+  }
+}
+
+/**
+ * Reads NDJSON lines and writes them in transactions of `batchSize`, yielding one result per non-blank line in
+ * order. Only one group is held in memory at a time.
+ */
+export async function* importLines(
+  deps: DocumentDeps,
+  viewer: Viewer,
+  body: AsyncIterable<Uint8Array | string>,
+  batchSize: number,
+  signal?: AbortSignal,
+  requestId = '',
+): AsyncGenerator<LineResult> {
+  let group: { line: number; doc: PreparedDocument }[] = [];
+  let pending: LineResult[] = [];
+  const flush = async () => {
+    const results = [...pending, ...(await writeGroup(deps, viewer, group, signal, requestId))].sort(
+      (a, b) => a.line - b.line,
+    );
+    group = [];
+    pending = [];
+    return results;
+  };
+  let last = 0;
+  try {
+    for await (const line of ndjsonLines(body)) {
+      last = line.number;
+      try {
+        group.push({ line: line.number, doc: prepareLine(deps, viewer, line) });
+      } catch (error) {
+        pending.push(failure(line.number, error, requestId));
+      }
+      if (group.length + pending.length >= batchSize) yield* await flush();
+    }
+  } catch (error) {
+    // The body itself failed (too large, or the client went away): answer what was read, then say why it stopped.
+    yield* await flush();
+    yield failure(last + 1, error, requestId);
+    return;
+  }
+  yield* await flush();
+}
+
+/** Counts bytes through a stream and fails it with PAYLOAD_TOO_LARGE past `limit`. */
+export function byteLimit(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(createError('PAYLOAD_TOO_LARGE', { limit }));
+      else callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * Synchronous mode: the answer is NDJSON, one result per line, streamed as groups are written. Asynchronous mode:
+ * the body is stored in a temporary file (memory stays bounded), then the import runs in the background with its
+ * progress (lines read, written, failed, rate, ETA, first failures) at GET /api/v1/jobs/{id}.
+ */
+export const importDocumentsUseCase =
+  (deps: DocumentDeps): UseCaseOf<'import-documents'> =>
+  async ({ body, query }, ctx) => {
+    const viewer = viewerOf(ctx);
+    if (!query.async)
+      return new NdjsonResult(importLines(deps, viewer, body, query.batch_size, ctx.signal, ctx.requestId)) as never;
+    const folder = await mkdtemp(join(tmpdir(), 'godb-import-'));
+    const file = join(folder, 'body.ndjson');
+    let lines = 0;
+    let last = 10;
+    try {
+      await pipeline(
+        body,
+        new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            for (const byte of chunk) if (byte === 10) lines += 1;
+            last = chunk.at(-1) ?? last;
+            callback(null, chunk);
+          },
+        }),
+        createWriteStream(file),
+      );
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+    if (last !== 10) lines += 1;
+    const background = deps.background ?? new BackgroundWork();
+    let jobId = '';
+    try {
+      background.start(() =>
+        runImport(deps, viewer, file, query.batch_size, jobId).finally(() =>
+          rm(folder, { recursive: true, force: true }),
+        ),
+      );
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'import-documents', lines).id;
+    return new StatusResult(202, { success: true, lines, job_id: jobId }) as never;
+  };
+
+async function runImport(
+  deps: DocumentDeps,
+  viewer: Viewer,
+  file: string,
+  batchSize: number,
+  jobId: string,
+): Promise<void> {
+  deps.jobs.update(jobId, { status: 'running' });
+  let read = 0;
+  let written = 0;
+  let failed = 0;
+  let newFailures: LineFailure[] = [];
+  try {
+    let count = 0;
+    for await (const result of importLines(deps, viewer, createReadStream(file), batchSize, undefined, jobId)) {
+      read = result.line;
+      if (result.success) written += 1;
+      else {
+        failed += 1;
+        if (newFailures.length < 100)
+          newFailures.push({ line: result.line, code: 'INTERNAL', message: '', ...result.error });
+      }
+      count += 1;
+      if (count % batchSize === 0) {
+        deps.jobs.updateLines(jobId, { read, written, failed, newFailures });
+        newFailures = [];
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    deps.jobs.updateLines(jobId, { read, written, failed, newFailures });
+    deps.jobs.update(jobId, { status: 'done' });
+  } catch (error) {
+    deps.jobs.updateLines(jobId, { read, written, failed, newFailures });
+    deps.jobs.update(jobId, {
+      status: 'failed',
+      error: `${(error as Error).message} (${written} documents were written)`,
+    });
+  }
+}
