@@ -23,11 +23,11 @@ export async function restoreCommand(
   err: { write(text: string): unknown },
   now: () => number = () => performance.now(),
 ): Promise<number> {
-  if (args.length !== 1 || args[0] === '' || args[0]!.startsWith('-')) {
+  const source = args.length === 1 ? (args[0] ?? '') : '';
+  if (source === '' || source.startsWith('-')) {
     err.write('Usage: godb restore <snapshot.tar | snapshot id>   (DATA_DIR must be empty; the server stopped)\n');
     return 2;
   }
-  const source = args[0]!;
   let config;
   try {
     config = loadConfig(env);

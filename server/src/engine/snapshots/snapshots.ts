@@ -18,7 +18,6 @@ import tar from 'tar-stream';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
-import type { Db } from '../storage/database.js';
 
 /** One file of a snapshot, as its manifest records it. */
 export interface SnapshotFile {
@@ -65,7 +64,6 @@ function filesUnder(root: string, prefix = ''): string[] {
 }
 
 export interface SnapshotsOptions {
-  readonly db: Db;
   readonly vectors: VectorIndexes;
   /** The data folder (the database file and `vectors/`); snapshots are staged under it. */
   readonly dataDir: string;
@@ -108,7 +106,7 @@ export class Snapshots {
    * @example const manifest = await snapshots.create(snapshots.newId(), (done, total) => log(done, total));
    */
   async create(id: string, progress: (done: number, total: number) => void = () => {}): Promise<SnapshotManifest> {
-    const { db, vectors, dataDir, store } = this.#options;
+    const { vectors, dataDir, store } = this.#options;
     const staging = join(dataDir, 'snapshots', `.staging-${id}`);
     mkdirSync(join(staging, 'vectors'), { recursive: true });
     let reader: Database.Database | null = null;
