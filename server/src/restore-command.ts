@@ -42,15 +42,15 @@ export async function restoreCommand(
   let storage: Awaited<ReturnType<typeof openStorage>> | null = null;
   try {
     let archive: Readable;
+    storage = await openStorage(config);
     if (existsSync(source)) archive = createReadStream(source);
     else {
-      storage = await openStorage(config);
       const store = storage.snapshots ?? new LocalObjectStore(join(config.DATA_DIR, 'snapshots'));
       const found = /^snap-[0-9A-Za-z-]+$/.test(source) ? await store.get(`${source}.tar`) : null;
       if (!found) throw createError('NOT_FOUND', { resource: 'Snapshot file or id', id: source });
       archive = found.body;
     }
-    const manifest = await restoreSnapshot(archive, config.DATA_DIR);
+    const manifest = await restoreSnapshot(archive, config.DATA_DIR, storage.files);
     const seconds = ((now() - started) / 1000).toFixed(2);
     out.write(
       `Restored snapshot ${manifest.id} (${manifest.files.length} files, ${manifest.bytes} bytes, last write ${manifest.last_write_seq}) into ${resolve(config.DATA_DIR)} in ${seconds} s. Start GoDB on it.\n`,

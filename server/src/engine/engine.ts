@@ -83,7 +83,9 @@ export function openEngine(options: EngineOptions): Engine {
   const jobs = new JobStore(db, clock);
   const snapshotStore = options.snapshots ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'snapshots')) : null);
   const snapshots =
-    onDisk && snapshotStore ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, clock }) : null;
+    onDisk && snapshotStore
+      ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, files: fileStore, clock })
+      : null;
   return {
     db,
     directory,

@@ -1,16 +1,18 @@
 import { createError } from '@godb/contract';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
+import { LocalObjectStore } from '../files/local-object-store.js';
+import type { ObjectStore } from '../files/object-store.js';
 import type { SnapshotFile, SnapshotManifest } from './snapshots.js';
 
 const corrupt = (reason: string) => createError('SNAPSHOT_CORRUPT', { reason });
 
 /** Paths a snapshot may hold: the database and index files, never a way out of the data folder. */
-const allowedPath = /^(godb\.sqlite|vectors\/[A-Za-z0-9%._~-]+(\/[A-Za-z0-9%._~-]+)*)$/;
+const allowedPath = /^(godb\.sqlite|(vectors|files)\/[A-Za-z0-9%._~!'()*-]+(\/[A-Za-z0-9%._~!'()*-]+)*)$/;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -44,7 +46,11 @@ function parseManifest(bytes: Buffer): SnapshotManifest {
  *
  * @example const manifest = await restoreSnapshot(createReadStream('snap.tar'), './data');
  */
-export async function restoreSnapshot(archive: Readable, dataDir: string): Promise<SnapshotManifest> {
+export async function restoreSnapshot(
+  archive: Readable,
+  dataDir: string,
+  files: ObjectStore = new LocalObjectStore(join(dataDir, 'files')),
+): Promise<SnapshotManifest> {
   if (existsSync(join(dataDir, 'godb.sqlite'))) throw createError('SNAPSHOT_TARGET_NOT_EMPTY', { dataDir });
   mkdirSync(dataDir, { recursive: true });
   const staging = join(dataDir, `.restore-${randomUUID()}`);
@@ -99,7 +105,13 @@ export async function restoreSnapshot(archive: Readable, dataDir: string): Promi
         throw corrupt(`${file.path} has ${got.size} bytes where its manifest says ${file.size}`);
       if (got.sha256 !== file.sha256) throw corrupt(`${file.path} fails its SHA-256 checksum`);
     }
-    // Everything checked: now into place. An empty node's leftover index files belong to no database.
+    // Everything checked: now into place, the uploaded files first (to the configured store), the database last,
+    // so a store that fails midway leaves no database that names files it lacks.
+    for (const file of found.files) {
+      if (!file.path.startsWith('files/')) continue;
+      await files.put(file.path.slice('files/'.length), createReadStream(join(staging, ...file.path.split('/'))));
+    }
+    // An empty node's leftover index files belong to no database.
     rmSync(join(dataDir, 'vectors'), { recursive: true, force: true });
     if (existsSync(join(staging, 'vectors'))) renameSync(join(staging, 'vectors'), join(dataDir, 'vectors'));
     for (const suffix of ['-wal', '-shm']) rmSync(join(dataDir, `godb.sqlite${suffix}`), { force: true });

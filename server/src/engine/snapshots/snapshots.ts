@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   copyFileSync,
   createReadStream,
+  createWriteStream,
   existsSync,
   linkSync,
   mkdirSync,
@@ -38,6 +39,11 @@ export interface SnapshotManifest {
   /** Schema version (`PRAGMA user_version`) of the stored database. */
   readonly schema_version: number;
   readonly files: readonly SnapshotFile[];
+  /**
+   * Keys of files uploaded with documents that the store no longer had when the snapshot copied them (their
+   * documents were purged after the snapshot's point); absent when none.
+   */
+  readonly missing_files?: readonly string[];
   /** Sum of the files' sizes. */
   readonly bytes: number;
 }
@@ -69,6 +75,8 @@ export interface SnapshotsOptions {
   readonly dataDir: string;
   /** Where finished snapshots are kept: DATA_DIR/snapshots, or the bucket's `snapshots/` area. */
   readonly store: ObjectStore;
+  /** Where files uploaded with documents are kept, copied into each snapshot (`files/<key>`); null for none. */
+  readonly files: ObjectStore | null;
   readonly clock: Clock;
 }
 
@@ -143,7 +151,35 @@ export class Snapshots {
       reader.close();
       reader = null;
 
-      const paths = ['godb.sqlite', ...filesUnder(join(staging, 'vectors'), 'vectors')];
+      // Files uploaded with documents: the ones the snapshot's rows name. They are never rewritten under a key, so
+      // copying them after the point is consistent; one purged since is gone and is recorded as missing.
+      const missing: string[] = [];
+      if (this.#options.files) {
+        const backup = new Database(join(staging, 'godb.sqlite'), { readonly: true });
+        const keys = (
+          backup
+            .prepare(
+              "SELECT DISTINCT json_extract(fields, '$.file_path') AS key FROM documents WHERE json_extract(fields, '$.file_path') IS NOT NULL",
+            )
+            .all() as { key: string }[]
+        ).map((row) => row.key);
+        backup.close();
+        for (const key of keys) {
+          const object = await this.#options.files.get(key);
+          if (!object) {
+            missing.push(key);
+            continue;
+          }
+          const target = join(staging, 'files', ...key.split('/'));
+          mkdirSync(join(target, '..'), { recursive: true });
+          await pipeline(object.body, createWriteStream(target));
+        }
+      }
+      const paths = [
+        'godb.sqlite',
+        ...filesUnder(join(staging, 'vectors'), 'vectors'),
+        ...filesUnder(join(staging, 'files'), 'files'),
+      ];
       const files: SnapshotFile[] = [];
       for (const path of paths) {
         const full = join(staging, ...path.split('/'));
@@ -156,6 +192,7 @@ export class Snapshots {
         last_write_seq: last.seq,
         schema_version: schemaVersion,
         files,
+        ...(missing.length > 0 && { missing_files: missing }),
         bytes: files.reduce((sum, file) => sum + file.size, 0),
       };
       const total = manifest.bytes;

@@ -16,6 +16,7 @@ import { bearer, startTestServer, superAdmin, type TestServer } from '../../test
 
 const words = 'shock wave boundary layer heat transfer wing lift drag nozzle flow vortex panel shell stress'.split(' ');
 const glove = { model_name: 'glove-100' };
+const attachment = Buffer.from('%PDF-1.7 the quartet’s score');
 /** A word of its own for each live write, e.g. `tagbcd`, so a keyword search can single it out. */
 const tag = (i: number) => `tag${[...i.toString(10)].map((d) => 'abcdefghij'[Number(d)]).join('')}`;
 
@@ -91,7 +92,12 @@ for (const provider of providers) {
         method: 'POST',
         url: '/api/v1/documents',
         headers: bearer(other.token),
-        payload: { id: 'theirs', content: 'xylophone quartet', embedding_options: glove },
+        payload: {
+          id: 'theirs',
+          content: 'xylophone quartet',
+          embedding_options: glove,
+          file_content: attachment.toString('base64'),
+        },
       });
       // A vector search builds the index, so the snapshot carries an index file.
       const warm = await server.app.inject({
@@ -160,6 +166,10 @@ for (const provider of providers) {
         mine.files.some((f) => f.path.startsWith('vectors/')),
         `the index file: ${JSON.stringify(mine.files)}`,
       );
+      assert.ok(
+        mine.files.some((f) => f.path.startsWith('files/')),
+        'the file uploaded with a document',
+      );
       assert.equal(
         (await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(owner.token) })).statusCode,
         403,
@@ -208,9 +218,10 @@ for (const provider of providers) {
       assert.equal(await restoreCommand([file], { ...env, DATA_DIR: dataDir }, capture(), again), 1);
       assert.match(again.text, /already holds a database/);
 
-      restored = await startTestServer({ ...env, DATA_DIR: dataDir });
-      const token = await restored.login(owner.email, owner.password);
-      const count = await restored.app.inject({
+      const node = await startTestServer({ ...env, DATA_DIR: dataDir });
+      restored = node;
+      const token = await node.login(owner.email, owner.password);
+      const count = await node.app.inject({
         method: 'POST',
         url: '/api/v1/documents/count',
         headers: bearer(token),
@@ -218,11 +229,11 @@ for (const provider of providers) {
       });
       assert.ok((count.json() as { count: number }).count >= docs.length + before.length, count.body);
       for (const live of before) {
-        const got = await restored.app.inject({ url: `/api/v1/documents/${live}`, headers: bearer(token) });
+        const got = await node.app.inject({ url: `/api/v1/documents/${live}`, headers: bearer(token) });
         assert.equal(got.statusCode, 200, `${live} was acknowledged before the snapshot: ${got.body}`);
       }
       const search = async (kind: string, body: Record<string, unknown>) => {
-        const res = await restored!.app.inject({
+        const res = await node.app.inject({
           method: 'POST',
           url: `/api/v1/search/${kind}`,
           headers: bearer(token),
@@ -247,15 +258,19 @@ for (const provider of providers) {
         (await search('vector', { query: 'shock wave', embedding_options: glove, limit: 10, threshold: 0 })).length > 0,
       );
       // The other tenant's data came back too, and stays its own.
-      const theirs = await restored.login(other.email, other.password);
+      const theirs = await node.login(other.email, other.password);
       assert.equal(
-        (await restored.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(theirs) })).statusCode,
+        (await node.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(theirs) })).statusCode,
         200,
       );
       assert.equal(
-        (await restored.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(token) })).statusCode,
+        (await node.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(token) })).statusCode,
         404,
       );
+      // With the file uploaded with it.
+      const upload = await node.app.inject({ url: '/api/v1/documents/theirs/file', headers: bearer(theirs) });
+      assert.equal(upload.statusCode, 200, upload.body);
+      assert.equal(upload.rawPayload.toString(), attachment.toString());
 
       // Deleting a snapshot removes it from the list and from download.
       const deleted = await server.app.inject({

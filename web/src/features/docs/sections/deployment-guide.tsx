@@ -124,8 +124,8 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           the server answers searches at once, without a rebuild.
         </li>
         <li>
-          Files uploaded with documents are not in snapshots yet: they stay in <code>DATA_DIR/files</code> or the
-          bucket; copy the folder along with a snapshot when you move a node.
+          Files uploaded with documents are in the snapshot too, and are restored into the configured storage provider (
+          <code>DATA_DIR/files</code> or the bucket).
         </li>
       </ul>
       <h2>Operations</h2>
