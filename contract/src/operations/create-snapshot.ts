@@ -8,7 +8,7 @@ export const createSnapshot = defineOperation({
   summary: 'Take a consistent snapshot of the whole node while it keeps serving writes',
   description:
     'Super admin only. Copies the database (SQLite online backup) and the vector index files as of one point, with a manifest of sizes, SHA-256 checksums and the last included write, into one tar archive kept under DATA_DIR/snapshots or in the S3 bucket’s `snapshots/` area. Writes go on meanwhile; those after the point are not included. Answers at once with a job: poll GET /api/v1/jobs/{id}, then list the snapshots. Restore one with `godb restore <file>` (`npm run restore -- <file>`) into an empty DATA_DIR before start.',
-  http: { method: 'POST', path: '/api/v1/snapshots', aliases: ['/snapshots'] },
+  http: { method: 'POST', path: '/api/v1/snapshots', aliases: [] },
   access: 'superadmin',
   success: {
     status: 202,

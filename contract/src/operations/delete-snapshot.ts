@@ -8,7 +8,7 @@ export const deleteSnapshot = defineOperation({
   category: 'snapshots',
   summary: 'Remove a snapshot',
   description: 'Super admin only. Deletes the snapshot’s archive and manifest from the snapshot store.',
-  http: { method: 'DELETE', path: '/api/v1/snapshots/{id}', aliases: ['/snapshots/{id}'] },
+  http: { method: 'DELETE', path: '/api/v1/snapshots/{id}', aliases: [] },
   access: 'superadmin',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id.' }) }),
   success: { status: 200, schema: SuccessMessage, description: 'The snapshot was removed.' },

@@ -8,7 +8,7 @@ export const downloadSnapshot = defineOperation({
   summary: 'The archive of a snapshot',
   description:
     'Super admin only. Streams the snapshot’s tar archive (`manifest.json` first, then the database and index files), as `godb restore <file>` reads it.',
-  http: { method: 'GET', path: '/api/v1/snapshots/{id}', aliases: ['/snapshots/{id}'] },
+  http: { method: 'GET', path: '/api/v1/snapshots/{id}', aliases: [] },
   access: 'superadmin',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id.' }) }),
   success: {

@@ -17,7 +17,7 @@ export const listSnapshots = defineOperation({
   summary: 'The finished snapshots of the node, newest first',
   description:
     'Super admin only. Every snapshot in the snapshot store (DATA_DIR/snapshots, or the S3 bucket shared by the servers), with its manifest.',
-  http: { method: 'GET', path: '/api/v1/snapshots', aliases: ['/snapshots'] },
+  http: { method: 'GET', path: '/api/v1/snapshots', aliases: [] },
   access: 'superadmin',
   success: {
     status: 200,

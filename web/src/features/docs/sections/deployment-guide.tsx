@@ -96,13 +96,13 @@ S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}<
         ones are not. Snapshots are kept under <code>DATA_DIR/snapshots</code>, or in the bucket’s{' '}
         <code>snapshots/</code> area with <code>STORAGE_PROVIDER=s3</code>.
       </p>
-      <pre aria-label="Snapshot commands">
-        <code>{`curl -X POST   $GODB/api/v1/snapshots -H "Authorization: Bearer $ROOT"   # 202 {snapshot_id, job_id}
-curl           $GODB/api/v1/jobs/<job_id> -H "Authorization: Bearer $ROOT"   # progress, until "done"
-curl           $GODB/api/v1/snapshots -H "Authorization: Bearer $ROOT"       # the snapshots, newest first
-curl -o snap.tar $GODB/api/v1/snapshots/<id> -H "Authorization: Bearer $ROOT"  # download one (a tar)
-curl -X DELETE $GODB/api/v1/snapshots/<id> -H "Authorization: Bearer $ROOT"`}</code>
+      <pre aria-label="Snapshot endpoints">
+        <code>{`POST   /api/v1/snapshots        202 {snapshot_id, job_id}: GET /api/v1/jobs/<job_id> shows the progress
+GET    /api/v1/snapshots        the snapshots, newest first, each with its manifest
+GET    /api/v1/snapshots/<id>   the snapshot's archive (a tar), to keep elsewhere
+DELETE /api/v1/snapshots/<id>   removes it`}</code>
       </pre>
+      <p>All four need the super admin’s token.</p>
       <h2>Restore</h2>
       <p>
         Restore a snapshot before the server starts, into an empty <code>DATA_DIR</code> (the same environment as the
