@@ -43,6 +43,10 @@ import { refreshIndexes } from './operations/refresh-indexes.js';
 import { reclusterIndexes } from './operations/recluster-indexes.js';
 import { getJob } from './operations/get-job.js';
 import { importDocuments } from './operations/import-documents.js';
+import { createSnapshot } from './operations/create-snapshot.js';
+import { listSnapshots } from './operations/list-snapshots.js';
+import { downloadSnapshot } from './operations/download-snapshot.js';
+import { deleteSnapshot } from './operations/delete-snapshot.js';
 import { listEmbeddingModels } from './operations/list-embedding-models.js';
 import { createEmbedding } from './operations/create-embedding.js';
 import { createQuantizedEmbedding } from './operations/create-quantized-embedding.js';
@@ -104,6 +108,10 @@ const catalogue = [
   refreshIndexes,
   reclusterIndexes,
   getJob,
+  createSnapshot,
+  listSnapshots,
+  downloadSnapshot,
+  deleteSnapshot,
   listEmbeddingModels,
   createEmbedding,
   createQuantizedEmbedding,

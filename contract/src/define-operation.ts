@@ -3,7 +3,7 @@ import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Category =
-  'auth' | 'collections' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs' | 'mail';
+  'auth' | 'collections' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs' | 'mail' | 'snapshots';
 /** Who may call: anyone, any signed-in user, a tenant admin, or the server's super admin. */
 export type Access = 'public' | 'user' | 'admin' | 'superadmin';
 export type FieldKind = 'text' | 'number' | 'textarea' | 'select' | 'file';

@@ -355,6 +355,19 @@ export const errorCatalogue = {
     message: 'The embedding model {model} could not be loaded: {reason}',
     description: 'The model files are missing or invalid; see the server log.',
   },
+  SNAPSHOT_CORRUPT: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message: 'The snapshot is damaged and was not restored: {reason}. Restore another snapshot, or take a new one',
+    description:
+      'A snapshot whose files do not match the sizes and SHA-256 checksums of its manifest; nothing was changed.',
+  },
+  SNAPSHOT_TARGET_NOT_EMPTY: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message: 'The data folder {dataDir} already holds a database: restore into an empty DATA_DIR',
+    description: 'A whole-node restore only fills an empty data folder, so it never mixes two nodes’ data.',
+  },
   STORAGE_UNAVAILABLE: {
     http: 503,
     grpc: 'UNAVAILABLE',

@@ -62,6 +62,7 @@ export async function createServer(
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     ...(storage.files && { files: storage.files }),
+    ...(storage.snapshots && { snapshots: storage.snapshots }),
     clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     embeddings: {
@@ -91,6 +92,7 @@ export async function createServer(
     documents: engine.documents,
     maintenance: engine.maintenance,
     jobs: engine.jobs,
+    snapshots: engine.snapshots,
     search: engine.search,
     collections: engine.collections,
     vectors: engine.vectors,

@@ -11,6 +11,8 @@ export interface Storage {
    * the one place.
    */
   readonly releases: ObjectStore | null;
+  /** Snapshots of the node; undefined for `internal`: the engine's DATA_DIR/snapshots. */
+  readonly snapshots: ObjectStore | undefined;
   /** Releases the provider's connections. */
   close(): void;
 }
@@ -27,7 +29,7 @@ const partSize = 5 * 1024 * 1024;
  */
 export async function openStorage(config: Config): Promise<Storage> {
   if (config.STORAGE_PROVIDER === 'internal') {
-    return { files: undefined, releases: null, close() {} };
+    return { files: undefined, releases: null, snapshots: undefined, close() {} };
   }
   const prefix = config.S3_PREFIX === '' || config.S3_PREFIX.endsWith('/') ? config.S3_PREFIX : `${config.S3_PREFIX}/`;
   const bucket = new S3Bucket({
@@ -50,6 +52,7 @@ export async function openStorage(config: Config): Promise<Storage> {
   return {
     files: bucket.area('files'),
     releases: bucket.area('releases'),
+    snapshots: bucket.area('snapshots'),
     close: () => bucket.client.destroy(),
   };
 }

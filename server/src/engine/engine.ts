@@ -11,6 +11,7 @@ import { LocalObjectStore } from './files/local-object-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { Collections } from './collections/collections.js';
 import { JobStore } from './jobs/job-store.js';
+import { Snapshots } from './snapshots/snapshots.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
 import { TextIndex } from './text/text-index.js';
@@ -28,6 +29,8 @@ export interface EngineOptions {
    * for an in-memory engine.
    */
   readonly files?: ObjectStore;
+  /** Where snapshots are kept; default DATA_DIR/snapshots, and none for an in-memory engine. */
+  readonly snapshots?: ObjectStore;
 }
 
 /** The database itself: a plain library, no transport, no environment. */
@@ -46,6 +49,8 @@ export interface Engine {
   readonly outbox: Outbox;
   /** Uploaded document files, or null when this engine keeps none. */
   readonly files: DocumentFiles | null;
+  /** Snapshots of the whole node, or null for an in-memory engine. */
+  readonly snapshots: Snapshots | null;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
@@ -76,6 +81,11 @@ export function openEngine(options: EngineOptions): Engine {
   const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
   const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
+  const snapshotStore = options.snapshots ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'snapshots')) : null);
+  const snapshots =
+    onDisk && snapshotStore
+      ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, files: fileStore, clock })
+      : null;
   return {
     db,
     directory,
@@ -90,6 +100,7 @@ export function openEngine(options: EngineOptions): Engine {
     jobs,
     outbox: new Outbox(db, clock),
     files,
+    snapshots,
     clock,
     isHealthy: () => {
       try {

@@ -34,6 +34,13 @@ import { downloadDocumentFileUseCase } from './documents/download-document-file.
 import { getDocumentUseCase } from './documents/get-document.js';
 import { updateDocumentUseCase } from './documents/update-document.js';
 import { getJobUseCase } from './documents/get-job.js';
+import type { SnapshotDeps } from './snapshots/deps.js';
+import {
+  createSnapshotUseCase,
+  deleteSnapshotUseCase,
+  downloadSnapshotUseCase,
+  listSnapshotsUseCase,
+} from './snapshots/snapshots.js';
 import { reclusterIndexesUseCase, refreshIndexesUseCase } from './documents/maintain-indexes.js';
 import { setVisibilityUseCase } from './documents/set-visibility.js';
 import { updateAclUseCase } from './documents/update-acl.js';
@@ -73,7 +80,13 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps & EmbeddingDeps & DocumentDeps & SearchDeps & MailDeps & CollectionDeps;
+export type ServiceDeps = AuthDeps &
+  EmbeddingDeps &
+  DocumentDeps &
+  SearchDeps &
+  MailDeps &
+  CollectionDeps &
+  SnapshotDeps;
 
 /** Marks an operation whose feature has not landed: it answers 501 naming the issue. */
 export const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
@@ -121,6 +134,10 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'refresh-indexes': erase(refreshIndexesUseCase(deps)),
     'recluster-indexes': erase(reclusterIndexesUseCase(deps)),
     'get-job': erase(getJobUseCase(deps)),
+    'create-snapshot': erase(createSnapshotUseCase(deps)),
+    'list-snapshots': erase(listSnapshotsUseCase(deps)),
+    'download-snapshot': erase(downloadSnapshotUseCase(deps)),
+    'delete-snapshot': erase(deleteSnapshotUseCase(deps)),
     'list-embedding-models': erase(listEmbeddingModelsUseCase(deps)),
     'create-embedding': erase(createEmbeddingUseCase(deps)),
     'create-quantized-embedding': erase(createQuantizedEmbeddingUseCase(deps)),

@@ -1,7 +1,7 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -64,6 +64,18 @@ export class LocalObjectStore implements ObjectStore {
 
   async has(key: string): Promise<boolean> {
     return (await stat(this.#path(key)).catch(() => null))?.isFile() === true;
+  }
+
+  async list(): Promise<string[]> {
+    try {
+      const entries = await readdir(this.location, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((entry) => entry.isFile() && !entry.name.endsWith('.partial'))
+        .map((entry) => relative(this.location, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw this.#unavailable(error);
+    }
   }
 
   async delete(keys: readonly string[]): Promise<void> {

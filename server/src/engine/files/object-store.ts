@@ -28,6 +28,8 @@ export interface ObjectStore {
   get(key: string): Promise<StoredObject | null>;
   /** Whether an object is under `key`. */
   has(key: string): Promise<boolean>;
+  /** Every key in the store (the area), in no particular order. */
+  list(): Promise<string[]>;
   /** Removes the objects (missing ones are not an error). */
   delete(keys: readonly string[]): Promise<void>;
 }

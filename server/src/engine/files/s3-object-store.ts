@@ -194,6 +194,23 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  async list(): Promise<string[]> {
+    const keys: string[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const answer = await this.#bucket.client.send(
+          new ListObjectsV2Command({ Bucket: this.#bucket.bucket, Prefix: this.#prefix, ContinuationToken: token }),
+        );
+        for (const object of answer.Contents ?? []) if (object.Key) keys.push(object.Key.slice(this.#prefix.length));
+        token = answer.IsTruncated === true ? answer.NextContinuationToken : undefined;
+      } while (token !== undefined);
+    } catch (error) {
+      throw this.#bucket.unavailable(error);
+    }
+    return keys;
+  }
+
   async delete(keys: readonly string[]): Promise<void> {
     for (let start = 0; start < keys.length; start += 1000) {
       const batch = keys.slice(start, start + 1000);

@@ -88,6 +88,46 @@ S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}<
           and served from there by every server that shares it.
         </li>
       </ul>
+      <h2>Backup: snapshots</h2>
+      <p>
+        A super admin takes a consistent snapshot of the whole node while it keeps serving reads and writes: the
+        database (SQLite’s online backup) and the vector index files as of one point, with a manifest of every file’s
+        size and SHA-256 checksum and the last write included. Writes acknowledged before the request are in it; later
+        ones are not. Snapshots are kept under <code>DATA_DIR/snapshots</code>, or in the bucket’s{' '}
+        <code>snapshots/</code> area with <code>STORAGE_PROVIDER=s3</code>.
+      </p>
+      <pre aria-label="Snapshot endpoints">
+        <code>{`POST   /api/v1/snapshots        202 {snapshot_id, job_id}: GET /api/v1/jobs/<job_id> shows the progress
+GET    /api/v1/snapshots        the snapshots, newest first, each with its manifest
+GET    /api/v1/snapshots/<id>   the snapshot's archive (a tar), to keep elsewhere
+DELETE /api/v1/snapshots/<id>   removes it`}</code>
+      </pre>
+      <p>All four need the super admin’s token.</p>
+      <h2>Restore</h2>
+      <p>
+        Restore a snapshot before the server starts, into an empty <code>DATA_DIR</code> (the same environment as the
+        server, so with <code>STORAGE_PROVIDER=s3</code> a snapshot id is read from the bucket):
+      </p>
+      <pre aria-label="Restore commands">
+        <code>{`DATA_DIR=/srv/godb npm run restore -- snap.tar        # a downloaded archive
+DATA_DIR=/srv/godb npm run restore -- snap-20261123T230501Z-1a2b3c4d   # an id in the snapshot store
+node server/dist/restore-main.js snap.tar             # the same, from the release binary`}</code>
+      </pre>
+      <ul>
+        <li>
+          Every file is checked against the manifest first; a snapshot that fails a size or checksum is refused with a
+          message naming the file (exit code 1), and the data folder is left as it was, never half-restored.
+        </li>
+        <li>A data folder that already holds a database is refused: a restore never mixes two nodes’ data.</li>
+        <li>
+          The restored index files are used as they are (their recorded generation matches the restored database), so
+          the server answers searches at once, without a rebuild.
+        </li>
+        <li>
+          Files uploaded with documents are in the snapshot too, and are restored into the configured storage provider (
+          <code>DATA_DIR/files</code> or the bucket).
+        </li>
+      </ul>
       <h2>Operations</h2>
       <ul>
         <li>
@@ -95,8 +135,8 @@ S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}<
         </li>
         <li>Logs are JSON lines (pino) with a request id; send SIGTERM for a graceful shutdown.</li>
         <li>
-          Back up <code>DATA_DIR</code> while the server is stopped, or with SQLite’s online backup; index files are
-          rebuilt if missing.
+          Back up with snapshots (below) while the server runs, or copy <code>DATA_DIR</code> while it is stopped; index
+          files are rebuilt if missing.
         </li>
         <li>Cluster mode (NATS JetStream) is planned; today GoDB runs as a single node.</li>
       </ul>

@@ -1,0 +1,259 @@
+import Database from 'better-sqlite3';
+import { createError } from '@godb/contract';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import tar from 'tar-stream';
+import { unixSeconds, type Clock } from '../clock.js';
+import type { VectorIndexes } from '../documents/vector-index.js';
+import type { ObjectStore } from '../files/object-store.js';
+
+/** One file of a snapshot, as its manifest records it. */
+export interface SnapshotFile {
+  /** Its path in the data folder (`godb.sqlite`, `vectors/…`). */
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** What a snapshot holds: written first in its archive and beside it in the store, for listing. */
+export interface SnapshotManifest {
+  readonly format: 'godb-snapshot/1';
+  readonly id: string;
+  /** Unix seconds when the snapshot's consistent point was taken. */
+  readonly created_at: number;
+  /** The last write included: the highest document version sequence at the snapshot's point (0 when empty). */
+  readonly last_write_seq: number;
+  /** Schema version (`PRAGMA user_version`) of the stored database. */
+  readonly schema_version: number;
+  readonly files: readonly SnapshotFile[];
+  /**
+   * Keys of files uploaded with documents that the store no longer had when the snapshot copied them (their
+   * documents were purged after the snapshot's point); absent when none.
+   */
+  readonly missing_files?: readonly string[];
+  /** Sum of the files' sizes. */
+  readonly bytes: number;
+}
+
+/** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
+const snapshotId = /^snap-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
+const archiveKey = (id: string) => `${id}.tar`;
+const manifestKey = (id: string) => `${id}.manifest.json`;
+
+function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  return pipeline(createReadStream(path), hash).then(() => hash.digest('hex'));
+}
+
+function filesUnder(root: string, prefix = ''): string[] {
+  if (!existsSync(root)) return [];
+  const found: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...filesUnder(join(root, entry.name), relative));
+    else if (entry.isFile() && !entry.name.endsWith('.tmp')) found.push(relative);
+  }
+  return found;
+}
+
+export interface SnapshotsOptions {
+  readonly vectors: VectorIndexes;
+  /** The data folder (the database file and `vectors/`); snapshots are staged under it. */
+  readonly dataDir: string;
+  /** Where finished snapshots are kept: DATA_DIR/snapshots, or the bucket's `snapshots/` area. */
+  readonly store: ObjectStore;
+  /** Where files uploaded with documents are kept, copied into each snapshot (`files/<key>`); null for none. */
+  readonly files: ObjectStore | null;
+  readonly clock: Clock;
+}
+
+/**
+ * Consistent snapshots of a live node, taken without stopping writes. In one synchronous step (no write can
+ * come between) the vector index files are saved and linked into a staging folder, and a second, read-only
+ * SQLite connection opens a read transaction: WAL mode keeps that connection's view fixed while writes go on,
+ * and SQLite's online backup then copies exactly that view. An index file is trusted at restore only when the
+ * generation it records equals the restored store's, which holds because both were taken at the same point.
+ * The archive (tar: `manifest.json` first, then every file) goes to the store with its manifest beside it.
+ */
+export class Snapshots {
+  readonly #options: SnapshotsOptions;
+
+  constructor(options: SnapshotsOptions) {
+    this.#options = options;
+  }
+
+  get location(): string {
+    return this.#options.store.location;
+  }
+
+  /** A fresh id, e.g. `snap-20261123T230501Z-1a2b3c4d`: sortable by time. */
+  newId(): string {
+    const stamp = new Date(this.#options.clock.now())
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
+    return `snap-${stamp}-${randomUUID().slice(0, 8)}`;
+  }
+
+  /**
+   * Takes a snapshot under `id`; `progress(done, total)` is called as the database is copied and stored.
+   *
+   * @example const manifest = await snapshots.create(snapshots.newId(), (done, total) => log(done, total));
+   */
+  async create(id: string, progress: (done: number, total: number) => void = () => {}): Promise<SnapshotManifest> {
+    const { vectors, dataDir, store } = this.#options;
+    const staging = join(dataDir, 'snapshots', `.staging-${id}`);
+    mkdirSync(join(staging, 'vectors'), { recursive: true });
+    let reader: Database.Database | null = null;
+    try {
+      // The consistent point: nothing else runs on this thread until the read transaction is open.
+      vectors.saveAll();
+      const vectorDir = join(dataDir, 'vectors');
+      for (const file of filesUnder(vectorDir)) {
+        const target = join(staging, 'vectors', ...file.split('/'));
+        mkdirSync(join(target, '..'), { recursive: true });
+        // Index files are replaced by rename, so a hard link keeps this version; small metadata is rewritten in
+        // place, so it is copied.
+        if (file.endsWith('.json')) copyFileSync(join(vectorDir, file), target);
+        else {
+          try {
+            linkSync(join(vectorDir, file), target);
+          } catch {
+            copyFileSync(join(vectorDir, file), target);
+          }
+        }
+      }
+      reader = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
+      reader.exec('BEGIN');
+      const last = reader.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM documents').get() as { seq: number };
+      const schemaVersion = reader.pragma('user_version', { simple: true }) as number;
+      const createdAt = unixSeconds(this.#options.clock);
+      await reader.backup(join(staging, 'godb.sqlite'), {
+        progress: ({ totalPages, remainingPages }) => {
+          progress(totalPages - remainingPages, totalPages * 2);
+          return 1024;
+        },
+      });
+      reader.exec('COMMIT');
+      reader.close();
+      reader = null;
+
+      // Files uploaded with documents: the ones the snapshot's rows name. They are never rewritten under a key, so
+      // copying them after the point is consistent; one purged since is gone and is recorded as missing.
+      const missing: string[] = [];
+      if (this.#options.files) {
+        const backup = new Database(join(staging, 'godb.sqlite'), { readonly: true });
+        const keys = (
+          backup
+            .prepare(
+              "SELECT DISTINCT json_extract(fields, '$.file_path') AS key FROM documents WHERE json_extract(fields, '$.file_path') IS NOT NULL",
+            )
+            .all() as { key: string }[]
+        ).map((row) => row.key);
+        backup.close();
+        for (const key of keys) {
+          const object = await this.#options.files.get(key);
+          if (!object) {
+            missing.push(key);
+            continue;
+          }
+          const target = join(staging, 'files', ...key.split('/'));
+          mkdirSync(join(target, '..'), { recursive: true });
+          await pipeline(object.body, createWriteStream(target));
+        }
+      }
+      const paths = [
+        'godb.sqlite',
+        ...filesUnder(join(staging, 'vectors'), 'vectors'),
+        ...filesUnder(join(staging, 'files'), 'files'),
+      ];
+      const files: SnapshotFile[] = [];
+      for (const path of paths) {
+        const full = join(staging, ...path.split('/'));
+        files.push({ path, size: statSync(full).size, sha256: await sha256Of(full) });
+      }
+      const manifest: SnapshotManifest = {
+        format: 'godb-snapshot/1',
+        id,
+        created_at: createdAt,
+        last_write_seq: last.seq,
+        schema_version: schemaVersion,
+        files,
+        ...(missing.length > 0 && { missing_files: missing }),
+        bytes: files.reduce((sum, file) => sum + file.size, 0),
+      };
+      const total = manifest.bytes;
+      let stored = 0;
+      const pack = tar.pack();
+      // tar-stream's streams are readable-stream's, which the S3 uploader does not take for Node's own.
+      const body = new PassThrough();
+      pack.on('error', (error) => body.destroy(error));
+      const archive = store.put(archiveKey(id), pack.pipe(body));
+      const writing = (async () => {
+        const json = Buffer.from(JSON.stringify(manifest, null, 2));
+        pack.entry({ name: 'manifest.json', size: json.length }, json);
+        for (const file of files) {
+          const entry = pack.entry({ name: file.path, size: file.size });
+          const source = createReadStream(join(staging, ...file.path.split('/')));
+          source.on('data', (chunk) => {
+            stored += chunk.length;
+            progress(total + stored, total * 2);
+          });
+          await pipeline(source, entry);
+        }
+        pack.finalize();
+      })();
+      writing.catch((error: unknown) => pack.destroy(error as Error));
+      await Promise.all([archive, writing]);
+      await store.put(manifestKey(id), Buffer.from(JSON.stringify(manifest)));
+      return manifest;
+    } catch (error) {
+      await store.delete([archiveKey(id), manifestKey(id)]).catch(() => {});
+      throw error;
+    } finally {
+      reader?.close();
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+
+  /** The snapshots in the store, newest first. */
+  async list(): Promise<SnapshotManifest[]> {
+    const keys = (await this.#options.store.list()).filter((key) => key.endsWith('.manifest.json'));
+    const manifests: SnapshotManifest[] = [];
+    for (const key of keys) {
+      const object = await this.#options.store.get(key);
+      if (!object) continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      manifests.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as SnapshotManifest);
+    }
+    return manifests.sort((a, b) => (a.id < b.id ? 1 : -1));
+  }
+
+  /** The archive of a snapshot, to download. */
+  async archive(id: string) {
+    const object = snapshotId.test(id) ? await this.#options.store.get(archiveKey(id)) : null;
+    if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot', id });
+    return object;
+  }
+
+  /** Removes a snapshot (its archive and manifest). */
+  async delete(id: string): Promise<void> {
+    if (!snapshotId.test(id) || !(await this.#options.store.has(manifestKey(id))))
+      throw createError('NOT_FOUND', { resource: 'Snapshot', id });
+    await this.#options.store.delete([archiveKey(id), manifestKey(id)]);
+  }
+}

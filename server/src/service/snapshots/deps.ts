@@ -1,0 +1,8 @@
+import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { Snapshots } from '../../engine/snapshots/snapshots.js';
+
+export interface SnapshotDeps {
+  /** The node's snapshots; null for an engine without a data folder. */
+  readonly snapshots: Snapshots | null;
+  readonly jobs: JobStore;
+}
