@@ -70,7 +70,7 @@ export const GraphEdge = Type.Object(
 const float32Max = 3.4028234663852886e38;
 
 /** A vector given with a document: finite numbers (JSON has no NaN or Infinity), at most 8,192. */
-const DocumentVector = (description: string) =>
+export const DocumentVector = (description: string) =>
   Type.Array(Type.Number({ minimum: -float32Max, maximum: float32Max }), {
     minItems: 1,
     maxItems: inputLimits.vectorDimensions,

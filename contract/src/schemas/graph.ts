@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Enum, Id, inputLimits, Lat, Lon, Name, RadiusKm } from './common.js';
 import { Filters } from './search.js';
+import { DocumentVector } from './document.js';
 
 export const graphQueryTypes = [
   'shortest_path',
@@ -113,11 +114,7 @@ export const RecommendationRequest = Type.Object(
       }),
     ),
     vector: Type.Optional(
-      Type.Array(Type.Number({ minimum: -3.4028234663852886e38, maximum: 3.4028234663852886e38 }), {
-        minItems: 1,
-        maxItems: inputLimits.vectorDimensions,
-        description: 'With vector_name: recommend what is near this vector (no seed document needed).',
-      }),
+      DocumentVector('With vector_name: recommend what is near this vector (no seed document needed).'),
     ),
   },
   { additionalProperties: false },

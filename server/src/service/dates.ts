@@ -1,3 +1,4 @@
+import { isFilterGroup } from '../engine/search/filters.js';
 import { createError, inputLimits, isoDatePattern } from '@godb/contract';
 
 type Json = Record<string, unknown>;
@@ -65,8 +66,6 @@ function convertFilterValue(value: unknown, field: string): unknown {
  * Dates in filters on created_at or updated_at: a list of {field, operator, value}, an object {field: value}, or
  * either as JSON text (parsed here only when it holds a date; other text is left for the search to judge).
  */
-/** A filter group {must, should, must_not} (issue #15), as opposed to a {field: value} map. */
-const isGroup = (value: object) => ['must', 'should', 'must_not'].some((k) => k in value);
 
 function convertFilters(filters: unknown, path: string): unknown {
   if (typeof filters === 'string') {
@@ -82,14 +81,14 @@ function convertFilters(filters: unknown, path: string): unknown {
   if (Array.isArray(filters)) {
     return filters.map((entry: unknown, i) => {
       if (!entry || typeof entry !== 'object') return entry;
-      if (isGroup(entry)) return convertFilters(entry, `${path}[${i}]`);
+      if (isFilterGroup(entry)) return convertFilters(entry, `${path}[${i}]`);
       const clause = entry as Json;
       return typeof clause.field === 'string' && filterDateFields.has(clause.field) && 'value' in clause
         ? { ...clause, value: convertFilterValue(clause.value, `${path}[${i}].value`) }
         : entry;
     });
   }
-  if (filters && typeof filters === 'object' && isGroup(filters)) {
+  if (filters && typeof filters === 'object' && isFilterGroup(filters)) {
     return Object.fromEntries(
       Object.entries(filters).map(([key, list]) => [key, convertFilters(list, `${path}.${key}`)]),
     );

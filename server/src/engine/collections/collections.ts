@@ -154,7 +154,7 @@ export class Collections {
       created_at: now,
       updated_at: now,
     };
-    this.#insert(tenantId, collection);
+    this.#write(tenantId, collection);
     return collection;
   }
 
@@ -398,24 +398,6 @@ export class Collections {
         ? new GoDBError(error.code, error.message, field, error.details ? { ...error.details } : undefined)
         : error;
     }
-  }
-
-  #insert(tenantId: string, c: Collection): void {
-    this.#sql
-      .get(
-        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        tenantId,
-        c.name,
-        c.description,
-        JSON.stringify(c.vectors),
-        c.default_vector ?? null,
-        c.implicit ? 1 : 0,
-        c.created_at,
-        c.updated_at,
-      );
   }
 
   #write(tenantId: string, c: Collection): void {

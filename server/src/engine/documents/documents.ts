@@ -670,19 +670,7 @@ export class Documents {
         throw createError('FORBIDDEN', { reason: `deleting ${target.id} needs the owner role on it` });
       }
     }
-    const changes: VectorChanges = new Map();
-    transaction(this.#deps.db, [this.#deps.text], () => {
-      for (const target of targets) {
-        this.#removeVectors(changes, target);
-        if (options.permanent) this.#deps.files?.owe(this.store.filePaths(target));
-        const removed = options.permanent ? this.store.purge(target) : this.store.softDelete(target, now);
-        if (target.model) this.#change(changes, target.model).removed.push(...removed);
-      }
-      this.#bump(viewer.tenantId, changes);
-    });
-    this.#apply(viewer.tenantId, changes);
-    // The rows are gone; their files follow now, or at the next pass when the store refuses (never an error here).
-    if (options.permanent) await this.#deps.files?.deleteOwed();
+    await this.#remove(viewer.tenantId, targets, options.permanent, now);
     return targets.length;
   }
 
@@ -707,19 +695,7 @@ export class Documents {
       }
       return [row];
     });
-    const changes: VectorChanges = new Map();
-    transaction(this.#deps.db, [this.#deps.text], () => {
-      for (const target of targets) {
-        this.#removeVectors(changes, target);
-        if (permanent) this.#deps.files?.owe(this.store.filePaths(target));
-        const removed = permanent ? this.store.purge(target) : this.store.softDelete(target, now);
-        if (target.model) this.#change(changes, target.model).removed.push(...removed);
-      }
-      this.#bump(viewer.tenantId, changes);
-    });
-    this.#apply(viewer.tenantId, changes);
-    // The rows are gone; their files follow now, or at the next pass when the store refuses.
-    if (permanent) await this.#deps.files?.deleteOwed();
+    await this.#remove(viewer.tenantId, targets, permanent, now);
     return { deleted: targets.length, skipped };
   }
 
@@ -747,6 +723,25 @@ export class Documents {
       this.#deps.vectors.drop(tenantId, clientSpaceKey(name, vectorName));
     await this.#deps.files?.deleteOwed();
     return rows.filter((r) => !r.superseded && r.deleted_at === null).length;
+  }
+
+  /**
+   * Hides (or purges) documents in one transaction, with their chunks, vectors and, when purged, their files: the
+   * rows go first, the files follow after the commit, or at the next pass when the store refuses (never an error).
+   */
+  async #remove(tenantId: string, targets: readonly DocumentRow[], permanent: boolean, now: number): Promise<void> {
+    const changes: VectorChanges = new Map();
+    transaction(this.#deps.db, [this.#deps.text], () => {
+      for (const target of targets) {
+        this.#removeVectors(changes, target);
+        if (permanent) this.#deps.files?.owe(this.store.filePaths(target));
+        const removed = permanent ? this.store.purge(target) : this.store.softDelete(target, now);
+        if (target.model) this.#change(changes, target.model).removed.push(...removed);
+      }
+      this.#bump(tenantId, changes);
+    });
+    this.#apply(tenantId, changes);
+    if (permanent) await this.#deps.files?.deleteOwed();
   }
 
   /** Takes a document version's client vectors out of their indexes (their rows stay until it is purged). */
