@@ -9,6 +9,7 @@ import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import { chunkId } from '../documents/document-view.js';
 import type { Viewer } from '../documents/types.js';
+import { AllowedSets } from './allowed-sets.js';
 import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument } from './filters.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
@@ -231,11 +232,16 @@ export class SearchCore {
   /** Prepared statements, compiled once (compiling costs more than running these queries). */
   readonly sql: StatementCache;
   readonly #public: PublicRows<LightRow>;
+  /** The documents recent filters let through, for filtered vector search. */
+  readonly allowed: AllowedSets;
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
     this.db = db;
     this.sql = new StatementCache(db);
     this.#public = new PublicRows(db);
+    this.allowed = new AllowedSets(db, (tenant, table, after, through) =>
+      this.#filterable(tenant, table, after, through),
+    );
     this.text = text;
     this.vectors = vectors;
   }
@@ -606,6 +612,33 @@ export class SearchCore {
         const json = fields.get(doc.seq);
         if (json !== undefined) doc.setFields(json);
       }
+    }
+  }
+
+  /**
+   * Live documents of a tenant (and table) with seqs in (after, through], with their stored fields (the content
+   * stays lazy), read a page at a time; no access rule (the allowed sets' callers check hits with it).
+   */
+  *#filterable(tenant: string, table: string | undefined, after: number, through: number): Iterable<LoadedDocument> {
+    // Two statements: `@table IS NULL OR ...` would keep SQLite off the (tenant_id, primary_table) index.
+    const inTable = table === undefined ? '' : 'AND d.primary_table = @table';
+    const page = this.sql.get(
+      `SELECT ${lightColumns}, d.fields FROM documents d
+       WHERE d.tenant_id = @tenant ${inTable} AND ${alive} AND d.seq > @after AND d.seq <= @through
+       ORDER BY d.seq LIMIT 10000`,
+    );
+    for (let from = after; ;) {
+      const rows = page.raw(true).all({ tenant, table: table ?? null, after: from, through }) as [
+        ...LightRow,
+        string,
+      ][];
+      for (const row of rows) {
+        const doc = new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow);
+        doc.setFields(row[12]);
+        yield doc;
+      }
+      if (rows.length < 10000) return;
+      from = rows[rows.length - 1]![0];
     }
   }
 

@@ -1,0 +1,194 @@
+import { parseSpaceKey } from '../collections/vector-space.js';
+import type { ExactVectors } from '../documents/exact-vectors.js';
+import type { Db } from '../storage/database.js';
+import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
+
+/** Filter sets remembered at most (the least recently used is forgotten first). */
+const maxSets = 64;
+/**
+ * Memory all sets may hold together, in bytes (a document seq in a Set costs about 40, a key 8, a gathered vector
+ * 4 per number): the least recently used sets are forgotten beyond it, and a filter whose documents alone would
+ * take half of it is not remembered.
+ */
+const maxBytes = 256 * 2 ** 20;
+
+/**
+ * The live documents of a tenant (and collection) that a filter lets through, without the access rule: what a
+ * filtered vector search may return, known before it looks at a single vector. With it, a selective filter scans
+ * only its documents' vectors (exactly), and a broad one drops HNSW candidates by a set lookup instead of reading
+ * and parsing each candidate's row.
+ */
+export interface AllowedSet {
+  /** Document seqs that match (a superset: a document deleted since may remain; hits are checked again). */
+  readonly docs: ReadonlySet<number>;
+  /** The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise). */
+  keys(space: string): readonly number[];
+  /**
+   * The vectors of those keys gathered from the index's float32 copies into one matrix (row i is `keys[i]`), for
+   * an exact scan at memory speed; kept while the set lives and extended as documents are added.
+   */
+  vectors(space: string, copies: ExactVectors): { readonly keys: readonly number[]; readonly matrix: Float32Array };
+}
+
+interface Gathered {
+  readonly copies: ExactVectors;
+  readonly keys: number[];
+  data: Float32Array;
+  /** How many of the space's keys were looked at. */
+  consumed: number;
+}
+
+interface Entry extends AllowedSet {
+  readonly epoch: number;
+  through: number;
+  readonly docs: Set<number>;
+  readonly byKeys: Map<string, number[]>;
+  readonly gathered: Map<string, Gathered>;
+}
+
+/** Reads live documents of a tenant (and table) with seqs in (after, through], with the fields filters read. */
+export type FilterableScan = (
+  tenant: string,
+  table: string | undefined,
+  after: number,
+  through: number,
+) => Iterable<FilterableDocument & { readonly seq: number }>;
+
+/**
+ * The allowed sets of recent filters, like a search engine's filter cache (Elasticsearch caches filter bitsets per
+ * segment). A set stays valid while the store's document epoch is unchanged — a trigger bumps it on every UPDATE
+ * or DELETE of a document row, so a new version, a delete, or a visibility or engagement change forgets every set;
+ * documents added since are evaluated alone (seq after the set's last) and joined to it. Nothing is remembered
+ * inside a write transaction, whose rows may still roll back.
+ */
+export class AllowedSets {
+  readonly #db: Db;
+  readonly #scan: FilterableScan;
+  readonly #entries = new Map<string, Entry>();
+  readonly #epochSql;
+  readonly #lastSeqSql;
+  readonly #chunkKeysSql;
+  readonly #vectorKeysSql;
+
+  constructor(db: Db, scan: FilterableScan) {
+    this.#db = db;
+    this.#scan = scan;
+    this.#epochSql = db.prepare('SELECT n FROM documents_epoch').pluck();
+    this.#lastSeqSql = db.prepare('SELECT coalesce(max(seq), 0) FROM documents').pluck();
+    this.#chunkKeysSql = db
+      .prepare(
+        `SELECT c.seq FROM chunks c WHERE c.doc_seq IN (SELECT value FROM json_each(?)) AND c.model = ?
+         AND c.tenant_id = ? AND c.vector IS NOT NULL`,
+      )
+      .pluck();
+    this.#vectorKeysSql = db
+      .prepare(
+        `SELECT v.seq FROM document_vectors v WHERE v.doc_seq IN (SELECT value FROM json_each(?))
+         AND v.tenant_id = ? AND v.collection = ? AND v.name = ?`,
+      )
+      .pluck();
+  }
+
+  /**
+   * The documents of a tenant (and table) that `filters` let through; undefined inside a write transaction or when
+   * the set would be too large to keep.
+   */
+  get(tenant: string, table: string | undefined, filters: FilterGroup | undefined): AllowedSet | undefined {
+    if (this.#db.inTransaction) return undefined;
+    const id = JSON.stringify([tenant, table ?? null, filters ?? null]);
+    const epoch = this.#epochSql.get() as number;
+    let entry = this.#entries.get(id);
+    this.#entries.delete(id);
+    if (!entry || entry.epoch !== epoch) entry = this.#empty(tenant, epoch);
+    const last = this.#lastSeqSql.get() as number;
+    if (entry.through < last) {
+      const added: number[] = [];
+      for (const doc of this.#scan(tenant, table, entry.through, last)) {
+        if (!filters || matchesFilters(doc, filters)) added.push(doc.seq);
+      }
+      if ((entry.docs.size + added.length) * 40 > maxBytes / 2) return undefined;
+      for (const seq of added) entry.docs.add(seq);
+      for (const [space, keys] of entry.byKeys) for (const key of this.#keysOf(tenant, space, added)) keys.push(key);
+      entry.through = last;
+    }
+    this.#entries.set(id, entry);
+    this.#evict();
+    return entry;
+  }
+
+  /** Forgets the least recently used sets beyond the count and memory budgets (the newest always stays). */
+  #evict(): void {
+    let total = 0;
+    for (const entry of this.#entries.values()) total += bytesOf(entry);
+    for (const [id, entry] of this.#entries) {
+      if (this.#entries.size <= 1 || (this.#entries.size <= maxSets && total <= maxBytes)) return;
+      this.#entries.delete(id);
+      total -= bytesOf(entry);
+    }
+  }
+
+  #empty(tenant: string, epoch: number): Entry {
+    const docs = new Set<number>();
+    const byKeys = new Map<string, number[]>();
+    const gathered = new Map<string, Gathered>();
+    const keys = (space: string) => {
+      let found = byKeys.get(space);
+      if (!found) {
+        found = this.#keysOf(tenant, space, [...docs]);
+        byKeys.set(space, found);
+      }
+      return found;
+    };
+    return {
+      epoch,
+      through: 0,
+      docs,
+      byKeys,
+      gathered,
+      keys,
+      vectors: (space, copies) => {
+        const all = keys(space);
+        let g = gathered.get(space);
+        if (g?.copies !== copies) {
+          g = { copies, keys: [], data: new Float32Array(Math.max(1, all.length) * copies.dims), consumed: 0 };
+          gathered.set(space, g);
+        }
+        const dims = copies.dims;
+        for (; g.consumed < all.length; g.consumed += 1) {
+          const key = all[g.consumed]!;
+          const held = copies.get(key);
+          if (!held) continue;
+          if ((g.keys.length + 1) * dims > g.data.length) {
+            const grown = new Float32Array(g.data.length * 2);
+            grown.set(g.data);
+            g.data = grown;
+          }
+          g.data.set(held.vector, g.keys.length * dims);
+          g.keys.push(key);
+        }
+        return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * dims) };
+      },
+    };
+  }
+
+  #keysOf(tenant: string, space: string, docs: readonly number[]): number[] {
+    const source = parseSpaceKey(space);
+    const keys: number[] = [];
+    for (let i = 0; i < docs.length; i += 10_000) {
+      const slice = JSON.stringify(docs.slice(i, i + 10_000));
+      const found =
+        source.kind === 'chunks'
+          ? this.#chunkKeysSql.all(slice, source.model, tenant)
+          : this.#vectorKeysSql.all(slice, tenant, source.collection, source.name);
+      for (const key of found as number[]) keys.push(key);
+    }
+    return keys;
+  }
+}
+
+function bytesOf(entry: Entry): number {
+  let bytes = entry.docs.size * 40;
+  for (const keys of entry.byKeys.values()) bytes += keys.length * 8;
+  for (const g of entry.gathered.values()) bytes += g.data.byteLength;
+  return bytes;
+}
