@@ -322,8 +322,11 @@ function allowedScan(
 ): { hits: Hit[]; exact: boolean; dropped: number } {
   const { keys, matrix } = s.allowed.vectors(s.space, s.copies);
   if (keys.length === 0) return { hits: [], exact: true, dropped: 0 };
+  // usearch reads a typed array from the start of its buffer, ignoring a view's offset (a model's query vector may
+  // be a view into its batch).
+  const target = query.byteOffset === 0 ? query : query.slice();
   for (let count = Math.min(keys.length, Math.max(64, q.limit * 8)); ; count = Math.min(keys.length, count * 4)) {
-    const found = exactSearch(matrix, query, s.dims, count, metricOf[q.method], 1) as Matches;
+    const found = exactSearch(matrix, target, s.dims, count, metricOf[q.method], 1) as Matches;
     const nearest = Array.from(found.keys, (row) => keys[Number(row)]!);
     const ranked = verify(core, scope, q, scoreKeys(q, query, nearest, s.copies, null));
     if (ranked.hits.length >= q.limit || count === keys.length || ranked.tail < q.threshold) {

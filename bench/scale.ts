@@ -1,0 +1,430 @@
+// npm run bench:scale — one node at a million documents (issue #16). Deterministic synthetic data: BENCH_DOCS
+// (1,000,000) documents, each with a 512-d clustered vector given by the client, about 60 words of Zipf-distributed
+// text, a tag and a numeric field; imported as NDJSON over HTTP into a real server process, then measured in one
+// run: import rate, peak RSS and data folder size; vector top 10 (recall@10 against brute force on BENCH_QUERIES
+// queries, the most QPS 4 clients reach, p50/p99 at a paced 500 and 1,000 req/s) beside raw usearch on the server's
+// own index file; filtered vector search at 1 % and 10 %; text match, phrase and hybrid at a paced 500 req/s; a
+// clean restart and a kill -9 restart to serving, with every acknowledged write checked. Results are merged into
+// bench/results/scale.json by size, so that runs at 100k and 1M sit side by side on the Performance page.
+import { Agent, request } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Index, MetricKind, ScalarKind } from 'usearch';
+import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
+import { random, zipfText, zipfWord } from './engine-fixture.js';
+import { caveat, machine, saveResults, table } from './support.js';
+import { clusteredVectors, groundTruth, recall, row, rowJson } from './vector-data.js';
+
+const total = Number(process.env.BENCH_DOCS ?? 1_000_000);
+const queryCount = Number(process.env.BENCH_QUERIES ?? 200);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const dims = 512;
+const k = 10;
+const collection = 'scale';
+const hnsw = { m: 16, ef_construction: 200, ef_search: 100 };
+/** metadata.bucket = i % 100: `bucket < 10` allows 10 % of the documents, `bucket < 1` 1 %. */
+const bucketOf = (i: number) => i % 100;
+
+caveat();
+process.stdout.write(`Generating ${total.toLocaleString('en')} documents (512-d clustered vectors, Zipf text)…\n`);
+let t = performance.now();
+const { data, queries } = clusteredVectors(total, queryCount, dims);
+/** Document i's text, made again on demand from its own seed (a million strings would hold 400 MB). */
+const textOf = (i: number) => {
+  const next = random(1_000_003 + i);
+  return zipfText(next, 50 + Math.floor(next() * 21));
+};
+process.stdout.write(`  in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+const docLine = (i: number) =>
+  `{"id":"s-${i}","primary_table":"${collection}","title":"document ${i}","content":"${textOf(i)}","tags":["t${i % 20}"],"metadata":{"bucket":${bucketOf(i)},"rank":${i}},"vector":${rowJson(data, i)}}\n`;
+
+t = performance.now();
+const truth = {
+  none: groundTruth(data, queries, k),
+  '10 %': groundTruth(data, queries, k, (i) => bucketOf(i) < 10),
+  '1 %': groundTruth(data, queries, k, (i) => bucketOf(i) < 1),
+};
+process.stdout.write(`Brute-force top ${k} of every query in ${((performance.now() - t) / 1000).toFixed(1)} s\n\n`);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-scale-'));
+const env = {
+  RATE_LIMIT_RPS: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+  MAX_CONCURRENT_OPERATIONS: '1000',
+  LOG_LEVEL: 'error',
+  MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
+  // Float32 copies of a million 512-d vectors take 2 GB: the budget holds them, as an operator at this size sets.
+  VECTOR_CACHE_MB: String(Math.max(1024, Math.ceil((total * dims * 4 * 1.2) / 2 ** 20))),
+};
+let server = await startServerProcess(env, dataDir);
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+let token = '';
+
+interface Answer {
+  status: number;
+  body: string;
+}
+function send(method: string, path: string, body?: string | AsyncIterable<string>, type = 'application/json') {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(
+      `${server.baseUrl}${path}`,
+      {
+        method,
+        agent,
+        headers: { 'content-type': type, ...(token && { authorization: `Bearer ${token}` }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (body === undefined || typeof body === 'string') req.end(body);
+    else
+      void (async () => {
+        for await (const piece of body) if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+        req.end();
+      })().catch(reject);
+  });
+}
+async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await send(method, path, body === undefined ? undefined : JSON.stringify(body));
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.slice(0, 500)}`);
+  return JSON.parse(res.body) as Record<string, unknown>;
+}
+
+/** Resident memory of the server process now and at its peak (Linux /proc), in MB. */
+function rss(process: ServerProcess): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${process.process.pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { now: field('VmRSS'), peak: field('VmHWM') };
+}
+function folderBytes(dir: string): number {
+  let sum = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const s = statSync(path);
+    sum += s.isDirectory() ? folderBytes(path) : s.size;
+  }
+  return sum;
+}
+
+const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
+await call('POST', '/auth/register', { ...credentials, tenant_id: randomUUID() });
+token = (await call('POST', '/auth/login', credentials)).token as string;
+await call('POST', '/api/v1/collections', {
+  name: collection,
+  vectors: { v: { dimensions: dims, distance: 'cosine', storage: 'f16', hnsw } },
+});
+
+// ── Import: one NDJSON stream of every document, answered line by line ─────────────────────────────────────────
+process.stdout.write('Importing over HTTP (NDJSON, one stream)…\n');
+async function* lines(from: number, to: number) {
+  for (let i = from; i < to; i += 200) {
+    let piece = '';
+    for (let j = i; j < Math.min(to, i + 200); j += 1) piece += docLine(j);
+    yield piece;
+    if (i % 100_000 === 0 && i > 0) process.stdout.write(`  ${i.toLocaleString('en')} sent\n`);
+  }
+}
+t = performance.now();
+const imported = await send('POST', '/api/v1/documents/import', lines(0, total), 'application/x-ndjson');
+const importSeconds = (performance.now() - t) / 1000;
+const failedLines = imported.body.split('\n').filter((l) => l.includes('"success":false'));
+if (imported.status !== 200 || failedLines.length > 0)
+  throw new Error(`import: ${imported.status} ${failedLines.slice(0, 3).join('\n') || imported.body.slice(0, 500)}`);
+t = performance.now();
+type VectorStats = { vectors: number; index: string; memory_bytes: number; disk_bytes: number };
+const stats = async () =>
+  ((await call('GET', `/api/v1/collections/${collection}`)).vector_stats as Record<string, VectorStats>).v!;
+while ((await stats()).vectors < total) await new Promise((r) => setTimeout(r, 500));
+const indexCatchUp = (performance.now() - t) / 1000;
+const afterImport = rss(server);
+const info = await stats();
+const importRow = {
+  documents: total,
+  'import docs/s': Math.round(total / importSeconds),
+  'import s': importSeconds.toFixed(1),
+  'index caught up after s': indexCatchUp.toFixed(1),
+  'peak RSS MB': Math.round(afterImport.peak),
+  'RSS MB': Math.round(afterImport.now),
+  'index + copies MB': Math.round(info.memory_bytes / 2 ** 20),
+  'data folder MB': Math.round(folderBytes(dataDir) / 2 ** 20),
+};
+table([importRow]);
+
+// ── Searches ───────────────────────────────────────────────────────────────────────────────────────────────────
+const vectorBody = (q: number, filter?: number) =>
+  JSON.stringify({
+    vector: JSON.parse(rowJson(queries, q)) as number[],
+    primary_table: collection,
+    limit: k,
+    threshold: 0,
+    ...(filter !== undefined && { filters: [{ field: 'metadata.bucket', operator: 'lt', value: filter }] }),
+  });
+const idsOf = (body: string) =>
+  ((JSON.parse(body) as { results: { document_id: string }[] }).results ?? []).map((r) =>
+    Number(r.document_id.slice(2)),
+  );
+/** Match queries: a common, an ordinary and a rare word; phrases: two neighbouring words of a document. */
+const textNext = random(99);
+const textQueries = Array.from({ length: 200 }, () =>
+  [40, 400, 4000].map((r) => zipfWord(Math.max(1, Math.round(r * (0.5 + textNext()))))).join(' '),
+);
+const phraseQueries = Array.from({ length: 200 }, () => {
+  const words = textOf(Math.floor(textNext() * total)).split(' ');
+  const at = Math.floor(textNext() * (words.length - 1));
+  return `${words[at]} ${words[at + 1]}`;
+});
+
+interface Case {
+  readonly name: string;
+  readonly path: string;
+  body(i: number): string;
+}
+const cases: Record<string, Case> = {
+  vector: { name: 'vector', path: '/api/v1/search/vector', body: (i) => vectorBody(i % queryCount) },
+  'vector 10 %': { name: 'vector 10 %', path: '/api/v1/search/vector', body: (i) => vectorBody(i % queryCount, 10) },
+  'vector 1 %': { name: 'vector 1 %', path: '/api/v1/search/vector', body: (i) => vectorBody(i % queryCount, 1) },
+  match: {
+    name: 'text match',
+    path: '/api/v1/search/text',
+    body: (i) =>
+      JSON.stringify({ query: textQueries[i % 200], query_type: 'match', limit: k, primary_table: collection }),
+  },
+  phrase: {
+    name: 'text phrase',
+    path: '/api/v1/search/text',
+    body: (i) => JSON.stringify({ query: phraseQueries[i % 200], limit: k, primary_table: collection }),
+  },
+  hybrid: {
+    name: 'hybrid',
+    path: '/api/v1/search/hybrid',
+    body: (i) =>
+      JSON.stringify({
+        query: textQueries[i % 200],
+        vector: JSON.parse(rowJson(queries, i % queryCount)) as number[],
+        primary_table: collection,
+        limit: k,
+      }),
+  },
+};
+
+async function ask(c: Case, i: number): Promise<string> {
+  const res = await send('POST', c.path, c.body(i));
+  if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${res.body.slice(0, 300)}`);
+  return res.body;
+}
+/** The most queries per second `clients` connections reach, each sending its next query when answered. */
+async function maxQps(c: Case, clients = 4): Promise<number> {
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_v, w) => {
+      for (let i = w; performance.now() < end; i += clients) {
+        await ask(c, i);
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+/**
+ * Latency at a steady rate: query i is sent at start + i / rate whether or not earlier ones were answered (an
+ * open loop), and timed from when it was due, so queueing shows in the percentiles.
+ */
+async function paced(c: Case, rate: number): Promise<{ p50: number; p99: number; qps: number }> {
+  const count = rate * seconds;
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count;) {
+    const now = performance.now();
+    for (; i < count && start + (i * 1000) / rate <= now; i += 1) {
+      const due = start + (i * 1000) / rate;
+      pending.push(ask(c, i).then(() => void latencies.push(performance.now() - due)));
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  return { p50: at(0.5), p99: at(0.99), qps: count / elapsed };
+}
+
+const searchRows: Record<string, string | number>[] = [];
+for (const [filter, c] of [
+  ['none', cases.vector!],
+  ['10 %', cases['vector 10 %']!],
+  ['1 %', cases['vector 1 %']!],
+] as const) {
+  const found: number[][] = [];
+  for (let q = 0; q < queryCount; q += 1) found.push(idsOf(await ask(c, q)));
+  const max = await maxQps(c);
+  const row: Record<string, string | number> = {
+    search: c.name,
+    'recall@10': recall(found, truth[filter]).toFixed(4),
+    'max QPS (4 clients)': Math.round(max),
+  };
+  for (const rate of filter === 'none' ? [500, 1000] : [500]) {
+    if (max < rate) {
+      row[`p50/p99 ms at ${rate}/s`] = 'over capacity';
+      continue;
+    }
+    const p = await paced(c, rate);
+    row[`p50/p99 ms at ${rate}/s`] = `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
+  }
+  searchRows.push(row);
+}
+for (const c of [cases.match!, cases.phrase!, cases.hybrid!]) {
+  const max = await maxQps(c);
+  const row: Record<string, string | number> = {
+    search: c.name,
+    'recall@10': '-',
+    'max QPS (4 clients)': Math.round(max),
+  };
+  if (max < 500) row['p50/p99 ms at 500/s'] = 'over capacity';
+  else {
+    const p = await paced(c, 500);
+    row['p50/p99 ms at 500/s'] = `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
+  }
+  searchRows.push(row);
+}
+
+// ── Restarts ───────────────────────────────────────────────────────────────────────────────────────────────────
+/** Seconds from starting the server process until it answers a vector and a text query. */
+async function startAndServe(): Promise<number> {
+  const started = performance.now();
+  server = await startServerProcess(env, dataDir);
+  for (const c of [cases.vector!, cases.match!]) {
+    for (;;) {
+      const res = await send('POST', c.path, c.body(0));
+      if (res.status === 200 && idsOf(res.body).length > 0) break;
+      if (res.status !== 503) throw new Error(`${c.name} after restart: ${res.status} ${res.body.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return (performance.now() - started) / 1000;
+}
+t = performance.now();
+await server.stop();
+const cleanStop = (performance.now() - t) / 1000;
+
+// Raw usearch on the server's own index file (the same graph and vectors): the HNSW floor. Keys are the document
+// vectors' seqs, given in import order from 1, so key − 1 is the document's row.
+const indexFile = findLargest(dataDir, '.usearch');
+const raw = new Index({
+  metric: MetricKind.Cos,
+  connectivity: hnsw.m,
+  dimensions: dims,
+  quantization: ScalarKind.F16,
+  expansion_add: hnsw.ef_construction,
+  expansion_search: hnsw.ef_search,
+  multi: false,
+});
+raw.load(indexFile);
+const rawFound: number[][] = [];
+t = performance.now();
+for (let q = 0; q < queryCount; q += 1) {
+  const { keys } = raw.search(queries.matrix.slice(q * dims, (q + 1) * dims), k, 1);
+  rawFound.push(Array.from(keys, (key) => Number(key) - 1));
+}
+const rawQps = queryCount / ((performance.now() - t) / 1000);
+searchRows.unshift({
+  search: 'raw usearch (server index file, 1 thread)',
+  'recall@10': recall(rawFound, truth.none).toFixed(4),
+  'max QPS (4 clients)': `${Math.round(rawQps)} (1 thread)`,
+});
+for (const r of searchRows) for (const key of Object.keys(searchRows[1]!)) r[key] ??= '-';
+
+const cleanRestart = await startAndServe();
+// kill -9 while a client writes: every write it saw acknowledged must be there after the restart.
+const acknowledged: string[] = [];
+let writing = true;
+const writer = (async () => {
+  for (let i = 0; writing; i += 1) {
+    const id = `crash-${i}`;
+    try {
+      const res = await send(
+        'POST',
+        '/api/v1/documents',
+        JSON.stringify({
+          id,
+          primary_table: collection,
+          content: textOf(i % total),
+          vector: Array.from(row(data, i % total)),
+        }),
+      );
+      if (res.status === 201 || res.status === 200) acknowledged.push(id);
+    } catch {
+      return; // the server is gone
+    }
+  }
+})();
+await new Promise((r) => setTimeout(r, 3000));
+await server.stop('SIGKILL');
+writing = false;
+await writer;
+const crashRestart = await startAndServe();
+let missing = 0;
+for (const id of acknowledged) {
+  const res = await send('GET', `/api/v1/documents/${id}`);
+  if (res.status !== 200) missing += 1;
+}
+const restartRows = [
+  {
+    restart: 'clean (SIGTERM, then start)',
+    'stop s': cleanStop.toFixed(1),
+    'to serving s': cleanRestart.toFixed(1),
+    goal: '≤ 10 s',
+  },
+  {
+    restart: `kill -9 during writes (${acknowledged.length} acknowledged, ${missing} missing)`,
+    'stop s': '-',
+    'to serving s': crashRestart.toFixed(1),
+    goal: '≤ 60 s, none missing',
+  },
+];
+await server.stop();
+agent.destroy();
+rmSync(dataDir, { recursive: true, force: true });
+
+process.stdout.write('\nImport\n');
+table([importRow]);
+process.stdout.write(
+  '\nSearch (top 10 over HTTP; recall against brute force; goal: p99 ≤ 10 ms vector, ≤ 20 ms text at 500/s)\n',
+);
+table(searchRows);
+process.stdout.write('\nRestart\n');
+table(restartRows);
+
+// Merged by size, so that the Performance page can show how each figure grows from 100k to 1M.
+const resultsFile = new URL('./results/scale.json', import.meta.url);
+const previous = existsSync(resultsFile)
+  ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: { runs: { documents: number }[] } }).results.runs
+  : [];
+const runs = [
+  ...previous.filter((r) => r.documents !== total),
+  { documents: total, machine: machine(), import: importRow, search: searchRows, restart: restartRows },
+].sort((a, b) => a.documents - b.documents);
+saveResults('scale', { runs });
+
+function findLargest(dir: string, suffix: string): string {
+  let best = { path: '', size: -1 };
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      const s = statSync(path);
+      if (s.isDirectory()) walk(path);
+      else if (name.endsWith(suffix) && s.size > best.size) best = { path, size: s.size };
+    }
+  };
+  walk(dir);
+  if (!best.path) throw new Error(`no ${suffix} file under ${dir}`);
+  return best.path;
+}
