@@ -7,9 +7,17 @@ import type { TextMatch } from './fts-query.js';
 import { ftsRanked } from './fts-rank.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
-import { chunkId } from '../documents/document-view.js';
 import type { Viewer } from '../documents/types.js';
 import { AllowedSets } from './allowed-sets.js';
+import { resultViews, type SearchResultView } from './result-view.js';
+import {
+  alive,
+  CandidateDocument,
+  lightColumns,
+  type FullRow,
+  type HeavyRow,
+  type LightRow,
+} from './candidate-document.js';
 import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument } from './filters.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
@@ -61,160 +69,11 @@ export interface Hit {
   strategies?: Record<string, number>;
 }
 
-export interface SearchResultView {
-  document_id: string;
-  title: string;
-  chunks: { id: string; content: string; type: string; score: number; metadata: Record<string, number> }[];
-  metadata: Record<string, string | number | boolean>;
-  score: number;
-  distance?: number;
-  table?: string;
-  joined?: { table: string; document_id: string; title: string }[];
-  strategies?: Record<string, number>;
-}
-
-const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
-
 /**
  * A candidate document `d` (found by seq) that a search may return: the viewer's tenant (`+` keeps SQLite on the
  * seq lookups rather than the tenant's index), live, in the scope's table, and readable under the access rule.
  */
 export const readableCandidate = `+d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`;
-
-/**
- * The columns a search reads of every candidate, as arrays (better-sqlite3's raw mode: building row objects
- * costs more than the query itself when hundreds of candidates are read).
- */
-const lightColumns =
-  'd.seq, d.id, d.title, d.primary_table, d.visibility, d.created_at, d.updated_at, d.parent_doc_id, d.cluster, d.lat, d.lon, d.model';
-type LightRow = [
-  seq: number,
-  id: string,
-  title: string,
-  primaryTable: string,
-  visibility: string,
-  createdAt: number,
-  updatedAt: number,
-  parentDocId: string | null,
-  cluster: number | null,
-  lat: number | null,
-  lon: number | null,
-  model: string | null,
-];
-type HeavyRow = [content: string, fields: string];
-
-type FullRow = [...LightRow, ...HeavyRow];
-
-/**
- * A candidate document. What is not given when it is made is read on first use — its content and stored fields
- * (the large part of a row, and a JSON parse), or the whole row for a candidate known only by its seq: most
- * candidates are ranked and dropped without them; only filters and the results shown need them.
- */
-class CandidateDocument implements LoadedDocument {
-  readonly seq: number;
-  readonly #read: (seq: number) => FullRow | undefined;
-  #light: LightRow | undefined;
-  #content: string | undefined;
-  #fields: LoadedDocument['fields'] | undefined;
-  #missing = false;
-
-  constructor(seq: number, read: (seq: number) => FullRow | undefined, light?: LightRow, heavy?: HeavyRow) {
-    this.seq = seq;
-    this.#read = read;
-    this.#light = light;
-    if (heavy) this.#setHeavy(heavy);
-  }
-
-  get id(): string {
-    return this.#row()[1];
-  }
-  get title(): string {
-    return this.#row()[2];
-  }
-  get primary_table(): string {
-    return this.#row()[3];
-  }
-  get visibility(): string {
-    return this.#row()[4];
-  }
-  get created_at(): number {
-    return this.#row()[5];
-  }
-  get updated_at(): number {
-    return this.#row()[6];
-  }
-  get parent_doc_id(): string | null {
-    return this.#row()[7];
-  }
-  get cluster(): number | null {
-    return this.#row()[8];
-  }
-  get lat(): number | null {
-    return this.#row()[9];
-  }
-  get lon(): number | null {
-    return this.#row()[10];
-  }
-  get model(): string | null {
-    return this.#row()[11];
-  }
-
-  /** Whether the row was deleted permanently after the search read its seq (reads it if need be). */
-  get missing(): boolean {
-    this.#row();
-    return this.#missing;
-  }
-
-  get content(): string {
-    if (this.#content === undefined) this.#readAll();
-    return this.#content!;
-  }
-
-  get fields(): LoadedDocument['fields'] {
-    if (this.#fields === undefined) this.#readAll();
-    return this.#fields!;
-  }
-
-  #row(): LightRow {
-    if (!this.#light) this.#readAll();
-    return this.#light!;
-  }
-
-  /** Whether the stored fields are in memory (filters read them). */
-  get hasFields(): boolean {
-    return this.#fields !== undefined;
-  }
-
-  /** Takes the stored fields, read by the caller with other candidates' (the content stays lazy). */
-  setFields(json: string): void {
-    this.#fields ??= JSON.parse(json) as LoadedDocument['fields'];
-  }
-
-  /** Whether the content and fields are in memory (else the first use reads the row). */
-  get complete(): boolean {
-    return this.#content !== undefined;
-  }
-
-  #readAll(): void {
-    this.fill(this.#read(this.seq));
-  }
-
-  /** Takes the document's whole row, read by the caller (several at once); undefined: it no longer exists. */
-  fill(row: FullRow | undefined): void {
-    this.#missing = !row;
-    this.#light ??= row
-      ? (row.slice(0, 12) as LightRow)
-      : [this.seq, '', '', '', 'private', 0, 0, null, null, null, null, null];
-    this.#setHeavy(row ? (row.slice(12) as HeavyRow) : undefined);
-  }
-
-  #setHeavy(heavy: HeavyRow | undefined): void {
-    this.#content = heavy?.[0] ?? '';
-    this.#fields = heavy ? (JSON.parse(heavy[1]) as LoadedDocument['fields']) : {};
-  }
-}
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */
 const scopeReadsRows = (scope: Scope): boolean =>
@@ -507,91 +366,7 @@ export class SearchCore {
 
   /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
   results(hits: readonly Hit[], limit: number): SearchResultView[] {
-    // Documents known only by seq so far are read in one query (a permanently deleted one is then missing).
-    const unread = hits
-      .slice(0, limit)
-      .flatMap((h) => (h.doc instanceof CandidateDocument && !h.doc.complete ? [h.doc] : []));
-    if (unread.length > 0) {
-      const rows = new Map(
-        (
-          this.sql
-            .get(
-              `SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.seq IN (SELECT value FROM json_each(?))`,
-            )
-            .raw(true)
-            .all(JSON.stringify(unread.map((d) => d.seq))) as FullRow[]
-        ).map((row) => [row[0], row]),
-      );
-      for (const doc of unread) doc.fill(rows.get(doc.seq));
-    }
-    // A hit whose document was deleted permanently while the search ran (hybrid waits for an embedding) is dropped.
-    const top: Hit[] = [];
-    for (const hit of hits) {
-      if (top.length === limit) break;
-      if (!(hit.doc instanceof CandidateDocument && hit.doc.missing)) top.push(hit);
-    }
-    // Hits found without a chunk (geo, facets, joins) show their document's first chunk.
-    const bare = top.filter((h) => h.chunks.length === 0);
-    if (bare.length > 0) {
-      const first = new Map(
-        (
-          this.sql
-            .get(
-              'SELECT doc_seq, seq FROM chunks WHERE chunk_index = 0 AND doc_seq IN (SELECT value FROM json_each(?))',
-            )
-            .all(JSON.stringify(bare.map((h) => h.doc.seq))) as { doc_seq: number; seq: number }[]
-        ).map((r) => [r.doc_seq, r.seq]),
-      );
-      for (const hit of bare) {
-        const seq = first.get(hit.doc.seq);
-        if (seq !== undefined) hit.chunks = [{ seq, score: hit.score }];
-      }
-    }
-    const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, 3).map((c) => c.seq));
-    const chunks = new Map(
-      (
-        this.sql
-          .get(
-            'SELECT seq, chunk_index, content, start_offset, end_offset FROM chunks WHERE seq IN (SELECT value FROM json_each(?))',
-          )
-          .all(JSON.stringify(chunkSeqs)) as {
-          seq: number;
-          chunk_index: number;
-          content: string;
-          start_offset: number;
-          end_offset: number;
-        }[]
-      ).map((c) => [c.seq, c]),
-    );
-    return top.map((hit) => ({
-      document_id: hit.doc.id,
-      title: hit.doc.title,
-      chunks: hit.chunks.slice(0, 3).flatMap((c) => {
-        const chunk = chunks.get(c.seq);
-        return chunk
-          ? [
-              {
-                id: chunkId(hit.doc.id, chunk.chunk_index),
-                content: chunk.content,
-                type: 'text',
-                score: round(c.score),
-                // Where the chunk lies in its document (characters of the content).
-                metadata: {
-                  chunk_index: chunk.chunk_index,
-                  start_offset: chunk.start_offset,
-                  end_offset: chunk.end_offset,
-                },
-              },
-            ]
-          : [];
-      }),
-      metadata: (hit.doc.fields.metadata ?? {}) as Record<string, string | number | boolean>,
-      score: round(hit.score),
-      ...(hit.distance !== undefined && { distance: round(hit.distance) }),
-      ...(hit.table !== undefined && { table: hit.table }),
-      ...(hit.joined !== undefined && { joined: hit.joined }),
-      ...(hit.strategies !== undefined && { strategies: hit.strategies }),
-    }));
+    return resultViews(this.sql, hits, limit);
   }
 
   /**
