@@ -249,19 +249,6 @@ export class DocumentStore {
     return keys;
   }
 
-  engagementCount(tenantId: string, docId: string): number {
-    return this.#sql
-      .get('SELECT count(*) FROM engagement_events WHERE tenant_id = ? AND doc_id = ?')
-      .pluck()
-      .get(tenantId, docId) as number;
-  }
-
-  recordEngagement(tenantId: string, docId: string, userId: string, at: number, payload: unknown): void {
-    this.#sql
-      .get('INSERT INTO engagement_events (tenant_id, doc_id, user_id, at, payload) VALUES (?, ?, ?, ?, ?)')
-      .run(tenantId, docId, userId, at, JSON.stringify(payload));
-  }
-
   /** Takes a document's chunks out of the text, geo and vector indexes (its rows stay); returns the chunk keys. */
   #unindex(seq: number): number[] {
     const { tenant_id: tenantId } = this.#sql.get('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as {

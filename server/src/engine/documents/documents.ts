@@ -14,6 +14,7 @@ import type { StoredObject } from '../files/object-store.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
 import { activeOwners, canEdit, canRead, isOwner } from './access.js';
+import { EngagementStore } from './engagement-store.js';
 import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
 import { embeddingTextOf, prepareDocument } from './prepare.js';
@@ -99,20 +100,22 @@ function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
   };
 }
 
+/** The id of the current version of an archived version's id (`report@v2` → `report`). */
+const currentIdOf = (archivedId: string) => archivedId.replace(/@v\d+$/, '');
+
 /**
  * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
  * with the store. Every read goes through the access rule; a document the caller may not see is not found.
  */
-/** The id of the current version of an archived version's id (`report@v2` → `report`). */
-const currentIdOf = (archivedId: string) => archivedId.replace(/@v\d+$/, '');
-
 export class Documents {
   readonly store: DocumentStore;
   readonly #deps: DocumentsDeps;
+  readonly #engagement: EngagementStore;
 
   constructor(deps: DocumentsDeps) {
     this.#deps = deps;
     this.store = new DocumentStore(deps.db, deps.text);
+    this.#engagement = new EngagementStore(deps.db);
   }
 
   now(): number {
@@ -423,7 +426,7 @@ export class Documents {
         access,
         chunks: this.store.chunks(row.seq),
         childIds: this.#readableChildren(viewer, row.id).map((c) => c.id),
-        engagementEvents: flags.include_stats ? this.store.engagementCount(viewer.tenantId, row.id) : 0,
+        engagementEvents: flags.include_stats ? this.#engagement.count(viewer.tenantId, row.id) : 0,
         showAcl: isOwner(access, viewer, this.now()),
         ...(flags.include_embeddings && {
           vectors: Object.fromEntries(
@@ -544,7 +547,7 @@ export class Documents {
         { ...fields, engagement: stored, ...(engagement.feedback !== undefined && { feedback: engagement.feedback }) },
         now,
       );
-      this.store.recordEngagement(viewer.tenantId, row.id, viewer.userId, now, engagement);
+      this.#engagement.record(viewer.tenantId, row.id, viewer.userId, now, engagement);
     })();
     return updated;
   }

@@ -60,10 +60,7 @@ export function recommend(
   if (seed !== undefined && !readableIds(core, scope, [seed]).has(seed)) {
     throw createError('NOT_FOUND', { resource: 'Document', id: seed }, { field: 'body.document_id' });
   }
-  const engaged = core.sql
-    .get('SELECT DISTINCT doc_id FROM engagement_events WHERE tenant_id = ? AND user_id = ?')
-    .pluck()
-    .all(tenant, request.userId) as string[];
+  const engaged = core.engagement.docsOf(tenant, request.userId);
   // The user's engaged documents seed the recommendation only while the caller may still read them.
   const seeds = seed !== undefined ? [seed] : request.vector ? [] : [...readableIds(core, scope, engaged).keys()];
   if (seeds.length === 0 && !request.vector) {
@@ -111,14 +108,7 @@ export function recommend(
     }
   }
   if (use('collaborative')) {
-    const usersOf = new Map<string, Set<string>>();
-    for (const row of core.sql
-      .get('SELECT DISTINCT doc_id, user_id FROM engagement_events WHERE tenant_id = ?')
-      .all(tenant) as { doc_id: string; user_id: string }[]) {
-      const users = usersOf.get(row.doc_id) ?? new Set<string>();
-      users.add(row.user_id);
-      usersOf.set(row.doc_id, users);
-    }
+    const usersOf = core.engagement.usersByDoc(tenant);
     // Other people's engagement only: the caller's own is what they asked about. A document is recommended from
     // co-engagement only when at least `minCoEngagers` other people engaged with both, so an answer never
     // reveals what one person read.

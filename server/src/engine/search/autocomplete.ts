@@ -70,10 +70,7 @@ export function autocomplete(
     const words = byPublicFrequency(
       core,
       scope.viewer.tenantId,
-      core.sql
-        .get(`SELECT term FROM ${tables.vocab} WHERE term >= ? AND term < ?`)
-        .pluck()
-        .all(head, `${head}\u{10ffff}`) as string[],
+      core.text.vocabulary(scope.viewer.tenantId, { prefix: head }),
     ).slice(0, 20_000);
     // Counted in the unstemmed words index the vocabulary comes from: the stemmed index would count a private
     // word (`merging`) as readable whenever a readable word shares its stem (`merge`).

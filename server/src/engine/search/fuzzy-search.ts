@@ -41,7 +41,7 @@ export function fuzzySearch(
   if (all.length > tokens.length) {
     notes.push(`only the first ${maxFuzzyWords} distinct words are expanded (${all.length - tokens.length} ignored)`);
   }
-  const candidates = vocabularyMatches(core, tables.vocab, tokens, fuzziness, prefixLength);
+  const candidates = vocabularyMatches(core, scope.viewer.tenantId, tokens, fuzziness, prefixLength);
   const frequency = core.text.publicFrequencies(
     scope.viewer.tenantId,
     [...candidates.values()].flatMap((found) => found.map((m) => m.term)),
@@ -79,7 +79,7 @@ export function fuzzySearch(
  */
 function vocabularyMatches(
   core: SearchCore,
-  vocab: string,
+  tenantId: string,
   tokens: readonly string[],
   fuzziness: number,
   prefixLength: number,
@@ -91,14 +91,7 @@ function vocabularyMatches(
   }
   const out = new Map<string, Candidate[]>(tokens.map((t) => [t, []]));
   for (const [prefix, group] of byPrefix) {
-    const terms = (
-      prefix === ''
-        ? core.sql.get(`SELECT term FROM ${vocab}`).pluck().all()
-        : core.sql
-            .get(`SELECT term FROM ${vocab} WHERE term >= ? AND term < ?`)
-            .pluck()
-            .all(prefix, `${prefix}\u{10ffff}`)
-    ) as string[];
+    const terms = core.text.vocabulary(tenantId, { prefix });
     for (const term of terms) {
       for (const token of group) {
         if (Math.abs(term.length - token.length) > fuzziness) continue;

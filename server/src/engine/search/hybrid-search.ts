@@ -94,13 +94,9 @@ export async function hybridSearch(
   fused.sort((a, b) => b.score - a.score);
   if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion === 'rrf' ? 'rrf' : 'weighted' };
 
-  const engaged = new Set(
-    core.sql
-      .get(
-        'SELECT DISTINCT d.seq FROM engagement_events e JOIN documents d ON d.tenant_id = e.tenant_id AND d.id = e.doc_id WHERE e.tenant_id = ? AND d.seq IN (SELECT value FROM json_each(?))',
-      )
-      .pluck()
-      .all(scope.viewer.tenantId, JSON.stringify(fused.map((h) => h.doc.seq))) as number[],
+  const engaged = core.engagement.engagedAmong(
+    scope.viewer.tenantId,
+    fused.map((h) => h.doc.seq),
   );
   const newest = Math.max(...fused.map((h) => h.doc.updated_at), 1);
   const ltr = learnToRank(

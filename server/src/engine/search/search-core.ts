@@ -8,6 +8,7 @@ import { ftsRanked } from './fts-rank.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import type { Viewer } from '../documents/types.js';
+import { EngagementStore } from '../documents/engagement-store.js';
 import { AllowedSets } from './allowed-sets.js';
 import { resultViews, type SearchResultView } from './result-view.js';
 import {
@@ -93,11 +94,13 @@ export class SearchCore {
   readonly #public: PublicRows<LightRow>;
   /** The documents recent filters let through, for filtered vector search. */
   readonly allowed: AllowedSets;
+  readonly engagement: EngagementStore;
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
     this.db = db;
     this.sql = new StatementCache(db);
     this.#public = new PublicRows(db);
+    this.engagement = new EngagementStore(db);
     this.allowed = new AllowedSets(db, (tenant, table, after, through) =>
       this.#filterable(tenant, table, after, through),
     );

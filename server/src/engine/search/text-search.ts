@@ -13,9 +13,7 @@ export type TextQueryType = 'match' | 'phrase' | 'wildcard';
  */
 export function expandPattern(core: SearchCore, scope: Scope, pattern: string, limit: number): string[] {
   const tenantId = scope.viewer.tenantId;
-  const tables = core.text.tables(tenantId);
-  if (!tables) return [];
-  const matching = core.sql.get(`SELECT term FROM ${tables.vocab} WHERE term GLOB ?`).pluck().all(pattern) as string[];
+  const matching = core.text.vocabulary(tenantId, { pattern });
   return readableTerms(core, scope, byPublicFrequency(core, tenantId, matching).slice(0, maxTermChecks), limit);
 }
 

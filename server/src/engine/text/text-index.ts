@@ -78,6 +78,23 @@ export class TextIndex implements TransactionListener {
     return key === undefined ? undefined : tablesOf(key);
   }
 
+  /**
+   * Words of the tenant's vocabulary (unstemmed, every document's, readable or not: callers check access):
+   * starting with `prefix`, or matching a GLOB `pattern`, or all.
+   */
+  vocabulary(tenantId: string, match: { prefix?: string; pattern?: string } = {}): string[] {
+    const t = this.tables(tenantId);
+    if (!t) return [];
+    if (match.pattern !== undefined)
+      return this.#sql.get(`SELECT term FROM ${t.vocab} WHERE term GLOB ?`).pluck().all(match.pattern) as string[];
+    if (match.prefix)
+      return this.#sql
+        .get(`SELECT term FROM ${t.vocab} WHERE term >= ? AND term < ?`)
+        .pluck()
+        .all(match.prefix, `${match.prefix}\u{10ffff}`) as string[];
+    return this.#sql.get(`SELECT term FROM ${t.vocab}`).pluck().all() as string[];
+  }
+
   /** Creates the tenant's tables if needed (inside the caller's transaction). */
   ensure(tenantId: string): TextTables {
     const existing = this.tables(tenantId);
