@@ -65,6 +65,8 @@ export class AllowedSets {
   readonly #db: Db;
   readonly #scan: FilterableScan;
   readonly #entries = new Map<string, Entry>();
+  /** Filters seen once without a set, with the epoch they were seen at. */
+  readonly #seen = new Map<string, number>();
   readonly #epochSql;
   readonly #lastSeqSql;
   readonly #chunkKeysSql;
@@ -90,8 +92,8 @@ export class AllowedSets {
   }
 
   /**
-   * The documents of a tenant (and table) that `filters` let through; undefined inside a write transaction or when
-   * the set would be too large to keep.
+   * The documents of a tenant (and table) that `filters` let through; undefined inside a write transaction, the
+   * first time a filter is seen since the last update, or when the set would be too large to keep.
    */
   get(tenant: string, table: string | undefined, filters: FilterGroup | undefined): AllowedSet | undefined {
     if (this.#db.inTransaction) return undefined;
@@ -99,7 +101,19 @@ export class AllowedSets {
     const epoch = this.#epochSql.get() as number;
     let entry = this.#entries.get(id);
     this.#entries.delete(id);
-    if (!entry || entry.epoch !== epoch) entry = this.#empty(tenant, epoch);
+    if (!entry || entry.epoch !== epoch) {
+      // Building a set reads every document of the collection, which pays off only when the filter comes back
+      // before the next update: it is built the second time a filter is seen at the same epoch. A workload that
+      // updates between every query keeps the search's own path (candidates checked row by row).
+      if (this.#seen.get(id) !== epoch) {
+        this.#seen.delete(id);
+        this.#seen.set(id, epoch);
+        if (this.#seen.size > maxSets * 4) this.#seen.delete(this.#seen.keys().next().value!);
+        return undefined;
+      }
+      this.#seen.delete(id);
+      entry = this.#empty(tenant, epoch);
+    }
     const last = this.#lastSeqSql.get() as number;
     if (entry.through < last) {
       const added: number[] = [];
