@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { operations, type CatalogueOperation } from '@godb/contract';
-import { operationsModule, renderOperations } from './scripts/generate.js';
+import { operationById, operations, type CatalogueOperation } from '@godb/contract';
+import { operationsModule, renderOperations, renderTypes, responseComponent, typesModule } from './scripts/generate.js';
 import { runPython } from './run-python.js';
 
 // Issue #19: the Python client has one method per operation of the catalogue, sending the operation's verb to
@@ -14,6 +14,7 @@ interface RecordedCall {
   method: string;
   http_method: string;
   path: string;
+  returns: string | null;
 }
 
 /** What differs between the catalogue and the requests the client's methods send; empty when they agree. */
@@ -36,6 +37,8 @@ function driftOf(catalogue: readonly CatalogueOperation[], calls: readonly Recor
     const template = new RegExp(`^${operation.http.path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`);
     if (!template.test(call.path))
       problems.push(`${where}: sends ${call.path}, the server serves ${operation.http.path}`);
+    const answer = responseComponent(operation, catalogue) ?? null;
+    if (call.returns !== answer) problems.push(`${where}: returns ${call.returns}, the server answers ${answer}`);
   }
   for (const call of calls) {
     if (!catalogue.some((o) => o.id === call.operation))
@@ -50,11 +53,12 @@ async function recordedCalls(): Promise<RecordedCall[]> {
   return JSON.parse(run.stdout) as RecordedCall[];
 }
 
-test('godb/_operations.py is what scripts/generate.ts renders from the catalogue (npm run generate:python)', () => {
+test('godb/_operations.py and godb/types.py are what scripts/generate.ts renders (npm run generate:python)', () => {
   assert.equal(readFileSync(operationsModule, 'utf8'), renderOperations());
+  assert.equal(readFileSync(typesModule, 'utf8'), renderTypes());
 });
 
-test('every operation of the catalogue has one method, in its category, sending its verb to its path', async () => {
+test('every operation has one method, in its category, sending its verb to its path, typed with its answer', async () => {
   const calls = await recordedCalls();
   assert.deepEqual(driftOf(operations, calls), []);
   assert.equal(calls.length, operations.length);
@@ -76,4 +80,12 @@ test('the drift check fails on an operation without a method, and on a method wh
     'get-document (client.documents.get): sends GET, the server serves POST',
   ]);
   assert.deepEqual(driftOf(added, calls), ['brand-new: 0 methods (none)']);
+  const retyped = operations.map((o) =>
+    o.id === 'list-collections'
+      ? { ...o, success: { ...o.success, schema: operationById('get-collection').success.schema } }
+      : o,
+  );
+  assert.deepEqual(driftOf(retyped, calls), [
+    'list-collections (client.collections.list): returns null, the server answers CollectionInfo',
+  ]);
 });

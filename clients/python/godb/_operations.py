@@ -8,7 +8,18 @@ from typing import Dict, Optional, Tuple
 class Operation:
     """One operation of the catalogue, as the client sends it."""
 
-    __slots__ = ("id", "category", "method", "path", "path_params", "query_params", "body", "access", "summary")
+    __slots__ = (
+        "id",
+        "category",
+        "method",
+        "path",
+        "path_params",
+        "query_params",
+        "body",
+        "access",
+        "summary",
+        "response",
+    )
 
     def __init__(
         self,
@@ -21,6 +32,7 @@ class Operation:
         body: Optional[str],
         access: str,
         summary: str,
+        response: Optional[str],
     ) -> None:
         self.id = id
         self.category = category
@@ -31,6 +43,8 @@ class Operation:
         self.body = body
         self.access = access
         self.summary = summary
+        #: The godb.types TypedDict of the answer, when the answer is one named schema.
+        self.response = response
 
     def __repr__(self) -> str:
         return "Operation(%r, %s %s)" % (self.id, self.method, self.path)
@@ -47,6 +61,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="public",
         summary="Create a tenant and its first user",
+        response=None,
     ),
     "login": Operation(
         id="login",
@@ -58,6 +73,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="public",
         summary="Exchange e-mail and password for a bearer token",
+        response="TokenResponse",
     ),
     "assign-role": Operation(
         id="assign-role",
@@ -69,6 +85,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Give a user of your tenant a role",
+        response="SuccessMessage",
     ),
     "create-group": Operation(
         id="create-group",
@@ -80,6 +97,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Create a group in your tenant",
+        response=None,
     ),
     "add-group-user": Operation(
         id="add-group-user",
@@ -91,6 +109,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Add a user of your tenant to a group",
+        response="SuccessMessage",
     ),
     "remove-group-user": Operation(
         id="remove-group-user",
@@ -102,6 +121,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Remove a user from a group",
+        response="SuccessMessage",
     ),
     "create-permission": Operation(
         id="create-permission",
@@ -113,6 +133,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="superadmin",
         summary="Define a permission (resource, action)",
+        response=None,
     ),
     "assign-group-permission": Operation(
         id="assign-group-permission",
@@ -124,6 +145,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Grant a permission to a group of your tenant",
+        response="SuccessMessage",
     ),
     "create-admin-user": Operation(
         id="create-admin-user",
@@ -135,6 +157,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="superadmin",
         summary="Create an admin user in any tenant",
+        response="CreatedUser",
     ),
     "create-user": Operation(
         id="create-user",
@@ -146,6 +169,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Add a member to your tenant",
+        response="CreatedUser",
     ),
     "get-user": Operation(
         id="get-user",
@@ -157,6 +181,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Read a user of your tenant",
+        response=None,
     ),
     "list-users": Operation(
         id="list-users",
@@ -168,6 +193,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Page through the users of your tenant",
+        response=None,
     ),
     "update-user": Operation(
         id="update-user",
@@ -179,6 +205,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Change a user’s e-mail, role or groups",
+        response=None,
     ),
     "delete-user": Operation(
         id="delete-user",
@@ -190,6 +217,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Delete a user of your tenant",
+        response="SuccessMessage",
     ),
     "create-collection": Operation(
         id="create-collection",
@@ -201,6 +229,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Declare a collection and its vectors",
+        response="Collection",
     ),
     "list-collections": Operation(
         id="list-collections",
@@ -212,6 +241,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="The collections of your tenant",
+        response=None,
     ),
     "get-collection": Operation(
         id="get-collection",
@@ -223,6 +253,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Settings and counts of a collection",
+        response="CollectionInfo",
     ),
     "update-collection": Operation(
         id="update-collection",
@@ -234,6 +265,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="admin",
         summary="Change what needs no rebuild",
+        response="Collection",
     ),
     "delete-collection": Operation(
         id="delete-collection",
@@ -245,6 +277,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Delete a collection, its documents and indexes",
+        response=None,
     ),
     "create-api-key": Operation(
         id="create-api-key",
@@ -256,6 +289,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Create an API key for programs",
+        response="CreatedApiKey",
     ),
     "list-api-keys": Operation(
         id="list-api-keys",
@@ -267,6 +301,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="List API keys, without their secrets",
+        response="ApiKeyList",
     ),
     "revoke-api-key": Operation(
         id="revoke-api-key",
@@ -278,6 +313,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Revoke an API key at once",
+        response="SuccessMessage",
     ),
     "add-document": Operation(
         id="add-document",
@@ -289,6 +325,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Store a document, chunk it and index it",
+        response=None,
     ),
     "batch-add-documents": Operation(
         id="batch-add-documents",
@@ -300,6 +337,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Store many documents at once, all or nothing",
+        response=None,
     ),
     "import-documents": Operation(
         id="import-documents",
@@ -311,6 +349,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="ndjson",
         access="user",
         summary="Stream any number of documents as NDJSON, one per line",
+        response=None,
     ),
     "get-document": Operation(
         id="get-document",
@@ -322,6 +361,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Read a document",
+        response=None,
     ),
     "update-document": Operation(
         id="update-document",
@@ -333,6 +373,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Change some fields of a document (a new version)",
+        response=None,
     ),
     "count-documents": Operation(
         id="count-documents",
@@ -344,6 +385,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Count the documents matching a filter",
+        response=None,
     ),
     "scroll-documents": Operation(
         id="scroll-documents",
@@ -355,6 +397,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Page through a collection with a stable cursor",
+        response="ScrollDocumentsResponse",
     ),
     "delete-documents": Operation(
         id="delete-documents",
@@ -366,6 +409,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Delete the documents of a collection matching a filter",
+        response="DeleteDocumentsResponse",
     ),
     "download-document-file": Operation(
         id="download-document-file",
@@ -377,6 +421,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="The file uploaded with a document",
+        response=None,
     ),
     "update-engagement": Operation(
         id="update-engagement",
@@ -388,6 +433,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Record engagement with a document",
+        response=None,
     ),
     "record-engagement": Operation(
         id="record-engagement",
@@ -399,6 +445,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Record engagement (the playground form)",
+        response=None,
     ),
     "set-visibility": Operation(
         id="set-visibility",
@@ -410,6 +457,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Make a document public, private or shared",
+        response="SuccessMessage",
     ),
     "update-acl": Operation(
         id="update-acl",
@@ -421,6 +469,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Add, update or remove ACL entries",
+        response="SuccessMessage",
     ),
     "delete-document": Operation(
         id="delete-document",
@@ -432,6 +481,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Hide or permanently delete a document",
+        response="SuccessMessage",
     ),
     "document-stats": Operation(
         id="document-stats",
@@ -443,6 +493,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Counts for your tenant",
+        response="DocumentStats",
     ),
     "simple-search": Operation(
         id="simple-search",
@@ -454,6 +505,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="The search box: one query string",
+        response="SearchResponse",
     ),
     "refresh-indexes": Operation(
         id="refresh-indexes",
@@ -465,6 +517,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Rebuild and compact your tenant’s derived indexes",
+        response=None,
     ),
     "recluster-indexes": Operation(
         id="recluster-indexes",
@@ -476,6 +529,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="admin",
         summary="Run k-means over your tenant’s vectors",
+        response=None,
     ),
     "get-job": Operation(
         id="get-job",
@@ -487,6 +541,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="Progress of an asynchronous job",
+        response=None,
     ),
     "create-snapshot": Operation(
         id="create-snapshot",
@@ -498,6 +553,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="superadmin",
         summary="Take a consistent snapshot of the whole node while it keeps serving writes",
+        response=None,
     ),
     "list-snapshots": Operation(
         id="list-snapshots",
@@ -509,6 +565,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="superadmin",
         summary="The finished snapshots of the node, newest first",
+        response=None,
     ),
     "download-snapshot": Operation(
         id="download-snapshot",
@@ -520,6 +577,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="superadmin",
         summary="The archive of a snapshot",
+        response=None,
     ),
     "delete-snapshot": Operation(
         id="delete-snapshot",
@@ -531,6 +589,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="superadmin",
         summary="Remove a snapshot",
+        response="SuccessMessage",
     ),
     "list-embedding-models": Operation(
         id="list-embedding-models",
@@ -542,6 +601,7 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="user",
         summary="The embedding models usable on this server",
+        response="ModelList",
     ),
     "create-embedding": Operation(
         id="create-embedding",
@@ -553,6 +613,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Embed a text",
+        response="EmbeddingResponse",
     ),
     "create-quantized-embedding": Operation(
         id="create-quantized-embedding",
@@ -564,6 +625,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Embed a text and quantize the vector",
+        response="QuantizedEmbeddingResponse",
     ),
     "search-autocomplete": Operation(
         id="search-autocomplete",
@@ -575,6 +637,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Completions for a prefix",
+        response="AutocompleteResponse",
     ),
     "search-text": Operation(
         id="search-text",
@@ -586,6 +649,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Full-text search with BM25",
+        response="SearchResponse",
     ),
     "search-vector": Operation(
         id="search-vector",
@@ -597,6 +661,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Nearest neighbours by embedding (HNSW)",
+        response="SearchResponse",
     ),
     "search-hybrid": Operation(
         id="search-hybrid",
@@ -608,6 +673,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Text and vector search fused",
+        response="SearchResponse",
     ),
     "search-geo": Operation(
         id="search-geo",
@@ -619,6 +685,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Documents within a radius",
+        response="SearchResponse",
     ),
     "search-faceted": Operation(
         id="search-faceted",
@@ -630,6 +697,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Results with counts per facet value",
+        response="FacetedSearchResponse",
     ),
     "search-fuzzy": Operation(
         id="search-fuzzy",
@@ -641,6 +709,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Typo-tolerant search",
+        response="SearchResponse",
     ),
     "search-smart": Operation(
         id="search-smart",
@@ -652,6 +721,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Routes the query to the best search kind",
+        response="SmartSearchResponse",
     ),
     "search-multi-table": Operation(
         id="search-multi-table",
@@ -663,6 +733,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Search across primary tables with joins",
+        response="SearchResponse",
     ),
     "search-recommendations": Operation(
         id="search-recommendations",
@@ -674,6 +745,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Documents like a document, or for a user",
+        response="SearchResponse",
     ),
     "search-graph": Operation(
         id="search-graph",
@@ -685,6 +757,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="Paths, traversals, centrality and node embeddings",
+        response="GraphResponse",
     ),
     "graph-query": Operation(
         id="graph-query",
@@ -696,6 +769,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="user",
         summary="The older graph query call",
+        response="GraphResponse",
     ),
     "send-email": Operation(
         id="send-email",
@@ -707,6 +781,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="public",
         summary="The e-mail service: binary requests and registration notices",
+        response="MailAccepted",
     ),
     "send-mail": Operation(
         id="send-mail",
@@ -718,6 +793,7 @@ OPERATIONS: Dict[str, Operation] = {
         body="json",
         access="public",
         summary="Contact messages and issue reports to the team",
+        response="MailAccepted",
     ),
     "download-release": Operation(
         id="download-release",
@@ -729,5 +805,6 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         access="public",
         summary="The GoDB release tarball, by signed link",
+        response=None,
     ),
 }

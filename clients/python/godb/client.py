@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Union
 
 from ._operations import OPERATIONS, Operation
 from .errors import CONNECTION_FAILED, TIMEOUT, GoDBError
+from .types import TokenResponse
 from .namespaces import (
     AuthAPI,
     CollectionsAPI,
@@ -99,7 +100,7 @@ class GoDB:
     def __repr__(self) -> str:
         return "GoDB(%r)" % self.url
 
-    def login(self, email: str, password: str, tenant_id: Optional[str] = None) -> Dict[str, Any]:
+    def login(self, email: str, password: str, tenant_id: Optional[str] = None) -> TokenResponse:
         """Logs in with e-mail and password; later requests carry the token. Returns the login answer.
 
         Programs that run unattended should rather use an API key (``client.auth.create_api_key``).

@@ -11,6 +11,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, TypeVar
 
 from .errors import TIMEOUT, GoDBError
+from .types import (
+    ApiKeyList,
+    AutocompleteResponse,
+    Collection,
+    CollectionInfo,
+    CreatedApiKey,
+    CreatedUser,
+    DeleteDocumentsResponse,
+    DocumentStats,
+    EmbeddingResponse,
+    FacetedSearchResponse,
+    GraphResponse,
+    MailAccepted,
+    ModelList,
+    QuantizedEmbeddingResponse,
+    ScrollDocumentsResponse,
+    SearchResponse,
+    SmartSearchResponse,
+    StoredDocument,
+    SuccessMessage,
+    TokenResponse,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .client import GoDB
@@ -53,12 +75,12 @@ class AuthAPI(_Namespace):
         return self._call("register", body=_fields(email=email, password=password, tenant_id=tenant_id))
 
     @operation("login")
-    def login(self, email: str, password: str, tenant_id: Optional[str] = None) -> Json:
+    def login(self, email: str, password: str, tenant_id: Optional[str] = None) -> TokenResponse:
         """Exchanges e-mail and password for a token (see also :meth:`GoDB.login`, which keeps it)."""
         return self._call("login", body=_fields(email=email, password=password, tenant_id=tenant_id))
 
     @operation("assign-role")
-    def assign_role(self, user_id: str, role_id: str) -> Json:
+    def assign_role(self, user_id: str, role_id: str) -> SuccessMessage:
         return self._call("assign-role", body=_fields(user_id=user_id, role_id=role_id))
 
     @operation("create-group")
@@ -66,11 +88,11 @@ class AuthAPI(_Namespace):
         return self._call("create-group", body=_fields(name=name, description=description, tenant_id=tenant_id))
 
     @operation("add-group-user")
-    def add_group_user(self, group_id: str, user_id: str) -> Json:
+    def add_group_user(self, group_id: str, user_id: str) -> SuccessMessage:
         return self._call("add-group-user", {"groupID": group_id}, body=_fields(user_id=user_id))
 
     @operation("remove-group-user")
-    def remove_group_user(self, group_id: str, user_id: str) -> Json:
+    def remove_group_user(self, group_id: str, user_id: str) -> SuccessMessage:
         return self._call("remove-group-user", {"groupID": group_id, "userID": user_id})
 
     @operation("create-permission")
@@ -79,16 +101,16 @@ class AuthAPI(_Namespace):
         return self._call("create-permission", body=body)
 
     @operation("assign-group-permission")
-    def assign_group_permission(self, group_id: str, permission_id: str) -> Json:
+    def assign_group_permission(self, group_id: str, permission_id: str) -> SuccessMessage:
         return self._call("assign-group-permission", {"groupID": group_id}, body=_fields(permission_id=permission_id))
 
     @operation("create-admin-user")
-    def create_admin_user(self, email: str, password: str, tenant_id: str) -> Json:
+    def create_admin_user(self, email: str, password: str, tenant_id: str) -> CreatedUser:
         """Super admin only: a user in any tenant."""
         return self._call("create-admin-user", body=_fields(email=email, password=password, tenant_id=tenant_id))
 
     @operation("create-user")
-    def create_user(self, email: str, password: str, role: Optional[str] = None) -> Json:
+    def create_user(self, email: str, password: str, role: Optional[str] = None) -> CreatedUser:
         return self._call("create-user", body=_fields(email=email, password=password, role=role))
 
     @operation("get-user")
@@ -105,20 +127,20 @@ class AuthAPI(_Namespace):
         return self._call("update-user", {"userID": user_id}, body=_fields(changes, **fields))
 
     @operation("delete-user")
-    def delete_user(self, user_id: str) -> Json:
+    def delete_user(self, user_id: str) -> SuccessMessage:
         return self._call("delete-user", {"userID": user_id})
 
     @operation("create-api-key")
-    def create_api_key(self, name: str, role: Optional[str] = None, expires_at: Optional[str] = None) -> Json:
+    def create_api_key(self, name: str, role: Optional[str] = None, expires_at: Optional[str] = None) -> CreatedApiKey:
         """Creates an API key for programs; the answer's ``key`` is shown this once (only a hash is stored)."""
         return self._call("create-api-key", body=_fields(name=name, role=role, expires_at=expires_at))
 
     @operation("list-api-keys")
-    def list_api_keys(self, offset: Optional[int] = None, limit: Optional[int] = None) -> Json:
+    def list_api_keys(self, offset: Optional[int] = None, limit: Optional[int] = None) -> ApiKeyList:
         return self._call("list-api-keys", query={"offset": offset, "limit": limit})
 
     @operation("revoke-api-key")
-    def revoke_api_key(self, key_id: str) -> Json:
+    def revoke_api_key(self, key_id: str) -> SuccessMessage:
         return self._call("revoke-api-key", {"keyID": key_id})
 
 
@@ -126,7 +148,7 @@ class CollectionsAPI(_Namespace):
     """Collections: the named vectors (dimensions, distance, storage) the documents of a table carry."""
 
     @operation("create-collection")
-    def create(self, name: str, vectors: Optional[Json] = None, **fields: Any) -> Json:
+    def create(self, name: str, vectors: Optional[Json] = None, **fields: Any) -> Collection:
         """Example: ``create("products", {"image": {"dimensions": 4, "distance": "cosine"}})``."""
         return self._call("create-collection", body=_fields(name=name, vectors=vectors, **fields))
 
@@ -135,11 +157,11 @@ class CollectionsAPI(_Namespace):
         return self._call("list-collections")
 
     @operation("get-collection")
-    def get(self, name: str) -> Json:
+    def get(self, name: str) -> CollectionInfo:
         return self._call("get-collection", {"name": name})
 
     @operation("update-collection")
-    def update(self, name: str, changes: Optional[Json] = None, **fields: Any) -> Json:
+    def update(self, name: str, changes: Optional[Json] = None, **fields: Any) -> Collection:
         return self._call("update-collection", {"name": name}, body=_fields(changes, **fields))
 
     @operation("delete-collection")
@@ -297,7 +319,7 @@ class DocumentsAPI(_Namespace):
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         with_vectors: Optional[bool] = None,
-    ) -> Json:
+    ) -> ScrollDocumentsResponse:
         """One page of documents in id order; pass the answer's ``next_cursor`` as ``cursor`` for the next."""
         body = _fields(primary_table=primary_table, filter=filter, limit=limit, cursor=cursor, with_vectors=with_vectors)
         return self._call("scroll-documents", body=body)
@@ -308,7 +330,7 @@ class DocumentsAPI(_Namespace):
         filter: Optional[Json] = None,
         limit: Optional[int] = None,
         with_vectors: Optional[bool] = None,
-    ) -> Iterator[Json]:
+    ) -> Iterator[StoredDocument]:
         """Every matching document, page after page (a generator over :meth:`scroll`)."""
         cursor: Optional[str] = None
         while True:
@@ -322,7 +344,7 @@ class DocumentsAPI(_Namespace):
     @operation("delete-documents")
     def delete_by_filter(
         self, primary_table: Optional[str] = None, filter: Optional[Json] = None, permanent: Optional[bool] = None
-    ) -> Json:
+    ) -> DeleteDocumentsResponse:
         body = _fields(primary_table=primary_table, filter=filter, permanent=permanent)
         return self._call("delete-documents", body=body)
 
@@ -340,19 +362,19 @@ class DocumentsAPI(_Namespace):
         return self._call("record-engagement", {"id": id}, body=_fields(engagement, **fields))
 
     @operation("set-visibility")
-    def set_visibility(self, id: str, visibility: str) -> Json:
+    def set_visibility(self, id: str, visibility: str) -> SuccessMessage:
         return self._call("set-visibility", {"id": id}, body=_fields(visibility=visibility))
 
     @operation("update-acl")
-    def update_acl(self, id: str, operation: str, acl: List[Json]) -> Json:
+    def update_acl(self, id: str, operation: str, acl: List[Json]) -> SuccessMessage:
         return self._call("update-acl", {"id": id}, body=_fields(operation=operation, acl=acl))
 
     @operation("delete-document")
-    def delete(self, id: str, *, recursive: Optional[bool] = None, permanent: Optional[bool] = None) -> Json:
+    def delete(self, id: str, *, recursive: Optional[bool] = None, permanent: Optional[bool] = None) -> SuccessMessage:
         return self._call("delete-document", {"id": id}, query={"recursive": recursive, "permanent": permanent})
 
     @operation("document-stats")
-    def stats(self) -> Json:
+    def stats(self) -> DocumentStats:
         return self._call("document-stats")
 
 
@@ -363,49 +385,49 @@ class SearchAPI(_Namespace):
     """
 
     @operation("simple-search")
-    def simple(self, query: str, limit: Optional[int] = None) -> Json:
+    def simple(self, query: str, limit: Optional[int] = None) -> SearchResponse:
         return self._call("simple-search", query={"query": query, "limit": limit})
 
     @operation("search-autocomplete")
-    def autocomplete(self, prefix: str, **options: Any) -> Json:
+    def autocomplete(self, prefix: str, **options: Any) -> AutocompleteResponse:
         return self._call("search-autocomplete", body=_fields(prefix=prefix, **options))
 
     @operation("search-text")
-    def text(self, query: str, **options: Any) -> Json:
+    def text(self, query: str, **options: Any) -> SearchResponse:
         return self._call("search-text", body=_fields(query=query, **options))
 
     @operation("search-vector")
-    def vector(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> Json:
+    def vector(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> SearchResponse:
         """By a text the server embeds (``query``) or by your own ``vector`` (with ``vector_name``)."""
         return self._call("search-vector", body=_fields(query=query, vector=vector, **options))
 
     @operation("search-hybrid")
-    def hybrid(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> Json:
+    def hybrid(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> SearchResponse:
         """Text and vector together; ``alpha`` weighs them, ``fusion`` picks weighted or rrf."""
         return self._call("search-hybrid", body=_fields(query=query, vector=vector, **options))
 
     @operation("search-geo")
-    def geo(self, lat: float, lon: float, radius: float, **options: Any) -> Json:
+    def geo(self, lat: float, lon: float, radius: float, **options: Any) -> SearchResponse:
         return self._call("search-geo", body=_fields(lat=lat, lon=lon, radius=radius, **options))
 
     @operation("search-faceted")
-    def faceted(self, query: Optional[str] = None, *, facets: Optional[List[str]] = None, **options: Any) -> Json:
+    def faceted(self, query: Optional[str] = None, *, facets: Optional[List[str]] = None, **options: Any) -> FacetedSearchResponse:
         return self._call("search-faceted", body=_fields(query=query, facets=facets, **options))
 
     @operation("search-fuzzy")
-    def fuzzy(self, query: str, **options: Any) -> Json:
+    def fuzzy(self, query: str, **options: Any) -> SearchResponse:
         return self._call("search-fuzzy", body=_fields(query=query, **options))
 
     @operation("search-smart")
-    def smart(self, query: Optional[str] = None, **options: Any) -> Json:
+    def smart(self, query: Optional[str] = None, **options: Any) -> SmartSearchResponse:
         return self._call("search-smart", body=_fields(query=query, **options))
 
     @operation("search-multi-table")
-    def multi_table(self, table_names: List[str], query: Optional[str] = None, **options: Any) -> Json:
+    def multi_table(self, table_names: List[str], query: Optional[str] = None, **options: Any) -> SearchResponse:
         return self._call("search-multi-table", body=_fields(table_names=table_names, query=query, **options))
 
     @operation("search-recommendations")
-    def recommendations(self, document_id: Optional[str] = None, **options: Any) -> Json:
+    def recommendations(self, document_id: Optional[str] = None, **options: Any) -> SearchResponse:
         return self._call("search-recommendations", body=_fields(document_id=document_id, **options))
 
 
@@ -413,15 +435,15 @@ class EmbeddingsAPI(_Namespace):
     """Embedding models and vectors."""
 
     @operation("list-embedding-models")
-    def list_models(self) -> Json:
+    def list_models(self) -> ModelList:
         return self._call("list-embedding-models")
 
     @operation("create-embedding")
-    def create(self, text: str, model_name: Optional[str] = None, **options: Any) -> Json:
+    def create(self, text: str, model_name: Optional[str] = None, **options: Any) -> EmbeddingResponse:
         return self._call("create-embedding", body=_fields(text=text, model_name=model_name, **options))
 
     @operation("create-quantized-embedding")
-    def create_quantized(self, text: str, method: str, bit_width: int, **options: Any) -> Json:
+    def create_quantized(self, text: str, method: str, bit_width: int, **options: Any) -> QuantizedEmbeddingResponse:
         body = _fields(text=text, method=method, bit_width=bit_width, **options)
         return self._call("create-quantized-embedding", body=body)
 
@@ -482,7 +504,7 @@ class SnapshotsAPI(_Namespace):
                 out.write(chunk)
 
     @operation("delete-snapshot")
-    def delete(self, id: str) -> Json:
+    def delete(self, id: str) -> SuccessMessage:
         return self._call("delete-snapshot", {"id": id})
 
 
@@ -490,11 +512,11 @@ class GraphAPI(_Namespace):
     """Graph queries over document edges: paths, traversals, centralities, node embeddings."""
 
     @operation("search-graph")
-    def search(self, start_node_id: Optional[str] = None, **options: Any) -> Json:
+    def search(self, start_node_id: Optional[str] = None, **options: Any) -> GraphResponse:
         return self._call("search-graph", body=_fields(start_node_id=start_node_id, **options))
 
     @operation("graph-query")
-    def query(self, start_node_id: str, **options: Any) -> Json:
+    def query(self, start_node_id: str, **options: Any) -> GraphResponse:
         return self._call("graph-query", body=_fields(start_node_id=start_node_id, **options))
 
 
@@ -502,11 +524,11 @@ class MailAPI(_Namespace):
     """The website's mail endpoints and signed release downloads (public)."""
 
     @operation("send-email")
-    def send_email(self, request: Optional[Json] = None, **fields: Any) -> Json:
+    def send_email(self, request: Optional[Json] = None, **fields: Any) -> MailAccepted:
         return self._call("send-email", body=_fields(request, **fields))
 
     @operation("send-mail")
-    def send(self, from_name: str, from_email: str, subject: str, message: str, **fields: Any) -> Json:
+    def send(self, from_name: str, from_email: str, subject: str, message: str, **fields: Any) -> MailAccepted:
         body = _fields(from_name=from_name, from_email=from_email, subject=subject, message=message, **fields)
         return self._call("send-mail", body=body)
 

@@ -44,6 +44,14 @@ def placeholder(name, annotation):
     return "p-%s" % name
 
 
+def returned_type(method):
+    """The name of the godb.types TypedDict a method is annotated to return, or None."""
+    returned = inspect.signature(method).return_annotation
+    if isinstance(returned, type) and returned.__module__ == "godb.types":
+        return returned.__name__
+    return None
+
+
 def record():
     client = GoDB("http://godb.invalid", api_key="godb_recording")
     client._opener = RecordingOpener()
@@ -72,6 +80,7 @@ def record():
                         "method": method_name,
                         "http_method": recorded.request.get_method(),
                         "path": url.path,
+                        "returns": returned_type(method),
                     }
                 )
             else:
