@@ -15,7 +15,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from godb import GoDB  # noqa: E402
-from godb.namespaces import _Namespace  # noqa: E402
+from godb._namespace import _Namespace  # noqa: E402
 
 
 class Recorded(Exception):
