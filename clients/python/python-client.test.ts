@@ -1,13 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../server/src/test-support/server.js';
+import { startTestServer, superAdmin, type TestServer } from '../../server/src/test-support/server.js';
 import { pythonQuickstart } from '../../web/src/features/docs/sections/python-quickstart.js';
 import { runPython } from './run-python.js';
 
 // Issue #19: the Python client (clients/python) against real GoDB servers on real ports, with Debian's python3.
 // Its own suite (tests/) covers auth and API keys, collections with client vectors, documents, search with
-// filters, count and scroll, error mapping, NDJSON import with progress, and retries on 429 against a second
-// server whose rate limit is one request per second.
+// filters, count and scroll, file and snapshot downloads, error mapping, NDJSON import with progress, and retries
+// on 429 against a second server whose rate limit is one request per second.
 
 let server: TestServer;
 let limited: TestServer;
@@ -32,10 +32,12 @@ test('the Python client suite passes against the real server, none of its tests 
   const run = await runPython(['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'], {
     GODB_URL: urlOf(server),
     GODB_LIMITED_URL: urlOf(limited),
+    GODB_SUPERADMIN_EMAIL: superAdmin.email,
+    GODB_SUPERADMIN_PASSWORD: superAdmin.password,
   });
   assert.equal(run.code, 0, run.stderr);
   const ran = /^Ran (\d+) tests? in /m.exec(run.stderr);
-  assert.ok(ran && Number(ran[1]) >= 16, run.stderr);
+  assert.ok(ran && Number(ran[1]) >= 18, run.stderr);
   assert.match(run.stderr, /^OK$/m);
   assert.doesNotMatch(run.stderr, /skipped/);
 });

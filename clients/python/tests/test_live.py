@@ -1,5 +1,9 @@
 """The client against a real GoDB server: auth, collections, documents, search, errors and NDJSON import."""
 
+import base64
+import os
+import tarfile
+import tempfile
 import unittest
 import uuid
 
@@ -93,6 +97,19 @@ class CollectionsAndDocumentsTest(unittest.TestCase):
             self.client.documents.get("green-shoe")
         self.assertEqual((caught.exception.status, caught.exception.code), (404, "NOT_FOUND"))
 
+    def test_a_stored_file_downloads_as_bytes(self):
+        data = "A plain text manual for the red shoe.\n".encode("utf-8")
+        self.client.documents.add(
+            id="manual",
+            title="Manual",
+            primary_table=self.table,
+            vector=[0, 0, 0, 1],
+            file_content=base64.b64encode(data).decode("ascii"),
+            file_type="text/plain",
+        )
+        self.assertEqual(self.client.documents.download_file("manual"), data)
+        self.client.documents.delete("manual", permanent=True)
+
     def test_text_vector_and_hybrid_search_with_a_filter(self):
         red = [{"field": "metadata.colour", "operator": "eq", "value": "red"}]
         text = self.client.search.text("shoe", primary_table=self.table, filters=red)
@@ -175,3 +192,20 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(started["lines"], 5)
         job = admin.jobs.wait(started["job_id"], poll_interval=0.1)
         self.assertEqual(job["status"], "done", job)
+
+
+@unittest.skipUnless(URL and os.environ.get("GODB_SUPERADMIN_EMAIL"), "needs the super admin's credentials")
+class SnapshotTest(unittest.TestCase):
+    def test_a_snapshot_is_taken_as_a_job_and_streamed_to_a_file(self):
+        root = GoDB(URL)
+        root.login(os.environ["GODB_SUPERADMIN_EMAIL"], os.environ["GODB_SUPERADMIN_PASSWORD"])
+        started = root.snapshots.create()
+        self.assertEqual(root.jobs.wait(started["job_id"], poll_interval=0.1)["status"], "done")
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "snapshot.tar")
+            self.assertEqual(root.snapshots.download(started["snapshot_id"], path), path)
+            with tarfile.open(path) as archive:
+                self.assertTrue(any(name.endswith("manifest.json") for name in archive.getnames()))
+        root.snapshots.delete(started["snapshot_id"])
+        listed = root.snapshots.list()["snapshots"]
+        self.assertNotIn(started["snapshot_id"], [snapshot["id"] for snapshot in listed])
