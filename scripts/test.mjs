@@ -44,11 +44,12 @@ if (only !== 'unit') {
   run('type-check: server tests', ...npx('tsc', ['-p', 'server/tsconfig.test.json']));
   run('type-check: web', ...npx('tsc', ['-p', 'web/tsconfig.json']));
   run('type-check: e2e', ...npx('tsc', ['-p', 'e2e/tsconfig.json']));
+  run('type-check: Python client tests', ...npx('tsc', ['-p', 'clients/python/tsconfig.json']));
   run('lint: eslint', ...npx('eslint', ['--max-warnings=0', '.']));
   run('format: prettier', ...npx('prettier', ['--check', '--log-level=warn', '.']));
 }
 
-const unit = ['contract/src', 'server/src', 'web/src'].flatMap((d) => findTests(join(root, d)));
+const unit = ['contract/src', 'server/src', 'web/src', 'clients/python'].flatMap((d) => findTests(join(root, d)));
 const browser = only === 'unit' ? [] : findTests(join(root, 'e2e'));
 const tap = join(mkdtempSync(join(tmpdir(), 'godb-tap-')), 'results.tap');
 const result = spawnSync(

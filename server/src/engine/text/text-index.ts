@@ -285,6 +285,9 @@ export class TextIndex implements TransactionListener {
   }
 
   rollback(): void {
+    // A rolled-back transaction may have created a tenant's tables (ensure); forget the keys so that the next
+    // write creates them again instead of writing to tables that no longer exist.
+    this.#keys.clear();
     this.#bm25.rollback();
   }
 
