@@ -76,6 +76,8 @@ export const CreateCollectionRequest = Type.Object(
     vectors: Type.Optional(
       Type.Record(Type.String({ pattern: collectionNamePattern, maxLength: 64 }), VectorSettingsInput, {
         maxProperties: 16,
+        // A name that does not match the pattern is refused, not passed through unchecked.
+        additionalProperties: false,
         description: 'Named vectors: {<name>: {dimensions, distance, storage, hnsw, model}}.',
       }),
     ),
@@ -98,7 +100,11 @@ export const UpdateCollectionRequest = Type.Object(
           { hnsw: Type.Object({ ef_search: HnswSettings.properties.ef_search }, { additionalProperties: false }) },
           { additionalProperties: false },
         ),
-        { maxProperties: 16, description: 'What can change without a rebuild: {<name>: {hnsw: {ef_search}}}.' },
+        {
+          maxProperties: 16,
+          additionalProperties: false,
+          description: 'What can change without a rebuild: {<name>: {hnsw: {ef_search}}}.',
+        },
       ),
     ),
   },

@@ -89,6 +89,14 @@ describe('collections', () => {
     assert.equal(missing.body.error?.message, 'Collection nope not found');
   });
 
+  test('a vector name that does not match the name rules is refused, not a 500', async () => {
+    for (const vectors of [{ '': null }, { '': { dimensions: 2 } }, { 'a b': { dimensions: 2 } }]) {
+      const res = await call('POST', '/api/v1/collections', admin.token, { name: 'bad-vector-name', vectors });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error?.code, 'VALIDATION_FAILED');
+    }
+  });
+
   test('invalid settings are refused naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'bad name!' }, 'body.name'],
