@@ -47,6 +47,7 @@ import { createSnapshot } from './operations/create-snapshot.js';
 import { listSnapshots } from './operations/list-snapshots.js';
 import { downloadSnapshot } from './operations/download-snapshot.js';
 import { deleteSnapshot } from './operations/delete-snapshot.js';
+import { restoreSnapshot } from './operations/restore-snapshot.js';
 import { listEmbeddingModels } from './operations/list-embedding-models.js';
 import { createEmbedding } from './operations/create-embedding.js';
 import { createQuantizedEmbedding } from './operations/create-quantized-embedding.js';
@@ -112,6 +113,7 @@ const catalogue = [
   listSnapshots,
   downloadSnapshot,
   deleteSnapshot,
+  restoreSnapshot,
   listEmbeddingModels,
   createEmbedding,
   createQuantizedEmbedding,

@@ -40,6 +40,7 @@ import {
   deleteSnapshotUseCase,
   downloadSnapshotUseCase,
   listSnapshotsUseCase,
+  restoreSnapshotUseCase,
 } from './snapshots/snapshots.js';
 import { reclusterIndexesUseCase, refreshIndexesUseCase } from './documents/maintain-indexes.js';
 import { setVisibilityUseCase } from './documents/set-visibility.js';
@@ -138,6 +139,7 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'list-snapshots': erase(listSnapshotsUseCase(deps)),
     'download-snapshot': erase(downloadSnapshotUseCase(deps)),
     'delete-snapshot': erase(deleteSnapshotUseCase(deps)),
+    'restore-snapshot': erase(restoreSnapshotUseCase(deps)),
     'list-embedding-models': erase(listEmbeddingModelsUseCase(deps)),
     'create-embedding': erase(createEmbeddingUseCase(deps)),
     'create-quantized-embedding': erase(createQuantizedEmbeddingUseCase(deps)),

@@ -182,6 +182,32 @@ export class TextIndex implements TransactionListener {
     this.#bm25.cleared(tenantId);
   }
 
+  /**
+   * Indexes the tenant's live chunks again from the stored rows, in three statements (inside the caller's
+   * transaction): after its rows were replaced wholesale (a tenant restore). The in-memory index is rebuilt on the
+   * next query.
+   */
+  reindex(tenantId: string): void {
+    this.clear(tenantId);
+    const t = this.ensure(tenantId);
+    const live = `FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+      WHERE c.tenant_id = ? AND d.deleted_at IS NULL AND d.superseded = 0`;
+    this.#db
+      .prepare(
+        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${live} AND d.visibility = 'public'`,
+      )
+      .run(tenantId);
+    this.#db
+      .prepare(
+        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${live} AND d.visibility <> 'public'`,
+      )
+      .run(tenantId);
+    this.#db
+      .prepare(`INSERT INTO ${t.words} (rowid, title, content) SELECT c.seq, d.title, c.content ${live}`)
+      .run(tenantId);
+    this.#bm25.cleared(tenantId);
+  }
+
   /** Merges the index's segments (after a rebuild). */
   optimize(tenantId: string): void {
     const t = this.tables(tenantId);
