@@ -54,6 +54,14 @@ const providers: { name: string; s3: boolean; env(): Promise<Record<string, stri
   },
 ];
 
+const capture = () => ({
+  text: '',
+  write(text: string) {
+    this.text += text;
+    return true;
+  },
+});
+
 async function waitForJob(server: TestServer, token: string, jobId: string): Promise<Job> {
   for (;;) {
     const job = (await server.app.inject({ url: `/api/v1/jobs/${jobId}`, headers: bearer(token) })).json() as Job;
@@ -197,6 +205,16 @@ for (const provider of providers) {
         payload: { snapshot_id: id },
       });
       assert.equal(foreign.statusCode, 404, foreign.body);
+
+      // `godb restore` takes whole-node snapshots only: a tenant's restores on a running server.
+      const download = await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(owner.token) });
+      assert.equal(download.statusCode, 200);
+      const tenantFile = join(work, `${id}.tar`);
+      writeFileSync(tenantFile, download.rawPayload);
+      const err = capture();
+      const offline = join(work, `offline-${provider.s3 ? 's3' : 'internal'}`);
+      assert.equal(await restoreCommand([tenantFile], { ...env, DATA_DIR: offline }, capture(), err), 1);
+      assert.match(err.text, /POST \/api\/v1\/snapshots\/restore/);
 
       // After the snapshot: the owner deletes a document and writes a new one; the other tenant writes too.
       const deleted = await server.app.inject({
@@ -407,8 +425,8 @@ for (const provider of providers) {
 
       // With s3, `godb restore s3://bucket/key` reads the same archive straight from the bucket.
       if (provider.s3) {
-        const out = { text: '', write: (t: string) => ((out.text += t), true) };
-        const err = { text: '', write: (t: string) => ((err.text += t), true) };
+        const out = capture();
+        const err = capture();
         const dataDir = join(work, 'from-s3-url');
         const code = await restoreCommand(
           [`s3://godb/${prefix}snapshots/${id}.tar`],
@@ -418,6 +436,104 @@ for (const provider of providers) {
         );
         assert.equal(code, 0, err.text);
         assert.match(out.text, new RegExp(`Restored snapshot ${id}`));
+      }
+    });
+    test('a tenant snapshot restored on another node whose documents use its seqs is renumbered, and answers', async () => {
+      const origin = await startTestServer(env);
+      const target = await startTestServer(env);
+      try {
+        const tenant = await origin.registerTenant();
+        const batch = await origin.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents/batch',
+          headers: bearer(tenant.token),
+          payload: Array.from({ length: 30 }, (_v, i) => ({
+            id: `t${i}`,
+            content: `${words[i % words.length]} travelling tenant`,
+            embedding_options: glove,
+          })),
+        });
+        assert.equal(batch.statusCode, 200, batch.body);
+        const taken = await origin.app.inject({
+          method: 'POST',
+          url: '/api/v1/snapshots',
+          headers: bearer(tenant.token),
+        });
+        const { snapshot_id: id, job_id: jobId } = taken.json() as { snapshot_id: string; job_id: string };
+        assert.equal((await waitForJob(origin, tenant.token, jobId)).status, 'done');
+
+        // The target node's own tenant holds seqs 1…40, which the snapshot's rows use too.
+        const resident = await target.registerTenant();
+        const own = await target.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents/batch',
+          headers: bearer(resident.token),
+          payload: Array.from({ length: 40 }, (_v, i) => ({
+            id: `r${i}`,
+            content: 'resident rows',
+            embedding_options: glove,
+          })),
+        });
+        assert.equal(own.statusCode, 200, own.body);
+        if (!provider.s3) {
+          mkdirSync(join(target.dataDir, 'snapshots'), { recursive: true });
+          for (const name of [`${id}.tar`, `${id}.manifest.json`])
+            copyFileSync(join(origin.dataDir, 'snapshots', name), join(target.dataDir, 'snapshots', name));
+        }
+        const root = await target.login(superAdmin.email, superAdmin.password);
+        const restored = await target.app.inject({
+          method: 'POST',
+          url: '/api/v1/snapshots/restore',
+          headers: bearer(root),
+          payload: { snapshot_id: id },
+        });
+        assert.equal(restored.statusCode, 202, restored.body);
+        const job = await waitForJob(target, root, (restored.json() as { job_id: string }).job_id);
+        assert.equal(job.status, 'done', job.error);
+
+        // The tenant exists on the target now; the super admin gives it an admin, who finds its documents.
+        const admin = await target.app.inject({
+          method: 'POST',
+          url: '/auth/admin/users',
+          headers: bearer(root),
+          payload: {
+            email: `moved-${tenant.tenantId}@example.com`,
+            password: 'password-1234',
+            tenant_id: tenant.tenantId,
+          },
+        });
+        assert.equal(admin.statusCode, 201, admin.body);
+        const token = await target.login(`moved-${tenant.tenantId}@example.com`, 'password-1234');
+        const text = await target.app.inject({
+          method: 'POST',
+          url: '/api/v1/search/text',
+          headers: bearer(token),
+          payload: { query: 'travelling', limit: 100 },
+        });
+        assert.equal((text.json() as { results: unknown[] }).results.length, 30, text.body);
+        const vector = await target.app.inject({
+          method: 'POST',
+          url: '/api/v1/search/vector',
+          headers: bearer(token),
+          payload: { query: 'travelling tenant', embedding_options: glove, threshold: 0, limit: 100 },
+        });
+        const found = (vector.json() as { results: { document_id: string }[] }).results.map((r) => r.document_id);
+        assert.equal(found.length, 30, vector.body);
+        assert.ok(
+          found.every((doc) => doc.startsWith('t')),
+          'only the restored tenant’s documents',
+        );
+        // The resident tenant is untouched.
+        const mine = await target.app.inject({
+          method: 'POST',
+          url: '/api/v1/search/text',
+          headers: bearer(resident.token),
+          payload: { query: 'resident', limit: 100 },
+        });
+        assert.equal((mine.json() as { results: unknown[] }).results.length, 40, mine.body);
+      } finally {
+        await target.close();
+        await origin.close();
       }
     });
   });
