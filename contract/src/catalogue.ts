@@ -48,6 +48,7 @@ import { listSnapshots } from './operations/list-snapshots.js';
 import { downloadSnapshot } from './operations/download-snapshot.js';
 import { deleteSnapshot } from './operations/delete-snapshot.js';
 import { restoreSnapshot } from './operations/restore-snapshot.js';
+import { uploadSnapshot } from './operations/upload-snapshot.js';
 import { listEmbeddingModels } from './operations/list-embedding-models.js';
 import { createEmbedding } from './operations/create-embedding.js';
 import { createQuantizedEmbedding } from './operations/create-quantized-embedding.js';
@@ -114,6 +115,7 @@ const catalogue = [
   downloadSnapshot,
   deleteSnapshot,
   restoreSnapshot,
+  uploadSnapshot,
   listEmbeddingModels,
   createEmbedding,
   createQuantizedEmbedding,

@@ -10,7 +10,7 @@ import type { Db } from '../storage/database.js';
 import { migrations } from '../storage/migrations.js';
 import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
-import { unpackSnapshot } from './restore.js';
+import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
 import { columnsOf, tenantTables } from './tenant-rows.js';
 
@@ -22,6 +22,8 @@ export interface Restorer {
   readonly tenantId: string | undefined;
   /** Tenants that are the node's own, not data (the super admin's): a node holding only these is empty. */
   readonly keepTenants: readonly string[];
+  /** Whether the snapshot's HNSW files may be loaded (false for an archive a tenant admin uploaded). */
+  readonly trustIndexFiles: boolean;
 }
 
 /** A snapshot unpacked and checked, waiting to be applied (or discarded). */
@@ -32,6 +34,7 @@ export interface StagedSnapshot {
   /** The tenants the restore replaces (a tenant snapshot: one). */
   readonly tenants: readonly string[];
   readonly keepTenants: readonly string[];
+  readonly trustIndexFiles: boolean;
   /** Uploaded files it holds, for progress. */
   readonly files: number;
   discard(): void;
@@ -88,6 +91,7 @@ export class OnlineRestore {
     const discard = () => rmSync(dir, { recursive: true, force: true });
     try {
       const manifest = await unpackSnapshot(archive, dir);
+      checkTenantPaths(manifest);
       const scope = manifest.scope ?? 'node';
       if (manifest.schema_version > currentVersion)
         throw notRestorable(
@@ -102,6 +106,7 @@ export class OnlineRestore {
           throw notRestorable(
             'it holds another tenant’s data; a tenant admin restores only its own tenant’s snapshots',
           );
+        requireTables(database);
         tenants = [tenant];
       } else {
         if (restorer.tenantId !== undefined)
@@ -121,6 +126,7 @@ export class OnlineRestore {
         dir,
         tenants,
         keepTenants: restorer.keepTenants,
+        trustIndexFiles: restorer.trustIndexFiles,
         files: manifest.files.filter((f) => f.path.startsWith('files/')).length,
         discard,
       };
@@ -182,7 +188,7 @@ export class OnlineRestore {
         const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
         rmSync(target, { recursive: true, force: true });
         const source = join(dir, 'vectors', encodeURIComponent(tenant));
-        if (report.seqsPreserved && existsSync(source)) {
+        if (report.seqsPreserved && staged.trustIndexFiles && existsSync(source)) {
           mkdirSync(join(dataDir, 'vectors'), { recursive: true });
           renameSync(source, target);
         }
@@ -205,6 +211,19 @@ export class OnlineRestore {
     const documents = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
     if (tenants > 0 || documents > 0)
       throw createError('SNAPSHOT_NODE_NOT_EMPTY', { holds: `${tenants} tenants, ${documents} documents` });
+  }
+}
+
+/** A tenant database whose tables are tables (not views of a crafted upload) with the columns of ours. */
+function requireTables(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    for (const { table } of tenantTables) {
+      const type = db.prepare('SELECT type FROM sqlite_master WHERE name = ?').pluck().get(table);
+      if (type !== 'table') throw createError('SNAPSHOT_CORRUPT', { reason: `its ${table} is not a table` });
+    }
+  } finally {
+    db.close();
   }
 }
 

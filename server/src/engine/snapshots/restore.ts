@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { LocalObjectStore } from '../files/local-object-store.js';
-import type { ObjectStore } from '../files/object-store.js';
+import { keySegment, type ObjectStore } from '../files/object-store.js';
 import type { SnapshotFile, SnapshotManifest } from './snapshots.js';
 
 const corrupt = (reason: string) => createError('SNAPSHOT_CORRUPT', { reason });
@@ -37,6 +37,21 @@ function parseManifest(bytes: Buffer): SnapshotManifest {
   const database = manifest.scope === 'tenant' ? 'tenant.sqlite' : 'godb.sqlite';
   if (!manifest.files.some((file) => file.path === database)) throw corrupt('it holds no database');
   return manifest;
+}
+
+/**
+ * A tenant snapshot may hold only that tenant's database, index files and uploaded files: an archive naming
+ * another tenant's index or file (a crafted upload) is refused before anything is unpacked into place.
+ */
+export function checkTenantPaths(manifest: SnapshotManifest): void {
+  if (manifest.scope !== 'tenant') return;
+  const tenant = manifest.tenant_id;
+  if (typeof tenant !== 'string' || tenant === '') throw corrupt('its manifest names no tenant');
+  const own = [`vectors/${encodeURIComponent(tenant)}/`, `files/${keySegment(tenant)}/`];
+  for (const file of manifest.files) {
+    if (file.path !== 'tenant.sqlite' && !own.some((prefix) => file.path.startsWith(prefix)))
+      throw corrupt(`it is a snapshot of tenant ${tenant} but holds ${file.path}`);
+  }
 }
 
 /**

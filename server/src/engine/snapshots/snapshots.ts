@@ -13,12 +13,13 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
+import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import { copyTenantSlice, countTenantRows, createEmptyStore, tenantTables } from './tenant-rows.js';
 
 /** One file of a snapshot, as its manifest records it. */
@@ -57,6 +58,11 @@ export interface SnapshotManifest {
   readonly missing_files?: readonly string[];
   /** Sum of the files' sizes. */
   readonly bytes: number;
+  /**
+   * Set (in the manifest stored beside the archive only) when a tenant admin uploaded the archive: its index files
+   * are not loaded at restore, the indexes are rebuilt from its rows.
+   */
+  readonly untrusted_indexes?: boolean;
 }
 
 /** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
@@ -272,6 +278,40 @@ export class Snapshots {
       throw error;
     } finally {
       reader?.close();
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Stores an archive uploaded by a client (`POST /api/v1/snapshots/upload`) under its own id, once every file
+   * matches the manifest's size and SHA-256 (else `SNAPSHOT_CORRUPT`, nothing kept). With `tenantId` (a tenant
+   * admin), only a snapshot of that tenant is taken, and its index files are marked untrusted.
+   *
+   * @example const manifest = await snapshots.receive(request.body, viewer.tenantId);
+   */
+  async receive(body: AsyncIterable<Uint8Array>, tenantId?: string): Promise<SnapshotManifest> {
+    const staging = join(this.#options.dataDir, 'snapshots', `.upload-${randomUUID()}`);
+    mkdirSync(staging, { recursive: true });
+    try {
+      const file = join(staging, 'archive.tar');
+      await pipeline(Readable.from(body), createWriteStream(file));
+      const manifest = await unpackSnapshot(createReadStream(file), join(staging, 'files'));
+      checkTenantPaths(manifest);
+      if (tenantId !== undefined && (manifest.scope !== 'tenant' || manifest.tenant_id !== tenantId))
+        throw createError('SNAPSHOT_NOT_RESTORABLE', {
+          reason: 'it is not a snapshot of your tenant; a tenant admin uploads only its own tenant’s snapshots',
+        });
+      if (!snapshotId.test(manifest.id))
+        throw createError('SNAPSHOT_CORRUPT', { reason: 'its id is not a snapshot id' });
+      if (await this.#options.store.has(manifestKey(manifest.id)))
+        throw createError('SNAPSHOT_NOT_RESTORABLE', {
+          reason: `a snapshot ${manifest.id} is already stored here; restore it by its id`,
+        });
+      const stored: SnapshotManifest = { ...manifest, ...(tenantId !== undefined && { untrusted_indexes: true }) };
+      await this.#options.store.put(archiveKey(manifest.id), createReadStream(file));
+      await this.#options.store.put(manifestKey(manifest.id), Buffer.from(JSON.stringify(stored)));
+      return stored;
+    } finally {
       rmSync(staging, { recursive: true, force: true });
     }
   }

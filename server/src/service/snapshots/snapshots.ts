@@ -101,8 +101,13 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     const viewer = viewerOf(ctx);
     const tenantId = scopeOf(ctx);
     const turn = restoring.then(async () => {
+      const stored = await snapshots.manifest(body.snapshot_id, tenantId);
       const archive = await snapshots.archive(body.snapshot_id, tenantId);
-      return restore.stage(archive.body, { tenantId, keepTenants: [systemTenantId] });
+      return restore.stage(archive.body, {
+        tenantId,
+        keepTenants: [systemTenantId],
+        trustIndexFiles: stored.untrusted_indexes !== true,
+      });
     });
     restoring = turn.catch(() => {});
     const staged = await turn;
@@ -131,3 +136,17 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     };
   };
 };
+
+/** Stores an uploaded snapshot archive once it has been checked (see Snapshots.receive). */
+export const uploadSnapshotUseCase =
+  (deps: SnapshotDeps): UseCaseOf<'upload-snapshot'> =>
+  async ({ body }, ctx) => {
+    const manifest = await snapshotsOf(deps).receive(body, scopeOf(ctx));
+    return {
+      success: true as const,
+      snapshot_id: manifest.id,
+      scope: manifest.scope ?? 'node',
+      ...(manifest.tenant_id !== undefined && { tenant_id: manifest.tenant_id }),
+      bytes: manifest.bytes,
+    };
+  };

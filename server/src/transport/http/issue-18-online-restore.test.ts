@@ -438,6 +438,91 @@ for (const provider of providers) {
         assert.match(out.text, new RegExp(`Restored snapshot ${id}`));
       }
     });
+    test('an uploaded archive is checked before it is stored, then restores by its id', async () => {
+      const owner = await server.registerTenant();
+      const other = await server.registerTenant();
+      const batch = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/documents/batch',
+        headers: bearer(owner.token),
+        payload: Array.from({ length: 20 }, (_v, i) => ({
+          id: `u${i}`,
+          content: `uploaded ${words[i % words.length]}`,
+        })),
+      });
+      assert.equal(batch.statusCode, 200, batch.body);
+      const taken = await server.app.inject({ method: 'POST', url: '/api/v1/snapshots', headers: bearer(owner.token) });
+      const { snapshot_id: id, job_id: jobId } = taken.json() as { snapshot_id: string; job_id: string };
+      assert.equal((await waitForJob(server, owner.token, jobId)).status, 'done');
+      const archive = (await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(owner.token) }))
+        .rawPayload;
+      const upload = (token: string, payload: Buffer) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/v1/snapshots/upload',
+          headers: { ...bearer(token), 'content-type': 'application/x-tar' },
+          payload,
+        });
+      const codeOf = (res: { json(): unknown }) => (res.json() as { error: { code: string } }).error.code;
+
+      // Already stored under its id: refused, as is another tenant's archive, and a damaged one.
+      const twice = await upload(owner.token, archive);
+      assert.equal(twice.statusCode, 409, twice.body);
+      assert.equal(codeOf(twice), 'SNAPSHOT_NOT_RESTORABLE');
+      assert.equal(
+        (await server.app.inject({ method: 'DELETE', url: `/api/v1/snapshots/${id}`, headers: bearer(owner.token) }))
+          .statusCode,
+        200,
+      );
+      const foreign = await upload(other.token, archive);
+      assert.equal(foreign.statusCode, 409, foreign.body);
+      assert.equal(codeOf(foreign), 'SNAPSHOT_NOT_RESTORABLE');
+      const damaged = Buffer.from(archive);
+      const at = Math.floor(damaged.length / 2);
+      damaged[at] = damaged[at]! ^ 0xff;
+      const refused = await upload(owner.token, damaged);
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal(codeOf(refused), 'SNAPSHOT_CORRUPT');
+      const notJson = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/snapshots/upload',
+        headers: bearer(owner.token),
+        payload: { snapshot: 'x' },
+      });
+      assert.equal(notJson.statusCode, 415, notJson.body);
+      const listed = (await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(owner.token) })).json() as {
+        snapshots: { id: string }[];
+      };
+      assert.ok(!listed.snapshots.some((s) => s.id === id), 'nothing refused was kept');
+
+      // The sound archive is stored, then restored by its id.
+      const stored = await upload(owner.token, archive);
+      assert.equal(stored.statusCode, 201, stored.body);
+      assert.deepEqual(
+        { ...(stored.json() as Record<string, unknown>), bytes: 0 },
+        { success: true, snapshot_id: id, scope: 'tenant', tenant_id: owner.tenantId, bytes: 0 },
+      );
+      const gone = await server.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/documents/u3?permanent=true',
+        headers: bearer(owner.token),
+      });
+      assert.equal(gone.statusCode, 200, gone.body);
+      const restored = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/snapshots/restore',
+        headers: bearer(owner.token),
+        payload: { snapshot_id: id },
+      });
+      assert.equal(restored.statusCode, 202, restored.body);
+      const job = await waitForJob(server, owner.token, (restored.json() as { job_id: string }).job_id);
+      assert.equal(job.status, 'done', job.error);
+      assert.equal(
+        (await server.app.inject({ url: '/api/v1/documents/u3', headers: bearer(owner.token) })).statusCode,
+        200,
+      );
+    });
+
     test('a tenant snapshot restored on another node whose documents use its seqs is renumbered, and answers', async () => {
       const origin = await startTestServer(env);
       const target = await startTestServer(env);
