@@ -295,8 +295,7 @@ function replaceTenant(
         .all(params) as string[],
     );
   const before = fileKeys('main');
-  // Out with the old: derived rows first, then the rows (chunks, access entries and vectors go with documents).
-  text.clear(tenant);
+  // Out with the old: derived rows first (the text tables are dropped and refilled below), then the rows.
   db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
     params,
   );

@@ -12,7 +12,11 @@ import { migrations } from '../storage/migrations.js';
 export const tenantTables: readonly { readonly table: string; readonly where: string }[] = [
   { table: 'documents', where: 'tenant_id = :tenant' },
   { table: 'chunks', where: 'tenant_id = :tenant' },
-  { table: 'document_access', where: 'doc_seq IN (SELECT seq FROM s.documents WHERE tenant_id = :tenant)' },
+  // A correlated lookup, not `IN (SELECT …)`: that list would be built again for every slice.
+  {
+    table: 'document_access',
+    where: '(SELECT d.tenant_id FROM s.documents d WHERE d.seq = document_access.doc_seq) = :tenant',
+  },
   { table: 'document_vectors', where: 'tenant_id = :tenant' },
   { table: 'collections', where: 'tenant_id = :tenant' },
   { table: 'vector_generations', where: 'tenant_id = :tenant' },
