@@ -144,61 +144,76 @@ export class OnlineRestore {
     staged: StagedSnapshot,
     progress: (done: number, total: number) => void = () => {},
   ): Promise<RestoreReport> {
-    const { db, text, vectors, files, dataDir } = this.#options;
-    const { manifest } = staged;
-    const node = (manifest.scope ?? 'node') === 'node';
-    const dir = staged.dir;
+    const { db, files } = this.#options;
+    const { manifest, dir } = staged;
     const total = staged.files + 1;
     try {
       // The uploaded files go in first, under their own keys (never rewritten), so no restored row names a file the
       // store lacks; keys the swap drops are owed and deleted after it commits.
       let done = 0;
+      const put: string[] = [];
       for (const file of manifest.files) {
         if (!file.path.startsWith('files/')) continue;
         if (!files) break;
-        await files.store.put(file.path.slice('files/'.length), createReadStream(join(dir, ...file.path.split('/'))));
+        const key = file.path.slice('files/'.length);
+        put.push(key);
+        await files.store.put(key, createReadStream(join(dir, ...file.path.split('/'))));
         progress(++done, total);
       }
-      if (node) this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
-      const database = join(dir, node ? 'godb.sqlite' : 'tenant.sqlite');
-      // From here to the end nothing awaits: no request runs between the swap of the rows and of the index files.
-      db.prepare('ATTACH DATABASE ? AS s').run(database);
-      let report: RestoreReport;
       try {
-        report = transaction(db, [text], () => {
-          if (node) copyDirectory(db, staged.keepTenants);
-          let documents = 0;
-          let preserved = true;
-          for (const tenant of staged.tenants) {
-            const result = replaceTenant(db, text, files, tenant);
-            documents += result.documents;
-            preserved &&= result.seqsPreserved;
-          }
-          return { tenants: staged.tenants, documents, seqsPreserved: preserved };
-        });
+        return this.#swap(staged, progress);
       } catch (error) {
-        if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
-          throw notRestorable(`its rows clash with this node’s (${error.message})`);
+        // Nothing changed in the store: the files put for it that no row names go again.
+        if (files) await files.discard(unnamed(db, put));
         throw error;
-      } finally {
-        db.exec('DETACH DATABASE s');
       }
-      for (const tenant of staged.tenants) {
-        vectors.forgetTenant(tenant);
-        const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
-        rmSync(target, { recursive: true, force: true });
-        const source = join(dir, 'vectors', encodeURIComponent(tenant));
-        if (report.seqsPreserved && staged.trustIndexFiles && existsSync(source)) {
-          mkdirSync(join(dataDir, 'vectors'), { recursive: true });
-          renameSync(source, target);
-        }
-      }
-      progress(total, total);
-      await files?.deleteOwed();
-      return report;
     } finally {
       staged.discard();
     }
+  }
+
+  /** The rows in one transaction, then the index files: one synchronous step, so no request sees half of it. */
+  #swap(staged: StagedSnapshot, progress: (done: number, total: number) => void): RestoreReport {
+    const { db, text, vectors, files, dataDir } = this.#options;
+    const { manifest, dir } = staged;
+    const node = (manifest.scope ?? 'node') === 'node';
+    const total = staged.files + 1;
+    if (node) this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
+    const database = join(dir, node ? 'godb.sqlite' : 'tenant.sqlite');
+    db.prepare('ATTACH DATABASE ? AS s').run(database);
+    let report: RestoreReport;
+    try {
+      report = transaction(db, [text], () => {
+        if (node) copyDirectory(db, staged.keepTenants);
+        let documents = 0;
+        let preserved = true;
+        for (const tenant of staged.tenants) {
+          const result = replaceTenant(db, text, files, tenant);
+          documents += result.documents;
+          preserved &&= result.seqsPreserved;
+        }
+        return { tenants: staged.tenants, documents, seqsPreserved: preserved };
+      });
+    } catch (error) {
+      if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
+        throw notRestorable(`its rows clash with this node’s (${error.message})`);
+      throw error;
+    } finally {
+      db.exec('DETACH DATABASE s');
+    }
+    for (const tenant of staged.tenants) {
+      vectors.forgetTenant(tenant);
+      const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
+      rmSync(target, { recursive: true, force: true });
+      const source = join(dir, 'vectors', encodeURIComponent(tenant));
+      if (report.seqsPreserved && staged.trustIndexFiles && existsSync(source)) {
+        mkdirSync(join(dataDir, 'vectors'), { recursive: true });
+        renameSync(source, target);
+      }
+    }
+    progress(total, total);
+    void files?.deleteOwed();
+    return report;
   }
 
   /** Refuses a whole-node restore into a node that holds any tenant or document of its own. */
@@ -359,4 +374,10 @@ function replaceTenant(
     .pluck()
     .get(params) as number;
   return { documents, seqsPreserved: preserved };
+}
+
+/** Of `keys`, those no document row names (after a failed swap: the files it put that nothing uses). */
+function unnamed(db: Db, keys: readonly string[]): string[] {
+  const named = db.prepare("SELECT 1 FROM documents WHERE json_extract(fields, '$.file_path') = ? LIMIT 1");
+  return keys.filter((key) => named.get(key) === undefined);
 }

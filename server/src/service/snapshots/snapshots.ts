@@ -93,27 +93,34 @@ export const deleteSnapshotUseCase =
  * is refused before anything changes), then applies it as a job. Restores queue behind each other.
  */
 export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-snapshot'> => {
-  // Restores run one at a time per server: each swaps rows and index files that another would race.
-  let restoring: Promise<unknown> = Promise.resolve();
+  // Restores run one at a time per server, each from its check to the end of its job: each swaps rows and index
+  // files that another would race, and a whole-node restore checks that the node is still empty.
+  let restoring: Promise<void> = Promise.resolve();
   return async ({ body }, ctx) => {
     const snapshots = snapshotsOf(deps);
     const restore = restoreOf(deps);
     const viewer = viewerOf(ctx);
     const tenantId = scopeOf(ctx);
-    const turn = restoring.then(async () => {
+    const previous = restoring;
+    let release = () => {};
+    restoring = new Promise<void>((resolve) => (release = resolve));
+    let staged;
+    try {
+      await previous;
       const stored = await snapshots.manifest(body.snapshot_id, tenantId);
       const archive = await snapshots.archive(body.snapshot_id, tenantId);
-      return restore.stage(archive.body, {
+      staged = await restore.stage(archive.body, {
         tenantId,
         keepTenants: [systemTenantId],
         trustIndexFiles: stored.untrusted_indexes !== true,
       });
-    });
-    restoring = turn.catch(() => {});
-    const staged = await turn;
+    } catch (error) {
+      release();
+      throw error;
+    }
     const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'restore-snapshot', 1000);
     deps.jobs.update(job.id, { status: 'running' });
-    const applying = restore
+    void restore
       .apply(staged, (done, total) =>
         deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
       )
@@ -124,8 +131,8 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
             status: 'failed',
             error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
           }),
-      );
-    restoring = applying;
+      )
+      .finally(release);
     return {
       success: true as const,
       snapshot_id: staged.manifest.id,
