@@ -108,11 +108,14 @@ S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}<
 GET    /api/v1/snapshots          the snapshots, newest first, each with its manifest
 GET    /api/v1/snapshots/<id>     the snapshot's archive (a tar), to keep elsewhere
 DELETE /api/v1/snapshots/<id>     removes it
+POST   /api/v1/snapshots/upload   a downloaded archive (Content-Type: application/x-tar), checked and stored
 POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see below`}</code>
       </pre>
       <p>
-        They need an admin’s token. A tenant admin sees, downloads, deletes and restores only its tenant’s snapshots
-        (another tenant’s are not found); the super admin sees every snapshot, whole-node and tenant ones.
+        They need an admin’s token. A tenant admin sees, downloads, uploads, deletes and restores only its tenant’s
+        snapshots (another tenant’s are not found); the super admin sees every snapshot, whole-node and tenant ones. An
+        uploaded archive is checked before it is stored (a damaged one answers 400 <code>SNAPSHOT_CORRUPT</code>) and
+        keeps its id; the index files of one a tenant admin uploaded are rebuilt at restore rather than loaded.
       </p>
       <h2>Restore on a running server</h2>
       <ul>
