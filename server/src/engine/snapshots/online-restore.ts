@@ -369,6 +369,9 @@ function replaceTenant(
   ).run(params);
   const after = fileKeys('main');
   files?.owe([...before].filter((key) => !after.has(key)));
+  // A file the restored rows name is no longer owed for deletion (its document was purged after the snapshot).
+  const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+  for (const key of after) kept.run(key);
   const documents = db
     .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
     .pluck()

@@ -223,6 +223,17 @@ for (const provider of providers) {
         headers: bearer(owner.token),
       });
       assert.equal(deleted.statusCode, 200, deleted.body);
+      // Purging the document with a file deletes the file from the store; the restore puts it back.
+      const purged = await server.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/documents/score?permanent=true',
+        headers: bearer(owner.token),
+      });
+      assert.equal(purged.statusCode, 200, purged.body);
+      assert.equal(
+        (await server.app.inject({ url: '/api/v1/documents/score/file', headers: bearer(owner.token) })).statusCode,
+        404,
+      );
       assert.equal(
         (await add(owner.token, { id: 'after', content: 'written after', embedding_options: glove })).statusCode,
         201,
