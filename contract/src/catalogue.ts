@@ -47,6 +47,8 @@ import { createSnapshot } from './operations/create-snapshot.js';
 import { listSnapshots } from './operations/list-snapshots.js';
 import { downloadSnapshot } from './operations/download-snapshot.js';
 import { deleteSnapshot } from './operations/delete-snapshot.js';
+import { restoreSnapshot } from './operations/restore-snapshot.js';
+import { uploadSnapshot } from './operations/upload-snapshot.js';
 import { listEmbeddingModels } from './operations/list-embedding-models.js';
 import { createEmbedding } from './operations/create-embedding.js';
 import { createQuantizedEmbedding } from './operations/create-quantized-embedding.js';
@@ -112,6 +114,8 @@ const catalogue = [
   listSnapshots,
   downloadSnapshot,
   deleteSnapshot,
+  restoreSnapshot,
+  uploadSnapshot,
   listEmbeddingModels,
   createEmbedding,
   createQuantizedEmbedding,

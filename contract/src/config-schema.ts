@@ -114,7 +114,7 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 'Largest request body accepted before 413.', 1024),
   IMPORT_BODY_LIMIT_BYTES: int(
     10 * 1024 * 1024 * 1024,
-    'Largest NDJSON body POST /api/v1/documents/import accepts before 413 (it is streamed, not held in memory).',
+    'Largest streamed body accepted before 413: an NDJSON import (POST /api/v1/documents/import) or an uploaded snapshot (POST /api/v1/snapshots/upload); neither is held in memory.',
     1024,
   ),
   LOG_LEVEL: Type.Union(

@@ -57,6 +57,11 @@ export interface OperationSpec {
    * the use case, which reads the lines as they arrive. Such an operation has no `body` schema.
    */
   readonly ndjson?: { readonly line: TSchema; readonly description: string };
+  /**
+   * A streamed binary body of `contentType` (e.g. a snapshot's `application/x-tar`), handed to the use case as it
+   * arrives and bounded by IMPORT_BODY_LIMIT_BYTES. Such an operation has no `body` schema.
+   */
+  readonly binary?: { readonly contentType: string; readonly description: string };
   readonly success: { readonly status: 200 | 201 | 202; readonly schema: TSchema; readonly description: string };
   /** Other success answers, e.g. 202 Accepted when work continues in the background. */
   readonly alternatives?: readonly {

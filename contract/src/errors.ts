@@ -368,6 +368,21 @@ export const errorCatalogue = {
     message: 'The data folder {dataDir} already holds a database: restore into an empty DATA_DIR',
     description: 'A whole-node restore only fills an empty data folder, so it never mixes two nodes’ data.',
   },
+  SNAPSHOT_NODE_NOT_EMPTY: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message:
+      'This node already holds data ({holds}): a whole-node snapshot restores only into an empty node. Restore it on a fresh server, or restore tenant snapshots instead',
+    description:
+      'A whole-node snapshot restored on a running server (POST /api/v1/snapshots/restore) fills only a node with no tenant and no document besides its super admin; nothing was changed.',
+  },
+  SNAPSHOT_NOT_RESTORABLE: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message: 'This snapshot cannot be restored here: {reason}',
+    description:
+      'The snapshot is sound but does not fit this restore: a tenant snapshot given to `godb restore`, a whole-node snapshot given to a tenant admin, another tenant’s snapshot, or one taken by a newer GoDB; nothing was changed.',
+  },
   STORAGE_UNAVAILABLE: {
     http: 503,
     grpc: 'UNAVAILABLE',

@@ -168,6 +168,13 @@ export function buildOpenApi(
         },
       };
     }
+    if (operation.binary) {
+      entry.requestBody = {
+        required: true,
+        description: operation.binary.description,
+        content: { [operation.binary.contentType]: { schema: { type: 'string', format: 'binary' } } },
+      };
+    }
     // Either credential: a login token or an API key as a bearer token, or an API key in its own header.
     if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
     const path = (paths[operation.http.path] ??= {});

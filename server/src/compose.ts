@@ -93,6 +93,7 @@ export async function createServer(
     maintenance: engine.maintenance,
     jobs: engine.jobs,
     snapshots: engine.snapshots,
+    restore: engine.restore,
     search: engine.search,
     collections: engine.collections,
     vectors: engine.vectors,

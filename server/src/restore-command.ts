@@ -5,12 +5,14 @@ import type { Readable } from 'node:stream';
 import { ConfigError, loadConfig } from './config/env.js';
 import { openStorage } from './config/storage.js';
 import { LocalObjectStore } from './engine/files/local-object-store.js';
+import { S3Bucket, S3ObjectStore } from './engine/files/s3-object-store.js';
 import { restoreSnapshot } from './engine/snapshots/restore.js';
 
 /**
- * `godb restore <file | snapshot id>`, run before the server starts: restores a whole-node snapshot into the
- * empty DATA_DIR of the environment. The argument is an archive on disk (a downloaded snapshot), or the id of a
- * snapshot in the configured snapshot store (DATA_DIR/snapshots, or the S3 bucket with STORAGE_PROVIDER=s3).
+ * `godb restore <file | snapshot id | s3://bucket/key>`, run before the server starts: restores a whole-node
+ * snapshot into the empty DATA_DIR of the environment. The argument is an archive on disk (a downloaded snapshot),
+ * the id of a snapshot in the configured snapshot store (DATA_DIR/snapshots, or the S3 bucket with
+ * STORAGE_PROVIDER=s3), or an object of any bucket the S3_* settings (endpoint, region, keys) can read.
  * Returns the exit code: 0 restored, 1 refused (a damaged snapshot, a data folder in use, no such snapshot),
  * 2 a usage or configuration error. Nothing is changed unless every checksum matches.
  *
@@ -25,7 +27,9 @@ export async function restoreCommand(
 ): Promise<number> {
   const source = args.length === 1 ? (args[0] ?? '') : '';
   if (source === '' || source.startsWith('-')) {
-    err.write('Usage: godb restore <snapshot.tar | snapshot id>   (DATA_DIR must be empty; the server stopped)\n');
+    err.write(
+      'Usage: godb restore <snapshot.tar | snapshot id | s3://bucket/key>   (DATA_DIR must be empty; the server stopped)\n',
+    );
     return 2;
   }
   let config;
@@ -40,10 +44,29 @@ export async function restoreCommand(
   }
   const started = now();
   let storage: Awaited<ReturnType<typeof openStorage>> | null = null;
+  let bucket: S3Bucket | null = null;
   try {
     let archive: Readable;
     storage = await openStorage(config);
-    if (existsSync(source)) archive = createReadStream(source);
+    if (source.startsWith('s3://')) {
+      const [, bucketName, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(source) ?? [];
+      if (bucketName === undefined || key === undefined)
+        throw createError('NOT_FOUND', { resource: 'Snapshot (s3://bucket/key)', id: source });
+      bucket = new S3Bucket({
+        endpoint: config.S3_ENDPOINT || undefined,
+        region: config.S3_REGION,
+        bucket: bucketName,
+        prefix: '',
+        credentials:
+          config.S3_ACCESS_KEY_ID === ''
+            ? undefined
+            : { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      });
+      const found = await new S3ObjectStore(bucket, '').get(key);
+      if (!found) throw createError('NOT_FOUND', { resource: 'Snapshot', id: source });
+      archive = found.body;
+    } else if (existsSync(source)) archive = createReadStream(source);
     else {
       const store = storage.snapshots ?? new LocalObjectStore(join(config.DATA_DIR, 'snapshots'));
       const found = /^snap-[0-9A-Za-z-]+$/.test(source) ? await store.get(`${source}.tar`) : null;
@@ -67,6 +90,7 @@ export async function restoreCommand(
     }
     throw error;
   } finally {
+    bucket?.client.destroy();
     storage?.close();
   }
 }

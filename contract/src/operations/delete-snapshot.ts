@@ -7,9 +7,10 @@ export const deleteSnapshot = defineOperation({
   name: 'Delete Snapshot',
   category: 'snapshots',
   summary: 'Remove a snapshot',
-  description: 'Super admin only. Deletes the snapshot’s archive and manifest from the snapshot store.',
+  description:
+    'Deletes the snapshot’s archive and manifest from the snapshot store. Tenant admins delete their tenant’s snapshots (another’s is not found); the super admin any.',
   http: { method: 'DELETE', path: '/api/v1/snapshots/{id}', aliases: [] },
-  access: 'superadmin',
+  access: 'admin',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id.' }) }),
   success: { status: 200, schema: SuccessMessage, description: 'The snapshot was removed.' },
   errors: ['NOT_FOUND', 'STORAGE_UNAVAILABLE'],

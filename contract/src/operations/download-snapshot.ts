@@ -7,9 +7,9 @@ export const downloadSnapshot = defineOperation({
   category: 'snapshots',
   summary: 'The archive of a snapshot',
   description:
-    'Super admin only. Streams the snapshot’s tar archive (`manifest.json` first, then the database and index files), as `godb restore <file>` reads it.',
+    'Streams the snapshot’s tar archive (`manifest.json` first, then the database or the tenant’s rows, index files and uploaded files), as `godb restore <file>` and POST /api/v1/snapshots/restore read it. Tenant admins download their tenant’s snapshots (another’s is not found); the super admin any.',
   http: { method: 'GET', path: '/api/v1/snapshots/{id}', aliases: [] },
-  access: 'superadmin',
+  access: 'admin',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id.' }) }),
   success: {
     status: 200,

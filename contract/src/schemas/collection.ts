@@ -126,6 +126,12 @@ export type Collection = Static<typeof Collection>;
 export const VectorStats = Type.Object({
   vectors: Type.Integer({ description: 'Live vectors of this name.' }),
   index: Enum(['not loaded', 'loading', 'ready'] as const, { description: 'The HNSW index in memory.' }),
+  loaded_from: Type.Optional(
+    Enum(['file', 'store'] as const, {
+      description:
+        'How a ready index came to memory: loaded from its index file as it was (after a start or a restore), or built from the stored vectors.',
+    }),
+  ),
   bytes_per_vector: Type.Number({ description: 'Index memory per vector for this storage kind (measured).' }),
   memory_bytes: Type.Integer({ description: 'The index in memory, with its float32 copies for rescoring.' }),
   disk_bytes: Type.Integer({ description: 'The index file and the float32 vectors in the store.' }),

@@ -11,6 +11,7 @@ import { LocalObjectStore } from './files/local-object-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { Collections } from './collections/collections.js';
 import { JobStore } from './jobs/job-store.js';
+import { OnlineRestore } from './snapshots/online-restore.js';
 import { Snapshots } from './snapshots/snapshots.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
@@ -49,8 +50,10 @@ export interface Engine {
   readonly outbox: Outbox;
   /** Uploaded document files, or null when this engine keeps none. */
   readonly files: DocumentFiles | null;
-  /** Snapshots of the whole node, or null for an in-memory engine. */
+  /** Snapshots of the whole node or of a tenant, or null for an in-memory engine. */
   readonly snapshots: Snapshots | null;
+  /** Restores of snapshots into this running node, or null for an in-memory engine. */
+  readonly restore: OnlineRestore | null;
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
@@ -101,6 +104,7 @@ export function openEngine(options: EngineOptions): Engine {
     outbox: new Outbox(db, clock),
     files,
     snapshots,
+    restore: onDisk ? new OnlineRestore({ db, text, vectors, files, dataDir: options.dataDir }) : null,
     clock,
     isHealthy: () => {
       try {

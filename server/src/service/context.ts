@@ -32,7 +32,9 @@ export interface InputOf<O extends OperationSpec> {
   readonly params: StaticOr<O['params'], Record<string, never>>;
   readonly query: StaticOr<O['query'], Record<string, never>>;
   /** An NDJSON operation's body is the stream of its bytes, read by the use case as it arrives. */
-  readonly body: O extends { ndjson: object } ? AsyncIterable<Uint8Array> : StaticOr<O['body'], undefined>;
+  readonly body: O extends { ndjson: object } | { binary: object }
+    ? AsyncIterable<Uint8Array>
+    : StaticOr<O['body'], undefined>;
 }
 
 export type OutputOf<O extends OperationSpec> = Static<O['success']['schema']>;

@@ -39,6 +39,8 @@ interface Entry {
   /** Float32 copies of the index's vectors (null: over the memory budget); usable once `exactReady`. */
   exact: ExactVectors | null;
   exactReady: boolean;
+  /** Loaded from its file as it was, or built from the stored vectors. */
+  readonly source: 'file' | 'store';
 }
 
 /** A chunk as the index and its exact copies hold it. */
@@ -95,6 +97,8 @@ function asIndexed(settings: SpaceSettings, blob: Buffer | Float32Array, dims: n
 /** What the collection info shows of one index. */
 export interface IndexStats {
   readonly state: 'not loaded' | 'loading' | 'ready';
+  /** How a ready index came to memory. */
+  readonly source?: 'file' | 'store';
   readonly size: number;
   readonly bytesPerVector: number;
   readonly memoryBytes: number;
@@ -285,6 +289,7 @@ export class VectorIndexes {
     const size = entry.index.size();
     return {
       state: 'ready',
+      source: entry.source,
       size,
       bytesPerVector: perVector,
       memoryBytes: Math.round(size * perVector) + (entry.exact?.bytes ?? 0),
@@ -303,6 +308,21 @@ export class VectorIndexes {
     if (this.#options.dir) this.#save(tenantId, space, entry);
     else entry.index = this.#reopen(tenantId, space, entry);
     if (this.#options.dir) this.#entries.delete(key);
+  }
+
+  /**
+   * Forgets every index of a tenant without saving it: its rows were replaced (a tenant restore), so the next
+   * query loads the restored files, or rebuilds from the restored rows when they are not current. Builds in
+   * progress stop, and their waiters go on to that load.
+   */
+  forgetTenant(tenantId: string): void {
+    for (const map of [this.#entries, this.#building] as Map<string, unknown>[]) {
+      for (const key of [...map.keys()]) {
+        if ((JSON.parse(key) as [string, string])[0] !== tenantId) continue;
+        this.#building.get(key)?.resolve();
+        map.delete(key);
+      }
+    }
   }
 
   /** Removes a space's index: in memory, its files and its generation (its collection or vector is gone). */
@@ -392,6 +412,7 @@ export class VectorIndexes {
             generation,
             exact: this.#newExact(meta.dims),
             exactReady: false,
+            source: 'file',
           };
           this.#entries.set(key, entry);
           this.#fillExact(tenantId, model, entry);
@@ -454,6 +475,7 @@ export class VectorIndexes {
           generation: this.#generation(tenantId, model),
           exact: build.exact,
           exactReady: true,
+          source: 'store',
         });
         settle.resolve();
       } catch (error) {
@@ -545,7 +567,7 @@ export class VectorIndexes {
   #build(tenantId: string, model: string, dims: number): Entry {
     const generation = this.#generation(tenantId, model);
     const index = this.#newIndex(tenantId, model, dims);
-    const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: true };
+    const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: true, source: 'store' };
     const settings = this.settings(tenantId, model);
     const rows = this.#all(tenantId, model);
     const batch = 4096;

@@ -13,12 +13,14 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
+import { checkTenantPaths, unpackSnapshot } from './restore.js';
+import { copyTenantSlice, countTenantRows, createEmptyStore, tenantTables } from './tenant-rows.js';
 
 /** One file of a snapshot, as its manifest records it. */
 export interface SnapshotFile {
@@ -32,9 +34,19 @@ export interface SnapshotFile {
 export interface SnapshotManifest {
   readonly format: 'godb-snapshot/1';
   readonly id: string;
+  /**
+   * `node` (absent in snapshots written before tenant snapshots): the whole database, `godb.sqlite`. `tenant`: the
+   * rows of one tenant (see tenantTables) in `tenant.sqlite`, its index files and its uploaded files.
+   */
+  readonly scope?: 'node' | 'tenant';
+  /** The tenant of a tenant snapshot. */
+  readonly tenant_id?: string;
   /** Unix seconds when the snapshot's consistent point was taken. */
   readonly created_at: number;
-  /** The last write included: the highest document version sequence at the snapshot's point (0 when empty). */
+  /**
+   * The last write included: the highest document version sequence at the snapshot's point (0 when empty); in a
+   * tenant snapshot, the tenant's highest.
+   */
   readonly last_write_seq: number;
   /** Schema version (`PRAGMA user_version`) of the stored database. */
   readonly schema_version: number;
@@ -46,6 +58,11 @@ export interface SnapshotManifest {
   readonly missing_files?: readonly string[];
   /** Sum of the files' sizes. */
   readonly bytes: number;
+  /**
+   * Set (in the manifest stored beside the archive only) when a tenant admin uploaded the archive: its index files
+   * are not loaded at restore, the indexes are rebuilt from its rows.
+   */
+  readonly untrusted_indexes?: boolean;
 }
 
 /** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
@@ -113,16 +130,22 @@ export class Snapshots {
    *
    * @example const manifest = await snapshots.create(snapshots.newId(), (done, total) => log(done, total));
    */
-  async create(id: string, progress: (done: number, total: number) => void = () => {}): Promise<SnapshotManifest> {
+  async create(
+    id: string,
+    progress: (done: number, total: number) => void = () => {},
+    tenantId?: string,
+  ): Promise<SnapshotManifest> {
     const { vectors, dataDir, store } = this.#options;
     const staging = join(dataDir, 'snapshots', `.staging-${id}`);
+    const database = tenantId === undefined ? 'godb.sqlite' : 'tenant.sqlite';
     mkdirSync(join(staging, 'vectors'), { recursive: true });
     let reader: Database.Database | null = null;
     try {
       // The consistent point: nothing else runs on this thread until the read transaction is open.
       vectors.saveAll();
       const vectorDir = join(dataDir, 'vectors');
-      for (const file of filesUnder(vectorDir)) {
+      const tenantDir = tenantId === undefined ? '' : `${encodeURIComponent(tenantId)}/`;
+      for (const file of filesUnder(vectorDir).filter((path) => path.startsWith(tenantDir))) {
         const target = join(staging, 'vectors', ...file.split('/'));
         mkdirSync(join(target, '..'), { recursive: true });
         // Index files are replaced by rename, so a hard link keeps this version; small metadata is rewritten in
@@ -136,18 +159,46 @@ export class Snapshots {
           }
         }
       }
-      reader = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
-      reader.exec('BEGIN');
-      const last = reader.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM documents').get() as { seq: number };
-      const schemaVersion = reader.pragma('user_version', { simple: true }) as number;
       const createdAt = unixSeconds(this.#options.clock);
-      await reader.backup(join(staging, 'godb.sqlite'), {
-        progress: ({ totalPages, remainingPages }) => {
-          progress(totalPages - remainingPages, totalPages * 2);
-          return 1024;
-        },
-      });
-      reader.exec('COMMIT');
+      let lastSeq: number;
+      let schemaVersion: number;
+      if (tenantId === undefined) {
+        reader = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
+        reader.exec('BEGIN');
+        lastSeq = reader.prepare('SELECT COALESCE(MAX(seq), 0) FROM documents').pluck().get() as number;
+        schemaVersion = reader.pragma('user_version', { simple: true }) as number;
+        await reader.backup(join(staging, database), {
+          progress: ({ totalPages, remainingPages }) => {
+            progress(totalPages - remainingPages, totalPages * 2);
+            return 1024;
+          },
+        });
+        reader.exec('COMMIT');
+      } else {
+        // The tenant's rows, copied into a fresh database with the same schema: one read transaction on the live
+        // store (attached as `s`), opened at the point and kept across slices, so writes go on meanwhile.
+        reader = createEmptyStore(join(staging, database));
+        reader.prepare('ATTACH DATABASE ? AS s').run(join(dataDir, 'godb.sqlite'));
+        reader.exec('BEGIN');
+        lastSeq = reader
+          .prepare('SELECT COALESCE(MAX(seq), 0) FROM s.documents WHERE tenant_id = ?')
+          .pluck()
+          .get(tenantId) as number;
+        schemaVersion = reader.prepare('PRAGMA s.user_version').pluck().get() as number;
+        const total = countTenantRows(reader, tenantId);
+        let copied = 0;
+        for (const table of tenantTables) {
+          for (let after: number | null = 0; after !== null;) {
+            const slice = copyTenantSlice(reader, tenantId, table, after, 2000);
+            copied += slice.copied;
+            after = slice.next;
+            progress(copied, total * 2);
+            await new Promise((next) => setImmediate(next));
+          }
+        }
+        reader.exec('COMMIT');
+        reader.exec('DETACH DATABASE s');
+      }
       reader.close();
       reader = null;
 
@@ -155,7 +206,7 @@ export class Snapshots {
       // copying them after the point is consistent; one purged since is gone and is recorded as missing.
       const missing: string[] = [];
       if (this.#options.files) {
-        const backup = new Database(join(staging, 'godb.sqlite'), { readonly: true });
+        const backup = new Database(join(staging, database), { readonly: true });
         const keys = (
           backup
             .prepare(
@@ -176,7 +227,7 @@ export class Snapshots {
         }
       }
       const paths = [
-        'godb.sqlite',
+        database,
         ...filesUnder(join(staging, 'vectors'), 'vectors'),
         ...filesUnder(join(staging, 'files'), 'files'),
       ];
@@ -188,8 +239,10 @@ export class Snapshots {
       const manifest: SnapshotManifest = {
         format: 'godb-snapshot/1',
         id,
+        scope: tenantId === undefined ? 'node' : 'tenant',
+        ...(tenantId !== undefined && { tenant_id: tenantId }),
         created_at: createdAt,
-        last_write_seq: last.seq,
+        last_write_seq: lastSeq,
         schema_version: schemaVersion,
         files,
         ...(missing.length > 0 && { missing_files: missing }),
@@ -229,8 +282,42 @@ export class Snapshots {
     }
   }
 
-  /** The snapshots in the store, newest first. */
-  async list(): Promise<SnapshotManifest[]> {
+  /**
+   * Stores an archive uploaded by a client (`POST /api/v1/snapshots/upload`) under its own id, once every file
+   * matches the manifest's size and SHA-256 (else `SNAPSHOT_CORRUPT`, nothing kept). With `tenantId` (a tenant
+   * admin), only a snapshot of that tenant is taken, and its index files are marked untrusted.
+   *
+   * @example const manifest = await snapshots.receive(request.body, viewer.tenantId);
+   */
+  async receive(body: AsyncIterable<Uint8Array>, tenantId?: string): Promise<SnapshotManifest> {
+    const staging = join(this.#options.dataDir, 'snapshots', `.upload-${randomUUID()}`);
+    mkdirSync(staging, { recursive: true });
+    try {
+      const file = join(staging, 'archive.tar');
+      await pipeline(Readable.from(body), createWriteStream(file));
+      const manifest = await unpackSnapshot(createReadStream(file), join(staging, 'files'));
+      checkTenantPaths(manifest);
+      if (tenantId !== undefined && (manifest.scope !== 'tenant' || manifest.tenant_id !== tenantId))
+        throw createError('SNAPSHOT_NOT_RESTORABLE', {
+          reason: 'it is not a snapshot of your tenant; a tenant admin uploads only its own tenant’s snapshots',
+        });
+      if (!snapshotId.test(manifest.id))
+        throw createError('SNAPSHOT_CORRUPT', { reason: 'its id is not a snapshot id' });
+      if (await this.#options.store.has(manifestKey(manifest.id)))
+        throw createError('SNAPSHOT_NOT_RESTORABLE', {
+          reason: `a snapshot ${manifest.id} is already stored here; restore it by its id`,
+        });
+      const stored: SnapshotManifest = { ...manifest, ...(tenantId !== undefined && { untrusted_indexes: true }) };
+      await this.#options.store.put(archiveKey(manifest.id), createReadStream(file));
+      await this.#options.store.put(manifestKey(manifest.id), Buffer.from(JSON.stringify(stored)));
+      return stored;
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+
+  /** The snapshots in the store, newest first; with `tenantId`, only that tenant's snapshots. */
+  async list(tenantId?: string): Promise<SnapshotManifest[]> {
     const keys = (await this.#options.store.list()).filter((key) => key.endsWith('.manifest.json'));
     const manifests: SnapshotManifest[] = [];
     for (const key of keys) {
@@ -238,22 +325,38 @@ export class Snapshots {
       if (!object) continue;
       const chunks: Buffer[] = [];
       for await (const chunk of object.body) chunks.push(chunk as Buffer);
-      manifests.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as SnapshotManifest);
+      const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SnapshotManifest;
+      if (tenantId === undefined || manifest.tenant_id === tenantId) manifests.push(manifest);
     }
     return manifests.sort((a, b) => (a.id < b.id ? 1 : -1));
   }
 
-  /** The archive of a snapshot, to download. */
-  async archive(id: string) {
+  /**
+   * The manifest of a stored snapshot; with `tenantId`, only when it is that tenant's (another's is not found,
+   * as every object of another tenant).
+   */
+  async manifest(id: string, tenantId?: string): Promise<SnapshotManifest> {
+    const object = snapshotId.test(id) ? await this.#options.store.get(manifestKey(id)) : null;
+    if (object) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SnapshotManifest;
+      if (tenantId === undefined || manifest.tenant_id === tenantId) return manifest;
+    }
+    throw createError('NOT_FOUND', { resource: 'Snapshot', id });
+  }
+
+  /** The archive of a snapshot, to download or restore; with `tenantId`, only that tenant's. */
+  async archive(id: string, tenantId?: string) {
+    if (tenantId !== undefined) await this.manifest(id, tenantId);
     const object = snapshotId.test(id) ? await this.#options.store.get(archiveKey(id)) : null;
     if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot', id });
     return object;
   }
 
-  /** Removes a snapshot (its archive and manifest). */
-  async delete(id: string): Promise<void> {
-    if (!snapshotId.test(id) || !(await this.#options.store.has(manifestKey(id))))
-      throw createError('NOT_FOUND', { resource: 'Snapshot', id });
+  /** Removes a snapshot (its archive and manifest); with `tenantId`, only that tenant's. */
+  async delete(id: string, tenantId?: string): Promise<void> {
+    await this.manifest(id, tenantId);
     await this.#options.store.delete([archiveKey(id), manifestKey(id)]);
   }
 }

@@ -33,6 +33,7 @@ export const getCollectionUseCase =
           {
             vectors,
             index: stats.state,
+            ...(stats.source && { loaded_from: stats.source }),
             bytes_per_vector: Math.round(stats.bytesPerVector * 10) / 10,
             memory_bytes: stats.memoryBytes,
             disk_bytes: stats.fileBytes + vectors * settings.dimensions * 4,

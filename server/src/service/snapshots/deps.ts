@@ -1,8 +1,11 @@
 import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 
 export interface SnapshotDeps {
   /** The node's snapshots; null for an engine without a data folder. */
   readonly snapshots: Snapshots | null;
+  /** Restores into the running node; null for an engine without a data folder. */
+  readonly restore: OnlineRestore | null;
   readonly jobs: JobStore;
 }

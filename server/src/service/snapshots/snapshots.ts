@@ -1,6 +1,8 @@
 import { createError } from '@godb/contract';
+import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
-import type { UseCaseOf } from '../context.js';
+import { systemTenantId } from '../auth/bootstrap-superadmin.js';
+import { principalOf, type RequestContext, type UseCaseOf } from '../context.js';
 import { viewerOf } from '../documents/viewer.js';
 import { FileResult } from '../file-result.js';
 import type { SnapshotDeps } from './deps.js';
@@ -10,9 +12,21 @@ function snapshotsOf(deps: SnapshotDeps): Snapshots {
   return deps.snapshots;
 }
 
+function restoreOf(deps: SnapshotDeps): OnlineRestore {
+  if (!deps.restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
+  return deps.restore;
+}
+
+/** The tenant whose snapshots the caller handles: a tenant admin's own; undefined for the super admin (all). */
+const scopeOf = (ctx: RequestContext): string | undefined => {
+  const principal = principalOf(ctx);
+  return principal.role === 'superadmin' ? undefined : principal.tenantId;
+};
+
 /**
- * Starts a whole-node snapshot as a job (one snapshot at a time per server is not enforced: each has its own
- * consistent point and staging folder). Progress counts pages copied, then bytes stored, as a share of 1,000.
+ * Starts a snapshot as a job: the whole node for the super admin, the caller's tenant for a tenant admin (one
+ * snapshot at a time per server is not enforced: each has its own consistent point and staging folder). Progress
+ * counts pages (or the tenant's rows) copied, then bytes stored, as a share of 1,000.
  */
 export const createSnapshotUseCase =
   (deps: SnapshotDeps): UseCaseOf<'create-snapshot'> =>
@@ -24,12 +38,16 @@ export const createSnapshotUseCase =
     deps.jobs.update(job.id, { status: 'running' });
     let last = 0;
     void snapshots
-      .create(id, (done, total) => {
-        const processed = total === 0 ? 0 : Math.floor((done / total) * 1000);
-        if (processed < 1000 && processed - last < 10) return;
-        last = processed;
-        deps.jobs.update(job.id, { processed: Math.min(processed, 999) });
-      })
+      .create(
+        id,
+        (done, total) => {
+          const processed = total === 0 ? 0 : Math.floor((done / total) * 1000);
+          if (processed < 1000 && processed - last < 10) return;
+          last = processed;
+          deps.jobs.update(job.id, { processed: Math.min(processed, 999) });
+        },
+        scopeOf(ctx),
+      )
       .then(
         () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
         (error: unknown) =>
@@ -43,9 +61,11 @@ export const createSnapshotUseCase =
 
 export const listSnapshotsUseCase =
   (deps: SnapshotDeps): UseCaseOf<'list-snapshots'> =>
-  async () => ({
-    snapshots: (await snapshotsOf(deps).list()).map((m) => ({
+  async (_input, ctx) => ({
+    snapshots: (await snapshotsOf(deps).list(scopeOf(ctx))).map((m) => ({
       id: m.id,
+      scope: m.scope ?? 'node',
+      ...(m.tenant_id !== undefined && { tenant_id: m.tenant_id }),
       created_at: m.created_at,
       last_write_seq: m.last_write_seq,
       schema_version: m.schema_version,
@@ -56,14 +76,84 @@ export const listSnapshotsUseCase =
 
 export const downloadSnapshotUseCase =
   (deps: SnapshotDeps): UseCaseOf<'download-snapshot'> =>
-  async ({ params }) => {
-    const archive = await snapshotsOf(deps).archive(params.id);
+  async ({ params }, ctx) => {
+    const archive = await snapshotsOf(deps).archive(params.id, scopeOf(ctx));
     return new FileResult(archive.body, `${params.id}.tar`, 'application/x-tar', archive.size) as never;
   };
 
 export const deleteSnapshotUseCase =
   (deps: SnapshotDeps): UseCaseOf<'delete-snapshot'> =>
-  async ({ params }) => {
-    await snapshotsOf(deps).delete(params.id);
+  async ({ params }, ctx) => {
+    await snapshotsOf(deps).delete(params.id, scopeOf(ctx));
     return { success: true, message: 'Snapshot deleted' };
+  };
+
+/**
+ * Restores a stored snapshot into this node: reads and checks it in the request (a damaged or misplaced snapshot
+ * is refused before anything changes), then applies it as a job. Restores queue behind each other.
+ */
+export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-snapshot'> => {
+  // Restores run one at a time per server, each from its check to the end of its job: each swaps rows and index
+  // files that another would race, and a whole-node restore checks that the node is still empty.
+  let restoring: Promise<void> = Promise.resolve();
+  return async ({ body }, ctx) => {
+    const snapshots = snapshotsOf(deps);
+    const restore = restoreOf(deps);
+    const viewer = viewerOf(ctx);
+    const tenantId = scopeOf(ctx);
+    const previous = restoring;
+    let release = () => {};
+    restoring = new Promise<void>((resolve) => (release = resolve));
+    let staged;
+    try {
+      await previous;
+      const stored = await snapshots.manifest(body.snapshot_id, tenantId);
+      const archive = await snapshots.archive(body.snapshot_id, tenantId);
+      staged = await restore.stage(archive.body, {
+        tenantId,
+        keepTenants: [systemTenantId],
+        trustIndexFiles: stored.untrusted_indexes !== true,
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'restore-snapshot', 1000);
+    deps.jobs.update(job.id, { status: 'running' });
+    void restore
+      .apply(staged, (done, total) =>
+        deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
+      )
+      .then(
+        () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
+        (error: unknown) =>
+          deps.jobs.update(job.id, {
+            status: 'failed',
+            error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+      )
+      .finally(release);
+    return {
+      success: true as const,
+      snapshot_id: staged.manifest.id,
+      scope: staged.manifest.scope ?? 'node',
+      tenants: [...staged.tenants],
+      job_id: job.id,
+      message: 'Snapshot checked; restoring',
+    };
+  };
+};
+
+/** Stores an uploaded snapshot archive once it has been checked (see Snapshots.receive). */
+export const uploadSnapshotUseCase =
+  (deps: SnapshotDeps): UseCaseOf<'upload-snapshot'> =>
+  async ({ body }, ctx) => {
+    const manifest = await snapshotsOf(deps).receive(body, scopeOf(ctx));
+    return {
+      success: true as const,
+      snapshot_id: manifest.id,
+      scope: manifest.scope ?? 'node',
+      ...(manifest.tenant_id !== undefined && { tenant_id: manifest.tenant_id }),
+      bytes: manifest.bytes,
+    };
   };

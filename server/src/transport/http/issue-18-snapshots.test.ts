@@ -130,11 +130,12 @@ for (const provider of providers) {
       })();
       while (acknowledged.length < 5) await new Promise((done) => setImmediate(done));
 
-      // Only the super admin snapshots the node.
+      // Only admins take snapshots: a member of the tenant may not (its admin snapshots the tenant alone).
+      const member = await server.addUser(owner);
       const refused = await server.app.inject({
         method: 'POST',
         url: '/api/v1/snapshots',
-        headers: bearer(owner.token),
+        headers: bearer(member.token),
       });
       assert.equal(refused.statusCode, 403, refused.body);
 
@@ -170,9 +171,13 @@ for (const provider of providers) {
         mine.files.some((f) => f.path.startsWith('files/')),
         'the file uploaded with a document',
       );
+      // A tenant admin sees only its tenant's snapshots, never the node's.
+      const tenantList = await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(owner.token) });
+      assert.equal(tenantList.statusCode, 200, tenantList.body);
+      assert.ok(!(tenantList.json() as { snapshots: { id: string }[] }).snapshots.some((s) => s.id === id));
       assert.equal(
-        (await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(owner.token) })).statusCode,
-        403,
+        (await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(owner.token) })).statusCode,
+        404,
       );
 
       const download = await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(root) });

@@ -80,7 +80,7 @@ export function registerOperationRoutes(
         config: { operationId: operation.id, longRunning: operation.longRunning === true },
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
-          if (operation.ndjson && !isStream(request.body)) {
+          if ((operation.ndjson || operation.binary) && !isStream(request.body)) {
             throw createError('UNSUPPORTED_MEDIA_TYPE', { type: request.headers['content-type'] ?? '' });
           }
           const input = { params: request.params, query: request.query, body: request.body };
@@ -116,15 +116,16 @@ export function registerOperationRoutes(
         },
       });
     }
-    if (!operation.ndjson) {
+    const streamed = operation.ndjson ? 'application/x-ndjson' : operation.binary?.contentType;
+    if (streamed === undefined) {
       for (const route of routes) app.route(route);
       continue;
     }
-    // A streamed body: only NDJSON is accepted here, handed to the use case as the raw stream (no buffering, so
-    // BODY_LIMIT_BYTES does not apply; IMPORT_BODY_LIMIT_BYTES is counted as the bytes arrive).
+    // A streamed body: only its type (NDJSON, a tar …) is accepted here, handed to the use case as the raw stream
+    // (no buffering, so BODY_LIMIT_BYTES does not apply; IMPORT_BODY_LIMIT_BYTES is counted as the bytes arrive).
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('application/x-ndjson', (request, payload, done) => {
+      scope.addContentTypeParser(streamed, (request, payload, done) => {
         const limit = options.importBodyLimit;
         if (Number(request.headers['content-length'] ?? 0) > limit) {
           done(createError('PAYLOAD_TOO_LARGE', { limit }), undefined);

@@ -15,6 +15,7 @@ import { EndpointForm } from './endpoint-form';
 import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
 import { extractFileText } from './extract-file-text';
 import { importDocuments } from './api/import-documents';
+import { uploadSnapshot } from './api/upload-snapshot';
 import { ReportIssueModal } from './report-issue-modal';
 import { endsSession } from './session-expiry';
 import styles from './playground.module.css';
@@ -113,15 +114,22 @@ export function PlaygroundPage({ token }: { token: string }) {
     setCurl(null);
     setProgress(null);
     try {
-      // An NDJSON import sends its file as the body, with an upload progress bar.
-      const ndjsonOp = selected && 'ndjson' in selected.op ? selected.op : null;
-      const ndjsonFile = ndjsonOp ? files[ndjsonOp.id] : undefined;
-      if (ndjsonOp && !ndjsonFile) {
-        throw new ClientValidationError('Choose an NDJSON file to import (one document per line)');
+      // An NDJSON import and a snapshot upload send their file as the body, with an upload progress bar.
+      const streamOp = selected && ('ndjson' in selected.op || 'binary' in selected.op) ? selected.op : null;
+      const streamFile = streamOp ? files[streamOp.id] : undefined;
+      if (streamOp && !streamFile) {
+        throw new ClientValidationError(
+          'binary' in streamOp
+            ? 'Choose a snapshot archive (.tar) to upload'
+            : 'Choose an NDJSON file to import (one document per line)',
+        );
       }
-      const request = ndjsonOp ? buildRequest(ndjsonOp, values) : await prepare();
-      const res = ndjsonFile
-        ? await importDocuments(token, ndjsonFile, request.query, (sent, total) => setProgress({ sent, total }))
+      const request = streamOp ? buildRequest(streamOp, values) : await prepare();
+      const onProgress = (sent: number, total: number) => setProgress({ sent, total });
+      const res = streamFile
+        ? streamOp && 'binary' in streamOp
+          ? await uploadSnapshot(token, streamFile, onProgress)
+          : await importDocuments(token, streamFile, request.query, onProgress)
         : await apiRequest(request.method, request.path, {
             token,
             body: request.body,

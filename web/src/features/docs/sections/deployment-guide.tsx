@@ -96,21 +96,62 @@ S3_FORCE_PATH_STYLE=true                 # most stores other than AWS need it`}<
         ones are not. Snapshots are kept under <code>DATA_DIR/snapshots</code>, or in the bucket’s{' '}
         <code>snapshots/</code> area with <code>STORAGE_PROVIDER=s3</code>.
       </p>
-      <pre aria-label="Snapshot endpoints">
-        <code>{`POST   /api/v1/snapshots        202 {snapshot_id, job_id}: GET /api/v1/jobs/<job_id> shows the progress
-GET    /api/v1/snapshots        the snapshots, newest first, each with its manifest
-GET    /api/v1/snapshots/<id>   the snapshot's archive (a tar), to keep elsewhere
-DELETE /api/v1/snapshots/<id>   removes it`}</code>
-      </pre>
-      <p>All four need the super admin’s token.</p>
-      <h2>Restore</h2>
       <p>
-        Restore a snapshot before the server starts, into an empty <code>DATA_DIR</code> (the same environment as the
-        server, so with <code>STORAGE_PROVIDER=s3</code> a snapshot id is read from the bucket):
+        A tenant admin makes the same call and gets a snapshot of its tenant alone: the tenant’s documents (every
+        version), chunks, vectors, access entries, collections and engagement as of one point, its HNSW index files and
+        the files uploaded with its documents. Its text and geo indexes are rebuilt from those rows when it is restored.
+        Users, groups and API keys are not in a tenant snapshot, so a restore never brings back a revoked key or an old
+        password.
+      </p>
+      <pre aria-label="Snapshot endpoints">
+        <code>{`POST   /api/v1/snapshots          202 {snapshot_id, job_id}: GET /api/v1/jobs/<job_id> shows the progress
+GET    /api/v1/snapshots          the snapshots, newest first, each with its manifest
+GET    /api/v1/snapshots/<id>     the snapshot's archive (a tar), to keep elsewhere
+DELETE /api/v1/snapshots/<id>     removes it
+POST   /api/v1/snapshots/upload   a downloaded archive (Content-Type: application/x-tar), checked and stored
+POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see below`}</code>
+      </pre>
+      <p>
+        They need an admin’s token. A tenant admin sees, downloads, uploads, deletes and restores only its tenant’s
+        snapshots (another tenant’s are not found); the super admin sees every snapshot, whole-node and tenant ones. An
+        uploaded archive is checked before it is stored (a damaged one answers 400 <code>SNAPSHOT_CORRUPT</code>) and
+        keeps its id; the index files of one a tenant admin uploaded are rebuilt at restore rather than loaded.
+      </p>
+      <h2>Restore on a running server</h2>
+      <ul>
+        <li>
+          <strong>A tenant</strong>: its admin (or the super admin) restores one of its snapshots with{' '}
+          <code>POST /api/v1/snapshots/restore</code>. The tenant’s data is replaced by the snapshot’s in one
+          transaction, so it is never half-restored; every other tenant is untouched and keeps answering. Writes the
+          tenant made after the snapshot are gone once the job is done.
+        </li>
+        <li>
+          <strong>A whole node</strong>: the super admin restores a whole-node snapshot into a running node that holds
+          no tenant and no document yet (a fresh server on the same bucket, or with the archive copied into its{' '}
+          <code>DATA_DIR/snapshots</code>); a node with data answers 409 <code>SNAPSHOT_NODE_NOT_EMPTY</code>. Its
+          tenants, users and API keys come back; the super admin stays the one of the environment.
+        </li>
+        <li>
+          Every file is checked against the manifest before anything changes: a damaged snapshot answers 400{' '}
+          <code>SNAPSHOT_CORRUPT</code> and nothing is restored. The job then puts the uploaded files back and swaps the
+          rows.
+        </li>
+        <li>
+          Document and chunk sequence numbers are kept, so the snapshot’s HNSW files match their rows and are loaded as
+          they are (the collection info shows <code>loaded_from: &quot;file&quot;</code>). Restoring a tenant on another
+          node whose documents already use some of those numbers renumbers its rows instead, and its vector indexes are
+          then rebuilt from them in the background.
+        </li>
+      </ul>
+      <h2>Restore before start</h2>
+      <p>
+        Restore a whole-node snapshot before the server starts, into an empty <code>DATA_DIR</code> (the same
+        environment as the server, so with <code>STORAGE_PROVIDER=s3</code> a snapshot id is read from the bucket):
       </p>
       <pre aria-label="Restore commands">
         <code>{`DATA_DIR=/srv/godb npm run restore -- snap.tar        # a downloaded archive
 DATA_DIR=/srv/godb npm run restore -- snap-20261123T230501Z-1a2b3c4d   # an id in the snapshot store
+DATA_DIR=/srv/godb npm run restore -- s3://backups/godb/snap.tar   # any object the S3_* settings can read
 node server/dist/restore-main.js snap.tar             # the same, from the release binary`}</code>
       </pre>
       <ul>
@@ -127,6 +168,7 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           Files uploaded with documents are in the snapshot too, and are restored into the configured storage provider (
           <code>DATA_DIR/files</code> or the bucket).
         </li>
+        <li>A tenant snapshot is refused here: it restores on a running server.</li>
       </ul>
       <h2>Operations</h2>
       <ul>

@@ -1,0 +1,386 @@
+import Database from 'better-sqlite3';
+import { createError } from '@godb/contract';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { VectorIndexes } from '../documents/vector-index.js';
+import type { DocumentFiles } from '../files/document-files.js';
+import type { Db } from '../storage/database.js';
+import { migrations } from '../storage/migrations.js';
+import { transaction } from '../storage/transaction.js';
+import type { TextIndex } from '../text/text-index.js';
+import { checkTenantPaths, unpackSnapshot } from './restore.js';
+import type { SnapshotManifest } from './snapshots.js';
+import { columnsOf, tenantTables } from './tenant-rows.js';
+
+const notRestorable = (reason: string) => createError('SNAPSHOT_NOT_RESTORABLE', { reason });
+
+/** Who restores: a tenant admin (its own tenant's snapshots only) or the super admin (any snapshot). */
+export interface Restorer {
+  /** The tenant admin's tenant; undefined for the super admin. */
+  readonly tenantId: string | undefined;
+  /** Tenants that are the node's own, not data (the super admin's): a node holding only these is empty. */
+  readonly keepTenants: readonly string[];
+  /** Whether the snapshot's HNSW files may be loaded (false for an archive a tenant admin uploaded). */
+  readonly trustIndexFiles: boolean;
+}
+
+/** A snapshot unpacked and checked, waiting to be applied (or discarded). */
+export interface StagedSnapshot {
+  readonly manifest: SnapshotManifest;
+  /** The folder it was unpacked into. */
+  readonly dir: string;
+  /** The tenants the restore replaces (a tenant snapshot: one). */
+  readonly tenants: readonly string[];
+  readonly keepTenants: readonly string[];
+  readonly trustIndexFiles: boolean;
+  /** Uploaded files it holds, for progress. */
+  readonly files: number;
+  discard(): void;
+}
+
+/** What a restore did. */
+export interface RestoreReport {
+  readonly tenants: readonly string[];
+  readonly documents: number;
+  /**
+   * Whether sequence numbers were kept (so the snapshot's index files were used as they are); false when another
+   * tenant of this node already used some of them, and the rows were renumbered and the indexes will be rebuilt.
+   */
+  readonly seqsPreserved: boolean;
+}
+
+export interface OnlineRestoreOptions {
+  readonly db: Db;
+  readonly text: TextIndex;
+  readonly vectors: VectorIndexes;
+  readonly files: DocumentFiles | null;
+  readonly dataDir: string;
+}
+
+const currentVersion = migrations[migrations.length - 1]!.version;
+
+/**
+ * Restores snapshots into a running node (`POST /api/v1/snapshots/restore`): a tenant snapshot replaces that
+ * tenant's data and nothing else; a whole-node snapshot fills an empty node. In two steps: `stage` unpacks the
+ * archive and checks every checksum (a damaged snapshot is refused before anything changes), then `apply` puts the
+ * uploaded files into the files store and swaps the rows in ONE transaction on the live store — the tenant's old
+ * rows deleted, the snapshot's inserted, its text and geo indexes rebuilt from them — followed, in the same
+ * synchronous step, by the tenant's index files. Sequence numbers are preserved when no other tenant uses them
+ * (always on the node the snapshot came from: seqs are never reused), so the snapshot's HNSW files match their rows
+ * and are loaded as they are; otherwise the rows are renumbered past the node's highest and the vector indexes are
+ * rebuilt from them in the background.
+ */
+export class OnlineRestore {
+  readonly #options: OnlineRestoreOptions;
+
+  constructor(options: OnlineRestoreOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Unpacks and checks a snapshot archive for `restorer`: refused (`SNAPSHOT_CORRUPT`, `SNAPSHOT_NOT_RESTORABLE`,
+   * `SNAPSHOT_NODE_NOT_EMPTY`) before anything changes.
+   *
+   * @example const staged = await restore.stage(archive, { tenantId }); await restore.apply(staged);
+   */
+  async stage(archive: Readable, restorer: Restorer): Promise<StagedSnapshot> {
+    const dir = join(this.#options.dataDir, 'snapshots', `.restore-${randomUUID()}`);
+    mkdirSync(dir, { recursive: true });
+    const discard = () => rmSync(dir, { recursive: true, force: true });
+    try {
+      const manifest = await unpackSnapshot(archive, dir);
+      checkTenantPaths(manifest);
+      const scope = manifest.scope ?? 'node';
+      if (manifest.schema_version > currentVersion)
+        throw notRestorable(
+          `it was taken by a newer GoDB (schema ${manifest.schema_version}; this one has ${currentVersion})`,
+        );
+      const database = join(dir, scope === 'tenant' ? 'tenant.sqlite' : 'godb.sqlite');
+      migrateFile(database);
+      let tenants: string[];
+      if (scope === 'tenant') {
+        const tenant = manifest.tenant_id ?? '';
+        if (restorer.tenantId !== undefined && restorer.tenantId !== tenant)
+          throw notRestorable(
+            'it holds another tenant’s data; a tenant admin restores only its own tenant’s snapshots',
+          );
+        requireTables(database);
+        tenants = [tenant];
+      } else {
+        if (restorer.tenantId !== undefined)
+          throw notRestorable('it is a whole-node snapshot, which only the super admin restores');
+        this.#requireEmpty(restorer.keepTenants);
+        const snapshot = new Database(database, { readonly: true });
+        try {
+          tenants = (snapshot.prepare('SELECT id FROM tenants ORDER BY id').pluck().all() as string[]).filter(
+            (id) => !restorer.keepTenants.includes(id),
+          );
+        } finally {
+          snapshot.close();
+        }
+      }
+      return {
+        manifest,
+        dir,
+        tenants,
+        keepTenants: restorer.keepTenants,
+        trustIndexFiles: restorer.trustIndexFiles,
+        files: manifest.files.filter((f) => f.path.startsWith('files/')).length,
+        discard,
+      };
+    } catch (error) {
+      discard();
+      throw error;
+    }
+  }
+
+  /**
+   * Applies a staged snapshot: files first, then the rows in one transaction and the index files, all or nothing.
+   * `progress(done, total)` counts the files stored, then the swap.
+   */
+  async apply(
+    staged: StagedSnapshot,
+    progress: (done: number, total: number) => void = () => {},
+  ): Promise<RestoreReport> {
+    const { db, files } = this.#options;
+    const { manifest, dir } = staged;
+    const total = staged.files + 1;
+    try {
+      // The uploaded files go in first, under their own keys (never rewritten), so no restored row names a file the
+      // store lacks; keys the swap drops are owed and deleted after it commits.
+      let done = 0;
+      const put: string[] = [];
+      for (const file of manifest.files) {
+        if (!file.path.startsWith('files/')) continue;
+        if (!files) break;
+        const key = file.path.slice('files/'.length);
+        put.push(key);
+        await files.store.put(key, createReadStream(join(dir, ...file.path.split('/'))));
+        progress(++done, total);
+      }
+      try {
+        return this.#swap(staged, progress);
+      } catch (error) {
+        // Nothing changed in the store: the files put for it that no row names go again.
+        if (files) await files.discard(unnamed(db, put));
+        throw error;
+      }
+    } finally {
+      staged.discard();
+    }
+  }
+
+  /** The rows in one transaction, then the index files: one synchronous step, so no request sees half of it. */
+  #swap(staged: StagedSnapshot, progress: (done: number, total: number) => void): RestoreReport {
+    const { db, text, vectors, files, dataDir } = this.#options;
+    const { manifest, dir } = staged;
+    const node = (manifest.scope ?? 'node') === 'node';
+    const total = staged.files + 1;
+    if (node) this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
+    const database = join(dir, node ? 'godb.sqlite' : 'tenant.sqlite');
+    db.prepare('ATTACH DATABASE ? AS s').run(database);
+    let report: RestoreReport;
+    try {
+      report = transaction(db, [text], () => {
+        if (node) copyDirectory(db, staged.keepTenants);
+        let documents = 0;
+        let preserved = true;
+        for (const tenant of staged.tenants) {
+          const result = replaceTenant(db, text, files, tenant);
+          documents += result.documents;
+          preserved &&= result.seqsPreserved;
+        }
+        return { tenants: staged.tenants, documents, seqsPreserved: preserved };
+      });
+    } catch (error) {
+      if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
+        throw notRestorable(`its rows clash with this node’s (${error.message})`);
+      throw error;
+    } finally {
+      db.exec('DETACH DATABASE s');
+    }
+    for (const tenant of staged.tenants) {
+      vectors.forgetTenant(tenant);
+      const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
+      rmSync(target, { recursive: true, force: true });
+      const source = join(dir, 'vectors', encodeURIComponent(tenant));
+      if (report.seqsPreserved && staged.trustIndexFiles && existsSync(source)) {
+        mkdirSync(join(dataDir, 'vectors'), { recursive: true });
+        renameSync(source, target);
+      }
+    }
+    progress(total, total);
+    void files?.deleteOwed();
+    return report;
+  }
+
+  /** Refuses a whole-node restore into a node that holds any tenant or document of its own. */
+  #requireEmpty(keepTenants: readonly string[]): void {
+    const { db } = this.#options;
+    const tenants = db
+      .prepare('SELECT count(*) FROM tenants WHERE id NOT IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .get(JSON.stringify(keepTenants)) as number;
+    const documents = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+    if (tenants > 0 || documents > 0)
+      throw createError('SNAPSHOT_NODE_NOT_EMPTY', { holds: `${tenants} tenants, ${documents} documents` });
+  }
+}
+
+/** A tenant database whose tables are tables (not views of a crafted upload) with the columns of ours. */
+function requireTables(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    for (const { table } of tenantTables) {
+      const type = db.prepare('SELECT type FROM sqlite_master WHERE name = ?').pluck().get(table);
+      if (type !== 'table') throw createError('SNAPSHOT_CORRUPT', { reason: `its ${table} is not a table` });
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Brings a staged database to the current schema (a snapshot taken before later migrations). */
+function migrateFile(file: string): void {
+  const db = new Database(file);
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (const migration of migrations) {
+      if (migration.version <= version) continue;
+      db.transaction(() => {
+        db.exec(migration.sql);
+        db.pragma(`user_version = ${migration.version}`);
+      })();
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** A whole-node restore: the tenants, users, groups and API keys of the snapshot (not the node's own tenants). */
+function copyDirectory(db: Db, keep: readonly string[]): void {
+  const kept = JSON.stringify(keep);
+  const others = `NOT IN (SELECT value FROM json_each(:kept))`;
+  const copy = (table: string, where: string, orIgnore = false) => {
+    const columns = columnsOf(db, table).join(', ');
+    db.prepare(
+      `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO main.${table} (${columns}) SELECT ${columns} FROM s.${table} WHERE ${where}`,
+    ).run({ kept });
+  };
+  copy('tenants', `id ${others}`);
+  copy('users', `tenant_id ${others}`);
+  copy('groups', `tenant_id ${others}`);
+  copy('group_members', `group_id IN (SELECT id FROM s.groups WHERE tenant_id ${others})`);
+  copy('permissions', `:kept IS NOT NULL`, true);
+  copy('group_permissions', `group_id IN (SELECT id FROM s.groups WHERE tenant_id ${others})`);
+  copy('api_keys', `tenant_id ${others}`);
+}
+
+/** The highest seq a table has used (its rows, or AUTOINCREMENT's record of deleted ones). */
+function highestSeq(db: Db, table: string): number {
+  return db
+    .prepare(
+      `SELECT max(COALESCE((SELECT max(seq) FROM main.${table}), 0), COALESCE((SELECT seq FROM main.sqlite_sequence WHERE name = ?), 0))`,
+    )
+    .pluck()
+    .get(table) as number;
+}
+
+/**
+ * Replaces one tenant's rows with the snapshot's (attached as `s`), inside the caller's transaction: deletes what
+ * the tenant has, inserts what the snapshot holds (renumbered when another tenant uses its seqs), rebuilds the
+ * tenant's text and geo indexes from the rows, and owes the files that only the old rows named.
+ */
+function replaceTenant(
+  db: Db,
+  text: TextIndex,
+  files: DocumentFiles | null,
+  tenant: string,
+): { documents: number; seqsPreserved: boolean } {
+  const params = { tenant };
+  const fileKeys = (schema: string) =>
+    new Set(
+      db
+        .prepare(
+          `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
+        )
+        .pluck()
+        .all(params) as string[],
+    );
+  const before = fileKeys('main');
+  // Out with the old: derived rows first (the text tables are dropped and refilled below), then the rows.
+  db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
+    params,
+  );
+  db.prepare('DELETE FROM chunks WHERE tenant_id = :tenant').run(params);
+  db.prepare('DELETE FROM document_vectors WHERE tenant_id = :tenant').run(params);
+  db.prepare('DELETE FROM document_access WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
+    params,
+  );
+  for (const table of ['documents', 'collections', 'vector_generations', 'engagement_events'])
+    db.prepare(`DELETE FROM ${table} WHERE tenant_id = :tenant`).run(params);
+  db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
+
+  // Seqs are kept unless another tenant of this node holds one of them.
+  const clash = (table: string) =>
+    db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM s.${table} x JOIN main.${table} m ON m.seq = x.seq WHERE x.tenant_id = :tenant)`,
+      )
+      .pluck()
+      .get(params) === 1;
+  const preserved = !clash('documents') && !clash('chunks') && !clash('document_vectors');
+  const shift = (table: string) =>
+    preserved
+      ? 0
+      : highestSeq(db, table) -
+        ((db
+          .prepare(`SELECT COALESCE(min(seq), 1) FROM s.${table} WHERE tenant_id = :tenant`)
+          .pluck()
+          .get(params) as number) -
+          1);
+  const offsets = { doc: shift('documents'), chunk: shift('chunks'), vector: shift('document_vectors') };
+  const shifted: Record<string, Record<string, number>> = {
+    documents: { seq: offsets.doc },
+    chunks: { seq: offsets.chunk, doc_seq: offsets.doc },
+    document_access: { doc_seq: offsets.doc },
+    document_vectors: { seq: offsets.vector, doc_seq: offsets.doc },
+  };
+  for (const { table, where } of tenantTables) {
+    const columns = columnsOf(db, table).filter((column) => !(table === 'engagement_events' && column === 'id'));
+    const select = columns.map((column) => {
+      const offset = shifted[table]?.[column] ?? 0;
+      return offset === 0 ? column : `${column} + ${offset}`;
+    });
+    db.prepare(
+      `INSERT INTO main.${table} (${columns.join(', ')}) SELECT ${select.join(', ')} FROM s.${table} WHERE ${where} ORDER BY rowid`,
+    ).run(params);
+  }
+  if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
+
+  // Derived indexes, from the restored rows.
+  text.reindex(tenant);
+  db.prepare(
+    `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
+       SELECT seq, lat, lat, lon, lon FROM documents
+       WHERE tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL AND deleted_at IS NULL AND superseded = 0`,
+  ).run(params);
+  const after = fileKeys('main');
+  files?.owe([...before].filter((key) => !after.has(key)));
+  // A file the restored rows name is no longer owed for deletion (its document was purged after the snapshot).
+  const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+  for (const key of after) kept.run(key);
+  const documents = db
+    .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
+    .pluck()
+    .get(params) as number;
+  return { documents, seqsPreserved: preserved };
+}
+
+/** Of `keys`, those no document row names (after a failed swap: the files it put that nothing uses). */
+function unnamed(db: Db, keys: readonly string[]): string[] {
+  const named = db.prepare("SELECT 1 FROM documents WHERE json_extract(fields, '$.file_path') = ? LIMIT 1");
+  return keys.filter((key) => named.get(key) === undefined);
+}

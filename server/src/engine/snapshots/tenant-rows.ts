@@ -1,0 +1,76 @@
+import Database from 'better-sqlite3';
+import type { Db } from '../storage/database.js';
+import { migrations } from '../storage/migrations.js';
+
+/**
+ * The tables that hold a tenant's data, in the order they are copied, each with the rows that belong to the
+ * tenant (`s` is the source schema). Jobs, the mail outbox and the deletions owed are the node's bookkeeping;
+ * the text and geo indexes are rebuilt from the rows (FTS5 and R*Tree tables are derived); users, groups and API
+ * keys (the directory) stay out, so a restore never brings back a revoked key or an old password, and a tenant
+ * admin's snapshot holds no password or key hashes.
+ */
+export const tenantTables: readonly { readonly table: string; readonly where: string }[] = [
+  { table: 'documents', where: 'tenant_id = :tenant' },
+  { table: 'chunks', where: 'tenant_id = :tenant' },
+  // A correlated lookup, not `IN (SELECT …)`: that list would be built again for every slice.
+  {
+    table: 'document_access',
+    where: '(SELECT d.tenant_id FROM s.documents d WHERE d.seq = document_access.doc_seq) = :tenant',
+  },
+  { table: 'document_vectors', where: 'tenant_id = :tenant' },
+  { table: 'collections', where: 'tenant_id = :tenant' },
+  { table: 'vector_generations', where: 'tenant_id = :tenant' },
+  { table: 'engagement_events', where: 'tenant_id = :tenant' },
+];
+
+/** Creates an empty database with the current schema (every migration), e.g. a tenant snapshot's `tenant.sqlite`. */
+export function createEmptyStore(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.transaction(() => {
+    for (const migration of migrations) db.exec(migration.sql);
+    db.pragma(`user_version = ${migrations[migrations.length - 1]!.version}`);
+  })();
+  return db;
+}
+
+/** The columns of a table, in order. */
+export function columnsOf(db: Db, table: string, schema = 'main'): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info(?, ?)`).all(table, schema) as { name: string }[]).map(
+    (row) => row.name,
+  );
+}
+
+/** How many rows of the tenant each table holds in the attached schema `s`. */
+export function countTenantRows(db: Db, tenantId: string): number {
+  let total = 0;
+  for (const { table, where } of tenantTables)
+    total += db.prepare(`SELECT count(*) FROM s.${table} WHERE ${where}`).pluck().get({ tenant: tenantId }) as number;
+  return total;
+}
+
+/**
+ * Copies one slice of a tenant's rows of `table` from the attached schema `s` into `main`, in rowid order after
+ * `after` (0 to start): answers the rows copied and where the next slice starts (null when the table is done).
+ * Every table here is a rowid table, so slices never split or repeat a row.
+ */
+export function copyTenantSlice(
+  db: Db,
+  tenantId: string,
+  table: (typeof tenantTables)[number],
+  after: number,
+  limit: number,
+): { copied: number; next: number | null } {
+  const columns = columnsOf(db, table.table);
+  const rows = db
+    .prepare(
+      `SELECT ${columns.join(', ')}, rowid FROM s.${table.table} WHERE ${table.where} AND rowid > :after ORDER BY rowid LIMIT ${limit}`,
+    )
+    .raw()
+    .all({ tenant: tenantId, after }) as unknown[][];
+  const insert = db.prepare(
+    `INSERT INTO main.${table.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  );
+  for (const row of rows) insert.run(row.slice(0, columns.length));
+  return { copied: rows.length, next: rows.length < limit ? null : (rows[rows.length - 1]![columns.length] as number) };
+}
