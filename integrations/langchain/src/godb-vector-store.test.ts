@@ -105,6 +105,8 @@ describe('GoDBVectorStore against a real server', () => {
       ],
       { ids: ['doc-first'] },
     );
+    // LangChain keeps the constructor's fields for serialisation: they must not hold the token.
+    assert.deepEqual(store.lc_kwargs, { collection: 'lc_del', vectorName: 'default' });
     assert.equal(ids[0], 'doc-first');
     assert.equal(ids[1], 'doc-second');
     assert.match(ids[2] ?? '', /^[0-9a-f-]{36}$/);

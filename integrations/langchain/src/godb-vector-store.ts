@@ -43,7 +43,8 @@ export class GoDBVectorStore extends VectorStore {
   #ready: Promise<void> | undefined;
 
   constructor(embeddings: EmbeddingsInterface, args: GoDBVectorStoreArgs) {
-    super(embeddings, args);
+    // Only what identifies the store goes to LangChain's serialisable fields: never the client or its API key.
+    super(embeddings, { collection: args.collection, vectorName: args.vectorName ?? 'default' });
     this.client = args.client instanceof GoDBClient ? args.client : new GoDBClient(args.client);
     this.collection = args.collection;
     this.vectorName = args.vectorName ?? 'default';

@@ -18,7 +18,7 @@ export default function ClientLibraries() {
         on many ends in <code>Many</code> (<code>documents.delete</code> by id, <code>documents.deleteMany</code> by
         filter). A method takes one object with the path parameters, query parameters and body fields (an array body is{' '}
         <code>body</code>), typed from the catalogue’s schemas, and answers the typed response. It runs on the
-        platform’s <code>fetch</code> (Node.js 20, Deno, Bun, browsers) with no other dependency.
+        platform’s <code>fetch</code> (Node.js 20 or later) with no other dependency.
       </p>
       <pre aria-label="Install the TypeScript client">
         <code>{`# not on npm yet: build it in a checkout of GoDB and install it from there
