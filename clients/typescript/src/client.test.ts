@@ -192,6 +192,48 @@ describe('retries, timeouts and aborts', () => {
     }
   });
 
+  test('a 503 OVERLOADED refused before any work is retried for a write once a slot frees', async () => {
+    const godb = await startListeningServer({ MAX_CONCURRENT_OPERATIONS: '1' });
+    try {
+      const client = new GoDBClient({ url: godb.url, token: godb.admin.token });
+      // An import whose source waits holds the only slot in flight until it is released.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      async function* held() {
+        yield { id: 'held', title: 'Held' };
+        await released;
+      }
+      // Its first line answered, the import is in flight on the server, waiting for more.
+      let answered = () => {};
+      const firstLine = new Promise<void>((resolve) => (answered = resolve));
+      const importing = client.documents.import(held(), {
+        batch_size: 1,
+        onProgress: (p) => {
+          if (p.linesAnswered === 1) answered();
+        },
+      });
+      await firstLine;
+
+      const statuses: number[] = [];
+      const writer = new GoDBClient({
+        url: godb.url,
+        token: godb.admin.token,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          statuses.push(response.status);
+          if (response.status === 503) release();
+          return response;
+        },
+      });
+      const created = await writer.collections.create({ name: 'after_overload' });
+      assert.equal(created.name, 'after_overload');
+      assert.deepEqual(statuses, [503, 201]);
+      assert.equal((await importing).written, 1);
+    } finally {
+      await godb.close();
+    }
+  });
+
   test('a network failure is retried for a read, and surfaces as NETWORK_ERROR', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -18,6 +18,9 @@ const encoder = new TextEncoder();
 const encode = (item: Item): Uint8Array =>
   item instanceof Uint8Array ? item : encoder.encode(typeof item === 'string' ? item : `${JSON.stringify(item)}\n`);
 
+/** Resolves after pending callbacks run (a macrotask), with undefined. */
+const nextTurn = () => new Promise<undefined>((resolve) => setTimeout(resolve, 0));
+
 /** The NDJSON body: documents become one JSON line each; strings and bytes are sent as they are. */
 function bodyStream(source: ImportSource, sent: (bytes: number) => void): ReadableStream<Uint8Array> {
   if (source instanceof ReadableStream) {
@@ -32,14 +35,28 @@ function bodyStream(source: ImportSource, sent: (bytes: number) => void): Readab
   }
   const iterator: AsyncIterator<Item> | Iterator<Item> =
     Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  // An item asked for but not ready when a chunk was sent: the next chunk starts with it.
+  let pending: Promise<IteratorResult<Item>> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const parts: Uint8Array[] = [];
       let size = 0;
+      let done = false;
       while (size < chunkBytes) {
-        const next = await iterator.next();
-        if (next.done) break;
-        const part = encode(next.value);
+        const next = pending ?? Promise.resolve(iterator.next());
+        pending = undefined;
+        // Items that come at once are sent together; a source that pauses (a slow generator) has what it gave so
+        // far sent first, so the server sees every document without waiting for a full chunk.
+        const item = size === 0 ? await next : await Promise.race([next, nextTurn()]);
+        if (item === undefined) {
+          pending = next;
+          break;
+        }
+        if (item.done) {
+          done = true;
+          break;
+        }
+        const part = encode(item.value);
         parts.push(part);
         size += part.byteLength;
       }
@@ -53,7 +70,7 @@ function bodyStream(source: ImportSource, sent: (bytes: number) => void): Readab
         controller.enqueue(chunk);
         sent(size);
       }
-      if (size < chunkBytes) controller.close();
+      if (done) controller.close();
     },
     async cancel(reason) {
       await iterator.return?.(reason);
