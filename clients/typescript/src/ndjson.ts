@@ -18,8 +18,22 @@ const encoder = new TextEncoder();
 const encode = (item: Item): Uint8Array =>
   item instanceof Uint8Array ? item : encoder.encode(typeof item === 'string' ? item : `${JSON.stringify(item)}\n`);
 
-/** Resolves after pending callbacks run (a macrotask), with undefined. */
-const nextTurn = () => new Promise<undefined>((resolve) => setTimeout(resolve, 0));
+/** `next` if it settles before the next macrotask, else undefined (and `next` is left to settle later). */
+function ifReady<T>(next: Promise<T>): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), 0);
+    next.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
+}
 
 /** The NDJSON body: documents become one JSON line each; strings and bytes are sent as they are. */
 function bodyStream(source: ImportSource, sent: (bytes: number) => void): ReadableStream<Uint8Array> {
@@ -47,7 +61,7 @@ function bodyStream(source: ImportSource, sent: (bytes: number) => void): Readab
         pending = undefined;
         // Items that come at once are sent together; a source that pauses (a slow generator) has what it gave so
         // far sent first, so the server sees every document without waiting for a full chunk.
-        const item = size === 0 ? await next : await Promise.race([next, nextTurn()]);
+        const item = size === 0 ? await next : await ifReady(next);
         if (item === undefined) {
           pending = next;
           break;
