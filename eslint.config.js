@@ -73,6 +73,25 @@ export default tseslint.config(
     ]),
   },
   {
+    // The client libraries ship alone: the contract's types at compile time only (its run-time part is the generated
+    // table), and nothing of the server or the web.
+    files: ['clients/typescript/src/**/*.ts', 'integrations/langchain/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['@godb/contract', '@sinclair/typebox'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'clients use the contract for types only: regenerate operations.generated.ts for data',
+          })),
+          patterns: [group(['@godb/server', '@godb/web', '**/server/**', '**/web/**'], 'clients ship without them')],
+        },
+      ],
+    },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

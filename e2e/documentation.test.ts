@@ -17,6 +17,7 @@ const sections = [
   ['technical-implementation', 'Technical Implementation'],
   ['api-reference', 'API Reference'],
   ['grpc-reference', 'gRPC Reference'],
+  ['client-libraries', 'Client Libraries'],
   ['performance', 'Performance and Scalability'],
   ['use-cases', 'Use Cases'],
   ['deployment-guide', 'Deployment Guide'],

@@ -38,10 +38,15 @@ function findTests(dir) {
 const npx = (tool, toolArgs) => ['npx', ['--no-install', tool, ...toolArgs]];
 
 if (only !== 'unit') {
-  run('build: contract + server (tsc -b)', ...npx('tsc', ['-b', 'contract', 'server']));
+  run(
+    'build: contract, server, clients and integrations (tsc -b)',
+    ...npx('tsc', ['-b', 'contract', 'server', 'clients/typescript', 'integrations/langchain']),
+  );
   run('build: website (vite)', 'npm', ['run', 'build', '-w', 'web', '--silent']);
   run('type-check: tests and web', ...npx('tsc', ['-p', 'contract/tsconfig.test.json']));
   run('type-check: server tests', ...npx('tsc', ['-p', 'server/tsconfig.test.json']));
+  run('type-check: TypeScript client tests', ...npx('tsc', ['-p', 'clients/typescript/tsconfig.test.json']));
+  run('type-check: LangChain integration tests', ...npx('tsc', ['-p', 'integrations/langchain/tsconfig.test.json']));
   run('type-check: web', ...npx('tsc', ['-p', 'web/tsconfig.json']));
   run('type-check: e2e', ...npx('tsc', ['-p', 'e2e/tsconfig.json']));
   run('type-check: Python client tests', ...npx('tsc', ['-p', 'clients/python/tsconfig.json']));
@@ -49,7 +54,14 @@ if (only !== 'unit') {
   run('format: prettier', ...npx('prettier', ['--check', '--log-level=warn', '.']));
 }
 
-const unit = ['contract/src', 'server/src', 'web/src', 'clients/python'].flatMap((d) => findTests(join(root, d)));
+const unit = [
+  'contract/src',
+  'server/src',
+  'clients/typescript/src',
+  'clients/python',
+  'integrations/langchain/src',
+  'web/src',
+].flatMap((d) => findTests(join(root, d)));
 const browser = only === 'unit' ? [] : findTests(join(root, 'e2e'));
 const tap = join(mkdtempSync(join(tmpdir(), 'godb-tap-')), 'results.tap');
 const result = spawnSync(

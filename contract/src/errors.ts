@@ -457,6 +457,12 @@ export const clientMessages = {
   apiKeyNameRequired: 'Give the key a name, e.g. the program that will use it',
   apiKeyShownOnce: 'Copy this key now: you will not see it again.',
   apiKeyCopyFailed: 'The browser did not allow copying: select the key and copy it yourself.',
+  // What the client libraries (clients/) say when no answer of the server explains a failure.
+  sdkNetworkFailure: 'Cannot reach GoDB at {url}: {reason}. Check the URL and that the server is running.',
+  sdkTimeout:
+    'GoDB did not answer {method} {path} within {timeout_ms} ms; raise timeoutMs, or use ?async=true for long work.',
+  sdkUnexpectedAnswer: 'GoDB answered {status} with a body that is not its error shape: {body}',
+  sdkMissingPathParam: '{name} is required: it is part of the path {path}',
 } as const;
 
 export type ErrorParams = Readonly<Record<string, string | number>>;

@@ -25,6 +25,7 @@ export const documentationSlugs = [
   'technical-implementation',
   'api-reference',
   'grpc-reference',
+  'client-libraries',
   'performance',
   'use-cases',
   'deployment-guide',

@@ -15,6 +15,7 @@ const sections: Record<DocSlug, ComponentType> = {
   'technical-implementation': load(() => import('./sections/technical-implementation')),
   'api-reference': load(() => import('./reference/api-reference')),
   'grpc-reference': load(() => import('./reference/grpc-reference-section')),
+  'client-libraries': load(() => import('./sections/client-libraries')),
   performance: load(() => import('./sections/performance')),
   'use-cases': load(() => import('./sections/use-cases')),
   'deployment-guide': load(() => import('./sections/deployment-guide')),
