@@ -343,6 +343,14 @@ export const errorCatalogue = {
     message: 'The server is shutting down: {reason}. Retry once it has restarted',
     description: 'Work that was waiting (for example for a vector index to load) when the server began to stop.',
   },
+  INDEX_LOADING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The vector index is still {how} ({done} of {total} vectors read). Retry in a few seconds; GET /readyz shows the progress',
+    description:
+      'A vector query waited INDEX_WAIT_MS for its index, which is loading after a restart (catching up from its last checkpoint, or rebuilt from the store), and it was not ready yet. Never an empty result instead.',
+  },
   EMBEDDING_QUEUE_FULL: {
     http: 503,
     grpc: 'RESOURCE_EXHAUSTED',

@@ -12,7 +12,7 @@ import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
 import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework-errors.js';
 import { htmlErrorPage } from './html-error-page.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, emptyStatus, type NodeStatus } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSite } from './site.js';
 import { registerSystemRoutes } from './system-routes.js';
@@ -39,6 +39,8 @@ export interface AppOptions {
   readonly config: HttpConfig;
   readonly services: Services;
   readonly isReady: () => boolean;
+  /** What /readyz and /metrics show of the node's indexes and memory. */
+  readonly status?: () => NodeStatus;
   /** Folder of the built website, or null to serve the API only. */
   readonly webDist: string | null;
   readonly version: string;
@@ -134,9 +136,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       take: (keyId) => options.services.throttleApiKey(keyId),
     },
   });
-  const metrics = createMetrics({ inFlight: guards.inFlight });
+  const status = options.status ?? emptyStatus;
+  const metrics = createMetrics({ inFlight: guards.inFlight, status });
   app.addHook('onClose', async () => metrics.close());
-  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
+  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, status, metrics });
   registerOperationRoutes(app, options.services, { importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES, streaming });
   await registerSite(app, options.webDist, { paramLength });
   return app;
