@@ -77,6 +77,13 @@ export const errorCatalogue = {
     message: 'The request was not received within {timeout_ms} ms; the connection is closed',
     description: 'The client sent its request too slowly (READ_TIMEOUT_MS).',
   },
+  IMPORT_STALLED: {
+    http: 408,
+    grpc: 'DEADLINE_EXCEEDED',
+    message:
+      'The import body stalled: nothing arrived for {timeout_ms} ms, so the import stopped. Lines answered before this one are written; send the rest again',
+    description: 'An NDJSON import whose client sent nothing for IMPORT_IDLE_TIMEOUT_MS (a stalled upload).',
+  },
   HEADERS_TOO_LARGE: {
     http: 431,
     grpc: 'RESOURCE_EXHAUSTED',
@@ -307,8 +314,8 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     grpc: 'INVALID_ARGUMENT',
-    message: 'Unsupported Content-Type "{type}": send application/json',
-    description: 'Bodies are JSON.',
+    message: 'Unsupported Content-Type "{type}": send {expected}',
+    description: 'Bodies are JSON (application/json), except the NDJSON import (application/x-ndjson).',
   },
   RATE_LIMITED: {
     http: 429,

@@ -32,6 +32,7 @@ export type HttpConfig = Pick<
   | 'CORS_ORIGINS'
   | 'BODY_LIMIT_BYTES'
   | 'IMPORT_BODY_LIMIT_BYTES'
+  | 'IMPORT_IDLE_TIMEOUT_MS'
   | 'LOG_LEVEL'
 >;
 
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const godbError = toGoDBError(error, request.id, {
       bodyLimit: config.BODY_LIMIT_BYTES,
       contentType: request.headers['content-type'],
+      bodyType: request.routeOptions.config.bodyType,
     });
     if (godbError.status >= 500) request.log.error({ err: error }, 'request failed');
     // People reach downloads by clicking an e-mailed link: answer them with a page, not JSON.
@@ -140,7 +142,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = createMetrics({ inFlight: guards.inFlight, status });
   app.addHook('onClose', async () => metrics.close());
   registerSystemRoutes(app, { version: options.version, isReady: options.isReady, status, metrics });
-  registerOperationRoutes(app, options.services, { importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES, streaming });
+  registerOperationRoutes(app, options.services, {
+    importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
+    importIdleMs: config.IMPORT_IDLE_TIMEOUT_MS,
+    streaming,
+  });
   await registerSite(app, options.webDist, { paramLength });
   return app;
 }
