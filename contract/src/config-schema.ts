@@ -14,7 +14,7 @@ export const ConfigSchema = Type.Object({
     default: 'localhost',
     description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.',
   }),
-  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService). 0 disables gRPC.'),
+  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService, DocumentService). 0 disables gRPC.'),
   DATA_DIR: Type.String({
     default: './data',
     description: 'Folder holding the database, index files and the generated JWT secret.',
