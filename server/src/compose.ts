@@ -152,7 +152,7 @@ export async function createServer(
       return {
         loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
         vectorIndexes: { ...counters.opened, checkpoints: counters.checkpoints, evictions: counters.evictions },
-        memory: engine.memory(),
+        memory: () => engine.memory(),
       };
     },
     webDist: webDistOf(config),

@@ -127,10 +127,11 @@ export function openEngine(options: EngineOptions): Engine {
     clock,
     memory: () => {
       const v = vectors.memory();
+      const t = text.memory();
       return [
         { kind: 'vector_index', bytes: v.indexBytes, budget: finite(v.indexBudget) },
         { kind: 'vector_copies', bytes: v.copiesBytes, budget: finite(v.copiesBudget) },
-        { kind: 'text_index', bytes: text.memory().bytes, budget: finite(text.memory().budget) },
+        { kind: 'text_index', bytes: t.bytes, budget: finite(t.budget) },
         { kind: 'row_cache', bytes: search.rowCacheMemory().bytes, budget: null },
       ];
     },

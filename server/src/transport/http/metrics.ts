@@ -21,14 +21,14 @@ export interface NodeStatus {
     readonly checkpoints: number;
     readonly evictions: number;
   };
-  /** Bytes held per kind of derived state, with its budget (null: none). */
-  readonly memory: readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
+  /** Bytes held per kind of derived state, with its budget (null: none); computed when asked (it walks indexes). */
+  memory(): readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
 }
 
 export const emptyStatus = (): NodeStatus => ({
   loading: [],
   vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0 },
-  memory: [],
+  memory: () => [],
 });
 
 /** Live figures the metrics read at each scrape. */
@@ -72,17 +72,18 @@ export function createMetrics(sources: MetricSources) {
     labelNames: ['kind'] as const,
     registers: [registry],
     collect() {
-      for (const m of sources.status().memory) this.set({ kind: m.kind }, m.bytes);
+      for (const m of sources.status().memory()) {
+        this.set({ kind: m.kind }, m.bytes);
+        if (m.budget !== null) budgets.set({ kind: m.kind }, m.budget);
+      }
     },
   });
-  new Gauge({
+  // Set by the collect above (registered first, so one walk of the indexes serves both).
+  const budgets = new Gauge({
     name: 'godb_memory_budget_bytes',
     help: 'Budget of each kind of derived state (least recently used evicted beyond it); absent when unbounded.',
     labelNames: ['kind'] as const,
     registers: [registry],
-    collect() {
-      for (const m of sources.status().memory) if (m.budget !== null) this.set({ kind: m.kind }, m.budget);
-    },
   });
   new Gauge({
     name: 'godb_vector_indexes_opened',
