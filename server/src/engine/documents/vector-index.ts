@@ -257,7 +257,7 @@ export class VectorIndexes {
         matrix,
         0,
       );
-      entry.through = Math.max(entry.through, ...added.map((a) => a.key));
+      for (const a of added) if (a.key > entry.through) entry.through = a.key; // a batch may hold 100,000
     }
     entry.generation = generation;
     entry.dirty += added.length + removed.length;
