@@ -68,6 +68,8 @@ interface Entry {
   savedAt: number;
   /** Use order, for eviction: higher is more recent. */
   used: number;
+  /** Estimated index memory per vector (storage kind and m are fixed when a vector is declared). */
+  readonly perVector: number;
 }
 
 /** How an index came into memory: its current file, its last checkpoint plus the writes after it, or the store. */
@@ -439,8 +441,8 @@ export class VectorIndexes {
   memory(): VectorMemory {
     let indexBytes = 0;
     let copiesBytes = 0;
-    for (const [key, entry] of this.#entries) {
-      indexBytes += this.#indexBytes(key, entry);
+    for (const entry of this.#entries.values()) {
+      indexBytes += this.#indexBytes(entry);
       copiesBytes += entry.exact?.bytes ?? 0;
     }
     for (const build of this.#building.values()) copiesBytes += build.exact?.bytes ?? 0;
@@ -465,10 +467,13 @@ export class VectorIndexes {
     entry.used = this.#uses;
   }
 
-  #indexBytes(key: string, entry: Entry): number {
-    const [tenantId, space] = JSON.parse(key) as [string, string];
+  #indexBytes(entry: Entry): number {
+    return Math.round(entry.index.size() * entry.perVector);
+  }
+
+  #perVector(tenantId: string, space: string, dims: number): number {
     const settings = this.settings(tenantId, space);
-    return Math.round(entry.index.size() * indexBytesPerVector(entry.dims, settings.storage, settings.hnsw.m));
+    return indexBytesPerVector(dims, settings.storage, settings.hnsw.m);
   }
 
   /**
@@ -488,7 +493,7 @@ export class VectorIndexes {
       const [tenantId, model] = JSON.parse(key) as [string, string];
       const files = this.#files(tenantId, model)!;
       if (entry.dirty > 0 || !existsSync(files.meta)) this.#save(tenantId, model, entry);
-      total -= this.#indexBytes(key, entry);
+      total -= this.#indexBytes(entry);
       this.#entries.delete(key);
       this.#evictions += 1;
     }
@@ -637,6 +642,7 @@ export class VectorIndexes {
       dirty: meta.through === undefined ? 1 : 0,
       savedAt: this.#now(),
       used: 0,
+      perVector: this.#perVector(tenantId, model, meta.dims),
     };
     this.#entries.set(key, entry);
     this.#opened.file += 1;
@@ -750,6 +756,7 @@ export class VectorIndexes {
           dirty: Math.max(1, build.added + (from?.removed ?? 0)),
           savedAt: this.#now(),
           used: 0,
+          perVector: this.#perVector(tenantId, model, dims),
         };
         this.#entries.set(key, entry);
         this.#opened[build.how] += 1;
@@ -893,6 +900,7 @@ export class VectorIndexes {
       dirty: 1,
       savedAt: this.#now(),
       used: 0,
+      perVector: this.#perVector(tenantId, model, dims),
     };
     const settings = this.settings(tenantId, model);
     const rows = this.#all(tenantId, model);
