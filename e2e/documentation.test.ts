@@ -143,7 +143,7 @@ describe('REST reference', () => {
 });
 
 describe('gRPC reference', () => {
-  test('lists both services and searches names, descriptions and messages with the same fallback', async () => {
+  test('lists the services and searches names, descriptions and messages with the same fallback', async () => {
     const page = await open('/documentation/grpc-reference');
     await page.getByRole('heading', { name: 'SearchService' }).waitFor();
     await page.getByRole('heading', { name: 'AdminService' }).waitFor();
@@ -163,8 +163,13 @@ describe('gRPC reference', () => {
       await page.locator('[data-rpc]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rpc'))),
       ['TextSearch'],
     );
+    await search.fill('stream ImportDocumentsRequest');
+    assert.deepEqual(
+      await page.locator('[data-rpc]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rpc'))),
+      ['ImportDocuments'],
+    );
     await page.getByRole('button', { name: 'Clear' }).click();
-    assert.equal(await page.locator('[data-rpc]').count(), 5);
+    assert.equal(await page.locator('[data-rpc]').count(), 6);
     const tabbed = await open('/documentation/api-reference');
     await tabbed.getByRole('tab', { name: 'gRPC' }).click();
     await tabbed.getByRole('heading', { name: 'SearchService' }).waitFor();

@@ -14,7 +14,7 @@ export const ConfigSchema = Type.Object({
     default: 'localhost',
     description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.',
   }),
-  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService). 0 disables gRPC.'),
+  GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService, DocumentService). 0 disables gRPC.'),
   DATA_DIR: Type.String({
     default: './data',
     description: 'Folder holding the database, index files and the generated JWT secret.',
@@ -30,6 +30,29 @@ export const ConfigSchema = Type.Object({
   VECTOR_CACHE_MB: int(
     1024,
     'Memory for float32 copies of indexed vectors, so vector search rescores its candidates exactly without reading the store; indexes beyond it read the store (slower). 0 turns the copies off.',
+  ),
+  VECTOR_INDEX_MEMORY_MB: int(
+    4096,
+    'Memory for the HNSW vector indexes (estimated from their sizes), over all tenants and collections; beyond it the least recently used indexes are saved and leave memory, and are loaded from their files on next use. 0: no limit.',
+  ),
+  TEXT_INDEX_MEMORY_MB: int(
+    2048,
+    'Memory for the in-memory BM25 text indexes, over all tenants; beyond it the least recently queried leave memory (their queries are ranked by SQLite FTS5, with the same scores, while they are rebuilt). 0: no limit.',
+  ),
+  CHECKPOINT_WRITES: int(
+    10000,
+    'A vector index is saved (checkpointed) once this many of its vectors changed since its last save, so a restart after a crash replays only the writes after it.',
+    1,
+  ),
+  CHECKPOINT_INTERVAL_S: int(
+    60,
+    'A vector index with any change is saved at the latest this many seconds after its last save.',
+    1,
+  ),
+  INDEX_WAIT_MS: int(
+    10000,
+    'How long a vector query waits for an index that is loading or catching up after a restart before answering 503 INDEX_LOADING.',
+    1,
   ),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
@@ -116,6 +139,11 @@ export const ConfigSchema = Type.Object({
     10 * 1024 * 1024 * 1024,
     'Largest streamed body accepted before 413: an NDJSON import (POST /api/v1/documents/import) or an uploaded snapshot (POST /api/v1/snapshots/upload); neither is held in memory.',
     1024,
+  ),
+  IMPORT_IDLE_TIMEOUT_MS: int(
+    30000,
+    'An NDJSON import whose client sends nothing for this long is stopped (408 IMPORT_STALLED); the lines written so far stay written.',
+    1,
   ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

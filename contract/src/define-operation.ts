@@ -29,7 +29,7 @@ export interface OperationExample {
 }
 
 export interface GrpcBinding {
-  readonly service: 'SearchService' | 'AdminService';
+  readonly service: 'SearchService' | 'AdminService' | 'DocumentService';
   readonly method: string;
 }
 

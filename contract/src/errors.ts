@@ -77,6 +77,13 @@ export const errorCatalogue = {
     message: 'The request was not received within {timeout_ms} ms; the connection is closed',
     description: 'The client sent its request too slowly (READ_TIMEOUT_MS).',
   },
+  IMPORT_STALLED: {
+    http: 408,
+    grpc: 'DEADLINE_EXCEEDED',
+    message:
+      'The import body stalled: nothing arrived for {timeout_ms} ms, so the import stopped. Lines answered before this one are written; send the rest again',
+    description: 'An NDJSON import whose client sent nothing for IMPORT_IDLE_TIMEOUT_MS (a stalled upload).',
+  },
   HEADERS_TOO_LARGE: {
     http: 431,
     grpc: 'RESOURCE_EXHAUSTED',
@@ -307,8 +314,8 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     grpc: 'INVALID_ARGUMENT',
-    message: 'Unsupported Content-Type "{type}": send application/json',
-    description: 'Bodies are JSON.',
+    message: 'Unsupported Content-Type "{type}": send {expected}',
+    description: 'Bodies are JSON (application/json), except the NDJSON import (application/x-ndjson).',
   },
   RATE_LIMITED: {
     http: 429,
@@ -342,6 +349,14 @@ export const errorCatalogue = {
     grpc: 'UNAVAILABLE',
     message: 'The server is shutting down: {reason}. Retry once it has restarted',
     description: 'Work that was waiting (for example for a vector index to load) when the server began to stop.',
+  },
+  INDEX_LOADING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The vector index is still {how} ({done} of {total} vectors read). Retry in a few seconds; GET /readyz shows the progress',
+    description:
+      'A vector query waited INDEX_WAIT_MS for its index, which is loading after a restart (catching up from its last checkpoint, or rebuilt from the store), and it was not ready yet. Never an empty result instead.',
   },
   EMBEDDING_QUEUE_FULL: {
     http: 503,

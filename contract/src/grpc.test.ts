@@ -25,12 +25,13 @@ test('every gRPC method names an existing operation and known messages; field nu
     const numbers = message.fields.map((f) => f.number);
     assert.equal(new Set(numbers).size, numbers.length, message.name);
   }
-  // The services the specification lists.
+  // The services the specification lists, and the streamed import (issue #16).
   assert.deepEqual(
     grpcServices.map((s) => [s.name, s.methods.map((m) => m.name)]),
     [
       ['SearchService', ['TextSearch', 'VectorSearch', 'HybridSearch']],
       ['AdminService', ['GetUser', 'CreateGroup']],
+      ['DocumentService', ['ImportDocuments']],
     ],
   );
 });

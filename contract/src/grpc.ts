@@ -25,6 +25,8 @@ export interface GrpcMethod {
   readonly response: string;
   /** The REST operation whose use case serves it. */
   readonly operationId: string;
+  /** The client sends a stream of requests, answered once at the end (`rpc M(stream Request)`). */
+  readonly clientStreaming?: boolean;
 }
 
 export interface GrpcService {
@@ -204,6 +206,52 @@ export const grpcMessages: readonly GrpcMessage[] = [
     ],
   },
   {
+    name: 'ImportDocumentsRequest',
+    description: 'One line of a streamed import: a document, as an NDJSON import line.',
+    fields: [
+      {
+        name: 'line',
+        type: 'string',
+        number: 1,
+        description:
+          'A document as JSON, with the fields of a single add (vectors included), as one line of POST /api/v1/documents/import.',
+      },
+      {
+        name: 'batch_size',
+        type: 'int32',
+        number: 2,
+        description: 'Lines written per transaction (default 500), read from the first message.',
+      },
+    ],
+  },
+  {
+    name: 'ImportLineResult',
+    description: 'What became of one line.',
+    fields: [
+      { name: 'line', type: 'int32', number: 1, description: 'The message’s number in the stream, from 1.' },
+      { name: 'success', type: 'bool', number: 2, description: 'Whether the document was written.' },
+      { name: 'document_id', type: 'string', number: 3, description: 'Its id, when written.' },
+      { name: 'error_code', type: 'string', number: 4, description: 'The catalogue error code, when not.' },
+      { name: 'error_message', type: 'string', number: 5, description: 'What was wrong and how to fix it.' },
+      { name: 'field', type: 'string', number: 6, description: 'The field at fault (line[N].field), if any.' },
+    ],
+  },
+  {
+    name: 'ImportDocumentsResponse',
+    description: 'The result of each line of a streamed import.',
+    fields: [
+      {
+        name: 'results',
+        type: 'ImportLineResult',
+        number: 1,
+        repeated: true,
+        description: 'One per line, in order.',
+      },
+      { name: 'written', type: 'int32', number: 2, description: 'Documents written.' },
+      { name: 'failed', type: 'int32', number: 3, description: 'Lines refused (the others were written).' },
+    ],
+  },
+  {
     name: 'CreateGroupResponse',
     description: 'The group created.',
     fields: [
@@ -261,6 +309,21 @@ export const grpcServices: readonly GrpcService[] = [
       },
     ],
   },
+  {
+    name: 'DocumentService',
+    description: 'Writing documents; the same validation, access rules and errors as REST.',
+    methods: [
+      {
+        name: 'ImportDocuments',
+        description:
+          'Streams documents in, one per message, written in transactions of batch_size like the NDJSON import; a bad line never aborts the good ones.',
+        request: 'ImportDocumentsRequest',
+        response: 'ImportDocumentsResponse',
+        operationId: 'import-documents',
+        clientStreaming: true,
+      },
+    ],
+  },
 ];
 
 /** The .proto text of the interface. */
@@ -275,7 +338,10 @@ export function renderProto(): string {
   for (const service of grpcServices) {
     lines.push(`// ${service.description}`, `service ${service.name} {`);
     for (const m of service.methods)
-      lines.push(`  // ${m.description}`, `  rpc ${m.name}(${m.request}) returns (${m.response});`);
+      lines.push(
+        `  // ${m.description}`,
+        `  rpc ${m.name}(${m.clientStreaming ? 'stream ' : ''}${m.request}) returns (${m.response});`,
+      );
     lines.push('}', '');
   }
   for (const message of grpcMessages) {

@@ -65,6 +65,10 @@ export async function createServer(
     ...(storage.snapshots && { snapshots: storage.snapshots }),
     clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
+    ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
+    ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
+    checkpoint: { writes: config.CHECKPOINT_WRITES, intervalMs: config.CHECKPOINT_INTERVAL_S * 1000 },
+    indexWait: () => new Promise((done) => setTimeout(done, config.INDEX_WAIT_MS).unref()),
     embeddings: {
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
       modelsDir: resolve(config.MODELS_DIR),
@@ -144,12 +148,31 @@ export async function createServer(
     config,
     services,
     isReady: () => engine.isHealthy(),
+    status: () => {
+      const counters = engine.vectors.counters();
+      return {
+        loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
+        vectorIndexes: { ...counters.opened, checkpoints: counters.checkpoints, evictions: counters.evictions },
+        memory: () => engine.memory(),
+      };
+    },
     webDist: webDistOf(config),
     version,
     // The guards time their buckets with the monotonic clock, unless a test holds time still with its own.
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
+  // Index files are checkpointed in the background: the engine decides what is due, by its clock (it keeps no
+  // timers); this tick asks it every second. Then indexes with files start loading, so queries find them ready.
+  const checkpoints = setInterval(() => {
+    try {
+      engine.vectors.checkpoint();
+    } catch (error) {
+      app.log.error({ err: error }, 'a vector index checkpoint failed; the next tick tries again');
+    }
+  }, 1000);
+  checkpoints.unref();
+  engine.vectors.warmUp();
   // Files of documents purged while the store refused are deleted now, or at the next purge.
   void engine.files?.deleteOwed().then(({ deleted, pending, error }) => {
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');
@@ -187,6 +210,7 @@ export async function createServer(
       const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
       cut.unref();
       sweep.unref();
+      clearInterval(checkpoints);
       await Promise.all([relay?.stop(), grpc?.close(), app.close()]);
       clearTimeout(cut);
       clearInterval(sweep);

@@ -37,7 +37,15 @@ export const getCollection = defineOperation({
           documents: 2,
           chunks: 2,
           vector_stats: {
-            image: { vectors: 2, index: 'ready', bytes_per_vector: 161, memory_bytes: 4418, disk_bytes: 32 },
+            image: {
+              vectors: 2,
+              index: 'ready',
+              bytes_per_vector: 161,
+              memory_bytes: 4418,
+              index_bytes: 322,
+              copies_bytes: 4096,
+              disk_bytes: 32,
+            },
           },
         },
       },

@@ -13,7 +13,7 @@ export const searchSmart = defineOperation({
   access: 'user',
   body: SmartSearchRequest,
   success: { status: 200, schema: SmartSearchResponse, description: 'Ranked results.' },
-  errors: ['QUERY_REQUIRED', 'SHUTTING_DOWN'],
+  errors: ['QUERY_REQUIRED', 'SHUTTING_DOWN', 'INDEX_LOADING'],
   examples: [
     {
       summary: 'Routes the query to the best search kind',

@@ -134,6 +134,13 @@ export const VectorStats = Type.Object({
   ),
   bytes_per_vector: Type.Number({ description: 'Index memory per vector for this storage kind (measured).' }),
   memory_bytes: Type.Integer({ description: 'The index in memory, with its float32 copies for rescoring.' }),
+  index_bytes: Type.Integer({
+    description:
+      'Of memory_bytes, the HNSW index (estimated from its size). 0 when not loaded, or evicted under VECTOR_INDEX_MEMORY_MB (loaded from its file on next use).',
+  }),
+  copies_bytes: Type.Integer({
+    description: 'Of memory_bytes, the float32 copies (0 when VECTOR_CACHE_MB left no room for them).',
+  }),
   disk_bytes: Type.Integer({ description: 'The index file and the float32 vectors in the store.' }),
 });
 

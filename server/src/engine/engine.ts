@@ -25,6 +25,14 @@ export interface EngineOptions {
   readonly embeddings: EmbedderOptions;
   /** Memory for float32 copies of indexed vectors (exact rescoring in memory), in bytes; default 1 GiB. */
   readonly vectorCacheBytes?: number;
+  /** Memory for the HNSW indexes (LRU eviction beyond it), in bytes; default no limit. */
+  readonly vectorIndexBytes?: number;
+  /** When vector indexes are checkpointed (see VectorIndexes.checkpoint); default 10,000 changes or 60 s. */
+  readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
+  /** Memory for the in-memory BM25 indexes (LRU eviction beyond it), in bytes; default no limit. */
+  readonly textIndexBytes?: number;
+  /** How long a vector query waits for a loading index: resolves when the wait is over; default no bound. */
+  readonly indexWait?: () => Promise<void>;
   /**
    * Where uploaded document files are kept (the storage provider's files area); default DATA_DIR/files, and none
    * for an in-memory engine.
@@ -32,6 +40,13 @@ export interface EngineOptions {
   readonly files?: ObjectStore;
   /** Where snapshots are kept; default DATA_DIR/snapshots, and none for an in-memory engine. */
   readonly snapshots?: ObjectStore;
+}
+
+/** Memory one kind of derived state holds. */
+export interface MemoryUse {
+  readonly kind: 'vector_index' | 'vector_copies' | 'text_index' | 'row_cache';
+  readonly bytes: number;
+  readonly budget: number | null;
 }
 
 /** The database itself: a plain library, no transport, no environment. */
@@ -57,6 +72,8 @@ export interface Engine {
   readonly clock: Clock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
+  /** Memory the derived state holds, by kind, with its budget (null: bounded otherwise, or not at all). */
+  memory(): MemoryUse[];
   close(): Promise<void>;
 }
 
@@ -76,11 +93,15 @@ export function openEngine(options: EngineOptions): Engine {
     ...defaultVectorIndexOptions,
     spaceSettings: (tenantId, space) => collections.spaceSettings(tenantId, space),
     ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
+    ...(options.vectorIndexBytes !== undefined && { indexMemoryBytes: options.vectorIndexBytes }),
+    ...(options.checkpoint && { checkpoint: options.checkpoint }),
+    ...(options.indexWait && { wait: options.indexWait }),
+    clock,
     dir: onDisk ? join(options.dataDir, 'vectors') : null,
   });
   const fileStore = options.files ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'files')) : null);
   const files = fileStore ? new DocumentFiles(db, fileStore) : null;
-  const text = new TextIndex(db);
+  const text = new TextIndex(db, options.textIndexBytes);
   const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
   const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
@@ -89,6 +110,8 @@ export function openEngine(options: EngineOptions): Engine {
     onDisk && snapshotStore
       ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, files: fileStore, clock })
       : null;
+  const search = new SearchCore(db, text, vectors);
+  const finite = (n: number) => (Number.isFinite(n) ? n : null);
   return {
     db,
     directory,
@@ -99,13 +122,23 @@ export function openEngine(options: EngineOptions): Engine {
     vectors,
     collections,
     text,
-    search: new SearchCore(db, text, vectors),
+    search,
     jobs,
     outbox: new Outbox(db, clock),
     files,
     snapshots,
     restore: onDisk ? new OnlineRestore({ db, text, vectors, files, dataDir: options.dataDir }) : null,
     clock,
+    memory: () => {
+      const v = vectors.memory();
+      const t = text.memory();
+      return [
+        { kind: 'vector_index', bytes: v.indexBytes, budget: finite(v.indexBudget) },
+        { kind: 'vector_copies', bytes: v.copiesBytes, budget: finite(v.copiesBudget) },
+        { kind: 'text_index', bytes: t.bytes, budget: finite(t.budget) },
+        { kind: 'row_cache', bytes: search.rowCacheMemory().bytes, budget: null },
+      ];
+    },
     isHealthy: () => {
       try {
         return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine, type Engine } from '../engine/engine.js';
+import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
 import { sharedModelCacheDir } from './model-cache.js';
 
 /**
@@ -10,7 +10,12 @@ import { sharedModelCacheDir } from './model-cache.js';
 export function openTestEngine(
   dataDir: string,
   defaultModel = 'glove-100',
-  options: { vectorCacheBytes?: number } = {},
+  options: Partial<
+    Pick<
+      EngineOptions,
+      'vectorCacheBytes' | 'vectorIndexBytes' | 'textIndexBytes' | 'checkpoint' | 'clock' | 'indexWait'
+    >
+  > = {},
 ): Engine {
   return openEngine({
     dataDir,

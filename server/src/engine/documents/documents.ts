@@ -763,7 +763,7 @@ export class Documents {
   }
 
   #bump(tenantId: string, changes: VectorChanges): void {
-    for (const [model, c] of changes) c.generation = this.#deps.vectors.bumpGeneration(tenantId, model);
+    for (const [model, c] of changes) c.generation = this.#deps.vectors.bumpGeneration(tenantId, model, c.removed);
   }
 
   #apply(tenantId: string, changes: VectorChanges): void {

@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { createError } from '@godb/contract';
+import type { Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
 import { ExactVectors } from './exact-vectors.js';
-import { indexBytesPerVector, modelSpace, type SpaceSettings } from '../collections/vector-space.js';
+import { readMeta, RemovalLog, removeTemporary, writeDurably, writeMeta, type IndexMeta } from './index-files.js';
+import { indexBytesPerVector, modelSpace, parseSpaceKey, type SpaceSettings } from '../collections/vector-space.js';
 
 export interface VectorIndexOptions {
   /** Folder for index files, or null to keep indexes in memory only (rebuilt from the store on start). */
@@ -23,6 +25,23 @@ export interface VectorIndexOptions {
    * by default; HNSW parameters given here replace connectivity and the expansions.
    */
   readonly spaceSettings?: (tenantId: string, space: string) => SpaceSettings;
+  /**
+   * Memory for the HNSW indexes themselves (estimated from their sizes), over all of them; beyond it the least
+   * recently used indexes are saved and leave memory, to be loaded from their files on next use. Infinity: none.
+   * Only with a folder (an index kept only in memory cannot leave it).
+   */
+  readonly indexMemoryBytes?: number;
+  /**
+   * Checkpoints (see checkpoint()): an index is saved once it holds `writes` changed vectors since its last save,
+   * or any change `intervalMs` after its last save. Time comes from `clock`.
+   */
+  readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
+  readonly clock?: Clock;
+  /**
+   * How long a vector query waits for an index that is loading or catching up before answering 503
+   * INDEX_LOADING: `wait()` resolves when the wait is over. Unset: queries wait until the index is ready.
+   */
+  readonly wait?: () => Promise<void>;
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
@@ -32,6 +51,8 @@ export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
   exactVectorBytes: 1024 * 1024 * 1024,
 };
 
+const defaultCheckpoint = { writes: 10_000, intervalMs: 60_000 };
+
 interface Entry {
   index: Index;
   readonly dims: number;
@@ -39,8 +60,46 @@ interface Entry {
   /** Float32 copies of the index's vectors (null: over the memory budget); usable once `exactReady`. */
   exact: ExactVectors | null;
   exactReady: boolean;
-  /** Loaded from its file as it was, or built from the stored vectors. */
+  /** Loaded from its file (with the writes after its checkpoint, after a crash), or built from the stored vectors. */
   readonly source: 'file' | 'store';
+  /** The highest vector seq the index reflects (see IndexMeta). */
+  through: number;
+  /** Vectors added or removed since the file was last saved (a built or replayed index counts as changed). */
+  dirty: number;
+  /** When the file was last saved or loaded (clock milliseconds). */
+  savedAt: number;
+  /** Use order, for eviction: higher is more recent. */
+  used: number;
+  /** Estimated index memory per vector (storage kind and m are fixed when a vector is declared). */
+  readonly perVector: number;
+}
+
+/** How an index came into memory: its current file, its last checkpoint plus the writes after it, or the store. */
+export type OpenedHow = 'file' | 'replay' | 'rebuild';
+
+/** An index loading or catching up, as /readyz shows it. */
+export interface LoadingIndex {
+  /** A model's name, or `collection` for a collection's vector (tenant data is not shown). */
+  readonly space: string;
+  readonly how: Exclude<OpenedHow, 'file'>;
+  /** Vectors read from the store so far, of `total` to read. */
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Memory the indexes hold, in bytes, and their budgets. */
+export interface VectorMemory {
+  readonly indexBytes: number;
+  readonly indexBudget: number;
+  readonly copiesBytes: number;
+  readonly copiesBudget: number;
+}
+
+/** Counters since start, for /readyz and /metrics. */
+export interface VectorCounters {
+  readonly opened: Readonly<Record<OpenedHow, number>>;
+  readonly checkpoints: number;
+  readonly evictions: number;
 }
 
 /** A chunk as the index and its exact copies hold it. */
@@ -57,6 +116,10 @@ interface Build {
   readonly dims: number;
   /** Chunks up to this seq are in the index. */
   through: number;
+  readonly how: Exclude<OpenedHow, 'file'>;
+  /** Vectors added so far, of `total` (counted when the build started). */
+  added: number;
+  readonly total: number;
   readonly done: Promise<void>;
   finish(): void;
   /** Settles the waiters: the index is ready (built by this build or by a rebuild that replaced it), or not. */
@@ -101,40 +164,62 @@ export interface IndexStats {
   readonly source?: 'file' | 'store';
   readonly size: number;
   readonly bytesPerVector: number;
+  /** The index and its float32 copies (indexBytes + copiesBytes). */
   readonly memoryBytes: number;
+  readonly indexBytes: number;
+  readonly copiesBytes: number;
   readonly fileBytes: number;
 }
 
 /**
  * HNSW indexes (usearch, f16, cosine over normalised vectors), one per tenant and embedding model. They are
  * derived data: the store keeps every vector as float32, and a `generation` counter per (tenant, model) that every
- * write transaction bumps. An index file is trusted only when its recorded generation equals the store's;
- * otherwise (a crash, a copy, a corrupt file) it is rebuilt from the store: in the background, in slices of chunks
- * in seq order between which the event loop serves other requests, while vector queries for it wait (ready()).
- * Writes during a build remove what the build already holds; chunks it has not reached yet it reads itself (chunk
- * seqs only grow).
+ * write transaction bumps.
+ *
+ * - An index file is loaded as is when its recorded generation equals the store's. An older file (a crash after
+ *   its last checkpoint) is loaded and caught up: the keys the removal log holds after its generation are taken
+ *   out, and the live vectors beyond its `through` are added from the store (vector seqs only grow). A file that
+ *   cannot be replayed (no `through`, the log pruned past it, corrupt) is rebuilt from the store. Catching up and
+ *   rebuilding run in the background, in slices of vectors in seq order between which the event loop serves other
+ *   requests, while vector queries for the index wait (ready(), bounded by `wait`).
+ * - Writes during a build remove what the build already holds; vectors it has not reached yet it reads itself.
+ * - checkpoint() saves changed indexes (after N changed vectors or T ms), atomically: temporary file, fsync,
+ *   rename, then the metadata likewise; then the removal log up to the saved generation is pruned.
+ * - Memory: the indexes' estimated size is held under `indexMemoryBytes` by saving and evicting the least recently
+ *   used ones (reloaded from their files on next use); float32 copies under `exactVectorBytes`.
  */
 export class VectorIndexes {
   readonly #db: Db;
   readonly #options: VectorIndexOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #building = new Map<string, Build>();
+  readonly #log: RemovalLog;
+  readonly #opened: Record<OpenedHow, number> = { file: 0, replay: 0, rebuild: 0 };
+  #checkpoints = 0;
+  #evictions = 0;
+  #uses = 0;
   #closed = false;
 
   constructor(db: Db, options: VectorIndexOptions) {
     this.#db = db;
     this.#options = options;
+    this.#log = new RemovalLog(db);
   }
 
-  /** Bumps and returns the generation of (tenant, model). Call inside the write transaction. */
-  bumpGeneration(tenantId: string, model: string): number {
-    return this.#db
+  /**
+   * Bumps and returns the generation of (tenant, model), logging the keys the write takes out of it. Call inside
+   * the write transaction.
+   */
+  bumpGeneration(tenantId: string, model: string, removed: readonly number[] = []): number {
+    const generation = this.#db
       .prepare(
         `INSERT INTO vector_generations (tenant_id, model, generation) VALUES (?, ?, 1)
            ON CONFLICT (tenant_id, model) DO UPDATE SET generation = generation + 1 RETURNING generation`,
       )
       .pluck()
       .get(tenantId, model) as number;
+    if (this.#options.dir) this.#log.record(tenantId, model, generation, removed);
+    return generation;
   }
 
   /** Applies a committed write to the in-memory index (loading or rebuilding it first if needed). */
@@ -155,13 +240,13 @@ export class VectorIndexes {
       for (const k of held) build.exact?.delete(k);
       return; // added chunks lie beyond the build's position: it reads them from the store
     }
-    // Not in memory (no query since the start): its file, if it was current just before this write, else a
-    // background build from the store, which holds this write. Left as is, the file would be stale after the
-    // write, and the next query would rebuild the whole index.
+    // Not in memory (no query since the start, or evicted): its file, if it was current just before this write;
+    // else its last checkpoint caught up in the background (this write included), else a background build from
+    // the store. Left as is, the file would be stale after the write, and the next query would rebuild the index.
     const dims = added[0]?.vector.length;
     const entry = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims, generation - 1);
     if (!entry) {
-      if (dims !== undefined) this.#startBuild(tenantId, model, dims);
+      if (!this.#startReplay(tenantId, model, dims) && dims !== undefined) this.#startBuild(tenantId, model, dims);
       return;
     }
     if (removed.length > 0) entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
@@ -178,8 +263,12 @@ export class VectorIndexes {
         matrix,
         0,
       );
+      for (const a of added) if (a.key > entry.through) entry.through = a.key; // a batch may hold 100,000
     }
     entry.generation = generation;
+    entry.dirty += added.length + removed.length;
+    this.#touch(entry);
+    this.#evict(key);
   }
 
   /** Approximate nearest chunks by cosine: keys (chunk seqs) and cosine distances, best first. */
@@ -191,6 +280,7 @@ export class VectorIndexes {
     k: number,
   ): { keys: number[]; distances: number[] } {
     const entry = this.#load(tenantId, model, dims);
+    this.#touch(entry);
     if (entry.index.size() === 0) return { keys: [], distances: [] };
     const matches = entry.index.search(query, Math.min(k, entry.index.size()), 1);
     const keys: number[] = [];
@@ -211,14 +301,34 @@ export class VectorIndexes {
   }
 
   /**
-   * Resolves once the index of (tenant, model) is in memory: loaded from its file when that is current, else built
-   * from the store in the background (one build however many callers wait).
+   * Resolves once the index of (tenant, model) is in memory: loaded from its file when that is current, else its
+   * last checkpoint caught up, else built from the store, in the background (one build however many callers
+   * wait). With `wait` set, a caller waits at most that long, then gets 503 INDEX_LOADING with the progress.
    */
   async ready(tenantId: string, model: string, dims: number): Promise<void> {
     const key = this.#key(tenantId, model);
-    if (this.#entries.has(key) || this.#loadFile(tenantId, model, dims)) return;
+    const entry = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims);
+    if (entry) {
+      this.#touch(entry);
+      return;
+    }
     if (this.#closed) throw createError('SHUTTING_DOWN', { reason: 'the vector index was not loaded' });
-    await (this.#building.get(key) ?? this.#startBuild(tenantId, model, dims)).done;
+    const build =
+      this.#building.get(key) ?? this.#startReplay(tenantId, model, dims) ?? this.#startBuild(tenantId, model, dims);
+    const wait = this.#options.wait;
+    if (!wait) return build.done;
+    let settled = false;
+    await Promise.race([
+      build.done.finally(() => (settled = true)),
+      wait().then(() => {
+        if (settled) return;
+        throw createError('INDEX_LOADING', {
+          how: build.how === 'replay' ? 'catching up from its last checkpoint' : 'being rebuilt from the store',
+          done: build.added,
+          total: build.total,
+        });
+      }),
+    ]);
   }
 
   /** Stops builds in progress (the store is closing); their waiters get an error. */
@@ -252,16 +362,145 @@ export class VectorIndexes {
     return entry.index.size();
   }
 
-  /** Saves every loaded index (on shutdown). */
+  /** Saves every loaded index that changed since its file was written (on shutdown, before a snapshot). */
   saveAll(): void {
     for (const [key, entry] of this.#entries) {
       const [tenantId, model] = JSON.parse(key) as [string, string];
-      this.#save(tenantId, model, entry);
+      const files = this.#files(tenantId, model);
+      if (entry.dirty > 0 || (files && !existsSync(files.meta))) this.#save(tenantId, model, entry);
     }
+  }
+
+  /**
+   * Saves the indexes whose checkpoint is due: `checkpoint.writes` vectors changed since their last save, or any
+   * change `checkpoint.intervalMs` after it. Call it often (the server does every second): it costs nothing when
+   * nothing is due. A save holds the thread while usearch writes the file. Returns the number saved.
+   */
+  checkpoint(): number {
+    if (!this.#options.dir || this.#closed) return 0;
+    const { writes, intervalMs } = this.#options.checkpoint ?? defaultCheckpoint;
+    const now = this.#now();
+    let saved = 0;
+    for (const [key, entry] of this.#entries) {
+      if (entry.dirty === 0 || (entry.dirty < writes && now - entry.savedAt < intervalMs)) continue;
+      const [tenantId, model] = JSON.parse(key) as [string, string];
+      this.#save(tenantId, model, entry);
+      saved += 1;
+    }
+    return saved;
+  }
+
+  /**
+   * Starts loading, in the background, the indexes that have files (most recently saved first), until the index
+   * memory budget is reached: after a restart vector queries find them ready, or catching up, rather than starting
+   * the work on their first query.
+   */
+  warmUp(): void {
+    if (!this.#options.dir) return;
+    const spaces = (
+      this.#db.prepare('SELECT tenant_id, model FROM vector_generations').all() as {
+        tenant_id: string;
+        model: string;
+      }[]
+    )
+      .flatMap(({ tenant_id: tenantId, model }) => {
+        const files = this.#files(tenantId, model)!;
+        const meta = readMeta(files.meta);
+        return meta && existsSync(files.index) ? [{ tenantId, model, meta, time: statSync(files.index).mtimeMs }] : [];
+      })
+      .sort((a, b) => b.time - a.time);
+    const budget = this.#options.indexMemoryBytes ?? Infinity;
+    inSlices(() => {
+      const next = spaces.shift();
+      if (!next || this.#closed || this.memory().indexBytes >= budget) return true;
+      const { tenantId, model, meta } = next;
+      const key = this.#key(tenantId, model);
+      if (!this.#entries.has(key) && !this.#building.has(key) && !this.#loadFile(tenantId, model, meta.dims)) {
+        if (!this.#startReplay(tenantId, model, meta.dims)) this.#startBuild(tenantId, model, meta.dims);
+      }
+      return spaces.length === 0;
+    });
+  }
+
+  /** The indexes loading or catching up now, with their progress. */
+  loading(): LoadingIndex[] {
+    return [...this.#building.entries()].map(([key, build]) => {
+      const [, space] = JSON.parse(key) as [string, string];
+      const source = parseSpaceKey(space);
+      return {
+        space: source.kind === 'chunks' ? source.model : 'collection',
+        how: build.how,
+        done: build.added,
+        total: build.total,
+      };
+    });
+  }
+
+  /** How the indexes came into memory since start, checkpoints written and evictions. */
+  counters(): VectorCounters {
+    return { opened: { ...this.#opened }, checkpoints: this.#checkpoints, evictions: this.#evictions };
+  }
+
+  /** Memory held by the indexes (estimated from their sizes) and by their float32 copies, with the budgets. */
+  memory(): VectorMemory {
+    let indexBytes = 0;
+    let copiesBytes = 0;
+    for (const entry of this.#entries.values()) {
+      indexBytes += this.#indexBytes(entry);
+      copiesBytes += entry.exact?.bytes ?? 0;
+    }
+    for (const build of this.#building.values()) copiesBytes += build.exact?.bytes ?? 0;
+    return {
+      indexBytes,
+      indexBudget: this.#options.indexMemoryBytes ?? Infinity,
+      copiesBytes,
+      copiesBudget: this.#options.exactVectorBytes,
+    };
   }
 
   #key(tenantId: string, model: string): string {
     return JSON.stringify([tenantId, model]);
+  }
+
+  #now(): number {
+    return this.#options.clock?.now() ?? 0;
+  }
+
+  #touch(entry: Entry): void {
+    this.#uses += 1;
+    entry.used = this.#uses;
+  }
+
+  #indexBytes(entry: Entry): number {
+    return Math.round(entry.index.size() * entry.perVector);
+  }
+
+  #perVector(tenantId: string, space: string, dims: number): number {
+    const settings = this.settings(tenantId, space);
+    return indexBytesPerVector(dims, settings.storage, settings.hnsw.m);
+  }
+
+  /**
+   * Saves and forgets the least recently used indexes while their memory passes the budget; `keep` (the index
+   * being used) stays. Their next use loads them from their files, which are current.
+   */
+  #evict(keep: string): void {
+    const budget = this.#options.indexMemoryBytes ?? Infinity;
+    if (!this.#options.dir || budget === Infinity) return;
+    let total = this.memory().indexBytes;
+    while (total > budget) {
+      let victim: [string, Entry] | undefined;
+      for (const pair of this.#entries)
+        if (pair[0] !== keep && (!victim || pair[1].used < victim[1].used)) victim = pair;
+      if (!victim) return;
+      const [key, entry] = victim;
+      const [tenantId, model] = JSON.parse(key) as [string, string];
+      const files = this.#files(tenantId, model)!;
+      if (entry.dirty > 0 || !existsSync(files.meta)) this.#save(tenantId, model, entry);
+      total -= this.#indexBytes(entry);
+      this.#entries.delete(key);
+      this.#evictions += 1;
+    }
   }
 
   /** The settings of a space: a model's, or a collection vector's. */
@@ -283,16 +522,22 @@ export class VectorIndexes {
         size: 0,
         bytesPerVector: perVector,
         memoryBytes: 0,
+        indexBytes: 0,
+        copiesBytes: 0,
         fileBytes,
       };
     }
     const size = entry.index.size();
+    const indexBytes = Math.round(size * perVector);
+    const copiesBytes = entry.exact?.bytes ?? 0;
     return {
       state: 'ready',
       source: entry.source,
       size,
       bytesPerVector: perVector,
-      memoryBytes: Math.round(size * perVector) + (entry.exact?.bytes ?? 0),
+      memoryBytes: indexBytes + copiesBytes,
+      indexBytes,
+      copiesBytes,
       fileBytes,
     };
   }
@@ -323,9 +568,12 @@ export class VectorIndexes {
         map.delete(key);
       }
     }
+    // Its removal log described the replaced rows: from now on only a file at the restored generation is trusted
+    // (an older one is rebuilt, never replayed with removals that no longer apply).
+    this.#log.forgetTenant(tenantId);
   }
 
-  /** Removes a space's index: in memory, its files and its generation (its collection or vector is gone). */
+  /** Removes a space's index: in memory, its files, its removal log and its generation (its collection or vector is gone). */
   drop(tenantId: string, space: string): void {
     const key = this.#key(tenantId, space);
     this.#building.get(key)?.resolve();
@@ -333,6 +581,7 @@ export class VectorIndexes {
     this.#entries.delete(key);
     const files = this.#files(tenantId, space);
     if (files) for (const file of [files.index, files.meta]) rmSync(file, { force: true });
+    this.#log.drop(tenantId, space);
     this.#db.prepare('DELETE FROM vector_generations WHERE tenant_id = ? AND model = ?').run(tenantId, space);
   }
 
@@ -375,12 +624,12 @@ export class VectorIndexes {
     });
   }
 
-  /** The index of (tenant, model), loaded or built now (a build in progress is finished synchronously). */
+  /** The index of (tenant, model), loaded or built now (a build or catch-up in progress is finished synchronously). */
   #load(tenantId: string, model: string, dims: number): Entry {
     const key = this.#key(tenantId, model);
     const cached = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims);
     if (cached) return cached;
-    const build = this.#building.get(key);
+    const build = this.#building.get(key) ?? this.#startReplay(tenantId, model, dims);
     build?.finish();
     return this.#entries.get(key) ?? this.#build(tenantId, model, dims);
   }
@@ -400,33 +649,76 @@ export class VectorIndexes {
     if (cached) return cached;
     if (this.#building.has(key)) return undefined;
     const files = this.#files(tenantId, model);
-    if (files && existsSync(files.index) && existsSync(files.meta)) {
-      try {
-        const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as { generation: number; dims: number };
-        if (meta.generation === generation && (dims === undefined || meta.dims === dims)) {
-          const index = this.#newIndex(tenantId, model, meta.dims);
-          index.load(files.index);
-          const entry: Entry = {
-            index,
-            dims: meta.dims,
-            generation,
-            exact: this.#newExact(meta.dims),
-            exactReady: false,
-            source: 'file',
-          };
-          this.#entries.set(key, entry);
-          this.#fillExact(tenantId, model, entry);
-          return entry;
-        }
-      } catch {
-        // A corrupt file is never trusted: fall through to a rebuild.
-      }
-    }
-    return undefined;
+    if (!files) return undefined;
+    const meta = readMeta(files.meta);
+    if (!meta || meta.generation !== generation || (dims !== undefined && meta.dims !== dims)) return undefined;
+    const index = this.#read(tenantId, model, files.index, meta);
+    if (!index) return undefined;
+    const entry: Entry = {
+      index,
+      dims: meta.dims,
+      generation,
+      exact: this.#newExact(meta.dims),
+      exactReady: false,
+      // A file saved before checkpoints recorded `through`: current, so it holds every vector stored so far.
+      through: meta.through ?? this.#maxSeq(tenantId, model),
+      dirty: meta.through === undefined ? 1 : 0,
+      savedAt: this.#now(),
+      used: 0,
+      perVector: this.#perVector(tenantId, model, meta.dims),
+      source: 'file',
+    };
+    this.#entries.set(key, entry);
+    this.#opened.file += 1;
+    this.#touch(entry);
+    this.#fillExact(tenantId, model, entry);
+    this.#evict(key);
+    return entry;
   }
 
-  /** Starts building the index of (tenant, model) from the store, one slice per turn of the event loop. */
-  #startBuild(tenantId: string, model: string, dims: number): Build {
+  /** An index file read into a new index; undefined when it cannot be (a corrupt file is never trusted). */
+  #read(tenantId: string, model: string, path: string, meta: IndexMeta): Index | undefined {
+    removeTemporary(path);
+    if (!existsSync(path)) return undefined;
+    try {
+      const index = this.#newIndex(tenantId, model, meta.dims);
+      index.load(path);
+      return index;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Starts catching up the last checkpoint of (tenant, model) when its file can be replayed: it records `through`,
+   * its generation is not ahead of the store's, and the removal log covers every write since. The keys removed
+   * since are taken out now; the vectors added since are read in the background like a build's. Undefined when
+   * the file cannot be replayed.
+   */
+  #startReplay(tenantId: string, model: string, dims: number | undefined): Build | undefined {
+    const files = this.#files(tenantId, model);
+    if (!files || this.#closed) return undefined;
+    const meta = readMeta(files.meta);
+    if (!meta || meta.through === undefined || (dims !== undefined && meta.dims !== dims)) return undefined;
+    if (meta.generation > this.#generation(tenantId, model) || !this.#log.covers(tenantId, model, meta.generation))
+      return undefined;
+    const index = this.#read(tenantId, model, files.index, meta);
+    if (!index) return undefined;
+    const removed = this.#log.since(tenantId, model, meta.generation);
+    if (removed.length > 0) index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
+    return this.#startBuild(tenantId, model, meta.dims, { index, through: meta.through, removed: removed.length });
+  }
+
+  /**
+   * Starts building the index of (tenant, model) from the store, one slice per turn of the event loop: from
+   * nothing, or (`from`) from a checkpoint whose later removals are already applied.
+   */
+  #startBuild(
+    tenantId: string,
+    model: string,
+    dims: number,
+    from?: { index: Index; through: number; removed: number },
+  ): Build {
     const key = this.#key(tenantId, model);
     const page = this.#page(tenantId, model);
     const settings = this.settings(tenantId, model);
@@ -434,10 +726,14 @@ export class VectorIndexes {
     const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     done.catch(() => {}); // a build nobody waits for may fail quietly
     const build: Build = {
-      index: this.#newIndex(tenantId, model, dims),
-      exact: this.#newExact(dims),
+      index: from?.index ?? this.#newIndex(tenantId, model, dims),
+      // A replay fills the copies of the whole index afterwards (the file holds none).
+      exact: from ? null : this.#newExact(dims),
       dims,
-      through: 0,
+      through: from?.through ?? 0,
+      how: from ? 'replay' : 'rebuild',
+      added: 0,
+      total: this.#countAfter(tenantId, model, from?.through ?? 0),
       done,
       finish: () => {
         while (this.#building.get(key) === build && !slice()) {
@@ -451,7 +747,11 @@ export class VectorIndexes {
     const slice = (): boolean => {
       if (this.#building.get(key) !== build || this.#closed) return true;
       try {
-        const rows = page(build.through);
+        const read = page(build.through);
+        // Catching up onto an index saved after its metadata (a crash between the two renames): skip what it holds.
+        const held =
+          from && read.length > 0 ? build.index.contains(BigUint64Array.from(read, (r) => BigInt(r.seq))) : [];
+        const rows = from ? read.filter((_, i) => !(held as boolean[])[i]) : read;
         if (rows.length > 0) {
           const matrix = new Float32Array(rows.length * dims);
           rows.forEach((row, i) => {
@@ -465,18 +765,29 @@ export class VectorIndexes {
             matrix,
             0,
           );
-          build.through = rows[rows.length - 1]!.seq;
+          build.added += rows.length;
         }
-        if (rows.length === vectorsPerSlice) return false;
+        if (read.length > 0) build.through = read[read.length - 1]!.seq;
+        if (read.length === vectorsPerSlice) return false;
         this.#building.delete(key);
-        this.#entries.set(key, {
+        const entry: Entry = {
           index: build.index,
           dims,
           generation: this.#generation(tenantId, model),
-          exact: build.exact,
-          exactReady: true,
-          source: 'store',
-        });
+          exact: from ? this.#newExact(dims) : build.exact, // null: dropped over the budget during the build
+          exactReady: !from && build.exact !== null,
+          through: build.through,
+          dirty: Math.max(1, build.added + (from?.removed ?? 0)),
+          savedAt: this.#now(),
+          used: 0,
+          perVector: this.#perVector(tenantId, model, dims),
+          source: from ? 'file' : 'store',
+        };
+        this.#entries.set(key, entry);
+        this.#opened[build.how] += 1;
+        this.#touch(entry);
+        if (from) this.#fillExact(tenantId, model, entry);
+        this.#evict(key);
         settle.resolve();
       } catch (error) {
         this.#building.delete(key);
@@ -487,6 +798,43 @@ export class VectorIndexes {
     this.#building.set(key, build);
     inSlices(slice);
     return build;
+  }
+
+  /** Live vectors of a space after a seq (what a build from there reads). */
+  #countAfter(tenantId: string, space: string, through: number): number {
+    const source = this.settings(tenantId, space).source;
+    if (source.kind === 'chunks') {
+      return this.#db
+        .prepare(
+          `SELECT count(*) FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+           WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ?`,
+        )
+        .pluck()
+        .get(tenantId, source.model, through) as number;
+    }
+    return this.#db
+      .prepare(
+        `SELECT count(*) FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+         WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive} AND v.seq > ?`,
+      )
+      .pluck()
+      .get(tenantId, source.collection, source.name, through) as number;
+  }
+
+  /** The highest vector seq a space has ever stored (dead ones included). */
+  #maxSeq(tenantId: string, space: string): number {
+    const source = this.settings(tenantId, space).source;
+    const found =
+      source.kind === 'chunks'
+        ? this.#db
+            .prepare('SELECT max(seq) FROM chunks WHERE tenant_id = ? AND model = ?')
+            .pluck()
+            .get(tenantId, source.model)
+        : this.#db
+            .prepare('SELECT max(seq) FROM document_vectors WHERE tenant_id = ? AND collection = ? AND name = ?')
+            .pluck()
+            .get(tenantId, source.collection, source.name);
+    return (found as number | null) ?? 0;
   }
 
   /** Live vectors of a space after a seq, in seq order, one slice at a time. */
@@ -567,7 +915,19 @@ export class VectorIndexes {
   #build(tenantId: string, model: string, dims: number): Entry {
     const generation = this.#generation(tenantId, model);
     const index = this.#newIndex(tenantId, model, dims);
-    const entry: Entry = { index, dims, generation, exact: this.#newExact(dims), exactReady: true, source: 'store' };
+    const entry: Entry = {
+      index,
+      dims,
+      generation,
+      exact: this.#newExact(dims),
+      exactReady: true,
+      through: 0,
+      dirty: 1,
+      savedAt: this.#now(),
+      used: 0,
+      perVector: this.#perVector(tenantId, model, dims),
+      source: 'store',
+    };
     const settings = this.settings(tenantId, model);
     const rows = this.#all(tenantId, model);
     const batch = 4096;
@@ -584,14 +944,19 @@ export class VectorIndexes {
       matrix.set(vector, keys.length * dims);
       entry.exact?.set(row.seq, row.doc_seq, vector);
       keys.push(BigInt(row.seq));
+      entry.through = Math.max(entry.through, row.seq);
       if (keys.length === batch) {
         flush();
         this.#enforceBudget(entry);
       }
     }
     flush();
-    this.#entries.set(this.#key(tenantId, model), entry);
+    const key = this.#key(tenantId, model);
+    this.#entries.set(key, entry);
+    this.#opened.rebuild += 1;
+    this.#touch(entry);
     this.#enforceBudget();
+    this.#evict(key);
     return entry;
   }
 
@@ -599,11 +964,19 @@ export class VectorIndexes {
     const files = this.#files(tenantId, model);
     if (!files) return;
     mkdirSync(join(files.index, '..'), { recursive: true });
-    entry.index.save(`${files.index}.tmp`);
-    renameSync(`${files.index}.tmp`, files.index);
-    writeFileSync(
-      files.meta,
-      JSON.stringify({ generation: entry.generation, dims: entry.dims, count: entry.index.size() }),
-    );
+    // The index first, then its metadata: a crash between the two leaves the older metadata beside the newer
+    // index, and replaying from the older checkpoint onto it is harmless (removing a key twice changes nothing,
+    // and a vector already in the index is not added again).
+    writeDurably(files.index, (tmp) => entry.index.save(tmp));
+    writeMeta(files.meta, {
+      generation: entry.generation,
+      dims: entry.dims,
+      count: entry.index.size(),
+      through: entry.through,
+    });
+    this.#log.prune(tenantId, model, entry.generation);
+    entry.dirty = 0;
+    entry.savedAt = this.#now();
+    this.#checkpoints += 1;
   }
 }

@@ -17,8 +17,12 @@ const maxRows = 50_000;
 export class PublicRows<Row extends readonly unknown[]> {
   readonly #db: Db;
   readonly #epochSql;
-  readonly #rows = new Map<number, { readonly tenant: string; readonly table: string; readonly row: Row }>();
+  readonly #rows = new Map<
+    number,
+    { readonly tenant: string; readonly table: string; readonly row: Row; readonly bytes: number }
+  >();
   #epoch = -1;
+  #bytes = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -31,6 +35,7 @@ export class PublicRows<Row extends readonly unknown[]> {
     const epoch = this.#epochSql.get() as number;
     if (epoch !== this.#epoch) {
       this.#rows.clear();
+      this.#bytes = 0;
       this.#epoch = epoch;
     }
     return true;
@@ -46,7 +51,28 @@ export class PublicRows<Row extends readonly unknown[]> {
   /** Remembers a row the access rule just let through, if its document is public. Call after sync() is true. */
   remember(seq: number, tenant: string, table: string, visibility: string, row: Row): void {
     if (visibility !== 'public' || this.#rows.has(seq)) return;
-    if (this.#rows.size >= maxRows) this.#rows.delete(this.#rows.keys().next().value!);
-    this.#rows.set(seq, { tenant, table, row });
+    if (this.#rows.size >= maxRows) {
+      const oldest = this.#rows.keys().next().value!;
+      this.#bytes -= this.#rows.get(oldest)!.bytes;
+      this.#rows.delete(oldest);
+    }
+    const bytes = estimateBytes(row) + 2 * (tenant.length + table.length) + 96;
+    this.#bytes += bytes;
+    this.#rows.set(seq, { tenant, table, row, bytes });
   }
+
+  /** Memory held, estimated (strings at 2 bytes a character, numbers 8, ~96 bytes per entry), and rows held. */
+  memory(): { bytes: number; rows: number; maxRows: number } {
+    return { bytes: this.#bytes, rows: this.#rows.size, maxRows };
+  }
+}
+
+function estimateBytes(row: readonly unknown[]): number {
+  let bytes = 16 + 8 * row.length;
+  for (const value of row) {
+    if (typeof value === 'string') bytes += 2 * value.length;
+    else if (value instanceof Uint8Array) bytes += value.byteLength;
+    else if (typeof value === 'number') bytes += 8;
+  }
+  return bytes;
 }

@@ -108,6 +108,11 @@ export class SearchCore {
     this.vectors = vectors;
   }
 
+  /** Memory of the remembered public rows (estimated). */
+  rowCacheMemory(): { bytes: number; rows: number; maxRows: number } {
+    return this.#public.memory();
+  }
+
   /**
    * Live documents the viewer may read, among `seqs`, restricted to the scope's table. `lazy`: only their seqs are
    * read now, the rest of each row when first used. Public documents an earlier load read come from memory.

@@ -148,8 +148,7 @@ export class Snapshots {
       for (const file of filesUnder(vectorDir).filter((path) => path.startsWith(tenantDir))) {
         const target = join(staging, 'vectors', ...file.split('/'));
         mkdirSync(join(target, '..'), { recursive: true });
-        // Index files are replaced by rename, so a hard link keeps this version; small metadata is rewritten in
-        // place, so it is copied.
+        // Index files are replaced by rename, so a hard link keeps this version; the small metadata is copied.
         if (file.endsWith('.json')) copyFileSync(join(vectorDir, file), target);
         else {
           try {

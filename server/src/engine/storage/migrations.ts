@@ -275,4 +275,22 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ALTER TABLE jobs ADD COLUMN updated_ms INTEGER;
     `,
   },
+  {
+    version: 10,
+    description: 'the changed-rows log of the vector indexes, so a restart replays a checkpoint instead of rebuilding',
+    // Keys (vector seqs, float64 little-endian) each write took out of a space, by generation; pruned when a
+    // checkpoint of that generation is durable. Spaces that existed before have no log of their past removals: their
+    // log starts at their current generation (a file of an older one is rebuilt, as before).
+    sql: `
+      CREATE TABLE vector_removals (
+        tenant_id TEXT NOT NULL,
+        space TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        keys BLOB NOT NULL,
+        PRIMARY KEY (tenant_id, space, generation)
+      ) STRICT;
+      ALTER TABLE vector_generations ADD COLUMN logged_from INTEGER NOT NULL DEFAULT 0;
+      UPDATE vector_generations SET logged_from = generation;
+    `,
+  },
 ];

@@ -120,6 +120,36 @@ export class Bm25Index {
     return this.#live;
   }
 
+  /**
+   * Memory held, in bytes, estimated: the typed arrays' capacities, the postings' arrays, and about 64 bytes per
+   * entry of the maps (key string, number, hash slot).
+   */
+  get bytes(): number {
+    let bytes = 0;
+    for (const a of [
+      this.#chunkSeqs,
+      this.#docSeqs,
+      this.#lengths,
+      this.#alive,
+      this.#public,
+      this.#termPool,
+      this.#termStart,
+      this.#termCount,
+      this.#titleLengths,
+      this.#scratch,
+      this.#scores,
+      this.#groupSeen,
+      this.#groupsMatched,
+      this.#freq,
+      this.#firstAt,
+      this.#occurrences,
+    ])
+      bytes += a.byteLength;
+    for (const p of this.#postings)
+      bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength + 64;
+    return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size);
+  }
+
   /** The statistics every score uses: the live public chunks and their tokens. */
   get stats(): CorpusStats {
     return { chunks: this.#publicLive, tokens: this.#publicLength };

@@ -65,10 +65,41 @@ export class Bm25Indexes implements TransactionListener {
   readonly #building = new Map<string, Build>();
   #journal: JournalEntry[] = [];
   #closed = false;
+  /** Memory for the ready indexes; beyond it the least recently used leave memory (see #evict). */
+  readonly #budget: number;
+  #evictions = 0;
 
-  constructor(db: Db, weights: Bm25Weights) {
+  constructor(db: Db, weights: Bm25Weights, budgetBytes = Infinity) {
     this.#db = db;
     this.#weights = weights;
+    this.#budget = budgetBytes;
+  }
+
+  /** Memory the indexes hold (estimated), their budget, and how many were evicted since start. */
+  memory(): { bytes: number; budget: number; evictions: number; tenants: number } {
+    let bytes = 0;
+    for (const index of this.#ready.values()) bytes += index.bytes;
+    for (const build of this.#building.values()) bytes += build.index.bytes;
+    return { bytes, budget: this.#budget, evictions: this.#evictions, tenants: this.#ready.size };
+  }
+
+  /**
+   * Forgets the least recently queried indexes while the ready ones pass the budget (`keep`, just built, stays).
+   * Nothing is lost: FTS5 holds the text, ranks an evicted tenant's queries with the same scores, and its next
+   * query rebuilds its index in the background.
+   */
+  #evict(keep: string): void {
+    if (this.#budget === Infinity) return;
+    let total = 0;
+    for (const index of this.#ready.values()) total += index.bytes;
+    // #ready is kept in use order (a query moves its tenant to the end): the first is the least recently used.
+    for (const [tenantId, index] of this.#ready) {
+      if (total <= this.#budget) return;
+      if (tenantId === keep) continue;
+      total -= index.bytes;
+      this.#ready.delete(tenantId);
+      this.#evictions += 1;
+    }
   }
 
   /** Whether writes to the tenant must be journalled. */
@@ -101,7 +132,12 @@ export class Bm25Indexes implements TransactionListener {
   ready(tenantId: string, tables: RankTables): Bm25Index | undefined {
     if (this.#journal.length > 0 && !this.#db.inTransaction) this.rollback(); // a write outside transaction()
     const index = this.#ready.get(tenantId);
-    if (index || this.#building.has(tenantId) || this.#closed) return index;
+    if (index) {
+      this.#ready.delete(tenantId); // to the end: most recently used
+      this.#ready.set(tenantId, index);
+      return index;
+    }
+    if (this.#building.has(tenantId) || this.#closed) return index;
     const build: Build = { index: new Bm25Index(this.#weights), through: 0 };
     this.#building.set(tenantId, build);
     const page = (table: string) =>
@@ -137,6 +173,7 @@ export class Bm25Indexes implements TransactionListener {
       if (more) return false;
       this.#building.delete(tenantId);
       this.#ready.set(tenantId, build.index);
+      this.#evict(tenantId);
       return true;
     });
     return undefined;

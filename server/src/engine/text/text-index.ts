@@ -55,11 +55,17 @@ export class TextIndex implements TransactionListener {
   readonly #keys = new Map<string, number>();
   readonly #bm25: Bm25Indexes;
 
-  constructor(db: Db) {
+  /** `memoryBytes`: memory for the in-memory BM25 indexes over all tenants (least recently used evicted beyond). */
+  constructor(db: Db, memoryBytes = Infinity) {
     this.#db = db;
     this.#sql = new StatementCache(db);
-    this.#bm25 = new Bm25Indexes(db, { title: titleWeight, content: contentWeight });
+    this.#bm25 = new Bm25Indexes(db, { title: titleWeight, content: contentWeight }, memoryBytes);
     this.#splitOlderTenants();
+  }
+
+  /** Memory of the in-memory BM25 indexes (estimated), their budget and evictions since start. */
+  memory(): { bytes: number; budget: number; evictions: number; tenants: number } {
+    return this.#bm25.memory();
   }
 
   /** The table key of a tenant, or undefined when it has no text index yet. */

@@ -36,6 +36,8 @@ export const getCollectionUseCase =
             ...(stats.source && { loaded_from: stats.source }),
             bytes_per_vector: Math.round(stats.bytesPerVector * 10) / 10,
             memory_bytes: stats.memoryBytes,
+            index_bytes: stats.indexBytes,
+            copies_bytes: stats.copiesBytes,
             disk_bytes: stats.fileBytes + vectors * settings.dimensions * 4,
           },
         ];

@@ -1,6 +1,7 @@
 import { createError, operationById, type OperationId } from '@godb/contract';
 import type { Principal } from '../../service/context.js';
 import type { Services } from '../../service/use-cases.js';
+import { NdjsonResult } from '../../service/ndjson-result.js';
 import { validateJson } from '../../service/validation.js';
 import { narrowPrincipal } from './narrow-principal.js';
 
@@ -81,6 +82,65 @@ export type GrpcMethodHandler = (
   principal: Principal,
   call: GrpcCall,
 ) => Promise<unknown>;
+
+export type GrpcStreamHandler = (
+  services: Services,
+  requests: AsyncIterable<Json>,
+  principal: Principal,
+  call: GrpcCall,
+) => Promise<unknown>;
+
+interface LineResult {
+  line: number;
+  success: boolean;
+  document_id?: string;
+  error?: { code: string; message: string; field?: string };
+}
+
+/**
+ * The client-streaming methods. ImportDocuments is the NDJSON import with one message per line: the messages become
+ * the lines of the same use case (so validation, transactions of batch_size and per-line errors are the same), and
+ * the per-line results are answered together when the stream ends (about 100 bytes a line are held until then).
+ */
+export const grpcStreamMethods: Record<string, GrpcStreamHandler> = {
+  ImportDocuments: async (services, requests, principal, call) => {
+    const op = operationById('import-documents');
+    const messages = requests[Symbol.asyncIterator]();
+    const first = await messages.next();
+    const batch = first.done ? 0 : Number(first.value.batch_size ?? 0);
+    const query: Json = { async: false, batch_size: batch > 0 ? batch : 500 };
+    if (op.query) validateJson(op.query, query, 'query');
+    // A document given over several lines (pretty-printed JSON) is one line: raw line breaks in JSON are spaces.
+    const line = (message: Json) => `${String(message.line ?? '').replace(/\r?\n/g, ' ')}\n`;
+    async function* body(): AsyncGenerator<string> {
+      if (first.done) return;
+      yield line(first.value);
+      for (let next = await messages.next(); !next.done; next = await messages.next()) yield line(next.value);
+    }
+    const answer = await services.invoke(
+      op,
+      { params: {}, query, body: body() },
+      { principal, requestId: call.requestId, signal: call.signal },
+    );
+    if (!(answer instanceof NdjsonResult)) throw new TypeError('import-documents answered no NDJSON result');
+    const results: Json[] = [];
+    let written = 0;
+    for await (const r of (answer as NdjsonResult<LineResult>).lines) {
+      if (r.success) written += 1;
+      results.push(
+        pick([
+          ['line', r.line],
+          ['success', r.success],
+          ['document_id', r.document_id],
+          ['error_code', r.error?.code],
+          ['error_message', r.error?.message],
+          ['field', r.error?.field],
+        ]),
+      );
+    }
+    return { results, written, failed: results.length - written };
+  },
+};
 
 /** Each gRPC method, as a call of the REST operation that serves it (see contract/src/grpc.ts). */
 export const grpcMethods: Record<string, GrpcMethodHandler> = {

@@ -6,7 +6,9 @@ import {
   type GrpcObject,
   type ServiceClientConstructor,
   type ServiceDefinition,
+  type handleClientStreamingCall,
   type handleUnaryCall,
+  type sendUnaryData,
 } from '@grpc/grpc-js';
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
@@ -18,7 +20,8 @@ import { loadPackageDefinition } from '@grpc/grpc-js';
 import type { Credentials } from '../../service/auth/authenticate.js';
 import type { Services } from '../../service/use-cases.js';
 import { toServiceError } from './grpc-errors.js';
-import { grpcMethods } from './grpc-methods.js';
+import { grpcMethods, grpcStreamMethods } from './grpc-methods.js';
+import type { Principal } from '../../service/context.js';
 
 /** A call's credentials from its metadata, as REST reads them from headers. */
 function credentialsOf(metadata: Metadata): Credentials {
@@ -55,7 +58,7 @@ export function loadGodbProto(): { definition: PackageDefinition; grpc: GrpcObje
 }
 
 /**
- * SearchService and AdminService on `port`, calling the same services as REST (same validation, access rules and
+ * SearchService, AdminService and DocumentService on `port`, calling the same services as REST (same validation, access rules and
  * errors), with server reflection and the standard health service. Authentication: `authorization: Bearer <jwt or
  * API key>` or `api-key: <key>` metadata.
  */
@@ -67,32 +70,51 @@ export async function startGrpcServer(options: {
 }): Promise<RunningGrpc> {
   const { definition, grpc } = loadGodbProto();
   const server = new Server();
+  /** Authenticates a call, runs its work, and answers its result or its error. */
+  const serve = (
+    call: { metadata: Metadata; once(event: 'cancelled', listener: () => void): unknown },
+    callback: sendUnaryData<unknown>,
+    work: (principal: Principal, context: { requestId: string; signal: AbortSignal }) => Promise<unknown>,
+  ): void => {
+    const requestId = randomUUID();
+    const credentials = credentialsOf(call.metadata);
+    // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
+    const abort = new AbortController();
+    call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
+    options.services
+      .authenticate(credentials)
+      .then((principal) => {
+        // A key's calls draw on the same per-key budget as its REST requests.
+        if (principal.apiKeyId !== undefined) options.services.throttleApiKey(principal.apiKeyId);
+        return work(principal, { requestId, signal: abort.signal });
+      })
+      .then((reply) => callback(null, reply))
+      .catch((error: unknown) =>
+        callback(toServiceError(error, requestId, (err) => options.log.error({ err, requestId }, 'gRPC call failed'))),
+      );
+  };
   const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
   for (const service of grpcServices) {
-    const implementation: Record<string, handleUnaryCall<Record<string, unknown>, unknown>> = {};
+    const implementation: Record<
+      string,
+      handleUnaryCall<Record<string, unknown>, unknown> | handleClientStreamingCall<Record<string, unknown>, unknown>
+    > = {};
     for (const method of service.methods) {
+      if (method.clientStreaming) {
+        const handler = grpcStreamMethods[method.name];
+        if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
+        const streaming: handleClientStreamingCall<Record<string, unknown>, unknown> = (call, callback) =>
+          serve(call, callback, (principal, context) =>
+            handler(options.services, call as AsyncIterable<Record<string, unknown>>, principal, context),
+          );
+        implementation[method.name] = streaming;
+        continue;
+      }
       const handler = grpcMethods[method.name];
       if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
-      implementation[method.name] = (call, callback) => {
-        const requestId = randomUUID();
-        const credentials = credentialsOf(call.metadata);
-        // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
-        const abort = new AbortController();
-        call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
-        options.services
-          .authenticate(credentials)
-          .then((principal) => {
-            // A key's calls draw on the same per-key budget as its REST requests.
-            if (principal.apiKeyId !== undefined) options.services.throttleApiKey(principal.apiKeyId);
-            return handler(options.services, call.request, principal, { requestId, signal: abort.signal });
-          })
-          .then((reply) => callback(null, reply))
-          .catch((error: unknown) =>
-            callback(
-              toServiceError(error, requestId, (err) => options.log.error({ err, requestId }, 'gRPC call failed')),
-            ),
-          );
-      };
+      const unary: handleUnaryCall<Record<string, unknown>, unknown> = (call, callback) =>
+        serve(call, callback, (principal, context) => handler(options.services, call.request, principal, context));
+      implementation[method.name] = unary;
     }
     server.addService((pkg[service.name] as ServiceClientConstructor).service as ServiceDefinition, implementation);
   }

@@ -12,7 +12,7 @@ import { registerGuards } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
 import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework-errors.js';
 import { htmlErrorPage } from './html-error-page.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, emptyStatus, type NodeStatus } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSite } from './site.js';
 import { registerSystemRoutes } from './system-routes.js';
@@ -32,6 +32,7 @@ export type HttpConfig = Pick<
   | 'CORS_ORIGINS'
   | 'BODY_LIMIT_BYTES'
   | 'IMPORT_BODY_LIMIT_BYTES'
+  | 'IMPORT_IDLE_TIMEOUT_MS'
   | 'LOG_LEVEL'
 >;
 
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly config: HttpConfig;
   readonly services: Services;
   readonly isReady: () => boolean;
+  /** What /readyz and /metrics show of the node's indexes and memory. */
+  readonly status?: () => NodeStatus;
   /** Folder of the built website, or null to serve the API only. */
   readonly webDist: string | null;
   readonly version: string;
@@ -89,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const godbError = toGoDBError(error, request.id, {
       bodyLimit: config.BODY_LIMIT_BYTES,
       contentType: request.headers['content-type'],
+      bodyType: request.routeOptions.config.bodyType,
     });
     if (godbError.status >= 500) request.log.error({ err: error }, 'request failed');
     // People reach downloads by clicking an e-mailed link: answer them with a page, not JSON.
@@ -134,10 +138,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       take: (keyId) => options.services.throttleApiKey(keyId),
     },
   });
-  const metrics = createMetrics({ inFlight: guards.inFlight });
+  const status = options.status ?? emptyStatus;
+  const metrics = createMetrics({ inFlight: guards.inFlight, status });
   app.addHook('onClose', async () => metrics.close());
-  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, metrics });
-  registerOperationRoutes(app, options.services, { importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES, streaming });
+  registerSystemRoutes(app, { version: options.version, isReady: options.isReady, status, metrics });
+  registerOperationRoutes(app, options.services, {
+    importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
+    importIdleMs: config.IMPORT_IDLE_TIMEOUT_MS,
+    streaming,
+  });
   await registerSite(app, options.webDist, { paramLength });
   return app;
 }

@@ -24,7 +24,7 @@ function fromValidation(error: FastifyError): GoDBError {
 export function toGoDBError(
   error: unknown,
   requestId: string,
-  request: { bodyLimit: number; contentType?: string | undefined },
+  request: { bodyLimit: number; contentType?: string | undefined; bodyType?: string | undefined },
 ): GoDBError {
   if (isGoDBError(error)) return error;
   const fastifyError = error as FastifyError;
@@ -33,7 +33,10 @@ export function toGoDBError(
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return createError('PAYLOAD_TOO_LARGE', { limit: request.bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return createError('UNSUPPORTED_MEDIA_TYPE', { type: request.contentType ?? 'none' });
+      return createError('UNSUPPORTED_MEDIA_TYPE', {
+        type: request.contentType ?? 'none',
+        expected: request.bodyType ?? 'application/json',
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return createError(
         'VALIDATION_FAILED',

@@ -124,7 +124,9 @@ describe('NDJSON import (issue #16)', () => {
       body: '[]',
     });
     assert.equal(json.status, 415);
-    assert.equal(((await json.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    const refused = (await json.json()) as { error: { code: string; message: string } };
+    assert.equal(refused.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.match(refused.error.message, /send application\/x-ndjson$/, 'says what this route takes');
 
     const big = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${base}/api/v1/documents/import`, {

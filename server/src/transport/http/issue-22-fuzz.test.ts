@@ -26,7 +26,13 @@ const maxSeconds = Number(process.env.FUZZ_SECONDS ?? 30);
 const trace = process.env.FUZZ_TRACE;
 
 /** 5xx answers the contract documents: an operation not landed yet, or the server protecting itself. */
-const documented5xx = new Set(['NOT_IMPLEMENTED', 'OVERLOADED', 'SHUTTING_DOWN', 'EMBEDDING_QUEUE_FULL']);
+const documented5xx = new Set([
+  'NOT_IMPLEMENTED',
+  'OVERLOADED',
+  'SHUTTING_DOWN',
+  'EMBEDDING_QUEUE_FULL',
+  'INDEX_LOADING',
+]);
 const unsafeInMessage = /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 let server: TestServer;

@@ -1,10 +1,41 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** The node's derived state as /readyz and /metrics show it (filled from the engine by the composition root). */
+export interface NodeStatus {
+  /** Indexes loading or catching up now; tenant data (ids, collection names) is never shown. */
+  readonly loading: readonly {
+    readonly kind: 'vector_index';
+    /** A model's name, or `collection` for a collection's vector. */
+    readonly space: string;
+    /** `replay`: its last checkpoint plus the writes after it; `rebuild`: from the store. */
+    readonly how: 'replay' | 'rebuild';
+    readonly done: number;
+    readonly total: number;
+  }[];
+  /** Since start: indexes opened from a current file, replayed from a checkpoint, rebuilt; saves; evictions. */
+  readonly vectorIndexes: {
+    readonly file: number;
+    readonly replay: number;
+    readonly rebuild: number;
+    readonly checkpoints: number;
+    readonly evictions: number;
+  };
+  /** Bytes held per kind of derived state, with its budget (null: none); computed when asked (it walks indexes). */
+  memory(): readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
+}
+
+export const emptyStatus = (): NodeStatus => ({
+  loading: [],
+  vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0 },
+  memory: () => [],
+});
+
 /** Live figures the metrics read at each scrape. */
 export interface MetricSources {
   /** API requests holding an in-flight slot. */
   readonly inFlight: () => number;
+  readonly status: () => NodeStatus;
 }
 
 /**
@@ -33,6 +64,59 @@ export function createMetrics(sources: MetricSources) {
     registers: [registry],
     collect() {
       this.set(sources.inFlight());
+    },
+  });
+  new Gauge({
+    name: 'godb_memory_bytes',
+    help: 'Memory held by derived state, by kind (vector_index, vector_copies, text_index, row_cache), estimated.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      for (const m of sources.status().memory()) {
+        this.set({ kind: m.kind }, m.bytes);
+        if (m.budget !== null) budgets.set({ kind: m.kind }, m.budget);
+      }
+    },
+  });
+  // Set by the collect above (registered first, so one walk of the indexes serves both).
+  const budgets = new Gauge({
+    name: 'godb_memory_budget_bytes',
+    help: 'Budget of each kind of derived state (least recently used evicted beyond it); absent when unbounded.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'godb_vector_indexes_opened',
+    help: 'Vector indexes brought into memory since start, by how: file (current), replay (checkpoint + later writes), rebuild (from the store).',
+    labelNames: ['how'] as const,
+    registers: [registry],
+    collect() {
+      const v = sources.status().vectorIndexes;
+      for (const how of ['file', 'replay', 'rebuild'] as const) this.set({ how }, v[how]);
+    },
+  });
+  new Gauge({
+    name: 'godb_vector_index_checkpoints',
+    help: 'Vector index files saved since start (checkpoints, evictions, shutdown).',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().vectorIndexes.checkpoints);
+    },
+  });
+  new Gauge({
+    name: 'godb_vector_index_evictions',
+    help: 'Vector indexes that left memory under VECTOR_INDEX_MEMORY_MB since start.',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().vectorIndexes.evictions);
+    },
+  });
+  new Gauge({
+    name: 'godb_vector_indexes_loading',
+    help: 'Vector indexes loading or catching up now (vector queries for them wait up to INDEX_WAIT_MS).',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().loading.length);
     },
   });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.

@@ -2,6 +2,7 @@ import { operations, type CatalogueOperation } from '@godb/contract';
 import { createError } from '@godb/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline } from 'node:stream';
 import { byteLimit } from '../../service/documents/import-documents.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
@@ -19,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     operationId?: string;
     longRunning?: boolean;
+    /** The media type the route's body must have (a 415 says to send it). */
+    bodyType?: string;
   }
 }
 
@@ -62,10 +65,16 @@ function schemaOf(operation: CatalogueOperation) {
 export function registerOperationRoutes(
   app: FastifyInstance,
   services: Services,
-  options: { importBodyLimit: number; streaming: WeakSet<Socket> },
+  options: { importBodyLimit: number; importIdleMs: number; streaming: WeakSet<Socket> },
 ): void {
   for (const operation of operations) {
     const routes: RouteOptions[] = [];
+    // What a 415 tells the client to send instead.
+    const bodyType = operation.ndjson
+      ? 'application/x-ndjson'
+      : operation.binary
+        ? operation.binary.contentType
+        : 'application/json';
     const authenticate =
       operation.access === 'public'
         ? undefined
@@ -77,11 +86,18 @@ export function registerOperationRoutes(
         method: operation.http.method,
         url: toFastifyPath(path),
         schema: schemaOf(operation),
-        config: { operationId: operation.id, longRunning: operation.longRunning === true },
+        config: {
+          operationId: operation.id,
+          longRunning: operation.longRunning === true,
+          bodyType,
+        },
         ...(authenticate && { onRequest: authenticate }),
         handler: async (request, reply) => {
           if ((operation.ndjson || operation.binary) && !isStream(request.body)) {
-            throw createError('UNSUPPORTED_MEDIA_TYPE', { type: request.headers['content-type'] ?? '' });
+            throw createError('UNSUPPORTED_MEDIA_TYPE', {
+              type: request.headers['content-type'] ?? '',
+              expected: bodyType,
+            });
           }
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
@@ -132,10 +148,9 @@ export function registerOperationRoutes(
           return;
         }
         options.streaming.add(request.raw.socket);
-        done(
-          null,
-          pipeline(payload, byteLimit(limit), () => undefined),
-        );
+        const body = pipeline(payload, byteLimit(limit), () => undefined);
+        watchIdle(request.raw, options.importIdleMs, (error) => body.destroy(error));
+        done(null, body);
       });
       // A keep-alive connection's next request is bounded by READ_TIMEOUT_MS again.
       scope.addHook('onResponse', async (request) => {
@@ -144,6 +159,28 @@ export function registerOperationRoutes(
       for (const route of routes) scope.route(route);
     });
   }
+}
+
+/**
+ * Stops a streamed body whose client has sent nothing for `ms` (IMPORT_STALLED), checked every `ms`. Only the
+ * client's silence counts: while bytes wait unread in the request (the import is behind, not the client), it is
+ * not stalled.
+ */
+function watchIdle(raw: IncomingMessage, ms: number, stop: (error: Error) => void): void {
+  let seen = raw.socket.bytesRead;
+  const timer = setInterval(() => {
+    const now = raw.socket.bytesRead;
+    if (now === seen && raw.readableLength === 0 && !raw.complete) {
+      clearInterval(timer);
+      stop(createError('IMPORT_STALLED', { timeout_ms: ms }));
+    }
+    seen = now;
+  }, ms);
+  timer.unref();
+  const clear = () => clearInterval(timer);
+  raw.once('end', clear);
+  raw.once('close', clear);
+  raw.once('error', clear);
 }
 
 const isStream = (body: unknown): body is AsyncIterable<Uint8Array> =>

@@ -1,10 +1,11 @@
 import { buildOpenApi, operations } from '@godb/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from './metrics.js';
+import type { Metrics, NodeStatus } from './metrics.js';
 
 export interface SystemRouteOptions {
   readonly version: string;
   readonly isReady: () => boolean;
+  readonly status: () => NodeStatus;
   readonly metrics: Metrics;
 }
 
@@ -13,9 +14,16 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   const openApi = buildOpenApi(operations, { version: options.version });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // 503 only when the store cannot answer. Indexes loading after a restart do not make the node unready: every
+  // other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says what loads.
   app.get('/readyz', async (_request, reply) => {
     const ready = options.isReady();
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+    const { loading, vectorIndexes } = options.status();
+    return reply.code(ready ? 200 : 503).send({
+      status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
+      loading,
+      vector_indexes: vectorIndexes,
+    });
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics()),

@@ -23,7 +23,7 @@ export function GrpcReference() {
           m.description,
           m.request,
           m.response,
-          `rpc ${m.name}(${m.request}) returns (${m.response})`,
+          `rpc ${m.name}(${m.clientStreaming ? 'stream ' : ''}${m.request}) returns (${m.response})`,
           ...(request?.fields.map((f) => f.name) ?? []),
           ...(response?.fields.map((f) => f.name) ?? []),
         ];
@@ -55,7 +55,8 @@ export function GrpcReference() {
             <div key={m.name} className={styles.rpc} data-rpc={m.name}>
               <h4 className={styles.signature}>
                 <code>
-                  rpc {m.name}({m.request}) returns ({m.response})
+                  rpc {m.name}({m.clientStreaming ? 'stream ' : ''}
+                  {m.request}) returns ({m.response})
                 </code>
               </h4>
               <p>{sentence(m.description)}</p>
