@@ -120,6 +120,7 @@ class GoDB:
         body: Any = None,
         *,
         ndjson: Optional[Callable[[], Iterable[bytes]]] = None,
+        content_type: str = "application/x-ndjson",
         timeout: Optional[float] = None,
         stream: bool = False,
         retry: bool = True,
@@ -127,7 +128,8 @@ class GoDB:
         """Sends one operation of the catalogue and returns its answer.
 
         JSON answers are decoded; other answers (file downloads) are ``bytes``. ``ndjson`` gives the body of a
-        streamed NDJSON operation as a function returning the chunks to send (called again on a retry); with
+        streamed operation as a function returning the chunks to send (called again on a retry), sent as
+        ``content_type`` (NDJSON unless told otherwise, e.g. a snapshot archive's ``application/x-tar``); with
         ``stream=True`` the open response is returned for the caller to read and close. ``retry=False`` sends
         once, whatever the answer (a body that cannot be sent twice).
         """
@@ -141,7 +143,7 @@ class GoDB:
             data: Any = None
             if ndjson is not None:
                 data = iter(ndjson())
-                headers["content-type"] = "application/x-ndjson"
+                headers["content-type"] = content_type
             elif body is not None:
                 data = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
                 headers["content-type"] = "application/json"

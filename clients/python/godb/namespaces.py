@@ -7,7 +7,7 @@ are in documents.py.
 """
 
 import time
-from typing import Any, List, Optional
+from typing import Any, Iterator, List, Optional
 
 from ._namespace import Json, _fields, _Namespace, operation
 from .documents import DocumentsAPI, ImportProgress, ImportResult
@@ -252,7 +252,7 @@ class JobsAPI(_Namespace):
 
 
 class SnapshotsAPI(_Namespace):
-    """Snapshots of the whole node (super admin)."""
+    """Snapshots of the whole node (super admin) or of one tenant (its admins), and restoring them."""
 
     @operation("create-snapshot")
     def create(self) -> Json:
@@ -278,6 +278,25 @@ class SnapshotsAPI(_Namespace):
     @operation("delete-snapshot")
     def delete(self, id: str) -> SuccessMessage:
         return self._call("delete-snapshot", {"id": id})
+
+    @operation("upload-snapshot")
+    def upload(self, path: str, chunk_bytes: int = 1024 * 1024) -> Json:
+        """Streams a snapshot archive taken elsewhere (a file) to this node, which checks and stores it."""
+
+        def chunks() -> Iterator[bytes]:
+            with open(path, "rb") as archive:
+                while True:
+                    chunk = archive.read(chunk_bytes)
+                    if not chunk:
+                        return
+                    yield chunk
+
+        return self._client.request("upload-snapshot", ndjson=chunks, content_type="application/x-tar")
+
+    @operation("restore-snapshot")
+    def restore(self, snapshot_id: str) -> Json:
+        """Restores a stored snapshot into this running node; answers the job to follow with ``jobs.wait``."""
+        return self._call("restore-snapshot", body={"snapshot_id": snapshot_id})
 
 
 class GraphAPI(_Namespace):

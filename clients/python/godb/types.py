@@ -783,9 +783,15 @@ class VectorSettingsInput(TypedDict, total=False):
     model: str
 
 
-class VectorStats(TypedDict):
+class _VectorStatsRequired(TypedDict):
     vectors: int
     index: Literal["not loaded", "loading", "ready"]
     bytes_per_vector: float
     memory_bytes: int
+    index_bytes: int
+    copies_bytes: int
     disk_bytes: int
+
+
+class VectorStats(_VectorStatsRequired, total=False):
+    loaded_from: Literal["file", "store"]

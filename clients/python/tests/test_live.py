@@ -209,3 +209,24 @@ class SnapshotTest(unittest.TestCase):
         root.snapshots.delete(started["snapshot_id"])
         listed = root.snapshots.list()["snapshots"]
         self.assertNotIn(started["snapshot_id"], [snapshot["id"] for snapshot in listed])
+
+
+@unittest.skipUnless(URL, "needs GODB_URL")
+class TenantSnapshotTest(unittest.TestCase):
+    def test_a_tenant_snapshot_is_uploaded_and_restored(self):
+        admin, _, _ = new_tenant(URL)
+        admin.documents.add(id="kept", title="Kept", content="in the snapshot")
+        started = admin.snapshots.create()
+        self.assertEqual(admin.jobs.wait(started["job_id"], poll_interval=0.1)["status"], "done")
+        admin.documents.add(id="later", title="Later", content="after the snapshot")
+        with tempfile.TemporaryDirectory() as folder:
+            path = admin.snapshots.download(started["snapshot_id"], os.path.join(folder, "tenant.tar"))
+            admin.snapshots.delete(started["snapshot_id"])
+            uploaded = admin.snapshots.upload(path)
+        self.assertEqual(uploaded["snapshot_id"], started["snapshot_id"])
+        restoring = admin.snapshots.restore(uploaded["snapshot_id"])
+        self.assertEqual(admin.jobs.wait(restoring["job_id"], poll_interval=0.1)["status"], "done")
+        self.assertEqual(admin.documents.get("kept")["document"]["title"], "Kept")
+        with self.assertRaises(GoDBError) as gone:
+            admin.documents.get("later")
+        self.assertEqual(gone.exception.status, 404)

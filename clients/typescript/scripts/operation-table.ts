@@ -5,7 +5,7 @@ import { format, resolveConfig } from 'prettier';
 type Json = Record<string, unknown>;
 
 /** How the client sends an operation's input: as the JSON body's fields, as the JSON body itself, or as NDJSON. */
-export type BodyKind = 'none' | 'fields' | 'value' | 'ndjson';
+export type BodyKind = 'none' | 'fields' | 'value' | 'ndjson' | 'binary';
 /** What the answer is: JSON, NDJSON lines, or bytes (a file) handed over as the fetch Response. */
 export type ResponseKind = 'json' | 'ndjson' | 'binary';
 
@@ -15,6 +15,8 @@ export interface TableEntry {
   readonly path: string;
   readonly query: readonly string[];
   readonly body: BodyKind;
+  /** The type of a raw body (`binary`), e.g. `application/x-tar`. */
+  readonly contentType?: string;
   readonly response: ResponseKind;
   /** Safe to send twice: retried after any 503 or a network failure, not only after a refusal. */
   readonly idempotent: boolean;
@@ -85,6 +87,7 @@ function defaultedPaths(schema: unknown, prefix: string, out: string[]): void {
 
 function bodyKind(op: CatalogueOperation): BodyKind {
   if (op.ndjson) return 'ndjson';
+  if (op.binary) return 'binary';
   if (!op.body) return 'none';
   return (op.body as Json).type === 'object' ? 'fields' : 'value';
 }
@@ -103,6 +106,7 @@ function entry(op: CatalogueOperation): TableEntry {
     path: op.http.path,
     query: op.query ? Object.keys(op.query.properties) : [],
     body,
+    ...(op.binary && { contentType: op.binary.contentType }),
     response: op.ndjson
       ? 'ndjson'
       : (op.success.schema as unknown as Record<symbol, unknown>)[Kind] === 'Unknown'

@@ -157,6 +157,28 @@ describe('GoDB client against a real server', () => {
     const file = await client.documents.downloadFile({ id: 'with-file' });
     assert.equal(await file.text(), 'hello file');
   });
+
+  test('a tenant snapshot downloads, uploads as raw bytes and restores', async () => {
+    const waitFor = async (id: string) => {
+      for (;;) {
+        const job = await client.jobs.get({ id });
+        if (job.status !== 'running' && job.status !== 'queued') return job;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await client.documents.add({ id: 'snapshotted', title: 'Snapshotted', content: 'kept by the snapshot' });
+    const started = await client.snapshots.create();
+    assert.equal((await waitFor(started.job_id)).status, 'done');
+    await client.documents.add({ id: 'after-snapshot', title: 'After', content: 'written after the snapshot' });
+    const archive = new Uint8Array(await (await client.snapshots.download({ id: started.snapshot_id })).arrayBuffer());
+    await client.snapshots.delete({ id: started.snapshot_id });
+    const uploaded = await client.snapshots.upload({ body: archive });
+    assert.equal(uploaded.snapshot_id, started.snapshot_id);
+    const restoring = await client.snapshots.restore({ snapshot_id: uploaded.snapshot_id });
+    assert.equal((await waitFor(restoring.job_id)).status, 'done');
+    assert.equal((await client.documents.get({ id: 'snapshotted' })).document.title, 'Snapshotted');
+    assert.equal((await rejectsWith(client.documents.get({ id: 'after-snapshot' }))).status, 404);
+  });
 });
 
 describe('retries, timeouts and aborts', () => {

@@ -576,6 +576,27 @@ export const operationTable = {
       idempotent: true,
       defaults: [],
     },
+    restore: {
+      id: 'restore-snapshot',
+      method: 'POST',
+      path: '/api/v1/snapshots/restore',
+      query: [],
+      body: 'fields',
+      response: 'json',
+      idempotent: false,
+      defaults: [],
+    },
+    upload: {
+      id: 'upload-snapshot',
+      method: 'POST',
+      path: '/api/v1/snapshots/upload',
+      query: [],
+      body: 'binary',
+      contentType: 'application/x-tar',
+      response: 'json',
+      idempotent: false,
+      defaults: [],
+    },
   },
   embeddings: {
     listModels: {

@@ -80,6 +80,15 @@ export class Transport {
   /** The JSON body of an operation: the input without its path and query keys, or `input.body` for an array. */
   jsonBody(entry: TableEntry, input: Input): Outgoing {
     if (entry.body === 'none') return {};
+    if (entry.body === 'binary') {
+      // The operation's declared type (a snapshot archive is application/x-tar); a stream is sent as it is read.
+      const body = input.body as BodyInit;
+      return {
+        body,
+        contentType: entry.contentType ?? 'application/octet-stream',
+        ...(body instanceof ReadableStream && { duplex: 'half' as const }),
+      };
+    }
     if (entry.body === 'value') return { body: JSON.stringify(input.body), contentType: 'application/json' };
     const pathKeys = [...entry.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const skip = new Set<string | undefined>([...pathKeys, ...entry.query]);

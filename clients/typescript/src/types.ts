@@ -13,8 +13,13 @@ export interface TableEntry {
   /** In OpenAPI form: `/api/v1/documents/{id}`. */
   readonly path: string;
   readonly query: readonly string[];
-  /** The input's fields are the JSON body, or its `body` is, or the body is NDJSON, or there is none. */
-  readonly body: 'none' | 'fields' | 'value' | 'ndjson';
+  /**
+   * The input's fields are the JSON body, or its `body` is, or the body is NDJSON, or raw bytes (the input's
+   * `body`: a snapshot archive), or there is none.
+   */
+  readonly body: 'none' | 'fields' | 'value' | 'ndjson' | 'binary';
+  /** The type of a raw body, e.g. `application/x-tar`. */
+  readonly contentType?: string;
   readonly response: 'json' | 'ndjson' | 'binary';
   readonly idempotent: boolean;
   readonly defaults: readonly string[];
@@ -47,7 +52,9 @@ type BodyPart<E extends TableEntry> = E['body'] extends 'fields'
   ? Part<OperationOf<E>, 'body'>
   : E['body'] extends 'value'
     ? { body: Part<OperationOf<E>, 'body'> }
-    : unknown;
+    : E['body'] extends 'binary'
+      ? { body: Blob | Uint8Array | ReadableStream<Uint8Array> }
+      : unknown;
 
 /**
  * What a method takes: its path parameters, query parameters and body fields in one object (an array body is
