@@ -391,10 +391,7 @@ function score(
       : core.loadChunkVectors(scope, chunkSeqs);
     return rank(core, scope, q, query, source.client ? unit(source.client, chunks) : chunks, docs);
   }
-  const held = chunkSeqs.flatMap((seq) => {
-    const chunk = exact.get(seq);
-    return chunk ? [{ chunk: seq, doc: chunk.doc, score: similarity(q.method, query, chunk.vector) }] : [];
-  });
+  const held = scoreKeys(q, query, chunkSeqs, exact, null);
   // Rows with the rule: most candidates of a vector search are results (k starts at the limit).
   const docs = core.load(scope, [...new Set(held.map((c) => c.doc))]);
   return rankScored(
