@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot, viewports } from './support/browser.js';
 import { registerAccount } from './support/accounts.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { answerCheck } from './support/playground-forms.js';
 
 // Issue #19: the playground creates an API key, shows its secret once with a copy button, lists keys and revokes
 // them; the key works against the real server until it is revoked.
@@ -21,12 +22,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function answerCheck(page: Page) {
-  const label = (await page.locator('label', { hasText: '= ?' }).textContent()) ?? '';
-  const [a, b] = (/(\d) \+ (\d) = \?/.exec(label) ?? []).slice(1).map(Number);
-  await page.getByRole('textbox', { name: /= \?/ }).fill(String((a ?? 0) + (b ?? 0)));
-}
 
 /** A new account (the admin of its own tenant), logged in to the playground. */
 async function loggedInPage(): Promise<{ page: Page; email: string }> {

@@ -5,6 +5,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { launchBrowser, viewports } from './support/browser.js';
 import { registerAccount } from './support/accounts.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { answerCheck } from './support/playground-forms.js';
 
 // Issue #20, the playground's share: random logouts (1), selects that send nothing (2), login mode creating
 // tenants (4), and the form polish of 15 (placeholders, required marks, the read-only tenant id).
@@ -23,12 +24,6 @@ after(async () => {
 });
 
 const registerUser = (email: string) => registerAccount(server.baseUrl, email, password);
-
-async function answerCheck(page: Page) {
-  const label = (await page.locator('label', { hasText: '= ?' }).textContent()) ?? '';
-  const [a, b] = (/(\d) \+ (\d) = \?/.exec(label) ?? []).slice(1).map(Number);
-  await page.getByRole('textbox', { name: /= \?/ }).fill(String((a ?? 0) + (b ?? 0)));
-}
 
 async function fillLogin(page: Page, email: string) {
   await page.goto(`${server.baseUrl}/playground`);

@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot, viewports } from './support/browser.js';
 import { freePort, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { answerCheck, registerAndSignIn } from './support/playground-forms.js';
 import { SmtpPeer } from './support/smtp.js';
 
 let server: ServerProcess;
@@ -39,29 +40,7 @@ after(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-async function answerCheck(page: Page) {
-  const label = (await page.locator('label', { hasText: '= ?' }).textContent()) ?? '';
-  const [a, b] = (/(\d) \+ (\d) = \?/.exec(label) ?? []).slice(1).map(Number);
-  await page.getByRole('textbox', { name: /= \?/ }).fill(String((a ?? 0) + (b ?? 0)));
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/playground`);
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
-  await page.getByRole('textbox', { name: 'Company', exact: true }).fill('Engines Ltd');
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await answerCheck(page);
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByText('Registration successful! Please login.').waitFor();
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.locator('input[name="password"]').fill(password);
-  await answerCheck(page);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.getByRole('heading', { name: 'API Endpoints' }).waitFor();
-}
+const signIn = (page: Page, email: string) => registerAndSignIn(page, server.baseUrl, email, password);
 
 async function choose(page: Page, name: string) {
   await page.getByRole('button', { name: new RegExp(`^(GET|POST|PUT|PATCH|DELETE) ${name}$`) }).click();
