@@ -103,15 +103,16 @@ function rss(process: ServerProcess): { now: number; peak: number } {
   const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   return { now: field('VmRSS'), peak: field('VmHWM') };
 }
-function folderBytes(dir: string): number {
-  let sum = 0;
+/** Every file under a folder, with its size. */
+function* filesUnder(dir: string): Generator<{ path: string; size: number }> {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const s = statSync(path);
-    sum += s.isDirectory() ? folderBytes(path) : s.size;
+    if (s.isDirectory()) yield* filesUnder(path);
+    else yield { path, size: s.size };
   }
-  return sum;
 }
+const folderBytes = (dir: string) => [...filesUnder(dir)].reduce((sum, f) => sum + f.size, 0);
 
 const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
 await call('POST', '/auth/register', { ...credentials, tenant_id: randomUUID() });
@@ -426,16 +427,7 @@ const runs = [
 saveResults('scale', { runs });
 
 function findLargest(dir: string, suffix: string): string {
-  let best = { path: '', size: -1 };
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      const s = statSync(path);
-      if (s.isDirectory()) walk(path);
-      else if (name.endsWith(suffix) && s.size > best.size) best = { path, size: s.size };
-    }
-  };
-  walk(dir);
-  if (!best.path) throw new Error(`no ${suffix} file under ${dir}`);
-  return best.path;
+  const found = [...filesUnder(dir)].filter((f) => f.path.endsWith(suffix)).sort((x, y) => y.size - x.size)[0];
+  if (!found) throw new Error(`no ${suffix} file under ${dir}`);
+  return found.path;
 }
