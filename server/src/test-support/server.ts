@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export interface TestServer extends GoDBServer {
    * tenant admin demotes it to `user`.
    */
   addUser(admin: { token: string; tenantId: string }): Promise<{ userId: string; email: string; token: string }>;
+  /** Listens on a free loopback port (for clients that speak real HTTP) and answers its base URL. */
+  listen(): Promise<string>;
 }
 
 export const superAdmin = { email: 'root@godb.test', password: 'super-secret-password' };
@@ -56,6 +59,10 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
     ...server,
     dataDir,
     login,
+    async listen() {
+      await server.app.listen({ host: '127.0.0.1', port: 0 });
+      return `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    },
     async registerTenant(email = `admin-${randomUUID()}@example.com`) {
       const password = 'password-1234';
       const tenantId = randomUUID();

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../../../../server/src/test-support/server.js';
 
 export interface ListeningServer {
@@ -19,7 +18,6 @@ export async function startListeningServer(
   const admin = register
     ? await server.registerTenant()
     : { token: '', userId: '', tenantId: '', email: '', password: '' };
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  const url = await server.listen();
   return { server, url, admin, close: () => server.close() };
 }

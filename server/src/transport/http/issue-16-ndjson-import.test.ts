@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -61,8 +60,7 @@ describe('NDJSON import (issue #16)', () => {
   before(async () => {
     server = await startTestServer({ IMPORT_BODY_LIMIT_BYTES: String(200 * 1024 * 1024) });
     token = (await server.registerTenant()).token;
-    await server.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    base = await server.listen();
     // Documents that carry their own vectors: no embedding model, so the test measures the import, not a model.
     const created = await fetch(`${base}/api/v1/collections`, {
       method: 'POST',

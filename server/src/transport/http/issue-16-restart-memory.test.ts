@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
@@ -18,8 +17,7 @@ describe('restart and memory (issue #16)', () => {
   before(async () => {
     server = await startTestServer({ IMPORT_IDLE_TIMEOUT_MS: '200', VECTOR_INDEX_MEMORY_MB: '64' });
     token = (await server.registerTenant()).token;
-    await server.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    base = await server.listen();
     const created = await fetch(`${base}/api/v1/collections`, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'application/json' },
