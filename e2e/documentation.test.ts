@@ -89,6 +89,13 @@ describe('sections', () => {
     await page.goto(`${server.baseUrl}/documentation/performance`);
     await page.getByText('nDCG@10 on Cranfield').waitFor();
     await page.locator('canvas').nth(1).waitFor(); // at least two charts
+    // bench:scale's runs, one series per collection size, and what the largest means at 10 and 100 million.
+    await page
+      .getByRole('img', {
+        name: /^Most queries per second, 4 clients, by collection size \(higher is better\): vector \d/,
+      })
+      .waitFor();
+    await page.getByRole('heading', { name: 'What the largest run means at 10 and 100 million' }).waitFor();
     await screenshot(page, 'docs-performance-desktop');
     await page.close();
   });

@@ -7,48 +7,8 @@ import search from '../../../../../bench/results/search.json';
 import vector from '../../../../../bench/results/vector.json';
 import web from '../../../../../bench/results/web.json';
 import { BarChart } from '../bar-chart';
-
-type Rows = Record<string, string | number>[];
-const num = (v: string | number | undefined) => Number(v ?? 0);
-
-function Machine({
-  machine,
-}: {
-  machine: { cpus: number; cpu_model: string; memory_gib: number; node: string; date: string };
-}) {
-  return (
-    <p style={{ fontSize: 14, color: 'var(--color-text-muted)' }}>
-      Measured on {machine.cpus} cores ({machine.cpu_model}), {machine.memory_gib} GiB, Node {machine.node},{' '}
-      {machine.date.slice(0, 10)}. A shared, noisy machine: compare ratios within one run.
-    </p>
-  );
-}
-
-function Table({ rows }: { rows: Rows }) {
-  const headers = Object.keys(rows[0] ?? {});
-  return (
-    <table>
-      <thead>
-        <tr>
-          {headers.map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
-            {headers.map((h) => (
-              <td key={h}>{row[h]}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+import { Machine, Table, num, type Rows } from '../bench-results';
+import { ScaleSection } from './performance-scale';
 
 /** Every number on this page is read from bench/results/*.json, written by `npm run bench:*`. */
 export default function Performance() {
@@ -74,7 +34,7 @@ export default function Performance() {
         Every figure here comes from the benchmark scripts in <code>bench/</code>, committed as result files and drawn
         from them; rerun them with <code>npm run bench:relevance</code>, <code>bench:embed</code>,{' '}
         <code>bench:ingest</code>, <code>bench:vector</code>, <code>bench:search</code>, <code>bench:grpc</code>,{' '}
-        <code>bench:graph</code> and <code>bench:web</code>.
+        <code>bench:scale</code>, <code>bench:graph</code> and <code>bench:web</code>.
       </p>
       <h2>Relevance (Cranfield)</h2>
       <p>
@@ -138,6 +98,7 @@ export default function Performance() {
       <p>Recall@10 at least 0.95 at 1 % selectivity, and at 10 % at least half the queries per second of no filter.</p>
       <Table rows={vec.targets as Rows} />
       <Machine machine={vector.machine} />
+      <ScaleSection />
       <h2>Search over HTTP at 100,000 documents</h2>
       <p>
         Text, vector and hybrid top-10: the most queries per second 10 connections reach (autocannon), latency at a
@@ -161,6 +122,10 @@ export default function Performance() {
         <li>Embedding is the bottleneck of ingestion: it is CPU-bound and scales with cores (one worker per core).</li>
         <li>Searches run on one core each; the HNSW index and the store are shared by all requests of a process.</li>
         <li>Tenants are independent indexes: a large tenant does not slow down the others’ text search.</li>
+        <li>
+          Memory and disk grow linearly with the documents (see “One node from 100,000 to 1,000,000 documents” above,
+          with what that means at 10 and 100 million).
+        </li>
         <li>Horizontal scaling is the purpose of the planned cluster mode (NATS JetStream).</li>
       </ul>
     </>

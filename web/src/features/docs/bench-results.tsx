@@ -1,0 +1,47 @@
+/** The pieces every benchmark section of the Performance page shows: the machine a run used and its result rows. */
+export type Rows = Record<string, string | number>[];
+
+export const num = (v: string | number | undefined) => Number(v ?? 0);
+
+export interface BenchMachine {
+  cpus: number;
+  cpu_model: string;
+  memory_gib: number;
+  node: string;
+  date: string;
+}
+
+export function Machine({ machine }: { machine: BenchMachine }) {
+  return (
+    <p style={{ fontSize: 14, color: 'var(--color-text-muted)' }}>
+      Measured on {machine.cpus} cores ({machine.cpu_model}), {machine.memory_gib} GiB, Node {machine.node},{' '}
+      {machine.date.slice(0, 10)}. A shared, noisy machine: compare ratios within one run.
+    </p>
+  );
+}
+
+export function Table({ rows }: { rows: Rows }) {
+  const headers = Object.keys(rows[0] ?? {});
+  return (
+    <table>
+      <thead>
+        <tr>
+          {headers.map((h) => (
+            <th key={h} scope="col">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            {headers.map((h) => (
+              <td key={h}>{row[h]}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
