@@ -73,7 +73,10 @@ function send(method: string, path: string, body?: string | AsyncIterable<string
       {
         method,
         agent,
-        headers: { 'content-type': type, ...(token && { authorization: `Bearer ${token}` }) },
+        headers: {
+          ...(body !== undefined && { 'content-type': type }),
+          ...(token && { authorization: `Bearer ${token}` }),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -309,18 +312,24 @@ for (const c of [cases.match!, cases.phrase!, cases.hybrid!]) {
 }
 
 // ── Restarts ───────────────────────────────────────────────────────────────────────────────────────────────────
+/** Seconds until a vector and a text query answer with results. */
+async function untilServing(): Promise<number> {
+  const started = performance.now();
+  for (const c of [cases.vector!, cases.match!])
+    for (;;) {
+      const res = await send('POST', c.path, c.body(0));
+      if (res.status === 200 && idsOf(res.body).length > 0) break;
+      if (res.status !== 503)
+        throw new Error(`${c.name} after a restart or restore: ${res.status} ${res.body.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  return (performance.now() - started) / 1000;
+}
 /** Seconds from starting the server process until it answers a vector and a text query. */
 async function startAndServe(): Promise<number> {
   const started = performance.now();
   server = await startServerProcess(env, dataDir);
-  for (const c of [cases.vector!, cases.match!]) {
-    for (;;) {
-      const res = await send('POST', c.path, c.body(0));
-      if (res.status === 200 && idsOf(res.body).length > 0) break;
-      if (res.status !== 503) throw new Error(`${c.name} after restart: ${res.status} ${res.body.slice(0, 300)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await untilServing();
   return (performance.now() - started) / 1000;
 }
 t = performance.now();
@@ -388,6 +397,34 @@ for (const id of acknowledged) {
   const res = await send('GET', `/api/v1/documents/${id}`);
   if (res.status !== 200) missing += 1;
 }
+// ── Snapshot and restore (issue #18): the tenant's snapshot taken on the live node, then restored in its place ───
+async function waitForJob(id: string): Promise<void> {
+  for (;;) {
+    const job = await call('GET', `/api/v1/jobs/${id}`);
+    if (job.status === 'done') return;
+    if (job.status === 'failed') throw new Error(`job ${id} failed: ${String(job.error)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+process.stdout.write('Snapshot and restore of the tenant…\n');
+t = performance.now();
+const taken = await call('POST', '/api/v1/snapshots');
+await waitForJob(taken.job_id as string);
+const snapshotSeconds = (performance.now() - t) / 1000;
+const snapshotBytes = [...filesUnder(join(dataDir, 'snapshots'))].reduce((sum, f) => sum + f.size, 0);
+t = performance.now();
+const restoring = await call('POST', '/api/v1/snapshots/restore', { snapshot_id: taken.snapshot_id });
+await waitForJob(restoring.job_id as string);
+const restoreSeconds = (performance.now() - t) / 1000;
+const restoredServing = await untilServing();
+const snapshotRows = [
+  {
+    'tenant snapshot s': snapshotSeconds.toFixed(1),
+    'snapshot MB': Math.round(snapshotBytes / 2 ** 20),
+    'tenant restore s': restoreSeconds.toFixed(1),
+    'then serving after s': restoredServing.toFixed(1),
+  },
+];
 const restartRows = [
   {
     restart: 'clean (SIGTERM, then start)',
@@ -414,6 +451,8 @@ process.stdout.write(
 table(searchRows);
 process.stdout.write('\nRestart\n');
 table(restartRows);
+process.stdout.write('\nSnapshot and restore (live node, over HTTP)\n');
+table(snapshotRows);
 
 // Merged by size, so that the Performance page can show how each figure grows from 100k to 1M.
 const resultsFile = new URL('./results/scale.json', import.meta.url);
@@ -422,7 +461,14 @@ const previous = existsSync(resultsFile)
   : [];
 const runs = [
   ...previous.filter((r) => r.documents !== total),
-  { documents: total, machine: machine(), import: importRow, search: searchRows, restart: restartRows },
+  {
+    documents: total,
+    machine: machine(),
+    import: importRow,
+    search: searchRows,
+    restart: restartRows,
+    snapshot: snapshotRows,
+  },
 ].sort((a, b) => a.documents - b.documents);
 saveResults('scale', { runs });
 
