@@ -1,3 +1,4 @@
+import memory from '../../../../../bench/results/memory.json';
 import scale from '../../../../../bench/results/scale.json';
 import { BarChart } from '../bar-chart';
 import { Machine, Table, num, type BenchMachine, type Rows } from '../bench-results';
@@ -94,6 +95,15 @@ export function ScaleSection() {
           <Machine machine={run.machine} />
         </div>
       ))}
+      <h3>Memory per vector, by storage kind</h3>
+      <p>
+        <code>npm run bench:memory</code>: for each storage kind a separate process builds an HNSW index (M 16) of{' '}
+        {memory.results.vectors.toLocaleString('en')} clustered {memory.results.dimensions}-dimensional vectors; the
+        growth of its resident memory divided by the vectors, beside the saved file and the estimate the collection info
+        reports. The float32 copies, kept for exact rescoring, come on top of any kind.
+      </p>
+      <Table rows={memory.results.rows as Rows} />
+      <Machine machine={memory.machine} />
       <h3>What the largest run means at 10 and 100 million</h3>
       <p>
         At {size(largest.documents)} a document took {kb(rssPerDoc)} of peak resident memory, {kb(indexPerDoc)} of it

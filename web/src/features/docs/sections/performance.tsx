@@ -34,7 +34,7 @@ export default function Performance() {
         Every figure here comes from the benchmark scripts in <code>bench/</code>, committed as result files and drawn
         from them; rerun them with <code>npm run bench:relevance</code>, <code>bench:embed</code>,{' '}
         <code>bench:ingest</code>, <code>bench:vector</code>, <code>bench:search</code>, <code>bench:grpc</code>,{' '}
-        <code>bench:scale</code>, <code>bench:graph</code> and <code>bench:web</code>.
+        <code>bench:scale</code>, <code>bench:memory</code>, <code>bench:graph</code> and <code>bench:web</code>.
       </p>
       <h2>Relevance (Cranfield)</h2>
       <p>
