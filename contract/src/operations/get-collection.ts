@@ -40,9 +40,9 @@ export const getCollection = defineOperation({
             image: {
               vectors: 2,
               index: 'ready',
-              bytes_per_vector: 161,
-              memory_bytes: 4418,
-              index_bytes: 322,
+              bytes_per_vector: 273,
+              memory_bytes: 4642,
+              index_bytes: 546,
               copies_bytes: 4096,
               disk_bytes: 32,
             },

@@ -132,7 +132,10 @@ export const VectorStats = Type.Object({
         'How a ready index came to memory: loaded from its index file as it was (after a start or a restore), or built from the stored vectors.',
     }),
   ),
-  bytes_per_vector: Type.Number({ description: 'Index memory per vector for this storage kind (measured).' }),
+  bytes_per_vector: Type.Number({
+    description:
+      'Index memory per vector for this storage kind: its layout in the index plus the allocator’s overhead per node (measured by bench:memory).',
+  }),
   memory_bytes: Type.Integer({ description: 'The index in memory, with its float32 copies for rescoring.' }),
   index_bytes: Type.Integer({
     description:

@@ -44,12 +44,16 @@ export function parseSpaceKey(space: string): ClientSource | { kind: 'chunks'; m
 /** Bytes one number takes in the index for a storage kind. */
 export const bytesPerNumber: Record<VectorStorage, number> = { f32: 4, f16: 2, i8: 1, b1: 0.125 };
 
+/** What the allocator adds to each node of a usearch index in memory (not on disk), measured by bench:memory. */
+const allocatorBytesPerVector = 112;
+
 /**
  * Index memory per vector, estimated the way usearch lays it out: the quantised vector, its level-0 neighbour
- * list (2·m slots of 4 bytes), upper levels (on average 1/m of a node with m slots), the key and node header.
+ * list (2·m slots of 4 bytes), upper levels (on average 1/m of a node with m slots), the key and node header —
+ * which is the saved file's size per vector — plus the allocator's overhead per node.
  */
 export function indexBytesPerVector(dims: number, storage: VectorStorage, m: number): number {
   const vector = Math.ceil(dims * bytesPerNumber[storage]);
   const links = 2 * m * 4 + 4 + (m * 4 + 4) / m;
-  return vector + links + 8 + 8;
+  return vector + links + 8 + 8 + allocatorBytesPerVector;
 }
