@@ -54,6 +54,11 @@ export const ConfigSchema = Type.Object({
     'How long a vector query waits for an index that is loading or catching up after a restart before answering 503 INDEX_LOADING.',
     1,
   ),
+  RESTORE_SLICE_ROWS: int(
+    2000,
+    'Rows a tenant restore deletes, copies or indexes per transaction; other tenants are served between them, while the restored tenant answers 503 TENANT_RESTORING until the end.',
+    1,
+  ),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
   RATE_LIMIT_RPS: int(

@@ -107,6 +107,12 @@ export const commonErrors: readonly ErrorCode[] = [
 export const authErrors: readonly ErrorCode[] = ['UNAUTHORIZED', 'FORBIDDEN'];
 
 /**
+ * Categories whose operations read or change a tenant's data: while that tenant is being restored from a snapshot
+ * they answer `TENANT_RESTORING` (jobs, snapshots, accounts and embeddings still answer).
+ */
+export const tenantDataCategories: readonly Category[] = ['documents', 'collections', 'search', 'graph', 'indexes'];
+
+/**
  * Declares one operation of the API. The object is the single source of truth for the server's routes and
  * validation, the OpenAPI document, the reference pages and the playground forms.
  */

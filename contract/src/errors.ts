@@ -383,6 +383,14 @@ export const errorCatalogue = {
     message: 'The data folder {dataDir} already holds a database: restore into an empty DATA_DIR',
     description: 'A whole-node restore only fills an empty data folder, so it never mixes two nodes’ data.',
   },
+  TENANT_RESTORING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'This tenant’s data is being restored from snapshot {snapshot_id}; its documents, collections and searches answer again once the restore job is done. Retry in a few seconds',
+    description:
+      'A tenant snapshot is being restored in its place (POST /api/v1/snapshots/restore, or a restore a restart is finishing): its rows are replaced in short steps while other tenants are served, and its data requests wait for the end rather than see half of it. Jobs, snapshots and account requests still answer.',
+  },
   SNAPSHOT_NODE_NOT_EMPTY: {
     http: 409,
     grpc: 'FAILED_PRECONDITION',

@@ -2,6 +2,7 @@ export { operations, operationById, type Operation, type OperationId, type Catal
 export {
   defineOperation,
   commonErrors,
+  tenantDataCategories,
   authErrors,
   type OperationSpec,
   type OperationExample,

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { commonErrors, authErrors, type OperationSpec } from './define-operation.js';
+import { commonErrors, authErrors, tenantDataCategories, type OperationSpec } from './define-operation.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
 import { extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
 import { ErrorBody } from './schemas/common.js';
@@ -53,10 +53,14 @@ function parameters(operation: OperationSpec): Json[] {
   return out;
 }
 
-/** Error codes an operation can answer with: its own, the common ones, and auth errors when it needs a token. */
+/**
+ * Error codes an operation can answer with: its own, the common ones, auth errors when it needs a token, and
+ * TENANT_RESTORING when it reads or changes a tenant's data.
+ */
 export function operationErrors(operation: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>([...operation.errors, ...commonErrors]);
   if (operation.access !== 'public') for (const code of authErrors) codes.add(code);
+  if (operation.access !== 'public' && tenantDataCategories.includes(operation.category)) codes.add('TENANT_RESTORING');
   return [...codes];
 }
 

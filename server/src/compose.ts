@@ -68,6 +68,7 @@ export async function createServer(
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
     checkpoint: { writes: config.CHECKPOINT_WRITES, intervalMs: config.CHECKPOINT_INTERVAL_S * 1000 },
+    restoreSliceRows: config.RESTORE_SLICE_ROWS,
     indexWait: () => new Promise((done) => setTimeout(done, config.INDEX_WAIT_MS).unref()),
     embeddings: {
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
@@ -173,6 +174,13 @@ export async function createServer(
   }, 1000);
   checkpoints.unref();
   engine.vectors.warmUp();
+  // Tenant restores a crash cut short are finished now, in the background; their tenants answer 503 until then.
+  void engine.restore?.resumePending((tenantId, error) =>
+    app.log.error(
+      { err: error, tenantId },
+      'a tenant restore cut short could not be finished; the tenant stays unavailable until it is restored again',
+    ),
+  );
   // Files of documents purged while the store refused are deleted now, or at the next purge.
   void engine.files?.deleteOwed().then(({ deleted, pending, error }) => {
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');

@@ -29,6 +29,8 @@ export interface EngineOptions {
   readonly vectorIndexBytes?: number;
   /** When vector indexes are checkpointed (see VectorIndexes.checkpoint); default 10,000 changes or 60 s. */
   readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
+  /** Rows a tenant restore replaces per transaction (see OnlineRestore); default 2,000. */
+  readonly restoreSliceRows?: number;
   /** Memory for the in-memory BM25 indexes (LRU eviction beyond it), in bytes; default no limit. */
   readonly textIndexBytes?: number;
   /** How long a vector query waits for a loading index: resolves when the wait is over; default no bound. */
@@ -127,7 +129,17 @@ export function openEngine(options: EngineOptions): Engine {
     outbox: new Outbox(db, clock),
     files,
     snapshots,
-    restore: onDisk ? new OnlineRestore({ db, text, vectors, files, dataDir: options.dataDir }) : null,
+    restore: onDisk
+      ? new OnlineRestore({
+          db,
+          text,
+          vectors,
+          files,
+          dataDir: options.dataDir,
+          clock,
+          sliceRows: options.restoreSliceRows ?? 2000,
+        })
+      : null,
     clock,
     memory: () => {
       const v = vectors.memory();

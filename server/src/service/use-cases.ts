@@ -1,4 +1,4 @@
-import { createError, type CatalogueOperation, type OperationId } from '@godb/contract';
+import { createError, tenantDataCategories, type CatalogueOperation, type OperationId } from '@godb/contract';
 import type { AnyUseCase, Principal, RequestContext, UseCaseOf } from './context.js';
 import { addGroupUserUseCase } from './auth/add-group-user.js';
 import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js';
@@ -74,6 +74,7 @@ import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-e
 import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
+import { NdjsonResult } from './ndjson-result.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -185,8 +186,31 @@ export interface Services {
   pendingIssue(id: OperationId): number | undefined;
 }
 
-export function createServices(deps: ServiceDeps): Services {
+/** The lines of a streamed answer, then `end` however the reading stops. */
+async function* endWith<T>(lines: AsyncIterable<T>, end: () => void): AsyncGenerator<T> {
+  try {
+    yield* lines;
+  } finally {
+    end();
+  }
+}
+
+/** Categories whose operations read or change a tenant's data: refused while that tenant is being restored. */
+const tenantData: ReadonlySet<string> = new Set(tenantDataCategories);
+
+export function createServices(given: ServiceDeps): Services {
+  // One bound on background writes for the whole server, shared by asynchronous adds and imports; its activity
+  // also counts the requests under way per tenant, which a tenant restore waits for.
+  const deps = { ...given, background: given.background ?? new BackgroundWork() };
+  const activity = deps.background.activity;
   const table = createUseCases(deps);
+  /** Admits a data request of a tenant (refused while the tenant is restored) and counts it until it ends. */
+  const admit = (tenantId: string) => {
+    const snapshot = deps.restore?.restoring(tenantId);
+    if (snapshot !== undefined)
+      throw createError('TENANT_RESTORING', { snapshot_id: snapshot }, { details: { retry_after: 5 } });
+    return activity.begin(tenantId);
+  };
   return {
     authenticate: (credentials) => authenticate(deps, credentials),
     apiKeyIdOf: (credentials) => apiKeyIdOf(deps, credentials),
@@ -200,8 +224,19 @@ export function createServices(deps: ServiceDeps): Services {
           issue: entry.pendingIssue,
         });
       }
-      // The one conversion point of date-like fields, after validation and before any use case.
-      return entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+      const tenantId = ctx.principal?.tenantId;
+      const end = tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId) : undefined;
+      let streamed = false;
+      try {
+        // The one conversion point of date-like fields, after validation and before any use case.
+        const result = await entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+        if (!(result instanceof NdjsonResult) || !end) return result;
+        // A streamed answer (an NDJSON import) works while the transport reads it: it counts until it ends.
+        streamed = true;
+        return new NdjsonResult(endWith(result.lines, end));
+      } finally {
+        if (!streamed) end?.();
+      }
     },
     pendingIssue(id) {
       const entry = table[id];

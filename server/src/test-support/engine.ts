@@ -13,7 +13,13 @@ export function openTestEngine(
   options: Partial<
     Pick<
       EngineOptions,
-      'vectorCacheBytes' | 'vectorIndexBytes' | 'textIndexBytes' | 'checkpoint' | 'clock' | 'indexWait'
+      | 'vectorCacheBytes'
+      | 'vectorIndexBytes'
+      | 'textIndexBytes'
+      | 'checkpoint'
+      | 'clock'
+      | 'indexWait'
+      | 'restoreSliceRows'
     >
   > = {},
 ): Engine {

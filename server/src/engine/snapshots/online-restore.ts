@@ -2,8 +2,9 @@ import Database from 'better-sqlite3';
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
+import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { Db } from '../storage/database.js';
@@ -12,7 +13,17 @@ import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
-import { columnsOf, tenantTables } from './tenant-rows.js';
+import { columnsOf, copyTenantSlice, countTenantRows, tenantTables } from './tenant-rows.js';
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A tenant restore under way (migration 11): the unpacked snapshot it restores from, relative to the data folder. */
+interface TenantRestoreRow {
+  readonly tenant_id: string;
+  readonly snapshot_id: string;
+  readonly dir: string;
+  readonly trust_index_files: number;
+}
 
 const notRestorable = (reason: string) => createError('SNAPSHOT_NOT_RESTORABLE', { reason });
 
@@ -57,6 +68,9 @@ export interface OnlineRestoreOptions {
   readonly vectors: VectorIndexes;
   readonly files: DocumentFiles | null;
   readonly dataDir: string;
+  readonly clock: Clock;
+  /** Rows deleted, copied or indexed per transaction of a tenant restore: short, so other requests run between. */
+  readonly sliceRows: number;
 }
 
 const currentVersion = migrations[migrations.length - 1]!.version;
@@ -65,18 +79,66 @@ const currentVersion = migrations[migrations.length - 1]!.version;
  * Restores snapshots into a running node (`POST /api/v1/snapshots/restore`): a tenant snapshot replaces that
  * tenant's data and nothing else; a whole-node snapshot fills an empty node. In two steps: `stage` unpacks the
  * archive and checks every checksum (a damaged snapshot is refused before anything changes), then `apply` puts the
- * uploaded files into the files store and swaps the rows in ONE transaction on the live store — the tenant's old
- * rows deleted, the snapshot's inserted, its text and geo indexes rebuilt from them — followed, in the same
- * synchronous step, by the tenant's index files. Sequence numbers are preserved when no other tenant uses them
- * (always on the node the snapshot came from: seqs are never reused), so the snapshot's HNSW files match their rows
- * and are loaded as they are; otherwise the rows are renumbered past the node's highest and the vector indexes are
- * rebuilt from them in the background.
+ * uploaded files into the files store and replaces the rows.
+ *
+ * A tenant's rows are replaced in short transactions (`RESTORE_SLICE_ROWS` rows each: the old rows deleted, the
+ * snapshot's copied, the text and geo indexes filled from them), with other tenants' requests served between them,
+ * so a restore of a million documents never holds the event loop or the store's write lock for long. The tenant is
+ * fenced meanwhile (its requests answer 503 `TENANT_RESTORING`, so nothing sees half of it), and a row of
+ * `tenant_restores` written before the first transaction and deleted with the last names the unpacked snapshot: a
+ * restore cut short by a crash is finished when the server starts (`resumePending`), never left half done.
+ * A whole-node restore, into a node with no data, swaps in one transaction.
+ *
+ * Sequence numbers are preserved when no other tenant uses them (always on the node the snapshot came from: seqs
+ * are never reused), so the snapshot's HNSW files match their rows and are loaded as they are; otherwise the rows
+ * are renumbered past the node's highest (that range reserved first) and the vector indexes are rebuilt from them
+ * in the background.
  */
 export class OnlineRestore {
   readonly #options: OnlineRestoreOptions;
+  /** Tenants being restored (fenced), with the snapshot each is restored from. */
+  readonly #fenced = new Map<string, string>();
+  /** The restores a crash cut short, finishing (see resumePending). */
+  #resuming: Promise<void> = Promise.resolve();
 
   constructor(options: OnlineRestoreOptions) {
     this.#options = options;
+    for (const row of this.#markers()) this.#fenced.set(row.tenant_id, row.snapshot_id);
+  }
+
+  /** The snapshot a tenant is being restored from, or undefined when it is not being restored. */
+  restoring(tenantId: string): string | undefined {
+    return this.#fenced.get(tenantId);
+  }
+
+  /**
+   * Finishes the tenant restores a crash cut short (each from the snapshot it had unpacked, kept until done); their
+   * tenants stay fenced until then. `failed` hears of one that cannot finish (its unpacked snapshot is gone): that
+   * tenant stays fenced until it is restored again.
+   */
+  resumePending(failed: (tenantId: string, error: unknown) => void = () => {}): Promise<void> {
+    this.#resuming = (async () => {
+      for (const row of this.#markers()) {
+        const dir = join(this.#options.dataDir, row.dir);
+        try {
+          if (!existsSync(join(dir, 'tenant.sqlite'))) throw new Error(`the unpacked snapshot ${dir} is missing`);
+          await this.#replaceTenant(
+            { tenant: row.tenant_id, snapshotId: row.snapshot_id, dir, trustIndexFiles: row.trust_index_files === 1 },
+            () => {},
+          );
+          rmSync(dir, { recursive: true, force: true });
+        } catch (error) {
+          failed(row.tenant_id, error);
+        }
+      }
+    })();
+    return this.#resuming;
+  }
+
+  #markers(): TenantRestoreRow[] {
+    return this.#options.db
+      .prepare('SELECT tenant_id, snapshot_id, dir, trust_index_files FROM tenant_restores ORDER BY started_at')
+      .all() as TenantRestoreRow[];
   }
 
   /**
@@ -137,16 +199,20 @@ export class OnlineRestore {
   }
 
   /**
-   * Applies a staged snapshot: files first, then the rows in one transaction and the index files, all or nothing.
-   * `progress(done, total)` counts the files stored, then the swap.
+   * Applies a staged snapshot: files first, then the rows and the index files, all or nothing. A tenant snapshot
+   * fences its tenant, waits for `drain` (the tenant's requests and background writes under way), and replaces the
+   * rows in slices; a whole-node one swaps in one transaction. `progress(done, total)` counts files, then rows.
    */
   async apply(
     staged: StagedSnapshot,
     progress: (done: number, total: number) => void = () => {},
+    drain: (tenantId: string) => Promise<void> = async () => {},
   ): Promise<RestoreReport> {
     const { db, files } = this.#options;
     const { manifest, dir } = staged;
     const total = staged.files + 1;
+    await this.#resuming;
+    if ((manifest.scope ?? 'node') === 'tenant') return this.#applyTenant(staged, progress, drain);
     try {
       // The uploaded files go in first, under their own keys (never rewritten), so no restored row names a file the
       // store lacks; keys the swap drops are owed and deleted after it commits.
@@ -214,6 +280,215 @@ export class OnlineRestore {
     progress(total, total);
     void files?.deleteOwed();
     return report;
+  }
+
+  /** A tenant snapshot: its files, then the tenant fenced, drained and replaced in slices. */
+  async #applyTenant(
+    staged: StagedSnapshot,
+    progress: (done: number, total: number) => void,
+    drain: (tenantId: string) => Promise<void>,
+  ): Promise<RestoreReport> {
+    const { db, files, clock } = this.#options;
+    const { manifest, dir } = staged;
+    const tenant = staged.tenants[0]!;
+    let started = false;
+    try {
+      let done = 0;
+      const total = staged.files + 1;
+      for (const file of manifest.files) {
+        if (!file.path.startsWith('files/') || !files) continue;
+        await files.store.put(file.path.slice('files/'.length), createReadStream(join(dir, ...file.path.split('/'))));
+        progress(++done, total);
+      }
+      this.#fenced.set(tenant, manifest.id);
+      await drain(tenant);
+      db.prepare(
+        `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
+           VALUES (?, ?, ?, ?, ?)`,
+      ).run(
+        tenant,
+        manifest.id,
+        relative(this.#options.dataDir, dir),
+        staged.trustIndexFiles ? 1 : 0,
+        unixSeconds(clock),
+      );
+      started = true;
+      const report = await this.#replaceTenant(
+        { tenant, snapshotId: manifest.id, dir, trustIndexFiles: staged.trustIndexFiles },
+        (rows, all) => progress(staged.files + rows / all, total),
+      );
+      progress(total, total);
+      return report;
+    } catch (error) {
+      // Before the first slice nothing changed; after it, the tenant stays fenced and the restore is finished when
+      // the server starts (its unpacked snapshot is kept for that).
+      if (!started) this.#fenced.delete(tenant);
+      throw started
+        ? new Error(`the restore stopped part way and finishes when the server restarts: ${String(error)}`)
+        : error;
+    } finally {
+      if (!started) staged.discard();
+      else if (!this.#fenced.has(tenant)) staged.discard();
+    }
+  }
+
+  /**
+   * Replaces a fenced tenant's rows with the snapshot's in slices, then its index files, then lifts the fence.
+   * Run again from the start after a crash, it ends the same: every slice first deletes what the tenant holds.
+   */
+  async #replaceTenant(
+    restore: { tenant: string; snapshotId: string; dir: string; trustIndexFiles: boolean },
+    progress: (rows: number, total: number) => void,
+  ): Promise<RestoreReport> {
+    const { db, text, vectors, files, dataDir, sliceRows: rowsPerSlice } = this.#options;
+    const { tenant } = restore;
+    const params = { tenant };
+    this.#fenced.set(tenant, restore.snapshotId);
+    vectors.forgetTenant(tenant);
+    const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
+    rmSync(target, { recursive: true, force: true });
+    const fileKeys = (schema: string) =>
+      new Set(
+        db
+          .prepare(
+            `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
+          )
+          .pluck()
+          .all(params) as string[],
+      );
+    const before = fileKeys('main');
+    db.prepare('ATTACH DATABASE ? AS s').run(join(restore.dir, 'tenant.sqlite'));
+    try {
+      const old = tenantRowCount(db, 'main', tenant);
+      const incoming = countTenantRows(db, tenant);
+      const total = old + incoming * 2;
+      let done = 0;
+      const step = async (rows: number) => {
+        done += rows;
+        progress(Math.min(done, total), total);
+        await nextTurn();
+      };
+
+      // Out with the old, a slice at a time: the rows keyed by document first, then the tenant's own tables.
+      for (let after = 0; ;) {
+        const seqs = db
+          .prepare(
+            `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after ORDER BY seq LIMIT ${rowsPerSlice}`,
+          )
+          .pluck()
+          .all({ tenant, after }) as number[];
+        if (seqs.length === 0) break;
+        const list = JSON.stringify(seqs);
+        db.transaction(() => {
+          db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
+          db.prepare('DELETE FROM document_access WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
+        })();
+        after = seqs[seqs.length - 1]!;
+        await nextTurn();
+      }
+      for (const table of [
+        'chunks',
+        'document_vectors',
+        'documents',
+        'collections',
+        'vector_generations',
+        'engagement_events',
+      ]) {
+        const slice = db.prepare(
+          `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${rowsPerSlice})`,
+        );
+        for (;;) {
+          const { changes } = slice.run(params);
+          if (changes === 0) break;
+          await step(changes);
+        }
+      }
+      db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
+      transaction(db, [text], () => text.recreate(tenant));
+
+      // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest into
+      // a range reserved first, so that other tenants' rows written meanwhile never take one of them.
+      const preserved =
+        !clashes(db, 'documents', tenant) && !clashes(db, 'chunks', tenant) && !clashes(db, 'document_vectors', tenant);
+      const offsets = { doc: 0, chunk: 0, vector: 0 };
+      if (!preserved)
+        db.transaction(() => {
+          offsets.doc = reserveSeqs(db, 'documents', tenant);
+          offsets.chunk = reserveSeqs(db, 'chunks', tenant);
+          offsets.vector = reserveSeqs(db, 'document_vectors', tenant);
+        })();
+      const shifted: Record<string, Record<string, number>> = {
+        documents: { seq: offsets.doc },
+        chunks: { seq: offsets.chunk, doc_seq: offsets.doc },
+        document_access: { doc_seq: offsets.doc },
+        document_vectors: { seq: offsets.vector, doc_seq: offsets.doc },
+      };
+      for (const table of tenantTables) {
+        const skip = table.table === 'engagement_events' ? ['id'] : [];
+        for (let after: number | null = 0; after !== null;) {
+          const slice = db.transaction(() =>
+            copyTenantSlice(db, tenant, table, after!, rowsPerSlice, { shift: shifted[table.table], skip }),
+          )();
+          after = slice.next;
+          await step(slice.copied);
+        }
+      }
+      if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
+
+      // The derived indexes, from the restored rows.
+      for (let after: number | null = 0; after !== null;) {
+        after = transaction(db, [text], () => text.reindexSlice(tenant, after!, rowsPerSlice));
+        await step(rowsPerSlice / 2);
+      }
+      for (let after = 0; ;) {
+        const { changes, last } = db.transaction(() => {
+          const seqs = db
+            .prepare(
+              `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after AND lat IS NOT NULL AND lon IS NOT NULL
+                 AND deleted_at IS NULL AND superseded = 0 ORDER BY seq LIMIT ${rowsPerSlice}`,
+            )
+            .pluck()
+            .all({ tenant, after }) as number[];
+          const inserted = db
+            .prepare(
+              `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
+                 SELECT seq, lat, lat, lon, lon FROM documents WHERE seq IN (SELECT value FROM json_each(?))`,
+            )
+            .run(JSON.stringify(seqs)).changes;
+          return { changes: inserted, last: seqs[seqs.length - 1] };
+        })();
+        if (changes === 0 || last === undefined) break;
+        after = last;
+        await nextTurn();
+      }
+
+      // Files: those only the old rows named are owed for deletion; those the restored rows name are not.
+      const after = fileKeys('main');
+      db.transaction(() => {
+        files?.owe([...before].filter((key) => !after.has(key)));
+        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+        for (const key of after) kept.run(key);
+      })();
+      const documents = db
+        .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
+        .pluck()
+        .get(params) as number;
+
+      // The index files, then the end of the restore: the fence lifts with the marker's deletion.
+      const source = join(restore.dir, 'vectors', encodeURIComponent(tenant));
+      if (preserved && restore.trustIndexFiles && existsSync(source)) {
+        mkdirSync(join(dataDir, 'vectors'), { recursive: true });
+        renameSync(source, target);
+      }
+      db.prepare('DELETE FROM tenant_restores WHERE tenant_id = :tenant').run(params);
+      vectors.forgetTenant(tenant);
+      text.forgetInMemory(tenant);
+      this.#fenced.delete(tenant);
+      void files?.deleteOwed();
+      return { tenants: [tenant], documents, seqsPreserved: preserved };
+    } finally {
+      db.exec('DETACH DATABASE s');
+    }
   }
 
   /** Refuses a whole-node restore into a node that holds any tenant or document of its own. */
@@ -377,6 +652,46 @@ function replaceTenant(
     .pluck()
     .get(params) as number;
   return { documents, seqsPreserved: preserved };
+}
+
+/** Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds. */
+function clashes(db: Db, table: string, tenant: string): boolean {
+  return (
+    db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM s.${table} x JOIN main.${table} m ON m.seq = x.seq WHERE x.tenant_id = :tenant)`,
+      )
+      .pluck()
+      .get({ tenant }) === 1
+  );
+}
+
+/**
+ * Reserves the seqs the tenant's snapshot rows of `table` will take past the node's highest (AUTOINCREMENT's
+ * record moved past them) and answers the offset that moves them there.
+ */
+function reserveSeqs(db: Db, table: string, tenant: string): number {
+  const { low, high } = db
+    .prepare(`SELECT COALESCE(min(seq), 1) AS low, COALESCE(max(seq), 0) AS high FROM s.${table} WHERE tenant_id = ?`)
+    .get(tenant) as { low: number; high: number };
+  const offset = highestSeq(db, table) - (low - 1);
+  db.prepare(`INSERT OR REPLACE INTO main.sqlite_sequence (name, seq) VALUES (?, ?)`).run(table, high + offset);
+  return offset;
+}
+
+/** How many rows of a tenant the tables of a restore hold in `schema`. */
+function tenantRowCount(db: Db, schema: string, tenant: string): number {
+  let total = 0;
+  for (const table of [
+    'chunks',
+    'document_vectors',
+    'documents',
+    'collections',
+    'vector_generations',
+    'engagement_events',
+  ])
+    total += db.prepare(`SELECT count(*) FROM ${schema}.${table} WHERE tenant_id = ?`).pluck().get(tenant) as number;
+  return total;
 }
 
 /** Of `keys`, those no document row names (after a failed swap: the files it put that nothing uses). */

@@ -51,8 +51,9 @@ export function countTenantRows(db: Db, tenantId: string): number {
 
 /**
  * Copies one slice of a tenant's rows of `table` from the attached schema `s` into `main`, in rowid order after
- * `after` (0 to start): answers the rows copied and where the next slice starts (null when the table is done).
- * Every table here is a rowid table, so slices never split or repeat a row.
+ * `after` (0 to start), in one INSERT … SELECT: answers the rows copied and where the next slice starts (null when
+ * the table is done). Every table here is a rowid table, so slices never split or repeat a row. `shift` adds an
+ * offset to columns (renumbered seqs), `skip` leaves columns to their defaults (an AUTOINCREMENT id).
  */
 export function copyTenantSlice(
   db: Db,
@@ -60,17 +61,26 @@ export function copyTenantSlice(
   table: (typeof tenantTables)[number],
   after: number,
   limit: number,
+  options: { shift?: Readonly<Record<string, number>> | undefined; skip?: readonly string[] } = {},
 ): { copied: number; next: number | null } {
-  const columns = columnsOf(db, table.table);
-  const rows = db
+  const params = { tenant: tenantId, after };
+  const last = db
     .prepare(
-      `SELECT ${columns.join(', ')}, rowid FROM s.${table.table} WHERE ${table.where} AND rowid > :after ORDER BY rowid LIMIT ${limit}`,
+      `SELECT rowid FROM s.${table.table} WHERE ${table.where} AND rowid > :after ORDER BY rowid LIMIT 1 OFFSET ${limit - 1}`,
     )
-    .raw()
-    .all({ tenant: tenantId, after }) as unknown[][];
-  const insert = db.prepare(
-    `INSERT INTO main.${table.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  );
-  for (const row of rows) insert.run(row.slice(0, columns.length));
-  return { copied: rows.length, next: rows.length < limit ? null : (rows[rows.length - 1]![columns.length] as number) };
+    .pluck()
+    .get(params) as number | undefined;
+  const columns = columnsOf(db, table.table).filter((column) => !options.skip?.includes(column));
+  const select = columns.map((column) => {
+    const offset = options.shift?.[column] ?? 0;
+    return offset === 0 ? column : `${column} + ${offset}`;
+  });
+  const { changes } = db
+    .prepare(
+      `INSERT INTO main.${table.table} (${columns.join(', ')})
+         SELECT ${select.join(', ')} FROM s.${table.table}
+         WHERE ${table.where} AND rowid > :after AND rowid <= :through ORDER BY rowid`,
+    )
+    .run({ ...params, through: last ?? Number.MAX_SAFE_INTEGER });
+  return { copied: changes, next: last ?? null };
 }

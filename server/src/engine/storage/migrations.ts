@@ -293,4 +293,20 @@ export const migrations: readonly { readonly version: number; readonly descripti
       UPDATE vector_generations SET logged_from = generation;
     `,
   },
+  {
+    version: 11,
+    description: 'tenant restores under way, so that one cut short by a crash is finished when the server starts',
+    // A tenant restore replaces the tenant's rows in short transactions (other tenants are served between them);
+    // this row, written before the first and deleted with the last, names the unpacked snapshot it restores from,
+    // kept until then. The tenant answers 503 TENANT_RESTORING while its row exists.
+    sql: `
+      CREATE TABLE tenant_restores (
+        tenant_id TEXT PRIMARY KEY,
+        snapshot_id TEXT NOT NULL,
+        dir TEXT NOT NULL,
+        trust_index_files INTEGER NOT NULL,
+        started_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -209,37 +209,66 @@ export class TextIndex implements TransactionListener {
     this.#bm25.cleared(tenantId);
   }
 
+  /** Forgets the tenant's in-memory index: its next word query builds it again from the tables. */
+  forgetInMemory(tenantId: string): void {
+    this.#bm25.cleared(tenantId);
+  }
+
   /**
    * Indexes the tenant's live chunks again from the stored rows, inside the caller's transaction: after its rows
-   * were replaced wholesale (a tenant restore). The tables are dropped and created again under the same key rather
-   * than emptied (FTS5 deletes row by row, reading each row's tokens back), then filled in three statements with no
-   * round trip per chunk. The in-memory index is rebuilt on the next query.
+   * were replaced wholesale. The in-memory index is rebuilt on the next query.
    */
   reindex(tenantId: string): void {
+    this.recreate(tenantId);
+    this.reindexSlice(tenantId, 0, Infinity);
+  }
+
+  /**
+   * Drops the tenant's text tables and creates them again, empty, under the same key: faster than emptying them
+   * (FTS5 deletes row by row, reading each row's tokens back). Cached statements on them are prepared again by
+   * SQLite once the tables exist again. The in-memory index is forgotten; `reindexSlice` fills the tables.
+   */
+  recreate(tenantId: string): void {
     const existing = this.tables(tenantId);
     if (existing) {
-      // Cached statements on these tables are prepared again by SQLite once the tables exist again.
       for (const table of [existing.publicVocab, existing.vocab, existing.fts, existing.hidden, existing.words])
         this.#db.exec(`DROP TABLE IF EXISTS ${table}`);
       this.#createTables(existing);
-    }
-    const t = existing ?? this.ensure(tenantId);
-    const live = `FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-      WHERE c.tenant_id = ? AND d.deleted_at IS NULL AND d.superseded = 0`;
-    this.#db
-      .prepare(
-        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${live} AND d.visibility = 'public'`,
-      )
-      .run(tenantId);
-    this.#db
-      .prepare(
-        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${live} AND d.visibility <> 'public'`,
-      )
-      .run(tenantId);
-    this.#db
-      .prepare(`INSERT INTO ${t.words} (rowid, title, content) SELECT c.seq, d.title, c.content ${live}`)
-      .run(tenantId);
+    } else this.ensure(tenantId);
     this.#bm25.cleared(tenantId);
+  }
+
+  /**
+   * Indexes up to `limit` of the tenant's live chunks with a seq above `after`, in three statements with no round
+   * trip per chunk (inside the caller's transaction); answers the seq to continue after, or null when done.
+   */
+  reindexSlice(tenantId: string, after: number, limit: number): number | null {
+    const t = this.ensure(tenantId);
+    const live = `FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+      WHERE c.tenant_id = :tenant AND d.deleted_at IS NULL AND d.superseded = 0 AND c.seq > :after`;
+    const last = Number.isFinite(limit)
+      ? (this.#db
+          .prepare(`SELECT c.seq ${live} ORDER BY c.seq LIMIT 1 OFFSET :offset`)
+          .pluck()
+          .get({ tenant: tenantId, after, offset: limit - 1 }) as number | undefined)
+      : undefined;
+    const through = last ?? Number.MAX_SAFE_INTEGER;
+    const params = { tenant: tenantId, after, through };
+    const slice = `${live} AND c.seq <= :through`;
+    this.#db
+      .prepare(
+        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility = 'public'`,
+      )
+      .run(params);
+    this.#db
+      .prepare(
+        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility <> 'public'`,
+      )
+      .run(params);
+    this.#db
+      .prepare(`INSERT INTO ${t.words} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice}`)
+      .run(params);
+    return last ?? null;
   }
 
   /** Merges the index's segments (after a rebuild). */

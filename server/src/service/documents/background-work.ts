@@ -1,4 +1,5 @@
 import { createError } from '@godb/contract';
+import { TenantActivity } from '../tenant-activity.js';
 
 /** Background writes (asynchronous adds and imports) pending at once, across the server. */
 export const maxBackgroundWork = 32;
@@ -11,17 +12,25 @@ export const maxBackgroundWork = 32;
 export class BackgroundWork {
   #pending = 0;
 
-  constructor(readonly max = maxBackgroundWork) {}
+  constructor(
+    readonly max = maxBackgroundWork,
+    /** Counts each piece of work as its tenant's until it ends (a tenant restore waits for them). */
+    readonly activity = new TenantActivity(),
+  ) {}
 
-  /** Runs `work` in the background (after this turn of the event loop), or throws OVERLOADED when full. */
-  start(work: () => Promise<void>): void {
+  /**
+   * Runs `work` of a tenant in the background (after this turn of the event loop), or throws OVERLOADED when full.
+   */
+  start(tenantId: string, work: () => Promise<void>): void {
     if (this.#pending >= this.max) {
       throw createError('OVERLOADED', { max: this.max }, { details: { retry_after: 5 } });
     }
     this.#pending += 1;
+    const end = this.activity.begin(tenantId);
     setImmediate(() => {
       void work().finally(() => {
         this.#pending -= 1;
+        end();
       });
     });
   }

@@ -224,7 +224,7 @@ export const importDocumentsUseCase =
     const background = deps.background ?? new BackgroundWork();
     let jobId = '';
     try {
-      background.start(() =>
+      background.start(viewer.tenantId, () =>
         runImport(deps, viewer, file, query.batch_size, jobId).finally(() =>
           rm(folder, { recursive: true, force: true }),
         ),

@@ -1,3 +1,4 @@
+import type { BackgroundWork } from '../documents/background-work.js';
 import type { JobStore } from '../../engine/jobs/job-store.js';
 import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
@@ -8,4 +9,6 @@ export interface SnapshotDeps {
   /** Restores into the running node; null for an engine without a data folder. */
   readonly restore: OnlineRestore | null;
   readonly jobs: JobStore;
+  /** Background writes, whose activity per tenant a tenant restore waits for (see TenantActivity). */
+  readonly background?: BackgroundWork;
 }

@@ -121,8 +121,10 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'restore-snapshot', 1000);
     deps.jobs.update(job.id, { status: 'running' });
     void restore
-      .apply(staged, (done, total) =>
-        deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
+      .apply(
+        staged,
+        (done, total) => deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
+        (tenant) => deps.background?.activity.idle(tenant) ?? Promise.resolve(),
       )
       .then(
         () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
@@ -132,6 +134,9 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
             error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
           }),
       )
+      // The store closed under it (the server stopped): the job cannot be updated; a tenant restore cut short is
+      // finished when the server starts.
+      .catch(() => {})
       .finally(release);
     return {
       success: true as const,

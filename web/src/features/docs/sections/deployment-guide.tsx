@@ -121,9 +121,12 @@ POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see bel
       <ul>
         <li>
           <strong>A tenant</strong>: its admin (or the super admin) restores one of its snapshots with{' '}
-          <code>POST /api/v1/snapshots/restore</code>. The tenant’s data is replaced by the snapshot’s in one
-          transaction, so it is never half-restored; every other tenant is untouched and keeps answering. Writes the
-          tenant made after the snapshot are gone once the job is done.
+          <code>POST /api/v1/snapshots/restore</code>. The tenant’s data is replaced by the snapshot’s a few thousand
+          rows at a time (<code>RESTORE_SLICE_ROWS</code>), so every other tenant keeps reading and writing throughout.
+          Meanwhile the tenant’s own documents, collections and searches answer 503 <code>TENANT_RESTORING</code> rather
+          than show half of it (its jobs, snapshots and accounts still answer), and the restore first waits for the
+          tenant’s requests and imports under way. A restore cut short by a crash is finished when the server starts.
+          Writes the tenant made after the snapshot are gone once the job is done.
         </li>
         <li>
           <strong>A whole node</strong>: the super admin restores a whole-node snapshot into a running node that holds
@@ -133,8 +136,8 @@ POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see bel
         </li>
         <li>
           Every file is checked against the manifest before anything changes: a damaged snapshot answers 400{' '}
-          <code>SNAPSHOT_CORRUPT</code> and nothing is restored. The job then puts the uploaded files back and swaps the
-          rows.
+          <code>SNAPSHOT_CORRUPT</code> and nothing is restored. The job then puts the uploaded files back and replaces
+          the rows.
         </li>
         <li>
           Document and chunk sequence numbers are kept, so the snapshot’s HNSW files match their rows and are loaded as
