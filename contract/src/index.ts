@@ -84,6 +84,7 @@ export {
   grpcServices,
   grpcMessages,
   grpcPackage,
+  GrpcSearchExtras,
   renderProto,
   type GrpcService,
   type GrpcMessage,
