@@ -246,6 +246,3 @@ export function fieldNumbers(messages: readonly GrpcMessage[], before: FieldNumb
   }
   return result;
 }
-
-/** A schema as a plain object, for code that walks TypeBox schemas generically. */
-export const asJson = (schema: TSchema): Json => schema as unknown as Json;
