@@ -85,6 +85,7 @@ export {
   grpcServices,
   grpcMessages,
   grpcPackage,
+  GrpcSearchExtras,
   renderProto,
   type GrpcService,
   type GrpcMessage,

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { createError } from '@godb/contract';
 import { join } from 'node:path';
 import { splitIntoWindows, type WindowStrategy } from '../text/text-windows.js';
@@ -5,7 +6,6 @@ import type { EmbeddingModelInfo, EmbeddingProvider, ProviderOutput } from './em
 import { GloveProvider } from './glove-provider.js';
 import { normalizeInPlace } from './glove-model.js';
 import { LocalOnnxProvider } from './local-onnx-provider.js';
-import { LruCache } from './lru-cache.js';
 import { RemoteProvider, type RemoteHttpOptions, type RemoteModel } from './remote-provider.js';
 import { UseLiteProvider, useLiteName } from './use-lite-provider.js';
 import type { UseLiteRuntime } from './use-lite-runtime.js';
@@ -55,7 +55,10 @@ export interface EmbedderOptions {
  */
 export class Embedder {
   readonly #options: EmbedderOptions;
-  readonly #cache: LruCache<string, Embedding>;
+  /** Text → embedding, least recently used forgotten first; none when CACHE_SIZE is 0. */
+  readonly #cache: LRUCache<string, Embedding> | undefined;
+  #cacheHits = 0;
+  #cacheMisses = 0;
   /** Searched in order: a name the first offers is not taken by a later one. */
   readonly #providers: readonly EmbeddingProvider[];
   #listing: { models: EmbeddingModelInfo[]; defaultModel: string; owners: Map<string, EmbeddingProvider> } | null =
@@ -63,7 +66,7 @@ export class Embedder {
 
   constructor(options: EmbedderOptions) {
     this.#options = options;
-    this.#cache = new LruCache(options.cacheSize);
+    this.#cache = options.cacheSize > 0 ? new LRUCache({ max: options.cacheSize }) : undefined;
     this.#providers = [
       new UseLiteProvider({
         runtime: options.useLiteRuntime ?? 'native',
@@ -150,7 +153,12 @@ export class Embedder {
       (t) =>
         `${model.name}\u0000${options.normalize}\u0000${options.maxTokens}/${options.overlap}/${options.strategy}\u0000${t}`,
     );
-    const results: (Embedding | undefined)[] = keys.map((k) => this.#cache.get(k));
+    const results: (Embedding | undefined)[] = keys.map((k) => {
+      const cached = this.#cache?.get(k);
+      if (cached) this.#cacheHits += 1;
+      else this.#cacheMisses += 1;
+      return cached;
+    });
     const missing = results.flatMap((r, i) => (r ? [] : [i]));
     if (missing.length > 0) {
       const windowsPerText = missing.map((i) => {
@@ -185,7 +193,7 @@ export class Embedder {
         const tokenCount = windows.length > 1 ? Math.round((tokens * totalWords) / Math.max(1, windowWords)) : tokens;
         const embedding: Embedding = { vector, tokenCount };
         results[textIndex] = embedding;
-        this.#cache.set(keys[textIndex]!, embedding);
+        this.#cache?.set(keys[textIndex]!, embedding);
       });
     }
     return results as Embedding[];
@@ -193,7 +201,7 @@ export class Embedder {
 
   /** Cache counters, for benchmarks and metrics. */
   cacheStats(): { hits: number; misses: number; size: number } {
-    return { hits: this.#cache.hits, misses: this.#cache.misses, size: this.#cache.size };
+    return { hits: this.#cacheHits, misses: this.#cacheMisses, size: this.#cache?.size ?? 0 };
   }
 
   /** Prepares slow-to-load models in the background (converts GloVe on first start). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { parseSpaceKey } from '../collections/vector-space.js';
 import type { ExactVectors } from '../documents/exact-vectors.js';
 import type { Db } from '../storage/database.js';
@@ -65,8 +66,8 @@ export class AllowedSets {
   readonly #db: Db;
   readonly #scan: FilterableScan;
   readonly #entries = new Map<string, Entry>();
-  /** Filters seen once without a set, with the epoch they were seen at. */
-  readonly #seen = new Map<string, number>();
+  /** Filters seen once without a set, with the epoch they were seen at (the least recently seen forgotten first). */
+  readonly #seen = new LRUCache<string, number>({ max: maxSets * 4 });
   readonly #epochSql;
   readonly #lastSeqSql;
   readonly #chunkKeysSql;
@@ -105,10 +106,8 @@ export class AllowedSets {
       // Building a set reads every document of the collection, which pays off only when the filter comes back
       // before the next update: it is built the second time a filter is seen at the same epoch. A workload that
       // updates between every query keeps the search's own path (candidates checked row by row).
-      if (this.#seen.get(id) !== epoch) {
-        this.#seen.delete(id);
+      if (this.#seen.peek(id) !== epoch) {
         this.#seen.set(id, epoch);
-        if (this.#seen.size > maxSets * 4) this.#seen.delete(this.#seen.keys().next().value!);
         return undefined;
       }
       this.#seen.delete(id);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../storage/database.js';
 
 /** Rows remembered at most; the oldest are forgotten first. */
@@ -17,16 +18,23 @@ const maxRows = 50_000;
 export class PublicRows<Row extends readonly unknown[]> {
   readonly #db: Db;
   readonly #epochSql;
-  readonly #rows = new Map<
+  /** By document seq; read with peek, so the oldest remembered is forgotten first when full. */
+  readonly #rows: LRUCache<
     number,
     { readonly tenant: string; readonly table: string; readonly row: Row; readonly bytes: number }
-  >();
+  >;
   #epoch = -1;
   #bytes = 0;
 
   constructor(db: Db) {
     this.#db = db;
     this.#epochSql = db.prepare('SELECT n FROM documents_epoch').pluck();
+    this.#rows = new LRUCache({
+      max: maxRows,
+      dispose: (entry) => {
+        this.#bytes -= entry.bytes;
+      },
+    });
   }
 
   /** Brings the memory in step with the store; false inside a write transaction (then it must not be used). */
@@ -35,7 +43,6 @@ export class PublicRows<Row extends readonly unknown[]> {
     const epoch = this.#epochSql.get() as number;
     if (epoch !== this.#epoch) {
       this.#rows.clear();
-      this.#bytes = 0;
       this.#epoch = epoch;
     }
     return true;
@@ -43,7 +50,7 @@ export class PublicRows<Row extends readonly unknown[]> {
 
   /** The row of a public, live document of that tenant (and table, when given), if remembered. */
   get(seq: number, tenant: string, table: string | undefined): Row | undefined {
-    const entry = this.#rows.get(seq);
+    const entry = this.#rows.peek(seq);
     if (!entry || entry.tenant !== tenant || (table !== undefined && entry.table !== table)) return undefined;
     return entry.row;
   }
@@ -51,11 +58,6 @@ export class PublicRows<Row extends readonly unknown[]> {
   /** Remembers a row the access rule just let through, if its document is public. Call after sync() is true. */
   remember(seq: number, tenant: string, table: string, visibility: string, row: Row): void {
     if (visibility !== 'public' || this.#rows.has(seq)) return;
-    if (this.#rows.size >= maxRows) {
-      const oldest = this.#rows.keys().next().value!;
-      this.#bytes -= this.#rows.get(oldest)!.bytes;
-      this.#rows.delete(oldest);
-    }
     const bytes = estimateBytes(row) + 2 * (tenant.length + table.length) + 96;
     this.#bytes += bytes;
     this.#rows.set(seq, { tenant, table, row, bytes });

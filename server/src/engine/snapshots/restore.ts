@@ -15,7 +15,7 @@ const corrupt = (reason: string) => createError('SNAPSHOT_CORRUPT', { reason });
 const allowedPath =
   /^(godb\.sqlite|tenant\.sqlite|(vectors|files)\/[A-Za-z0-9%._~!'()*-]+(\/[A-Za-z0-9%._~!'()*-]+)*)$/;
 
-async function readAll(stream: Readable): Promise<Buffer> {
+async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -86,7 +86,8 @@ export async function unpackSnapshot(
         mkdirSync(dirname(target), { recursive: true });
         const hash = createHash('sha256');
         let size = 0;
-        stream.on('data', (chunk: Buffer) => {
+        stream.on('data', (data) => {
+          const chunk = data as Buffer;
           hash.update(chunk);
           size += chunk.length;
           bytes += chunk.length;

@@ -1,26 +1,15 @@
-import { createError, operationById, type OperationId } from '@godb/contract';
+import { GrpcSearchExtras, operationById, type OperationId } from '@godb/contract';
 import type { Principal } from '../../service/context.js';
 import type { Services } from '../../service/use-cases.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
 import { validateJson } from '../../service/validation.js';
+import { fromGrpc, toGrpc } from './grpc-mapping.js';
 import { narrowPrincipal } from './narrow-principal.js';
 
 type Json = Record<string, unknown>;
-interface SearchAnswer {
-  results: {
-    document_id: string;
-    title: string;
-    chunks: { id: string; content: string; type: string; score: number }[];
-    metadata: Json;
-    score: number;
-  }[];
-  total_hits: number;
-  time_taken: number;
+interface SearchAnswer extends Json {
+  results: Json[];
 }
-
-const nonEmpty = (value: unknown) =>
-  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
-const pick = (entries: [string, unknown][]) => Object.fromEntries(entries.filter(([, v]) => nonEmpty(v)));
 
 /** One gRPC call as a use case sees it: its id, and a signal aborted when the client cancels. */
 export interface GrpcCall {
@@ -46,35 +35,23 @@ async function invoke(
   );
 }
 
-function searchReply(answer: SearchAnswer, offset: number) {
-  return {
-    results: answer.results.slice(offset).map((r) => ({
-      document_id: r.document_id,
-      title: r.title,
-      chunks: r.chunks,
-      metadata: Object.fromEntries(Object.entries(r.metadata ?? {}).map(([k, v]) => [k, String(v)])),
-      score: r.score,
-    })),
-    total_hits: answer.total_hits,
-    time_taken: answer.time_taken,
+/**
+ * A search method: the request's REST fields are the body (a field added to the REST schema arrives here with no
+ * edit), `offset` is applied here (REST has none: the body asks for offset + limit results and the first `offset`
+ * are dropped), and roles and groups narrow the caller.
+ */
+function search(id: OperationId, request: string): GrpcMethodHandler {
+  const extras = new Set(Object.keys(GrpcSearchExtras.properties));
+  return async (services, message, principal, call) => {
+    const fields = fromGrpc(request, message);
+    const body = Object.fromEntries(Object.entries(fields).filter(([key]) => !extras.has(key)));
+    const offset = typeof fields.offset === 'number' ? fields.offset : 0;
+    if (typeof body.limit === 'number') body.limit += offset;
+    const narrowed = narrowPrincipal(principal, fields.roles as string[], fields.groups as string[]);
+    const answer = (await invoke(services, id, { body }, narrowed, call)) as SearchAnswer;
+    return toGrpc('SearchResponse', { ...answer, results: answer.results.slice(offset) });
   };
 }
-
-/** VectorSearch's filters: JSON text, as REST takes it; text that is not JSON is INVALID_ARGUMENT, not INTERNAL. */
-function filtersOf(raw: unknown): unknown {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  try {
-    return JSON.parse(String(raw)) as unknown;
-  } catch (error) {
-    throw createError('INVALID_FILTERS_JSON', { reason: (error as Error).message }, { field: 'filters' });
-  }
-}
-
-const window = (request: Json) => {
-  const offset = Math.max(0, Number(request.offset ?? 0));
-  const limit = Number(request.limit ?? 0);
-  return { offset, limit: limit > 0 ? offset + limit : undefined };
-};
 
 export type GrpcMethodHandler = (
   services: Services,
@@ -107,8 +84,8 @@ export const grpcStreamMethods: Record<string, GrpcStreamHandler> = {
     const op = operationById('import-documents');
     const messages = requests[Symbol.asyncIterator]();
     const first = await messages.next();
-    const batch = first.done ? 0 : Number(first.value.batch_size ?? 0);
-    const query: Json = { async: false, batch_size: batch > 0 ? batch : 500 };
+    const { batch_size } = first.done ? {} : fromGrpc('ImportDocumentsRequest', first.value);
+    const query: Json = { async: false, batch_size: batch_size ?? 500 };
     if (op.query) validateJson(op.query, query, 'query');
     // A document given over several lines (pretty-printed JSON) is one line: raw line breaks in JSON are spaces.
     const line = (message: Json) => `${String(message.line ?? '').replace(/\r?\n/g, ' ')}\n`;
@@ -124,106 +101,32 @@ export const grpcStreamMethods: Record<string, GrpcStreamHandler> = {
     );
     if (!(answer instanceof NdjsonResult)) throw new TypeError('import-documents answered no NDJSON result');
     const results: Json[] = [];
-    let written = 0;
-    for await (const r of (answer as NdjsonResult<LineResult>).lines) {
-      if (r.success) written += 1;
-      results.push(
-        pick([
-          ['line', r.line],
-          ['success', r.success],
-          ['document_id', r.document_id],
-          ['error_code', r.error?.code],
-          ['error_message', r.error?.message],
-          ['field', r.error?.field],
-        ]),
-      );
-    }
-    return { results, written, failed: results.length - written };
+    for await (const r of (answer as NdjsonResult<LineResult>).lines)
+      results.push({
+        line: r.line,
+        success: r.success,
+        document_id: r.document_id,
+        error_code: r.error?.code,
+        error_message: r.error?.message,
+        field: r.error?.field,
+      });
+    const written = results.filter((r) => r.success).length;
+    return toGrpc('ImportDocumentsResponse', { results, written, failed: results.length - written });
   },
 };
 
 /** Each gRPC method, as a call of the REST operation that serves it (see contract/src/grpc.ts). */
 export const grpcMethods: Record<string, GrpcMethodHandler> = {
-  TextSearch: async (services, request, principal, call) => {
-    const { offset, limit } = window(request);
-    const body = pick([
-      ['query', request.query],
-      ['limit', limit],
-      ['filters', request.filters],
-    ]);
-    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply((await invoke(services, 'search-text', { body }, narrowed, call)) as SearchAnswer, offset);
-  },
-  VectorSearch: async (services, request, principal, call) => {
-    const { offset, limit } = window(request);
-    const options = (request.embedding_options ?? {}) as Json;
-    const center = request.center as { lat?: number; lon?: number } | undefined;
-    const body = pick([
-      ['vector', request.vector],
-      ['limit', limit],
-      ['filters', filtersOf(request.filters)],
-      ['similarity_method', request.similarity_method],
-      ['threshold', request.threshold],
-      ['primary_table', request.primary_table],
-      ['vector_name', request.vector_name],
-      [
-        'embedding_options',
-        nonEmpty(options.model) || nonEmpty(options.model_name)
-          ? pick([
-              ['model', options.model],
-              ['model_name', options.model_name],
-            ])
-          : undefined,
-      ],
-      [
-        'center',
-        center && (center.lat !== undefined || center.lon !== undefined)
-          ? { lat: center.lat ?? 0, lon: center.lon ?? 0 }
-          : undefined,
-      ],
-      ['radius', Number(request.radius ?? 0) > 0 ? request.radius : undefined],
-      ['combine_location_score', request.combine_location_score === true ? true : undefined],
-    ]);
-    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply((await invoke(services, 'search-vector', { body }, narrowed, call)) as SearchAnswer, offset);
-  },
-  HybridSearch: async (services, request, principal, call) => {
-    const { offset, limit } = window(request);
-    const body = pick([
-      ['query', request.query],
-      ['vector', request.vector],
-      ['alpha', request.alpha],
-      ['limit', limit],
-      ['filters', request.filters],
-      ['primary_table', request.primary_table],
-      ['vector_name', request.vector_name],
-    ]);
-    const narrowed = narrowPrincipal(principal, request.roles as string[], request.groups as string[]);
-    return searchReply((await invoke(services, 'search-hybrid', { body }, narrowed, call)) as SearchAnswer, offset);
-  },
+  TextSearch: search('search-text', 'TextSearchRequest'),
+  VectorSearch: search('search-vector', 'VectorSearchRequest'),
+  HybridSearch: search('search-hybrid', 'HybridSearchRequest'),
   GetUser: async (services, request, principal, call) => {
-    const { user } = (await invoke(
-      services,
-      'get-user',
-      { params: { userID: String(request.user_id ?? '') } },
-      principal,
-      call,
-    )) as {
-      user: { id: string; email: string; role: string; groups: string[] };
-    };
-    return { id: user.id, email: user.email, roles: [user.role], groups: user.groups };
+    const params = fromGrpc('GetUserRequest', request);
+    const { user } = (await invoke(services, 'get-user', { params }, principal, call)) as { user: Json };
+    return toGrpc('GetUserResponse', { ...user, roles: [user.role] });
   },
-  CreateGroup: async (services, request, principal, call) =>
-    invoke(
-      services,
-      'create-group',
-      {
-        body: pick([
-          ['name', request.name],
-          ['description', request.description ?? ''],
-        ]),
-      },
-      principal,
-      call,
-    ),
+  CreateGroup: async (services, request, principal, call) => {
+    const body = fromGrpc('CreateGroupRequest', request);
+    return toGrpc('CreateGroupResponse', (await invoke(services, 'create-group', { body }, principal, call)) as Json);
+  },
 };

@@ -116,6 +116,29 @@ describe('SearchService', () => {
     assert.deepEqual(ids(paged), ids(restReply).slice(1, 2));
   });
 
+  test('a field of the REST request reaches gRPC from the schema alone (issue #21)', async () => {
+    // primary_table, query_type and require_geo were never written into the proto by hand: they come from the
+    // TypeBox body of search-text, like every field added to it later.
+    const added = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents',
+      headers: bearer(admin.token),
+      payload: {
+        id: 'elsewhere',
+        title: 'Boundary layer',
+        content: 'A boundary layer, elsewhere.',
+        primary_table: 'other',
+      },
+    });
+    assert.equal(added.statusCode, 201, added.body);
+    const body = { query: 'boundary layer', primary_table: 'other', query_type: 'match' };
+    const grpcReply = await call<Reply>(search, 'TextSearch', body, admin.token);
+    assert.deepEqual(ids(grpcReply), ids(await rest('/api/v1/search/text', body)));
+    assert.deepEqual(ids(grpcReply), ['elsewhere']);
+    const located = await call<Reply>(search, 'TextSearch', { ...body, require_geo: true }, admin.token);
+    assert.deepEqual(located.results ?? [], [], 'no document of the table has a location');
+  });
+
   test('VectorSearch and HybridSearch answer what REST answers', async () => {
     const doc = await server.app.inject({
       url: '/api/v1/documents/shock?include_embeddings=true',
@@ -190,12 +213,30 @@ describe('SearchService', () => {
       call(search, 'VectorSearch', { vector: [1, 2], threshold: 3 }, admin.token),
       (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details === 'Threshold must be between 0 and 1',
     );
-    // Filters that are not JSON are the caller's mistake, as over REST (they answered INTERNAL).
-    await assert.rejects(
-      call(search, 'VectorSearch', { query: 'x', filters: '[{"field": ' }, admin.token),
-      (e: ServiceError) =>
-        e.code === status.INVALID_ARGUMENT && e.metadata.get('godb-error-code')[0] === 'INVALID_FILTERS_JSON',
-    );
+    // Filters that are not JSON are the caller's mistake (they answered INTERNAL): INVALID_ARGUMENT with the code,
+    // message and field REST answers with its 400.
+    const badFilters = '[{"field": ';
+    const restAnswer = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/search/text',
+      headers: bearer(admin.token),
+      payload: { query: 'x', filters: badFilters },
+    });
+    assert.equal(restAnswer.statusCode, 400);
+    const restError = (restAnswer.json() as { error: { code: string; message: string; field: string } }).error;
+    assert.equal(restError.code, 'INVALID_FILTERS_JSON');
+    for (const [method, request] of [
+      ['VectorSearch', { query: 'x', filters: badFilters }],
+      ['TextSearch', { query: 'x', filters: badFilters }],
+      ['HybridSearch', { query: 'x', filters: badFilters }],
+    ] as const)
+      await assert.rejects(call(search, method, request, admin.token), (e: ServiceError) => {
+        assert.equal(e.code, status.INVALID_ARGUMENT, method);
+        assert.equal(e.details, restError.message, method);
+        assert.equal(e.metadata.get('godb-error-code')[0], 'INVALID_FILTERS_JSON', method);
+        assert.equal(e.metadata.get('godb-field')[0], restError.field, method);
+        return true;
+      });
     await assert.rejects(
       call(search, 'TextSearch', { query: 'x' }),
       (e: ServiceError) => e.code === status.UNAUTHENTICATED && /^Unauthorized: /.test(e.details),
