@@ -1,46 +1,23 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
-import { freePort, startServerProcess, type ServerProcess } from './support/server-process.js';
+import type { Page } from 'playwright-core';
+import { startPlaygroundSite, type PlaygroundSite } from './support/playground-site.js';
 import { registerAndSignIn } from './support/playground-forms.js';
-import { SmtpPeer } from './support/smtp.js';
 
 // Issue #21 (the web's data layer): every playground request is built from the contract, so the snapshot
 // operations work with no web code of their own: a snapshot's job shows its progress until done, its archive
 // downloads as a file, and the same file uploads back with a progress bar. A refused check keeps what was typed.
 
-let server: ServerProcess;
-let browser: Browser;
-let smtp: SmtpPeer;
-let workDir: string;
+let site: PlaygroundSite;
 const password = 'correct horse battery';
 
 before(async () => {
-  const smtpPort = await freePort();
-  smtp = new SmtpPeer();
-  await smtp.start(smtpPort);
-  workDir = mkdtempSync(join(tmpdir(), 'godb-issue-21-web-'));
-  server = await startServerProcess({
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    MAIL_TEAM_ADDRESS: 'team@godb.test',
-    RATE_LIMIT_RPS: '1000',
-    RATE_LIMIT_BURST: '1000',
-    MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
-  });
-  browser = await launchBrowser();
+  site = await startPlaygroundSite('godb-issue-21-web-');
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-  rmSync(workDir, { recursive: true, force: true });
-});
+after(() => site?.stop());
 
 const open = async (page: Page, method: string, name: string) => {
   await page.getByRole('button', { name: `${method} ${name}`, exact: true }).click();
@@ -53,8 +30,8 @@ const send = async (page: Page, expect: RegExp) => {
 };
 
 test('snapshots from the catalogue: the job’s progress, the archive downloaded, then uploaded back', async () => {
-  const page = await browser.newPage({ acceptDownloads: true });
-  await registerAndSignIn(page, server.baseUrl, `snapshots-${randomUUID()}@example.com`, password);
+  const page = await site.browser.newPage({ acceptDownloads: true });
+  await registerAndSignIn(page, site.server.baseUrl, `snapshots-${randomUUID()}@example.com`, password);
 
   await open(page, 'POST', 'Create Snapshot');
   await send(page, /"job_id"/);
@@ -68,7 +45,7 @@ test('snapshots from the catalogue: the job’s progress, the archive downloaded
   await send(page, new RegExp(`^File ${created.snapshot_id}\\.tar: [\\d,]+ bytes`));
   const saving = page.waitForEvent('download');
   await page.getByRole('link', { name: `Save ${created.snapshot_id}.tar` }).click();
-  const archive = join(workDir, `${created.snapshot_id}.tar`);
+  const archive = join(site.workDir, `${created.snapshot_id}.tar`);
   await (await saving).saveAs(archive);
   assert.ok(statSync(archive).size > 0);
 
@@ -87,8 +64,8 @@ test('snapshots from the catalogue: the job’s progress, the archive downloaded
 });
 
 test('a refused check or server answer keeps what the visitor typed', async () => {
-  const page = await browser.newPage();
-  await registerAndSignIn(page, server.baseUrl, `typed-${randomUUID()}@example.com`, password);
+  const page = await site.browser.newPage();
+  await registerAndSignIn(page, site.server.baseUrl, `typed-${randomUUID()}@example.com`, password);
   await open(page, 'POST', 'Text Search');
   await page.locator('#field-query').fill('   ');
   await page.locator('#field-limit').fill('7');

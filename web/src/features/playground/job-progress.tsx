@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { useJob } from './api/get-job';
 import styles from './playground.module.css';
@@ -6,9 +7,22 @@ import styles from './playground.module.css';
  * The progress of the background job an answer started (an asynchronous add or import, a snapshot), polled until
  * it is done or failed: lines or files processed of the total, the rate and the time left when the server knows.
  */
-export function JobProgress({ token, jobId }: { token: string; jobId: string }) {
+export function JobProgress({
+  token,
+  jobId,
+  onSessionEnd,
+}: {
+  token: string;
+  jobId: string;
+  /** The server refused the login token itself (401): the playground logs out. */
+  onSessionEnd: () => void;
+}) {
   const { data: job, error } = useJob(token, jobId);
   const label = `Job ${jobId}`;
+  const refused = error instanceof ApiError && error.endsSession;
+  useEffect(() => {
+    if (refused) onSessionEnd();
+  }, [refused, onSessionEnd]);
   if (error) {
     return (
       <p className={styles.description} role="status">

@@ -299,7 +299,9 @@ export function PlaygroundPage({ token }: { token: string }) {
                   </p>
                 )}
               </section>
-              {jobId && <JobProgress token={token} jobId={jobId} />}
+              {jobId && (
+                <JobProgress token={token} jobId={jobId} onSessionEnd={() => logout(clientMessages.sessionExpired)} />
+              )}
             </>
           )}
         </main>
