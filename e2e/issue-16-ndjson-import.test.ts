@@ -1,50 +1,27 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
-import { freePort, startServerProcess, type ServerProcess } from './support/server-process.js';
+import type { Page } from 'playwright-core';
+import { startPlaygroundSite, type PlaygroundSite } from './support/playground-site.js';
 import { registerAndSignIn } from './support/playground-forms.js';
-import { SmtpPeer } from './support/smtp.js';
 
 // Issue #16: the playground imports an NDJSON file: it is sent as the body with an upload progress bar, and the
 // answer (one line per document) is shown as it came, bad lines with their line number and field.
 
-let server: ServerProcess;
-let browser: Browser;
-let smtp: SmtpPeer;
-let workDir: string;
+let site: PlaygroundSite;
 const password = 'correct horse battery';
 
 before(async () => {
-  const smtpPort = await freePort();
-  smtp = new SmtpPeer();
-  await smtp.start(smtpPort);
-  workDir = mkdtempSync(join(tmpdir(), 'godb-ndjson-'));
-  server = await startServerProcess({
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    MAIL_TEAM_ADDRESS: 'team@godb.test',
-    RATE_LIMIT_RPS: '1000',
-    RATE_LIMIT_BURST: '1000',
-    MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
-  });
-  browser = await launchBrowser();
+  site = await startPlaygroundSite('godb-ndjson-');
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-  rmSync(workDir, { recursive: true, force: true });
-});
+after(() => site?.stop());
 
-const signIn = (page: Page, email: string) => registerAndSignIn(page, server.baseUrl, email, password);
+const signIn = (page: Page, email: string) => registerAndSignIn(page, site.server.baseUrl, email, password);
 
 test('the playground uploads an NDJSON file with a progress bar and shows the answer line by line', async () => {
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   await signIn(page, `ndjson-${randomUUID()}@example.com`);
   const name = 'Import Documents (NDJSON)';
   await page.getByRole('button', { name: `POST ${name}` }).click();
@@ -53,7 +30,7 @@ test('the playground uploads an NDJSON file with a progress bar and shows the an
   await page.getByRole('button', { name: 'Send Request' }).click();
   await page.getByText('Choose an NDJSON file to import (one document per line)').waitFor();
 
-  const file = join(workDir, 'docs.ndjson');
+  const file = join(site.workDir, 'docs.ndjson');
   writeFileSync(
     file,
     [

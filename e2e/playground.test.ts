@@ -1,46 +1,23 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import { createWriteStream } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, viewports } from './support/browser.js';
-import { freePort, startServerProcess, type ServerProcess } from './support/server-process.js';
+import type { Page } from 'playwright-core';
+import { screenshot, viewports } from './support/browser.js';
+import { startPlaygroundSite, type PlaygroundSite } from './support/playground-site.js';
 import { answerCheck, registerAndSignIn } from './support/playground-forms.js';
-import { SmtpPeer } from './support/smtp.js';
 
-let server: ServerProcess;
-let browser: Browser;
-let smtp: SmtpPeer;
-let workDir: string;
+let site: PlaygroundSite;
 const password = 'correct horse battery';
 
 before(async () => {
-  const smtpPort = await freePort();
-  smtp = new SmtpPeer();
-  await smtp.start(smtpPort);
-  workDir = mkdtempSync(join(tmpdir(), 'godb-playground-'));
-  server = await startServerProcess({
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    MAIL_TEAM_ADDRESS: 'team@godb.test',
-    RATE_LIMIT_RPS: '1000',
-    RATE_LIMIT_BURST: '1000',
-    MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
-  });
-  browser = await launchBrowser();
+  site = await startPlaygroundSite('godb-playground-');
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-  rmSync(workDir, { recursive: true, force: true });
-});
+after(() => site?.stop());
 
-const signIn = (page: Page, email: string) => registerAndSignIn(page, server.baseUrl, email, password);
+const signIn = (page: Page, email: string) => registerAndSignIn(page, site.server.baseUrl, email, password);
 
 async function choose(page: Page, name: string) {
   await page.getByRole('button', { name: new RegExp(`^(GET|POST|PUT|PATCH|DELETE) ${name}$`) }).click();
@@ -74,8 +51,8 @@ function makePdf(file: string): Promise<void> {
 
 describe('sign-in', () => {
   test('the checks of the login and register forms', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await page.goto(`${server.baseUrl}/playground`);
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
+    await page.goto(`${site.server.baseUrl}/playground`);
     await page.getByRole('tab', { name: 'Register' }).click();
     const tenant = await page.getByRole('textbox', { name: 'Tenant ID' }).inputValue();
     assert.match(tenant, /^[0-9a-f-]{36}$/);
@@ -120,11 +97,11 @@ describe('sign-in', () => {
 
 describe('playground', () => {
   test('register, log in, upload a real PDF, and find it by text and by vector search', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `ada-${randomUUID()}@example.com`);
     await page.getByText('Select an endpoint from the sidebar to get started').waitFor();
     await screenshot(page, 'playground-empty-desktop');
-    const pdf = join(workDir, 'buffet.pdf');
+    const pdf = join(site.workDir, 'buffet.pdf');
     await makePdf(pdf);
     await choose(page, 'Add Document');
     assert.equal(await field(page, 'lang_code').inputValue(), 'en');
@@ -158,7 +135,7 @@ describe('playground', () => {
   });
 
   test('client-side checks show the specification’s messages and send nothing', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `checks-${randomUUID()}@example.com`);
     const expectMessage = async (message: string | RegExp) => {
       const text = await send(page);
@@ -188,11 +165,11 @@ describe('playground', () => {
     await field(page, 'feedback').fill('{bad json');
     await expectMessage(/^Invalid JSON in feedback: /);
     await choose(page, 'Add Document');
-    const png = join(workDir, 'image.png');
+    const png = join(site.workDir, 'image.png');
     (await import('node:fs')).writeFileSync(png, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     await field(page, 'file').setInputFiles(png);
     await expectMessage('Unsupported file type: image/png. Only PDF and text files are supported.');
-    const broken = join(workDir, 'broken.pdf');
+    const broken = join(site.workDir, 'broken.pdf');
     (await import('node:fs')).writeFileSync(broken, 'this is not a pdf');
     await field(page, 'file').setInputFiles(broken);
     await expectMessage(
@@ -207,7 +184,7 @@ describe('playground', () => {
   });
 
   test('form values are kept per endpoint; logout clears everything', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `keep-${randomUUID()}@example.com`);
     await choose(page, 'Text Search');
     await field(page, 'query').fill('kept value');
@@ -221,7 +198,7 @@ describe('playground', () => {
   });
 
   test('an expired session logs out with the session message; an unreachable API says what to check', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `expiry-${randomUUID()}@example.com`);
     await page.route('**/api/v1/search/text', (route) => route.abort('connectionrefused'));
     await choose(page, 'Text Search');
@@ -233,7 +210,7 @@ describe('playground', () => {
     assert.match(unreachable, /accepts file uploads/);
     await page.unroute('**/api/v1/search/text');
     await page.evaluate(() => localStorage.setItem('authToken', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bm90LXZhbGlk'));
-    await page.goto(`${server.baseUrl}/playground`);
+    await page.goto(`${site.server.baseUrl}/playground`);
     await choose(page, 'Text Search');
     await field(page, 'query').fill('anything');
     await page.getByRole('button', { name: 'Send Request' }).click();
@@ -243,7 +220,7 @@ describe('playground', () => {
   });
 
   test('Report Issue: the dialog, a backdrop click, and the report arriving by e-mail', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     await signIn(page, `report-${randomUUID()}@example.com`);
     await page.getByRole('button', { name: 'Report Issue' }).click();
     const dialog = page.getByRole('dialog', { name: 'Report an Issue' });
@@ -262,7 +239,7 @@ describe('playground', () => {
     const alert = new Promise<string>((resolve) => page.once('dialog', (d) => (resolve(d.message()), void d.accept())));
     await dialog.getByRole('button', { name: 'Submit' }).click();
     assert.equal(await alert, 'Issue reported successfully!');
-    const mail = await smtp.waitForMessage(
+    const mail = await site.smtp.waitForMessage(
       (m) => m.subject === 'API Issue Report - Text Search (POST /api/v1/search/text)',
     );
     assert.match(mail.text, /Issue Report/);
@@ -271,7 +248,7 @@ describe('playground', () => {
   });
 
   test('at phone width', async () => {
-    const page = await browser.newPage({ viewport: viewports.mobile });
+    const page = await site.browser.newPage({ viewport: viewports.mobile });
     await signIn(page, `phone-${randomUUID()}@example.com`);
     await choose(page, 'Hybrid Search');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

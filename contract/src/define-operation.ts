@@ -18,6 +18,13 @@ export interface FieldHint {
   readonly required?: boolean;
   /** Accept attribute for file fields. */
   readonly accept?: string;
+  /** What the playground shows when this required field is empty, instead of '<label> is required'. */
+  readonly requiredMessage?: string;
+  /**
+   * A value the form starts with that only the browser knows: the current time in Unix seconds, the server's
+   * default embedding model, or `{"model_name": <that model>}`.
+   */
+  readonly initial?: 'now' | 'default-model' | 'default-model-options';
 }
 
 export interface OperationExample {
@@ -80,6 +87,14 @@ export interface OperationSpec {
     readonly extraFields?: readonly PlaygroundExtraField[];
     /** Schema fields the playground does not show. */
     readonly hidden?: readonly string[];
+    /**
+     * The operation's own checks before sending (api-spec §5), on the form's converted values: answers the message
+     * to show (nothing is sent), or undefined. `ignore` drops a field the server would not use, with a console note.
+     */
+    readonly check?: (
+      values: Readonly<Record<string, unknown>>,
+      ignore: (field: string, note: string) => void,
+    ) => string | undefined;
   };
   readonly grpc?: GrpcBinding;
 }
@@ -88,6 +103,13 @@ export interface PlaygroundExtraField extends FieldHint {
   readonly name: string;
   readonly kind: FieldKind;
   readonly description: string;
+  /** A file that is sent as it is as the request body (an operation with `ndjson` or `binary`). */
+  readonly sends?: 'body';
+  /**
+   * A file whose text the browser extracts into form fields before sending: `text` gets its text, `type` its
+   * MIME type and `name` its file name, each only where the visitor left the field empty.
+   */
+  readonly fills?: { readonly text: string; readonly type?: string; readonly name?: string };
 }
 
 /** Errors any operation may answer with, documented once. */

@@ -26,7 +26,13 @@ export {
   type ErrorSpec,
   type GrpcStatusName,
 } from './errors.js';
-export { playgroundFields, type PlaygroundField, type FieldLocation } from './playground-fields.js';
+export {
+  playgroundFields,
+  requestBodyOf,
+  type PlaygroundField,
+  type FieldLocation,
+  type RequestBody,
+} from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
 export { nothingRegistered } from './operations/register.js';
 export {

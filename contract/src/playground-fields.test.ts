@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { operationById } from './catalogue.js';
-import { playgroundFields } from './playground-fields.js';
+import { operationById, operations } from './catalogue.js';
+import { playgroundFields, requestBodyOf } from './playground-fields.js';
 
 const field = (id: Parameters<typeof operationById>[0], name: string) => {
   const found = playgroundFields(operationById(id)).find((f) => f.name === name);
@@ -41,4 +41,38 @@ test('fields, kinds, defaults and options come from the schemas', () => {
   assert.equal(field('create-quantized-embedding', 'bit_width').default, 8);
   assert.deepEqual(field('create-quantized-embedding', 'bit_width').options, ['4', '8', '16']);
   assert.equal(field('batch-add-documents', 'body').in, 'raw-body');
+});
+
+test('how a request carries its input is in the contract: a streamed body has its file field, fills name fields', () => {
+  assert.deepEqual(requestBodyOf(operationById('import-documents')), {
+    kind: 'file',
+    contentType: 'application/x-ndjson',
+  });
+  assert.deepEqual(requestBodyOf(operationById('upload-snapshot')), { kind: 'file', contentType: 'application/x-tar' });
+  assert.deepEqual(requestBodyOf(operationById('search-text')), { kind: 'json' });
+  assert.deepEqual(requestBodyOf(operationById('get-document')), { kind: 'none' });
+  for (const op of operations) {
+    const fields = playgroundFields(op);
+    const sent = fields.filter((f) => f.sends === 'body');
+    // The playground sends the chosen file as the body: an operation that streams one declares exactly one.
+    assert.equal(sent.length, requestBodyOf(op).kind === 'file' ? 1 : 0, `${op.id}: file fields sent as the body`);
+    for (const f of sent) assert.ok(f.required && f.requiredMessage, `${op.id}.${f.name} says which file to choose`);
+    for (const f of fields.filter((x) => x.fills)) {
+      for (const target of Object.values(f.fills ?? {})) {
+        assert.ok(
+          fields.some((x) => x.name === target && x.in !== 'client'),
+          `${op.id}.${f.name} fills ${target}, a field of the form`,
+        );
+      }
+    }
+  }
+});
+
+test('date fields are converted to Unix seconds; JSON fields with their own error code name it', () => {
+  assert.equal(field('add-document', 'created_at').valueType, 'date');
+  assert.equal(field('record-engagement', 'last_engaged').valueType, 'date');
+  assert.equal(field('add-document', 'title').valueType, 'string');
+  assert.match(field('search-text', 'filters').jsonMessage ?? '', /^Invalid JSON in filters/);
+  assert.equal(field('add-document', 'created_at').initial, 'now');
+  assert.equal(field('create-embedding', 'model_name').initial, 'default-model');
 });

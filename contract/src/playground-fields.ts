@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { FieldHint, FieldKind, OperationSpec } from './define-operation.js';
+import type { FieldHint, FieldKind, OperationSpec, PlaygroundExtraField } from './define-operation.js';
+import { errorCatalogue } from './errors.js';
 
 export type FieldLocation = 'path' | 'query' | 'body' | 'raw-body' | 'client';
 
@@ -14,10 +15,44 @@ export interface PlaygroundField {
   readonly default: string | number | boolean | undefined;
   readonly options: readonly string[] | undefined;
   readonly description: string;
-  /** JSON-schema type of the value sent: how the form's text is converted. */
-  readonly valueType: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'json';
+  /** JSON-schema type of the value sent: how the form's text is converted (a date: to Unix seconds). */
+  readonly valueType: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'json' | 'date';
   readonly accept: string | undefined;
+  /** The message when a required field is left empty; undefined: '<label> is required'. */
+  readonly requiredMessage: string | undefined;
+  /** The message template ({reason}) when a JSON field does not parse; undefined: 'Invalid JSON in <name>'. */
+  readonly jsonMessage: string | undefined;
+  /** A starting value only the browser knows (see FieldHint.initial). */
+  readonly initial: FieldHint['initial'];
+  /** A file field: sent as the request body, or read into other fields (see PlaygroundExtraField). */
+  readonly sends: PlaygroundExtraField['sends'];
+  readonly fills: PlaygroundExtraField['fills'];
 }
+
+/**
+ * How an operation's request carries its input: nothing but the URL, a JSON body, or a file streamed as the body
+ * with its content type (an NDJSON import, a snapshot archive).
+ */
+export type RequestBody =
+  { readonly kind: 'none' } | { readonly kind: 'json' } | { readonly kind: 'file'; readonly contentType: string };
+
+/**
+ * The body kind of an operation, from its definition: `ndjson` and `binary` stream a file, a `body` schema is JSON.
+ *
+ * @example requestBodyOf(operationById('upload-snapshot')) // { kind: 'file', contentType: 'application/x-tar' }
+ */
+export function requestBodyOf(operation: OperationSpec): RequestBody {
+  if (operation.ndjson) return { kind: 'file', contentType: 'application/x-ndjson' };
+  if (operation.binary) return { kind: 'file', contentType: operation.binary.contentType };
+  return operation.body ? { kind: 'json' } : { kind: 'none' };
+}
+
+/** The catalogue message of a JSON field that does not parse, for the fields whose errors have their own code. */
+const jsonMessages: Readonly<Record<string, string>> = {
+  filters: errorCatalogue.INVALID_FILTERS_JSON.message,
+  feedback: errorCatalogue.INVALID_FEEDBACK_JSON.message,
+  vector: errorCatalogue.INVALID_VECTOR_FORMAT.message,
+};
 
 interface JsonSchemaLike {
   type?: string | string[];
@@ -42,8 +77,10 @@ function literalOptions(schema: JsonSchemaLike): string[] | undefined {
 function valueTypeOf(schema: JsonSchemaLike): PlaygroundField['valueType'] {
   const options = schema.anyOf?.map((s) => s.const);
   if (options && options.length > 0 && options.every((o) => typeof o === 'number')) return 'number';
-  // A date field takes Unix seconds or an ISO date: typed as text, sent as written.
-  if (Array.isArray(schema.type) && schema.type.includes('string')) return 'string';
+  // A date field (DateInput) takes Unix seconds or an ISO date: typed as text, sent as Unix seconds.
+  if (Array.isArray(schema.type) && schema.type.includes('string')) {
+    return schema.type.includes('integer') ? 'date' : 'string';
+  }
   switch (schema.type) {
     case 'string':
       return 'string';
@@ -118,6 +155,11 @@ function fieldsOf(
         description: property.description ?? '',
         valueType,
         accept: hint.accept,
+        requiredMessage: hint.requiredMessage,
+        jsonMessage: valueType === 'json' ? jsonMessages[name] : undefined,
+        initial: hint.initial ?? (name === 'model_name' ? 'default-model' : undefined),
+        sends: undefined,
+        fills: undefined,
       };
     });
 }
@@ -146,6 +188,11 @@ export function playgroundFields(operation: OperationSpec): PlaygroundField[] {
             description: body.description ?? '',
             valueType: 'json',
             accept: undefined,
+            requiredMessage: hints.body?.requiredMessage,
+            jsonMessage: undefined,
+            initial: undefined,
+            sends: undefined,
+            fills: undefined,
           },
         ]
       : fieldsOf(operation.body, 'body', hints, hidden);
@@ -161,6 +208,11 @@ export function playgroundFields(operation: OperationSpec): PlaygroundField[] {
     description: f.description,
     valueType: 'string',
     accept: f.accept,
+    requiredMessage: f.requiredMessage,
+    jsonMessage: undefined,
+    initial: f.initial,
+    sends: f.sends,
+    fills: f.fills,
   }));
   return [
     ...fieldsOf(operation.params, 'path', hints, hidden),

@@ -1,7 +1,9 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router';
+import { createQueryClient } from './lib/query-client';
 import './styles/global.css';
 
 const container = document.getElementById('root');
@@ -9,6 +11,8 @@ if (!container) throw new TypeError('index.html lacks #root');
 
 createRoot(container).render(
   <StrictMode>
-    <RouterProvider router={createRouter()} />
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={createRouter()} />
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -78,6 +78,8 @@ export const addDocument = defineOperation({
       chunk_size: { placeholder: 'Characters per chunk, e.g. 1024' },
       chunk_overlap: { placeholder: 'Characters shared by neighbouring chunks, e.g. 200' },
       id: { placeholder: 'Optional: generated when empty' },
+      created_at: { initial: 'now' },
+      updated_at: { initial: 'now' },
       title: { placeholder: 'Document title' },
       text_content: {
         kind: 'textarea',
@@ -91,6 +93,7 @@ export const addDocument = defineOperation({
       embedding_options: {
         kind: 'textarea',
         placeholder: '{"model_name": "use-lite-512"}',
+        initial: 'default-model-options',
       },
       vector: { kind: 'textarea', placeholder: 'Optional: your own vector, e.g. [0.12, -0.03, 0.5]' },
       vectors: { kind: 'textarea', placeholder: 'Optional: {"image": [0.12, -0.03, 0.5]}' },
@@ -103,6 +106,7 @@ export const addDocument = defineOperation({
         accept: 'application/pdf,text/*',
         placeholder: 'A .pdf or .txt file',
         description: 'A PDF (text extracted page by page in your browser) or a text file; fills text_content.',
+        fills: { text: 'text_content', type: 'file_type', name: 'title' },
       },
     ],
   },

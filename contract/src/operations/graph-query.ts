@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { checkGraphQuery } from '../playground-checks.js';
 import { graphQueryTypes, GraphQueryRequest, GraphResponse } from '../schemas/graph.js';
 
 export const graphQuery = defineOperation({
@@ -35,6 +36,7 @@ export const graphQuery = defineOperation({
     },
   ],
   playground: {
+    check: checkGraphQuery,
     hints: {
       start_node_id: { placeholder: 'cran-0012' },
       limit: { placeholder: 'Nodes to return, e.g. 10' },

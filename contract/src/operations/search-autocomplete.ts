@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { checkFuzziness } from '../playground-checks.js';
 import { AutocompleteRequest, AutocompleteResponse } from '../schemas/search.js';
 
 export const searchAutocomplete = defineOperation({
@@ -29,5 +30,8 @@ export const searchAutocomplete = defineOperation({
       },
     },
   ],
-  playground: { hints: { fuzziness: { placeholder: 'Edits allowed: 0, 1 or 2' }, prefix: { placeholder: 'bound' } } },
+  playground: {
+    check: checkFuzziness,
+    hints: { fuzziness: { placeholder: 'Edits allowed: 0, 1 or 2' }, prefix: { placeholder: 'bound' } },
+  },
 });

@@ -1,4 +1,6 @@
 import { defineOperation } from '../define-operation.js';
+import { clientMessages } from '../errors.js';
+import { checkFuzziness } from '../playground-checks.js';
 import { FuzzySearchRequest, SearchResponse } from '../schemas/search.js';
 import { exampleFuzzyResponse } from './search-example.js';
 
@@ -22,11 +24,12 @@ export const searchFuzzy = defineOperation({
     },
   ],
   playground: {
+    check: checkFuzziness,
     hints: {
       fuzziness: { placeholder: 'Edits allowed per word: 0, 1 or 2' },
       prefix_length: { placeholder: 'Leading characters that must match, e.g. 1' },
       primary_table: { placeholder: 'Optional: documents' },
-      query: { placeholder: 'boundery layr' },
+      query: { placeholder: 'boundery layr', required: true, requiredMessage: clientMessages.queryRequired },
     },
   },
 });

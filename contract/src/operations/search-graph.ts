@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { checkGraphQuery } from '../playground-checks.js';
 import { centralityTypes, graphQueryTypes, GraphResponse, GraphSearchRequest } from '../schemas/graph.js';
 
 export const searchGraph = defineOperation({
@@ -47,6 +48,7 @@ export const searchGraph = defineOperation({
     },
   ],
   playground: {
+    check: checkGraphQuery,
     hidden: ['filters'],
     hints: {
       start_node_id: { placeholder: 'cran-0012' },

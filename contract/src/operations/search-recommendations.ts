@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { checkRecommendations } from '../playground-checks.js';
 import { RecommendationRequest } from '../schemas/graph.js';
 import { SearchResponse } from '../schemas/search.js';
 import { exampleRecommendationsResponse } from './search-example.js';
@@ -31,6 +32,7 @@ export const searchRecommendations = defineOperation({
     },
   ],
   playground: {
+    check: checkRecommendations,
     hints: {
       document_id: { placeholder: 'cran-0012 (or give user_id)' },
       user_id: { placeholder: 'Optional: recommend for this user' },

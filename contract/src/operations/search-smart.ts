@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { clientMessages } from '../errors.js';
 import { SmartSearchRequest, SmartSearchResponse } from '../schemas/search.js';
 import { exampleVectorResponse } from './search-example.js';
 
@@ -31,7 +32,11 @@ export const searchSmart = defineOperation({
   playground: {
     hints: {
       primary_table: { placeholder: 'Optional: documents' },
-      query: { placeholder: 'why does the boundary layer separate' },
+      query: {
+        placeholder: 'why does the boundary layer separate',
+        required: true,
+        requiredMessage: clientMessages.queryRequired,
+      },
     },
   },
 });

@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { clientMessages } from '../errors.js';
 import { SearchResponse, TextSearchRequest } from '../schemas/search.js';
 import { exampleSearchResponse } from './search-example.js';
 
@@ -27,7 +28,7 @@ export const searchText = defineOperation({
       primary_table: { placeholder: 'Optional: documents' },
       chunk_size: { placeholder: 'Characters per chunk, e.g. 1024' },
       chunk_overlap: { placeholder: 'Characters shared by neighbouring chunks, e.g. 200' },
-      query: { placeholder: 'boundary layer' },
+      query: { placeholder: 'boundary layer', required: true, requiredMessage: clientMessages.queryRequired },
       filters: { kind: 'textarea', placeholder: '[{"field": "tags", "operator": "contains", "value": "ann"}]' },
     },
   },

@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { checkVectorSearch } from '../playground-checks.js';
 import { VectorSearchRequest, SearchResponse } from '../schemas/search.js';
 import { exampleVectorResponse } from './search-example.js';
 
@@ -23,6 +24,7 @@ export const searchVector = defineOperation({
     },
   ],
   playground: {
+    check: checkVectorSearch,
     hints: {
       vector_type: { placeholder: 'text' },
       threshold: { placeholder: 'Relevance 0 to 1, e.g. 0.7' },

@@ -1,4 +1,5 @@
 import { defineOperation } from '../define-operation.js';
+import { clientMessages } from '../errors.js';
 import { SearchResponse, SimpleSearchQuery } from '../schemas/search.js';
 
 export const simpleSearch = defineOperation({
@@ -19,5 +20,13 @@ export const simpleSearch = defineOperation({
       response: { status: 200, body: { results: [], total_hits: 0, time_taken: 0.4 } },
     },
   ],
-  playground: { hints: { query: { placeholder: 'boundary layer transition' } } },
+  playground: {
+    hints: {
+      query: {
+        placeholder: 'boundary layer transition',
+        required: true,
+        requiredMessage: clientMessages.queryRequired,
+      },
+    },
+  },
 });

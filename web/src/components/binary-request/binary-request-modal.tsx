@@ -5,7 +5,7 @@ import { emailServiceConfig } from '../../config/env';
 import { sendEmail } from '../../lib/mail';
 import { Button } from '../ui/button';
 import { Alert, TextAreaField, TextField } from '../ui/form-field';
-import { Modal } from '../ui/modal';
+import { Modal, ModalActions } from '../ui/modal';
 import styles from './binary-request-modal.module.css';
 
 const empty = { name: '', company: '', email: '', phone: '', note: '' };
@@ -73,14 +73,14 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
           <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
           <TextField label="Phone" type="tel" autoComplete="tel" {...bind('phone')} hint="Optional" />
           <TextAreaField label="Note" rows={3} {...bind('note')} hint="Optional: what you want to evaluate" />
-          <div className={styles.actions}>
+          <ModalActions>
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" disabled={state === 'sending'}>
               {state === 'sending' ? 'Sending...' : 'Request Binary'}
             </Button>
-          </div>
+          </ModalActions>
         </form>
       )}
     </Modal>

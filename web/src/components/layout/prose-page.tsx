@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePageTitle } from '../../lib/page-title';
+import prose from '../ui/prose.module.css';
 import styles from './prose-page.module.css';
 
 /** A long-form text page (legal pages, whitepaper body) with a title block. */
@@ -11,7 +12,7 @@ export function ProsePage({ title, lead, children }: { title: string; lead?: Rea
         <h1>{title}</h1>
         {lead && <p className={styles.lead}>{lead}</p>}
       </header>
-      <div className={styles.body}>{children}</div>
+      <div className={`${styles.body} ${prose.prose}`}>{children}</div>
     </article>
   );
 }

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import styles from './form-field.module.css';
 
 interface FieldProps {
@@ -69,6 +75,24 @@ export function TextAreaField({
   return (
     <Field label={label} hint={hint} required={required}>
       {(id) => <textarea id={id} required={required} className={styles.control} {...input} />}
+    </Field>
+  );
+}
+
+export function SelectField({
+  label,
+  hint,
+  required,
+  children,
+  ...select
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <Field label={label} hint={hint} required={required}>
+      {(id) => (
+        <select id={id} required={required} className={styles.control} {...select}>
+          {children}
+        </select>
+      )}
     </Field>
   );
 }

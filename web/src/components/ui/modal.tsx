@@ -7,6 +7,11 @@ export interface ModalProps {
   readonly children: ReactNode;
 }
 
+/** The row of a dialog's buttons (Cancel, then the action), at its end. */
+export function ModalActions({ children }: { children: ReactNode }) {
+  return <div className={styles.actions}>{children}</div>;
+}
+
 /**
  * An accessible dialog: labelled by its title, focus moves into it and back, Escape and a click on the backdrop
  * close it.

@@ -9,7 +9,8 @@ import { NetworkFailure } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
 import { usePageTitle } from '../../lib/page-title';
 import { sendEmail } from '../../lib/mail';
-import { loginAccount, registerAccount } from './auth-api';
+import { useLoginAccount } from './api/login-account';
+import { useRegisterAccount } from './api/register-account';
 import styles from './auth-screen.module.css';
 
 type Mode = 'login' | 'register';
@@ -26,6 +27,8 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
   const [error, setError] = useState(notice ?? '');
   const [success, setSuccess] = useState('');
   const [busy, setBusy] = useState(false);
+  const { mutateAsync: registerAccount } = useRegisterAccount();
+  const { mutateAsync: loginAccount } = useLoginAccount();
   usePageTitle(mode === 'login' ? 'Log in — API Playground' : 'Register — API Playground');
 
   const switchMode = (next: Mode) => {

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { usePageTitle } from '../../lib/page-title';
 import { defaultDocSlug, docSections, type DocSlug } from './doc-sections';
+import prose from '../../components/ui/prose.module.css';
 import styles from './documentation-page.module.css';
 
 const load = (loader: () => Promise<{ default: ComponentType }>) => lazy(loader);
@@ -46,7 +47,7 @@ export function DocumentationPage() {
           ))}
         </ol>
       </nav>
-      <article className={styles.content} aria-labelledby="doc-title">
+      <article className={`${styles.content} ${prose.prose}`} aria-labelledby="doc-title">
         <h1 id="doc-title">{current.title}</h1>
         <Suspense fallback={<p className={styles.loading}>Loading {current.title}…</p>}>
           <Section />

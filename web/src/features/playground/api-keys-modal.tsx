@@ -1,14 +1,14 @@
 import { roleNames, type ApiKey, type RoleName } from '@godb/contract';
 import { clientMessages } from '@godb/contract/errors';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
-import { Alert, TextField } from '../../components/ui/form-field';
+import { Alert, SelectField, TextField } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
 import { useForm } from '../../components/ui/use-form';
-import type { ApiAnswer } from './api/api-answer';
-import { createApiKey } from './api/create-api-key';
-import { listApiKeys } from './api/list-api-keys';
-import { revokeApiKey } from './api/revoke-api-key';
+import { ApiError } from '../../lib/api-client';
+import { useCreateApiKey } from './api/create-api-key';
+import { useApiKeys } from './api/list-api-keys';
+import { useRevokeApiKey } from './api/revoke-api-key';
 import styles from './api-keys-modal.module.css';
 
 /**
@@ -45,61 +45,45 @@ export function ApiKeysModal({
   onSessionEnd: () => void;
 }) {
   const { form, bind, reset } = useForm(empty);
-  const [keys, setKeys] = useState<readonly ApiKey[] | null>(null);
+  const list = useApiKeys(token);
+  const creating = useCreateApiKey(token);
+  const revoking = useRevokeApiKey(token);
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const maxRank = roleNames.indexOf(tokenRole(token));
   const roles = roleNames.filter((_, rank) => rank <= maxRank);
 
-  // The latest callback, without reloading the list each time the page passes a new one.
+  // The latest callback, without re-running the effect each time the page passes a new one.
   const sessionEnd = useRef(onSessionEnd);
   useEffect(() => {
     sessionEnd.current = onSessionEnd;
   });
 
-  /** The value of an answer, or null after showing its error (or ending the session on a 401). */
-  const valueOf = useCallback(<T,>(answer: ApiAnswer<T>): T | null => {
-    if (answer.ok) return answer.value;
-    if (answer.status === 401) sessionEnd.current();
-    else setError(answer.message);
-    return null;
-  }, []);
-
-  const showList = useCallback(
-    (answer: ApiAnswer<{ keys: ApiKey[] }>) => {
-      const listed = valueOf(answer);
-      if (listed) setKeys(listed.keys);
-    },
-    [valueOf],
-  );
-  // Nothing answered (NetworkFailure): its message says what to check.
-  const showFailure = (e: unknown) => setError((e as Error).message);
-  const refresh = async () => listApiKeys(token).then(showList, showFailure);
-
+  /** Shows a failed call's message (the catalogue's text), or ends the session when the login token was refused. */
+  const fail = (e: unknown) => {
+    if (e instanceof ApiError && e.endsSession) sessionEnd.current();
+    else setError((e as Error).message); // an ApiError's message, or NetworkFailure's: what to check
+  };
   useEffect(() => {
-    listApiKeys(token).then(showList, (e: unknown) => setError((e as Error).message));
-  }, [token, showList]);
+    if (list.error instanceof ApiError && list.error.endsSession) sessionEnd.current();
+  }, [list.error]);
+  const listError =
+    list.error && !(list.error instanceof ApiError && list.error.endsSession) ? list.error.message : null;
+  const keys = list.data?.keys ?? null;
 
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     setCopied(null);
     if (form.name.trim() === '') return setError(clientMessages.apiKeyNameRequired);
-    setBusy(true);
-    try {
-      const key = valueOf(await createApiKey(token, form));
-      if (key) {
+    creating.mutate(form, {
+      onSuccess: (key) => {
         setCreated(key);
         reset();
-        await refresh();
-      }
-    } catch (e) {
-      showFailure(e);
-    } finally {
-      setBusy(false);
-    }
+      },
+      onError: fail,
+    });
   };
 
   const copy = async () => {
@@ -112,16 +96,14 @@ export function ApiKeysModal({
     }
   };
 
-  const revoke = async (key: ApiKey) => {
+  const revoke = (key: ApiKey) => {
     setError(null);
-    try {
-      if (valueOf(await revokeApiKey(token, key.id))) {
+    revoking.mutate(key.id, {
+      onSuccess: () => {
         if (created?.id === key.id) setCreated(null);
-        await refresh();
-      }
-    } catch (e) {
-      showFailure(e);
-    }
+      },
+      onError: fail,
+    });
   };
 
   return (
@@ -134,23 +116,20 @@ export function ApiKeysModal({
       <form onSubmit={create} noValidate className={styles.form}>
         <TextField label="Name" markRequired placeholder="What the key is for, e.g. nightly import" {...bind('name')} />
         <div className={styles.row}>
-          <div className={styles.select}>
-            <label htmlFor="api-key-role">Role</label>
-            <select id="api-key-role" {...bind('role')}>
-              {roles.map((role) => (
-                <option key={role} value={role}>
-                  {role}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField label="Role" {...bind('role')}>
+            {roles.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </SelectField>
           <TextField label="Expires on (optional)" type="date" hint="Empty: never expires" {...bind('expiresOn')} />
         </div>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Creating...' : 'Create key'}
+        <Button type="submit" disabled={creating.isPending}>
+          {creating.isPending ? 'Creating...' : 'Create key'}
         </Button>
       </form>
-      {error && <Alert kind="error">{error}</Alert>}
+      {(error ?? listError) && <Alert kind="error">{error ?? listError}</Alert>}
       {created && (
         <section className={styles.secret} aria-labelledby="new-key-title">
           <h3 id="new-key-title">New key “{created.name}”</h3>
@@ -187,7 +166,7 @@ export function ApiKeysModal({
                 <div className={styles.keyHead}>
                   <strong>{key.name}</strong>
                   <span className={styles.role}>{key.role}</span>
-                  <Button variant="secondary" aria-label={`Revoke ${key.name}`} onClick={() => void revoke(key)}>
+                  <Button variant="secondary" aria-label={`Revoke ${key.name}`} onClick={() => revoke(key)}>
                     Revoke
                   </Button>
                 </div>

@@ -112,3 +112,23 @@ test('a query-string field of a POST goes in the URL: Add Document with async', 
   assert.equal((request.body as Record<string, unknown>).async, undefined);
   assert.equal((request.body as Record<string, unknown>).text_content, 'Wings.');
 });
+
+test('a streamed body is the chosen file with the contract’s content type; without one, the catalogue says which', () => {
+  rejects(() => build('import-documents', {}), 'Choose an NDJSON file to import (one document per line)');
+  rejects(() => build('upload-snapshot', {}), 'Choose a snapshot archive (.tar) to upload');
+  const file = new File(['{"title":"a"}\n'], 'docs.ndjson');
+  const request = buildRequest(
+    operationById('import-documents'),
+    { async: 'true', batch_size: '100' },
+    { files: { file } },
+  );
+  assert.equal(request.path, '/api/v1/documents/import');
+  assert.deepEqual(request.query, { async: 'true', batch_size: '100' });
+  assert.equal(request.body, undefined);
+  assert.equal(request.file?.blob, file);
+  assert.equal(request.file?.contentType, 'application/x-ndjson');
+  assert.equal(
+    toCurl(request, 'http://localhost:8081', null),
+    `curl -X POST 'http://localhost:8081/api/v1/documents/import?async=true&batch_size=100' \\\n  -H 'content-type: application/x-ndjson' \\\n  --data-binary '@docs.ndjson'`,
+  );
+});

@@ -5,7 +5,8 @@ export interface EndpointFormProps {
   readonly fields: readonly PlaygroundField[];
   readonly values: Readonly<Record<string, string>>;
   readonly onChange: (name: string, value: string) => void;
-  readonly onFile: (file: File | null) => void;
+  /** A file chosen (or cleared) in a file field, by the field's name. */
+  readonly onFile: (name: string, file: File | null) => void;
 }
 
 /**
@@ -41,7 +42,7 @@ export function EndpointForm({ fields, values, onChange, onFile }: EndpointFormP
               type="file"
               accept={field.accept ?? undefined}
               required={false}
-              onChange={(e) => onFile(e.target.files?.[0] ?? null)}
+              onChange={(e) => onFile(field.name, e.target.files?.[0] ?? null)}
             />
           );
         } else if (field.kind === 'select') {

@@ -11,7 +11,10 @@ export interface PlaygroundEndpoint {
   readonly fields: readonly PlaygroundField[];
 }
 
-/** The categories the playground offers (api-spec §2): documents, indexes, embeddings and every search. */
+/**
+ * The categories the playground offers (api-spec §2): documents, indexes, embeddings and every search, and the
+ * snapshots a tenant admin takes, downloads, uploads and restores.
+ */
 export const playgroundCategories: readonly { category: Category; title: string }[] = [
   { category: 'collections', title: 'Collections' },
   { category: 'documents', title: 'Documents' },
@@ -20,6 +23,7 @@ export const playgroundCategories: readonly { category: Category; title: string 
   { category: 'embeddings', title: 'Embeddings' },
   { category: 'search', title: 'Search' },
   { category: 'graph', title: 'Graph' },
+  { category: 'snapshots', title: 'Snapshots' },
 ];
 
 /** Every playground endpoint, generated from the catalogue. */

@@ -1,4 +1,4 @@
-import { clientMessages, formatMessage } from '@godb/contract/errors';
+import { clientMessages } from '@godb/contract/errors';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -6,43 +6,72 @@ import { MethodBadge } from '../../components/ui/method-badge';
 import { InlineCode } from '../../components/ui/inline-code';
 import { apiBaseUrl } from '../../config/env';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { ApiError, answerText, apiV1Path } from '../../lib/api-client';
 import { authToken, sessionNotice } from '../../lib/auth-token';
 import { usePageTitle } from '../../lib/page-title';
 import { ApiKeysModal } from './api-keys-modal';
-import { apiV1Path, buildRequest, ClientValidationError, toCurl, type BuiltRequest } from './build-request';
+import { useDefaultModel } from './api/list-embedding-models';
+import { useSendOperation } from './api/send-operation';
+import { buildRequest, ClientValidationError, toCurl, type BuiltRequest, type ChosenFiles } from './build-request';
 import { EndpointForm } from './endpoint-form';
 import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } from './endpoints';
 import { extractFileText } from './extract-file-text';
-import { importDocuments } from './api/import-documents';
-import { uploadSnapshot } from './api/upload-snapshot';
+import { JobProgress } from './job-progress';
 import { ReportIssueModal } from './report-issue-modal';
-import { endsSession } from './session-expiry';
+import prose from '../../components/ui/prose.module.css';
 import styles from './playground.module.css';
 
-type Response = { readonly error: boolean; readonly text: string } | null;
+type Response = {
+  readonly error: boolean;
+  readonly text: string;
+  /** A file the answer carried, to save: an object URL and its name. */
+  readonly file?: { readonly url: string; readonly name: string };
+} | null;
 
 /**
- * Values a form starts with: the schema's defaults, the server's default model, and the upload's defaults. A
- * required select without a default starts on its first option, the one the browser shows: a form sends what it
- * displays (issue #20: Update ACL showed "add" and sent nothing).
+ * Values a form starts with: the schema's defaults, then what only the browser knows (the catalogue's `initial`:
+ * the time now, the server's default model). A required select without a default starts on its first option, the
+ * one the browser shows: a form sends what it displays (issue #20: Update ACL showed "add" and sent nothing).
  */
 function initialValues(endpoint: PlaygroundEndpoint, defaultModel: string | null): Record<string, string> {
   const values: Record<string, string> = {};
+  const now = String(Math.floor(Date.now() / 1000));
   for (const field of endpoint.fields) {
     if (field.default !== undefined) values[field.name] = String(field.default);
     else if (field.kind === 'select' && field.required && field.options?.[0] !== undefined) {
       values[field.name] = field.options[0];
     }
-    if (field.name === 'model_name' && defaultModel) values[field.name] = defaultModel;
-  }
-  if (endpoint.op.id === 'add-document') {
-    const now = String(Math.floor(Date.now() / 1000));
-    values.created_at = now;
-    values.updated_at = now;
-    if (defaultModel) values.embedding_options = JSON.stringify({ model_name: defaultModel });
+    if (field.initial === 'now') values[field.name] = now;
+    else if (field.initial === 'default-model' && defaultModel) values[field.name] = defaultModel;
+    else if (field.initial === 'default-model-options' && defaultModel) {
+      values[field.name] = JSON.stringify({ model_name: defaultModel });
+    }
   }
   return values;
+}
+
+/**
+ * Reads each chosen file that fills fields (a PDF or text file into text_content, its type and name where left
+ * empty), as the catalogue's `fills` says; throws the specification's messages.
+ */
+async function fillFromFiles(
+  endpoint: PlaygroundEndpoint,
+  values: Record<string, string>,
+  files: ChosenFiles,
+): Promise<Record<string, string>> {
+  let filled = values;
+  for (const field of endpoint.fields) {
+    const file = files[field.name];
+    if (!field.fills || !(file instanceof File)) continue;
+    const { text, type, name } = field.fills;
+    filled = {
+      ...filled,
+      [text]: await extractFileText(file),
+      ...(type && { [type]: filled[type] || file.type || 'application/pdf' }),
+      ...(name && { [name]: filled[name] || file.name }),
+    };
+  }
+  return filled;
 }
 
 /** On one-column layouts the form is below the whole endpoint list: bring it into view once one is chosen. */
@@ -51,35 +80,41 @@ function showFormOnNarrowScreens() {
   requestAnimationFrame(() => document.getElementById('main')?.scrollIntoView({ block: 'start' }));
 }
 
+/** A background job's id in a success answer (an asynchronous add or import, a snapshot): its progress is shown. */
+const jobIdOf = (body: unknown): string | null =>
+  typeof body === 'object' && body !== null && 'job_id' in body && typeof body.job_id === 'string' ? body.job_id : null;
+
 export function PlaygroundPage({ token }: { token: string }) {
   usePageTitle('API Playground');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [valuesById, setValuesById] = useState<Record<string, Record<string, string>>>({});
-  const [files, setFiles] = useState<Record<string, File | null>>({});
+  const [filesById, setFilesById] = useState<Record<string, Record<string, File | null>>>({});
   const [response, setResponse] = useState<Response>(null);
-  const [busy, setBusy] = useState(false);
-  /** Bytes of an NDJSON upload sent so far, for its progress bar. */
+  /** Bytes of a file upload sent so far, for its progress bar. */
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
   const [reporting, setReporting] = useState(false);
   const [managingKeys, setManagingKeys] = useState(false);
-  const [defaultModel, setDefaultModel] = useState<string | null>(null);
   const [curl, setCurl] = useState<string | null>(null);
-
-  useEffect(() => {
-    apiRequest('GET', '/api/v1/embeddings/models', { token })
-      .then((res) => res.ok && setDefaultModel((res.body as { default_model?: string }).default_model ?? null))
-      .catch(() => undefined);
-  }, [token]);
+  /** A chosen PDF is being read into the form before sending. */
+  const [preparing, setPreparing] = useState(false);
+  // A saved file's object URL lives until the next answer replaces it.
+  const fileUrl = response?.file?.url;
+  useEffect(() => (fileUrl ? () => URL.revokeObjectURL(fileUrl) : undefined), [fileUrl]);
+  const defaultModel = useDefaultModel(token);
+  const sending = useSendOperation(token);
+  const busy = preparing || sending.isPending;
 
   const selected = useMemo(() => playgroundEndpoints.find((e) => e.op.id === selectedId) ?? null, [selectedId]);
   const values = selected ? (valuesById[selected.op.id] ?? initialValues(selected, defaultModel)) : {};
+  const files = selected ? (filesById[selected.op.id] ?? {}) : {};
 
   const logout = (notice?: string) => {
     if (notice) sessionNotice.set(notice);
     setSelectedId(null);
     setResponse(null);
     setValuesById({});
-    setFiles({});
+    setFilesById({});
     authToken.clear();
   };
 
@@ -88,74 +123,46 @@ export function PlaygroundPage({ token }: { token: string }) {
     setValuesById((all) => ({ ...all, [selected.op.id]: { ...values, [name]: value } }));
   };
 
-  /** Reads the chosen file (PDF or text) into text_content; throws the specification's messages. */
-  const withFile = async (
-    endpoint: PlaygroundEndpoint,
-    current: Record<string, string>,
-  ): Promise<Record<string, string>> => {
-    const file = files[endpoint.op.id];
-    if (!file) return current;
-    const text = await extractFileText(file);
-    return {
-      ...current,
-      text_content: text,
-      file_type: current.file_type || file.type || 'application/pdf',
-      title: current.title || file.name,
-    };
-  };
-
   const prepare = async (): Promise<BuiltRequest> => {
     if (!selected) throw new ClientValidationError('Select an endpoint');
-    return buildRequest(selected.op, await withFile(selected, values));
+    return buildRequest(selected.op, await fillFromFiles(selected, values, files), { files });
+  };
+
+  /** Shows an error; the form keeps what the visitor typed. A refused token ends the session. */
+  const showError = (error: unknown) => {
+    if (error instanceof ApiError && error.endsSession) return logout(clientMessages.sessionExpired);
+    // Client-side checks and network failures: no answer of the server, so never a session expiry.
+    setResponse({ error: true, text: error instanceof ApiError ? error.display : (error as Error).message });
   };
 
   const send = async () => {
-    setBusy(true);
+    if (!selected) return;
     setCurl(null);
     setProgress(null);
+    setJobId(null);
+    let request: BuiltRequest;
+    setPreparing(true);
     try {
-      // An NDJSON import and a snapshot upload send their file as the body, with an upload progress bar.
-      const streamOp = selected && ('ndjson' in selected.op || 'binary' in selected.op) ? selected.op : null;
-      const streamFile = streamOp ? files[streamOp.id] : undefined;
-      if (streamOp && !streamFile) {
-        throw new ClientValidationError(
-          'binary' in streamOp
-            ? 'Choose a snapshot archive (.tar) to upload'
-            : 'Choose an NDJSON file to import (one document per line)',
-        );
-      }
-      const request = streamOp ? buildRequest(streamOp, values) : await prepare();
-      const onProgress = (sent: number, total: number) => setProgress({ sent, total });
-      const res = streamFile
-        ? streamOp && 'binary' in streamOp
-          ? await uploadSnapshot(token, streamFile, onProgress)
-          : await importDocuments(token, streamFile, request.query, onProgress)
-        : await apiRequest(request.method, request.path, {
-            token,
-            body: request.body,
-            ...(request.query && { query: request.query }),
-          });
-      if (!res.ok) {
-        const text = formatMessage(clientMessages.apiError, {
-          status: res.status,
-          statusText: res.statusText,
-          body: res.text,
-        });
-        if (endsSession(res.status, res.body)) return logout(clientMessages.sessionExpired);
-        setResponse({ error: true, text });
-        return;
-      }
-      setResponse({
-        error: typeof res.body === 'object' && res.body !== null && 'error' in res.body,
-        // An NDJSON answer (one line per imported line) is shown as it came.
-        text: typeof res.body === 'string' ? res.text : JSON.stringify(res.body, null, 2),
-      });
+      request = await prepare();
     } catch (error) {
-      // Client-side checks and network failures: no answer of the server, so never a session expiry.
-      setResponse({ error: true, text: error instanceof Error ? error.message : String(error) });
+      return showError(error);
     } finally {
-      setBusy(false);
+      setPreparing(false);
     }
+    sending.mutate(
+      { op: selected.op, request, ...(request.file && { onProgress: (sent, total) => setProgress({ sent, total }) }) },
+      {
+        onSuccess: (res) => {
+          setResponse({
+            error: typeof res.body === 'object' && res.body !== null && 'error' in res.body,
+            text: answerText(res),
+            ...(res.download && { file: { url: URL.createObjectURL(res.download.blob), name: res.download.name } }),
+          });
+          setJobId(jobIdOf(res.body));
+        },
+        onError: showError,
+      },
+    );
   };
 
   const showCurl = async () => {
@@ -205,6 +212,8 @@ export function PlaygroundPage({ token }: { token: string }) {
                           setSelectedId(op.id);
                           setResponse(null);
                           setCurl(null);
+                          setProgress(null);
+                          setJobId(null);
                           showFormOnNarrowScreens();
                         }}
                       >
@@ -244,7 +253,9 @@ export function PlaygroundPage({ token }: { token: string }) {
                   fields={selected.fields}
                   values={values}
                   onChange={change}
-                  onFile={(file) => setFiles((f) => ({ ...f, [selected.op.id]: file }))}
+                  onFile={(name, file) =>
+                    setFilesById((all) => ({ ...all, [selected.op.id]: { ...all[selected.op.id], [name]: file } }))
+                  }
                 />
                 <div className={styles.actions}>
                   <Button type="submit" size="lg" disabled={busy}>
@@ -263,20 +274,34 @@ export function PlaygroundPage({ token }: { token: string }) {
                 </p>
               )}
               {curl && (
-                <pre className={styles.curl} aria-label="curl command">
+                <pre className={`${prose.codeBlock} ${styles.curl}`} aria-label="curl command">
                   <code>{curl}</code>
                 </pre>
               )}
               <section className={styles.response} aria-labelledby="response-title">
                 <h2 id="response-title">Response</h2>
                 <pre
-                  className={response?.error ? `${styles.output} ${styles.outputError}` : styles.output}
+                  className={
+                    response?.error
+                      ? `${prose.codeBlock} ${styles.output} ${styles.outputError}`
+                      : `${prose.codeBlock} ${styles.output}`
+                  }
                   data-testid="response"
                   aria-live="polite"
                 >
                   <code>{response ? response.text : 'No request sent yet.'}</code>
                 </pre>
+                {response?.file && (
+                  <p>
+                    <a href={response.file.url} download={response.file.name}>
+                      Save {response.file.name}
+                    </a>
+                  </p>
+                )}
               </section>
+              {jobId && (
+                <JobProgress token={token} jobId={jobId} onSessionEnd={() => logout(clientMessages.sessionExpired)} />
+              )}
             </>
           )}
         </main>

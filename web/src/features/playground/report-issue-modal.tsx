@@ -1,13 +1,12 @@
-import { apiV1Path } from './build-request';
 import type { PlaygroundEndpoint } from './endpoints';
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../../components/ui/use-form';
 import { Button } from '../../components/ui/button';
-import { TextAreaField, TextField } from '../../components/ui/form-field';
-import { Modal } from '../../components/ui/modal';
+import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
+import { Modal, ModalActions } from '../../components/ui/modal';
+import { apiV1Path } from '../../lib/api-client';
 import { sendMail } from '../../lib/mail';
-import styles from './playground.module.css';
 
 const empty = { endpoint: '', name: '', email: '', description: '' };
 
@@ -44,37 +43,28 @@ export function ReportIssueModal({
   return (
     <Modal title="Report an Issue" onClose={onClose}>
       <form onSubmit={submit}>
-        <div className={styles.field}>
-          <label htmlFor="issue-endpoint">
-            Endpoint
-            <span aria-hidden="true" className={styles.required}>
-              {' '}
-              *
-            </span>
-          </label>
-          <select id="issue-endpoint" required {...bind('endpoint')}>
-            <option value="">Choose an endpoint</option>
-            {endpoints.map(({ op }) => {
-              const label = `${op.name} (${op.http.method} ${apiV1Path(op)})`;
-              return (
-                <option key={op.id} value={label}>
-                  {label}
-                </option>
-              );
-            })}
-          </select>
-        </div>
+        <SelectField label="Endpoint" required {...bind('endpoint')}>
+          <option value="">Choose an endpoint</option>
+          {endpoints.map(({ op }) => {
+            const label = `${op.name} (${op.http.method} ${apiV1Path(op)})`;
+            return (
+              <option key={op.id} value={label}>
+                {label}
+              </option>
+            );
+          })}
+        </SelectField>
         <TextField label="Your Name" required {...bind('name')} />
         <TextField label="Email" type="email" required {...bind('email')} />
         <TextAreaField label="Issue Description" rows={4} required {...bind('description')} />
-        <div className={styles.modalActions}>
+        <ModalActions>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" disabled={busy}>
             {busy ? 'Submitting...' : 'Submit'}
           </Button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );

@@ -1,6 +1,7 @@
-import type { ApiKey } from '@godb/contract';
-import { apiRequest } from '../../../lib/api-client';
-import { answerOf, type ApiAnswer } from './api-answer';
+import { operationById, type ApiKey } from '@godb/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { callOperation } from '../../../lib/api-client';
+import { apiKeysKey } from './list-api-keys';
 
 export interface NewApiKeyInput {
   readonly name: string;
@@ -9,8 +10,17 @@ export interface NewApiKeyInput {
   readonly expiresOn: string;
 }
 
-/** POST /auth/api-keys: the new key with its secret, which the server shows only this once. */
-export async function createApiKey(token: string, input: NewApiKeyInput): Promise<ApiAnswer<ApiKey & { key: string }>> {
+/** POST /api/v1/auth/api-keys: the new key with its secret, which the server shows only this once. */
+export function createApiKey(token: string, input: NewApiKeyInput): Promise<ApiKey & { key: string }> {
   const body = { name: input.name, role: input.role, ...(input.expiresOn !== '' && { expires_at: input.expiresOn }) };
-  return answerOf(await apiRequest('POST', '/api/v1/auth/api-keys', { token, body }));
+  return callOperation(operationById('create-api-key'), { token, body });
+}
+
+/** Creates a key, then reloads the list. */
+export function useCreateApiKey(token: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewApiKeyInput) => createApiKey(token, input),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeysKey(token) }),
+  });
 }

@@ -1,8 +1,16 @@
-import type { ApiKey } from '@godb/contract';
-import { apiRequest } from '../../../lib/api-client';
-import { answerOf, type ApiAnswer } from './api-answer';
+import { operationById, type ApiKey } from '@godb/contract';
+import { useQuery } from '@tanstack/react-query';
+import { callOperation } from '../../../lib/api-client';
 
-/** GET /auth/api-keys: the caller's keys (a tenant admin's: the tenant's), newest first, without secrets. */
-export async function listApiKeys(token: string): Promise<ApiAnswer<{ keys: ApiKey[]; total: number }>> {
-  return answerOf(await apiRequest('GET', '/api/v1/auth/api-keys', { token, query: { limit: '500' } }));
+/** The query key of the caller's API keys: creating or revoking one invalidates it. */
+export const apiKeysKey = (token: string) => ['api-keys', token] as const;
+
+/** GET /api/v1/auth/api-keys: the caller's keys (a tenant admin's: the tenant's), newest first, without secrets. */
+export function listApiKeys(token: string): Promise<{ keys: ApiKey[]; total: number }> {
+  return callOperation(operationById('list-api-keys'), { token, query: { limit: '500' } });
+}
+
+/** The caller's API keys; its error is an ApiError (or NetworkFailure when nothing answered). */
+export function useApiKeys(token: string) {
+  return useQuery({ queryKey: apiKeysKey(token), queryFn: () => listApiKeys(token) });
 }
