@@ -230,4 +230,13 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'HMAC key of download links; empty derives one from the JWT secret.',
   }),
+  NATS_URL: Type.String({
+    default: '',
+    description:
+      'Cluster mode (preview): comma-separated NATS server URLs (nats://host:4222) of a JetStream cluster; writes go through its replicated log and every node applies them. Empty: one embedded node. Needs a JWT_SECRET shared by every node.',
+  }),
+  NODE_ID: Type.String({
+    default: '',
+    description: "Cluster mode: this node's name, unique in the cluster; empty uses the host name.",
+  }),
 });

@@ -101,6 +101,8 @@ export const commonErrors: readonly ErrorCode[] = [
   'OVERLOADED',
   'INTERNAL',
   'NOT_IMPLEMENTED',
+  'CLUSTER_NOT_REPLICATED',
+  'CLUSTER_UNAVAILABLE',
 ];
 
 /** Errors of operations that need a token. */

@@ -428,6 +428,22 @@ export const errorCatalogue = {
     message: '{operation} is not implemented yet (tracked in issue #{issue})',
     description: 'The operation is part of the API but its feature has not landed yet.',
   },
+  CLUSTER_NOT_REPLICATED: {
+    http: 501,
+    grpc: 'UNIMPLEMENTED',
+    message:
+      '{operation} is not replicated in cluster mode yet (tracked in issue #17), so this node refuses it rather than change only its own copy. {detail}',
+    description:
+      'The server runs in cluster mode (NATS_URL is set) and this write is not carried by the replicated log yet. Reads, and the writes listed in the README\'s "Cluster mode (preview)", work on every node.',
+  },
+  CLUSTER_UNAVAILABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The replicated log did not accept the write within {timeout_ms} ms ({reason}). Nothing was acknowledged; retry when the NATS cluster has a majority again',
+    description:
+      'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
+  },
   INTERNAL: {
     http: 500,
     grpc: 'INTERNAL',

@@ -74,6 +74,7 @@ import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-e
 import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
+import { clusterHandling } from './cluster/cluster-operations.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -193,6 +194,12 @@ export function createServices(deps: ServiceDeps): Services {
     throttleApiKey: (keyId) => deps.apiKeyRateLimit.take(keyId),
     async invoke(operation, input, ctx) {
       authorize(operation.access, ctx.principal);
+      if (deps.log && clusterHandling[operation.id] === 'refused') {
+        throw createError('CLUSTER_NOT_REPLICATED', {
+          operation: `${operation.http.method} ${operation.http.path}`,
+          detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',
+        });
+      }
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
         throw createError('NOT_IMPLEMENTED', {

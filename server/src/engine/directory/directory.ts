@@ -23,6 +23,8 @@ export interface NewUser {
   readonly email: string;
   readonly passwordHash: string;
   readonly role: RoleName;
+  /** The user's id when it is decided before the write (cluster mode: by the node that took it); else a new one. */
+  readonly id?: string;
 }
 
 export interface UserChanges {
@@ -75,7 +77,7 @@ export class Directory {
 
   #insertUser(user: NewUser): User {
     const now = unixSeconds(this.#clock);
-    const id = randomUUID();
+    const id = user.id ?? randomUUID();
     try {
       this.#db
         .prepare(

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { createError } from '@godb/contract';
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { Clock } from '../engine/clock.js';
+import type { OperationApplier } from '../engine/cluster/apply-operation.js';
+import {
+  decodeOperation,
+  encodeOperation,
+  type Operation,
+  type OperationBody,
+  type OperationLog,
+} from '../engine/cluster/operation.js';
+
+export interface NatsLogOptions {
+  /** NATS client URLs (NATS_URL, split at commas). */
+  readonly servers: readonly string[];
+  /** This node's name (NODE_ID): operations it publishes carry it. */
+  readonly nodeId: string;
+  readonly applier: OperationApplier;
+  /** The time an operation carries (the engine's clock). */
+  readonly clock: Clock;
+  /** How long a publish waits for JetStream's acknowledgement before the write answers 503 CLUSTER_UNAVAILABLE. */
+  readonly publishTimeoutMs: number;
+  /** The stream's name; one stream for now (shards come later, see ARCHITECTURE.md). */
+  readonly stream?: string;
+  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+}
+
+/** The stream every node applies, its subject, and the largest operation it takes. */
+export const defaultStream = 'GODB_OPS';
+const maxOperationBytes = 8 * 1024 * 1024;
+/** JetStream drops a second publish of the same message id within this window (its default). */
+const duplicateWindowMs = 120_000;
+/** Outcomes of this node's operations kept for a duplicate publish to answer with. */
+const keptOutcomes = 10_000;
+
+type Outcome = { value: unknown } | { error: unknown };
+
+/**
+ * The replicated log on NATS JetStream: operations are published to one file-backed stream (replicated on up to
+ * three NATS servers) with their id as `Nats-Msg-Id`, and every node applies the stream in order through its own
+ * ordered consumer, from the sequence its store recorded. A write answers once JetStream acknowledged it and this
+ * node applied it (read-your-writes on the node that took it).
+ *
+ * @example
+ *   const log = await NatsLog.open({ servers, nodeId: 'a', applier, clock, publishTimeoutMs: 5000, logger });
+ *   engine.attachLog(log); … await log.close();
+ */
+export class NatsLog implements OperationLog {
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #options: NatsLogOptions;
+  readonly #stream: string;
+  readonly #subject: string;
+  readonly #waiting = new Map<string, ((outcome: Outcome) => void)[]>();
+  readonly #outcomes = new Map<string, Outcome>();
+  #seqWaiters: { seq: number; resolve: () => void }[] = [];
+  #applied: number;
+  #messages: ConsumerMessages | null = null;
+  #loop: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(nc: NatsConnection, options: NatsLogOptions) {
+    this.#nc = nc;
+    this.#js = jetstream(nc);
+    this.#options = options;
+    this.#stream = options.stream ?? defaultStream;
+    this.#subject = `godb.ops.${this.#stream.toLowerCase()}`;
+    this.#applied = options.applier.applied(this.#stream);
+  }
+
+  /** Connects, makes sure the stream exists, starts applying, and answers once this node caught up with the log. */
+  static async open(options: NatsLogOptions): Promise<NatsLog> {
+    const nc = await connect({
+      servers: [...options.servers],
+      name: `godb-${options.nodeId}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+    const log = new NatsLog(nc, options);
+    try {
+      const jsm = await jetstreamManager(nc);
+      const last = await log.#ensureStream(jsm);
+      log.#start();
+      await log.waitFor(last);
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+    options.logger.info({ stream: log.#stream, applied: log.#applied, node: options.nodeId }, 'cluster mode: log open');
+    return log;
+  }
+
+  /** The last sequence this node applied. */
+  get applied(): number {
+    return this.#applied;
+  }
+
+  /** The stream's last sequence, as JetStream reports it now. */
+  async lastSequence(): Promise<number> {
+    const jsm = await jetstreamManager(this.#nc);
+    return (await jsm.streams.info(this.#stream)).state.last_seq;
+  }
+
+  /** Resolves once this node applied `seq`. */
+  waitFor(seq: number): Promise<void> {
+    if (this.#applied >= seq) return Promise.resolve();
+    return new Promise((resolve) => this.#seqWaiters.push({ seq, resolve }));
+  }
+
+  submit(body: OperationBody): Promise<unknown> {
+    return this.publish({ ...body, id: randomUUID(), node: this.#options.nodeId, now: this.#options.clock.now() });
+  }
+
+  /**
+   * Publishes a decided operation and answers its outcome here. Publishing the same operation again (a retry after
+   * a lost acknowledgement) is applied once: JetStream drops the second copy, and this answers the first's outcome.
+   */
+  async publish(op: Operation): Promise<unknown> {
+    const kept = this.#outcomes.get(op.id);
+    const outcome =
+      kept ??
+      new Promise<Outcome>((resolve) => {
+        this.#waiting.set(op.id, [...(this.#waiting.get(op.id) ?? []), resolve]);
+      });
+    const data = encodeOperation(op);
+    if (data.byteLength > maxOperationBytes) {
+      this.#waiting.delete(op.id);
+      throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });
+    }
+    try {
+      await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: this.#options.publishTimeoutMs });
+    } catch (error) {
+      this.#waiting.delete(op.id);
+      throw createError('CLUSTER_UNAVAILABLE', {
+        timeout_ms: this.#options.publishTimeoutMs,
+        reason: (error as Error).message,
+      });
+    }
+    const settled = await outcome;
+    if ('error' in settled) throw settled.error;
+    return settled.value;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#messages?.stop();
+    await this.#loop.catch(() => undefined);
+    if (!this.#nc.isClosed()) await this.#nc.close();
+  }
+
+  async #ensureStream(jsm: JetStreamManager): Promise<number> {
+    try {
+      return (await jsm.streams.info(this.#stream)).state.last_seq;
+    } catch {
+      // Not there yet: every node may try at once; creating it with the same settings is idempotent.
+    }
+    const info = await jsm.streams.add({
+      name: this.#stream,
+      subjects: [this.#subject],
+      storage: StorageType.File,
+      num_replicas: Math.min(3, this.#options.servers.length),
+      duplicate_window: nanos(duplicateWindowMs),
+      max_msg_size: maxOperationBytes,
+    });
+    return info.state.last_seq;
+  }
+
+  /** Applies the stream in order from the next sequence this node has not applied, for as long as it runs. */
+  #start(): void {
+    const from = this.#applied + 1;
+    this.#loop = (async () => {
+      const consumer = await this.#js.consumers.get(this.#stream, {
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: from,
+      });
+      this.#messages = await consumer.consume();
+      if (this.#closed) this.#messages.stop();
+      for await (const message of this.#messages) {
+        await this.#apply(message.seq, decodeOperation(message.data));
+      }
+    })().catch((error: unknown) => {
+      if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
+    });
+  }
+
+  async #apply(seq: number, op: Operation): Promise<void> {
+    const pending = this.#options.applier.apply(this.#stream, seq, op);
+    let outcome: Outcome | null = null;
+    if (pending) {
+      try {
+        outcome = { value: await pending };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    this.#applied = Math.max(this.#applied, seq);
+    if (outcome && op.node === this.#options.nodeId) {
+      this.#outcomes.set(op.id, outcome);
+      const oldest = this.#outcomes.keys().next().value;
+      if (this.#outcomes.size > keptOutcomes && oldest !== undefined) this.#outcomes.delete(oldest);
+      for (const resolve of this.#waiting.get(op.id) ?? []) resolve(outcome);
+      this.#waiting.delete(op.id);
+    }
+    const done = this.#seqWaiters.filter((w) => w.seq <= this.#applied);
+    if (done.length === 0) return;
+    this.#seqWaiters = this.#seqWaiters.filter((w) => w.seq > this.#applied);
+    for (const waiter of done) waiter.resolve();
+  }
+}
