@@ -440,7 +440,7 @@ export const errorCatalogue = {
     http: 503,
     grpc: 'UNAVAILABLE',
     message:
-      'The replicated log did not accept the write within {timeout_ms} ms ({reason}). Nothing was acknowledged; retry when the NATS cluster has a majority again',
+      'The replicated log did not acknowledge the write within {timeout_ms} ms ({reason}). It may still be applied if NATS stored it; check before you retry a write without an id, once the NATS cluster has a majority again',
     description:
       'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
   },

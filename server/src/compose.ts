@@ -102,7 +102,7 @@ export async function createServer(
         nodeId: config.NODE_ID || hostname(),
         applier: new OperationApplier({ ...engine, clock: engineClock }),
         clock: engineClock,
-        publishTimeoutMs: config.WRITE_TIMEOUT_MS,
+        publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
         logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
       }).catch(async (error: unknown) => {
         await engine.close();

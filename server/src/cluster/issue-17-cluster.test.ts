@@ -234,4 +234,70 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     }
     assert.deepEqual(first, [{ id: 'once', version: 1 }]);
   });
+  // Bounds for a broken cluster (the test fails instead of hanging), not assertions on speed.
+  const bound = { timeout: 180_000 };
+
+  test(
+    'with one NATS node of three killed, every GoDB node keeps taking writes; restarted, it rejoins',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      await settle();
+      await nats.kill(0);
+      for (const [i, node] of [a, b, c].entries()) {
+        const res = await inject(node, token, 'POST', '/api/v1/documents', {
+          id: `nats-down-${i}`,
+          title: `Written with a NATS node down (${i})`,
+          content: 'Still acknowledged by a majority.',
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      await nats.restart(0);
+      const res = await inject(b, token, 'POST', '/api/v1/documents', {
+        id: 'nats-back',
+        title: 'Back',
+        content: 'All three.',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      await settle();
+      const digests = nodes.map((n) => digest(n, tenantId));
+      assert.equal(digests[0]!.documents, 4);
+      assert.deepEqual(digests[1], digests[0]);
+      assert.deepEqual(digests[2], digests[0]);
+    },
+  );
+
+  test(
+    'with two NATS nodes of three down, writes answer 503 CLUSTER_UNAVAILABLE and reads continue',
+    bound,
+    async () => {
+      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const { token } = await a.registerTenant();
+      const added = await inject(a, token, 'POST', '/api/v1/documents', {
+        id: 'kept',
+        title: 'Kept',
+        content: 'Before.',
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      await settle();
+      await Promise.all([nats.stop(1), nats.stop(2)]);
+      const refused = await inject(a, token, 'POST', '/api/v1/documents', {
+        title: 'Refused',
+        content: 'No majority.',
+      });
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal((refused.json() as { error: { code: string } }).error.code, 'CLUSTER_UNAVAILABLE');
+      const read = await inject(b, token, 'GET', '/api/v1/documents/kept');
+      assert.equal(read.statusCode, 200, read.body);
+      await Promise.all([nats.restart(1), nats.restart(2)]);
+      const again = await inject(b, token, 'POST', '/api/v1/documents', {
+        id: 'after',
+        title: 'After',
+        content: 'Majority back.',
+      });
+      assert.equal(again.statusCode, 201, again.body);
+      await settle();
+    },
+  );
 });

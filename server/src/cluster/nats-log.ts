@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createError } from '@godb/contract';
 import {
   DeliverPolicy,
@@ -40,6 +41,10 @@ export const defaultStream = 'GODB_OPS';
 const maxOperationBytes = 8 * 1024 * 1024;
 /** JetStream drops a second publish of the same message id within this window (its default). */
 const duplicateWindowMs = 120_000;
+/** How long one pull of the log consumer waits for messages (heartbeats at half of it). */
+const consumeExpiresMs = 5_000;
+/** The pause between two attempts to publish an operation that was not acknowledged. */
+const retryPauseMs = 250;
 /** Outcomes of this node's operations kept for a duplicate publish to answer with. */
 const keptOutcomes = 10_000;
 
@@ -137,14 +142,25 @@ export class NatsLog implements OperationLog {
       this.#waiting.delete(op.id);
       throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });
     }
-    try {
-      await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: this.#options.publishTimeoutMs });
-    } catch (error) {
-      this.#waiting.delete(op.id);
-      throw createError('CLUSTER_UNAVAILABLE', {
-        timeout_ms: this.#options.publishTimeoutMs,
-        reason: (error as Error).message,
-      });
+    // While NATS elects a new stream leader (a NATS node died), publishes fail or time out: the same message again,
+    // with the same id, until the deadline; JetStream stores it once however many attempts reached it.
+    const deadline = performance.now() + this.#options.publishTimeoutMs;
+    for (let attempt = 1; ; attempt += 1) {
+      const remaining = Math.round(deadline - performance.now());
+      try {
+        await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
+        break;
+      } catch (error) {
+        const left = deadline - performance.now();
+        if (left <= 0 || this.#closed) {
+          this.#waiting.delete(op.id);
+          throw createError('CLUSTER_UNAVAILABLE', {
+            timeout_ms: this.#options.publishTimeoutMs,
+            reason: `${attempt} attempts; the last: ${(error as Error).message}`,
+          });
+        }
+        await sleep(Math.min(retryPauseMs, left));
+      }
     }
     const settled = await outcome;
     if ('error' in settled) throw settled.error;
@@ -183,7 +199,9 @@ export class NatsLog implements OperationLog {
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: from,
       });
-      this.#messages = await consumer.consume();
+      // Pulls expire every 5 s rather than 30: a consumer whose NATS server died notices the missed heartbeats and
+      // resumes from the next server in seconds.
+      this.#messages = await consumer.consume({ expires: consumeExpiresMs });
       if (this.#closed) this.#messages.stop();
       for await (const message of this.#messages) {
         await this.#apply(message.seq, decodeOperation(message.data));
