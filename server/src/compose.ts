@@ -180,6 +180,7 @@ export async function createServer(
         loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
         vectorIndexes: { ...counters.opened, checkpoints: counters.checkpoints, evictions: counters.evictions },
         memory: () => engine.memory(),
+        ...(operationLog && { cluster: operationLog.status() }),
       };
     },
     webDist: webDistOf(config),

@@ -90,6 +90,16 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       payload: { email: `other-${randomUUID()}@example.com`, password: 'password-1234', tenant_id: tenantId },
     });
     assert.equal(again.statusCode, 409, again.body);
+    // Each node says where it is in the log.
+    await settle();
+    const applied = a.cluster!.applied;
+    for (const [i, node] of nodes.entries()) {
+      const readyz = (await node.app.inject({ method: 'GET', url: '/readyz' })).json() as { cluster: object };
+      assert.deepEqual(readyz.cluster, { node_id: ['a', 'b', 'c'][i], applied_seq: applied, lag: 0 });
+      const metrics = (await node.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, new RegExp(`^godb_cluster_applied_sequence ${applied}$`, 'm'));
+      assert.match(metrics, /^godb_cluster_lag_operations 0$/m);
+    }
   });
 
   test('documents written on any node are read on every node, and the nodes hold the same data', async () => {

@@ -70,6 +70,8 @@ export class NatsLog implements OperationLog {
   readonly #outcomes = new Map<string, Outcome>();
   #seqWaiters: { seq: number; resolve: () => void }[] = [];
   #applied: number;
+  /** The highest sequence of the stream this node knows of (from messages' pending counts and acknowledgements). */
+  #known = 0;
   #messages: ConsumerMessages | null = null;
   #loop: Promise<void> = Promise.resolve();
   #closed = false;
@@ -95,6 +97,7 @@ export class NatsLog implements OperationLog {
     try {
       const jsm = await jetstreamManager(nc);
       const last = await log.#ensureStream(jsm);
+      log.#known = last;
       log.#start();
       await log.waitFor(last);
     } catch (error) {
@@ -108,6 +111,11 @@ export class NatsLog implements OperationLog {
   /** The last sequence this node applied. */
   get applied(): number {
     return this.#applied;
+  }
+
+  /** This node's progress, for /readyz and /metrics. */
+  status(): { node: string; applied: number; lag: number } {
+    return { node: this.#options.nodeId, applied: this.#applied, lag: Math.max(0, this.#known - this.#applied) };
   }
 
   /** The stream's last sequence, as JetStream reports it now. */
@@ -148,7 +156,8 @@ export class NatsLog implements OperationLog {
     for (let attempt = 1; ; attempt += 1) {
       const remaining = Math.round(deadline - performance.now());
       try {
-        await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
+        const ack = await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
+        this.#known = Math.max(this.#known, ack.seq);
         break;
       } catch (error) {
         const left = deadline - performance.now();
@@ -191,24 +200,45 @@ export class NatsLog implements OperationLog {
     return info.state.last_seq;
   }
 
-  /** Applies the stream in order from the next sequence this node has not applied, for as long as it runs. */
+  /**
+   * Applies the stream in order from the next sequence this node has not applied, for as long as it runs. A
+   * consumer that stops (its NATS server died, the stream was electing a leader) is made again from the next
+   * unapplied sequence: applying an operation twice is impossible (the store records the applied sequence), and
+   * skipping one is too (each new consumer starts right after it).
+   */
   #start(): void {
-    const from = this.#applied + 1;
     this.#loop = (async () => {
-      const consumer = await this.#js.consumers.get(this.#stream, {
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: from,
-      });
-      // Pulls expire every 5 s rather than 30: a consumer whose NATS server died notices the missed heartbeats and
-      // resumes from the next server in seconds.
-      this.#messages = await consumer.consume({ expires: consumeExpiresMs });
-      if (this.#closed) this.#messages.stop();
-      for await (const message of this.#messages) {
-        await this.#apply(message.seq, decodeOperation(message.data));
+      while (!this.#closed) {
+        try {
+          await this.#consume();
+        } catch (error) {
+          if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
+        }
+        if (!this.#closed) await sleep(retryPauseMs);
       }
-    })().catch((error: unknown) => {
-      if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
+    })();
+  }
+
+  async #consume(): Promise<void> {
+    const consumer = await this.#js.consumers.get(this.#stream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: this.#applied + 1,
     });
+    // Pulls expire every 5 s rather than 30, so missed heartbeats (every 2.5 s) show a dead server in seconds.
+    const messages = await consumer.consume({ expires: consumeExpiresMs });
+    this.#messages = messages;
+    if (this.#closed) messages.stop();
+    void (async () => {
+      for await (const status of messages.status()) {
+        // Two heartbeats missed: this consumer is not being fed; stop it, and #start makes a new one.
+        if (status.type === 'heartbeats_missed' && status.count >= 2) messages.stop();
+      }
+    })().catch(() => undefined);
+    for await (const message of messages) {
+      this.#known = Math.max(this.#known, message.seq + message.info.pending);
+      if (message.seq <= this.#applied) continue;
+      await this.#apply(message.seq, decodeOperation(message.data));
+    }
   }
 
   async #apply(seq: number, op: Operation): Promise<void> {
