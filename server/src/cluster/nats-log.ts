@@ -9,8 +9,10 @@ import {
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
+  type StreamInfo,
 } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { ConfigError } from '../config/env.js';
 import type { Clock } from '../engine/clock.js';
 import type { OperationApplier } from '../engine/cluster/apply-operation.js';
 import {
@@ -183,21 +185,37 @@ export class NatsLog implements OperationLog {
     if (!this.#nc.isClosed()) await this.#nc.close();
   }
 
+  /** Makes sure the stream exists and has a leader; answers its last sequence. */
   async #ensureStream(jsm: JetStreamManager): Promise<number> {
+    let info: StreamInfo | null = null;
     try {
-      return (await jsm.streams.info(this.#stream)).state.last_seq;
+      info = await jsm.streams.info(this.#stream);
     } catch {
       // Not there yet: every node may try at once; creating it with the same settings is idempotent.
     }
-    const info = await jsm.streams.add({
-      name: this.#stream,
-      subjects: [this.#subject],
-      storage: StorageType.File,
-      num_replicas: Math.min(3, this.#options.servers.length),
-      duplicate_window: nanos(duplicateWindowMs),
-      max_msg_size: maxOperationBytes,
-    });
-    return info.state.last_seq;
+    let current =
+      info ??
+      (await jsm.streams.add({
+        name: this.#stream,
+        subjects: [this.#subject],
+        storage: StorageType.File,
+        num_replicas: Math.min(3, this.#options.servers.length),
+        duplicate_window: nanos(duplicateWindowMs),
+        max_msg_size: maxOperationBytes,
+      }));
+    // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
+    for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
+      await sleep(retryPauseMs);
+      const before = current;
+      current = await jsm.streams.info(this.#stream).catch(() => before);
+    }
+    const last = current.state.last_seq;
+    if (this.#applied > last) {
+      throw new ConfigError(
+        `Cluster mode: this node applied the log up to ${this.#applied}, but stream ${this.#stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
+      );
+    }
+    return last;
   }
 
   /**
