@@ -103,6 +103,7 @@ export const commonErrors: readonly ErrorCode[] = [
   'NOT_IMPLEMENTED',
   'CLUSTER_NOT_REPLICATED',
   'CLUSTER_UNAVAILABLE',
+  'CLUSTER_LAGGING',
 ];
 
 /** Errors of operations that need a token. */

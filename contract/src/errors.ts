@@ -444,6 +444,14 @@ export const errorCatalogue = {
     description:
       'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
   },
+  CLUSTER_LAGGING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'This node has applied the replicated log up to sequence {applied}; the read asked for {wanted} and the node did not get there within {timeout_ms} ms. Retry, or read from another node',
+    description:
+      'Cluster mode: a read with X-GoDB-Consistency: strong or X-GoDB-Min-Seq waits until this node has applied that much of the log, for at most NATS_PUBLISH_TIMEOUT_MS.',
+  },
   INTERNAL: {
     http: 500,
     grpc: 'INTERNAL',

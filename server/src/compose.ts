@@ -166,6 +166,7 @@ export async function createServer(
     ),
     kickRelay: () => relay?.kick(),
     log: operationLog,
+    cluster: operationLog,
   };
   if (config.SUPERADMIN_EMAIL !== '')
     await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);

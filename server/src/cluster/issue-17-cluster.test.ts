@@ -167,6 +167,53 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.deepEqual(digests[2], digests[0]);
   });
 
+  test('a read on another node can wait for a write: X-GoDB-Seq, X-GoDB-Min-Seq and X-GoDB-Consistency: strong', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const { token } = await a.registerTenant();
+    const written = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'fresh',
+      title: 'Fresh',
+      content: 'New.',
+    });
+    assert.equal(written.statusCode, 201, written.body);
+    const seq = Number(written.headers['x-godb-seq']);
+    assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.headers['x-godb-seq']}`);
+    // Whatever node c has applied so far, this read waits until it has the write.
+    const onC = await c.app.inject({
+      method: 'GET',
+      url: '/api/v1/documents/fresh',
+      headers: { ...bearer(token), 'x-godb-min-seq': String(seq) },
+    });
+    assert.equal(onC.statusCode, 200, onC.body);
+    assert.ok(Number(onC.headers['x-godb-seq']) >= seq);
+    const again = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'fresher',
+      title: 'Fresher',
+      content: 'Newer.',
+    });
+    assert.equal(again.statusCode, 201, again.body);
+    const onB = await b.app.inject({
+      method: 'GET',
+      url: '/api/v1/documents/fresher',
+      headers: { ...bearer(token), 'x-godb-consistency': 'strong' },
+    });
+    assert.equal(onB.statusCode, 200, onB.body);
+    for (const [header, value] of [
+      ['x-godb-min-seq', 'soon'],
+      ['x-godb-min-seq', String(10 ** 12)],
+      ['x-godb-consistency', 'eventual'],
+    ] as const) {
+      const bad = await b.app.inject({
+        method: 'GET',
+        url: '/api/v1/documents/fresher',
+        headers: { ...bearer(token), [header]: value },
+      });
+      assert.equal(bad.statusCode, 400, bad.body);
+      const error = (bad.json() as { error: { code: string; field: string } }).error;
+      assert.deepEqual([error.code, error.field], ['VALIDATION_FAILED', `headers.${header}`]);
+    }
+  });
+
   test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
     const [a] = nodes as [TestServer];
     const { token } = await a.registerTenant();

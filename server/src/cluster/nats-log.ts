@@ -16,6 +16,8 @@ import { ConfigError } from '../config/env.js';
 import type { Clock } from '../engine/clock.js';
 import type { OperationApplier } from '../engine/cluster/apply-operation.js';
 import {
+  type ClusterReads,
+  type Consistency,
   decodeOperation,
   encodeOperation,
   type Operation,
@@ -62,7 +64,7 @@ type Outcome = { value: unknown } | { error: unknown };
  *   const log = await NatsLog.open({ servers, nodeId: 'a', applier, clock, publishTimeoutMs: 5000, logger });
  *   engine.attachLog(log); … await log.close();
  */
-export class NatsLog implements OperationLog {
+export class NatsLog implements OperationLog, ClusterReads {
   readonly #nc: NatsConnection;
   readonly #js: JetStreamClient;
   readonly #options: NatsLogOptions;
@@ -124,6 +126,54 @@ export class NatsLog implements OperationLog {
   async lastSequence(): Promise<number> {
     const jsm = await jetstreamManager(this.#nc);
     return (await jsm.streams.info(this.#stream)).state.last_seq;
+  }
+
+  position(): number {
+    return this.#applied;
+  }
+
+  /**
+   * Resolves once this node applied what `want` asks (a sequence, or everything the stream holds now), within
+   * NATS_PUBLISH_TIMEOUT_MS; else CLUSTER_LAGGING. A sequence beyond the stream's last is refused (it would never
+   * come, or not from this cluster).
+   */
+  async catchUp(want: Consistency, signal?: AbortSignal): Promise<void> {
+    let wanted = want.minSeq ?? 0;
+    if (want.strong || wanted > this.#known) {
+      const last = await this.lastSequence().catch((error: unknown) => {
+        throw createError('CLUSTER_UNAVAILABLE', {
+          timeout_ms: this.#options.publishTimeoutMs,
+          reason: `the stream's last sequence could not be read: ${(error as Error).message}`,
+        });
+      });
+      this.#known = Math.max(this.#known, last);
+      if (wanted > last) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `X-GoDB-Min-Seq ${wanted} is beyond the log's last sequence, ${last}` },
+          { field: 'headers.x-godb-min-seq' },
+        );
+      }
+      if (want.strong) wanted = Math.max(wanted, last);
+    }
+    if (this.#applied >= wanted) return;
+    const waiter: { seq: number; resolve: () => void } = { seq: wanted, resolve: () => undefined };
+    const reached = new Promise<boolean>((resolve) => {
+      waiter.resolve = () => resolve(true);
+      this.#seqWaiters.push(waiter);
+    });
+    const bound = AbortSignal.any([AbortSignal.timeout(this.#options.publishTimeoutMs), ...(signal ? [signal] : [])]);
+    const ended = new Promise<boolean>((resolve) =>
+      bound.addEventListener('abort', () => resolve(false), { once: true }),
+    );
+    if (await Promise.race([reached, ended])) return;
+    this.#seqWaiters = this.#seqWaiters.filter((w) => w !== waiter);
+    signal?.throwIfAborted();
+    throw createError('CLUSTER_LAGGING', {
+      applied: this.#applied,
+      wanted,
+      timeout_ms: this.#options.publishTimeoutMs,
+    });
   }
 
   /** Resolves once this node applied `seq`. */

@@ -75,6 +75,7 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { clusterHandling } from './cluster/cluster-operations.js';
+import type { ClusterReads } from '../engine/cluster/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -83,7 +84,13 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps &
+/** Cluster mode's reads of the log (absent on an embedded node). */
+export interface ClusterDeps {
+  readonly cluster?: ClusterReads | null;
+}
+
+export type ServiceDeps = ClusterDeps &
+  AuthDeps &
   EmbeddingDeps &
   DocumentDeps &
   SearchDeps &
@@ -184,6 +191,8 @@ export interface Services {
   invoke(operation: CatalogueOperation, input: Parameters<AnyUseCase>[0], ctx: RequestContext): Promise<unknown>;
   /** The issue an operation waits for, or undefined when it is implemented. */
   pendingIssue(id: OperationId): number | undefined;
+  /** Cluster mode: the last sequence of the log this node applied (answers carry it as X-GoDB-Seq); else null. */
+  clusterPosition(): number | null;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -200,6 +209,7 @@ export function createServices(deps: ServiceDeps): Services {
           detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',
         });
       }
+      if (deps.cluster && ctx.consistency) await deps.cluster.catchUp(ctx.consistency, ctx.signal);
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
         throw createError('NOT_IMPLEMENTED', {
@@ -210,6 +220,7 @@ export function createServices(deps: ServiceDeps): Services {
       // The one conversion point of date-like fields, after validation and before any use case.
       return entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
     },
+    clusterPosition: () => deps.cluster?.position() ?? null,
     pendingIssue(id) {
       const entry = table[id];
       return 'pendingIssue' in entry ? entry.pendingIssue : undefined;

@@ -1,3 +1,4 @@
+import { isGoDBError } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
@@ -18,8 +19,8 @@ export interface ApplierDeps {
 /**
  * Applies operations of the replicated log to this node's store, in log order, recording each stream's applied
  * sequence in the same transaction as the rows, so a crash can neither apply an operation twice nor skip one.
- * An operation that fails (a duplicate e-mail, a document the writer may not delete) fails the same way on every
- * node: its sequence is recorded all the same and nothing else changes.
+ * An operation the catalogue refuses (a duplicate e-mail, a document the writer may not delete) is refused the same
+ * way on every node: its sequence is recorded all the same and nothing else changes.
  */
 export class OperationApplier {
   readonly #deps: ApplierDeps;
@@ -48,6 +49,10 @@ export class OperationApplier {
       try {
         result = { value: clock.during(op.now, () => this.#run(op)) };
       } catch (error) {
+        // A refusal of the catalogue (EMAIL_EXISTS, FORBIDDEN …) depends only on the state, so every node refuses
+        // alike and the sequence is recorded. Anything else (the disk, SQLite) may be this node's alone: the
+        // transaction rolls back, nothing is recorded, and the consumer tries the operation again.
+        if (!isGoDBError(error)) throw error;
         result = { error };
       }
       db.prepare(

@@ -45,6 +45,25 @@ export interface OperationLog {
   submit(op: OperationBody): Promise<unknown>;
 }
 
+/** What a caller asks of a cluster node's progress before it is answered (ignored on an embedded node). */
+export interface Consistency {
+  /** Wait until the node applied this sequence (an X-GoDB-Seq a write answered, on any node). */
+  readonly minSeq?: number;
+  /** Wait until the node applied everything the log held when the request arrived. */
+  readonly strong?: boolean;
+}
+
+/** What the services ask of cluster mode's log besides submitting writes (NatsLog implements it). */
+export interface ClusterReads {
+  /**
+   * Resolves once this node has applied what `want` asks for; throws CLUSTER_LAGGING when that takes longer than
+   * the node's bound, VALIDATION_FAILED for a sequence the log has not reached.
+   */
+  catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
+  /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
+  position(): number;
+}
+
 const f32 = '$f32';
 
 /** The operation as bytes: JSON, with float32 vectors as base64 of their little-endian bytes (exact, compact). */
