@@ -287,6 +287,14 @@ export const errorCatalogue = {
     message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you (POST /auth/users)',
     description: 'Registration creates a new tenant; an existing tenant id cannot be registered again.',
   },
+  DOCUMENT_CHANGED: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message:
+      'Document {id} changed while this update was prepared (it was version {expected}, it is now {current}). Read it again and retry the update',
+    description:
+      'Cluster mode: a partial update is prepared from the document as the node that took it had it; when another write of that document came first in the log, the update is refused everywhere instead of overwriting it.',
+  },
   COLLECTION_EXISTS: {
     http: 409,
     grpc: 'ALREADY_EXISTS',

@@ -214,6 +214,43 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     }
   });
 
+  test('a partial update taken by any node applies everywhere, unless another write of the document came first', async () => {
+    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId, userId } = await a.registerTenant();
+    const added = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'patched',
+      title: 'Old',
+      content: 'Body.',
+    });
+    assert.equal(added.statusCode, 201, added.body);
+    const updated = await b.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/documents/patched',
+      headers: { ...bearer(token), 'x-godb-min-seq': String(added.headers['x-godb-seq']) },
+      payload: { title: 'New', tags: ['edited'] },
+    });
+    assert.equal(updated.statusCode, 200, updated.body);
+    // An update prepared from version 1 after version 2 is in the log: refused on every node, nothing overwritten.
+    const viewer = { tenantId, userId, groups: [] };
+    const [stale] = a.engine.documents.prepare(
+      viewer,
+      [{ id: 'patched', title: 'Stale', content: 'Body.' }],
+      () => 'body',
+    );
+    await a.engine.documents.embed([stale!]);
+    await assert.rejects(
+      a.cluster!.submit({ kind: 'write-documents', viewer, documents: [stale!], paths: ['body'], expectedVersion: 1 }),
+      (error: { code?: string }) => error.code === 'DOCUMENT_CHANGED',
+    );
+    await settle();
+    for (const node of nodes) {
+      const res = await inject(node, token, 'GET', '/api/v1/documents/patched');
+      const document = (res.json() as { document: { title: string; version: number; tags: string[] } }).document;
+      assert.deepEqual([document.title, document.version, document.tags], ['New', 2, ['edited']]);
+    }
+    assert.deepEqual(digest(b, tenantId), digest(a, tenantId));
+  });
+
   test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
     const [a] = nodes as [TestServer];
     const { token } = await a.registerTenant();

@@ -1,4 +1,4 @@
-import { isGoDBError } from '@godb/contract';
+import { createError, isGoDBError } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
@@ -70,8 +70,17 @@ export class OperationApplier {
     switch (op.kind) {
       case 'create-user':
         return op.register ? directory.registerTenant(op.user) : directory.createUser(op.user);
-      case 'write-documents':
+      case 'write-documents': {
+        const [first] = op.documents;
+        if (op.expectedVersion !== undefined && first) {
+          const current = documents.store.row(op.viewer.tenantId, first.id);
+          const version = current && current.deleted_at === null ? current.version : 0;
+          if (version !== op.expectedVersion) {
+            throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
+          }
+        }
         return documents.writeHere(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`);
+      }
       case 'delete-document':
         return documents.deleteHere(op.viewer, op.documentId, { recursive: op.recursive, permanent: op.permanent });
       case 'create-collection':

@@ -15,6 +15,8 @@ export type OperationBody =
       readonly documents: readonly PreparedDocument[];
       /** How each document is named in errors (`body[3]`, `line 12`). */
       readonly paths: readonly string[];
+      /** A partial update: the version of the one document it was prepared from; another one is refused. */
+      readonly expectedVersion?: number;
     }
   | {
       readonly kind: 'delete-document';

@@ -223,6 +223,7 @@ export class Documents {
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
     signal?: AbortSignal,
+    expectedVersion?: number,
   ): Promise<{ id: string; version: number }[]> {
     const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
     if (withFile >= 0) {
@@ -233,12 +234,12 @@ export class Documents {
       );
     }
     signal?.throwIfAborted();
-    const documents = prepared.map((doc) => ({ ...doc, chunks: doc.chunks.map((c) => ({ ...c })) }));
     return (await log.submit({
       kind: 'write-documents',
       viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
-      documents,
+      documents: prepared,
       paths: prepared.map((_d, i) => path(i)),
+      ...(expectedVersion !== undefined && { expectedVersion }),
     })) as { id: string; version: number }[];
   }
 
@@ -570,7 +571,10 @@ export class Documents {
     };
     if (reembed) await this.embed([prepared], signal);
     signal?.throwIfAborted();
-    const [written] = await this.write(viewer, [prepared], () => 'body');
+    // Cluster mode: applied only if no other write of the document came first in the log (DOCUMENT_CHANGED).
+    const [written] = this.#log
+      ? await this.#submitWrite(this.#log, viewer, [prepared], () => 'body', undefined, row.version)
+      : await this.writeHere(viewer, [prepared], () => 'body');
     return written!;
   }
 

@@ -18,6 +18,7 @@ export const clusterHandling = {
   'delete-document': 'replicated',
   'create-collection': 'replicated',
   'delete-collection': 'replicated',
+  'update-document': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -74,6 +75,5 @@ export const clusterHandling = {
   'send-email': 'refused',
   'send-mail': 'refused',
   'update-collection': 'refused',
-  'update-document': 'refused',
   'delete-documents': 'refused',
 } as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
