@@ -251,10 +251,48 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.deepEqual(digest(b, tenantId), digest(a, tenantId));
   });
 
+  test('roles, groups and user deletions made on one node hold on every node', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const admin = await a.registerTenant();
+    // The super admin creates an admin, the tenant admin demotes it to a user: both on node a.
+    const member = await a.addUser(admin);
+    await settle();
+    const group = await inject(b, admin.token, 'POST', '/auth/groups', { name: 'readers', description: 'Read' });
+    assert.equal(group.statusCode, 201, group.body);
+    const groupId = (group.json() as { group_id: string }).group_id;
+    const added = await c.app.inject({
+      method: 'POST',
+      url: `/auth/groups/${groupId}/users`,
+      headers: { ...bearer(admin.token), 'x-godb-min-seq': String(group.headers['x-godb-seq']) },
+      payload: { user_id: member.userId },
+    });
+    assert.equal(added.statusCode, 200, added.body);
+    await settle();
+    for (const node of nodes) {
+      const user = await inject(node, admin.token, 'GET', `/auth/users/${member.userId}`);
+      assert.equal(user.statusCode, 200, user.body);
+      const { role, groups } = (user.json() as { user: { role: string; groups: string[] } }).user;
+      assert.deepEqual([role, groups], ['user', [groupId]]);
+    }
+    const removed = await inject(a, admin.token, 'DELETE', `/auth/users/${member.userId}`);
+    assert.equal(removed.statusCode, 200, removed.body);
+    await settle();
+    for (const node of nodes) {
+      const login = await node.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: member.email, password: 'password-1234' },
+      });
+      assert.equal(login.statusCode, 401, login.body);
+      // Its token, issued before, is refused everywhere too.
+      assert.equal((await inject(node, member.token, 'GET', '/auth/users')).statusCode, 401);
+    }
+  });
+
   test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
     const [a] = nodes as [TestServer];
     const { token } = await a.registerTenant();
-    const res = await inject(a, token, 'POST', '/auth/groups', { name: 'readers', description: 'local only?' });
+    const res = await inject(a, token, 'POST', '/auth/api-keys', { name: 'local only?' });
     assert.equal(res.statusCode, 501, res.body);
     const error = (res.json() as { error: { code: string; message: string } }).error;
     assert.equal(error.code, 'CLUSTER_NOT_REPLICATED');

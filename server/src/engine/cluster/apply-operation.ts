@@ -70,6 +70,8 @@ export class OperationApplier {
     switch (op.kind) {
       case 'create-user':
         return op.register ? directory.registerTenant(op.user) : directory.createUser(op.user);
+      case 'directory':
+        return (directory[op.method] as (...args: unknown[]) => unknown).apply(directory, op.args);
       case 'write-documents': {
         const [first] = op.documents;
         if (op.expectedVersion !== undefined && first) {

@@ -1,6 +1,17 @@
 import type { CreateCollectionRequest } from '@godb/contract';
-import type { NewUser } from '../directory/directory.js';
+import type { Directory, NewUser } from '../directory/directory.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
+
+/** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
+export type DirectoryWrites = Pick<
+  Directory,
+  'updateUser' | 'deleteUser' | 'createGroup' | 'addMember' | 'removeMember' | 'createPermission' | 'grantPermission'
+>;
+
+/** One call of a directory write, as data. */
+export type DirectoryCall = {
+  [M in keyof DirectoryWrites]: { readonly method: M; readonly args: Parameters<DirectoryWrites[M]> };
+}[keyof DirectoryWrites];
 
 /**
  * What a replicated write carries, decided by the node that takes the request before it is published: ids,
@@ -9,6 +20,7 @@ import type { PreparedDocument, Viewer } from '../documents/types.js';
  */
 export type OperationBody =
   | { readonly kind: 'create-user'; readonly register: boolean; readonly user: NewUser & { readonly id: string } }
+  | ({ readonly kind: 'directory' } & DirectoryCall)
   | {
       readonly kind: 'write-documents';
       readonly viewer: Viewer;

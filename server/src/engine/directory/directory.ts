@@ -175,9 +175,10 @@ export class Directory {
       .run(passwordHash, role, unixSeconds(this.#clock), userId);
   }
 
-  createGroup(tenantId: string, name: string, description: string): Group {
+  /** Creates a group; `id` is given when it is decided before the write (cluster mode). */
+  createGroup(tenantId: string, name: string, description: string, id: string = randomUUID()): Group {
     const group: Group = {
-      id: randomUUID(),
+      id,
       tenant_id: tenantId,
       name,
       description,
@@ -217,8 +218,9 @@ export class Directory {
       throw createError('NOT_FOUND', { resource: 'Membership of user', id: `${userId} in group ${groupId}` });
   }
 
-  createPermission(resource: string, action: string, description: string): Permission {
-    const permission: Permission = { id: randomUUID(), resource, action, description };
+  /** Creates a permission; `id` is given when it is decided before the write (cluster mode). */
+  createPermission(resource: string, action: string, description: string, id: string = randomUUID()): Permission {
+    const permission: Permission = { id, resource, action, description };
     try {
       this.#db
         .prepare('INSERT INTO permissions (id, resource, action, description) VALUES (?, ?, ?, ?)')
