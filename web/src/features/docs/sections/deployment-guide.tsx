@@ -183,8 +183,8 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
         <li>
           Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
-          NATS servers and three nodes to try it. Registration, users, documents and collections are replicated; other
-          writes answer 501 until they are.
+          NATS servers and three nodes to try it. Registration, users, groups, permissions, documents and collections
+          are replicated; other writes answer 501 until they are.
         </li>
       </ul>
     </>

@@ -147,8 +147,8 @@ export default function SystemArchitecture() {
         home-made consensus protocol: writes are appended to a stream as operations whose ids, times and embeddings are
         decided by the node that took them, each node applies the stream in order to its own embedded store (recording
         the applied sequence in the same transaction), and derived indexes follow locally — the same property that makes
-        the embedded mode crash-safe. Registration, users, documents and collections are replicated so far; other writes
-        answer 501 in cluster mode.
+        the embedded mode crash-safe. Registration, users, groups, permissions, documents and collections are replicated
+        so far; other writes answer 501 in cluster mode.
       </p>
     </>
   );
