@@ -47,6 +47,8 @@ const maxOperationBytes = 8 * 1024 * 1024;
 const duplicateWindowMs = 120_000;
 /** How long one pull of the log consumer waits for messages (heartbeats at half of it). */
 const consumeExpiresMs = 5_000;
+/** How often a node checks that its consumer keeps up with the stream. */
+const watchdogMs = 2_500;
 /** The pause between two attempts to publish an operation that was not acknowledged. */
 const retryPauseMs = 250;
 /** Outcomes of this node's operations kept for a duplicate publish to answer with. */
@@ -77,6 +79,10 @@ export class NatsLog implements OperationLog, ClusterReads {
   /** The highest sequence of the stream this node knows of (from messages' pending counts and acknowledgements). */
   #known = 0;
   #messages: ConsumerMessages | null = null;
+  #jsm: JetStreamManager | null = null;
+  /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
+  #watchdog: ReturnType<typeof setInterval> | null = null;
+  #watched = { applied: -1, stalls: 0, busy: false };
   #loop: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -100,6 +106,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     const log = new NatsLog(nc, options);
     try {
       const jsm = await jetstreamManager(nc);
+      log.#jsm = jsm;
       const last = await log.#ensureStream(jsm);
       log.#known = last;
       log.#start();
@@ -124,7 +131,7 @@ export class NatsLog implements OperationLog, ClusterReads {
 
   /** The stream's last sequence, as JetStream reports it now. */
   async lastSequence(): Promise<number> {
-    const jsm = await jetstreamManager(this.#nc);
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
     return (await jsm.streams.info(this.#stream)).state.last_seq;
   }
 
@@ -230,6 +237,7 @@ export class NatsLog implements OperationLog, ClusterReads {
 
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#watchdog) clearInterval(this.#watchdog);
     this.#messages?.stop();
     await this.#loop.catch(() => undefined);
     if (!this.#nc.isClosed()) await this.#nc.close();
@@ -275,6 +283,8 @@ export class NatsLog implements OperationLog, ClusterReads {
    * skipping one is too (each new consumer starts right after it).
    */
   #start(): void {
+    this.#watchdog = setInterval(() => void this.#watch(), watchdogMs);
+    this.#watchdog.unref();
     this.#loop = (async () => {
       while (!this.#closed) {
         try {
@@ -285,6 +295,35 @@ export class NatsLog implements OperationLog, ClusterReads {
         if (!this.#closed) await sleep(retryPauseMs);
       }
     })();
+  }
+
+  /**
+   * The client's own recovery does not cover every failure (a consumer whose server died while the stream elected a
+   * leader has been seen to stay silent without reporting missed heartbeats): when the stream is ahead of this node
+   * and nothing was applied for two checks in a row, the consumer is stopped, and #start makes a new one.
+   */
+  async #watch(): Promise<void> {
+    if (this.#watched.busy || this.#closed) return;
+    this.#watched.busy = true;
+    try {
+      const last = await this.lastSequence();
+      this.#known = Math.max(this.#known, last);
+      const stalled = this.#applied < last && this.#applied === this.#watched.applied;
+      this.#watched.stalls = stalled ? this.#watched.stalls + 1 : 0;
+      this.#watched.applied = this.#applied;
+      if (this.#watched.stalls >= 2) {
+        this.#watched.stalls = 0;
+        this.#options.logger.error(
+          { applied: this.#applied, last },
+          'cluster mode: the log consumer made no progress; making a new one',
+        );
+        this.#messages?.stop();
+      }
+    } catch {
+      // NATS cannot answer now (no majority): nothing to compare; the next check tries again.
+    } finally {
+      this.#watched.busy = false;
+    }
   }
 
   async #consume(): Promise<void> {
