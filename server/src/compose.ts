@@ -190,6 +190,12 @@ export async function createServer(
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
+  if (operationLog) {
+    app.log.info(
+      { ...operationLog.status(), nats_version: operationLog.natsVersion, servers: natsUrls.length },
+      'cluster mode: this node caught up with the replicated log and applies it',
+    );
+  }
   // Index files are checkpointed in the background: the engine decides what is due, by its clock (it keeps no
   // timers); this tick asks it every second. Then indexes with files start loading, so queries find them ready.
   const checkpoints = setInterval(() => {

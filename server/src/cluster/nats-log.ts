@@ -115,13 +115,17 @@ export class NatsLog implements OperationLog, ClusterReads {
       await log.close();
       throw error;
     }
-    options.logger.info({ stream: log.#stream, applied: log.#applied, node: options.nodeId }, 'cluster mode: log open');
     return log;
   }
 
   /** The last sequence this node applied. */
   get applied(): number {
     return this.#applied;
+  }
+
+  /** The version of the NATS server this node is connected to now. */
+  get natsVersion(): string {
+    return this.#nc.info?.version ?? 'unknown';
   }
 
   /** This node's progress, for /readyz and /metrics. */
