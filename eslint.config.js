@@ -63,6 +63,17 @@ export default tseslint.config(
     ]),
   },
   {
+    // The replicated log's adapter: it applies operations through the engine and is composed in compose.ts.
+    files: ['server/src/cluster/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([
+      group(
+        ['**/service/**', '**/transport/**', 'fastify', '@fastify/*', '@grpc/*'],
+        'the log adapter knows no service or transport',
+      ),
+    ]),
+  },
+  {
     files: ['server/src/transport/http/**/*.ts'],
     rules: restrict([group(['**/transport/grpc/**', '@grpc/*'], 'a transport never imports the other transport')]),
   },

@@ -235,4 +235,18 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'HMAC key of download links; empty derives one from the JWT secret.',
   }),
+  NATS_URL: Type.String({
+    default: '',
+    description:
+      'Cluster mode (preview): comma-separated NATS server URLs (nats://host:4222) of a JetStream cluster; writes go through its replicated log and every node applies them. Empty: one embedded node. Needs a JWT_SECRET shared by every node.',
+  }),
+  NATS_PUBLISH_TIMEOUT_MS: int(
+    8000,
+    'Cluster mode: how long a write keeps trying to get its operation acknowledged by JetStream (a NATS node down means a few seconds of leader election) before it answers 503 CLUSTER_UNAVAILABLE. Keep it below WRITE_TIMEOUT_MS.',
+    100,
+  ),
+  NODE_ID: Type.String({
+    default: '',
+    description: "Cluster mode: this node's name, unique in the cluster; empty uses the host name.",
+  }),
 });

@@ -123,6 +123,9 @@ export const commonErrors: readonly ErrorCode[] = [
   'OVERLOADED',
   'INTERNAL',
   'NOT_IMPLEMENTED',
+  'CLUSTER_NOT_REPLICATED',
+  'CLUSTER_UNAVAILABLE',
+  'CLUSTER_LAGGING',
 ];
 
 /** Errors of operations that need a token. */

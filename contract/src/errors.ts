@@ -287,6 +287,14 @@ export const errorCatalogue = {
     message: 'Tenant {tenant_id} already exists: log in, or ask its admin to add you (POST /auth/users)',
     description: 'Registration creates a new tenant; an existing tenant id cannot be registered again.',
   },
+  DOCUMENT_CHANGED: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message:
+      'Document {id} changed while this update was prepared (it was version {expected}, it is now {current}). Read it again and retry the update',
+    description:
+      'Cluster mode: a partial update is prepared from the document as the node that took it had it; when another write of that document came first in the log, the update is refused everywhere instead of overwriting it.',
+  },
   COLLECTION_EXISTS: {
     http: 409,
     grpc: 'ALREADY_EXISTS',
@@ -435,6 +443,30 @@ export const errorCatalogue = {
     grpc: 'UNIMPLEMENTED',
     message: '{operation} is not implemented yet (tracked in issue #{issue})',
     description: 'The operation is part of the API but its feature has not landed yet.',
+  },
+  CLUSTER_NOT_REPLICATED: {
+    http: 501,
+    grpc: 'UNIMPLEMENTED',
+    message:
+      '{operation} is not replicated in cluster mode yet (tracked in issue #17), so this node refuses it rather than change only its own copy. {detail}',
+    description:
+      'The server runs in cluster mode (NATS_URL is set) and this write is not carried by the replicated log yet. Reads, and the writes listed in the README\'s "Cluster mode (preview)", work on every node.',
+  },
+  CLUSTER_UNAVAILABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The replicated log did not acknowledge the write within {timeout_ms} ms ({reason}). It may still be applied if NATS stored it; check before you retry a write without an id, once the NATS cluster has a majority again',
+    description:
+      'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
+  },
+  CLUSTER_LAGGING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'This node has applied the replicated log up to sequence {applied}; the read asked for {wanted} and the node did not get there within {timeout_ms} ms. Retry, or read from another node',
+    description:
+      'Cluster mode: a read with X-GoDB-Consistency: strong or X-GoDB-Min-Seq waits until this node has applied that much of the log, for at most NATS_PUBLISH_TIMEOUT_MS.',
   },
   INTERNAL: {
     http: 500,

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { remoteModelsOf, type Config } from './config/env.js';
+import { hostname } from 'node:os';
+import { NatsLog } from './cluster/nats-log.js';
+import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
+import { OperationApplier } from './engine/cluster/apply-operation.js';
+import { OperationClock } from './engine/cluster/operation-clock.js';
 import { resolveJwtSecret } from './config/jwt-secret.js';
 import { openStorage } from './config/storage.js';
 import { systemClock, type Clock } from './engine/clock.js';
@@ -24,6 +28,8 @@ export interface GoDBServer {
   readonly grpc: RunningGrpc | null;
   readonly engine: Engine;
   readonly services: Services;
+  /** Cluster mode's replicated log (NATS_URL set), or null for one embedded node. */
+  readonly cluster: NatsLog | null;
   close(): Promise<void>;
 }
 
@@ -59,11 +65,14 @@ export async function createServer(
 ): Promise<GoDBServer> {
   // First, so a bucket that cannot be used stops start-up (ConfigError) before anything is opened.
   const storage = await openStorage(config);
+  const natsUrls = natsUrlsOf(config);
+  // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
+  const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     ...(storage.files && { files: storage.files }),
     ...(storage.snapshots && { snapshots: storage.snapshots }),
-    clock,
+    clock: engineClock ?? clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
@@ -86,11 +95,27 @@ export async function createServer(
       },
     },
   });
+  let log: FastifyInstance['log'] | null = null; // the release builder and the log adapter log through the app
+  // Cluster mode: this node catches up with the replicated log before it serves, then its writes go through it.
+  const operationLog = engineClock
+    ? await NatsLog.open({
+        servers: natsUrls,
+        nodeId: config.NODE_ID || hostname(),
+        applier: new OperationApplier({ ...engine, clock: engineClock }),
+        clock: engineClock,
+        publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
+        logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
+      }).catch(async (error: unknown) => {
+        await engine.close();
+        storage.close();
+        throw error;
+      })
+    : null;
+  if (operationLog) engine.documents.useLog(operationLog);
   const jwtSecret = resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET);
   const version = readVersion();
   const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
   let relay: MailRelay | null = null;
-  let log: FastifyInstance['log'] | null = null; // the release builder logs through the app, created below
   const deps = {
     directory: engine.directory,
     embedder: engine.embedder,
@@ -141,6 +166,8 @@ export async function createServer(
       storage.releases,
     ),
     kickRelay: () => relay?.kick(),
+    log: operationLog,
+    cluster: operationLog,
   };
   if (config.SUPERADMIN_EMAIL !== '')
     await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
@@ -155,6 +182,7 @@ export async function createServer(
         loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
         vectorIndexes: { ...counters.opened, checkpoints: counters.checkpoints, evictions: counters.evictions },
         memory: () => engine.memory(),
+        ...(operationLog && { cluster: operationLog.status() }),
       };
     },
     webDist: webDistOf(config),
@@ -163,6 +191,12 @@ export async function createServer(
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
+  if (operationLog) {
+    app.log.info(
+      { ...operationLog.status(), nats_version: operationLog.natsVersion, servers: natsUrls.length },
+      'cluster mode: this node caught up with the replicated log and applies it',
+    );
+  }
   // Index files are checkpointed in the background: the engine decides what is due, by its clock (it keeps no
   // timers); this tick asks it every second. Then indexes with files start loading, so queries find them ready.
   const checkpoints = setInterval(() => {
@@ -209,6 +243,7 @@ export async function createServer(
     grpc,
     engine,
     services,
+    cluster: operationLog,
     async close() {
       // 1. Both transports stop accepting at once, and the mail relay stops starting deliveries. In-flight requests
       //    finish; any HTTP connection still open after inFlightGraceMs is cut (gRPC's close does the same).
@@ -222,7 +257,9 @@ export async function createServer(
       await Promise.all([relay?.stop(), grpc?.close(), app.close()]);
       clearTimeout(cut);
       clearInterval(sweep);
-      // 2. Then the engine, nothing left to call it: embedding workers, then index files, then SQLite last.
+      // 2. Then the log (no more operations applied), and the engine, nothing left to call it: embedding workers,
+      //    then index files, then SQLite last.
+      await operationLog?.close();
       await engine.close();
       storage.close();
     },

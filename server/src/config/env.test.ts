@@ -58,3 +58,17 @@ test('STORAGE_PROVIDER=s3 names the S3 setting that is missing or malformed', ()
   assert.equal(config.S3_FORCE_PATH_STYLE, true);
   assert.equal(config.S3_REGION, 'us-east-1');
 });
+
+test('cluster mode (NATS_URL) needs a shared JWT_SECRET and nats:// URLs', () => {
+  const secret = 'a-cluster-wide-secret-of-32-characters-or-more';
+  assert.throws(() => loadConfig({ NATS_URL: 'nats://127.0.0.1:4222' }), /cluster mode \(NATS_URL\) needs JWT_SECRET/);
+  assert.throws(
+    () => loadConfig({ NATS_URL: 'nats://a:4222,http://b:4222', JWT_SECRET: secret }),
+    /NATS_URL: "http:\/\/b:4222" is not a nats:\/\/host:port URL/,
+  );
+  const config = loadConfig({ NATS_URL: 'nats://a:4222, nats://b:4222', JWT_SECRET: secret, NODE_ID: 'a' });
+  assert.deepEqual(
+    [config.NATS_URL, config.NODE_ID, config.NATS_PUBLISH_TIMEOUT_MS],
+    ['nats://a:4222, nats://b:4222', 'a', 8000],
+  );
+});

@@ -80,6 +80,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       'Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).',
     );
   }
+  if (config.NATS_URL !== '' && config.JWT_SECRET === '') {
+    throw new ConfigError(
+      'Invalid configuration: cluster mode (NATS_URL) needs JWT_SECRET, the same on every node, so that a token from one node is accepted by all.',
+    );
+  }
+  const badNatsUrl = natsUrlsOf(config).find((url) => !/^(nats|tls):\/\/[^/\s]+$/.test(url));
+  if (badNatsUrl !== undefined) {
+    throw new ConfigError(`Invalid configuration: NATS_URL: "${badNatsUrl}" is not a nats://host:port URL.`);
+  }
   if ((config.SUPERADMIN_EMAIL === '') !== (config.SUPERADMIN_PASSWORD === '')) {
     throw new ConfigError('Invalid configuration: set both SUPERADMIN_EMAIL and SUPERADMIN_PASSWORD, or neither.');
   }
@@ -99,6 +108,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
 }
 
 /** The remote embedding models configured, in the engine's terms. */
+/** The NATS servers of cluster mode (empty: one embedded node). */
+export function natsUrlsOf(config: Pick<Config, 'NATS_URL'>): string[] {
+  return config.NATS_URL.split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+}
+
 export function remoteModelsOf(config: Config): RemoteModel[] {
   const openai = parseRemoteModels(
     config.OPENAI_EMBEDDING_MODELS,

@@ -1,5 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
+import type { Consistency } from '../engine/cluster/operation.js';
+
+export type { Consistency };
 
 /** Who is calling, as established from a verified token and the current state of the directory. */
 export interface Principal {
@@ -23,6 +26,8 @@ export interface RequestContext {
    * work takes it (embedding jobs, provider fetches) and stops, so abandoned calls do not hold the server.
    */
   readonly signal?: AbortSignal;
+  /** Cluster mode: how much of the replicated log this node must have applied before the operation runs. */
+  readonly consistency?: Consistency;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

@@ -75,6 +75,8 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { NdjsonResult } from './ndjson-result.js';
+import { clusterHandling } from './cluster/cluster-operations.js';
+import type { ClusterReads } from '../engine/cluster/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -83,7 +85,13 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-export type ServiceDeps = AuthDeps &
+/** Cluster mode's reads of the log (absent on an embedded node). */
+export interface ClusterDeps {
+  readonly cluster?: ClusterReads | null;
+}
+
+export type ServiceDeps = ClusterDeps &
+  AuthDeps &
   EmbeddingDeps &
   DocumentDeps &
   SearchDeps &
@@ -184,6 +192,8 @@ export interface Services {
   invoke(operation: CatalogueOperation, input: Parameters<AnyUseCase>[0], ctx: RequestContext): Promise<unknown>;
   /** The issue an operation waits for, or undefined when it is implemented. */
   pendingIssue(id: OperationId): number | undefined;
+  /** Cluster mode: the last sequence of the log this node applied (answers carry it as X-GoDB-Seq); else null. */
+  clusterPosition(): number | null;
 }
 
 /** The lines of a streamed answer, then `end` however the reading stops. */
@@ -217,6 +227,13 @@ export function createServices(given: ServiceDeps): Services {
     throttleApiKey: (keyId) => deps.apiKeyRateLimit.take(keyId),
     async invoke(operation, input, ctx) {
       authorize(operation.access, ctx.principal);
+      if (deps.log && clusterHandling[operation.id] === 'refused') {
+        throw createError('CLUSTER_NOT_REPLICATED', {
+          operation: `${operation.http.method} ${operation.http.path}`,
+          detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',
+        });
+      }
+      if (deps.cluster && ctx.consistency) await deps.cluster.catchUp(ctx.consistency, ctx.signal);
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
         throw createError('NOT_IMPLEMENTED', {
@@ -238,6 +255,7 @@ export function createServices(given: ServiceDeps): Services {
         if (!streamed) end?.();
       }
     },
+    clusterPosition: () => deps.cluster?.position() ?? null,
     pendingIssue(id) {
       const entry = table[id];
       return 'pendingIssue' in entry ? entry.pendingIssue : undefined;

@@ -23,6 +23,8 @@ export interface NewUser {
   readonly email: string;
   readonly passwordHash: string;
   readonly role: RoleName;
+  /** The user's id when it is decided before the write (cluster mode: by the node that took it); else a new one. */
+  readonly id?: string;
 }
 
 export interface UserChanges {
@@ -75,7 +77,7 @@ export class Directory {
 
   #insertUser(user: NewUser): User {
     const now = unixSeconds(this.#clock);
-    const id = randomUUID();
+    const id = user.id ?? randomUUID();
     try {
       this.#db
         .prepare(
@@ -173,9 +175,10 @@ export class Directory {
       .run(passwordHash, role, unixSeconds(this.#clock), userId);
   }
 
-  createGroup(tenantId: string, name: string, description: string): Group {
+  /** Creates a group; `id` is given when it is decided before the write (cluster mode). */
+  createGroup(tenantId: string, name: string, description: string, id: string = randomUUID()): Group {
     const group: Group = {
-      id: randomUUID(),
+      id,
       tenant_id: tenantId,
       name,
       description,
@@ -215,8 +218,9 @@ export class Directory {
       throw createError('NOT_FOUND', { resource: 'Membership of user', id: `${userId} in group ${groupId}` });
   }
 
-  createPermission(resource: string, action: string, description: string): Permission {
-    const permission: Permission = { id: randomUUID(), resource, action, description };
+  /** Creates a permission; `id` is given when it is decided before the write (cluster mode). */
+  createPermission(resource: string, action: string, description: string, id: string = randomUUID()): Permission {
+    const permission: Permission = { id, resource, action, description };
     try {
       this.#db
         .prepare('INSERT INTO permissions (id, resource, action, description) VALUES (?, ?, ?, ?)')

@@ -23,6 +23,7 @@ import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { Collections } from '../collections/collections.js';
 import { clientSpaceKey } from '../collections/vector-space.js';
+import type { OperationLog } from '../cluster/operation.js';
 
 /** The fields a partial update may change. */
 export interface DocumentPatch {
@@ -111,6 +112,8 @@ export class Documents {
   readonly store: DocumentStore;
   readonly #deps: DocumentsDeps;
   readonly #engagement: EngagementStore;
+  /** Cluster mode: the replicated log that takes this node's writes (null: the embedded store, written here). */
+  #log: OperationLog | null = null;
 
   constructor(deps: DocumentsDeps) {
     this.#deps = deps;
@@ -120,6 +123,11 @@ export class Documents {
 
   now(): number {
     return unixSeconds(this.#deps.clock);
+  }
+
+  /** Cluster mode: writes go through `log` from now on. */
+  useLog(log: OperationLog): void {
+    this.#log = log;
   }
 
   /**
@@ -199,6 +207,44 @@ export class Documents {
    * Documents without files are written before this returns, with no turn of the event loop in between.
    */
   write(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+    signal?: AbortSignal,
+  ): Promise<{ id: string; version: number }[]> {
+    if (this.#log) return this.#submitWrite(this.#log, viewer, prepared, path, signal);
+    return this.writeHere(viewer, prepared, path, signal);
+  }
+
+  /** Cluster mode: the write goes through the replicated log, and every node applies it with writeHere. */
+  async #submitWrite(
+    log: OperationLog,
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+    signal?: AbortSignal,
+    expectedVersion?: number,
+  ): Promise<{ id: string; version: number }[]> {
+    const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
+    if (withFile >= 0) {
+      throw createError(
+        'CLUSTER_NOT_REPLICATED',
+        { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
+        { field: `${path(withFile)}.file_content` },
+      );
+    }
+    signal?.throwIfAborted();
+    return (await log.submit({
+      kind: 'write-documents',
+      viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
+      documents: prepared,
+      paths: prepared.map((_d, i) => path(i)),
+      ...(expectedVersion !== undefined && { expectedVersion }),
+    })) as { id: string; version: number }[];
+  }
+
+  /** Writes on this node only: the embedded store, or an operation of the replicated log being applied. */
+  writeHere(
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
@@ -525,7 +571,10 @@ export class Documents {
     };
     if (reembed) await this.embed([prepared], signal);
     signal?.throwIfAborted();
-    const [written] = await this.write(viewer, [prepared], () => 'body');
+    // Cluster mode: applied only if no other write of the document came first in the log (DOCUMENT_CHANGED).
+    const [written] = this.#log
+      ? await this.#submitWrite(this.#log, viewer, [prepared], () => 'body', undefined, row.version)
+      : await this.writeHere(viewer, [prepared], () => 'body');
     return written!;
   }
 
@@ -640,6 +689,21 @@ export class Documents {
    * deletes the documents' stored files too (every version's); a hidden document keeps its file until then.
    */
   async delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
+    if (this.#log) {
+      const { recursive, permanent } = options;
+      return (await this.#log.submit({
+        kind: 'delete-document',
+        viewer,
+        documentId: id,
+        recursive,
+        permanent,
+      })) as number;
+    }
+    return this.deleteHere(viewer, id, options);
+  }
+
+  /** Deletes on this node only (see delete). */
+  async deleteHere(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
     const now = this.now();
     // A soft-deleted document can still be purged by its owner (and only purged).
     const root =
@@ -708,6 +772,12 @@ export class Documents {
    * decides who may (tenant admins).
    */
   async deleteCollection(tenantId: string, name: string): Promise<number> {
+    if (this.#log) return (await this.#log.submit({ kind: 'delete-collection', tenantId, name })) as number;
+    return this.deleteCollectionHere(tenantId, name);
+  }
+
+  /** Removes a collection on this node only (see deleteCollection). */
+  async deleteCollectionHere(tenantId: string, name: string): Promise<number> {
     const collection = this.#deps.collections.require(tenantId, name);
     const changes: VectorChanges = new Map();
     const rows = this.store.collectionRows(tenantId, name);

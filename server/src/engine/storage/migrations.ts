@@ -309,4 +309,16 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 12,
+    description: 'cluster mode: the last sequence of each replicated log stream this node applied (issue #17)',
+    // Written in the same transaction as the rows an operation changes, so a crash between the two can neither
+    // apply an operation twice nor skip one. Empty on an embedded node.
+    sql: `
+      CREATE TABLE cluster_applied (
+        stream TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

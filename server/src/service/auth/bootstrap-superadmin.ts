@@ -1,3 +1,5 @@
+import { isGoDBError } from '@godb/contract';
+import { addUser } from './add-user.js';
 import type { AuthDeps } from './deps.js';
 
 /** The tenant the bootstrapped super admin lives in; no registration can claim it (it is created first). */
@@ -14,5 +16,10 @@ export async function bootstrapSuperAdmin(deps: AuthDeps, email: string, passwor
     deps.directory.setPasswordHash(existing.id, passwordHash, 'superadmin');
     return;
   }
-  deps.directory.createUser({ tenantId: systemTenantId, email, passwordHash, role: 'superadmin' });
+  try {
+    await addUser(deps, { tenantId: systemTenantId, email, passwordHash, role: 'superadmin' }, false);
+  } catch (error) {
+    // Cluster mode: nodes starting together may each publish the creation; the first applied wins everywhere.
+    if (!(deps.log && isGoDBError(error) && error.code === 'EMAIL_EXISTS')) throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import type { UseCaseOf } from '../context.js';
+import { addUser } from './add-user.js';
 import type { AuthDeps } from './deps.js';
 
 /** Super admin only: creates an admin in any tenant, creating the tenant when needed. */
@@ -6,12 +7,11 @@ export const createAdminUserUseCase =
   (deps: AuthDeps): UseCaseOf<'create-admin-user'> =>
   async ({ body }) => {
     const passwordHash = await deps.passwords.hash(body.password);
-    const user = deps.directory.createUser({
-      tenantId: body.tenant_id,
-      email: body.email,
-      passwordHash,
-      role: 'admin',
-    });
+    const user = await addUser(
+      deps,
+      { tenantId: body.tenant_id, email: body.email, passwordHash, role: 'admin' },
+      false,
+    );
     return {
       success: true,
       message: 'Admin user created',

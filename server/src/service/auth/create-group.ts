@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { directoryWrite } from './directory-write.js';
 import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { AuthDeps } from './deps.js';
@@ -10,6 +12,6 @@ export const createGroupUseCase =
       // Another tenant is never revealed: it is simply not found from here.
       throw createError('NOT_FOUND', { resource: 'Tenant', id: body.tenant_id }, { field: 'body.tenant_id' });
     }
-    const group = deps.directory.createGroup(caller.tenantId, body.name, body.description);
+    const group = await directoryWrite(deps, 'createGroup', caller.tenantId, body.name, body.description, randomUUID());
     return { group_id: group.id, message: `Group ${group.name} created` };
   };

@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from '../../engine/directory/api-key-store.js';
+import type { OperationLog } from '../../engine/cluster/operation.js';
 import type { Directory } from '../../engine/directory/directory.js';
 import type { ApiKeyRateLimit } from './api-keys.js';
 import type { PasswordHasher } from './passwords.js';
@@ -13,4 +14,6 @@ export interface AuthDeps {
   readonly apiKeyRateLimit: ApiKeyRateLimit;
   /** Milliseconds since the Unix epoch (the engine's clock). */
   readonly now: () => number;
+  /** Cluster mode: the replicated log that takes users and tenants (absent: the embedded store). */
+  readonly log?: OperationLog | null;
 }

@@ -1,6 +1,7 @@
 import { nothingRegistered } from '@godb/contract';
 import { StatusResult } from '../status-result.js';
 import type { UseCaseOf } from '../context.js';
+import { addUser } from './add-user.js';
 import type { AuthDeps } from './deps.js';
 
 /**
@@ -14,11 +15,10 @@ export const registerUseCase =
     if (body.tenant_id === undefined)
       return new StatusResult(200, { success: false, message: nothingRegistered }) as never;
     const passwordHash = await deps.passwords.hash(body.password);
-    const user = deps.directory.registerTenant({
-      tenantId: body.tenant_id,
-      email: body.email,
-      passwordHash,
-      role: 'admin',
-    });
+    const user = await addUser(
+      deps,
+      { tenantId: body.tenant_id, email: body.email, passwordHash, role: 'admin' },
+      true,
+    );
     return { success: true, message: 'User registered', user_id: user.id, tenant_id: user.tenant_id, role: user.role };
   };

@@ -8,8 +8,13 @@ const seconds = (deps: CollectionDeps) => unixSeconds({ now: deps.now });
 
 export const createCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'create-collection'> =>
-  async ({ body }, ctx) =>
-    deps.collections.create(viewerOf(ctx).tenantId, body, seconds(deps));
+  async ({ body }, ctx) => {
+    const tenantId = viewerOf(ctx).tenantId;
+    if (!deps.log) return deps.collections.create(tenantId, body, seconds(deps));
+    return (await deps.log.submit({ kind: 'create-collection', tenantId, body })) as Awaited<
+      ReturnType<UseCaseOf<'create-collection'>>
+    >;
+  };
 
 export const listCollectionsUseCase =
   (deps: CollectionDeps): UseCaseOf<'list-collections'> =>

@@ -1,3 +1,4 @@
+import type { OperationLog } from '../../engine/cluster/operation.js';
 import type { Collections } from '../../engine/collections/collections.js';
 import type { Documents } from '../../engine/documents/documents.js';
 import type { VectorIndexes } from '../../engine/documents/vector-index.js';
@@ -7,4 +8,6 @@ export interface CollectionDeps {
   readonly documents: Documents;
   readonly vectors: VectorIndexes;
   readonly now: () => number;
+  /** Cluster mode: the replicated log that takes collection changes (absent: the embedded store). */
+  readonly log?: OperationLog | null;
 }

@@ -124,6 +124,8 @@ async function writeGroup(
     return group.map((g, i) => ({ line: g.line, success: true, document_id: written[i]?.id ?? g.doc.id }));
   } catch (error) {
     signal?.throwIfAborted();
+    // Cluster mode with no NATS majority: no half would get through either; the import stops with the error.
+    if (error instanceof GoDBError && error.code === 'CLUSTER_UNAVAILABLE') throw error;
     const [only] = group;
     if (only && group.length === 1) return [failure(only.line, error, requestId)];
     // Halves, so one bad document in a group of 500 costs about 18 transactions rather than 500.

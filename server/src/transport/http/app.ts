@@ -116,8 +116,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: origins.includes('*') ? true : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'api-key', 'content-type', 'x-request-id'],
-    exposedHeaders: ['x-request-id', 'retry-after'],
+    // Cluster mode's read options and position (X-GoDB-Min-Seq, X-GoDB-Consistency, X-GoDB-Seq) cross origins too.
+    allowedHeaders: [
+      'authorization',
+      'api-key',
+      'content-type',
+      'x-request-id',
+      'x-godb-min-seq',
+      'x-godb-consistency',
+    ],
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-godb-seq'],
     maxAge: 600,
   });
 

@@ -23,6 +23,17 @@ export interface NodeStatus {
   };
   /** Bytes held per kind of derived state, with its budget (null: none); computed when asked (it walks indexes). */
   memory(): readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
+  /** Cluster mode: this node's progress through the replicated log; absent on an embedded node. */
+  readonly cluster?: ClusterStatus;
+}
+
+/** Where a cluster node is in the replicated log. */
+export interface ClusterStatus {
+  readonly node: string;
+  /** The last sequence of the log this node applied. */
+  readonly applied: number;
+  /** Operations in the log this node has not applied yet, as of the last message or acknowledgement it saw. */
+  readonly lag: number;
 }
 
 export const emptyStatus = (): NodeStatus => ({
@@ -117,6 +128,24 @@ export function createMetrics(sources: MetricSources) {
     registers: [registry],
     collect() {
       this.set(sources.status().loading.length);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_applied_sequence',
+    help: 'Cluster mode: the last sequence of the replicated log this node applied (absent on an embedded node).',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster) this.set(cluster.applied);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_lag_operations',
+    help: 'Cluster mode: operations in the replicated log this node has not applied yet (reads here may miss them).',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster) this.set(cluster.lag);
     },
   });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.

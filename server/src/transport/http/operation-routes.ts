@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline } from 'node:stream';
 import { byteLimit } from '../../service/documents/import-documents.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
-import type { Principal } from '../../service/context.js';
+import type { Consistency, Principal } from '../../service/context.js';
 import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
 import { StatusResult } from '../../service/status-result.js';
@@ -59,6 +59,31 @@ function schemaOf(operation: CatalogueOperation) {
 }
 
 /**
+ * Cluster mode's read options, as headers so that every operation takes them without a field in its schema:
+ * `X-GoDB-Consistency: strong` (everything the log holds now) and `X-GoDB-Min-Seq: <n>` (an X-GoDB-Seq from an answer).
+ */
+function consistencyOf(headers: FastifyRequest['headers']): Consistency | undefined {
+  const level = headers['x-godb-consistency'];
+  const minSeq = headers['x-godb-min-seq'];
+  if (level === undefined && minSeq === undefined) return undefined;
+  if (level !== undefined && level !== 'strong' && level !== 'local') {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: 'X-GoDB-Consistency is "strong" or "local"' },
+      { field: 'headers.x-godb-consistency' },
+    );
+  }
+  if (minSeq !== undefined && !/^\d{1,15}$/.test(String(minSeq))) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: 'X-GoDB-Min-Seq is a sequence number (an X-GoDB-Seq answer header)' },
+      { field: 'headers.x-godb-min-seq' },
+    );
+  }
+  return { strong: level === 'strong', ...(minSeq !== undefined && { minSeq: Number(minSeq) }) };
+}
+
+/**
  * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
  * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
  */
@@ -101,18 +126,23 @@ export function registerOperationRoutes(
           }
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
+          const consistency = consistencyOf(request.headers);
           const result = await services
             .invoke(operation, input, {
               principal: request.principal,
               requestId: request.id,
               clientAddress: request.ip,
               ...(signal && { signal }),
+              ...(consistency && { consistency }),
             })
             // Work stopped because its client went or its 504 was sent: nobody is left to answer, nothing to log.
             .catch((error: unknown) =>
               signal?.aborted && error === signal.reason ? abandoned : Promise.reject(error),
             );
           if (result === abandoned) return undefined;
+          // Cluster mode: how far this node had applied the log when it answered (a write's own sequence at least).
+          const position = services.clusterPosition();
+          if (position !== null) void reply.header('x-godb-seq', String(position));
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           if (result instanceof NdjsonResult) {
             return reply.type('application/x-ndjson').send(ndjsonStream(result, () => request.raw.destroy()));

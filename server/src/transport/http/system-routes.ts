@@ -18,11 +18,12 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   // other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says what loads.
   app.get('/readyz', async (_request, reply) => {
     const ready = options.isReady();
-    const { loading, vectorIndexes } = options.status();
+    const { loading, vectorIndexes, cluster } = options.status();
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
       loading,
       vector_indexes: vectorIndexes,
+      ...(cluster && { cluster: { node_id: cluster.node, applied_seq: cluster.applied, lag: cluster.lag } }),
     });
   });
   app.get('/metrics', async (_request, reply) =>

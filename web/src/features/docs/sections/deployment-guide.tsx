@@ -183,7 +183,12 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           Back up with snapshots (below) while the server runs, or copy <code>DATA_DIR</code> while it is stopped; index
           files are rebuilt if missing.
         </li>
-        <li>Cluster mode (NATS JetStream) is planned; today GoDB runs as a single node.</li>
+        <li>
+          Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
+          <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
+          NATS servers and three nodes to try it. Registration, users, groups, permissions, documents and collections
+          are replicated; other writes answer 501 until they are.
+        </li>
       </ul>
     </>
   );

@@ -143,9 +143,12 @@ export default function SystemArchitecture() {
       </ol>
       <h2>Cluster design</h2>
       <p>
-        The cluster mode (on the roadmap) uses NATS JetStream as the replicated log instead of a home-made consensus
-        protocol: writes are appended to a stream, each node applies the stream to its own embedded store, and derived
-        indexes are rebuilt locally — the same property that makes the embedded mode crash-safe.
+        Cluster mode (a preview: set <code>NATS_URL</code>) uses NATS JetStream as the replicated log instead of a
+        home-made consensus protocol: writes are appended to a stream as operations whose ids, times and embeddings are
+        decided by the node that took them, each node applies the stream in order to its own embedded store (recording
+        the applied sequence in the same transaction), and derived indexes follow locally — the same property that makes
+        the embedded mode crash-safe. Registration, users, groups, permissions, documents and collections are replicated
+        so far; other writes answer 501 in cluster mode.
       </p>
     </>
   );

@@ -1,0 +1,447 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+
+const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+
+/**
+ * Issue #17, the first slice of cluster mode: three GoDB nodes on a three-node NATS JetStream cluster, all of them
+ * real processes or servers on loopback. Writes taken by any node are applied by every node; a stopped node catches
+ * up when it comes back; a republished operation is applied once.
+ */
+describe('cluster mode on NATS JetStream (issue #17)', () => {
+  let nats: NatsCluster;
+  const dirs: string[] = [];
+  const nodes: TestServer[] = [];
+
+  const startNode = (name: string, dataDir: string) =>
+    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dataDir });
+
+  /** Waits until every node applied everything the log holds now. */
+  const settle = async () => {
+    const last = await nodes[0]!.cluster!.lastSequence();
+    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
+  };
+
+  /** What a tenant holds on one node: every document version with its chunks' vectors, hashed. */
+  const digest = (node: TestServer, tenantId: string) => {
+    const rows = node.engine.db
+      .prepare(
+        `SELECT d.id, d.version, d.superseded, d.deleted_at, d.created_at, d.updated_at, d.title, d.primary_table,
+                (SELECT group_concat(hex(c.vector), ',') FROM chunks c WHERE c.doc_seq = d.seq ORDER BY c.chunk_index) AS vectors
+         FROM documents d WHERE d.tenant_id = ? ORDER BY d.id`,
+      )
+      .all(tenantId);
+    const collections = node.engine.collections.list(tenantId).map((c) => c.name);
+    return {
+      documents: rows.length,
+      hash: createHash('sha256')
+        .update(JSON.stringify([rows, collections]))
+        .digest('hex'),
+    };
+  };
+
+  const inject = (
+    node: TestServer,
+    token: string,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) => node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+
+  before(async () => {
+    nats = await startNatsCluster();
+    for (const name of ['a', 'b', 'c']) {
+      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-${name}-`));
+      dirs.push(dir);
+      nodes.push(await startNode(name, dir));
+    }
+  });
+
+  after(async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+    await nats?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a tenant registered on one node logs in on every node, and its token works everywhere', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const { token, email, password, tenantId } = await a.registerTenant();
+    await settle();
+    for (const node of [b, c]) {
+      const login = await node.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+      assert.equal(login.statusCode, 200, login.body);
+      const users = await inject(node, token, 'GET', '/auth/users');
+      assert.equal(users.statusCode, 200, users.body);
+      assert.deepEqual(
+        (users.json() as { users: { email: string; tenant_id: string }[] }).users.map((u) => [u.email, u.tenant_id]),
+        [[email, tenantId]],
+      );
+    }
+    // Registering the same tenant again on another node is refused there, as on one node.
+    const again = await b.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { email: `other-${randomUUID()}@example.com`, password: 'password-1234', tenant_id: tenantId },
+    });
+    assert.equal(again.statusCode, 409, again.body);
+    // Each node says where it is in the log.
+    await settle();
+    const applied = a.cluster!.applied;
+    for (const [i, node] of nodes.entries()) {
+      const readyz = (await node.app.inject({ method: 'GET', url: '/readyz' })).json() as { cluster: object };
+      assert.deepEqual(readyz.cluster, { node_id: ['a', 'b', 'c'][i], applied_seq: applied, lag: 0 });
+      const metrics = (await node.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, new RegExp(`^godb_cluster_applied_sequence ${applied}$`, 'm'));
+      assert.match(metrics, /^godb_cluster_lag_operations 0$/m);
+    }
+  });
+
+  test('documents written on any node are read on every node, and the nodes hold the same data', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId } = await a.registerTenant();
+    const added = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'first',
+      title: 'Replicated',
+      content: 'Written on node a, read on every node.',
+      tags: ['cluster'],
+    });
+    assert.equal(added.statusCode, 201, added.body);
+    // Read-your-writes on the node that took the write, with no wait.
+    assert.equal((await inject(a, token, 'GET', '/api/v1/documents/first')).statusCode, 200);
+
+    const batch = await inject(b, token, 'POST', '/api/v1/documents/batch', [
+      { id: 'second', title: 'Batch one', content: 'Taken by node b.' },
+      { id: 'third', title: 'Batch two', content: 'Also taken by node b.' },
+    ]);
+    assert.equal(batch.statusCode, 200, batch.body);
+    const imported = await c.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/import',
+      headers: { ...bearer(token), 'content-type': 'application/x-ndjson' },
+      payload: ['fourth', 'fifth']
+        .map((id) => JSON.stringify({ id, title: id, content: `Imported ${id}.` }))
+        .join('\n'),
+    });
+    assert.equal(imported.statusCode, 200, imported.body);
+    assert.equal(imported.body.trim().split('\n').length, 2, imported.body);
+    const collection = await inject(b, token, 'POST', '/api/v1/collections', {
+      name: 'own_vectors',
+      vectors: { default: { dimensions: 3, distance: 'cosine' } },
+    });
+    assert.equal(collection.statusCode, 201, collection.body);
+    const deleted = await inject(c, token, 'DELETE', '/api/v1/documents/second');
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    // Updating a document that exists makes its second version everywhere.
+    const readded = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'first',
+      title: 'Replicated, version 2',
+      content: 'Written again on node a.',
+    });
+    assert.equal(readded.statusCode, 201, readded.body);
+    assert.equal((readded.json() as { version: number }).version, 2);
+
+    await settle();
+    for (const node of nodes) {
+      const first = await inject(node, token, 'GET', '/api/v1/documents/first');
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal((first.json() as { document: { title: string } }).document.title, 'Replicated, version 2');
+      assert.equal((await inject(node, token, 'GET', '/api/v1/documents/second')).statusCode, 404);
+      const count = await inject(node, token, 'POST', '/api/v1/documents/count', {});
+      assert.equal((count.json() as { count: number }).count, 4, count.body);
+      const search = await inject(node, token, 'POST', '/api/v1/search/text', { query: 'imported' });
+      assert.equal(search.statusCode, 200, search.body);
+      const ids = (search.json() as { results: { document_id?: string; id?: string }[] }).results.map(
+        (r) => r.document_id ?? r.id,
+      );
+      assert.deepEqual(ids.sort(), ['fifth', 'fourth']);
+    }
+    const digests = nodes.map((n) => digest(n, tenantId));
+    assert.equal(digests[0]!.documents, 6); // five documents and the first one's archived version
+    assert.deepEqual(digests[1], digests[0]);
+    assert.deepEqual(digests[2], digests[0]);
+  });
+
+  test('a read on another node can wait for a write: X-GoDB-Seq, X-GoDB-Min-Seq and X-GoDB-Consistency: strong', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const { token } = await a.registerTenant();
+    const written = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'fresh',
+      title: 'Fresh',
+      content: 'New.',
+    });
+    assert.equal(written.statusCode, 201, written.body);
+    const seq = Number(written.headers['x-godb-seq']);
+    assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.headers['x-godb-seq']}`);
+    // Whatever node c has applied so far, this read waits until it has the write.
+    const onC = await c.app.inject({
+      method: 'GET',
+      url: '/api/v1/documents/fresh',
+      headers: { ...bearer(token), 'x-godb-min-seq': String(seq) },
+    });
+    assert.equal(onC.statusCode, 200, onC.body);
+    assert.ok(Number(onC.headers['x-godb-seq']) >= seq);
+    const again = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'fresher',
+      title: 'Fresher',
+      content: 'Newer.',
+    });
+    assert.equal(again.statusCode, 201, again.body);
+    const onB = await b.app.inject({
+      method: 'GET',
+      url: '/api/v1/documents/fresher',
+      headers: { ...bearer(token), 'x-godb-consistency': 'strong' },
+    });
+    assert.equal(onB.statusCode, 200, onB.body);
+    for (const [header, value] of [
+      ['x-godb-min-seq', 'soon'],
+      ['x-godb-min-seq', String(10 ** 12)],
+      ['x-godb-consistency', 'eventual'],
+    ] as const) {
+      const bad = await b.app.inject({
+        method: 'GET',
+        url: '/api/v1/documents/fresher',
+        headers: { ...bearer(token), [header]: value },
+      });
+      assert.equal(bad.statusCode, 400, bad.body);
+      const error = (bad.json() as { error: { code: string; field: string } }).error;
+      assert.deepEqual([error.code, error.field], ['VALIDATION_FAILED', `headers.${header}`]);
+    }
+  });
+
+  test('a partial update taken by any node applies everywhere, unless another write of the document came first', async () => {
+    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId, userId } = await a.registerTenant();
+    const added = await inject(a, token, 'POST', '/api/v1/documents', {
+      id: 'patched',
+      title: 'Old',
+      content: 'Body.',
+    });
+    assert.equal(added.statusCode, 201, added.body);
+    const updated = await b.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/documents/patched',
+      headers: { ...bearer(token), 'x-godb-min-seq': String(added.headers['x-godb-seq']) },
+      payload: { title: 'New', tags: ['edited'] },
+    });
+    assert.equal(updated.statusCode, 200, updated.body);
+    // An update prepared from version 1 after version 2 is in the log: refused on every node, nothing overwritten.
+    const viewer = { tenantId, userId, groups: [] };
+    const [stale] = a.engine.documents.prepare(
+      viewer,
+      [{ id: 'patched', title: 'Stale', content: 'Body.' }],
+      () => 'body',
+    );
+    await a.engine.documents.embed([stale!]);
+    await assert.rejects(
+      a.cluster!.submit({ kind: 'write-documents', viewer, documents: [stale!], paths: ['body'], expectedVersion: 1 }),
+      (error: { code?: string }) => error.code === 'DOCUMENT_CHANGED',
+    );
+    await settle();
+    for (const node of nodes) {
+      const res = await inject(node, token, 'GET', '/api/v1/documents/patched');
+      const document = (res.json() as { document: { title: string; version: number; tags: string[] } }).document;
+      assert.deepEqual([document.title, document.version, document.tags], ['New', 2, ['edited']]);
+    }
+    assert.deepEqual(digest(b, tenantId), digest(a, tenantId));
+  });
+
+  test('roles, groups and user deletions made on one node hold on every node', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const admin = await a.registerTenant();
+    // The super admin creates an admin, the tenant admin demotes it to a user: both on node a.
+    const member = await a.addUser(admin);
+    await settle();
+    const group = await inject(b, admin.token, 'POST', '/auth/groups', { name: 'readers', description: 'Read' });
+    assert.equal(group.statusCode, 201, group.body);
+    const groupId = (group.json() as { group_id: string }).group_id;
+    const added = await c.app.inject({
+      method: 'POST',
+      url: `/auth/groups/${groupId}/users`,
+      headers: { ...bearer(admin.token), 'x-godb-min-seq': String(group.headers['x-godb-seq']) },
+      payload: { user_id: member.userId },
+    });
+    assert.equal(added.statusCode, 200, added.body);
+    await settle();
+    for (const node of nodes) {
+      const user = await inject(node, admin.token, 'GET', `/auth/users/${member.userId}`);
+      assert.equal(user.statusCode, 200, user.body);
+      const { role, groups } = (user.json() as { user: { role: string; groups: string[] } }).user;
+      assert.deepEqual([role, groups], ['user', [groupId]]);
+    }
+    const removed = await inject(a, admin.token, 'DELETE', `/auth/users/${member.userId}`);
+    assert.equal(removed.statusCode, 200, removed.body);
+    await settle();
+    for (const node of nodes) {
+      const login = await node.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: member.email, password: 'password-1234' },
+      });
+      assert.equal(login.statusCode, 401, login.body);
+      // Its token, issued before, is refused everywhere too.
+      assert.equal((await inject(node, member.token, 'GET', '/auth/users')).statusCode, 401);
+    }
+  });
+
+  test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
+    const [a] = nodes as [TestServer];
+    const { token } = await a.registerTenant();
+    const res = await inject(a, token, 'POST', '/auth/api-keys', { name: 'local only?' });
+    assert.equal(res.statusCode, 501, res.body);
+    const error = (res.json() as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, 'CLUSTER_NOT_REPLICATED');
+    assert.match(error.message, /not replicated in cluster mode yet/);
+    const withFile = await inject(a, token, 'POST', '/api/v1/documents', {
+      title: 'A file',
+      content: 'x',
+      file_content: Buffer.from('hello').toString('base64'),
+      file_type: 'text/plain',
+    });
+    assert.equal(withFile.statusCode, 501, withFile.body);
+    assert.equal((withFile.json() as { error: { field: string } }).error.field, 'body.file_content');
+  });
+
+  test('a stopped node catches up when it comes back, while the others kept taking writes', async () => {
+    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId } = await a.registerTenant();
+    await settle();
+    await nodes[2]!.close();
+    for (let i = 0; i < 20; i += 1) {
+      const node = i % 2 === 0 ? a : b;
+      const res = await inject(node, token, 'POST', '/api/v1/documents', {
+        id: `while-away-${i}`,
+        title: `Written while c was away ${i}`,
+        content: `Document ${i}`,
+      });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+    assert.equal((await inject(b, token, 'DELETE', '/api/v1/documents/while-away-3')).statusCode, 200);
+    // Node c comes back on its data folder: it replays what it missed before it serves.
+    nodes[2] = await startNode('c', dirs[2]!);
+    const c = nodes[2];
+    const readable = await inject(c, token, 'GET', '/api/v1/documents/while-away-19');
+    assert.equal(readable.statusCode, 200, readable.body);
+    await settle();
+    const digests = nodes.map((n) => digest(n, tenantId));
+    assert.equal(digests[0]!.documents, 20);
+    assert.deepEqual(digests[2], digests[0]);
+    assert.deepEqual(digests[1], digests[0]);
+  });
+
+  test('an operation published twice (a retry after a lost acknowledgement) is applied once on every node', async () => {
+    const [a] = nodes as [TestServer];
+    const { token, tenantId, userId } = await a.registerTenant();
+    const viewer = { tenantId, userId, groups: [] };
+    const prepared = a.engine.documents.prepare(
+      viewer,
+      [{ id: 'once', title: 'Once', content: 'Applied once.' }],
+      () => 'body',
+    );
+    await a.engine.documents.embed(prepared);
+    const op = {
+      kind: 'write-documents' as const,
+      viewer,
+      documents: prepared,
+      paths: ['body'],
+      id: randomUUID(),
+      node: 'a',
+      now: Date.now(),
+    };
+    const first = await a.cluster!.publish(op);
+    const before = await a.cluster!.lastSequence();
+    const second = await a.cluster!.publish(op);
+    assert.deepEqual(second, first);
+    assert.equal(await a.cluster!.lastSequence(), before, 'JetStream stored the retry as a duplicate');
+    await settle();
+    for (const node of nodes) {
+      const res = await inject(node, token, 'GET', '/api/v1/documents/once');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((res.json() as { document: { version: number } }).document.version, 1);
+    }
+    assert.deepEqual(first, [{ id: 'once', version: 1 }]);
+  });
+  // Bounds for a broken cluster (the test fails instead of hanging), not assertions on speed.
+  const bound = { timeout: 180_000 };
+
+  /**
+   * A write as a client that retries 503 CLUSTER_UNAVAILABLE does it (at most three times): right after a NATS
+   * server dies or comes back, a slow leader election on a loaded machine can outlast one NATS_PUBLISH_TIMEOUT_MS.
+   */
+  const writeRetrying = async (node: TestServer, token: string, payload: object) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await inject(node, token, 'POST', '/api/v1/documents', payload);
+      if (res.statusCode !== 503 || attempt === 3) return res;
+    }
+  };
+
+  test(
+    'with one NATS node of three killed, every GoDB node keeps taking writes; restarted, it rejoins',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      await settle();
+      await nats.kill(0);
+      for (const [i, node] of [a, b, c].entries()) {
+        const res = await writeRetrying(node, token, {
+          id: `nats-down-${i}`,
+          title: `Written with a NATS node down (${i})`,
+          content: 'Still acknowledged by a majority.',
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      await nats.restart(0);
+      const res = await writeRetrying(b, token, {
+        id: 'nats-back',
+        title: 'Back',
+        content: 'All three.',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      await settle();
+      const digests = nodes.map((n) => digest(n, tenantId));
+      // Four documents (a retried write that NATS had stored after all adds a second version of one).
+      assert.ok(digests[0]!.documents >= 4, JSON.stringify(digests));
+      assert.deepEqual(digests[1], digests[0]);
+      assert.deepEqual(digests[2], digests[0]);
+    },
+  );
+
+  test(
+    'with two NATS nodes of three down, writes answer 503 CLUSTER_UNAVAILABLE and reads continue',
+    bound,
+    async () => {
+      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const { token } = await a.registerTenant();
+      const added = await inject(a, token, 'POST', '/api/v1/documents', {
+        id: 'kept',
+        title: 'Kept',
+        content: 'Before.',
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      await settle();
+      await Promise.all([nats.stop(1), nats.stop(2)]);
+      const refused = await inject(a, token, 'POST', '/api/v1/documents', {
+        title: 'Refused',
+        content: 'No majority.',
+      });
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal((refused.json() as { error: { code: string } }).error.code, 'CLUSTER_UNAVAILABLE');
+      const read = await inject(b, token, 'GET', '/api/v1/documents/kept');
+      assert.equal(read.statusCode, 200, read.body);
+      await Promise.all([nats.restart(1), nats.restart(2)]);
+      const again = await writeRetrying(b, token, {
+        id: 'after',
+        title: 'After',
+        content: 'Majority back.',
+      });
+      assert.equal(again.statusCode, 201, again.body);
+      await settle();
+    },
+  );
+});

@@ -1,0 +1,378 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createError } from '@godb/contract';
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamInfo,
+} from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { ConfigError } from '../config/env.js';
+import type { Clock } from '../engine/clock.js';
+import type { OperationApplier } from '../engine/cluster/apply-operation.js';
+import {
+  type ClusterReads,
+  type Consistency,
+  decodeOperation,
+  encodeOperation,
+  type Operation,
+  type OperationBody,
+  type OperationLog,
+} from '../engine/cluster/operation.js';
+
+export interface NatsLogOptions {
+  /** NATS client URLs (NATS_URL, split at commas). */
+  readonly servers: readonly string[];
+  /** This node's name (NODE_ID): operations it publishes carry it. */
+  readonly nodeId: string;
+  readonly applier: OperationApplier;
+  /** The time an operation carries (the engine's clock). */
+  readonly clock: Clock;
+  /** How long a publish waits for JetStream's acknowledgement before the write answers 503 CLUSTER_UNAVAILABLE. */
+  readonly publishTimeoutMs: number;
+  /** The stream's name; one stream for now (shards come later, see ARCHITECTURE.md). */
+  readonly stream?: string;
+  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+}
+
+/** The stream every node applies, its subject, and the largest operation it takes. */
+export const defaultStream = 'GODB_OPS';
+const maxOperationBytes = 8 * 1024 * 1024;
+/** JetStream drops a second publish of the same message id within this window (its default). */
+const duplicateWindowMs = 120_000;
+/** How long one pull of the log consumer waits for messages (heartbeats at half of it). */
+const consumeExpiresMs = 5_000;
+/** How often a node checks that its consumer keeps up with the stream. */
+const watchdogMs = 2_500;
+/** The pause between two attempts to publish an operation that was not acknowledged. */
+const retryPauseMs = 250;
+/** Outcomes of this node's operations kept for a duplicate publish to answer with. */
+const keptOutcomes = 10_000;
+
+type Outcome = { value: unknown } | { error: unknown };
+
+/**
+ * The replicated log on NATS JetStream: operations are published to one file-backed stream (replicated on up to
+ * three NATS servers) with their id as `Nats-Msg-Id`, and every node applies the stream in order through its own
+ * ordered consumer, from the sequence its store recorded. A write answers once JetStream acknowledged it and this
+ * node applied it (read-your-writes on the node that took it).
+ *
+ * @example
+ *   const log = await NatsLog.open({ servers, nodeId: 'a', applier, clock, publishTimeoutMs: 5000, logger });
+ *   engine.attachLog(log); … await log.close();
+ */
+export class NatsLog implements OperationLog, ClusterReads {
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #options: NatsLogOptions;
+  readonly #stream: string;
+  readonly #subject: string;
+  readonly #waiting = new Map<string, ((outcome: Outcome) => void)[]>();
+  readonly #outcomes = new Map<string, Outcome>();
+  #seqWaiters: { seq: number; resolve: () => void }[] = [];
+  #applied: number;
+  /** The highest sequence of the stream this node knows of (from messages' pending counts and acknowledgements). */
+  #known = 0;
+  #messages: ConsumerMessages | null = null;
+  #jsm: JetStreamManager | null = null;
+  /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
+  #watchdog: ReturnType<typeof setInterval> | null = null;
+  #watched = { applied: -1, stalls: 0, busy: false };
+  #loop: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(nc: NatsConnection, options: NatsLogOptions) {
+    this.#nc = nc;
+    this.#js = jetstream(nc);
+    this.#options = options;
+    this.#stream = options.stream ?? defaultStream;
+    this.#subject = `godb.ops.${this.#stream.toLowerCase()}`;
+    this.#applied = options.applier.applied(this.#stream);
+  }
+
+  /** Connects, makes sure the stream exists, starts applying, and answers once this node caught up with the log. */
+  static async open(options: NatsLogOptions): Promise<NatsLog> {
+    const nc = await connect({
+      servers: [...options.servers],
+      name: `godb-${options.nodeId}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+    const log = new NatsLog(nc, options);
+    try {
+      const jsm = await jetstreamManager(nc);
+      log.#jsm = jsm;
+      const last = await log.#ensureStream(jsm);
+      log.#known = last;
+      log.#start();
+      await log.waitFor(last);
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+    return log;
+  }
+
+  /** The last sequence this node applied. */
+  get applied(): number {
+    return this.#applied;
+  }
+
+  /** The version of the NATS server this node is connected to now. */
+  get natsVersion(): string {
+    return this.#nc.info?.version ?? 'unknown';
+  }
+
+  /** This node's progress, for /readyz and /metrics. */
+  status(): { node: string; applied: number; lag: number } {
+    return { node: this.#options.nodeId, applied: this.#applied, lag: Math.max(0, this.#known - this.#applied) };
+  }
+
+  /** The stream's last sequence, as JetStream reports it now. */
+  async lastSequence(): Promise<number> {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    return (await jsm.streams.info(this.#stream)).state.last_seq;
+  }
+
+  position(): number {
+    return this.#applied;
+  }
+
+  /**
+   * Resolves once this node applied what `want` asks (a sequence, or everything the stream holds now), within
+   * NATS_PUBLISH_TIMEOUT_MS; else CLUSTER_LAGGING. A sequence beyond the stream's last is refused (it would never
+   * come, or not from this cluster).
+   */
+  async catchUp(want: Consistency, signal?: AbortSignal): Promise<void> {
+    let wanted = want.minSeq ?? 0;
+    if (want.strong || wanted > this.#known) {
+      const last = await this.lastSequence().catch((error: unknown) => {
+        throw createError('CLUSTER_UNAVAILABLE', {
+          timeout_ms: this.#options.publishTimeoutMs,
+          reason: `the stream's last sequence could not be read: ${(error as Error).message}`,
+        });
+      });
+      this.#known = Math.max(this.#known, last);
+      if (wanted > last) {
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: `X-GoDB-Min-Seq ${wanted} is beyond the log's last sequence, ${last}` },
+          { field: 'headers.x-godb-min-seq' },
+        );
+      }
+      if (want.strong) wanted = Math.max(wanted, last);
+    }
+    if (this.#applied >= wanted) return;
+    const waiter: { seq: number; resolve: () => void } = { seq: wanted, resolve: () => undefined };
+    const reached = new Promise<boolean>((resolve) => {
+      waiter.resolve = () => resolve(true);
+      this.#seqWaiters.push(waiter);
+    });
+    const bound = AbortSignal.any([AbortSignal.timeout(this.#options.publishTimeoutMs), ...(signal ? [signal] : [])]);
+    const ended = new Promise<boolean>((resolve) =>
+      bound.addEventListener('abort', () => resolve(false), { once: true }),
+    );
+    if (await Promise.race([reached, ended])) return;
+    this.#seqWaiters = this.#seqWaiters.filter((w) => w !== waiter);
+    signal?.throwIfAborted();
+    throw createError('CLUSTER_LAGGING', {
+      applied: this.#applied,
+      wanted,
+      timeout_ms: this.#options.publishTimeoutMs,
+    });
+  }
+
+  /** Resolves once this node applied `seq`. */
+  waitFor(seq: number): Promise<void> {
+    if (this.#applied >= seq) return Promise.resolve();
+    return new Promise((resolve) => this.#seqWaiters.push({ seq, resolve }));
+  }
+
+  submit(body: OperationBody): Promise<unknown> {
+    return this.publish({ ...body, id: randomUUID(), node: this.#options.nodeId, now: this.#options.clock.now() });
+  }
+
+  /**
+   * Publishes a decided operation and answers its outcome here. Publishing the same operation again (a retry after
+   * a lost acknowledgement) is applied once: JetStream drops the second copy, and this answers the first's outcome.
+   */
+  async publish(op: Operation): Promise<unknown> {
+    const kept = this.#outcomes.get(op.id);
+    const outcome =
+      kept ??
+      new Promise<Outcome>((resolve) => {
+        this.#waiting.set(op.id, [...(this.#waiting.get(op.id) ?? []), resolve]);
+      });
+    const data = encodeOperation(op);
+    if (data.byteLength > maxOperationBytes) {
+      this.#waiting.delete(op.id);
+      throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });
+    }
+    // While NATS elects a new stream leader (a NATS node died), publishes fail or time out: the same message again,
+    // with the same id, until the deadline; JetStream stores it once however many attempts reached it.
+    const deadline = performance.now() + this.#options.publishTimeoutMs;
+    for (let attempt = 1; ; attempt += 1) {
+      const remaining = Math.round(deadline - performance.now());
+      try {
+        const ack = await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
+        this.#known = Math.max(this.#known, ack.seq);
+        break;
+      } catch (error) {
+        const left = deadline - performance.now();
+        if (left <= 0 || this.#closed) {
+          this.#waiting.delete(op.id);
+          throw createError('CLUSTER_UNAVAILABLE', {
+            timeout_ms: this.#options.publishTimeoutMs,
+            reason: `${attempt} attempts; the last: ${(error as Error).message}`,
+          });
+        }
+        await sleep(Math.min(retryPauseMs, left));
+      }
+    }
+    const settled = await outcome;
+    if ('error' in settled) throw settled.error;
+    return settled.value;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#watchdog) clearInterval(this.#watchdog);
+    this.#messages?.stop();
+    await this.#loop.catch(() => undefined);
+    if (!this.#nc.isClosed()) await this.#nc.close();
+  }
+
+  /** Makes sure the stream exists and has a leader; answers its last sequence. */
+  async #ensureStream(jsm: JetStreamManager): Promise<number> {
+    let info: StreamInfo | null = null;
+    try {
+      info = await jsm.streams.info(this.#stream);
+    } catch {
+      // Not there yet: every node may try at once; creating it with the same settings is idempotent.
+    }
+    let current =
+      info ??
+      (await jsm.streams.add({
+        name: this.#stream,
+        subjects: [this.#subject],
+        storage: StorageType.File,
+        num_replicas: Math.min(3, this.#options.servers.length),
+        duplicate_window: nanos(duplicateWindowMs),
+        max_msg_size: maxOperationBytes,
+      }));
+    // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
+    for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
+      await sleep(retryPauseMs);
+      const before = current;
+      current = await jsm.streams.info(this.#stream).catch(() => before);
+    }
+    const last = current.state.last_seq;
+    if (this.#applied > last) {
+      throw new ConfigError(
+        `Cluster mode: this node applied the log up to ${this.#applied}, but stream ${this.#stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
+      );
+    }
+    return last;
+  }
+
+  /**
+   * Applies the stream in order from the next sequence this node has not applied, for as long as it runs. A
+   * consumer that stops (its NATS server died, the stream was electing a leader) is made again from the next
+   * unapplied sequence: applying an operation twice is impossible (the store records the applied sequence), and
+   * skipping one is too (each new consumer starts right after it).
+   */
+  #start(): void {
+    this.#watchdog = setInterval(() => void this.#watch(), watchdogMs);
+    this.#watchdog.unref();
+    this.#loop = (async () => {
+      while (!this.#closed) {
+        try {
+          await this.#consume();
+        } catch (error) {
+          if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
+        }
+        if (!this.#closed) await sleep(retryPauseMs);
+      }
+    })();
+  }
+
+  /**
+   * The client's own recovery does not cover every failure (a consumer whose server died while the stream elected a
+   * leader has been seen to stay silent without reporting missed heartbeats): when the stream is ahead of this node
+   * and nothing was applied for two checks in a row, the consumer is stopped, and #start makes a new one.
+   */
+  async #watch(): Promise<void> {
+    if (this.#watched.busy || this.#closed) return;
+    this.#watched.busy = true;
+    try {
+      const last = await this.lastSequence();
+      this.#known = Math.max(this.#known, last);
+      const stalled = this.#applied < last && this.#applied === this.#watched.applied;
+      this.#watched.stalls = stalled ? this.#watched.stalls + 1 : 0;
+      this.#watched.applied = this.#applied;
+      if (this.#watched.stalls >= 2) {
+        this.#watched.stalls = 0;
+        this.#options.logger.error(
+          { applied: this.#applied, last },
+          'cluster mode: the log consumer made no progress; making a new one',
+        );
+        this.#messages?.stop();
+      }
+    } catch {
+      // NATS cannot answer now (no majority): nothing to compare; the next check tries again.
+    } finally {
+      this.#watched.busy = false;
+    }
+  }
+
+  async #consume(): Promise<void> {
+    const consumer = await this.#js.consumers.get(this.#stream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: this.#applied + 1,
+    });
+    // Pulls expire every 5 s rather than 30, so missed heartbeats (every 2.5 s) show a dead server in seconds.
+    const messages = await consumer.consume({ expires: consumeExpiresMs });
+    this.#messages = messages;
+    if (this.#closed) messages.stop();
+    void (async () => {
+      for await (const status of messages.status()) {
+        // Two heartbeats missed: this consumer is not being fed; stop it, and #start makes a new one.
+        if (status.type === 'heartbeats_missed' && status.count >= 2) messages.stop();
+      }
+    })().catch(() => undefined);
+    for await (const message of messages) {
+      this.#known = Math.max(this.#known, message.seq + message.info.pending);
+      if (message.seq <= this.#applied) continue;
+      await this.#apply(message.seq, decodeOperation(message.data));
+    }
+  }
+
+  async #apply(seq: number, op: Operation): Promise<void> {
+    const pending = this.#options.applier.apply(this.#stream, seq, op);
+    let outcome: Outcome | null = null;
+    if (pending) {
+      try {
+        outcome = { value: await pending };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    this.#applied = Math.max(this.#applied, seq);
+    if (outcome && op.node === this.#options.nodeId) {
+      this.#outcomes.set(op.id, outcome);
+      const oldest = this.#outcomes.keys().next().value;
+      if (this.#outcomes.size > keptOutcomes && oldest !== undefined) this.#outcomes.delete(oldest);
+      for (const resolve of this.#waiting.get(op.id) ?? []) resolve(outcome);
+      this.#waiting.delete(op.id);
+    }
+    const done = this.#seqWaiters.filter((w) => w.seq <= this.#applied);
+    if (done.length === 0) return;
+    this.#seqWaiters = this.#seqWaiters.filter((w) => w.seq > this.#applied);
+    for (const waiter of done) waiter.resolve();
+  }
+}

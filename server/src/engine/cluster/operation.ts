@@ -1,0 +1,103 @@
+import type { CreateCollectionRequest } from '@godb/contract';
+import type { Directory, NewUser } from '../directory/directory.js';
+import type { PreparedDocument, Viewer } from '../documents/types.js';
+
+/** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
+export type DirectoryWrites = Pick<
+  Directory,
+  'updateUser' | 'deleteUser' | 'createGroup' | 'addMember' | 'removeMember' | 'createPermission' | 'grantPermission'
+>;
+
+/** One call of a directory write, as data. */
+export type DirectoryCall = {
+  [M in keyof DirectoryWrites]: { readonly method: M; readonly args: Parameters<DirectoryWrites[M]> };
+}[keyof DirectoryWrites];
+
+/**
+ * What a replicated write carries, decided by the node that takes the request before it is published: ids,
+ * password hashes, embeddings (inside the prepared documents' chunks). Applying it reads no clock but the
+ * operation's `now`, so every node writes the same rows.
+ */
+export type OperationBody =
+  | { readonly kind: 'create-user'; readonly register: boolean; readonly user: NewUser & { readonly id: string } }
+  | ({ readonly kind: 'directory' } & DirectoryCall)
+  | {
+      readonly kind: 'write-documents';
+      readonly viewer: Viewer;
+      readonly documents: readonly PreparedDocument[];
+      /** How each document is named in errors (`body[3]`, `line 12`). */
+      readonly paths: readonly string[];
+      /** A partial update: the version of the one document it was prepared from; another one is refused. */
+      readonly expectedVersion?: number;
+    }
+  | {
+      readonly kind: 'delete-document';
+      readonly viewer: Viewer;
+      readonly documentId: string;
+      readonly recursive: boolean;
+      readonly permanent: boolean;
+    }
+  | { readonly kind: 'create-collection'; readonly tenantId: string; readonly body: CreateCollectionRequest }
+  | { readonly kind: 'delete-collection'; readonly tenantId: string; readonly name: string };
+
+/** An operation as it travels in the log. */
+export type Operation = OperationBody & {
+  /** The message id (JetStream drops a second publish of the same id within its duplicate window). */
+  readonly id: string;
+  /** The node that took the request. */
+  readonly node: string;
+  /** The time of the write, in milliseconds since the epoch, decided by the node that took it. */
+  readonly now: number;
+};
+
+/** The replicated log as the engine sees it; cluster mode attaches one (see engine.attachLog). */
+export interface OperationLog {
+  /**
+   * Publishes the operation, waits until the log stored it and this node applied it, and answers what applying
+   * answered (or throws its error): a write is acknowledged only once it can be read here.
+   */
+  submit(op: OperationBody): Promise<unknown>;
+}
+
+/** What a caller asks of a cluster node's progress before it is answered (ignored on an embedded node). */
+export interface Consistency {
+  /** Wait until the node applied this sequence (an X-GoDB-Seq a write answered, on any node). */
+  readonly minSeq?: number;
+  /** Wait until the node applied everything the log held when the request arrived. */
+  readonly strong?: boolean;
+}
+
+/** What the services ask of cluster mode's log besides submitting writes (NatsLog implements it). */
+export interface ClusterReads {
+  /**
+   * Resolves once this node has applied what `want` asks for; throws CLUSTER_LAGGING when that takes longer than
+   * the node's bound, VALIDATION_FAILED for a sequence the log has not reached.
+   */
+  catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
+  /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
+  position(): number;
+}
+
+const f32 = '$f32';
+
+/** The operation as bytes: JSON, with float32 vectors as base64 of their little-endian bytes (exact, compact). */
+export function encodeOperation(op: Operation): Uint8Array {
+  return Buffer.from(
+    JSON.stringify(op, (_key, value: unknown) =>
+      value instanceof Float32Array
+        ? { [f32]: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') }
+        : value,
+    ),
+  );
+}
+
+export function decodeOperation(bytes: Uint8Array): Operation {
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), (_key, value) => {
+    if (value !== null && typeof value === 'object' && typeof (value as Record<string, unknown>)[f32] === 'string') {
+      // A copy into a fresh buffer, so the floats are aligned.
+      const raw = new Uint8Array(Buffer.from((value as Record<string, string>)[f32]!, 'base64'));
+      return new Float32Array(raw.buffer, 0, raw.byteLength / 4);
+    }
+    return value as unknown;
+  }) as Operation;
+}
