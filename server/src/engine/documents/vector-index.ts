@@ -478,9 +478,10 @@ export class VectorIndexes {
     const distance = (v: Float32Array) => (euclidean ? squaredDistance(query, v) : 1 - dotProduct(query, v));
     const exact = entry.exact;
     if (exact) {
+      const metric = euclidean ? 'l2sq' : 'dot';
       for (const key of entry.tail.live()) {
-        const held = exact.get(key);
-        if (held && (!docs || docs.has(held.doc))) nearest.offer(key, distance(held.vector));
+        if (docs && !docs.has(exact.docOf(key) ?? -1)) continue;
+        nearest.offer(key, exact.distance(key, query, metric)); // NaN (not held) is never kept
       }
       return nearest.result();
     }
@@ -619,8 +620,9 @@ export class VectorIndexes {
     const now = this.#now();
     let saved = 0;
     for (const [key, entry] of this.#entries) {
-      // Vectors waiting in the tail count as changes: a short tail is indexed and saved with the rest.
-      const changed = entry.dirty + entry.tail.size;
+      // A short tail counts as changes (it is indexed and saved with the rest); a long one does not: the save would
+      // not include it, and while the graph catches up a save is due every `writes` vectors it took, as before.
+      const changed = entry.dirty + (entry.tail.size <= shortTail ? entry.tail.size : 0);
       if (changed === 0 || (changed < writes && now - entry.savedAt < intervalMs)) continue;
       const [tenantId, model] = JSON.parse(key) as [string, string];
       this.#settle(tenantId, model, entry);
