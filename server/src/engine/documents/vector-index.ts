@@ -494,8 +494,8 @@ export class VectorIndexes {
   }
 
   /**
-   * Nearest chunks (or client vectors): the HNSW graph's approximate k best, then the tail's exact k best (the
-   * vectors written but not indexed yet, of documents in `docs` when given), each list best first. So a document
+   * Nearest chunks (or client vectors), best first: the k nearest of the HNSW graph's approximate k best and the
+   * tail's exact k best (the vectors written but not indexed yet, of documents in `docs` when given). So a document
    * written a moment ago is found as surely as if the graph held it; callers rescore every key exactly.
    */
   search(
@@ -519,12 +519,19 @@ export class VectorIndexes {
         distances.push(distance);
       }
     }
-    if (entry.tail.size > 0) {
-      const tail = this.#searchTail(tenantId, model, entry, query, Math.min(k, entry.tail.size), docs);
-      keys.push(...tail.keys);
-      distances.push(...tail.distances);
-    }
-    return { keys, distances };
+    if (entry.tail.size === 0) return { keys, distances };
+    // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
+    // pass, which is right only if the first k are the nearest k): the graph's candidates measured exactly like the
+    // tail's, from the copies (the graph's own distance when a copy is missing).
+    const nearest = new Nearest(Math.min(k, entry.index.size() + entry.tail.size));
+    const metric = this.settings(tenantId, model).distance === 'euclidean' ? 'l2sq' : 'dot';
+    keys.forEach((key, i) => {
+      const exact = entry.exact?.distance(key, query, metric) ?? NaN;
+      nearest.offer(key, Number.isNaN(exact) ? distances[i]! : exact);
+    });
+    const tail = this.#searchTail(tenantId, model, entry, query, Math.min(k, entry.tail.size), docs);
+    tail.keys.forEach((key, i) => nearest.offer(key, tail.distances[i]!));
+    return nearest.result();
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
