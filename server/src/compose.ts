@@ -180,7 +180,12 @@ export async function createServer(
       const counters = engine.vectors.counters();
       return {
         loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
-        vectorIndexes: { ...counters.opened, checkpoints: counters.checkpoints, evictions: counters.evictions },
+        vectorIndexes: {
+          ...counters.opened,
+          checkpoints: counters.checkpoints,
+          evictions: counters.evictions,
+          lag: engine.vectors.lag(),
+        },
         memory: () => engine.memory(),
         ...(operationLog && { cluster: operationLog.status() }),
       };

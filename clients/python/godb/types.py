@@ -785,6 +785,7 @@ class VectorSettingsInput(TypedDict, total=False):
 
 class _VectorStatsRequired(TypedDict):
     vectors: int
+    indexed: int
     index: Literal["not loaded", "loading", "ready"]
     bytes_per_vector: float
     memory_bytes: int

@@ -39,6 +39,7 @@ export const getCollection = defineOperation({
           vector_stats: {
             image: {
               vectors: 2,
+              indexed: 2,
               index: 'ready',
               bytes_per_vector: 273,
               memory_bytes: 4642,

@@ -125,6 +125,10 @@ export type Collection = Static<typeof Collection>;
 
 export const VectorStats = Type.Object({
   vectors: Type.Integer({ description: 'Live vectors of this name.' }),
+  indexed: Type.Integer({
+    description:
+      'Of the vectors in memory, those in the HNSW graph. Writes and imports are answered once stored; the graph takes their vectors in the background, and searches compare the rest exactly meanwhile, so results are complete either way.',
+  }),
   index: Enum(['not loaded', 'loading', 'ready'] as const, { description: 'The HNSW index in memory.' }),
   loaded_from: Type.Optional(
     Enum(['file', 'store'] as const, {

@@ -149,6 +149,15 @@ export class Documents {
     return this.write(viewer, prepared, path, signal);
   }
 
+  /**
+   * Holds background vector indexing while a bulk import writes: its writes are answered without sharing the
+   * thread with HNSW insertion, and searches compare the vectors not indexed yet exactly. Call the returned
+   * function when the import ends.
+   */
+  deferIndexing(): () => void {
+    return this.#deps.vectors.deferIndexing();
+  }
+
   /** Validation, chunking and model resolution; no I/O. */
   prepare(viewer: Viewer, inputs: readonly DocumentInput[], path: (i: number) => string): PreparedDocument[] {
     const seen = new Map<string, number>();

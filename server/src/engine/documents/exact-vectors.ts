@@ -43,6 +43,43 @@ export class ExactVectors {
     this.#free.push(slot);
   }
 
+  /**
+   * The distance by `metric` from `query` (unit length for `dot`) to the vector of a key, or NaN when not held:
+   * read in place, without the view `get` makes (a tail scan compares hundreds of thousands).
+   */
+  distance(key: number, query: Float32Array, metric: 'dot' | 'l2sq'): number {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return NaN;
+    const v = this.#vectors;
+    const dims = this.dims;
+    let at = slot * dims;
+    if (metric === 'l2sq') {
+      let sum = 0;
+      for (let i = 0; i < dims; i += 1, at += 1) sum += (query[i]! - v[at]!) ** 2;
+      return sum;
+    }
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    const n = dims - (dims % 4);
+    let i = 0;
+    for (; i < n; i += 4, at += 4) {
+      s0 += query[i]! * v[at]!;
+      s1 += query[i + 1]! * v[at + 1]!;
+      s2 += query[i + 2]! * v[at + 2]!;
+      s3 += query[i + 3]! * v[at + 3]!;
+    }
+    for (; i < dims; i += 1, at += 1) s0 += query[i]! * v[at]!;
+    return 1 - (s0 + s1 + (s2 + s3));
+  }
+
+  /** The document seq of a key, or undefined when not held. */
+  docOf(key: number): number | undefined {
+    const slot = this.#slots.get(key);
+    return slot === undefined ? undefined : this.#docs[slot];
+  }
+
   /** The document and vector of a chunk (a view into the arena: read it before the next write), if held. */
   get(key: number): { doc: number; vector: Float32Array } | undefined {
     const slot = this.#slots.get(key);

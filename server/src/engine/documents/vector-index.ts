@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Statement } from 'better-sqlite3';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { createError } from '@godb/contract';
 import type { Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
 import { ExactVectors } from './exact-vectors.js';
+import { IndexTail, Nearest } from './index-tail.js';
 import { readMeta, RemovalLog, removeTemporary, writeDurably, writeMeta, type IndexMeta } from './index-files.js';
 import { indexBytesPerVector, modelSpace, parseSpaceKey, type SpaceSettings } from '../collections/vector-space.js';
 
@@ -42,6 +44,11 @@ export interface VectorIndexOptions {
    * INDEX_LOADING: `wait()` resolves when the wait is over. Unset: queries wait until the index is ready.
    */
   readonly wait?: () => Promise<void>;
+  /**
+   * Vectors an index may lag behind its space (stored, acknowledged, searched exactly, not yet in the HNSW graph)
+   * before a write waits for the index to take the excess. Default 1,000,000 per index.
+   */
+  readonly maxIndexLag?: number;
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
@@ -56,13 +63,18 @@ const defaultCheckpoint = { writes: 10_000, intervalMs: 60_000 };
 interface Entry {
   index: Index;
   readonly dims: number;
+  /** The store's generation of the space as of the last write applied here. */
   generation: number;
+  /** The generation the HNSW graph itself reflects: `generation` once the tail is empty (what a checkpoint records). */
+  indexedGeneration: number;
+  /** Vectors written but not in the graph yet, searched exactly; taken in the background (see IndexTail). */
+  readonly tail: IndexTail;
   /** Float32 copies of the index's vectors (null: over the memory budget); usable once `exactReady`. */
   exact: ExactVectors | null;
   exactReady: boolean;
   /** Loaded from its file (with the writes after its checkpoint, after a crash), or built from the stored vectors. */
   readonly source: 'file' | 'store';
-  /** The highest vector seq the index reflects (see IndexMeta). */
+  /** The highest vector seq the HNSW graph reflects (see IndexMeta); the tail holds the live ones after it. */
   through: number;
   /** Vectors added or removed since the file was last saved (a built or replayed index counts as changed). */
   dirty: number;
@@ -129,6 +141,11 @@ interface Build {
 
 /** Vectors added per slice of a background build: tens of milliseconds, so other requests keep being served. */
 const vectorsPerSlice = 512;
+/** Vectors moved from a tail into its index per slice of background indexing (usearch's threads share the batch). */
+const tailPerSlice = 256;
+const defaultMaxIndexLag = 1_000_000;
+/** A tail indexed at once before a save (about half a second of HNSW insertion at 512 dimensions). */
+const shortTail = 4096;
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
@@ -153,8 +170,37 @@ const scalarOf: Record<SpaceSettings['storage'], ScalarKind> = {
 function asIndexed(settings: SpaceSettings, blob: Buffer | Float32Array, dims: number): Float32Array {
   const vector = blob instanceof Float32Array ? blob : new Float32Array(blob.buffer, blob.byteOffset, dims);
   if (settings.distance !== 'cosine' || settings.source.kind === 'chunks') return vector; // model vectors are unit
-  const norm = Math.hypot(...vector);
-  return norm > 0 ? vector.map((x) => x / norm) : vector;
+  let sum = 0;
+  for (let i = 0; i < vector.length; i += 1) sum += vector[i]! * vector[i]!;
+  const norm = Math.sqrt(sum);
+  if (!(norm > 0)) return vector;
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i += 1) unit[i] = vector[i]! / norm;
+  return unit;
+}
+
+/** Dot product with four independent sums. */
+function dotProduct(a: Float32Array, b: Float32Array): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length - (a.length % 4);
+  let i = 0;
+  for (; i < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < a.length; i += 1) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
+}
+
+function squaredDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += (a[i]! - b[i]!) ** 2;
+  return sum;
 }
 
 /** What the collection info shows of one index. */
@@ -162,7 +208,9 @@ export interface IndexStats {
   readonly state: 'not loaded' | 'loading' | 'ready';
   /** How a ready index came to memory. */
   readonly source?: 'file' | 'store';
+  /** Vectors in the index: in its HNSW graph (`indexed`) and waiting in its tail, searched exactly meanwhile. */
   readonly size: number;
+  readonly indexed: number;
   readonly bytesPerVector: number;
   /** The index and its float32 copies (indexBytes + copiesBytes). */
   readonly memoryBytes: number;
@@ -199,6 +247,10 @@ export class VectorIndexes {
   #evictions = 0;
   #uses = 0;
   #closed = false;
+  /** Imports in progress: background indexing waits for them to finish (see deferIndexing()). */
+  #deferred = 0;
+  #indexing = false;
+  #bump?: Statement;
 
   constructor(db: Db, options: VectorIndexOptions) {
     this.#db = db;
@@ -211,13 +263,13 @@ export class VectorIndexes {
    * the write transaction.
    */
   bumpGeneration(tenantId: string, model: string, removed: readonly number[] = []): number {
-    const generation = this.#db
+    this.#bump ??= this.#db
       .prepare(
         `INSERT INTO vector_generations (tenant_id, model, generation) VALUES (?, ?, 1)
            ON CONFLICT (tenant_id, model) DO UPDATE SET generation = generation + 1 RETURNING generation`,
       )
-      .pluck()
-      .get(tenantId, model) as number;
+      .pluck();
+    const generation = this.#bump.get(tenantId, model) as number;
     if (this.#options.dir) this.#log.record(tenantId, model, generation, removed);
     return generation;
   }
@@ -244,54 +296,242 @@ export class VectorIndexes {
     // else its last checkpoint caught up in the background (this write included), else a background build from
     // the store. Left as is, the file would be stale after the write, and the next query would rebuild the index.
     const dims = added[0]?.vector.length;
-    const entry = this.#entries.get(key) ?? this.#loadFile(tenantId, model, dims, generation - 1);
+    const entry =
+      this.#entries.get(key) ??
+      this.#loadFile(tenantId, model, dims, generation - 1) ??
+      this.#first(tenantId, model, dims, added.length);
     if (!entry) {
       if (!this.#startReplay(tenantId, model, dims) && dims !== undefined) this.#startBuild(tenantId, model, dims);
       return;
     }
-    if (removed.length > 0) entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
+    if (removed.length > 0) {
+      // Removing a key the graph does not hold (still in the tail) changes nothing.
+      entry.index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));
+      entry.tail.remove(removed, generation);
+    }
     // Copies still being filled take the write too: the fill reads only chunks beyond its position, alive.
     for (const k of removed) entry.exact?.delete(k);
     for (const a of added) entry.exact?.set(a.key, a.doc, a.vector);
     this.#enforceBudget();
-    if (added.length > 0) {
-      const dims = entry.dims;
-      const matrix = new Float32Array(added.length * dims);
-      added.forEach((a, i) => matrix.set(a.vector, i * dims));
-      entry.index.add(
-        BigUint64Array.from(added, (a) => BigInt(a.key)),
-        matrix,
-        0,
-      );
-      for (const a of added) if (a.key > entry.through) entry.through = a.key; // a batch may hold 100,000
-    }
+    // Added vectors join the tail: searched exactly at once, moved into the graph in the background, so the write
+    // (durable already) is answered without waiting for HNSW insertion.
+    entry.tail.push(
+      added.map((a) => a.key),
+      generation,
+    );
     entry.generation = generation;
-    entry.dirty += added.length + removed.length;
+    if (entry.tail.size === 0) entry.indexedGeneration = generation;
+    entry.dirty += removed.length;
     this.#touch(entry);
+    // Beyond the lag allowed, the write waits for the index to take the excess (searching the tail costs more
+    // the longer it is).
+    const lag = this.#options.maxIndexLag ?? defaultMaxIndexLag;
+    while (entry.tail.size > lag)
+      this.#indexSome(tenantId, model, entry, Math.max(tailPerSlice, entry.tail.size - lag));
+    this.#scheduleIndexing();
     this.#evict(key);
   }
 
-  /** Approximate nearest chunks by cosine: keys (chunk seqs) and cosine distances, best first. */
+  /**
+   * Holds background indexing while a bulk import writes (its writes are answered sooner; searches scan the tail
+   * meanwhile); the returned function releases the hold, and indexing resumes once no import holds it.
+   */
+  deferIndexing(): () => void {
+    this.#deferred += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#deferred -= 1;
+      this.#scheduleIndexing();
+    };
+  }
+
+  /** Vectors stored but not in the HNSW graph yet, over every index in memory. */
+  lag(): number {
+    let lag = 0;
+    for (const entry of this.#entries.values()) lag += entry.tail.size;
+    return lag;
+  }
+
+  /** Moves tails into their indexes, one slice per turn of the event loop, unless an import holds indexing. */
+  #scheduleIndexing(): void {
+    if (this.#indexing || this.#deferred > 0 || this.#closed) return;
+    this.#indexing = true;
+    inSlices(() => {
+      if (this.#deferred === 0 && !this.#closed) {
+        for (const [key, entry] of this.#entries) {
+          if (entry.tail.size === 0) continue;
+          const [tenantId, space] = JSON.parse(key) as [string, string];
+          this.#indexSome(tenantId, space, entry, tailPerSlice);
+          return false;
+        }
+      }
+      this.#indexing = false;
+      return true;
+    });
+  }
+
+  /**
+   * A new, empty index for the first vectors of a space (the write's own `count` are all the store holds, and
+   * there is no file): they join its tail like any write's, with nothing to build from the store.
+   */
+  #first(tenantId: string, space: string, dims: number | undefined, count: number): Entry | undefined {
+    const files = this.#files(tenantId, space);
+    if (dims === undefined || this.#closed || (files && existsSync(files.meta))) return undefined;
+    if (this.#countAfter(tenantId, space, 0) !== count) return undefined;
+    const entry: Entry = {
+      index: this.#newIndex(tenantId, space, dims),
+      dims,
+      generation: 0,
+      // The empty graph reflects no write: a checkpoint before its tail is indexed is caught up from the store.
+      indexedGeneration: 0,
+      tail: new IndexTail(),
+      exact: this.#newExact(dims),
+      exactReady: true,
+      through: 0,
+      dirty: 1,
+      savedAt: this.#now(),
+      used: 0,
+      perVector: this.#perVector(tenantId, space, dims),
+      source: 'store',
+    };
+    this.#entries.set(this.#key(tenantId, space), entry);
+    this.#opened.rebuild += 1;
+    return entry;
+  }
+
+  /**
+   * Before a checkpoint or an eviction: a short tail (outside imports the background indexing keeps up) is
+   * indexed first, so the file is current; a long one is not waited for (it would hold the thread for seconds):
+   * the file holds what the graph holds, and the next load catches it up from the store.
+   */
+  #settle(tenantId: string, space: string, entry: Entry): void {
+    if (entry.tail.size <= shortTail) this.#drain(tenantId, space, entry);
+  }
+
+  /** Indexes the whole tail of an index now. */
+  #drain(tenantId: string, space: string, entry: Entry): void {
+    while (entry.tail.size > 0) this.#indexSome(tenantId, space, entry, 4096);
+  }
+
+  /** Adds up to `count` vectors of an index's tail to its graph (from the float32 copies, else the store). */
+  #indexSome(tenantId: string, space: string, entry: Entry, count: number): void {
+    const { keys, through, generation } = entry.tail.take(count);
+    if (keys.length > 0) {
+      const dims = entry.dims;
+      const matrix = new Float32Array(keys.length * dims);
+      const missing: number[] = [];
+      keys.forEach((key, i) => {
+        const held = entry.exact?.get(key);
+        if (held) matrix.set(held.vector, i * dims);
+        else missing.push(i);
+      });
+      if (missing.length > 0) {
+        const settings = this.settings(tenantId, space);
+        const stored = this.#vectorsByKey(
+          tenantId,
+          space,
+          missing.map((i) => keys[i]!),
+        );
+        for (const i of missing) {
+          const blob = stored.get(keys[i]!);
+          if (blob) matrix.set(asIndexed(settings, blob, dims), i * dims);
+        }
+      }
+      entry.index.add(
+        BigUint64Array.from(keys, (k) => BigInt(k)),
+        matrix,
+        0,
+      );
+      entry.dirty += keys.length;
+    }
+    if (through > entry.through) entry.through = through;
+    if (generation !== undefined) entry.indexedGeneration = generation;
+    if (entry.tail.size === 0) entry.indexedGeneration = entry.generation;
+  }
+
+  /** Stored vectors of a space by key (the tail's, when the float32 copies are not kept). */
+  #vectorsByKey(tenantId: string, space: string, keys: readonly number[]): Map<number, Buffer> {
+    const source = this.settings(tenantId, space).source;
+    const table = source.kind === 'chunks' ? 'chunks' : 'document_vectors';
+    const rows = this.#db
+      .prepare(`SELECT seq, vector FROM ${table} WHERE seq IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(keys)) as { seq: number; vector: Buffer }[];
+    return new Map(rows.map((r) => [r.seq, r.vector]));
+  }
+
+  /**
+   * The tail's k nearest by the space's distance on float32 (cosine and dot as 1 − dot over the indexed vectors,
+   * euclidean squared), of documents in `docs` when given.
+   */
+  #searchTail(
+    tenantId: string,
+    space: string,
+    entry: Entry,
+    query: Float32Array,
+    k: number,
+    docs?: ReadonlySet<number>,
+  ): { keys: number[]; distances: number[] } {
+    const nearest = new Nearest(k);
+    const euclidean = this.settings(tenantId, space).distance === 'euclidean';
+    const distance = (v: Float32Array) => (euclidean ? squaredDistance(query, v) : 1 - dotProduct(query, v));
+    const exact = entry.exact;
+    if (exact) {
+      const metric = euclidean ? 'l2sq' : 'dot';
+      for (const key of entry.tail.live()) {
+        if (docs && !docs.has(exact.docOf(key) ?? -1)) continue;
+        nearest.offer(key, exact.distance(key, query, metric)); // NaN (not held) is never kept
+      }
+      return nearest.result();
+    }
+    // No copies in memory (over VECTOR_CACHE_MB): the tail is the live vectors after `through`, read from the store.
+    const settings = this.settings(tenantId, space);
+    for (const row of this.#after(tenantId, space, entry.through)) {
+      if (!docs || docs.has(row.doc_seq)) nearest.offer(row.seq, distance(asIndexed(settings, row.vector, entry.dims)));
+    }
+    return nearest.result();
+  }
+
+  /**
+   * Nearest chunks (or client vectors), best first: the k nearest of the HNSW graph's approximate k best and the
+   * tail's exact k best (the vectors written but not indexed yet, of documents in `docs` when given). So a document
+   * written a moment ago is found as surely as if the graph held it; callers rescore every key exactly.
+   */
   search(
     tenantId: string,
     model: string,
     dims: number,
     query: Float32Array,
     k: number,
+    docs?: ReadonlySet<number>,
   ): { keys: number[]; distances: number[] } {
     const entry = this.#load(tenantId, model, dims);
     this.#touch(entry);
-    if (entry.index.size() === 0) return { keys: [], distances: [] };
-    const matches = entry.index.search(query, Math.min(k, entry.index.size()), 1);
     const keys: number[] = [];
     const distances: number[] = [];
-    for (let i = 0; i < matches.keys.length; i += 1) {
-      const distance = matches.distances[i]!;
-      if (!Number.isFinite(distance)) continue;
-      keys.push(Number(matches.keys[i]!));
-      distances.push(distance);
+    if (entry.index.size() > 0) {
+      const matches = entry.index.search(query, Math.min(k, entry.index.size()), 1);
+      for (let i = 0; i < matches.keys.length; i += 1) {
+        const distance = matches.distances[i]!;
+        if (!Number.isFinite(distance)) continue;
+        keys.push(Number(matches.keys[i]!));
+        distances.push(distance);
+      }
     }
-    return { keys, distances };
+    if (entry.tail.size === 0) return { keys, distances };
+    // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
+    // pass, which is right only if the first k are the nearest k): the graph's candidates measured exactly like the
+    // tail's, from the copies (the graph's own distance when a copy is missing).
+    const nearest = new Nearest(Math.min(k, entry.index.size() + entry.tail.size));
+    const metric = this.settings(tenantId, model).distance === 'euclidean' ? 'l2sq' : 'dot';
+    keys.forEach((key, i) => {
+      const exact = entry.exact?.distance(key, query, metric) ?? NaN;
+      nearest.offer(key, Number.isNaN(exact) ? distances[i]! : exact);
+    });
+    const tail = this.#searchTail(tenantId, model, entry, query, Math.min(k, entry.tail.size), docs);
+    tail.keys.forEach((key, i) => nearest.offer(key, tail.distances[i]!));
+    return nearest.result();
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
@@ -339,9 +579,10 @@ export class VectorIndexes {
     this.#building.clear();
   }
 
-  /** Number of vectors in the index of (tenant, model). */
+  /** Number of vectors in the index of (tenant, model): in its graph and in its tail. */
   size(tenantId: string, model: string, dims: number): number {
-    return this.#load(tenantId, model, dims).index.size();
+    const entry = this.#load(tenantId, model, dims);
+    return entry.index.size() + entry.tail.size;
   }
 
   /** Rebuilds the index of (tenant, model) from the store and saves it; returns the number of vectors. */
@@ -362,10 +603,14 @@ export class VectorIndexes {
     return entry.index.size();
   }
 
-  /** Saves every loaded index that changed since its file was written (on shutdown, before a snapshot). */
+  /**
+   * Saves every loaded index that changed since its file was written (on shutdown, before a snapshot), with its
+   * tail indexed first: the files are current, so the next start loads them as they are.
+   */
   saveAll(): void {
     for (const [key, entry] of this.#entries) {
       const [tenantId, model] = JSON.parse(key) as [string, string];
+      this.#drain(tenantId, model, entry);
       const files = this.#files(tenantId, model);
       if (entry.dirty > 0 || (files && !existsSync(files.meta))) this.#save(tenantId, model, entry);
     }
@@ -382,8 +627,13 @@ export class VectorIndexes {
     const now = this.#now();
     let saved = 0;
     for (const [key, entry] of this.#entries) {
-      if (entry.dirty === 0 || (entry.dirty < writes && now - entry.savedAt < intervalMs)) continue;
+      // A short tail counts as changes (it is indexed and saved with the rest); a long one does not: the save would
+      // not include it, and while the graph catches up a save is due every `writes` vectors it took, as before.
+      const changed = entry.dirty + (entry.tail.size <= shortTail ? entry.tail.size : 0);
+      if (changed === 0 || (changed < writes && now - entry.savedAt < intervalMs)) continue;
       const [tenantId, model] = JSON.parse(key) as [string, string];
+      this.#settle(tenantId, model, entry);
+      if (entry.dirty === 0) continue; // the graph is as saved: nothing to write yet
       this.#save(tenantId, model, entry);
       saved += 1;
     }
@@ -471,8 +721,9 @@ export class VectorIndexes {
     entry.used = this.#uses;
   }
 
+  /** The graph's estimated memory, its tail counted in (the graph takes it soon). */
   #indexBytes(entry: Entry): number {
-    return Math.round(entry.index.size() * entry.perVector);
+    return Math.round((entry.index.size() + entry.tail.size) * entry.perVector);
   }
 
   #perVector(tenantId: string, space: string, dims: number): number {
@@ -496,6 +747,7 @@ export class VectorIndexes {
       const [key, entry] = victim;
       const [tenantId, model] = JSON.parse(key) as [string, string];
       const files = this.#files(tenantId, model)!;
+      this.#settle(tenantId, model, entry);
       if (entry.dirty > 0 || !existsSync(files.meta)) this.#save(tenantId, model, entry);
       total -= this.#indexBytes(entry);
       this.#entries.delete(key);
@@ -520,6 +772,7 @@ export class VectorIndexes {
       return {
         state: this.#building.has(key) ? 'loading' : 'not loaded',
         size: 0,
+        indexed: 0,
         bytesPerVector: perVector,
         memoryBytes: 0,
         indexBytes: 0,
@@ -527,13 +780,14 @@ export class VectorIndexes {
         fileBytes,
       };
     }
-    const size = entry.index.size();
-    const indexBytes = Math.round(size * perVector);
+    const indexed = entry.index.size();
+    const indexBytes = Math.round(indexed * perVector);
     const copiesBytes = entry.exact?.bytes ?? 0;
     return {
       state: 'ready',
       source: entry.source,
-      size,
+      size: indexed + entry.tail.size,
+      indexed,
       bytesPerVector: perVector,
       memoryBytes: indexBytes + copiesBytes,
       indexBytes,
@@ -592,7 +846,10 @@ export class VectorIndexes {
     for (const row of rows) {
       const vector = asIndexed(this.settings(tenantId, space), row.vector, entry.dims);
       index.add(BigInt(row.seq), vector, 0);
+      if (row.seq > entry.through) entry.through = row.seq;
     }
+    entry.tail.clear(); // every stored vector is in the new graph
+    entry.indexedGeneration = entry.generation;
     return index;
   }
 
@@ -658,6 +915,8 @@ export class VectorIndexes {
       index,
       dims: meta.dims,
       generation,
+      indexedGeneration: generation,
+      tail: new IndexTail(),
       exact: this.#newExact(meta.dims),
       exactReady: false,
       // A file saved before checkpoints recorded `through`: current, so it holds every vector stored so far.
@@ -770,10 +1029,13 @@ export class VectorIndexes {
         if (read.length > 0) build.through = read[read.length - 1]!.seq;
         if (read.length === vectorsPerSlice) return false;
         this.#building.delete(key);
+        const generation = this.#generation(tenantId, model);
         const entry: Entry = {
           index: build.index,
           dims,
-          generation: this.#generation(tenantId, model),
+          generation,
+          indexedGeneration: generation,
+          tail: new IndexTail(),
           exact: from ? this.#newExact(dims) : build.exact, // null: dropped over the budget during the build
           exactReady: !from && build.exact !== null,
           through: build.through,
@@ -856,6 +1118,25 @@ export class VectorIndexes {
     return (through) => statement.all(tenantId, source.collection, source.name, through) as PageRow[];
   }
 
+  /** The live vectors of a space after a seq, in seq order (an index's tail, from the store). */
+  #after(tenantId: string, space: string, through: number): IterableIterator<PageRow> {
+    const source = this.settings(tenantId, space).source;
+    if (source.kind === 'chunks') {
+      return this.#db
+        .prepare(
+          `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+           WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} AND c.seq > ? ORDER BY c.seq`,
+        )
+        .iterate(tenantId, source.model, through) as IterableIterator<PageRow>;
+    }
+    return this.#db
+      .prepare(
+        `SELECT v.seq, v.doc_seq, v.vector FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+         WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive} AND v.seq > ? ORDER BY v.seq`,
+      )
+      .iterate(tenantId, source.collection, source.name, through) as IterableIterator<PageRow>;
+  }
+
   /** Every live vector of a space, in seq order. */
   #all(tenantId: string, space: string): IterableIterator<PageRow> {
     const source = this.settings(tenantId, space).source;
@@ -919,6 +1200,8 @@ export class VectorIndexes {
       index,
       dims,
       generation,
+      indexedGeneration: generation,
+      tail: new IndexTail(),
       exact: this.#newExact(dims),
       exactReady: true,
       through: 0,
@@ -968,13 +1251,15 @@ export class VectorIndexes {
     // index, and replaying from the older checkpoint onto it is harmless (removing a key twice changes nothing,
     // and a vector already in the index is not added again).
     writeDurably(files.index, (tmp) => entry.index.save(tmp));
+    // The generation the graph reflects: while the index is behind (a tail waiting), an older one, so the next
+    // start catches the file up from the store instead of taking it as current.
     writeMeta(files.meta, {
-      generation: entry.generation,
+      generation: entry.indexedGeneration,
       dims: entry.dims,
       count: entry.index.size(),
       through: entry.through,
     });
-    this.#log.prune(tenantId, model, entry.generation);
+    this.#log.prune(tenantId, model, entry.indexedGeneration);
     entry.dirty = 0;
     entry.savedAt = this.#now();
     this.#checkpoints += 1;

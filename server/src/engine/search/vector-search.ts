@@ -295,7 +295,7 @@ function allowedSearch(
   const share = keys.length / s.size;
   let k = Math.min(maxAnnCandidates, Math.max(s.ef, Math.ceil((wanted / share) * 1.5)));
   for (;;) {
-    const ann = core.vectors.search(scope.viewer.tenantId, s.space, s.dims, query, Math.min(k, s.size));
+    const ann = core.vectors.search(scope.viewer.tenantId, s.space, s.dims, query, Math.min(k, s.size), s.allowed.docs);
     const scored = scoreKeys(q, query, ann.keys, s.copies, s.allowed.docs);
     const ranked = verify(core, scope, q, scored);
     const whole = ann.keys.length >= s.size;

@@ -37,6 +37,7 @@ export const getCollectionUseCase =
           name,
           {
             vectors,
+            indexed: stats.indexed,
             index: stats.state,
             ...(stats.source && { loaded_from: stats.source }),
             bytes_per_vector: Math.round(stats.bytesPerVector * 10) / 10,

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createWriteStream, createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,20 +41,32 @@ export async function* ndjsonLines(
   body: AsyncIterable<Uint8Array | string>,
 ): AsyncGenerator<Line | { number: number; text: null }> {
   const decoder = new TextDecoder();
+  /** Whether the decoder may hold the first bytes of a character split between chunks. */
+  let split = false;
+  const decode = (chunk: Uint8Array) => {
+    // JSON is mostly ASCII: such a chunk is copied as is (several times faster than UTF-8 decoding).
+    if (!split && isAscii(chunk))
+      return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    split = (chunk.at(-1) ?? 0) >= 0x80;
+    return decoder.decode(chunk, { stream: true });
+  };
   let pending = '';
   let number = 0;
   let skipping = false;
   for await (const chunk of body) {
-    pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    pending += typeof chunk === 'string' ? chunk : decode(chunk);
+    // One pass over the chunk: lines are cut from `start`, and only the unfinished last one is kept.
+    let start = 0;
     let newline = pending.indexOf('\n');
     while (newline !== -1) {
       number += 1;
-      const text = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
+      const text = pending.slice(start, newline);
+      start = newline + 1;
       if (skipping) skipping = false;
       else if (text.trim() !== '') yield { number, text };
-      newline = pending.indexOf('\n');
+      newline = pending.indexOf('\n', start);
     }
+    pending = pending.slice(start);
     if (!skipping && pending.length > maxLineBytes) {
       yield { number: number + 1, text: null };
       skipping = true;
@@ -160,23 +173,29 @@ export async function* importLines(
     return results;
   };
   let last = 0;
+  // HNSW insertion waits until the import ends: the lines are durable and searchable (exactly) once written.
+  const release = deps.documents.deferIndexing();
   try {
-    for await (const line of ndjsonLines(body)) {
-      last = line.number;
-      try {
-        group.push({ line: line.number, doc: prepareLine(deps, viewer, line) });
-      } catch (error) {
-        pending.push(failure(line.number, error, requestId));
+    try {
+      for await (const line of ndjsonLines(body)) {
+        last = line.number;
+        try {
+          group.push({ line: line.number, doc: prepareLine(deps, viewer, line) });
+        } catch (error) {
+          pending.push(failure(line.number, error, requestId));
+        }
+        if (group.length + pending.length >= batchSize) yield* await flush();
       }
-      if (group.length + pending.length >= batchSize) yield* await flush();
+    } catch (error) {
+      // The body itself failed (too large, or the client went away): answer what was read, then say why it stopped.
+      yield* await flush();
+      yield failure(last + 1, error, requestId);
+      return;
     }
-  } catch (error) {
-    // The body itself failed (too large, or the client went away): answer what was read, then say why it stopped.
     yield* await flush();
-    yield failure(last + 1, error, requestId);
-    return;
+  } finally {
+    release();
   }
-  yield* await flush();
 }
 
 /** Counts bytes through a stream and fails it with PAYLOAD_TOO_LARGE past `limit`. */

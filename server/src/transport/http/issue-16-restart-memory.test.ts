@@ -33,7 +33,7 @@ describe('restart and memory (issue #16)', () => {
     assert.deepEqual(await res.json(), {
       status: 'ready',
       loading: [],
-      vector_indexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0 },
+      vector_indexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
     });
   });
 

@@ -20,6 +20,8 @@ export interface NodeStatus {
     readonly rebuild: number;
     readonly checkpoints: number;
     readonly evictions: number;
+    /** Now: vectors stored but not in their HNSW graphs yet (searched exactly meanwhile), over every index. */
+    readonly lag: number;
   };
   /** Bytes held per kind of derived state, with its budget (null: none); computed when asked (it walks indexes). */
   memory(): readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
@@ -38,7 +40,7 @@ export interface ClusterStatus {
 
 export const emptyStatus = (): NodeStatus => ({
   loading: [],
-  vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0 },
+  vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
   memory: () => [],
 });
 
@@ -120,6 +122,14 @@ export function createMetrics(sources: MetricSources) {
     registers: [registry],
     collect() {
       this.set(sources.status().vectorIndexes.evictions);
+    },
+  });
+  new Gauge({
+    name: 'godb_vector_index_lag',
+    help: 'Vectors stored but not yet in their HNSW graphs (inserted in the background after writes and imports; searched exactly meanwhile).',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().vectorIndexes.lag);
     },
   });
   new Gauge({

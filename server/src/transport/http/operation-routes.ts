@@ -223,12 +223,27 @@ const isStream = (body: unknown): body is AsyncIterable<Uint8Array> =>
  */
 function ndjsonStream(result: NdjsonResult, closeRequest: () => void): PassThrough {
   const out = new PassThrough();
+  // The lines produced in one turn of the event loop (an import's group of results) go out as one write: a write
+  // per line cost as much as writing the documents.
+  let buffered = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (buffered === '' || out.destroyed) return;
+    out.write(buffered);
+    buffered = '';
+  };
   void (async () => {
     try {
       for await (const line of result.lines) {
         if (out.destroyed) return;
-        out.write(`${JSON.stringify(line)}\n`);
+        buffered += `${JSON.stringify(line)}\n`;
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       }
+      flush();
       out.end();
       out.once('close', closeRequest);
     } catch (error) {
