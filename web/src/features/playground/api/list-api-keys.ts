@@ -12,5 +12,7 @@ export function listApiKeys(token: string): Promise<{ keys: ApiKey[]; total: num
 
 /** The caller's API keys; its error is an ApiError (or NetworkFailure when nothing answered). */
 export function useApiKeys(token: string) {
-  return useQuery({ queryKey: apiKeysKey(token), queryFn: () => listApiKeys(token) });
+  // Nothing is kept once the dialog closes (gcTime 0): opened again, it shows the keys as they are now (a key's
+  // last use changes with every call it makes), never a stale list that updates a moment later.
+  return useQuery({ queryKey: apiKeysKey(token), queryFn: () => listApiKeys(token), gcTime: 0 });
 }
