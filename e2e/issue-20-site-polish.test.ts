@@ -58,12 +58,13 @@ describe('issue 20 (12): claims and links match the product', () => {
     }
   });
 
-  test('the whitepaper says gRPC is served and that GoDB is a single node today', async () => {
+  test('the whitepaper says gRPC is served, that GoDB is a single node by default and cluster mode a preview', async () => {
     const page = await open('/whitepaper');
     const text = (await page.locator('main').textContent()) ?? '';
     assert.doesNotMatch(text, /as it lands/);
     assert.match(text, /gRPC API on port 50051/);
-    assert.match(text, /single node/);
+    assert.match(text, /By default GoDB runs as a single node/);
+    assert.match(text, /cluster mode on NATS JetStream, in preview/);
     await page.close();
   });
 });

@@ -46,7 +46,7 @@ export function HomePage() {
             High-performance, distributed vector database and search engine designed for modern AI applications
           </p>
           <p className={styles.today}>
-            Today it runs as a single node, embedded in one process; cluster mode on NATS JetStream is planned.
+            By default it runs as a single node, embedded in one process; cluster mode on NATS JetStream is in preview.
           </p>
           <div className={styles.actions}>
             <ButtonLink to={paths.documentation.getHref()} size="lg">

@@ -35,7 +35,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
     title: 'Introduction',
     blocks: [
       {
-        p: 'GoDB is written in TypeScript on Node.js. It runs embedded by default: one process serves the website, the REST API on port 8081 and the gRPC API on port 50051; data lives in one folder. Today GoDB runs as a single node; a cluster mode on NATS JetStream is planned. Nothing has to be installed beside it and nothing is downloaded at run time.',
+        p: 'GoDB is written in TypeScript on Node.js. It runs embedded by default: one process serves the website, the REST API on port 8081 and the gRPC API on port 50051; data lives in one folder. By default GoDB runs as a single node; a cluster mode on NATS JetStream, in preview, replicates writes to every node through one log (the Deployment guide says what it covers so far). Nothing has to be installed beside it and nothing is downloaded at run time.',
       },
       { h3: 'Design principles' },
       {

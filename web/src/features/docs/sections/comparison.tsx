@@ -82,7 +82,7 @@ const rows: Row[] = [
   ],
   [
     'Clustering',
-    'planned (NATS JetStream)',
+    'preview (NATS JetStream log)',
     'Raft',
     'Raft',
     'distributed',

@@ -7,8 +7,9 @@ export default function Introduction() {
       <p>
         GoDB is a vector database and search engine for AI applications. It stores documents, splits them into chunks,
         embeds them with local models, and answers text, vector, hybrid, geo, faceted, fuzzy, autocomplete, smart,
-        multi-table, recommendation and graph queries — under one access model, for many tenants, from one process.
-        Today GoDB runs as a single node, embedded in that process; a cluster mode on NATS JetStream is planned.
+        multi-table, recommendation and graph queries — under one access model, for many tenants, from one process. By
+        default GoDB runs as a single node, embedded in that process; a cluster mode on NATS JetStream, in preview,
+        replicates writes across nodes.
       </p>
       <h2>Start in two commands</h2>
       <pre>

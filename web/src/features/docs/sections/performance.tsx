@@ -126,7 +126,10 @@ export default function Performance() {
           Memory and disk grow linearly with the documents (see “One node from 100,000 to 1,000,000 documents” above,
           with what that means at 10 and 100 million).
         </li>
-        <li>Horizontal scaling is the purpose of the planned cluster mode (NATS JetStream).</li>
+        <li>
+          Cluster mode (preview, NATS JetStream) replicates every write to every node, so reads scale with nodes;
+          placing tenants on a subset of nodes (shards) is the next step, designed in ARCHITECTURE.md.
+        </li>
       </ul>
     </>
   );
