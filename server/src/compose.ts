@@ -212,7 +212,6 @@ export async function createServer(
     }
   }, 1000);
   checkpoints.unref();
-  engine.vectors.warmUp();
   // Tenant restores a crash cut short are finished now, in the background; their tenants answer 503 until then.
   void engine.restore?.resumePending((tenantId, error) =>
     app.log.error(
@@ -220,6 +219,7 @@ export async function createServer(
       'a tenant restore cut short could not be finished; the tenant stays unavailable until it is restored again',
     ),
   );
+  engine.vectors.warmUp();
   // Files of documents purged while the store refused are deleted now, or at the next purge.
   void engine.files?.deleteOwed().then(({ deleted, pending, error }) => {
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');

@@ -20,7 +20,7 @@ export const createSnapshot = defineOperation({
     }),
     description: 'The snapshot is being taken; its job shows the progress.',
   },
-  errors: ['STORAGE_UNAVAILABLE'],
+  errors: ['STORAGE_UNAVAILABLE', 'TENANT_RESTORING'],
   examples: [
     {
       summary: 'Snapshot the node',

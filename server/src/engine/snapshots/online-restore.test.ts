@@ -107,3 +107,65 @@ describe('a tenant restore cut short', () => {
     }
   });
 });
+
+describe('a tenant restore on another node while its other tenants write', () => {
+  for (const clash of [false, true]) {
+    it(
+      clash
+        ? 'moves clashing seqs past the highest and reserves them, so writes between slices never take one'
+        : 'keeps seqs above the node’s highest and reserves them, so writes between slices never take one',
+      async () => {
+        const from = mkdtempSync(join(tmpdir(), 'godb-restore-from-'));
+        const to = mkdtempSync(join(tmpdir(), 'godb-restore-to-'));
+        try {
+          // The source node: tenant B's rows first, so tenant A's seqs start above 1.
+          const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
+          await add(
+            source,
+            tenantB,
+            Array.from({ length: 30 }, (_v, i) => `b${i}`),
+          );
+          await add(
+            source,
+            tenantA,
+            Array.from({ length: 60 }, (_v, i) => `a${i}`),
+          );
+          const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {}, tenantA);
+          const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
+
+          // The target node holds another tenant whose seqs clash with A's snapshot, or none below them.
+          const target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10 });
+          const tenantC = '00000000-0000-4000-8000-0000000000c3';
+          if (clash)
+            await add(
+              target,
+              tenantC,
+              Array.from({ length: 50 }, (_v, i) => `c${i}`),
+            );
+          const staged = await target.restore!.stage(createReadStream(archive), {
+            tenantId: tenantA,
+            keepTenants: [],
+            trustIndexFiles: true,
+          });
+          let written = 0;
+          const writes: Promise<void>[] = [];
+          const report = await target.restore!.apply(staged, () => {
+            // Between two slices, another tenant writes.
+            writes.push(add(target, tenantC, [`w${written++}`]));
+          });
+          await Promise.all(writes);
+          assert.equal(report.seqsPreserved, !clash);
+          assert.ok(written > 5, `tenant C wrote between slices (${written})`);
+          assert.equal(count(target, tenantA), 60, 'the snapshot, whole');
+          assert.equal(count(target, tenantC), written + (clash ? 50 : 0), 'and every write of the other tenant');
+          assert.equal(indexed(target, tenantA), 60);
+          await target.close();
+          await source.close();
+        } finally {
+          rmSync(from, { recursive: true, force: true });
+          rmSync(to, { recursive: true, force: true });
+        }
+      },
+    );
+  }
+});

@@ -106,9 +106,12 @@ export class OnlineRestore {
     for (const row of this.#markers()) this.#fenced.set(row.tenant_id, row.snapshot_id);
   }
 
-  /** The snapshot a tenant is being restored from, or undefined when it is not being restored. */
-  restoring(tenantId: string): string | undefined {
-    return this.#fenced.get(tenantId);
+  /**
+   * The snapshot a tenant is being restored from, or undefined when it is not being restored; without a tenant, the
+   * snapshot of any tenant restore under way (a whole-node snapshot then would hold half of it).
+   */
+  restoring(tenantId?: string): string | undefined {
+    return tenantId === undefined ? this.#fenced.values().next().value : this.#fenced.get(tenantId);
   }
 
   /**
@@ -406,17 +409,16 @@ export class OnlineRestore {
       db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
       transaction(db, [text], () => text.recreate(tenant));
 
-      // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest into
-      // a range reserved first, so that other tenants' rows written meanwhile never take one of them.
+      // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either
+      // way their range is reserved first, so that other tenants' rows written meanwhile never take one of them.
       const preserved =
         !clashes(db, 'documents', tenant) && !clashes(db, 'chunks', tenant) && !clashes(db, 'document_vectors', tenant);
       const offsets = { doc: 0, chunk: 0, vector: 0 };
-      if (!preserved)
-        db.transaction(() => {
-          offsets.doc = reserveSeqs(db, 'documents', tenant);
-          offsets.chunk = reserveSeqs(db, 'chunks', tenant);
-          offsets.vector = reserveSeqs(db, 'document_vectors', tenant);
-        })();
+      db.transaction(() => {
+        offsets.doc = reserveSeqs(db, 'documents', tenant, preserved);
+        offsets.chunk = reserveSeqs(db, 'chunks', tenant, preserved);
+        offsets.vector = reserveSeqs(db, 'document_vectors', tenant, preserved);
+      })();
       const shifted: Record<string, Record<string, number>> = {
         documents: { seq: offsets.doc },
         chunks: { seq: offsets.chunk, doc_seq: offsets.doc },
@@ -667,15 +669,19 @@ function clashes(db: Db, table: string, tenant: string): boolean {
 }
 
 /**
- * Reserves the seqs the tenant's snapshot rows of `table` will take past the node's highest (AUTOINCREMENT's
- * record moved past them) and answers the offset that moves them there.
+ * Reserves the seqs the tenant's snapshot rows of `table` will take — where they are (`keep`), or past the node's
+ * highest — by moving AUTOINCREMENT's record past them, so that rows other tenants write between the slices never
+ * take one; answers the offset that moves them (0 when kept).
  */
-function reserveSeqs(db: Db, table: string, tenant: string): number {
+function reserveSeqs(db: Db, table: string, tenant: string, keep: boolean): number {
   const { low, high } = db
     .prepare(`SELECT COALESCE(min(seq), 1) AS low, COALESCE(max(seq), 0) AS high FROM s.${table} WHERE tenant_id = ?`)
     .get(tenant) as { low: number; high: number };
-  const offset = highestSeq(db, table) - (low - 1);
-  db.prepare(`INSERT OR REPLACE INTO main.sqlite_sequence (name, seq) VALUES (?, ?)`).run(table, high + offset);
+  const offset = keep ? 0 : highestSeq(db, table) - (low - 1);
+  // sqlite_sequence has no key on its name: update the table's row, or add it when the table never had one.
+  const reserved = Math.max(high + offset, highestSeq(db, table));
+  const updated = db.prepare('UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?').run(reserved, table).changes;
+  if (updated === 0) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)').run(table, reserved);
   return offset;
 }
 

@@ -11,13 +11,22 @@ import { migrations } from '../storage/migrations.js';
  */
 export const tenantTables: readonly { readonly table: string; readonly where: string }[] = [
   { table: 'documents', where: 'tenant_id = :tenant' },
-  { table: 'chunks', where: 'tenant_id = :tenant' },
+  // Rows keyed by a document are the tenant's only when that document is (in the schema read): an uploaded archive
+  // could name another tenant's document seq, which a restore must never attach rows to.
+  {
+    table: 'chunks',
+    where: 'tenant_id = :tenant AND (SELECT d.tenant_id FROM s.documents d WHERE d.seq = chunks.doc_seq) = :tenant',
+  },
   // A correlated lookup, not `IN (SELECT …)`: that list would be built again for every slice.
   {
     table: 'document_access',
     where: '(SELECT d.tenant_id FROM s.documents d WHERE d.seq = document_access.doc_seq) = :tenant',
   },
-  { table: 'document_vectors', where: 'tenant_id = :tenant' },
+  {
+    table: 'document_vectors',
+    where:
+      'tenant_id = :tenant AND (SELECT d.tenant_id FROM s.documents d WHERE d.seq = document_vectors.doc_seq) = :tenant',
+  },
   { table: 'collections', where: 'tenant_id = :tenant' },
   { table: 'vector_generations', where: 'tenant_id = :tenant' },
   { table: 'engagement_events', where: 'tenant_id = :tenant' },

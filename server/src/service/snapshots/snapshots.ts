@@ -33,6 +33,10 @@ export const createSnapshotUseCase =
   async (_input, ctx) => {
     const snapshots = snapshotsOf(deps);
     const viewer = viewerOf(ctx);
+    // A tenant being restored holds half of its data: no snapshot of it (or of the whole node) until it is done.
+    const restoring = deps.restore?.restoring(scopeOf(ctx));
+    if (restoring !== undefined)
+      throw createError('TENANT_RESTORING', { snapshot_id: restoring }, { details: { retry_after: 5 } });
     const id = snapshots.newId();
     const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'create-snapshot', 1000);
     deps.jobs.update(job.id, { status: 'running' });
