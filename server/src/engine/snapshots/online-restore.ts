@@ -350,15 +350,7 @@ export class OnlineRestore {
     vectors.forgetTenant(tenant);
     const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
     rmSync(target, { recursive: true, force: true });
-    const fileKeys = (schema: string) =>
-      new Set(
-        db
-          .prepare(
-            `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
-          )
-          .pluck()
-          .all(params) as string[],
-      );
+    const fileKeys = (schema: string) => fileKeysOf(db, schema, tenant);
     const before = fileKeys('main');
     db.prepare('ATTACH DATABASE ? AS s').run(join(restore.dir, 'tenant.sqlite'));
     try {
@@ -577,15 +569,7 @@ function replaceTenant(
   tenant: string,
 ): { documents: number; seqsPreserved: boolean } {
   const params = { tenant };
-  const fileKeys = (schema: string) =>
-    new Set(
-      db
-        .prepare(
-          `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
-        )
-        .pluck()
-        .all(params) as string[],
-    );
+  const fileKeys = (schema: string) => fileKeysOf(db, schema, tenant);
   const before = fileKeys('main');
   // Out with the old: derived rows first (the text tables are dropped and refilled below), then the rows.
   db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
@@ -654,6 +638,18 @@ function replaceTenant(
     .pluck()
     .get(params) as number;
   return { documents, seqsPreserved: preserved };
+}
+
+/** The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`). */
+function fileKeysOf(db: Db, schema: string, tenant: string): Set<string> {
+  return new Set(
+    db
+      .prepare(
+        `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = ? AND json_extract(fields, '$.file_path') IS NOT NULL`,
+      )
+      .pluck()
+      .all(tenant) as string[],
+  );
 }
 
 /** Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds. */
