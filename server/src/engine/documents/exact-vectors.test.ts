@@ -21,3 +21,25 @@ test('holds vectors by key, grows, and reuses the slots of removed keys', () => 
   assert.equal(exact.get(6)!.doc, 107);
   for (const key of [1, 2, 4, 5]) assert.equal(exact.get(key)!.vector[0], key * 10);
 });
+
+test('past one block it adds whole blocks, holding at most one block more than the live vectors', () => {
+  const dims = 4;
+  const exact = new ExactVectors(dims);
+  const count = 30_000; // the first block (8,192 rows) and three more
+  for (let key = 1; key <= count; key += 1) exact.set(key, key * 2, vector(key));
+  const rowBytes = dims * 4 + 8;
+  assert.ok(exact.bytes >= count * rowBytes);
+  assert.ok(exact.bytes <= count * rowBytes + 8192 * rowBytes, `${exact.bytes} bytes for ${count} rows`);
+  // Keys in every block read back their own vector, document and distance.
+  const query = Float32Array.from([1, 0, 0, 0]);
+  for (const key of [1, 8192, 8193, 16_385, count]) {
+    assert.deepEqual(Array.from(exact.get(key)!.vector), [key, key + 1, key + 2, key + 3]);
+    assert.equal(exact.docOf(key), key * 2);
+    assert.equal(exact.distance(key, query, 'dot'), 1 - key);
+    assert.equal(exact.distance(key, query, 'l2sq'), (key - 1) ** 2 + (key + 1) ** 2 + (key + 2) ** 2 + (key + 3) ** 2);
+  }
+  exact.delete(20_000);
+  exact.set(count + 1, 7, vector(-1)); // reuses the freed slot in the third block
+  assert.deepEqual(Array.from(exact.get(count + 1)!.vector), [-1, 0, 1, 2]);
+  assert.equal(exact.get(20_000), undefined);
+});

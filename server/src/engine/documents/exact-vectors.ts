@@ -1,29 +1,40 @@
+/** Vectors per block of the arena, past the first: 8,192 × 512 dims × 4 B is 16 MB. */
+const blockShift = 13;
+const blockRows = 1 << blockShift;
+const blockMask = blockRows - 1;
+
 /**
  * Float32 copies of an HNSW index's vectors, by chunk seq, with each chunk's document seq: vector search rescores
  * its candidates exactly from here instead of reading the store (about 5 µs per candidate through SQLite against
- * a few hundred nanoseconds here). One contiguous arena; removed slots are reused.
+ * a few hundred nanoseconds here). An arena of fixed blocks (the first grows by doubling up to a block, so a small
+ * index holds little); removed slots are reused. Blocks instead of one array that doubles: a doubled array held up
+ * to twice the live vectors (300,000 × 512 took 1.08 GB for 0.62 GB of vectors, over a `VECTOR_CACHE_MB` sized for
+ * the data, so the copies were dropped and every search read the store), and each doubling copied it all.
  */
 export class ExactVectors {
   readonly dims: number;
   readonly #slots = new Map<number, number>();
   readonly #free: number[] = [];
-  #vectors: Float32Array;
-  #docs: Float64Array;
+  readonly #vectors: Float32Array[];
+  readonly #docs: Float64Array[];
   #used = 0;
 
   constructor(dims: number, capacity = 1024) {
     this.dims = dims;
-    this.#vectors = new Float32Array(capacity * dims);
-    this.#docs = new Float64Array(capacity);
+    const first = Math.min(blockRows, Math.max(1, capacity));
+    this.#vectors = [new Float32Array(first * dims)];
+    this.#docs = [new Float64Array(first)];
   }
 
   get size(): number {
     return this.#slots.size;
   }
 
-  /** Memory held, in bytes (the arena's capacity, not only the live vectors). */
+  /** Memory held, in bytes (the blocks' capacity, not only the live vectors: at most one block more). */
   get bytes(): number {
-    return this.#vectors.byteLength + this.#docs.byteLength;
+    let bytes = 0;
+    for (let b = 0; b < this.#docs.length; b += 1) bytes += this.#vectors[b]!.byteLength + this.#docs[b]!.byteLength;
+    return bytes;
   }
 
   set(key: number, doc: number, vector: Float32Array): void {
@@ -32,8 +43,8 @@ export class ExactVectors {
       slot = this.#free.pop() ?? this.#grow();
       this.#slots.set(key, slot);
     }
-    this.#vectors.set(vector.subarray(0, this.dims), slot * this.dims);
-    this.#docs[slot] = doc;
+    this.#vectors[slot >>> blockShift]!.set(vector.subarray(0, this.dims), (slot & blockMask) * this.dims);
+    this.#docs[slot >>> blockShift]![slot & blockMask] = doc;
   }
 
   delete(key: number): void {
@@ -50,9 +61,9 @@ export class ExactVectors {
   distance(key: number, query: Float32Array, metric: 'dot' | 'l2sq'): number {
     const slot = this.#slots.get(key);
     if (slot === undefined) return NaN;
-    const v = this.#vectors;
+    const v = this.#vectors[slot >>> blockShift]!;
     const dims = this.dims;
-    let at = slot * dims;
+    let at = (slot & blockMask) * dims;
     if (metric === 'l2sq') {
       let sum = 0;
       for (let i = 0; i < dims; i += 1, at += 1) sum += (query[i]! - v[at]!) ** 2;
@@ -77,26 +88,37 @@ export class ExactVectors {
   /** The document seq of a key, or undefined when not held. */
   docOf(key: number): number | undefined {
     const slot = this.#slots.get(key);
-    return slot === undefined ? undefined : this.#docs[slot];
+    return slot === undefined ? undefined : this.#docs[slot >>> blockShift]![slot & blockMask];
   }
 
   /** The document and vector of a chunk (a view into the arena: read it before the next write), if held. */
   get(key: number): { doc: number; vector: Float32Array } | undefined {
     const slot = this.#slots.get(key);
     if (slot === undefined) return undefined;
-    const start = slot * this.dims;
-    return { doc: this.#docs[slot]!, vector: this.#vectors.subarray(start, start + this.dims) };
+    const start = (slot & blockMask) * this.dims;
+    return {
+      doc: this.#docs[slot >>> blockShift]![slot & blockMask]!,
+      vector: this.#vectors[slot >>> blockShift]!.subarray(start, start + this.dims),
+    };
   }
 
+  /** A free slot at the end: the first block doubles until it is a whole block, then whole blocks are added. */
   #grow(): number {
-    if (this.#used === this.#docs.length) {
-      const capacity = this.#docs.length * 2;
-      const vectors = new Float32Array(capacity * this.dims);
-      vectors.set(this.#vectors);
-      const docs = new Float64Array(capacity);
-      docs.set(this.#docs);
-      this.#vectors = vectors;
-      this.#docs = docs;
+    const last = this.#docs.length - 1;
+    const capacity = last * blockRows + this.#docs[last]!.length;
+    if (this.#used === capacity) {
+      if (last === 0 && this.#docs[0]!.length < blockRows) {
+        const rows = Math.min(blockRows, this.#docs[0]!.length * 2);
+        const vectors = new Float32Array(rows * this.dims);
+        vectors.set(this.#vectors[0]!);
+        const docs = new Float64Array(rows);
+        docs.set(this.#docs[0]!);
+        this.#vectors[0] = vectors;
+        this.#docs[0] = docs;
+      } else {
+        this.#vectors.push(new Float32Array(blockRows * this.dims));
+        this.#docs.push(new Float64Array(blockRows));
+      }
     }
     return this.#used++;
   }
