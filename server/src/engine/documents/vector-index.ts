@@ -438,6 +438,32 @@ export class VectorIndexes {
   }
 
   /**
+   * Exact distances of keys by the space's distance on float32, as the tail is measured: from the copies, the
+   * keys they do not hold read from the store (NaN for a key the store no longer holds: never kept).
+   */
+  #exactDistances(
+    tenantId: string,
+    space: string,
+    entry: Entry,
+    query: Float32Array,
+    keys: readonly number[],
+  ): number[] {
+    const settings = this.settings(tenantId, space);
+    const euclidean = settings.distance === 'euclidean';
+    const distances = keys.map((key) => entry.exact?.distance(key, query, euclidean ? 'l2sq' : 'dot') ?? NaN);
+    const missing = keys.filter((_, i) => Number.isNaN(distances[i]));
+    if (missing.length === 0) return distances;
+    const stored = this.#vectorsByKey(tenantId, space, missing);
+    keys.forEach((key, i) => {
+      const blob = Number.isNaN(distances[i]) ? stored.get(key) : undefined;
+      if (!blob) return;
+      const vector = asIndexed(settings, blob, entry.dims);
+      distances[i] = euclidean ? squaredDistance(query, vector) : 1 - dotProduct(query, vector);
+    });
+    return distances;
+  }
+
+  /**
    * The tail's k nearest by the space's distance on float32 (cosine and dot as 1 − dot over the indexed vectors,
    * euclidean squared), of documents in `docs` when given.
    */
@@ -498,13 +524,11 @@ export class VectorIndexes {
     if (entry.tail.size === 0) return { keys, distances };
     // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
     // pass, which is right only if the first k are the nearest k): the graph's candidates measured exactly like the
-    // tail's, from the copies (the graph's own distance when a copy is missing).
+    // tail's, from the copies or else the store, never by the graph's own distance (a b1 graph's is a Hamming
+    // count, on another scale than the tail's 1 − cosine).
     const nearest = new Nearest(Math.min(k, entry.index.size() + entry.tail.size));
-    const metric = this.settings(tenantId, model).distance === 'euclidean' ? 'l2sq' : 'dot';
-    keys.forEach((key, i) => {
-      const exact = entry.exact?.distance(key, query, metric) ?? NaN;
-      nearest.offer(key, Number.isNaN(exact) ? distances[i]! : exact);
-    });
+    const exact = this.#exactDistances(tenantId, model, entry, query, keys);
+    keys.forEach((key, i) => nearest.offer(key, exact[i]!));
     const tail = this.#searchTail(tenantId, model, entry, query, Math.min(k, entry.tail.size), docs);
     tail.keys.forEach((key, i) => nearest.offer(key, tail.distances[i]!));
     return nearest.result();
