@@ -144,7 +144,11 @@ const vectorsPerSlice = 512;
 /** Vectors moved from a tail into its index per slice of background indexing (usearch's threads share the batch). */
 const tailPerSlice = 256;
 const defaultMaxIndexLag = 1_000_000;
-/** A tail indexed at once before a save (about half a second of HNSW insertion at 512 dimensions). */
+/**
+ * A tail indexed at once before a save (about half a second of HNSW insertion at 512 dimensions); also what one
+ * saveAll() or checkpoint() indexes at most over all indexes, so a snapshot or a shutdown never holds the thread
+ * for the whole lag of every index (up to `maxIndexLag` each).
+ */
 const shortTail = 4096;
 
 const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
@@ -378,12 +382,16 @@ export class VectorIndexes {
   }
 
   /**
-   * Before a checkpoint or an eviction: a short tail (outside imports the background indexing keeps up) is
-   * indexed first, so the file is current; a long one is not waited for (it would hold the thread for seconds):
-   * the file holds what the graph holds, and the next load catches it up from the store.
+   * Before a save: a short tail (outside imports the background indexing keeps up) is indexed first, so the file is
+   * current; a long one is not waited for (it would hold the thread for seconds): the file holds what the graph
+   * holds, and the next load catches it up from the store. `budget.left` is what may still be indexed now, shared
+   * by the saves of one call.
    */
-  #settle(tenantId: string, space: string, entry: Entry): void {
-    if (entry.tail.size <= shortTail) this.#drain(tenantId, space, entry);
+  #settle(tenantId: string, space: string, entry: Entry, budget = { left: shortTail }): void {
+    const size = entry.tail.size;
+    if (size === 0 || size > budget.left) return;
+    budget.left -= size;
+    this.#drain(tenantId, space, entry);
   }
 
   /** Indexes the whole tail of an index now. */
@@ -604,13 +612,20 @@ export class VectorIndexes {
   }
 
   /**
-   * Saves every loaded index that changed since its file was written (on shutdown, before a snapshot), with its
-   * tail indexed first: the files are current, so the next start loads them as they are.
+   * Saves every loaded index that changed since its file was written (on shutdown, before a snapshot). Short tails
+   * are indexed first, shortest first, up to a few thousand vectors in all: those files are current, and the next
+   * start loads them as they are. A longer tail (after a bulk import) is not drained here, which would hold the
+   * thread — and every request — for as long as HNSW takes to insert it (minutes at a million): the file records
+   * the graph as it is, with the generation and `through` it reflects and the removal log kept from there, so the
+   * next load catches it up from the store. Every acknowledged write is in the store, so none is lost either way.
    */
   saveAll(): void {
-    for (const [key, entry] of this.#entries) {
+    if (!this.#options.dir) return; // nothing to save: memory-only indexes are rebuilt from the store on start
+    const budget = { left: shortTail };
+    const entries = [...this.#entries].sort(([, a], [, b]) => a.tail.size - b.tail.size);
+    for (const [key, entry] of entries) {
       const [tenantId, model] = JSON.parse(key) as [string, string];
-      this.#drain(tenantId, model, entry);
+      this.#settle(tenantId, model, entry, budget);
       const files = this.#files(tenantId, model);
       if (entry.dirty > 0 || (files && !existsSync(files.meta))) this.#save(tenantId, model, entry);
     }
@@ -625,6 +640,7 @@ export class VectorIndexes {
     if (!this.#options.dir || this.#closed) return 0;
     const { writes, intervalMs } = this.#options.checkpoint ?? defaultCheckpoint;
     const now = this.#now();
+    const budget = { left: shortTail };
     let saved = 0;
     for (const [key, entry] of this.#entries) {
       // A short tail counts as changes (it is indexed and saved with the rest); a long one does not: the save would
@@ -632,7 +648,7 @@ export class VectorIndexes {
       const changed = entry.dirty + (entry.tail.size <= shortTail ? entry.tail.size : 0);
       if (changed === 0 || (changed < writes && now - entry.savedAt < intervalMs)) continue;
       const [tenantId, model] = JSON.parse(key) as [string, string];
-      this.#settle(tenantId, model, entry);
+      this.#settle(tenantId, model, entry, budget);
       if (entry.dirty === 0) continue; // the graph is as saved: nothing to write yet
       this.#save(tenantId, model, entry);
       saved += 1;
