@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { seededRandom } from '../../engine/documents/kmeans.js';
 
 // Issue #16 (index tail): a b1 index compares bits (Hamming distance) while the tail of vectors not yet in the
 // graph is compared exactly (1 − cosine). Without float32 copies (VECTOR_CACHE_MB=0) the graph's candidates were
@@ -12,17 +13,6 @@ type Result = { document_id: string; score: number };
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 let user: Awaited<ReturnType<TestServer['addUser']>>;
-
-/** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const cosine = (a: number[], b: number[]) =>
   a.reduce((s, x, i) => s + x * b[i]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
@@ -62,7 +52,7 @@ describe('b1 storage without float32 copies (issue #16)', () => {
       vectors: { v: { dimensions: dims, distance: 'cosine', storage: 'b1' } },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const next = random(1616);
+    const next = seededRandom(1616);
     const vector = () => Array.from({ length: dims }, () => next() * 2 - 1);
     const all = Array.from({ length: 3000 }, vector);
     const add = async (from: number, to: number) => {
