@@ -1,0 +1,145 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readMeta, writeDurably, writeMeta } from './index-files.js';
+import type { Entry, IndexRegistry } from './index-registry.js';
+import { settle } from './tail-indexing.js';
+import { readIndex } from './usearch-index.js';
+import { defaultCheckpoint, shortTail } from './vector-index-options.js';
+
+// An index's file: saved atomically (checkpoints, saves before a snapshot or on shutdown, evictions past the
+// memory budget) and loaded back when it is current.
+
+/**
+ * Saves an index and its metadata, atomically: temporary file, fsync, rename, then the metadata likewise; then the
+ * removal log up to the saved generation is pruned.
+ */
+export function save(registry: IndexRegistry, tenantId: string, space: string, entry: Entry): void {
+  const files = registry.files(tenantId, space);
+  if (!files) return;
+  mkdirSync(join(files.index, '..'), { recursive: true });
+  // The index first, then its metadata: a crash between the two leaves the older metadata beside the newer
+  // index, and replaying from the older checkpoint onto it is harmless (removing a key twice changes nothing,
+  // and a vector already in the index is not added again).
+  writeDurably(files.index, (tmp) => entry.index.save(tmp));
+  // The generation the graph reflects: while the index is behind (a tail waiting), an older one, so the next
+  // start catches the file up from the store instead of taking it as current.
+  writeMeta(files.meta, {
+    generation: entry.indexedGeneration,
+    dims: entry.dims,
+    count: entry.index.size(),
+    through: entry.through,
+  });
+  registry.log.prune(tenantId, space, entry.indexedGeneration);
+  entry.dirty = 0;
+  entry.savedAt = registry.now();
+  registry.checkpoints += 1;
+}
+
+/**
+ * Saves every loaded index that changed since its file was written (on shutdown, before a snapshot). Short tails
+ * are indexed first, shortest first, up to a few thousand vectors in all: those files are current, and the next
+ * start loads them as they are. A longer tail (after a bulk import) is not drained here, which would hold the
+ * thread — and every request — for as long as HNSW takes to insert it (minutes at a million): the file records
+ * the graph as it is, with the generation and `through` it reflects and the removal log kept from there, so the
+ * next load catches it up from the store. Every acknowledged write is in the store, so none is lost either way.
+ */
+export function saveAll(registry: IndexRegistry): void {
+  if (!registry.options.dir) return; // nothing to save: memory-only indexes are rebuilt from the store on start
+  const budget = { left: shortTail };
+  const entries = [...registry.entries].sort(([, a], [, b]) => a.tail.size - b.tail.size);
+  for (const [key, entry] of entries) {
+    const [tenantId, space] = registry.spaceOf(key);
+    settle(registry, tenantId, space, entry, budget);
+    const files = registry.files(tenantId, space);
+    if (entry.dirty > 0 || (files && !existsSync(files.meta))) save(registry, tenantId, space, entry);
+  }
+}
+
+/**
+ * Saves the indexes whose checkpoint is due: `checkpoint.writes` vectors changed since their last save, or any
+ * change `checkpoint.intervalMs` after it. Returns the number saved.
+ */
+export function checkpoint(registry: IndexRegistry): number {
+  if (!registry.options.dir || registry.closed) return 0;
+  const { writes, intervalMs } = registry.options.checkpoint ?? defaultCheckpoint;
+  const now = registry.now();
+  const budget = { left: shortTail };
+  let saved = 0;
+  for (const [key, entry] of registry.entries) {
+    // A short tail counts as changes (it is indexed and saved with the rest); a long one does not: the save would
+    // not include it, and while the graph catches up a save is due every `writes` vectors it took, as before.
+    const changed = entry.dirty + (entry.tail.size <= shortTail ? entry.tail.size : 0);
+    if (changed === 0 || (changed < writes && now - entry.savedAt < intervalMs)) continue;
+    const [tenantId, space] = registry.spaceOf(key);
+    settle(registry, tenantId, space, entry, budget);
+    if (entry.dirty === 0) continue; // the graph is as saved: nothing to write yet
+    save(registry, tenantId, space, entry);
+    saved += 1;
+  }
+  return saved;
+}
+
+/**
+ * Saves and forgets the least recently used indexes while their memory passes the budget; `keep` (the index
+ * being used) stays. Their next use loads them from their files, which are current.
+ */
+export function evict(registry: IndexRegistry, keep: string): void {
+  const budget = registry.options.indexMemoryBytes ?? Infinity;
+  if (!registry.options.dir || budget === Infinity) return;
+  let total = registry.memory().indexBytes;
+  while (total > budget) {
+    let victim: [string, Entry] | undefined;
+    for (const pair of registry.entries)
+      if (pair[0] !== keep && (!victim || pair[1].used < victim[1].used)) victim = pair;
+    if (!victim) return;
+    const [key, entry] = victim;
+    const [tenantId, space] = registry.spaceOf(key);
+    const files = registry.files(tenantId, space)!;
+    settle(registry, tenantId, space, entry);
+    if (entry.dirty > 0 || !existsSync(files.meta)) save(registry, tenantId, space, entry);
+    total -= registry.indexBytes(entry);
+    registry.entries.delete(key);
+    registry.evictions += 1;
+  }
+}
+
+/**
+ * The index from its file when the file is current — recorded at `generation`, the store's by default, and of
+ * `dims` dimensions when given; undefined otherwise.
+ */
+export function loadFile(
+  registry: IndexRegistry,
+  tenantId: string,
+  space: string,
+  dims: number | undefined,
+  generation = registry.store.generation(tenantId, space),
+): Entry | undefined {
+  const key = registry.key(tenantId, space);
+  const cached = registry.entries.get(key);
+  if (cached) return cached;
+  if (registry.building.has(key)) return undefined;
+  const files = registry.files(tenantId, space);
+  if (!files) return undefined;
+  const meta = readMeta(files.meta);
+  if (!meta || meta.generation !== generation || (dims !== undefined && meta.dims !== dims)) return undefined;
+  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims));
+  if (!index) return undefined;
+  const entry = registry.entry(tenantId, space, {
+    index,
+    dims: meta.dims,
+    generation,
+    indexedGeneration: generation,
+    exact: registry.newExact(meta.dims),
+    exactReady: false,
+    // A file saved before checkpoints recorded `through`: current, so it holds every vector stored so far.
+    through: meta.through ?? registry.store.maxSeq(tenantId, space),
+    dirty: meta.through === undefined ? 1 : 0,
+    source: 'file',
+  });
+  registry.entries.set(key, entry);
+  registry.opened.file += 1;
+  registry.touch(entry);
+  registry.fillCopies(tenantId, space, entry);
+  evict(registry, key);
+  return entry;
+}
