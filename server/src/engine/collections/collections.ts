@@ -11,6 +11,7 @@ import type { Db } from '../storage/database.js';
 import { principalsOf, readableSql } from '../documents/access.js';
 import type { Viewer } from '../documents/types.js';
 import { StatementCache } from '../storage/statement-cache.js';
+import { LRUCache } from 'lru-cache';
 import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';
 
 /** The models GoDB can embed with, by name (the Embedder's registry). */
@@ -40,6 +41,20 @@ const toCollection = (row: CollectionRow): Collection => ({
   updated_at: row.updated_at,
 });
 
+/** Live documents, their chunks and each vector's live vectors, as one viewer may read them. */
+export interface CollectionCounts {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly vectors: Record<string, number>;
+}
+
+/** Counts kept per (tenant, collection, principals), while the store is unchanged and no grant expired. */
+interface KeptCounts {
+  readonly changes: number;
+  readonly until: number;
+  readonly counts: CollectionCounts;
+}
+
 /** The vector a document gives, by name, resolved against its collection. */
 export interface GivenVector {
   readonly name: string;
@@ -59,6 +74,7 @@ export const defaultVectorName = 'default';
  */
 export class Collections {
   readonly #sql: StatementCache;
+  readonly #counts = new LRUCache<string, KeptCounts>({ max: 256 });
   readonly #models: ModelCatalogue;
 
   constructor(db: Db, models: ModelCatalogue) {
@@ -214,11 +230,33 @@ export class Collections {
    * Live documents of the collection the viewer may read, their chunks, and the live vectors of each of the
    * collection's vectors (model vectors: its chunks embedded by that model).
    */
-  counts(
-    viewer: Viewer,
-    collection: Collection,
-    now: number,
-  ): { documents: number; chunks: number; vectors: Record<string, number> } {
+  counts(viewer: Viewer, collection: Collection, now: number): CollectionCounts {
+    // A count reads every document of the collection with the access rule: about 0.2 s at 300,000 documents, held on
+    // the thread. It is kept until the store changes (SQLite's total_changes() of the one connection every write
+    // goes through moves with any row written, by a trigger too) or a grant the count relied on expires.
+    const key = JSON.stringify([viewer.tenantId, collection.name, principalsOf(viewer)]);
+    const changes = this.#sql.get('SELECT total_changes()').pluck().get() as number;
+    const kept = this.#counts.get(key);
+    if (kept && kept.changes === changes && now < kept.until) return kept.counts;
+    const counts = this.#count(viewer, collection, now);
+    this.#counts.set(key, { changes, until: this.#soonestExpiry(viewer, collection, now), counts });
+    return counts;
+  }
+
+  /** When the first grant the viewer holds on the collection's documents expires (seconds), or Infinity. */
+  #soonestExpiry(viewer: Viewer, collection: Collection, now: number): number {
+    const soonest = this.#sql
+      .get(
+        `SELECT min(a.expires_at) FROM document_access a JOIN documents d ON d.seq = a.doc_seq
+         WHERE d.tenant_id = ? AND d.primary_table = ? AND a.expires_at > ?
+           AND a.principal IN (SELECT value FROM json_each(?))`,
+      )
+      .pluck()
+      .get(viewer.tenantId, collection.name, now, principalsOf(viewer)) as number | null;
+    return soonest ?? Infinity;
+  }
+
+  #count(viewer: Viewer, collection: Collection, now: number): CollectionCounts {
     const bind = {
       tenant: viewer.tenantId,
       table: collection.name,
