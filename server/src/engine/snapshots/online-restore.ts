@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { unixSeconds, type Clock } from '../clock.js';
@@ -71,7 +71,19 @@ export interface OnlineRestoreOptions {
   readonly clock: Clock;
   /** Rows deleted, copied or indexed per transaction of a tenant restore: short, so other requests run between. */
   readonly sliceRows: number;
+  /** How a tenant restore that fails part way is tried again; default three more times, each at the next turn. */
+  readonly retry?: RestoreRetry;
 }
+
+/** How a tenant restore that fails part way is tried again (the engine keeps no timers: `wait` is given). */
+export interface RestoreRetry {
+  /** Attempts after the first. */
+  readonly retries: number;
+  /** Resolves when attempt `attempt` (1 for the first retry) may start: the backoff. */
+  readonly wait: (attempt: number) => Promise<void>;
+}
+
+const defaultRetry: RestoreRetry = { retries: 3, wait: () => nextTurn() };
 
 const currentVersion = migrations[migrations.length - 1]!.version;
 
@@ -98,12 +110,30 @@ export class OnlineRestore {
   readonly #options: OnlineRestoreOptions;
   /** Tenants being restored (fenced), with the snapshot each is restored from. */
   readonly #fenced = new Map<string, string>();
+  /**
+   * Tenants whose rows are being replaced (a `tenant_restores` row exists: from after the drain until the end, or
+   * until a later restore of the tenant finishes one that failed), with the snapshot.
+   */
+  readonly #replacing = new Map<string, string>();
   /** The restores a crash cut short, finishing (see resumePending). */
   #resuming: Promise<void> = Promise.resolve();
 
   constructor(options: OnlineRestoreOptions) {
     this.#options = options;
-    for (const row of this.#markers()) this.#fenced.set(row.tenant_id, row.snapshot_id);
+    const markers = this.#markers();
+    for (const row of markers) {
+      this.#fenced.set(row.tenant_id, row.snapshot_id);
+      this.#replacing.set(row.tenant_id, row.snapshot_id);
+      // Its index files describe rows the restore replaces: gone now, so no warm-up loads or builds from them.
+      rmSync(this.#indexDir(row.tenant_id), { recursive: true, force: true });
+    }
+    // Unpacked snapshots no restore names any more (a crash while one was checked, or before its job began).
+    const area = join(options.dataDir, 'snapshots');
+    const named = new Set(markers.map((row) => join(options.dataDir, row.dir)));
+    if (existsSync(area))
+      for (const name of readdirSync(area))
+        if (name.startsWith('.restore-') && !named.has(join(area, name)))
+          rmSync(join(area, name), { recursive: true, force: true });
   }
 
   /**
@@ -115,27 +145,48 @@ export class OnlineRestore {
   }
 
   /**
+   * The snapshot a tenant's rows are being replaced from — they are half deleted or half copied, so nothing may be
+   * derived from them (see FencedVectorIndexes) — or undefined.
+   */
+  replacing(tenantId: string): string | undefined {
+    return this.#replacing.get(tenantId);
+  }
+
+  /**
    * Finishes the tenant restores a crash cut short (each from the snapshot it had unpacked, kept until done); their
-   * tenants stay fenced until then. `failed` hears of one that cannot finish (its unpacked snapshot is gone): that
-   * tenant stays fenced until it is restored again.
+   * tenants stay fenced until then. `failed` hears of one that cannot finish (RESTORE_INTERRUPTED: its unpacked
+   * snapshot is gone, or its retries failed): that tenant stays fenced until a restore of it finishes.
    */
   resumePending(failed: (tenantId: string, error: unknown) => void = () => {}): Promise<void> {
     this.#resuming = (async () => {
       for (const row of this.#markers()) {
-        const dir = join(this.#options.dataDir, row.dir);
         try {
-          if (!existsSync(join(dir, 'tenant.sqlite'))) throw new Error(`the unpacked snapshot ${dir} is missing`);
-          await this.#replaceTenant(
-            { tenant: row.tenant_id, snapshotId: row.snapshot_id, dir, trustIndexFiles: row.trust_index_files === 1 },
+          await this.#finish(
+            {
+              tenant: row.tenant_id,
+              snapshotId: row.snapshot_id,
+              dir: join(this.#options.dataDir, row.dir),
+              trustIndexFiles: row.trust_index_files === 1,
+            },
             () => {},
           );
-          rmSync(dir, { recursive: true, force: true });
         } catch (error) {
           failed(row.tenant_id, error);
         }
       }
     })();
     return this.#resuming;
+  }
+
+  #indexDir(tenantId: string): string {
+    return join(this.#options.dataDir, 'vectors', encodeURIComponent(tenantId));
+  }
+
+  /** The fence a tenant has when no restore of it runs: that of a restore left unfinished, else none. */
+  #refence(tenantId: string): void {
+    const pending = this.#replacing.get(tenantId);
+    if (pending === undefined) this.#fenced.delete(tenantId);
+    else this.#fenced.set(tenantId, pending);
   }
 
   #markers(): TenantRestoreRow[] {
@@ -285,53 +336,94 @@ export class OnlineRestore {
     return report;
   }
 
-  /** A tenant snapshot: its files, then the tenant fenced, drained and replaced in slices. */
+  /**
+   * A tenant snapshot: its files, then the tenant fenced, drained and replaced in slices. A drain that fails
+   * (RESTORE_DRAIN_TIMEOUT) changes nothing: the tenant answers again at once. A replacement that fails part way is
+   * tried again (see #finish); one that still fails leaves the tenant fenced, and a later restore of it finishes
+   * it (the unpacked snapshot of the failed one is removed then).
+   */
   async #applyTenant(
     staged: StagedSnapshot,
     progress: (done: number, total: number) => void,
     drain: (tenantId: string) => Promise<void>,
   ): Promise<RestoreReport> {
-    const { db, files, clock } = this.#options;
+    const { db, files, clock, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const tenant = staged.tenants[0]!;
+    const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
     let started = false;
     try {
+      // The snapshot's files are no longer owed for deletion (a purge after the snapshot owed them), so that no pass
+      // of deleteOwed removes one between its upload here and the rows that name it.
+      const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+      db.transaction(() => keys.forEach((key) => kept.run(key)))();
       let done = 0;
       const total = staged.files + 1;
-      for (const file of manifest.files) {
-        if (!file.path.startsWith('files/') || !files) continue;
-        await files.store.put(file.path.slice('files/'.length), createReadStream(join(dir, ...file.path.split('/'))));
-        progress(++done, total);
-      }
+      if (files)
+        for (const key of keys) {
+          await files.store.put(key, createReadStream(join(dir, 'files', ...key.split('/'))));
+          progress(++done, total);
+        }
       this.#fenced.set(tenant, manifest.id);
       await drain(tenant);
+      const previous = db.prepare('SELECT dir FROM tenant_restores WHERE tenant_id = ?').pluck().get(tenant) as
+        string | undefined;
       db.prepare(
         `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
            VALUES (?, ?, ?, ?, ?)`,
-      ).run(
-        tenant,
-        manifest.id,
-        relative(this.#options.dataDir, dir),
-        staged.trustIndexFiles ? 1 : 0,
-        unixSeconds(clock),
-      );
+      ).run(tenant, manifest.id, relative(dataDir, dir), staged.trustIndexFiles ? 1 : 0, unixSeconds(clock));
       started = true;
-      const report = await this.#replaceTenant(
+      this.#replacing.set(tenant, manifest.id);
+      // A restore of this tenant that failed part way is superseded by this one: its unpacked snapshot goes.
+      if (previous !== undefined && join(dataDir, previous) !== dir)
+        rmSync(join(dataDir, previous), { recursive: true, force: true });
+      const report = await this.#finish(
         { tenant, snapshotId: manifest.id, dir, trustIndexFiles: staged.trustIndexFiles },
         (rows, all) => progress(staged.files + rows / all, total),
       );
       progress(total, total);
       return report;
     } catch (error) {
-      // Before the first slice nothing changed; after it, the tenant stays fenced and the restore is finished when
-      // the server starts (its unpacked snapshot is kept for that).
-      if (!started) this.#fenced.delete(tenant);
-      throw started
-        ? new Error(`the restore stopped part way and finishes when the server restarts: ${String(error)}`)
-        : error;
-    } finally {
-      if (!started) staged.discard();
-      else if (!this.#fenced.has(tenant)) staged.discard();
+      if (!started) {
+        // Nothing changed: the tenant answers again (or as it did: fenced by a restore left unfinished), and the files
+        // put for this restore that no row names go again.
+        this.#refence(tenant);
+        staged.discard();
+        if (files) await files.discard(unnamed(db, keys));
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces the tenant's rows (#replaceTenant), trying again `retry.retries` times after `retry.wait` when an
+   * attempt fails part way (a full disk, a store that refused): each attempt starts by deleting what the tenant holds,
+   * so it ends the same. Once done, the unpacked snapshot is removed. A restore that still fails throws
+   * RESTORE_INTERRUPTED and keeps its `tenant_restores` row and unpacked snapshot: the tenant stays fenced until a
+   * restore of it (or a restart) finishes it.
+   */
+  async #finish(
+    restore: { tenant: string; snapshotId: string; dir: string; trustIndexFiles: boolean },
+    progress: (rows: number, total: number) => void,
+  ): Promise<RestoreReport> {
+    const { db } = this.#options;
+    const retry = this.#options.retry ?? defaultRetry;
+    const interrupted = (reason: string) =>
+      createError('RESTORE_INTERRUPTED', { tenant_id: restore.tenant, snapshot_id: restore.snapshotId, reason });
+    for (let attempt = 0; ; attempt += 1) {
+      if (!existsSync(join(restore.dir, 'tenant.sqlite')))
+        throw interrupted(`its unpacked snapshot ${restore.dir} is missing`);
+      try {
+        const report = await this.#replaceTenant(restore, progress);
+        rmSync(restore.dir, { recursive: true, force: true });
+        return report;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        // The store closed under it (the server stopped): a restart resumes it.
+        if (attempt >= retry.retries || !db.open)
+          throw interrupted(`${reason}; ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`);
+        await retry.wait(attempt + 1);
+      }
     }
   }
 
@@ -347,13 +439,21 @@ export class OnlineRestore {
     const { tenant } = restore;
     const params = { tenant };
     this.#fenced.set(tenant, restore.snapshotId);
+    this.#replacing.set(tenant, restore.snapshotId);
     vectors.forgetTenant(tenant);
-    const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
+    const target = this.#indexDir(tenant);
     rmSync(target, { recursive: true, force: true });
-    const fileKeys = (schema: string) => fileKeysOf(db, schema, tenant);
-    const before = fileKeys('main');
     db.prepare('ATTACH DATABASE ? AS s').run(join(restore.dir, 'tenant.sqlite'));
     try {
+      // Files: those the tenant's rows name now and the snapshot's do not are owed for deletion before any row goes
+      // (an attempt that resumes after a failure owes those of the rows still left: the others were owed already);
+      // those the snapshot's rows name are not owed (a purge after the snapshot owed them).
+      const snapshotKeys = fileKeysOf(db, 's', tenant);
+      db.transaction(() => {
+        files?.owe([...fileKeysOf(db, 'main', tenant)].filter((key) => !snapshotKeys.has(key)));
+        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+        for (const key of snapshotKeys) kept.run(key);
+      })();
       const old = tenantRowCount(db, 'main', tenant);
       const incoming = countTenantRows(db, tenant);
       const total = old + incoming * 2;
@@ -456,13 +556,6 @@ export class OnlineRestore {
         await nextTurn();
       }
 
-      // Files: those only the old rows named are owed for deletion; those the restored rows name are not.
-      const after = fileKeys('main');
-      db.transaction(() => {
-        files?.owe([...before].filter((key) => !after.has(key)));
-        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
-        for (const key of after) kept.run(key);
-      })();
       const documents = db
         .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
         .pluck()
@@ -475,6 +568,7 @@ export class OnlineRestore {
         renameSync(source, target);
       }
       db.prepare('DELETE FROM tenant_restores WHERE tenant_id = :tenant').run(params);
+      this.#replacing.delete(tenant);
       vectors.forgetTenant(tenant);
       text.forgetInMemory(tenant);
       this.#fenced.delete(tenant);
