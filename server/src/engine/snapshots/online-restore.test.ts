@@ -340,3 +340,62 @@ describe('the vector index of a tenant being restored', () => {
     }
   });
 });
+
+describe('a whole-node restore', () => {
+  it('restores each tenant in slices from one unpacked snapshot; one that fails is finished when the engine opens', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'godb-node-restore-from-'));
+    const to = mkdtempSync(join(tmpdir(), 'godb-node-restore-to-'));
+    try {
+      const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
+      for (const tenant of [tenantA, tenantB])
+        source.db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, 0)').run(tenant);
+      await add(
+        source,
+        tenantA,
+        Array.from({ length: 30 }, (_v, i) => `a${i}`),
+      );
+      await add(
+        source,
+        tenantB,
+        Array.from({ length: 40 }, (_v, i) => `b${i}`),
+      );
+      const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {});
+      const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
+      await source.close();
+
+      let target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
+      const staged = await target.restore!.stage(createReadStream(archive), {
+        tenantId: undefined,
+        keepTenants: [],
+        trustIndexFiles: true,
+      });
+      assert.deepEqual(staged.tenants, [tenantA, tenantB]);
+      // Tenant A is restored; tenant B's rows fail half way (its progress is past the first tenant's).
+      await assert.rejects(
+        target.restore!.apply(staged, (done, total) => {
+          if (done < total && done > staged.files + 1.3) throw new Error('no space left on device');
+        }),
+        { code: 'RESTORE_INTERRUPTED', message: new RegExp(`tenant ${tenantB}`) },
+      );
+      assert.equal(target.restore!.restoring(tenantA), undefined);
+      assert.equal(count(target, tenantA), 30);
+      assert.equal(target.restore!.restoring(tenantB), manifest.id, 'the tenant that failed stays fenced');
+      assert.equal(unpacked(to).length, 1, 'the unpacked snapshot is kept for it');
+
+      target.vectors.close();
+      target.db.close();
+      await target.embedder.close();
+      target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10 });
+      await target.restore!.resumePending();
+      assert.equal(target.restore!.restoring(tenantB), undefined);
+      assert.equal(count(target, tenantB), 40);
+      assert.equal(indexed(target, tenantB), 40);
+      assert.equal(count(target, tenantA), 30);
+      assert.deepEqual(unpacked(to), [], 'removed after the last tenant restored from it');
+      await target.close();
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+      rmSync(to, { recursive: true, force: true });
+    }
+  });
+});
