@@ -59,6 +59,11 @@ export const ConfigSchema = Type.Object({
     'Rows a tenant restore deletes, copies or indexes per transaction; other tenants are served between them, while the restored tenant answers 503 TENANT_RESTORING until the end.',
     1,
   ),
+  RESTORE_DRAIN_TIMEOUT_MS: int(
+    60000,
+    'How long a tenant restore waits for the tenant’s requests and background writes under way before it gives up (RESTORE_DRAIN_TIMEOUT, the tenant left as it was).',
+    1,
+  ),
   QUEUE_SIZE: int(100, 'Embedding requests waiting for a worker before 503.', 1),
   CACHE_SIZE: int(1000, 'Entries in the text → vector LRU cache.'),
   RATE_LIMIT_RPS: int(

@@ -399,6 +399,22 @@ export const errorCatalogue = {
     description:
       'A tenant snapshot is being restored in its place (POST /api/v1/snapshots/restore, or a restore a restart is finishing): its rows are replaced in short steps while other tenants are served, and its data requests wait for the end rather than see half of it. Jobs, snapshots and account requests still answer.',
   },
+  RESTORE_DRAIN_TIMEOUT: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The restore of tenant {tenant_id} did not start: after {timeout_ms} ms its work under way had not finished ({running}). Nothing was changed and the tenant answers again; restore once that work is done, or raise RESTORE_DRAIN_TIMEOUT_MS',
+    description:
+      'A tenant restore first waits for the tenant’s requests and background writes (asynchronous adds and imports) under way; when they outlast RESTORE_DRAIN_TIMEOUT_MS, the restore job fails with this error, naming them, and the tenant is left as it was.',
+  },
+  RESTORE_INTERRUPTED: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'The restore of tenant {tenant_id} from snapshot {snapshot_id} stopped part way ({reason}); the tenant answers 503 TENANT_RESTORING until a restore of it finishes: restore the snapshot again (POST /api/v1/snapshots/restore), which resumes it, or restart the server',
+    description:
+      'A tenant restore failed after its first slice and after its retries (a full disk, a store that refused): the tenant’s rows are partly replaced, so it stays fenced. Restoring a snapshot of the tenant again finishes it without a restart, and a restart resumes it from the unpacked snapshot.',
+  },
   SNAPSHOT_NODE_NOT_EMPTY: {
     http: 409,
     grpc: 'FAILED_PRECONDITION',

@@ -36,6 +36,9 @@ export interface GoDBServer {
 /** How long a stop lets in-flight requests finish before their connections are cut. */
 const inFlightGraceMs = 5_000;
 
+/** Resolves after `ms`, without keeping the process alive for it. */
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function readVersion(): string {
@@ -78,6 +81,8 @@ export async function createServer(
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
     checkpoint: { writes: config.CHECKPOINT_WRITES, intervalMs: config.CHECKPOINT_INTERVAL_S * 1000 },
     restoreSliceRows: config.RESTORE_SLICE_ROWS,
+    // A tenant restore that fails part way is tried again after 1, 4 and 16 seconds.
+    restoreRetry: { retries: 3, wait: (attempt) => sleep(1000 * 4 ** (attempt - 1)) },
     indexWait: () => new Promise((done) => setTimeout(done, config.INDEX_WAIT_MS).unref()),
     embeddings: {
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
@@ -124,6 +129,7 @@ export async function createServer(
     jobs: engine.jobs,
     snapshots: engine.snapshots,
     restore: engine.restore,
+    restoreDrain: { timeoutMs: config.RESTORE_DRAIN_TIMEOUT_MS, sleep },
     search: engine.search,
     collections: engine.collections,
     vectors: engine.vectors,

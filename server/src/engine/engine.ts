@@ -4,7 +4,7 @@ import { Directory } from './directory/directory.js';
 import { join } from 'node:path';
 import { Documents } from './documents/documents.js';
 import { Maintenance } from './documents/maintenance.js';
-import { VectorIndexes } from './documents/vector-index.js';
+import type { VectorIndexes } from './documents/vector-index.js';
 import { defaultVectorIndexOptions } from './documents/vector-index-options.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { DocumentFiles } from './files/document-files.js';
@@ -12,7 +12,8 @@ import { LocalObjectStore } from './files/local-object-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { Collections } from './collections/collections.js';
 import { JobStore } from './jobs/job-store.js';
-import { OnlineRestore } from './snapshots/online-restore.js';
+import { FencedVectorIndexes } from './snapshots/fenced-vector-indexes.js';
+import { OnlineRestore, type RestoreRetry } from './snapshots/online-restore.js';
 import { Snapshots } from './snapshots/snapshots.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
@@ -32,6 +33,8 @@ export interface EngineOptions {
   readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
   /** Rows a tenant restore replaces per transaction (see OnlineRestore); default 2,000. */
   readonly restoreSliceRows?: number;
+  /** How a tenant restore that fails part way is retried (see OnlineRestore); default three times, at once. */
+  readonly restoreRetry?: RestoreRetry;
   /** Memory for the in-memory BM25 indexes (LRU eviction beyond it), in bytes; default no limit. */
   readonly textIndexBytes?: number;
   /** How long a vector query waits for a loading index: resolves when the wait is over; default no bound. */
@@ -92,7 +95,7 @@ export function openEngine(options: EngineOptions): Engine {
   const embedder = new Embedder(options.embeddings);
   const onDisk = options.dataDir !== ':memory:';
   const collections = new Collections(db, embedder);
-  const vectors = new VectorIndexes(db, {
+  const vectors = new FencedVectorIndexes(db, {
     ...defaultVectorIndexOptions,
     spaceSettings: (tenantId, space) => collections.spaceSettings(tenantId, space),
     ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
@@ -114,6 +117,20 @@ export function openEngine(options: EngineOptions): Engine {
       ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, files: fileStore, clock })
       : null;
   const search = new SearchCore(db, text, vectors);
+  const restore = onDisk
+    ? new OnlineRestore({
+        db,
+        text,
+        vectors,
+        files,
+        dataDir: options.dataDir,
+        clock,
+        sliceRows: options.restoreSliceRows ?? 2000,
+        ...(options.restoreRetry && { retry: options.restoreRetry }),
+      })
+    : null;
+  // A tenant whose rows a restore is replacing has no vector index meanwhile (see FencedVectorIndexes).
+  if (restore) vectors.fence((tenantId) => restore.replacing(tenantId));
   const finite = (n: number) => (Number.isFinite(n) ? n : null);
   return {
     db,
@@ -130,17 +147,7 @@ export function openEngine(options: EngineOptions): Engine {
     outbox: new Outbox(db, clock),
     files,
     snapshots,
-    restore: onDisk
-      ? new OnlineRestore({
-          db,
-          text,
-          vectors,
-          files,
-          dataDir: options.dataDir,
-          clock,
-          sliceRows: options.restoreSliceRows ?? 2000,
-        })
-      : null,
+    restore,
     clock,
     memory: () => {
       const v = vectors.memory();

@@ -215,11 +215,11 @@ export function createServices(given: ServiceDeps): Services {
   const activity = deps.background.activity;
   const table = createUseCases(deps);
   /** Admits a data request of a tenant (refused while the tenant is restored) and counts it until it ends. */
-  const admit = (tenantId: string) => {
+  const admit = (tenantId: string, operation: CatalogueOperation) => {
     const snapshot = deps.restore?.restoring(tenantId);
     if (snapshot !== undefined)
       throw createError('TENANT_RESTORING', { snapshot_id: snapshot }, { details: { retry_after: 5 } });
-    return activity.begin(tenantId);
+    return activity.begin(tenantId, `${operation.http.method} ${operation.http.path}`);
   };
   return {
     authenticate: (credentials) => authenticate(deps, credentials),
@@ -242,7 +242,7 @@ export function createServices(given: ServiceDeps): Services {
         });
       }
       const tenantId = ctx.principal?.tenantId;
-      const end = tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId) : undefined;
+      const end = tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId, operation) : undefined;
       let streamed = false;
       try {
         // The one conversion point of date-like fields, after validation and before any use case.

@@ -20,6 +20,7 @@ export function openTestEngine(
       | 'clock'
       | 'indexWait'
       | 'restoreSliceRows'
+      | 'restoreRetry'
     >
   > = {},
 ): Engine {

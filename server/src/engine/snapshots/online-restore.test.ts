@@ -1,9 +1,10 @@
 // Issue #18: a tenant restore replaces the tenant's rows in slices; one cut short part way (here: its progress
-// report fails, as a full disk would make it) keeps the tenant fenced and its unpacked snapshot, and is finished
-// when the engine opens again — the tenant then holds exactly the snapshot, text index included, and no other
-// tenant's data changed.
+// report fails, as a full disk would make it) is tried again in the same process; one whose retries fail too keeps
+// the tenant fenced and its unpacked snapshot, and is finished by a later restore of the tenant or when the engine
+// opens again — the tenant then holds exactly the snapshot, text index included, its uploaded files are kept or
+// deleted as the restored rows name them, no unpacked snapshot is left behind, and no other tenant's data changed.
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import type { Engine } from '../engine.js';
 const tenantA = '00000000-0000-4000-8000-0000000000c1';
 const tenantB = '00000000-0000-4000-8000-0000000000c2';
 const viewerOf = (tenantId: string) => ({ tenantId, userId: 'owner', groups: [] as string[] });
+const noRetry = { retries: 0, wait: async () => {} };
 const words = 'shock wave boundary layer heat transfer wing lift drag nozzle'.split(' ');
 
 async function add(engine: Engine, tenantId: string, ids: string[]): Promise<void> {
@@ -46,7 +48,7 @@ describe('a tenant restore cut short', () => {
   it('keeps the tenant fenced and is finished when the engine opens again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-restore-resume-'));
     try {
-      let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
+      let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
       await add(
         engine,
         tenantA,
@@ -68,7 +70,7 @@ describe('a tenant restore cut short', () => {
           reports += 1;
           if (reports === 8) throw new Error('no space left on device');
         }),
-        /finishes when the server restarts: Error: no space left on device/,
+        { code: 'RESTORE_INTERRUPTED', message: /stopped part way \(no space left on device; 1 attempt\)/ },
       );
       assert.equal(engine.restore!.restoring(tenantA), manifest.id, 'fenced: its data requests answer 503');
       assert.equal(engine.restore!.restoring(tenantB), undefined);
@@ -77,6 +79,7 @@ describe('a tenant restore cut short', () => {
         .pluck()
         .get(tenantA) as number;
       assert.ok(chunks > 0 && chunks < 121, `part way (${chunks} chunks left)`);
+      await assert.rejects(engine.vectors.ready(tenantA, 'glove-100', 100), { code: 'TENANT_RESTORING' });
 
       // The process ends (nothing saved); the engine opens again on the same folder.
       engine.vectors.close();
@@ -84,6 +87,11 @@ describe('a tenant restore cut short', () => {
       await engine.embedder.close();
       engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
       assert.equal(engine.restore!.restoring(tenantA), manifest.id, 'still fenced when the engine opens');
+      await assert.rejects(
+        engine.vectors.ready(tenantA, 'glove-100', 100),
+        { code: 'TENANT_RESTORING' },
+        'no index is built from its half-restored rows',
+      );
       const failures: unknown[] = [];
       await engine.restore!.resumePending((_tenant, error) => failures.push(error));
       assert.deepEqual(failures, []);
@@ -168,4 +176,226 @@ describe('a tenant restore on another node while its other tenants write', () =>
       },
     );
   }
+});
+
+const fileKeyOf = (engine: Engine, tenantId: string, id: string) =>
+  engine.db
+    .prepare(
+      "SELECT json_extract(fields, '$.file_path') FROM documents WHERE tenant_id = ? AND id = ? AND superseded = 0",
+    )
+    .pluck()
+    .get(tenantId, id) as string;
+const unpacked = (dir: string) => readdirSync(join(dir, 'snapshots')).filter((name) => name.startsWith('.restore-'));
+
+describe('a tenant restore that fails part way, in a running engine', () => {
+  it('is tried again at once, owes the files of the rows it deleted before failing, and keeps the snapshot’s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-retry-'));
+    try {
+      let waits = 0;
+      const engine = openTestEngine(dir, 'glove-100', {
+        restoreSliceRows: 10,
+        restoreRetry: { retries: 2, wait: async () => void (waits += 1) },
+      });
+      await add(
+        engine,
+        tenantA,
+        Array.from({ length: 60 }, (_v, i) => `a${i}`),
+      );
+      const file = (id: string, text: string) =>
+        engine.documents.add(
+          viewerOf(tenantA),
+          [{ id, content: text, file_content: Buffer.from(`%PDF-1.7 ${text}`).toString('base64') }],
+          (i) => `docs[${i}]`,
+        );
+      await file('kept', 'in the snapshot');
+      const keptKey = fileKeyOf(engine, tenantA, 'kept');
+      const manifest = await engine.snapshots!.create(engine.snapshots!.newId(), () => {}, tenantA);
+      await file('later', 'uploaded after the snapshot');
+      const laterKey = fileKeyOf(engine, tenantA, 'later');
+      assert.ok(keptKey && laterKey);
+
+      const staged = await engine.restore!.stage(
+        createReadStream(join(engine.snapshots!.location, `${manifest.id}.tar`)),
+        { tenantId: tenantA, keepTenants: [], trustIndexFiles: true },
+      );
+      // The first attempt fails once the old rows are deleted and half the snapshot's are copied.
+      let failed = false;
+      const report = await engine.restore!.apply(staged, (done, total) => {
+        if (!failed && done - (total - 1) > 0.6) {
+          failed = true;
+          const left = engine.db.prepare('SELECT count(*) FROM documents WHERE id = ?').pluck().get('later');
+          assert.equal(left, 0, 'the row that named the later file is gone when it fails');
+          throw new Error('no space left on device');
+        }
+      });
+      assert.ok(failed);
+      assert.equal(waits, 1, 'one retry');
+      assert.equal(report.documents, 61);
+      assert.equal(engine.restore!.restoring(tenantA), undefined, 'unfenced without a restart');
+      assert.equal(count(engine, tenantA), 61);
+      assert.equal(indexed(engine, tenantA), 61);
+
+      await engine.files!.deleteOwed();
+      assert.equal(await engine.files!.open(laterKey), null, 'the file only the replaced rows named is deleted');
+      const kept = await engine.files!.open(keptKey);
+      assert.ok(kept, 'the file the restored rows name is kept');
+      assert.deepEqual(unpacked(dir), []);
+      await engine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stays fenced after its retries; restoring the tenant again finishes it and leaves no unpacked snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-again-'));
+    try {
+      let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
+      await add(
+        engine,
+        tenantA,
+        Array.from({ length: 50 }, (_v, i) => `a${i}`),
+      );
+      await add(engine, tenantB, ['b0']);
+      const snapshots = engine.snapshots!;
+      const manifest = await snapshots.create(snapshots.newId(), () => {}, tenantA);
+      const archive = join(snapshots.location, `${manifest.id}.tar`);
+      const stage = () =>
+        engine.restore!.stage(createReadStream(archive), { tenantId: tenantA, keepTenants: [], trustIndexFiles: true });
+      let reports = 0;
+      await assert.rejects(
+        engine.restore!.apply(await stage(), () => {
+          if (++reports === 6) throw new Error('disk I/O error');
+        }),
+        { code: 'RESTORE_INTERRUPTED', message: /tenant .* stopped part way \(disk I\/O error; 1 attempt\)/ },
+      );
+      assert.equal(engine.restore!.restoring(tenantA), manifest.id, 'fenced: its rows are half replaced');
+      assert.equal(unpacked(dir).length, 1, 'its unpacked snapshot is kept to resume from');
+
+      // A new restore of the tenant, in the same process: it supersedes the failed one and finishes.
+      const report = await engine.restore!.apply(await stage());
+      assert.equal(report.documents, 50);
+      assert.equal(engine.restore!.restoring(tenantA), undefined);
+      assert.equal(count(engine, tenantA), 50);
+      assert.equal(count(engine, tenantB), 1);
+      assert.deepEqual(unpacked(dir), [], 'neither the failed restore’s unpacked snapshot nor its own is left');
+      assert.equal(engine.db.prepare('SELECT count(*) FROM tenant_restores').pluck().get(), 0);
+
+      // And again: a restore that completes leaves nothing behind either; an unpacked snapshot no restore names
+      // (a crash while one was being checked) is removed when the engine opens.
+      await engine.restore!.apply(await stage());
+      assert.deepEqual(unpacked(dir), []);
+      mkdirSync(join(dir, 'snapshots', '.restore-left-by-a-crash'));
+      await engine.close();
+      engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
+      assert.deepEqual(unpacked(dir), []);
+      assert.equal(count(engine, tenantA), 50);
+      await engine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the vector index of a tenant being restored', () => {
+  it('is not built from its half-restored rows; after the restore it is loaded from the snapshot’s file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-vectors-'));
+    try {
+      const engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
+      await engine.documents.add(
+        viewerOf(tenantA),
+        Array.from({ length: 40 }, (_v, i) => ({ id: `v${i}`, content: `${words[i % words.length]} nozzle` })),
+        (i) => `docs[${i}]`,
+      );
+      const space = engine.db
+        .prepare('SELECT model FROM vector_generations WHERE tenant_id = ?')
+        .pluck()
+        .get(tenantA) as string;
+      await engine.vectors.ready(tenantA, space, 100);
+      const manifest = await engine.snapshots!.create(engine.snapshots!.newId(), () => {}, tenantA);
+      const staged = await engine.restore!.stage(
+        createReadStream(join(engine.snapshots!.location, `${manifest.id}.tar`)),
+        { tenantId: tenantA, keepTenants: [], trustIndexFiles: true },
+      );
+      const builtBefore = engine.vectors.counters().opened.rebuild;
+      const refusals: unknown[] = [];
+      const pending: Promise<void>[] = [];
+      await engine.restore!.apply(staged, (done, total) => {
+        if (done <= total - 1 || done === total) return; // the files before, the end after the rows
+        // A request that reaches the index another way, between two slices, and a write's index update.
+        pending.push(engine.vectors.ready(tenantA, space, 100).catch((error: unknown) => void refusals.push(error)));
+        assert.throws(() => engine.vectors.size(tenantA, space, 100), { code: 'TENANT_RESTORING' });
+        assert.deepEqual(engine.vectors.loading(), [], 'nothing loads or builds meanwhile');
+      });
+      await Promise.all(pending);
+      assert.ok(refusals.length > 3);
+      for (const error of refusals) assert.equal((error as { code: string }).code, 'TENANT_RESTORING');
+      assert.equal(engine.vectors.counters().opened.rebuild, builtBefore, 'no index built during the restore');
+
+      await engine.vectors.ready(tenantA, space, 100);
+      assert.equal(engine.vectors.size(tenantA, space, 100), 40);
+      assert.equal(engine.vectors.stats(tenantA, space, 100).source, 'file', 'the snapshot’s index file, as it is');
+      await engine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a whole-node restore', () => {
+  it('restores each tenant in slices from one unpacked snapshot; one that fails is finished when the engine opens', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'godb-node-restore-from-'));
+    const to = mkdtempSync(join(tmpdir(), 'godb-node-restore-to-'));
+    try {
+      const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
+      for (const tenant of [tenantA, tenantB])
+        source.db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, 0)').run(tenant);
+      await add(
+        source,
+        tenantA,
+        Array.from({ length: 30 }, (_v, i) => `a${i}`),
+      );
+      await add(
+        source,
+        tenantB,
+        Array.from({ length: 40 }, (_v, i) => `b${i}`),
+      );
+      const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {});
+      const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
+      await source.close();
+
+      let target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
+      const staged = await target.restore!.stage(createReadStream(archive), {
+        tenantId: undefined,
+        keepTenants: [],
+        trustIndexFiles: true,
+      });
+      assert.deepEqual(staged.tenants, [tenantA, tenantB]);
+      // Tenant A is restored; tenant B's rows fail half way (its progress is past the first tenant's).
+      await assert.rejects(
+        target.restore!.apply(staged, (done, total) => {
+          if (done < total && done > staged.files + 1.3) throw new Error('no space left on device');
+        }),
+        { code: 'RESTORE_INTERRUPTED', message: new RegExp(`tenant ${tenantB}`) },
+      );
+      assert.equal(target.restore!.restoring(tenantA), undefined);
+      assert.equal(count(target, tenantA), 30);
+      assert.equal(target.restore!.restoring(tenantB), manifest.id, 'the tenant that failed stays fenced');
+      assert.equal(unpacked(to).length, 1, 'the unpacked snapshot is kept for it');
+
+      target.vectors.close();
+      target.db.close();
+      await target.embedder.close();
+      target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10 });
+      await target.restore!.resumePending();
+      assert.equal(target.restore!.restoring(tenantB), undefined);
+      assert.equal(count(target, tenantB), 40);
+      assert.equal(indexed(target, tenantB), 40);
+      assert.equal(count(target, tenantA), 30);
+      assert.deepEqual(unpacked(to), [], 'removed after the last tenant restored from it');
+      await target.close();
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+      rmSync(to, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { unixSeconds, type Clock } from '../clock.js';
@@ -71,7 +71,19 @@ export interface OnlineRestoreOptions {
   readonly clock: Clock;
   /** Rows deleted, copied or indexed per transaction of a tenant restore: short, so other requests run between. */
   readonly sliceRows: number;
+  /** How a tenant restore that fails part way is tried again; default three more times, each at the next turn. */
+  readonly retry?: RestoreRetry;
 }
+
+/** How a tenant restore that fails part way is tried again (the engine keeps no timers: `wait` is given). */
+export interface RestoreRetry {
+  /** Attempts after the first. */
+  readonly retries: number;
+  /** Resolves when attempt `attempt` (1 for the first retry) may start: the backoff. */
+  readonly wait: (attempt: number) => Promise<void>;
+}
+
+const defaultRetry: RestoreRetry = { retries: 3, wait: () => nextTurn() };
 
 const currentVersion = migrations[migrations.length - 1]!.version;
 
@@ -86,8 +98,9 @@ const currentVersion = migrations[migrations.length - 1]!.version;
  * so a restore of a million documents never holds the event loop or the store's write lock for long. The tenant is
  * fenced meanwhile (its requests answer 503 `TENANT_RESTORING`, so nothing sees half of it), and a row of
  * `tenant_restores` written before the first transaction and deleted with the last names the unpacked snapshot: a
- * restore cut short by a crash is finished when the server starts (`resumePending`), never left half done.
- * A whole-node restore, into a node with no data, swaps in one transaction.
+ * restore that fails part way is tried again (`retry`), and one cut short by a crash is finished when the server
+ * starts (`resumePending`) or when the tenant is restored again, never left half done. A whole-node restore, into a
+ * node with no data, copies the directory in one transaction, then restores each of its tenants the same way.
  *
  * Sequence numbers are preserved when no other tenant uses them (always on the node the snapshot came from: seqs
  * are never reused), so the snapshot's HNSW files match their rows and are loaded as they are; otherwise the rows
@@ -98,12 +111,30 @@ export class OnlineRestore {
   readonly #options: OnlineRestoreOptions;
   /** Tenants being restored (fenced), with the snapshot each is restored from. */
   readonly #fenced = new Map<string, string>();
+  /**
+   * Tenants whose rows are being replaced (a `tenant_restores` row exists: from after the drain until the end, or
+   * until a later restore of the tenant finishes one that failed), with the snapshot.
+   */
+  readonly #replacing = new Map<string, string>();
   /** The restores a crash cut short, finishing (see resumePending). */
   #resuming: Promise<void> = Promise.resolve();
 
   constructor(options: OnlineRestoreOptions) {
     this.#options = options;
-    for (const row of this.#markers()) this.#fenced.set(row.tenant_id, row.snapshot_id);
+    const markers = this.#markers();
+    for (const row of markers) {
+      this.#fenced.set(row.tenant_id, row.snapshot_id);
+      this.#replacing.set(row.tenant_id, row.snapshot_id);
+      // Its index files describe rows the restore replaces: gone now, so no warm-up loads or builds from them.
+      rmSync(this.#indexDir(row.tenant_id), { recursive: true, force: true });
+    }
+    // Unpacked snapshots no restore names any more (a crash while one was checked, or before its job began).
+    const area = join(options.dataDir, 'snapshots');
+    const named = new Set(markers.map((row) => join(options.dataDir, row.dir)));
+    if (existsSync(area))
+      for (const name of readdirSync(area))
+        if (name.startsWith('.restore-') && !named.has(join(area, name)))
+          rmSync(join(area, name), { recursive: true, force: true });
   }
 
   /**
@@ -115,27 +146,53 @@ export class OnlineRestore {
   }
 
   /**
+   * The snapshot a tenant's rows are being replaced from — they are half deleted or half copied, so nothing may be
+   * derived from them (see FencedVectorIndexes) — or undefined.
+   */
+  replacing(tenantId: string): string | undefined {
+    return this.#replacing.get(tenantId);
+  }
+
+  /**
    * Finishes the tenant restores a crash cut short (each from the snapshot it had unpacked, kept until done); their
-   * tenants stay fenced until then. `failed` hears of one that cannot finish (its unpacked snapshot is gone): that
-   * tenant stays fenced until it is restored again.
+   * tenants stay fenced until then. `failed` hears of one that cannot finish (RESTORE_INTERRUPTED: its unpacked
+   * snapshot is gone, or its retries failed): that tenant stays fenced until a restore of it finishes.
    */
   resumePending(failed: (tenantId: string, error: unknown) => void = () => {}): Promise<void> {
     this.#resuming = (async () => {
       for (const row of this.#markers()) {
-        const dir = join(this.#options.dataDir, row.dir);
         try {
-          if (!existsSync(join(dir, 'tenant.sqlite'))) throw new Error(`the unpacked snapshot ${dir} is missing`);
-          await this.#replaceTenant(
-            { tenant: row.tenant_id, snapshotId: row.snapshot_id, dir, trustIndexFiles: row.trust_index_files === 1 },
+          await this.#finish(
+            {
+              tenant: row.tenant_id,
+              snapshotId: row.snapshot_id,
+              dir: join(this.#options.dataDir, row.dir),
+              trustIndexFiles: row.trust_index_files === 1,
+            },
             () => {},
           );
-          rmSync(dir, { recursive: true, force: true });
         } catch (error) {
           failed(row.tenant_id, error);
         }
       }
     })();
     return this.#resuming;
+  }
+
+  /** Whether a tenant restore under way restores from the unpacked snapshot `dir` (relative to the data folder). */
+  #named(dir: string): boolean {
+    return this.#options.db.prepare('SELECT 1 FROM tenant_restores WHERE dir = ? LIMIT 1').get(dir) !== undefined;
+  }
+
+  #indexDir(tenantId: string): string {
+    return join(this.#options.dataDir, 'vectors', encodeURIComponent(tenantId));
+  }
+
+  /** The fence a tenant has when no restore of it runs: that of a restore left unfinished, else none. */
+  #refence(tenantId: string): void {
+    const pending = this.#replacing.get(tenantId);
+    if (pending === undefined) this.#fenced.delete(tenantId);
+    else this.#fenced.set(tenantId, pending);
   }
 
   #markers(): TenantRestoreRow[] {
@@ -202,136 +259,184 @@ export class OnlineRestore {
   }
 
   /**
-   * Applies a staged snapshot: files first, then the rows and the index files, all or nothing. A tenant snapshot
-   * fences its tenant, waits for `drain` (the tenant's requests and background writes under way), and replaces the
-   * rows in slices; a whole-node one swaps in one transaction. `progress(done, total)` counts files, then rows.
+   * Applies a staged snapshot: files first, then the rows and the index files. A tenant snapshot fences its tenant,
+   * waits for `drain` (the tenant's requests and background writes under way), and replaces the rows in slices; a
+   * whole-node one copies the directory, then restores each tenant the same way. `progress(done, total)` counts
+   * files, then rows.
    */
   async apply(
     staged: StagedSnapshot,
     progress: (done: number, total: number) => void = () => {},
     drain: (tenantId: string) => Promise<void> = async () => {},
   ): Promise<RestoreReport> {
-    const { db, files } = this.#options;
-    const { manifest, dir } = staged;
-    const total = staged.files + 1;
     await this.#resuming;
-    if ((manifest.scope ?? 'node') === 'tenant') return this.#applyTenant(staged, progress, drain);
+    if ((staged.manifest.scope ?? 'node') === 'tenant') return this.#applyTenant(staged, progress, drain);
+    return this.#applyNode(staged, progress);
+  }
+
+  /**
+   * A whole-node snapshot, into a node with no data: its files, then in one transaction its directory (tenants,
+   * users, groups, API keys) and a `tenant_restores` row per tenant, which fences them all; then each tenant's rows
+   * in slices, as a tenant restore does (#finish), from the one unpacked snapshot, removed after the last. Nothing
+   * of a tenant can be under way to drain: the tenant did not exist. A tenant that still fails stays fenced and is
+   * finished when the server starts (a whole-node snapshot is not restored again into a node that now holds data).
+   */
+  async #applyNode(staged: StagedSnapshot, progress: (done: number, total: number) => void): Promise<RestoreReport> {
+    const { db, files, clock, dataDir } = this.#options;
+    const { manifest, dir } = staged;
+    const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
+    const total = staged.files + Math.max(1, staged.tenants.length);
     try {
       // The uploaded files go in first, under their own keys (never rewritten), so no restored row names a file the
-      // store lacks; keys the swap drops are owed and deleted after it commits.
+      // store lacks.
       let done = 0;
-      const put: string[] = [];
-      for (const file of manifest.files) {
-        if (!file.path.startsWith('files/')) continue;
-        if (!files) break;
-        const key = file.path.slice('files/'.length);
-        put.push(key);
-        await files.store.put(key, createReadStream(join(dir, ...file.path.split('/'))));
-        progress(++done, total);
-      }
-      try {
-        return this.#swap(staged, progress);
-      } catch (error) {
-        // Nothing changed in the store: the files put for it that no row names go again.
-        if (files) await files.discard(unnamed(db, put));
-        throw error;
-      }
-    } finally {
-      staged.discard();
-    }
-  }
-
-  /** The rows in one transaction, then the index files: one synchronous step, so no request sees half of it. */
-  #swap(staged: StagedSnapshot, progress: (done: number, total: number) => void): RestoreReport {
-    const { db, text, vectors, files, dataDir } = this.#options;
-    const { manifest, dir } = staged;
-    const node = (manifest.scope ?? 'node') === 'node';
-    const total = staged.files + 1;
-    if (node) this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
-    const database = join(dir, node ? 'godb.sqlite' : 'tenant.sqlite');
-    db.prepare('ATTACH DATABASE ? AS s').run(database);
-    let report: RestoreReport;
-    try {
-      report = transaction(db, [text], () => {
-        if (node) copyDirectory(db, staged.keepTenants);
-        let documents = 0;
-        let preserved = true;
-        for (const tenant of staged.tenants) {
-          const result = replaceTenant(db, text, files, tenant);
-          documents += result.documents;
-          preserved &&= result.seqsPreserved;
+      if (files)
+        for (const key of keys) {
+          await files.store.put(key, createReadStream(join(dir, 'files', ...key.split('/'))));
+          progress(++done, total);
         }
-        return { tenants: staged.tenants, documents, seqsPreserved: preserved };
-      });
+      this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
+      db.prepare('ATTACH DATABASE ? AS s').run(join(dir, 'godb.sqlite'));
+      try {
+        db.transaction(() => {
+          copyDirectory(db, staged.keepTenants);
+          const marker = db.prepare(
+            `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
+               VALUES (?, ?, ?, ?, ?)`,
+          );
+          for (const tenant of staged.tenants)
+            marker.run(tenant, manifest.id, relative(dataDir, dir), staged.trustIndexFiles ? 1 : 0, unixSeconds(clock));
+        })();
+      } catch (error) {
+        if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
+          throw notRestorable(`its rows clash with this node’s (${error.message})`);
+        throw error;
+      } finally {
+        db.exec('DETACH DATABASE s');
+      }
     } catch (error) {
-      if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
-        throw notRestorable(`its rows clash with this node’s (${error.message})`);
+      // Nothing changed: the files put for it that no row names go again.
+      staged.discard();
+      if (files) await files.discard(unnamed(db, keys));
       throw error;
-    } finally {
-      db.exec('DETACH DATABASE s');
     }
     for (const tenant of staged.tenants) {
-      vectors.forgetTenant(tenant);
-      const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
-      rmSync(target, { recursive: true, force: true });
-      const source = join(dir, 'vectors', encodeURIComponent(tenant));
-      if (report.seqsPreserved && staged.trustIndexFiles && existsSync(source)) {
-        mkdirSync(join(dataDir, 'vectors'), { recursive: true });
-        renameSync(source, target);
+      this.#fenced.set(tenant, manifest.id);
+      this.#replacing.set(tenant, manifest.id);
+    }
+    let documents = 0;
+    let preserved = true;
+    let failure: unknown;
+    for (const [i, tenant] of staged.tenants.entries()) {
+      try {
+        const report = await this.#finish(
+          { tenant, snapshotId: manifest.id, dir, trustIndexFiles: staged.trustIndexFiles },
+          (rows, all) => progress(staged.files + i + rows / all, total),
+        );
+        documents += report.documents;
+        preserved &&= report.seqsPreserved;
+      } catch (error) {
+        failure ??= error; // the other tenants are restored all the same
       }
     }
+    if (!this.#named(relative(dataDir, dir))) staged.discard(); // also when it held no tenant
+    if (failure !== undefined) throw failure;
     progress(total, total);
     void files?.deleteOwed();
-    return report;
+    return { tenants: staged.tenants, documents, seqsPreserved: preserved };
   }
 
-  /** A tenant snapshot: its files, then the tenant fenced, drained and replaced in slices. */
+  /**
+   * A tenant snapshot: its files, then the tenant fenced, drained and replaced in slices. A drain that fails
+   * (RESTORE_DRAIN_TIMEOUT) changes nothing: the tenant answers again at once. A replacement that fails part way is
+   * tried again (see #finish); one that still fails leaves the tenant fenced, and a later restore of it finishes
+   * it (the unpacked snapshot of the failed one is removed then).
+   */
   async #applyTenant(
     staged: StagedSnapshot,
     progress: (done: number, total: number) => void,
     drain: (tenantId: string) => Promise<void>,
   ): Promise<RestoreReport> {
-    const { db, files, clock } = this.#options;
+    const { db, files, clock, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const tenant = staged.tenants[0]!;
+    const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
     let started = false;
     try {
+      // The snapshot's files are no longer owed for deletion (a purge after the snapshot owed them), so that no pass
+      // of deleteOwed removes one between its upload here and the rows that name it.
+      const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+      db.transaction(() => keys.forEach((key) => kept.run(key)))();
       let done = 0;
       const total = staged.files + 1;
-      for (const file of manifest.files) {
-        if (!file.path.startsWith('files/') || !files) continue;
-        await files.store.put(file.path.slice('files/'.length), createReadStream(join(dir, ...file.path.split('/'))));
-        progress(++done, total);
-      }
+      if (files)
+        for (const key of keys) {
+          await files.store.put(key, createReadStream(join(dir, 'files', ...key.split('/'))));
+          progress(++done, total);
+        }
       this.#fenced.set(tenant, manifest.id);
       await drain(tenant);
+      const previous = db.prepare('SELECT dir FROM tenant_restores WHERE tenant_id = ?').pluck().get(tenant) as
+        string | undefined;
       db.prepare(
         `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
            VALUES (?, ?, ?, ?, ?)`,
-      ).run(
-        tenant,
-        manifest.id,
-        relative(this.#options.dataDir, dir),
-        staged.trustIndexFiles ? 1 : 0,
-        unixSeconds(clock),
-      );
+      ).run(tenant, manifest.id, relative(dataDir, dir), staged.trustIndexFiles ? 1 : 0, unixSeconds(clock));
       started = true;
-      const report = await this.#replaceTenant(
+      this.#replacing.set(tenant, manifest.id);
+      // A restore of this tenant that failed part way is superseded by this one: its unpacked snapshot goes (unless
+      // it is a whole-node snapshot that other tenants still restore from).
+      if (previous !== undefined && join(dataDir, previous) !== dir && !this.#named(previous))
+        rmSync(join(dataDir, previous), { recursive: true, force: true });
+      const report = await this.#finish(
         { tenant, snapshotId: manifest.id, dir, trustIndexFiles: staged.trustIndexFiles },
         (rows, all) => progress(staged.files + rows / all, total),
       );
       progress(total, total);
       return report;
     } catch (error) {
-      // Before the first slice nothing changed; after it, the tenant stays fenced and the restore is finished when
-      // the server starts (its unpacked snapshot is kept for that).
-      if (!started) this.#fenced.delete(tenant);
-      throw started
-        ? new Error(`the restore stopped part way and finishes when the server restarts: ${String(error)}`)
-        : error;
-    } finally {
-      if (!started) staged.discard();
-      else if (!this.#fenced.has(tenant)) staged.discard();
+      if (!started) {
+        // Nothing changed: the tenant answers again (or as it did: fenced by a restore left unfinished), and the files
+        // put for this restore that no row names go again.
+        this.#refence(tenant);
+        staged.discard();
+        if (files) await files.discard(unnamed(db, keys));
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces the tenant's rows (#replaceTenant), trying again `retry.retries` times after `retry.wait` when an
+   * attempt fails part way (a full disk, a store that refused): each attempt starts by deleting what the tenant holds,
+   * so it ends the same. Once done, the unpacked snapshot is removed. A restore that still fails throws
+   * RESTORE_INTERRUPTED and keeps its `tenant_restores` row and unpacked snapshot: the tenant stays fenced until a
+   * restore of it (or a restart) finishes it.
+   */
+  async #finish(
+    restore: { tenant: string; snapshotId: string; dir: string; trustIndexFiles: boolean },
+    progress: (rows: number, total: number) => void,
+  ): Promise<RestoreReport> {
+    const { db } = this.#options;
+    const retry = this.#options.retry ?? defaultRetry;
+    const interrupted = (reason: string) =>
+      createError('RESTORE_INTERRUPTED', { tenant_id: restore.tenant, snapshot_id: restore.snapshotId, reason });
+    for (let attempt = 0; ; attempt += 1) {
+      if (stagedDatabase(restore.dir) === undefined)
+        throw interrupted(`its unpacked snapshot ${restore.dir} is missing`);
+      try {
+        const report = await this.#replaceTenant(restore, progress);
+        // The last tenant restored from it (a whole-node snapshot restores several) removes the unpacked snapshot.
+        if (!this.#named(relative(this.#options.dataDir, restore.dir)))
+          rmSync(restore.dir, { recursive: true, force: true });
+        return report;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        // The store closed under it (the server stopped): a restart resumes it.
+        if (attempt >= retry.retries || !db.open)
+          throw interrupted(`${reason}; ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`);
+        await retry.wait(attempt + 1);
+      }
     }
   }
 
@@ -347,13 +452,21 @@ export class OnlineRestore {
     const { tenant } = restore;
     const params = { tenant };
     this.#fenced.set(tenant, restore.snapshotId);
+    this.#replacing.set(tenant, restore.snapshotId);
     vectors.forgetTenant(tenant);
-    const target = join(dataDir, 'vectors', encodeURIComponent(tenant));
+    const target = this.#indexDir(tenant);
     rmSync(target, { recursive: true, force: true });
-    const fileKeys = (schema: string) => fileKeysOf(db, schema, tenant);
-    const before = fileKeys('main');
-    db.prepare('ATTACH DATABASE ? AS s').run(join(restore.dir, 'tenant.sqlite'));
+    db.prepare('ATTACH DATABASE ? AS s').run(stagedDatabase(restore.dir) ?? join(restore.dir, 'tenant.sqlite'));
     try {
+      // Files: those the tenant's rows name now and the snapshot's do not are owed for deletion before any row goes
+      // (an attempt that resumes after a failure owes those of the rows still left: the others were owed already);
+      // those the snapshot's rows name are not owed (a purge after the snapshot owed them).
+      const snapshotKeys = fileKeysOf(db, 's', tenant);
+      db.transaction(() => {
+        files?.owe([...fileKeysOf(db, 'main', tenant)].filter((key) => !snapshotKeys.has(key)));
+        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
+        for (const key of snapshotKeys) kept.run(key);
+      })();
       const old = tenantRowCount(db, 'main', tenant);
       const incoming = countTenantRows(db, tenant);
       const total = old + incoming * 2;
@@ -456,13 +569,6 @@ export class OnlineRestore {
         await nextTurn();
       }
 
-      // Files: those only the old rows named are owed for deletion; those the restored rows name are not.
-      const after = fileKeys('main');
-      db.transaction(() => {
-        files?.owe([...before].filter((key) => !after.has(key)));
-        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
-        for (const key of after) kept.run(key);
-      })();
       const documents = db
         .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
         .pluck()
@@ -475,6 +581,7 @@ export class OnlineRestore {
         renameSync(source, target);
       }
       db.prepare('DELETE FROM tenant_restores WHERE tenant_id = :tenant').run(params);
+      this.#replacing.delete(tenant);
       vectors.forgetTenant(tenant);
       text.forgetInMemory(tenant);
       this.#fenced.delete(tenant);
@@ -496,6 +603,11 @@ export class OnlineRestore {
     if (tenants > 0 || documents > 0)
       throw createError('SNAPSHOT_NODE_NOT_EMPTY', { holds: `${tenants} tenants, ${documents} documents` });
   }
+}
+
+/** The database of an unpacked snapshot: `tenant.sqlite` (a tenant snapshot) or `godb.sqlite`; undefined when gone. */
+function stagedDatabase(dir: string): string | undefined {
+  return ['tenant.sqlite', 'godb.sqlite'].map((name) => join(dir, name)).find((file) => existsSync(file));
 }
 
 /** A tenant database whose tables are tables (not views of a crafted upload) with the columns of ours. */
@@ -555,89 +667,6 @@ function highestSeq(db: Db, table: string): number {
     )
     .pluck()
     .get(table) as number;
-}
-
-/**
- * Replaces one tenant's rows with the snapshot's (attached as `s`), inside the caller's transaction: deletes what
- * the tenant has, inserts what the snapshot holds (renumbered when another tenant uses its seqs), rebuilds the
- * tenant's text and geo indexes from the rows, and owes the files that only the old rows named.
- */
-function replaceTenant(
-  db: Db,
-  text: TextIndex,
-  files: DocumentFiles | null,
-  tenant: string,
-): { documents: number; seqsPreserved: boolean } {
-  const params = { tenant };
-  const fileKeys = (schema: string) => fileKeysOf(db, schema, tenant);
-  const before = fileKeys('main');
-  // Out with the old: derived rows first (the text tables are dropped and refilled below), then the rows.
-  db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
-    params,
-  );
-  db.prepare('DELETE FROM chunks WHERE tenant_id = :tenant').run(params);
-  db.prepare('DELETE FROM document_vectors WHERE tenant_id = :tenant').run(params);
-  db.prepare('DELETE FROM document_access WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = :tenant)').run(
-    params,
-  );
-  for (const table of ['documents', 'collections', 'vector_generations', 'engagement_events'])
-    db.prepare(`DELETE FROM ${table} WHERE tenant_id = :tenant`).run(params);
-  db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
-
-  // Seqs are kept unless another tenant of this node holds one of them.
-  const clash = (table: string) =>
-    db
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM s.${table} x JOIN main.${table} m ON m.seq = x.seq WHERE x.tenant_id = :tenant)`,
-      )
-      .pluck()
-      .get(params) === 1;
-  const preserved = !clash('documents') && !clash('chunks') && !clash('document_vectors');
-  const shift = (table: string) =>
-    preserved
-      ? 0
-      : highestSeq(db, table) -
-        ((db
-          .prepare(`SELECT COALESCE(min(seq), 1) FROM s.${table} WHERE tenant_id = :tenant`)
-          .pluck()
-          .get(params) as number) -
-          1);
-  const offsets = { doc: shift('documents'), chunk: shift('chunks'), vector: shift('document_vectors') };
-  const shifted: Record<string, Record<string, number>> = {
-    documents: { seq: offsets.doc },
-    chunks: { seq: offsets.chunk, doc_seq: offsets.doc },
-    document_access: { doc_seq: offsets.doc },
-    document_vectors: { seq: offsets.vector, doc_seq: offsets.doc },
-  };
-  for (const { table, where } of tenantTables) {
-    const columns = columnsOf(db, table).filter((column) => !(table === 'engagement_events' && column === 'id'));
-    const select = columns.map((column) => {
-      const offset = shifted[table]?.[column] ?? 0;
-      return offset === 0 ? column : `${column} + ${offset}`;
-    });
-    db.prepare(
-      `INSERT INTO main.${table} (${columns.join(', ')}) SELECT ${select.join(', ')} FROM s.${table} WHERE ${where} ORDER BY rowid`,
-    ).run(params);
-  }
-  if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
-
-  // Derived indexes, from the restored rows.
-  text.reindex(tenant);
-  db.prepare(
-    `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
-       SELECT seq, lat, lat, lon, lon FROM documents
-       WHERE tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL AND deleted_at IS NULL AND superseded = 0`,
-  ).run(params);
-  const after = fileKeys('main');
-  files?.owe([...before].filter((key) => !after.has(key)));
-  // A file the restored rows name is no longer owed for deletion (its document was purged after the snapshot).
-  const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
-  for (const key of after) kept.run(key);
-  const documents = db
-    .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
-    .pluck()
-    .get(params) as number;
-  return { documents, seqsPreserved: preserved };
 }
 
 /** The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`). */

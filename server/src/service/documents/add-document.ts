@@ -31,7 +31,7 @@ export const addDocumentUseCase =
     // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
     // its id when it runs, after this turn.
     let jobId = '';
-    background.start(viewer.tenantId, () => addInBackground(deps, viewer, input, jobId));
+    background.start(viewer.tenantId, () => addInBackground(deps, viewer, input, jobId), 'asynchronous add');
     jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'add-document', 1).id;
     return new StatusResult(202, { success: true, document_id: input.id, job_id: jobId }) as never;
   };

@@ -21,12 +21,12 @@ export class BackgroundWork {
   /**
    * Runs `work` of a tenant in the background (after this turn of the event loop), or throws OVERLOADED when full.
    */
-  start(tenantId: string, work: () => Promise<void>): void {
+  start(tenantId: string, work: () => Promise<void>, what = 'background write'): void {
     if (this.#pending >= this.max) {
       throw createError('OVERLOADED', { max: this.max }, { details: { retry_after: 5 } });
     }
     this.#pending += 1;
-    const end = this.activity.begin(tenantId);
+    const end = this.activity.begin(tenantId, what);
     setImmediate(() => {
       void work().finally(() => {
         this.#pending -= 1;

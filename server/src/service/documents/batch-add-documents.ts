@@ -29,7 +29,7 @@ export const batchAddDocumentsUseCase =
     // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
     // its id when it runs, after this turn.
     let jobId = '';
-    background.start(viewer.tenantId, () => runImport(deps, viewer, body, jobId));
+    background.start(viewer.tenantId, () => runImport(deps, viewer, body, jobId), 'asynchronous batch add');
     jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'batch-add-documents', body.length).id;
     return new StatusResult(202, { success: true, count: body.length, job_id: jobId }) as never;
   };

@@ -245,10 +245,13 @@ export const importDocumentsUseCase =
     const background = deps.background ?? new BackgroundWork();
     let jobId = '';
     try {
-      background.start(viewer.tenantId, () =>
-        runImport(deps, viewer, file, query.batch_size, jobId).finally(() =>
-          rm(folder, { recursive: true, force: true }),
-        ),
+      background.start(
+        viewer.tenantId,
+        () =>
+          runImport(deps, viewer, file, query.batch_size, jobId).finally(() =>
+            rm(folder, { recursive: true, force: true }),
+          ),
+        'asynchronous import',
       );
     } catch (error) {
       await rm(folder, { recursive: true, force: true });

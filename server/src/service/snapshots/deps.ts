@@ -11,4 +11,9 @@ export interface SnapshotDeps {
   readonly jobs: JobStore;
   /** Background writes, whose activity per tenant a tenant restore waits for (see TenantActivity). */
   readonly background?: BackgroundWork;
+  /**
+   * How long a tenant restore waits for that work (RESTORE_DRAIN_TIMEOUT_MS) before it fails with
+   * RESTORE_DRAIN_TIMEOUT, changing nothing; `sleep` resolves after `ms`. Unset: it waits as long as the work runs.
+   */
+  readonly restoreDrain?: { readonly timeoutMs: number; readonly sleep: (ms: number) => Promise<void> };
 }

@@ -93,6 +93,23 @@ export const deleteSnapshotUseCase =
   };
 
 /**
+ * Waits until the tenant's requests and background writes under way have ended, at most RESTORE_DRAIN_TIMEOUT_MS:
+ * then it throws RESTORE_DRAIN_TIMEOUT naming what still runs (the restore then changes nothing).
+ */
+async function drain(deps: SnapshotDeps, tenantId: string): Promise<void> {
+  const activity = deps.background?.activity;
+  if (!activity) return;
+  const idle = activity.idle(tenantId);
+  const limit = deps.restoreDrain;
+  if (!limit) return idle;
+  let late = false;
+  await Promise.race([idle, limit.sleep(limit.timeoutMs).then(() => (late = true))]);
+  const running = activity.describe(tenantId);
+  if (late && running !== '')
+    throw createError('RESTORE_DRAIN_TIMEOUT', { tenant_id: tenantId, timeout_ms: limit.timeoutMs, running });
+}
+
+/**
  * Restores a stored snapshot into this node: reads and checks it in the request (a damaged or misplaced snapshot
  * is refused before anything changes), then applies it as a job. Restores queue behind each other.
  */
@@ -128,7 +145,7 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       .apply(
         staged,
         (done, total) => deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
-        (tenant) => deps.background?.activity.idle(tenant) ?? Promise.resolve(),
+        (tenant) => drain(deps, tenant),
       )
       .then(
         () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -409,6 +409,11 @@ for (const provider of providers) {
       assert.ok(answer.tenants.includes(owner.tenantId));
       const job = await waitForJob(fresh, freshRoot, answer.job_id);
       assert.equal(job.status, 'done', job.error);
+      assert.deepEqual(
+        readdirSync(join(fresh.dataDir, 'snapshots')).filter((name) => name.startsWith('.restore-')),
+        [],
+        'its unpacked snapshot is removed once every tenant is restored from it',
+      );
 
       const token = await fresh.login(owner.email, owner.password);
       const got = await fresh.app.inject({ url: '/api/v1/documents/n7', headers: bearer(token) });
