@@ -1,4 +1,10 @@
-import { createError, tenantDataCategories, type CatalogueOperation, type OperationId } from '@godb/contract';
+import {
+  clusterHandling,
+  createError,
+  tenantDataCategories,
+  type CatalogueOperation,
+  type OperationId,
+} from '@godb/contract';
 import type { AnyUseCase, Principal, RequestContext, UseCaseOf } from './context.js';
 import { addGroupUserUseCase } from './auth/add-group-user.js';
 import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js';
@@ -75,7 +81,6 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { NdjsonResult } from './ndjson-result.js';
-import { clusterHandling } from './cluster/cluster-operations.js';
 import type { ClusterReads } from '../engine/cluster/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
@@ -246,7 +251,12 @@ export function createServices(given: ServiceDeps): Services {
       let streamed = false;
       try {
         // The one conversion point of date-like fields, after validation and before any use case.
-        const result = await entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+        const run = () => entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+        // Cluster mode: a replicated write sent with an Idempotency-Key publishes operations named by it, per tenant.
+        const key = ctx.idempotencyKey;
+        const result = await (deps.cluster && key !== undefined && clusterHandling[operation.id] === 'replicated'
+          ? deps.cluster.idempotent(ctx.principal?.tenantId ?? '', key, run)
+          : run());
         if (!(result instanceof NdjsonResult) || !end) return result;
         // A streamed answer (an NDJSON import) works while the transport reads it: it counts until it ends.
         streamed = true;

@@ -76,6 +76,11 @@ export interface ClusterReads {
   catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
   /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
   position(): number;
+  /**
+   * Runs a request whose writes are named by `key` within `scope` (its tenant): sent again with the same key, its
+   * operations are applied once, and it is answered what the first one was.
+   */
+  idempotent<T>(scope: string, key: string, work: () => Promise<T>): Promise<T>;
 }
 
 const f32 = '$f32';

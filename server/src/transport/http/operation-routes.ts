@@ -1,5 +1,5 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
-import { createError } from '@godb/contract';
+import { createError, idempotencyKeyHeader } from '@godb/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
@@ -83,6 +83,20 @@ function consistencyOf(headers: FastifyRequest['headers']): Consistency | undefi
   return { strong: level === 'strong', ...(minSeq !== undefined && { minSeq: Number(minSeq) }) };
 }
 
+/** The Idempotency-Key header, checked against the contract's pattern (absent: undefined). */
+function idempotencyKeyOf(headers: FastifyRequest['headers']): string | undefined {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !new RegExp(idempotencyKeyHeader.pattern).test(key)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: 'Idempotency-Key is 1-128 letters, digits and the characters - _ . :' },
+      { field: 'headers.idempotency-key' },
+    );
+  }
+  return key;
+}
+
 /**
  * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
  * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
@@ -127,6 +141,7 @@ export function registerOperationRoutes(
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
           const consistency = consistencyOf(request.headers);
+          const idempotencyKey = idempotencyKeyOf(request.headers);
           const result = await services
             .invoke(operation, input, {
               principal: request.principal,
@@ -134,6 +149,7 @@ export function registerOperationRoutes(
               clientAddress: request.ip,
               ...(signal && { signal }),
               ...(consistency && { consistency }),
+              ...(idempotencyKey !== undefined && { idempotencyKey }),
             })
             // Work stopped because its client went or its 504 was sent: nobody is left to answer, nothing to log.
             .catch((error: unknown) =>

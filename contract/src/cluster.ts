@@ -1,4 +1,4 @@
-import type { OperationId } from '@godb/contract';
+import type { OperationId } from './catalogue.js';
 
 /**
  * How each operation behaves in cluster mode (NATS_URL set):
@@ -77,3 +77,11 @@ export const clusterHandling = {
   'update-collection': 'refused',
   'delete-documents': 'refused',
 } as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
+
+/** The header a replicated write takes so that a retry of it is applied once (cluster mode). */
+export const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  description:
+    "Cluster mode: a key of your choice (1-128 letters, digits and -_.:) naming this write. The same request sent again with the same key within two minutes (JetStream's duplicate window), on any node of the cluster, is applied once and answered as the first one was: retry a 503 CLUSTER_UNAVAILABLE or CLUSTER_LAGGING with the key it was sent with. Keys are scoped by tenant. An embedded node ignores it.",
+  pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+} as const;

@@ -1,0 +1,211 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+
+const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+
+/**
+ * Issue #17, review of the first slice: an operation that fails on one node only stops that node (never skipped),
+ * a write whose node cannot apply it answers 503 CLUSTER_LAGGING instead of hanging, and a write retried with its
+ * Idempotency-Key is applied once, whichever node takes the retry. Real nats-server processes and GoDB servers.
+ */
+describe('cluster mode: applying the log, bounded waits and idempotent retries (issue #17)', () => {
+  let nats: NatsCluster;
+  const dirs: string[] = [];
+  const nodes: TestServer[] = [];
+  // Bounds for a broken cluster (the test fails instead of hanging), not assertions on speed.
+  const bound = { timeout: 120_000 };
+
+  /** Waits until every node applied everything the log holds now. */
+  const settle = async () => {
+    const last = await nodes[0]!.cluster!.lastSequence();
+    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
+  };
+
+  /** What a tenant holds on one node, hashed: every document version, and the tenant's API keys. */
+  const digest = (node: TestServer, tenantId: string) => {
+    const rows = node.engine.db
+      .prepare(
+        `SELECT id, version, superseded, deleted_at, created_at, updated_at, title, fields
+         FROM documents WHERE tenant_id = ? ORDER BY id`,
+      )
+      .all(tenantId);
+    return {
+      documents: rows.length,
+      hash: createHash('sha256').update(JSON.stringify(rows)).digest('hex'),
+    };
+  };
+
+  const write = (node: TestServer, token: string, payload: object, key?: string) =>
+    node.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents',
+      headers: { ...bearer(token), ...(key !== undefined && { 'idempotency-key': key }) },
+      payload,
+    });
+
+  before(async () => {
+    nats = await startNatsCluster();
+    for (const name of ['a', 'b', 'c']) {
+      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-apply-${name}-`));
+      dirs.push(dir);
+      nodes.push(
+        await startTestServer({
+          NATS_URL: nats.url,
+          NODE_ID: name,
+          JWT_SECRET: jwtSecret,
+          DATA_DIR: dir,
+          NATS_PUBLISH_TIMEOUT_MS: '3000',
+        }),
+      );
+    }
+  });
+
+  after(async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+    await nats?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test(
+    'an operation that fails on one node only stops that node before it, in /readyz, until the node can apply it',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      await settle();
+      // Node b's store refuses one document, as a full disk would: on this node only, not a refusal of the API.
+      b.engine.db.exec(
+        `CREATE TEMP TRIGGER refuse_poison BEFORE INSERT ON main.documents WHEN NEW.title = 'Poison'
+         BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`,
+      );
+      const poison = await write(a, token, { id: 'poison', title: 'Poison', content: 'Fails on node b only.' });
+      assert.equal(poison.statusCode, 201, poison.body);
+      const poisonSeq = Number(poison.headers['x-godb-seq']);
+      const next = await write(a, token, { id: 'next', title: 'Next', content: 'After the poison.' });
+      assert.equal(next.statusCode, 201, next.body);
+
+      while (!b.cluster!.status().halted) await sleep(50);
+      const readyz = await b.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(readyz.statusCode, 503, readyz.body);
+      const cluster = (
+        readyz.json() as { cluster: { applied_seq: number; halted_at_seq: number; halted_because: string } }
+      ).cluster;
+      assert.equal(cluster.halted_at_seq, poisonSeq);
+      assert.equal(cluster.applied_seq, poisonSeq - 1);
+      assert.match(cluster.halted_because, /disk I\/O error \(simulated\)/);
+      assert.match((await b.app.inject({ method: 'GET', url: '/metrics' })).body, /^godb_cluster_halted 1$/m);
+      // Node b did not go past the operation it could not apply: the later one is not there either.
+      for (const id of ['poison', 'next']) {
+        const res = await b.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: bearer(token) });
+        assert.equal(res.statusCode, 404, res.body);
+      }
+
+      // A write taken by the stuck node is stored in the log, but the node cannot apply it: 503 CLUSTER_LAGGING
+      // within NATS_PUBLISH_TIMEOUT_MS, not a request held for ever.
+      const key = `taken-by-b-${randomUUID()}`;
+      const onB = await write(b, token, { title: 'Taken by b', content: 'While b is stuck.' }, key);
+      assert.equal(onB.statusCode, 503, onB.body);
+      const lagging = (onB.json() as { error: { code: string; message: string } }).error;
+      assert.equal(lagging.code, 'CLUSTER_LAGGING');
+      assert.match(lagging.message, /stored in the replicated log at sequence \d+/);
+      assert.match(lagging.message, /same Idempotency-Key/);
+
+      // The disk has room again: node b applies the operation it stopped at, then the rest, and is ready.
+      b.engine.db.exec('DROP TRIGGER refuse_poison');
+      await settle();
+      const ready = await b.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 200, ready.body);
+      assert.equal((ready.json() as { cluster: { halted_at_seq?: number } }).cluster.halted_at_seq, undefined);
+
+      // The client retries the 503 with its key, on another node: answered as a write, applied once.
+      const retried = await write(c, token, { title: 'Taken by b', content: 'While b is stuck.' }, key);
+      assert.equal(retried.statusCode, 201, retried.body);
+      await settle();
+      const digests = nodes.map((n) => digest(n, tenantId));
+      assert.equal(digests[0]!.documents, 3, JSON.stringify(digests));
+      assert.deepEqual(digests[1], digests[0]);
+      assert.deepEqual(digests[2], digests[0]);
+    },
+  );
+
+  test(
+    'an operation every node refuses is recorded as applied everywhere, and the nodes stay equal',
+    bound,
+    async () => {
+      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const { tenantId, userId } = await a.registerTenant();
+      const viewer = { tenantId, userId, groups: [] };
+      // A delete of a document that does not exist, straight into the log: refused alike on every node.
+      await assert.rejects(
+        a.cluster!.submit({
+          kind: 'delete-document',
+          viewer,
+          documentId: 'absent',
+          recursive: false,
+          permanent: false,
+        }),
+        (error: { code?: string }) => error.code === 'NOT_FOUND',
+      );
+      const last = await a.cluster!.lastSequence();
+      await settle();
+      for (const node of nodes) {
+        assert.equal(node.cluster!.applied, last);
+        assert.equal(node.cluster!.status().halted, undefined);
+      }
+      assert.deepEqual(digest(b, tenantId), digest(a, tenantId));
+    },
+  );
+
+  test(
+    'a write sent again with its Idempotency-Key, on any node, is applied once and answered alike',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      const other = await a.registerTenant();
+      const key = `order-${randomUUID()}`;
+      // No id in the body: each request would make a document of its own but for the key.
+      const first = await write(a, token, { title: 'Once', content: 'Sent three times.' }, key);
+      assert.equal(first.statusCode, 201, first.body);
+      const again = await write(b, token, { title: 'Once', content: 'Sent three times.' }, key);
+      assert.equal(again.statusCode, 201, again.body);
+      const third = await write(a, token, { title: 'Once', content: 'Sent three times.' }, key);
+      assert.equal(third.statusCode, 201, third.body);
+      assert.deepEqual(again.json(), first.json());
+      assert.deepEqual(third.json(), first.json());
+      // Keys are scoped by tenant: another tenant's write with the same key is its own.
+      const elsewhere = await write(c, other.token, { title: 'Other tenant', content: 'Same key.' }, key);
+      assert.equal(elsewhere.statusCode, 201, elsewhere.body);
+      // Without a key, the same request twice is two writes.
+      for (const node of [a, b]) {
+        const res = await write(node, token, { title: 'Twice', content: 'No key.' });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      await settle();
+      for (const node of nodes) {
+        const count = await node.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents/count',
+          headers: bearer(token),
+          payload: {},
+        });
+        assert.equal((count.json() as { count: number }).count, 3, count.body);
+      }
+      assert.equal(digest(a, other.tenantId).documents, 1);
+      assert.deepEqual(digest(b, tenantId), digest(a, tenantId));
+      assert.deepEqual(digest(c, tenantId), digest(a, tenantId));
+
+      const bad = await write(a, token, { title: 'Bad key', content: 'x' }, 'not a valid key!');
+      assert.equal(bad.statusCode, 400, bad.body);
+      const error = (bad.json() as { error: { code: string; field: string } }).error;
+      assert.deepEqual([error.code, error.field], ['VALIDATION_FAILED', 'headers.idempotency-key']);
+    },
+  );
+});
