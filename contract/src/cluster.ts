@@ -27,6 +27,14 @@ export const clusterHandling = {
   'remove-group-user': 'replicated',
   'create-permission': 'replicated',
   'assign-group-permission': 'replicated',
+  'create-api-key': 'replicated',
+  'revoke-api-key': 'replicated',
+  'set-visibility': 'replicated',
+  'update-acl': 'replicated',
+  'update-engagement': 'replicated',
+  'record-engagement': 'replicated',
+  'update-collection': 'replicated',
+  'delete-documents': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -61,12 +69,6 @@ export const clusterHandling = {
   'count-documents': 'local',
   'scroll-documents': 'local',
 
-  'create-api-key': 'refused',
-  'revoke-api-key': 'refused',
-  'update-engagement': 'refused',
-  'record-engagement': 'refused',
-  'set-visibility': 'refused',
-  'update-acl': 'refused',
   'refresh-indexes': 'refused',
   'recluster-indexes': 'refused',
   'delete-snapshot': 'refused',
@@ -74,8 +76,6 @@ export const clusterHandling = {
   'upload-snapshot': 'refused',
   'send-email': 'refused',
   'send-mail': 'refused',
-  'update-collection': 'refused',
-  'delete-documents': 'refused',
 } as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
 
 /** The header a replicated write takes so that a retry of it is applied once (cluster mode). */

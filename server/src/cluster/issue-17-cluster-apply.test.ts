@@ -208,4 +208,144 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       assert.deepEqual([error.code, error.field], ['VALIDATION_FAILED', 'headers.idempotency-key']);
     },
   );
+
+  test(
+    'API keys, visibility, ACLs, engagement, collection updates and deletes by filter made on one node hold on every node',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const admin = await a.registerTenant();
+      const member = await a.addUser(admin);
+      const call = (
+        node: TestServer,
+        token: string,
+        method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+        url: string,
+        payload?: object,
+      ) => node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+      await settle();
+
+      // An API key made on node a authenticates on node b; revoked on node b, it is refused on node c.
+      const created = await call(a, admin.token, 'POST', '/auth/api-keys', { name: 'replicated', role: 'user' });
+      assert.equal(created.statusCode, 201, created.body);
+      const { key, id: keyId } = created.json() as { key: string; id: string };
+      await settle();
+      assert.equal((await call(b, key, 'GET', '/api/v1/collections')).statusCode, 200);
+      const listed = await call(c, admin.token, 'GET', '/auth/api-keys');
+      assert.deepEqual(
+        (listed.json() as { keys: { id: string }[] }).keys.map((k) => k.id),
+        [keyId],
+        listed.body,
+      );
+      const revoked = await call(b, admin.token, 'DELETE', `/auth/api-keys/${keyId}`);
+      assert.equal(revoked.statusCode, 200, revoked.body);
+      await settle();
+      for (const node of nodes) assert.equal((await call(node, key, 'GET', '/api/v1/collections')).statusCode, 401);
+      // Revoking it again, on any node, is refused in log order: 404 everywhere alike.
+      assert.equal((await call(a, admin.token, 'DELETE', `/auth/api-keys/${keyId}`)).statusCode, 404);
+
+      // A private document: the member reads it on node c only once node a's ACL entry gives it the view role.
+      const added = await call(a, admin.token, 'POST', '/api/v1/documents', {
+        id: 'guarded',
+        title: 'Guarded',
+        content: 'Private, then shared with one user.',
+        primary_table: 'mixed',
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      const hidden = await call(b, admin.token, 'PUT', '/api/v1/documents/guarded/visibility', {
+        visibility: 'private',
+      });
+      assert.equal(hidden.statusCode, 200, hidden.body);
+      await settle();
+      assert.equal((await call(c, member.token, 'GET', '/api/v1/documents/guarded')).statusCode, 404);
+      const shared = await call(a, admin.token, 'PUT', '/api/v1/documents/guarded/acl', {
+        operation: 'add',
+        acl: [{ user_id: member.userId, role: 'view' }],
+      });
+      assert.equal(shared.statusCode, 200, shared.body);
+      await settle();
+      assert.equal((await call(c, member.token, 'GET', '/api/v1/documents/guarded')).statusCode, 200);
+
+      // Engagement counters add up in log order, whichever node took each event.
+      const clicks = await call(b, admin.token, 'PATCH', '/api/v1/documents/guarded/engagement', { clicks: 2 });
+      assert.equal(clicks.statusCode, 200, clicks.body);
+      const more = await call(c, member.token, 'POST', '/api/v1/documents/guarded/engagement', { clicks: 3 });
+      assert.equal(more.statusCode, 200, more.body);
+      await settle();
+      for (const node of nodes) {
+        const res = await call(node, admin.token, 'GET', '/api/v1/documents/guarded');
+        const document = (res.json() as { document: { visibility: string; engagement?: { clicks?: number } } })
+          .document;
+        assert.deepEqual([document.visibility, document.engagement?.clicks], ['private', 5], res.body);
+      }
+
+      // A collection changed on node b reads changed on node c.
+      const collection = await call(a, admin.token, 'POST', '/api/v1/collections', {
+        name: 'vecs',
+        vectors: { default: { dimensions: 3, distance: 'cosine' } },
+      });
+      assert.equal(collection.statusCode, 201, collection.body);
+      const patched = await call(b, admin.token, 'PATCH', '/api/v1/collections/vecs', {
+        description: 'Changed on b',
+        vectors: { default: { hnsw: { ef_search: 77 } } },
+      });
+      assert.equal(patched.statusCode, 200, patched.body);
+      await settle();
+      for (const node of nodes) {
+        const res = await call(node, admin.token, 'GET', '/api/v1/collections/vecs');
+        const got = res.json() as { description: string; vectors: { default: { hnsw: { ef_search: number } } } };
+        assert.deepEqual([got.description, got.vectors.default.hnsw.ef_search], ['Changed on b', 77], res.body);
+      }
+
+      // A delete by filter taken by node c removes the same documents on every node.
+      for (const id of ['old-1', 'old-2', 'kept']) {
+        const res = await call(a, admin.token, 'POST', '/api/v1/documents', {
+          id,
+          title: id,
+          content: `Document ${id}.`,
+          primary_table: 'mixed',
+          tags: id === 'kept' ? ['new'] : ['old'],
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      await settle();
+      const deleted = await call(c, admin.token, 'POST', '/api/v1/documents/delete', {
+        primary_table: 'mixed',
+        filter: [{ field: 'tags', operator: 'eq', value: 'old' }],
+      });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      assert.deepEqual(deleted.json(), { success: true, deleted: 2, skipped: 0 });
+      await settle();
+      for (const node of nodes) {
+        for (const [id, status] of [
+          ['old-1', 404],
+          ['old-2', 404],
+          ['kept', 200],
+        ] as const) {
+          assert.equal((await call(node, admin.token, 'GET', `/api/v1/documents/${id}`)).statusCode, status, id);
+        }
+      }
+
+      // Every node holds the same rows: documents (fields, engagement, visibility), ACLs, collections and keys.
+      const state = (node: TestServer) => {
+        const db = node.engine.db;
+        return {
+          documents: digest(node, admin.tenantId),
+          acl: db
+            .prepare(
+              `SELECT d.id, a.principal, a.role FROM document_access a JOIN documents d ON d.seq = a.doc_seq
+               WHERE d.tenant_id = ? ORDER BY d.id, a.principal`,
+            )
+            .all(admin.tenantId),
+          engagement: db
+            .prepare('SELECT doc_id, user_id, at, payload FROM engagement_events WHERE tenant_id = ? ORDER BY id')
+            .all(admin.tenantId),
+          collections: node.engine.collections.list(admin.tenantId),
+          keys: db.prepare('SELECT id, name, role, created_at FROM api_keys WHERE tenant_id = ?').all(admin.tenantId),
+        };
+      };
+      assert.deepEqual(state(b), state(a));
+      assert.deepEqual(state(c), state(a));
+    },
+  );
 });

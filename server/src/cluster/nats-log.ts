@@ -57,6 +57,30 @@ const keptOutcomes = 10_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
 
+/** The oldest nats-server GoDB runs on: the consumer API the client uses (named consumers) came with 2.9. */
+export const minNatsVersion = [2, 9, 0] as const;
+
+/**
+ * Refuses a nats-server older than {@link minNatsVersion}: it would ignore or reject what the log asks of it
+ * (consumers made by name, the stream's settings) in ways that surface only later.
+ *
+ * @example checkNatsVersion('2.9.10'); // passes; checkNatsVersion('2.8.4') throws a ConfigError
+ */
+export function checkNatsVersion(version: string | undefined): void {
+  const parts = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? '');
+  const [major, minor, patch] = parts ? parts.slice(1).map(Number) : [];
+  const old =
+    major === undefined ||
+    major < minNatsVersion[0] ||
+    (major === minNatsVersion[0] &&
+      (minor! < minNatsVersion[1] || (minor === minNatsVersion[1] && patch! < minNatsVersion[2])));
+  if (old) {
+    throw new ConfigError(
+      `Cluster mode needs nats-server ${minNatsVersion.join('.')} or newer with JetStream; the server at NATS_URL reports ${version ?? 'no version'}. Upgrade it (Debian bookworm ships 2.9, trixie 2.10; 2.10+ with sync_interval: always also makes acknowledgements survive a power loss).`,
+    );
+  }
+}
+
 /** A request's Idempotency-Key, scoped, and how many operations the request has submitted so far. */
 interface Idempotency {
   readonly scope: string;
@@ -122,6 +146,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     });
     const log = new NatsLog(nc, options);
     try {
+      checkNatsVersion(nc.info?.version);
       const jsm = await jetstreamManager(nc);
       log.#jsm = jsm;
       const last = await log.#ensureStream(jsm);

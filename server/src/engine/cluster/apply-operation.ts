@@ -1,5 +1,6 @@
 import { createError, isGoDBError } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
+import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
 import type { Db } from '../storage/database.js';
@@ -13,6 +14,7 @@ export interface ApplierDeps {
   readonly directory: Directory;
   readonly collections: Collections;
   readonly documents: Documents;
+  readonly apiKeys: ApiKeyStore;
   readonly clock: OperationClock;
 }
 
@@ -82,7 +84,7 @@ export class OperationApplier {
 
   /** The write itself, synchronously, inside the caller's transaction. */
   #run(op: Operation): Applied {
-    const { directory, collections, documents } = this.#deps;
+    const { directory, collections, documents, apiKeys } = this.#deps;
     const done = (value: unknown): Applied => ({ outcome: { value }, tail: noTail });
     switch (op.kind) {
       case 'create-user':
@@ -113,6 +115,21 @@ export class OperationApplier {
         const { removed, tail } = documents.deleteCollectionNow(op.tenantId, op.name);
         return { outcome: { value: removed }, tail };
       }
+      case 'documents':
+        return done((documents[op.method] as (...args: unknown[]) => unknown).apply(documents, op.args));
+      case 'update-collection':
+        return done(documents.updateCollectionNow(op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
+      case 'delete-some': {
+        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent);
+        return { outcome: { value }, tail };
+      }
+      case 'create-api-key':
+        return done(apiKeys.insert({ ...op.key, secretHash: Buffer.from(op.key.secretHash, 'hex') }, op.maxPerUser));
+      case 'revoke-api-key':
+        if (!apiKeys.delete(op.tenantId, op.keyId, op.userId)) {
+          throw createError('NOT_FOUND', { resource: 'API key', id: op.keyId });
+        }
+        return done(true);
     }
   }
 }

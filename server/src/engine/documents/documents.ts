@@ -5,7 +5,9 @@ import {
   visibilities,
   type AclChange,
   type AclEntry,
+  type Collection,
   type DocumentInput,
+  type UpdateCollectionRequest,
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
@@ -23,7 +25,7 @@ import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { Collections } from '../collections/collections.js';
 import { clientSpaceKey } from '../collections/vector-space.js';
-import type { OperationLog } from '../cluster/operation.js';
+import type { DocumentWrites, OperationLog } from '../cluster/operation.js';
 
 /** The fields a partial update may change. */
 export interface DocumentPatch {
@@ -154,6 +156,43 @@ export class Documents {
   #afterCommit(update: () => void): void {
     if (this.#held) this.#held.push(update);
     else update();
+  }
+
+  /**
+   * One of the synchronous writes of {@link DocumentWrites} (visibility, ACL, engagement): here, or in cluster mode
+   * through the replicated log, applied on every node with the time the taking node decided.
+   *
+   * @example await documents.change('setVisibility', viewer, 'report', 'public');
+   */
+  async change<M extends keyof DocumentWrites>(
+    method: M,
+    ...args: Parameters<DocumentWrites[M]>
+  ): Promise<ReturnType<DocumentWrites[M]>> {
+    type Result = ReturnType<DocumentWrites[M]>;
+    if (!this.#log) return (this[method] as (...a: unknown[]) => Result).apply(this, args);
+    return (await this.#log.submit({ kind: 'documents', method, args } as never)) as Result;
+  }
+
+  /** Changes a collection's settings (see Collections.update), here or in cluster mode through the log. */
+  async updateCollection(
+    tenantId: string,
+    name: string,
+    patch: UpdateCollectionRequest,
+    now: number,
+  ): Promise<Collection> {
+    if (this.#log) {
+      return (await this.#log.submit({ kind: 'update-collection', tenantId, name, body: patch })) as Collection;
+    }
+    return this.updateCollectionNow(tenantId, name, patch, now);
+  }
+
+  /** Changes a collection's settings here; the vector indexes whose ef_search changed reload after the commit. */
+  updateCollectionNow(tenantId: string, name: string, patch: UpdateCollectionRequest, now: number): Collection {
+    const { collection, reload } = this.#deps.collections.update(tenantId, name, patch, now);
+    this.#afterCommit(() => {
+      for (const vectorName of reload) this.#deps.vectors.reload(tenantId, clientSpaceKey(collection.name, vectorName));
+    });
+    return collection;
   }
 
   /** Cluster mode: writes go through `log` from now on. */
@@ -824,6 +863,25 @@ export class Documents {
     ids: readonly string[],
     permanent: boolean,
   ): Promise<{ deleted: number; skipped: number }> {
+    if (this.#log) {
+      return (await this.#log.submit({
+        kind: 'delete-some',
+        viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
+        ids,
+        permanent,
+      })) as { deleted: number; skipped: number };
+    }
+    const { value, tail } = this.deleteSomeNow(viewer, ids, permanent);
+    await tail();
+    return value;
+  }
+
+  /** The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. */
+  deleteSomeNow(
+    viewer: Viewer,
+    ids: readonly string[],
+    permanent: boolean,
+  ): { value: { deleted: number; skipped: number }; tail: () => Promise<void> } {
     const now = this.now();
     let skipped = 0;
     const targets = ids.flatMap((id) => {
@@ -835,8 +893,8 @@ export class Documents {
       }
       return [row];
     });
-    await this.#removeNow(viewer.tenantId, targets, permanent, now)();
-    return { deleted: targets.length, skipped };
+    const tail = this.#removeNow(viewer.tenantId, targets, permanent, now);
+    return { value: { deleted: targets.length, skipped }, tail };
   }
 
   /**
