@@ -67,14 +67,15 @@ export const minNatsVersion = [2, 9, 0] as const;
  * @example checkNatsVersion('2.9.10'); // passes; checkNatsVersion('2.8.4') throws a ConfigError
  */
 export function checkNatsVersion(version: string | undefined): void {
-  const parts = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? '');
-  const [major, minor, patch] = parts ? parts.slice(1).map(Number) : [];
-  const old =
-    major === undefined ||
-    major < minNatsVersion[0] ||
-    (major === minNatsVersion[0] &&
-      (minor! < minNatsVersion[1] || (minor === minNatsVersion[1] && patch! < minNatsVersion[2])));
-  if (old) {
+  const parts = /^v?(\d+)\.(\d+)\.(\d+)/
+    .exec(version ?? '')
+    ?.slice(1)
+    .map(Number);
+  // The first part that differs decides (2.10 is newer than 2.9); no version at all counts as older.
+  const order = parts
+    ? minNatsVersion.reduce<number>((sign, min, i) => sign || Math.sign((parts[i] ?? 0) - min), 0)
+    : -1;
+  if (order < 0) {
     throw new ConfigError(
       `Cluster mode needs nats-server ${minNatsVersion.join('.')} or newer with JetStream; the server at NATS_URL reports ${version ?? 'no version'}. Upgrade it (Debian bookworm ships 2.9, trixie 2.10; 2.10+ with sync_interval: always also makes acknowledgements survive a power loss).`,
     );
