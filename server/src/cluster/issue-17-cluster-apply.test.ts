@@ -5,8 +5,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import {
+  credentials,
+  Metadata,
+  type ClientWritableStream,
+  type GrpcObject,
+  type ServiceClientConstructor,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { freePort, startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+import { loadGodbProto } from '../transport/grpc/grpc-server.js';
+
+interface ImportReply {
+  written: number;
+  failed: number;
+  results: { document_id?: string }[];
+}
+type ImportClient = {
+  ImportDocuments(md: Metadata, cb: (e: ServiceError | null, r: ImportReply) => void): ClientWritableStream<unknown>;
+  close(): void;
+};
 
 const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
 
@@ -62,6 +81,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
           JWT_SECRET: jwtSecret,
           DATA_DIR: dir,
           NATS_PUBLISH_TIMEOUT_MS: '3000',
+          GRPC_PORT: String(await freePort()),
         }),
       );
     }
@@ -346,6 +366,51 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       };
       assert.deepEqual(state(b), state(a));
       assert.deepEqual(state(c), state(a));
+    },
+  );
+
+  test(
+    'a gRPC import sent again with its idempotency-key metadata, on another node, is applied once',
+    bound,
+    async () => {
+      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      const pkg = (loadGodbProto().grpc.godb as GrpcObject).v1 as GrpcObject;
+      const clients = [a, b].map(
+        (node) =>
+          new (pkg.DocumentService as ServiceClientConstructor)(
+            `127.0.0.1:${node.grpc!.port}`,
+            credentials.createInsecure(),
+          ) as unknown as ImportClient,
+      );
+      const importOn = (client: ImportClient, key?: string) => {
+        const metadata = new Metadata();
+        metadata.set('authorization', `Bearer ${token}`);
+        if (key !== undefined) metadata.set('idempotency-key', key);
+        return new Promise<ImportReply>((resolve, reject) => {
+          const stream = client.ImportDocuments(metadata, (error, reply) => (error ? reject(error) : resolve(reply)));
+          // No ids: each import would make documents of its own but for the key.
+          for (const title of ['One', 'Two']) stream.write({ line: JSON.stringify({ title, content: `${title}.` }) });
+          stream.end();
+        });
+      };
+      try {
+        const key = `import-${randomUUID()}`;
+        const first = await importOn(clients[0]!, key);
+        const again = await importOn(clients[1]!, key);
+        assert.equal(first.written, 2);
+        assert.deepEqual(
+          again.results.map((r) => r.document_id),
+          first.results.map((r) => r.document_id),
+        );
+        await assert.rejects(importOn(clients[0]!, 'not valid!'), (e: ServiceError) =>
+          /Idempotency-Key is 1-128/.test(e.details),
+        );
+        await settle();
+        for (const node of nodes) assert.equal(digest(node, tenantId).documents, 2);
+      } finally {
+        for (const client of clients) client.close();
+      }
     },
   );
 });

@@ -243,12 +243,13 @@ export class NatsLog implements OperationLog, ClusterReads {
   }
 
   /**
-   * Runs `work` (a request) so that the operations it submits get message ids made from `key`, scoped by `scope`
-   * (the tenant), and from their rank in the request: the same request sent again with the same key makes the
+   * A runner for a request's work: the operations submitted inside it get message ids made from `key`, scoped by
+   * `scope` (the tenant), and from their rank in the request: the same request sent again with the same key makes the
    * same ids, which JetStream drops within its duplicate window, and is answered what the first one answered.
    */
-  idempotent<T>(scope: string, key: string, work: () => Promise<T>): Promise<T> {
-    return this.#idempotency.run({ scope, key, submitted: 0 }, work);
+  idempotent(scope: string, key: string): <R>(work: () => R) => R {
+    const request: Idempotency = { scope, key, submitted: 0 };
+    return (work) => this.#idempotency.run(request, work);
   }
 
   submit(body: OperationBody): Promise<unknown> {
@@ -412,7 +413,8 @@ export class NatsLog implements OperationLog, ClusterReads {
    * and nothing was applied for two checks in a row, the consumer is stopped, and #start makes a new one.
    */
   async #watch(): Promise<void> {
-    if (this.#watched.busy || this.#closed) return;
+    // A halted node is behind on purpose: #start retries its operation; a new consumer would change nothing.
+    if (this.#watched.busy || this.#closed || this.#halted) return;
     this.#watched.busy = true;
     try {
       const last = await this.lastSequence();

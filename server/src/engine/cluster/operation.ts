@@ -119,10 +119,12 @@ export interface ClusterReads {
   /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
   position(): number;
   /**
-   * Runs a request whose writes are named by `key` within `scope` (its tenant): sent again with the same key, its
-   * operations are applied once, and it is answered what the first one was.
+   * A runner for the work of one request whose writes are named by `key` within `scope` (its tenant): sent again
+   * with the same key, its operations are applied once, and it is answered what the first one was. Every piece of
+   * the request's work (a streamed answer's lines too) runs through the same runner, so its operations are counted
+   * in order.
    */
-  idempotent<T>(scope: string, key: string, work: () => Promise<T>): Promise<T>;
+  idempotent(scope: string, key: string): <R>(work: () => R) => R;
 }
 
 const f32 = '$f32';

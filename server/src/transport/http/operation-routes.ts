@@ -1,5 +1,5 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
-import { createError, idempotencyKeyHeader } from '@godb/contract';
+import { createError } from '@godb/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
@@ -7,6 +7,7 @@ import { PassThrough, pipeline } from 'node:stream';
 import { byteLimit } from '../../service/documents/import-documents.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
 import type { Consistency, Principal } from '../../service/context.js';
+import { idempotencyKeyOf } from '../../service/idempotency-key.js';
 import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
 import { StatusResult } from '../../service/status-result.js';
@@ -83,20 +84,6 @@ function consistencyOf(headers: FastifyRequest['headers']): Consistency | undefi
   return { strong: level === 'strong', ...(minSeq !== undefined && { minSeq: Number(minSeq) }) };
 }
 
-/** The Idempotency-Key header, checked against the contract's pattern (absent: undefined). */
-function idempotencyKeyOf(headers: FastifyRequest['headers']): string | undefined {
-  const key = headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (typeof key !== 'string' || !new RegExp(idempotencyKeyHeader.pattern).test(key)) {
-    throw createError(
-      'VALIDATION_FAILED',
-      { detail: 'Idempotency-Key is 1-128 letters, digits and the characters - _ . :' },
-      { field: 'headers.idempotency-key' },
-    );
-  }
-  return key;
-}
-
 /**
  * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
  * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
@@ -141,7 +128,7 @@ export function registerOperationRoutes(
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
           const consistency = consistencyOf(request.headers);
-          const idempotencyKey = idempotencyKeyOf(request.headers);
+          const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key'], 'headers.idempotency-key');
           const result = await services
             .invoke(operation, input, {
               principal: request.principal,
