@@ -483,15 +483,16 @@ export class NatsLog implements OperationLog, ClusterReads {
     this.#halted = null;
     this.#applied = Math.max(this.#applied, seq);
     if (applied) {
+      // Kept for every node's operations (a request retried with its Idempotency-Key may reach another node), and
+      // at once: a duplicate acknowledged while the tail runs finds it.
+      this.#outcomes.set(op.id, applied.outcome);
+      const oldest = this.#outcomes.keys().next().value;
+      if (this.#outcomes.size > keptOutcomes && oldest !== undefined) this.#outcomes.delete(oldest);
       await applied
         .tail()
         .catch((error: unknown) =>
           this.#options.logger.error({ err: error, seq }, 'cluster mode: the work after an operation failed'),
         );
-      // Kept for every node's operations: a request retried with its Idempotency-Key may reach another node.
-      this.#outcomes.set(op.id, applied.outcome);
-      const oldest = this.#outcomes.keys().next().value;
-      if (this.#outcomes.size > keptOutcomes && oldest !== undefined) this.#outcomes.delete(oldest);
       for (const resolve of this.#waiting.get(op.id) ?? []) resolve(applied.outcome);
       this.#waiting.delete(op.id);
     }
