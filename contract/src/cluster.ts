@@ -35,6 +35,8 @@ export const clusterHandling = {
   'record-engagement': 'replicated',
   'update-collection': 'replicated',
   'delete-documents': 'replicated',
+  'refresh-indexes': 'replicated',
+  'recluster-indexes': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -69,8 +71,6 @@ export const clusterHandling = {
   'count-documents': 'local',
   'scroll-documents': 'local',
 
-  'refresh-indexes': 'refused',
-  'recluster-indexes': 'refused',
   'delete-snapshot': 'refused',
   'restore-snapshot': 'refused',
   'upload-snapshot': 'refused',

@@ -230,7 +230,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
   );
 
   test(
-    'API keys, visibility, ACLs, engagement, collection updates and deletes by filter made on one node hold on every node',
+    'API keys, visibility, ACLs, engagement, collection updates, deletes by filter and index maintenance taken by one node hold on every node',
     bound,
     async () => {
       const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
@@ -346,11 +346,22 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         }
       }
 
+      // Index maintenance taken by one node runs on every node, with the same outcome.
+      const reclustered = await call(b, admin.token, 'POST', '/api/v1/indexes/recluster');
+      assert.equal(reclustered.statusCode, 200, reclustered.body);
+      const refreshed = await call(c, admin.token, 'POST', '/api/v1/indexes/refresh');
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      assert.equal((refreshed.json() as { documents: number }).documents, 2);
+      await settle();
+
       // Every node holds the same rows: documents (fields, engagement, visibility), ACLs, collections and keys.
       const state = (node: TestServer) => {
         const db = node.engine.db;
         return {
           documents: digest(node, admin.tenantId),
+          maintenance: db
+            .prepare('SELECT id, cluster, indexed_at FROM documents WHERE tenant_id = ? ORDER BY id, version')
+            .all(admin.tenantId),
           acl: db
             .prepare(
               `SELECT d.id, a.principal, a.role FROM document_access a JOIN documents d ON d.seq = a.doc_seq

@@ -3,6 +3,7 @@ import type { Collections } from '../collections/collections.js';
 import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import type { Operation } from './operation.js';
@@ -15,6 +16,7 @@ export interface ApplierDeps {
   readonly collections: Collections;
   readonly documents: Documents;
   readonly apiKeys: ApiKeyStore;
+  readonly maintenance: Maintenance;
   readonly clock: OperationClock;
 }
 
@@ -84,7 +86,7 @@ export class OperationApplier {
 
   /** The write itself, synchronously, inside the caller's transaction. */
   #run(op: Operation): Applied {
-    const { directory, collections, documents, apiKeys } = this.#deps;
+    const { directory, collections, documents, apiKeys, maintenance } = this.#deps;
     const done = (value: unknown): Applied => ({ outcome: { value }, tail: noTail });
     switch (op.kind) {
       case 'create-user':
@@ -125,6 +127,8 @@ export class OperationApplier {
       }
       case 'create-api-key':
         return done(apiKeys.insert({ ...op.key, secretHash: Buffer.from(op.key.secretHash, 'hex') }, op.maxPerUser));
+      case 'maintenance':
+        return done(op.method === 'refresh' ? maintenance.refresh(op.tenantId) : maintenance.recluster(op.tenantId));
       case 'revoke-api-key':
         if (!apiKeys.delete(op.tenantId, op.keyId, op.userId)) {
           throw createError('NOT_FOUND', { resource: 'API key', id: op.keyId });

@@ -70,6 +70,12 @@ export type OperationBody =
       readonly maxPerUser: number;
     }
   | {
+      /** Index maintenance of a tenant (refresh, recluster): every node rebuilds its own derived indexes. */
+      readonly kind: 'maintenance';
+      readonly method: 'refresh' | 'recluster';
+      readonly tenantId: string;
+    }
+  | {
       readonly kind: 'revoke-api-key';
       readonly tenantId: string;
       /** (Not `id`: that is the operation's own.) */

@@ -187,8 +187,8 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
           NATS servers and three nodes to try it. Registration, users, groups, permissions, API keys, documents (with
-          their visibility, ACLs and engagement, and deletes by filter) and collections are replicated; index
-          maintenance, snapshots, mail and documents with <code>file_content</code> answer 501 until they are.
+          their visibility, ACLs and engagement, and deletes by filter), collections and index maintenance are
+          replicated; snapshots, mail and documents with <code>file_content</code> answer 501 until they are.
         </li>
         <li>
           Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)

@@ -150,7 +150,7 @@ export default function SystemArchitecture() {
         the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one that a
         node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried with
         its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents (visibility,
-        ACLs, engagement, deletes by filter) and collections are replicated so far; index maintenance, snapshots and
+        ACLs, engagement, deletes by filter), collections and index maintenance are replicated so far; snapshots and
         mail answer 501 in cluster mode.
       </p>
     </>
