@@ -480,9 +480,17 @@ export const errorCatalogue = {
     http: 503,
     grpc: 'UNAVAILABLE',
     message:
-      'This node has applied the replicated log up to sequence {applied}; the read asked for {wanted} and the node did not get there within {timeout_ms} ms. Retry, or read from another node',
+      'This node has applied the replicated log up to sequence {applied} and did not reach sequence {wanted} within {timeout_ms} ms. {detail}',
     description:
-      'Cluster mode: a read with X-GoDB-Consistency: strong or X-GoDB-Min-Seq waits until this node has applied that much of the log, for at most NATS_PUBLISH_TIMEOUT_MS.',
+      'Cluster mode: a read with X-GoDB-Consistency: strong or X-GoDB-Min-Seq waits until this node has applied that much of the log, and a write until this node has applied it, each for at most NATS_PUBLISH_TIMEOUT_MS. A write answered this way is stored in the log and applied by every node: send it again with the same Idempotency-Key (it is applied once), or read it on another node.',
+  },
+  IDEMPOTENCY_KEY_REPLAYED: {
+    http: 409,
+    grpc: 'ALREADY_EXISTS',
+    message:
+      'A request with this Idempotency-Key was applied at sequence {seq} of the replicated log, and this node no longer keeps its answer (it restarted since). Read the resource to see its state, or use a new key for a new write',
+    description:
+      'Cluster mode: the write was sent again with the Idempotency-Key of one already applied; it was not applied a second time.',
   },
   INTERNAL: {
     http: 500,

@@ -68,8 +68,16 @@ test('documents, searches, users, keys and errors are named components, referenc
 });
 
 test('every reference resolves, every component is used, and names are valid component keys', () => {
-  const used = new Set([...refs(doc)].map((ref) => ref.replace('#/components/schemas/', '')));
+  const all = [...refs(doc)];
+  const used = new Set(
+    all.filter((ref) => ref.startsWith('#/components/schemas/')).map((ref) => ref.replace('#/components/schemas/', '')),
+  );
   assert.deepEqual([...used].sort(), Object.keys(components).sort());
+  // Header parameters declared once (Idempotency-Key) are the only other references.
+  const parameters = (doc.components as { parameters: Json }).parameters;
+  for (const ref of all.filter((r) => !r.startsWith('#/components/schemas/'))) {
+    assert.ok(ref.startsWith('#/components/parameters/') && parameters[ref.split('/').at(-1)!], ref);
+  }
   for (const name of Object.keys(components)) assert.match(name, /^[A-Za-z0-9._-]+$/);
 });
 

@@ -1,5 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { commonErrors, authErrors, tenantDataCategories, type OperationSpec } from './define-operation.js';
+import { clusterHandling, idempotencyKeyHeader } from './cluster.js';
+import type { OperationId } from './catalogue.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
 import { extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
 import { ErrorBody } from './schemas/common.js';
@@ -50,8 +52,13 @@ function parameters(operation: OperationSpec): Json[] {
       });
     }
   }
+  // Declared once under components.parameters; every write the replicated log carries takes it.
+  if (isReplicated(operation)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return out;
 }
+
+/** Whether cluster mode carries the operation's writes through the replicated log. */
+const isReplicated = (operation: OperationSpec) => clusterHandling[operation.id as OperationId] === 'replicated';
 
 /**
  * Error codes an operation can answer with: its own, the common ones, auth errors when it needs a token, and
@@ -61,6 +68,7 @@ export function operationErrors(operation: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>([...operation.errors, ...commonErrors]);
   if (operation.access !== 'public') for (const code of authErrors) codes.add(code);
   if (operation.access !== 'public' && tenantDataCategories.includes(operation.category)) codes.add('TENANT_RESTORING');
+  if (isReplicated(operation)) codes.add('IDEMPOTENCY_KEY_REPLAYED');
   return [...codes];
 }
 
@@ -198,6 +206,15 @@ export function buildOpenApi(
         ...(options.components !== false && extractComponents(namedSchemas(plain, callerSchema), schemaSites(paths))),
         ErrorBody: plain(ErrorBody),
       }),
+      parameters: {
+        IdempotencyKey: {
+          name: idempotencyKeyHeader.name,
+          in: 'header',
+          required: false,
+          description: idempotencyKeyHeader.description,
+          schema: { type: 'string', pattern: idempotencyKeyHeader.pattern },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: 'http',

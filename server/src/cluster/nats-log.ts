@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createError } from '@godb/contract';
 import {
@@ -14,7 +15,7 @@ import {
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/env.js';
 import type { Clock } from '../engine/clock.js';
-import type { OperationApplier } from '../engine/cluster/apply-operation.js';
+import type { OperationApplier, Outcome } from '../engine/cluster/apply-operation.js';
 import {
   type ClusterReads,
   type Consistency,
@@ -51,10 +52,48 @@ const consumeExpiresMs = 5_000;
 const watchdogMs = 2_500;
 /** The pause between two attempts to publish an operation that was not acknowledged. */
 const retryPauseMs = 250;
-/** Outcomes of this node's operations kept for a duplicate publish to answer with. */
+/** Outcomes of operations (taken by any node) kept for a duplicate publish, a retried request, to answer with. */
 const keptOutcomes = 10_000;
+/** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
+const haltedRetryMs = 2_000;
 
-type Outcome = { value: unknown } | { error: unknown };
+/** The oldest nats-server GoDB runs on: the consumer API the client uses (named consumers) came with 2.9. */
+export const minNatsVersion = [2, 9, 0] as const;
+
+/**
+ * Refuses a nats-server older than {@link minNatsVersion}: it would ignore or reject what the log asks of it
+ * (consumers made by name, the stream's settings) in ways that surface only later.
+ *
+ * @example checkNatsVersion('2.9.10'); // passes; checkNatsVersion('2.8.4') throws a ConfigError
+ */
+export function checkNatsVersion(version: string | undefined): void {
+  const parts = /^v?(\d+)\.(\d+)\.(\d+)/
+    .exec(version ?? '')
+    ?.slice(1)
+    .map(Number);
+  // The first part that differs decides (2.10 is newer than 2.9); no version at all counts as older.
+  const order = parts
+    ? minNatsVersion.reduce<number>((sign, min, i) => sign || Math.sign((parts[i] ?? 0) - min), 0)
+    : -1;
+  if (order < 0) {
+    throw new ConfigError(
+      `Cluster mode needs nats-server ${minNatsVersion.join('.')} or newer with JetStream; the server at NATS_URL reports ${version ?? 'no version'}. Upgrade it (Debian bookworm ships 2.9, trixie 2.10; 2.10+ with sync_interval: always also makes acknowledgements survive a power loss).`,
+    );
+  }
+}
+
+/** A request's Idempotency-Key, scoped, and how many operations the request has submitted so far. */
+interface Idempotency {
+  readonly scope: string;
+  readonly key: string;
+  submitted: number;
+}
+
+/** Why this node stopped applying the log: the operation it could not apply, and the failure. */
+export interface Halt {
+  readonly seq: number;
+  readonly reason: string;
+}
 
 /**
  * The replicated log on NATS JetStream: operations are published to one file-backed stream (replicated on up to
@@ -85,6 +124,9 @@ export class NatsLog implements OperationLog, ClusterReads {
   #watched = { applied: -1, stalls: 0, busy: false };
   #loop: Promise<void> = Promise.resolve();
   #closed = false;
+  /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
+  #halted: Halt | null = null;
+  readonly #idempotency = new AsyncLocalStorage<Idempotency>();
 
   private constructor(nc: NatsConnection, options: NatsLogOptions) {
     this.#nc = nc;
@@ -105,6 +147,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     });
     const log = new NatsLog(nc, options);
     try {
+      checkNatsVersion(nc.info?.version);
       const jsm = await jetstreamManager(nc);
       log.#jsm = jsm;
       const last = await log.#ensureStream(jsm);
@@ -128,9 +171,14 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#nc.info?.version ?? 'unknown';
   }
 
-  /** This node's progress, for /readyz and /metrics. */
-  status(): { node: string; applied: number; lag: number } {
-    return { node: this.#options.nodeId, applied: this.#applied, lag: Math.max(0, this.#known - this.#applied) };
+  /** This node's progress, for /readyz and /metrics; `halted` while it cannot apply the next operation. */
+  status(): { node: string; applied: number; lag: number; halted?: Halt } {
+    return {
+      node: this.#options.nodeId,
+      applied: this.#applied,
+      lag: Math.max(0, this.#known - this.#applied),
+      ...(this.#halted && { halted: this.#halted }),
+    };
   }
 
   /** The stream's last sequence, as JetStream reports it now. */
@@ -184,6 +232,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       applied: this.#applied,
       wanted,
       timeout_ms: this.#options.publishTimeoutMs,
+      detail: 'Retry, or read from another node.',
     });
   }
 
@@ -193,8 +242,28 @@ export class NatsLog implements OperationLog, ClusterReads {
     return new Promise((resolve) => this.#seqWaiters.push({ seq, resolve }));
   }
 
+  /**
+   * A runner for a request's work: the operations submitted inside it get message ids made from `key`, scoped by
+   * `scope` (the tenant), and from their rank in the request: the same request sent again with the same key makes the
+   * same ids, which JetStream drops within its duplicate window, and is answered what the first one answered.
+   */
+  idempotent(scope: string, key: string): <R>(work: () => R) => R {
+    const request: Idempotency = { scope, key, submitted: 0 };
+    return (work) => this.#idempotency.run(request, work);
+  }
+
   submit(body: OperationBody): Promise<unknown> {
-    return this.publish({ ...body, id: randomUUID(), node: this.#options.nodeId, now: this.#options.clock.now() });
+    const request = this.#idempotency.getStore();
+    let id: string = randomUUID();
+    if (request) {
+      const rank = request.submitted;
+      request.submitted += 1;
+      id = `idem-${createHash('sha256')
+        .update(JSON.stringify([request.scope, request.key, rank]))
+        .digest('hex')
+        .slice(0, 40)}`;
+    }
+    return this.publish({ ...body, id, node: this.#options.nodeId, now: this.#options.clock.now() });
   }
 
   /**
@@ -203,29 +272,40 @@ export class NatsLog implements OperationLog, ClusterReads {
    */
   async publish(op: Operation): Promise<unknown> {
     const kept = this.#outcomes.get(op.id);
+    let waiter: ((outcome: Outcome) => void) | null = null;
     const outcome =
       kept ??
       new Promise<Outcome>((resolve) => {
+        waiter = resolve;
         this.#waiting.set(op.id, [...(this.#waiting.get(op.id) ?? []), resolve]);
       });
+    const forget = () => {
+      const left = (this.#waiting.get(op.id) ?? []).filter((resolve) => resolve !== waiter);
+      if (left.length > 0) this.#waiting.set(op.id, left);
+      else this.#waiting.delete(op.id);
+    };
     const data = encodeOperation(op);
     if (data.byteLength > maxOperationBytes) {
-      this.#waiting.delete(op.id);
+      forget();
       throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });
     }
     // While NATS elects a new stream leader (a NATS node died), publishes fail or time out: the same message again,
     // with the same id, until the deadline; JetStream stores it once however many attempts reached it.
     const deadline = performance.now() + this.#options.publishTimeoutMs;
+    let seq = 0;
+    let duplicate = false;
     for (let attempt = 1; ; attempt += 1) {
       const remaining = Math.round(deadline - performance.now());
       try {
         const ack = await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
         this.#known = Math.max(this.#known, ack.seq);
+        seq = ack.seq;
+        duplicate = ack.duplicate;
         break;
       } catch (error) {
         const left = deadline - performance.now();
         if (left <= 0 || this.#closed) {
-          this.#waiting.delete(op.id);
+          forget();
           throw createError('CLUSTER_UNAVAILABLE', {
             timeout_ms: this.#options.publishTimeoutMs,
             reason: `${attempt} attempts; the last: ${(error as Error).message}`,
@@ -234,9 +314,35 @@ export class NatsLog implements OperationLog, ClusterReads {
         await sleep(Math.min(retryPauseMs, left));
       }
     }
-    const settled = await outcome;
+    if (!kept && duplicate && this.#applied >= seq && !this.#outcomes.has(op.id)) {
+      // A retry of an operation this node applied before it kept outcomes (it restarted since, or forgot it).
+      forget();
+      throw createError('IDEMPOTENCY_KEY_REPLAYED', { seq });
+    }
+    const settled = await this.#settled(outcome, seq, forget);
     if ('error' in settled) throw settled.error;
     return settled.value;
+  }
+
+  /**
+   * The outcome of the operation stored at `seq`, once this node applied it, within NATS_PUBLISH_TIMEOUT_MS: a
+   * node whose consumer is stuck answers 503 CLUSTER_LAGGING rather than hold the request for ever (the operation
+   * is in the log all the same, and every node applies it).
+   */
+  async #settled(outcome: Promise<Outcome> | Outcome, seq: number, forget: () => void): Promise<Outcome> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.#options.publishTimeoutMs);
+    });
+    const settled = await Promise.race([outcome, late]).finally(() => clearTimeout(timer));
+    if (settled) return settled;
+    forget();
+    throw createError('CLUSTER_LAGGING', {
+      applied: this.#applied,
+      wanted: seq,
+      timeout_ms: this.#options.publishTimeoutMs,
+      detail: `The write is stored in the replicated log at sequence ${seq}, and every node applies it: read it on another node with X-GoDB-Min-Seq: ${seq}, or send the request again with the same Idempotency-Key (it is applied once).${this.#halted ? ` This node stopped at sequence ${this.#halted.seq}: ${this.#halted.reason}.` : ''}`,
+    });
   }
 
   async close(): Promise<void> {
@@ -296,7 +402,7 @@ export class NatsLog implements OperationLog, ClusterReads {
         } catch (error) {
           if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
         }
-        if (!this.#closed) await sleep(retryPauseMs);
+        if (!this.#closed) await sleep(this.#halted ? haltedRetryMs : retryPauseMs);
       }
     })();
   }
@@ -307,7 +413,8 @@ export class NatsLog implements OperationLog, ClusterReads {
    * and nothing was applied for two checks in a row, the consumer is stopped, and #start makes a new one.
    */
   async #watch(): Promise<void> {
-    if (this.#watched.busy || this.#closed) return;
+    // A halted node is behind on purpose: #start retries its operation; a new consumer would change nothing.
+    if (this.#watched.busy || this.#closed || this.#halted) return;
     this.#watched.busy = true;
     try {
       const last = await this.lastSequence();
@@ -348,31 +455,51 @@ export class NatsLog implements OperationLog, ClusterReads {
     for await (const message of messages) {
       this.#known = Math.max(this.#known, message.seq + message.info.pending);
       if (message.seq <= this.#applied) continue;
-      await this.#apply(message.seq, decodeOperation(message.data));
+      if (!(await this.#apply(message.seq, decodeOperation(message.data)))) {
+        // Never past an operation this node could not apply: the consumer stops, and #start makes a new one from
+        // that same operation after a pause, until it applies (the disk has room again).
+        messages.stop();
+        return;
+      }
     }
   }
 
-  async #apply(seq: number, op: Operation): Promise<void> {
-    const pending = this.#options.applier.apply(this.#stream, seq, op);
-    let outcome: Outcome | null = null;
-    if (pending) {
-      try {
-        outcome = { value: await pending };
-      } catch (error) {
-        outcome = { error };
+  /** Applies one operation of the log; false (and the node halted) when it failed for a reason of this node's. */
+  async #apply(seq: number, op: Operation): Promise<boolean> {
+    let applied;
+    try {
+      applied = this.#options.applier.apply(this.#stream, seq, op);
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (this.#halted?.seq !== seq || this.#halted.reason !== reason) {
+        this.#options.logger.error(
+          { err: error, seq, operation: op.kind, id: op.id },
+          'cluster mode: an operation of the log failed on this node only; it stops here and tries again',
+        );
       }
+      this.#halted = { seq, reason };
+      return false;
     }
+    this.#halted = null;
     this.#applied = Math.max(this.#applied, seq);
-    if (outcome && op.node === this.#options.nodeId) {
-      this.#outcomes.set(op.id, outcome);
+    if (applied) {
+      // Kept for every node's operations (a request retried with its Idempotency-Key may reach another node), and
+      // at once: a duplicate acknowledged while the tail runs finds it.
+      this.#outcomes.set(op.id, applied.outcome);
       const oldest = this.#outcomes.keys().next().value;
       if (this.#outcomes.size > keptOutcomes && oldest !== undefined) this.#outcomes.delete(oldest);
-      for (const resolve of this.#waiting.get(op.id) ?? []) resolve(outcome);
+      await applied
+        .tail()
+        .catch((error: unknown) =>
+          this.#options.logger.error({ err: error, seq }, 'cluster mode: the work after an operation failed'),
+        );
+      for (const resolve of this.#waiting.get(op.id) ?? []) resolve(applied.outcome);
       this.#waiting.delete(op.id);
     }
     const done = this.#seqWaiters.filter((w) => w.seq <= this.#applied);
-    if (done.length === 0) return;
+    if (done.length === 0) return true;
     this.#seqWaiters = this.#seqWaiters.filter((w) => w.seq > this.#applied);
     for (const waiter of done) waiter.resolve();
+    return true;
   }
 }

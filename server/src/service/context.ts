@@ -28,6 +28,8 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** Cluster mode: how much of the replicated log this node must have applied before the operation runs. */
   readonly consistency?: Consistency;
+  /** Cluster mode: the Idempotency-Key of a replicated write (a retry with the same key is applied once). */
+  readonly idempotencyKey?: string;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

@@ -1,4 +1,10 @@
-import { createError, tenantDataCategories, type CatalogueOperation, type OperationId } from '@godb/contract';
+import {
+  clusterHandling,
+  createError,
+  tenantDataCategories,
+  type CatalogueOperation,
+  type OperationId,
+} from '@godb/contract';
 import type { AnyUseCase, Principal, RequestContext, UseCaseOf } from './context.js';
 import { addGroupUserUseCase } from './auth/add-group-user.js';
 import { assignGroupPermissionUseCase } from './auth/assign-group-permission.js';
@@ -75,7 +81,6 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { NdjsonResult } from './ndjson-result.js';
-import { clusterHandling } from './cluster/cluster-operations.js';
 import type { ClusterReads } from '../engine/cluster/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
@@ -205,6 +210,18 @@ async function* endWith<T>(lines: AsyncIterable<T>, end: () => void): AsyncGener
   }
 }
 
+/** The lines of a streamed answer, each produced inside `run` (cluster mode: named by the request's key). */
+async function* within<T>(lines: AsyncIterable<T>, run: <R>(work: () => R) => R): AsyncGenerator<T> {
+  const iterator = lines[Symbol.asyncIterator]();
+  try {
+    for (let next = await run(() => iterator.next()); !next.done; next = await run(() => iterator.next())) {
+      yield next.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 /** Categories whose operations read or change a tenant's data: refused while that tenant is being restored. */
 const tenantData: ReadonlySet<string> = new Set(tenantDataCategories);
 
@@ -246,7 +263,16 @@ export function createServices(given: ServiceDeps): Services {
       let streamed = false;
       try {
         // The one conversion point of date-like fields, after validation and before any use case.
-        const result = await entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+        const run = () => entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+        // Cluster mode: a replicated write sent with an Idempotency-Key publishes operations named by it, per tenant.
+        const key = ctx.idempotencyKey;
+        const named =
+          deps.cluster && key !== undefined && clusterHandling[operation.id] === 'replicated'
+            ? deps.cluster.idempotent(ctx.principal?.tenantId ?? '', key)
+            : null;
+        const answer = await (named ? named(run) : run());
+        // A streamed answer writes while the transport reads it: its writes are named by the key too.
+        const result = named && answer instanceof NdjsonResult ? new NdjsonResult(within(answer.lines, named)) : answer;
         if (!(result instanceof NdjsonResult) || !end) return result;
         // A streamed answer (an NDJSON import) works while the transport reads it: it counts until it ends.
         streamed = true;

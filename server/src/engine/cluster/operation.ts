@@ -1,5 +1,7 @@
-import type { CreateCollectionRequest } from '@godb/contract';
+import type { CreateCollectionRequest, UpdateCollectionRequest } from '@godb/contract';
+import type { NewApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
+import type { Documents } from '../documents/documents.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
 
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
@@ -12,6 +14,14 @@ export type DirectoryWrites = Pick<
 export type DirectoryCall = {
   [M in keyof DirectoryWrites]: { readonly method: M; readonly args: Parameters<DirectoryWrites[M]> };
 }[keyof DirectoryWrites];
+
+/** The documents' writes that travel in the log as a method and its arguments (all synchronous, clock-pinned). */
+export type DocumentWrites = Pick<Documents, 'setVisibility' | 'updateAcl' | 'engage'>;
+
+/** One call of a documents' write, as data. */
+export type DocumentCall = {
+  [M in keyof DocumentWrites]: { readonly method: M; readonly args: Parameters<DocumentWrites[M]> };
+}[keyof DocumentWrites];
 
 /**
  * What a replicated write carries, decided by the node that takes the request before it is published: ids,
@@ -38,7 +48,45 @@ export type OperationBody =
       readonly permanent: boolean;
     }
   | { readonly kind: 'create-collection'; readonly tenantId: string; readonly body: CreateCollectionRequest }
-  | { readonly kind: 'delete-collection'; readonly tenantId: string; readonly name: string };
+  | { readonly kind: 'delete-collection'; readonly tenantId: string; readonly name: string }
+  | ({ readonly kind: 'documents' } & DocumentCall)
+  | {
+      readonly kind: 'update-collection';
+      readonly tenantId: string;
+      readonly name: string;
+      readonly body: UpdateCollectionRequest;
+    }
+  | {
+      /** One batch of a delete by filter: the ids the taking node matched; each node checks access as it applies. */
+      readonly kind: 'delete-some';
+      readonly viewer: Viewer;
+      readonly ids: readonly string[];
+      readonly permanent: boolean;
+    }
+  | {
+      /** A new API key: its id and the hash of its secret (hex) decided by the taking node; the secret never travels. */
+      readonly kind: 'create-api-key';
+      readonly key: Omit<NewApiKey, 'secretHash'> & { readonly secretHash: string };
+      readonly maxPerUser: number;
+    }
+  | {
+      /** Index maintenance of a tenant (refresh, recluster): every node rebuilds its own derived indexes. */
+      readonly kind: 'maintenance';
+      readonly method: 'refresh' | 'recluster';
+      readonly tenantId: string;
+    }
+  | {
+      readonly kind: 'revoke-api-key';
+      readonly tenantId: string;
+      /** (Not `id`: that is the operation's own.) */
+      readonly keyId: string;
+      /** Only a key of this user (a caller who may revoke only their own), or any of the tenant's (null). */
+      readonly userId: string | null;
+    };
+
+/** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
+type NoId<T extends true> = T;
+export type BodiesHaveNoId = NoId<[Extract<OperationBody, { readonly id: unknown }>] extends [never] ? true : false>;
 
 /** An operation as it travels in the log. */
 export type Operation = OperationBody & {
@@ -76,6 +124,13 @@ export interface ClusterReads {
   catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
   /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
   position(): number;
+  /**
+   * A runner for the work of one request whose writes are named by `key` within `scope` (its tenant): sent again
+   * with the same key, its operations are applied once, and it is answered what the first one was. Every piece of
+   * the request's work (a streamed answer's lines too) runs through the same runner, so its operations are counted
+   * in order.
+   */
+  idempotent(scope: string, key: string): <R>(work: () => R) => R;
 }
 
 const f32 = '$f32';

@@ -5,7 +5,9 @@ import {
   visibilities,
   type AclChange,
   type AclEntry,
+  type Collection,
   type DocumentInput,
+  type UpdateCollectionRequest,
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
@@ -23,7 +25,7 @@ import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { Collections } from '../collections/collections.js';
 import { clientSpaceKey } from '../collections/vector-space.js';
-import type { OperationLog } from '../cluster/operation.js';
+import type { DocumentWrites, OperationLog } from '../cluster/operation.js';
 
 /** The fields a partial update may change. */
 export interface DocumentPatch {
@@ -114,6 +116,8 @@ export class Documents {
   readonly #engagement: EngagementStore;
   /** Cluster mode: the replicated log that takes this node's writes (null: the embedded store, written here). */
   #log: OperationLog | null = null;
+  /** Cluster mode, while an operation of the log is applied: in-memory index updates wait for its commit. */
+  #held: (() => void)[] | null = null;
 
   constructor(deps: DocumentsDeps) {
     this.#deps = deps;
@@ -123,6 +127,72 @@ export class Documents {
 
   now(): number {
     return unixSeconds(this.#deps.clock);
+  }
+
+  /**
+   * Runs `work`, whose writes join the caller's transaction, with the in-memory index updates they make held back
+   * until it returns: the applier of the replicated log commits a whole operation with its sequence, and the
+   * indexes follow only a transaction that committed. A nested call hands its updates to the outer one; a call
+   * that throws drops its own.
+   *
+   * @example documents.holdingIndexUpdates(() => transaction(db, [text], () => documents.writeNow(viewer, docs, path)));
+   */
+  holdingIndexUpdates<T>(work: () => T): T {
+    const outer = this.#held;
+    const held: (() => void)[] = [];
+    this.#held = held;
+    let result: T;
+    try {
+      result = work();
+    } finally {
+      this.#held = outer;
+    }
+    if (outer) outer.push(...held);
+    else for (const update of held) update();
+    return result;
+  }
+
+  /** Runs an update of the in-memory indexes now, or after the commit of the operation being applied. */
+  #afterCommit(update: () => void): void {
+    if (this.#held) this.#held.push(update);
+    else update();
+  }
+
+  /**
+   * One of the synchronous writes of {@link DocumentWrites} (visibility, ACL, engagement): here, or in cluster mode
+   * through the replicated log, applied on every node with the time the taking node decided.
+   *
+   * @example await documents.change('setVisibility', viewer, 'report', 'public');
+   */
+  async change<M extends keyof DocumentWrites>(
+    method: M,
+    ...args: Parameters<DocumentWrites[M]>
+  ): Promise<ReturnType<DocumentWrites[M]>> {
+    type Result = ReturnType<DocumentWrites[M]>;
+    if (!this.#log) return (this[method] as (...a: unknown[]) => Result).apply(this, args);
+    return (await this.#log.submit({ kind: 'documents', method, args } as never)) as Result;
+  }
+
+  /** Changes a collection's settings (see Collections.update), here or in cluster mode through the log. */
+  async updateCollection(
+    tenantId: string,
+    name: string,
+    patch: UpdateCollectionRequest,
+    now: number,
+  ): Promise<Collection> {
+    if (this.#log) {
+      return (await this.#log.submit({ kind: 'update-collection', tenantId, name, body: patch })) as Collection;
+    }
+    return this.updateCollectionNow(tenantId, name, patch, now);
+  }
+
+  /** Changes a collection's settings here; the vector indexes whose ef_search changed reload after the commit. */
+  updateCollectionNow(tenantId: string, name: string, patch: UpdateCollectionRequest, now: number): Collection {
+    const { collection, reload } = this.#deps.collections.update(tenantId, name, patch, now);
+    this.#afterCommit(() => {
+      for (const vectorName of reload) this.#deps.vectors.reload(tenantId, clientSpaceKey(collection.name, vectorName));
+    });
+    return collection;
   }
 
   /** Cluster mode: writes go through `log` from now on. */
@@ -267,6 +337,26 @@ export class Documents {
       }
     }
     return this.#writeWithFiles(viewer, prepared, path, signal);
+  }
+
+  /**
+   * Cluster mode: writes an operation's documents synchronously, inside the applier's transaction. Operations
+   * carry no file content (the node that takes the request refuses it), so there is nothing to upload first.
+   */
+  writeNow(
+    viewer: Viewer,
+    prepared: readonly PreparedDocument[],
+    path: (i: number) => string,
+  ): { id: string; version: number }[] {
+    const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
+    if (withFile >= 0) {
+      throw createError(
+        'CLUSTER_NOT_REPLICATED',
+        { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
+        { field: `${path(withFile)}.file_content` },
+      );
+    }
+    return this.#commit(viewer, prepared, path, new Map());
   }
 
   async #writeWithFiles(
@@ -713,6 +803,20 @@ export class Documents {
 
   /** Deletes on this node only (see delete). */
   async deleteHere(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
+    const { removed, tail } = this.deleteNow(viewer, id, options);
+    await tail();
+    return removed;
+  }
+
+  /**
+   * The rows of a delete, synchronously (inside the applier's transaction in cluster mode); `tail` deletes purged
+   * files and is called once the rows committed.
+   */
+  deleteNow(
+    viewer: Viewer,
+    id: string,
+    options: { recursive: boolean; permanent: boolean },
+  ): { removed: number; tail: () => Promise<void> } {
     const now = this.now();
     // A soft-deleted document can still be purged by its owner (and only purged).
     const root =
@@ -746,8 +850,7 @@ export class Documents {
         throw createError('FORBIDDEN', { reason: `deleting ${target.id} needs the owner role on it` });
       }
     }
-    await this.#remove(viewer.tenantId, targets, options.permanent, now);
-    return targets.length;
+    return { removed: targets.length, tail: this.#removeNow(viewer.tenantId, targets, options.permanent, now) };
   }
 
   /**
@@ -760,6 +863,25 @@ export class Documents {
     ids: readonly string[],
     permanent: boolean,
   ): Promise<{ deleted: number; skipped: number }> {
+    if (this.#log) {
+      return (await this.#log.submit({
+        kind: 'delete-some',
+        viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
+        ids,
+        permanent,
+      })) as { deleted: number; skipped: number };
+    }
+    const { value, tail } = this.deleteSomeNow(viewer, ids, permanent);
+    await tail();
+    return value;
+  }
+
+  /** The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. */
+  deleteSomeNow(
+    viewer: Viewer,
+    ids: readonly string[],
+    permanent: boolean,
+  ): { value: { deleted: number; skipped: number }; tail: () => Promise<void> } {
     const now = this.now();
     let skipped = 0;
     const targets = ids.flatMap((id) => {
@@ -771,8 +893,8 @@ export class Documents {
       }
       return [row];
     });
-    await this.#remove(viewer.tenantId, targets, permanent, now);
-    return { deleted: targets.length, skipped };
+    const tail = this.#removeNow(viewer.tenantId, targets, permanent, now);
+    return { value: { deleted: targets.length, skipped }, tail };
   }
 
   /**
@@ -787,6 +909,13 @@ export class Documents {
 
   /** Removes a collection on this node only (see deleteCollection). */
   async deleteCollectionHere(tenantId: string, name: string): Promise<number> {
+    const { removed, tail } = this.deleteCollectionNow(tenantId, name);
+    await tail();
+    return removed;
+  }
+
+  /** The rows of a collection's removal, synchronously; `tail` deletes its files once they committed. */
+  deleteCollectionNow(tenantId: string, name: string): { removed: number; tail: () => Promise<void> } {
     const collection = this.#deps.collections.require(tenantId, name);
     const changes: VectorChanges = new Map();
     const rows = this.store.collectionRows(tenantId, name);
@@ -801,17 +930,23 @@ export class Documents {
       this.#bump(tenantId, changes);
     });
     this.#apply(tenantId, changes);
-    for (const vectorName of Object.keys(collection.vectors))
-      this.#deps.vectors.drop(tenantId, clientSpaceKey(name, vectorName));
-    await this.#deps.files?.deleteOwed();
-    return rows.filter((r) => !r.superseded && r.deleted_at === null).length;
+    this.#afterCommit(() => {
+      for (const vectorName of Object.keys(collection.vectors))
+        this.#deps.vectors.drop(tenantId, clientSpaceKey(name, vectorName));
+    });
+    return {
+      removed: rows.filter((r) => !r.superseded && r.deleted_at === null).length,
+      tail: async () => {
+        await this.#deps.files?.deleteOwed();
+      },
+    };
   }
 
   /**
    * Hides (or purges) documents in one transaction, with their chunks, vectors and, when purged, their files: the
    * rows go first, the files follow after the commit, or at the next pass when the store refuses (never an error).
    */
-  async #remove(tenantId: string, targets: readonly DocumentRow[], permanent: boolean, now: number): Promise<void> {
+  #removeNow(tenantId: string, targets: readonly DocumentRow[], permanent: boolean, now: number): () => Promise<void> {
     const changes: VectorChanges = new Map();
     transaction(this.#deps.db, [this.#deps.text], () => {
       for (const target of targets) {
@@ -823,7 +958,9 @@ export class Documents {
       this.#bump(tenantId, changes);
     });
     this.#apply(tenantId, changes);
-    if (permanent) await this.#deps.files?.deleteOwed();
+    return async () => {
+      if (permanent) await this.#deps.files?.deleteOwed();
+    };
   }
 
   /** Takes a document version's client vectors out of their indexes (their rows stay until it is purged). */
@@ -846,6 +983,8 @@ export class Documents {
   }
 
   #apply(tenantId: string, changes: VectorChanges): void {
-    for (const [model, c] of changes) this.#deps.vectors.apply(tenantId, model, c.generation, c.added, c.removed);
+    this.#afterCommit(() => {
+      for (const [model, c] of changes) this.#deps.vectors.apply(tenantId, model, c.generation, c.added, c.removed);
+    });
   }
 }

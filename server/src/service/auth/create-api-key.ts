@@ -1,6 +1,7 @@
 import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import { generateApiKey, maxApiKeysPerUser, toApiKey } from './api-keys.js';
+import type { StoredApiKey } from '../../engine/directory/api-key-store.js';
 import type { AuthDeps } from './deps.js';
 import { roleRank } from './roles.js';
 
@@ -33,17 +34,21 @@ export const createApiKeyUseCase =
       );
     }
     const { id, key, secretHash } = generateApiKey();
-    const stored = deps.apiKeys.insert(
-      {
-        id,
-        tenantId: caller.tenantId,
-        userId: caller.userId,
-        name: body.name,
-        role: body.role,
-        secretHash,
-        expiresAt: body.expires_at ?? null,
-      },
-      maxApiKeysPerUser,
-    );
+    const newKey = {
+      id,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      name: body.name,
+      role: body.role,
+      expiresAt: body.expires_at ?? null,
+    };
+    // Cluster mode: the id and the secret's hash travel in the log (never the secret); every node stores the key.
+    const stored = deps.log
+      ? ((await deps.log.submit({
+          kind: 'create-api-key',
+          key: { ...newKey, secretHash: secretHash.toString('hex') },
+          maxPerUser: maxApiKeysPerUser,
+        })) as StoredApiKey)
+      : deps.apiKeys.insert({ ...newKey, secretHash }, maxApiKeysPerUser);
     return { ...toApiKey(stored), key };
   };

@@ -61,9 +61,7 @@ export const updateCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'update-collection'> =>
   async ({ params, body }, ctx) => {
     const tenantId = viewerOf(ctx).tenantId;
-    const { collection, reload } = deps.collections.update(tenantId, params.name, body, seconds(deps));
-    for (const name of reload) deps.vectors.reload(tenantId, clientSpaceKey(collection.name, name));
-    return collection;
+    return deps.documents.updateCollection(tenantId, params.name, body, seconds(deps));
   };
 
 export const deleteCollectionUseCase =

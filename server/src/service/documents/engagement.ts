@@ -2,10 +2,10 @@ import type { RequestContext, UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 
-function engage(deps: DocumentDeps, id: string, body: object, ctx: RequestContext) {
+async function engage(deps: DocumentDeps, id: string, body: object, ctx: RequestContext) {
   return {
     success: true as const,
-    updated_fields: deps.documents.engage(viewerOf(ctx), id, body as Record<string, unknown>),
+    updated_fields: await deps.documents.change('engage', viewerOf(ctx), id, body as Record<string, unknown>),
   };
 }
 

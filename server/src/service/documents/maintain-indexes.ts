@@ -2,13 +2,25 @@ import type { UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 
+/** Runs a maintenance pass here, or in cluster mode through the log: every node rebuilds its own indexes. */
+async function maintain<M extends 'refresh' | 'recluster'>(
+  deps: DocumentDeps,
+  method: M,
+  tenantId: string,
+): Promise<ReturnType<DocumentDeps['maintenance'][M]>> {
+  if (!deps.log) return deps.maintenance[method](tenantId) as ReturnType<DocumentDeps['maintenance'][M]>;
+  return (await deps.log.submit({ kind: 'maintenance', method, tenantId })) as ReturnType<
+    DocumentDeps['maintenance'][M]
+  >;
+}
+
 const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10;
 
 export const refreshIndexesUseCase =
   (deps: DocumentDeps): UseCaseOf<'refresh-indexes'> =>
   async (_input, ctx) => {
     const started = performance.now();
-    const { documents, vectors } = deps.maintenance.refresh(viewerOf(ctx).tenantId);
+    const { documents, vectors } = await maintain(deps, 'refresh', viewerOf(ctx).tenantId);
     const took = elapsed(started);
     return {
       success: true,
@@ -23,7 +35,7 @@ export const reclusterIndexesUseCase =
   (deps: DocumentDeps): UseCaseOf<'recluster-indexes'> =>
   async (_input, ctx) => {
     const started = performance.now();
-    const { clusters, vectors } = deps.maintenance.recluster(viewerOf(ctx).tenantId);
+    const { clusters, vectors } = await maintain(deps, 'recluster', viewerOf(ctx).tenantId);
     const took = elapsed(started);
     return {
       success: true,

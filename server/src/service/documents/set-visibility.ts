@@ -5,6 +5,6 @@ import { viewerOf } from './viewer.js';
 export const setVisibilityUseCase =
   (deps: DocumentDeps): UseCaseOf<'set-visibility'> =>
   async ({ params, body }, ctx) => {
-    deps.documents.setVisibility(viewerOf(ctx), params.id, body.visibility);
+    await deps.documents.change('setVisibility', viewerOf(ctx), params.id, body.visibility);
     return { success: true, message: `Visibility set to ${body.visibility}` };
   };

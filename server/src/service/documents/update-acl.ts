@@ -5,6 +5,6 @@ import { viewerOf } from './viewer.js';
 export const updateAclUseCase =
   (deps: DocumentDeps): UseCaseOf<'update-acl'> =>
   async ({ params, body }, ctx) => {
-    deps.documents.updateAcl(viewerOf(ctx), params.id, body.operation, body.acl);
+    await deps.documents.change('updateAcl', viewerOf(ctx), params.id, body.operation, body.acl);
     return { success: true, message: 'ACL updated' };
   };

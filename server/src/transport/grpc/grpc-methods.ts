@@ -15,7 +15,17 @@ interface SearchAnswer extends Json {
 export interface GrpcCall {
   readonly requestId: string;
   readonly signal: AbortSignal;
+  /** Cluster mode: the `idempotency-key` metadata of a replicated write (a retry with it is applied once). */
+  readonly idempotencyKey?: string;
 }
+
+/** The request context of a gRPC call, as REST builds it from a request. */
+const contextOf = (principal: Principal, call: GrpcCall) => ({
+  principal,
+  requestId: call.requestId,
+  signal: call.signal,
+  ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
+});
 
 /** Runs a REST operation's use case with a body built from a gRPC request, validated like REST. */
 async function invoke(
@@ -28,11 +38,7 @@ async function invoke(
   const op = operationById(id);
   if (op.body && input.body) validateJson(op.body, input.body, 'body');
   if (op.params && input.params) validateJson(op.params, input.params, 'params');
-  return services.invoke(
-    op,
-    { params: input.params ?? {}, query: {}, body: input.body },
-    { principal, requestId: call.requestId, signal: call.signal },
-  );
+  return services.invoke(op, { params: input.params ?? {}, query: {}, body: input.body }, contextOf(principal, call));
 }
 
 /**
@@ -94,11 +100,7 @@ export const grpcStreamMethods: Record<string, GrpcStreamHandler> = {
       yield line(first.value);
       for (let next = await messages.next(); !next.done; next = await messages.next()) yield line(next.value);
     }
-    const answer = await services.invoke(
-      op,
-      { params: {}, query, body: body() },
-      { principal, requestId: call.requestId, signal: call.signal },
-    );
+    const answer = await services.invoke(op, { params: {}, query, body: body() }, contextOf(principal, call));
     if (!(answer instanceof NdjsonResult)) throw new TypeError('import-documents answered no NDJSON result');
     const results: Json[] = [];
     for await (const r of (answer as NdjsonResult<LineResult>).lines)

@@ -20,7 +20,8 @@ import { loadPackageDefinition } from '@grpc/grpc-js';
 import type { Credentials } from '../../service/auth/authenticate.js';
 import type { Services } from '../../service/use-cases.js';
 import { toServiceError } from './grpc-errors.js';
-import { grpcMethods, grpcStreamMethods } from './grpc-methods.js';
+import { grpcMethods, grpcStreamMethods, type GrpcCall } from './grpc-methods.js';
+import { idempotencyKeyOf } from '../../service/idempotency-key.js';
 import type { Principal } from '../../service/context.js';
 
 /** A call's credentials from its metadata, as REST reads them from headers. */
@@ -74,10 +75,11 @@ export async function startGrpcServer(options: {
   const serve = (
     call: { metadata: Metadata; once(event: 'cancelled', listener: () => void): unknown },
     callback: sendUnaryData<unknown>,
-    work: (principal: Principal, context: { requestId: string; signal: AbortSignal }) => Promise<unknown>,
+    work: (principal: Principal, context: GrpcCall) => Promise<unknown>,
   ): void => {
     const requestId = randomUUID();
     const credentials = credentialsOf(call.metadata);
+    const keys = call.metadata.get('idempotency-key');
     // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
     const abort = new AbortController();
     call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
@@ -86,7 +88,16 @@ export async function startGrpcServer(options: {
       .then((principal) => {
         // A key's calls draw on the same per-key budget as its REST requests.
         if (principal.apiKeyId !== undefined) options.services.throttleApiKey(principal.apiKeyId);
-        return work(principal, { requestId, signal: abort.signal });
+        // Several values are refused (not a string) rather than one picked, as for credentials.
+        const idempotencyKey = idempotencyKeyOf(
+          keys.length === 0 ? undefined : keys.length === 1 ? String(keys[0]) : keys,
+          'metadata.idempotency-key',
+        );
+        return work(principal, {
+          requestId,
+          signal: abort.signal,
+          ...(idempotencyKey !== undefined && { idempotencyKey }),
+        });
       })
       .then((reply) => callback(null, reply))
       .catch((error: unknown) =>

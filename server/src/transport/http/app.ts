@@ -116,7 +116,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: origins.includes('*') ? true : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    // Cluster mode's read options and position (X-GoDB-Min-Seq, X-GoDB-Consistency, X-GoDB-Seq) cross origins too.
+    // Cluster mode's read options and position (X-GoDB-Min-Seq, X-GoDB-Consistency, X-GoDB-Seq) and its writes'
+    // Idempotency-Key cross origins too.
     allowedHeaders: [
       'authorization',
       'api-key',
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       'x-request-id',
       'x-godb-min-seq',
       'x-godb-consistency',
+      'idempotency-key',
     ],
     exposedHeaders: ['x-request-id', 'retry-after', 'x-godb-seq'],
     maxAge: 600,

@@ -36,6 +36,8 @@ export interface ClusterStatus {
   readonly applied: number;
   /** Operations in the log this node has not applied yet, as of the last message or acknowledgement it saw. */
   readonly lag: number;
+  /** Set while the node cannot apply the next operation for a reason of its own (its disk): it retries it. */
+  readonly halted?: { readonly seq: number; readonly reason: string };
 }
 
 export const emptyStatus = (): NodeStatus => ({
@@ -156,6 +158,15 @@ export function createMetrics(sources: MetricSources) {
     collect() {
       const cluster = sources.status().cluster;
       if (cluster) this.set(cluster.lag);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_halted',
+    help: 'Cluster mode: 1 while this node cannot apply the next operation of the log for a reason of its own (its disk) and retries it, else 0.',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster) this.set(cluster.halted ? 1 : 0);
     },
   });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.

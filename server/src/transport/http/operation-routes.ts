@@ -7,6 +7,7 @@ import { PassThrough, pipeline } from 'node:stream';
 import { byteLimit } from '../../service/documents/import-documents.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
 import type { Consistency, Principal } from '../../service/context.js';
+import { idempotencyKeyOf } from '../../service/idempotency-key.js';
 import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
 import { StatusResult } from '../../service/status-result.js';
@@ -127,6 +128,7 @@ export function registerOperationRoutes(
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
           const consistency = consistencyOf(request.headers);
+          const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key'], 'headers.idempotency-key');
           const result = await services
             .invoke(operation, input, {
               principal: request.principal,
@@ -134,6 +136,7 @@ export function registerOperationRoutes(
               clientAddress: request.ip,
               ...(signal && { signal }),
               ...(consistency && { consistency }),
+              ...(idempotencyKey !== undefined && { idempotencyKey }),
             })
             // Work stopped because its client went or its 504 was sent: nobody is left to answer, nothing to log.
             .catch((error: unknown) =>

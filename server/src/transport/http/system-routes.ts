@@ -14,16 +14,25 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   const openApi = buildOpenApi(operations, { version: options.version });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  // 503 only when the store cannot answer. Indexes loading after a restart do not make the node unready: every
-  // other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says what loads.
+  // 503 only when the store cannot answer, or (cluster mode) when the node stopped applying the log at an operation
+  // it cannot apply (its reads would fall further behind). Indexes loading after a restart do not make the node
+  // unready: every other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says
+  // what loads.
   app.get('/readyz', async (_request, reply) => {
-    const ready = options.isReady();
     const { loading, vectorIndexes, cluster } = options.status();
+    const ready = options.isReady() && !cluster?.halted;
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
       loading,
       vector_indexes: vectorIndexes,
-      ...(cluster && { cluster: { node_id: cluster.node, applied_seq: cluster.applied, lag: cluster.lag } }),
+      ...(cluster && {
+        cluster: {
+          node_id: cluster.node,
+          applied_seq: cluster.applied,
+          lag: cluster.lag,
+          ...(cluster.halted && { halted_at_seq: cluster.halted.seq, halted_because: cluster.halted.reason }),
+        },
+      }),
     });
   });
   app.get('/metrics', async (_request, reply) =>

@@ -1,4 +1,11 @@
-import { errorCatalogue, operationErrors, operations, type CatalogueOperation } from '@godb/contract';
+import {
+  clusterHandling,
+  errorCatalogue,
+  idempotencyKeyHeader,
+  operationErrors,
+  operations,
+  type CatalogueOperation,
+} from '@godb/contract';
 import { useMemo, useState } from 'react';
 import { MethodBadge } from '../../../components/ui/method-badge';
 import { InlineCode } from '../../../components/ui/inline-code';
@@ -42,6 +49,13 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
       </div>
     </>
   );
+}
+
+/** The request headers an operation documents: Idempotency-Key on the writes cluster mode replicates. */
+function headerRows(op: CatalogueOperation): FieldRow[] {
+  if (clusterHandling[op.id] !== 'replicated') return [];
+  const { name, description } = idempotencyKeyHeader;
+  return [{ name, type: 'string', required: false, default: '', description }];
 }
 
 function statusCodes(op: CatalogueOperation): [number, string][] {
@@ -88,6 +102,7 @@ function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: bo
       <Fields title="Path parameters" rows={fieldRows(op.params as JsonSchema | undefined)} />
       <Fields title="Query parameters" rows={fieldRows(op.query as JsonSchema | undefined)} />
       <Fields title="Body fields" rows={fieldRows(op.body as JsonSchema | undefined)} />
+      <Fields title="Headers" rows={headerRows(op)} />
       {example?.body !== undefined && (
         <>
           <h4>Request body sample</h4>

@@ -190,8 +190,24 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
         <li>
           Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
-          NATS servers and three nodes to try it. Registration, users, groups, permissions, documents and collections
-          are replicated; other writes answer 501 until they are.
+          NATS servers and three nodes to try it. Registration, users, groups, permissions, API keys, documents (with
+          their visibility, ACLs and engagement, and deletes by filter), collections and index maintenance are
+          replicated; snapshots, mail and documents with <code>file_content</code> answer 501 until they are.
+        </li>
+        <li>
+          Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)
+          with the <code>Idempotency-Key</code> header it was sent with: within two minutes, on any node, it is applied
+          once. A node that cannot apply an operation (a full disk) stops before it, retries it, and answers 503 on{' '}
+          <code>/readyz</code> with <code>cluster.halted_at_seq</code> until it succeeds.
+        </li>
+        <li>
+          What an acknowledged write survives: it is on a majority of the NATS servers and committed to the answering
+          node&apos;s SQLite. nats-server 2.9 (Debian bookworm) writes streams to disk but syncs them on a 2-minute
+          timer, so a power loss of every NATS server at once can lose the last two minutes of the log; the loss of one
+          server, or of processes, loses nothing. nats-server 2.10 or newer with <code>sync_interval: always</code> in
+          its <code>jetstream</code> block syncs every write before acknowledging it, and then an acknowledgement also
+          survives a power loss of every server. GoDB logs the server version at start and refuses a server older than
+          2.9.
         </li>
       </ul>
     </>

@@ -147,8 +147,11 @@ export default function SystemArchitecture() {
         home-made consensus protocol: writes are appended to a stream as operations whose ids, times and embeddings are
         decided by the node that took them, each node applies the stream in order to its own embedded store (recording
         the applied sequence in the same transaction), and derived indexes follow locally — the same property that makes
-        the embedded mode crash-safe. Registration, users, groups, permissions, documents and collections are replicated
-        so far; other writes answer 501 in cluster mode.
+        the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one that a
+        node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried with
+        its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents (visibility,
+        ACLs, engagement, deletes by filter), collections and index maintenance are replicated so far; snapshots and
+        mail answer 501 in cluster mode.
       </p>
     </>
   );

@@ -1,4 +1,4 @@
-import type { OperationId } from '@godb/contract';
+import type { OperationId } from './catalogue.js';
 
 /**
  * How each operation behaves in cluster mode (NATS_URL set):
@@ -27,6 +27,16 @@ export const clusterHandling = {
   'remove-group-user': 'replicated',
   'create-permission': 'replicated',
   'assign-group-permission': 'replicated',
+  'create-api-key': 'replicated',
+  'revoke-api-key': 'replicated',
+  'set-visibility': 'replicated',
+  'update-acl': 'replicated',
+  'update-engagement': 'replicated',
+  'record-engagement': 'replicated',
+  'update-collection': 'replicated',
+  'delete-documents': 'replicated',
+  'refresh-indexes': 'replicated',
+  'recluster-indexes': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -61,19 +71,17 @@ export const clusterHandling = {
   'count-documents': 'local',
   'scroll-documents': 'local',
 
-  'create-api-key': 'refused',
-  'revoke-api-key': 'refused',
-  'update-engagement': 'refused',
-  'record-engagement': 'refused',
-  'set-visibility': 'refused',
-  'update-acl': 'refused',
-  'refresh-indexes': 'refused',
-  'recluster-indexes': 'refused',
   'delete-snapshot': 'refused',
   'restore-snapshot': 'refused',
   'upload-snapshot': 'refused',
   'send-email': 'refused',
   'send-mail': 'refused',
-  'update-collection': 'refused',
-  'delete-documents': 'refused',
 } as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
+
+/** The header a replicated write takes so that a retry of it is applied once (cluster mode). */
+export const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  description:
+    "Cluster mode: a key of your choice (1-128 letters, digits and -_.:) naming this write. The same request sent again with the same key within two minutes (JetStream's duplicate window), on any node of the cluster, is applied once and answered as the first one was: retry a 503 CLUSTER_UNAVAILABLE or CLUSTER_LAGGING with the key it was sent with. Keys are scoped by tenant. An embedded node ignores it.",
+  pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+} as const;
