@@ -304,14 +304,7 @@ export class Documents {
     signal?: AbortSignal,
     expectedVersion?: number,
   ): Promise<{ id: string; version: number }[]> {
-    const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
-    if (withFile >= 0) {
-      throw createError(
-        'CLUSTER_NOT_REPLICATED',
-        { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
-        { field: `${path(withFile)}.file_content` },
-      );
-    }
+    refuseFileContent(prepared, path);
     signal?.throwIfAborted();
     return (await log.submit({
       kind: 'write-documents',
@@ -348,14 +341,7 @@ export class Documents {
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
   ): { id: string; version: number }[] {
-    const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
-    if (withFile >= 0) {
-      throw createError(
-        'CLUSTER_NOT_REPLICATED',
-        { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
-        { field: `${path(withFile)}.file_content` },
-      );
-    }
+    refuseFileContent(prepared, path);
     return this.#commit(viewer, prepared, path, new Map());
   }
 
@@ -987,4 +973,15 @@ export class Documents {
       for (const [model, c] of changes) this.#deps.vectors.apply(tenantId, model, c.generation, c.added, c.removed);
     });
   }
+}
+
+/** Cluster mode carries no file content in operations: a document with `file_content` is refused, naming it. */
+function refuseFileContent(prepared: readonly PreparedDocument[], path: (i: number) => string): void {
+  const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
+  if (withFile < 0) return;
+  throw createError(
+    'CLUSTER_NOT_REPLICATED',
+    { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
+    { field: `${path(withFile)}.file_content` },
+  );
 }
