@@ -80,10 +80,7 @@ export function recommend(
   };
 
   if (use('content')) {
-    const allIds = core.sql
-      .get('SELECT id FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0')
-      .pluck()
-      .all(tenant) as string[];
+    const allIds = core.rows.liveIds(tenant);
     const vectors = request.space
       ? clientContentVectors(core, tenant, request.space, allIds)
       : contentVectors(core, tenant, allIds);
@@ -180,9 +177,6 @@ export function recommend(
 /** The live documents among `ids` that the scope's viewer may read (and that are in its table), by id. */
 function readableIds(core: SearchCore, scope: Scope, ids: readonly string[]): Map<string, LoadedDocument> {
   if (ids.length === 0) return new Map();
-  const seqs = core.sql
-    .get('SELECT seq FROM documents WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
-    .pluck()
-    .all(scope.viewer.tenantId, JSON.stringify(ids)) as number[];
+  const seqs = core.rows.seqsOfIds(scope.viewer.tenantId, ids);
   return new Map([...core.load(scope, seqs).values()].map((doc) => [doc.id, doc]));
 }

@@ -1,24 +1,17 @@
 import type { Db } from '../storage/database.js';
-import { StatementCache } from '../storage/statement-cache.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { indexTerms } from '../text/tokenize.js';
 import type { TextMatch } from './fts-query.js';
 import { ftsRanked } from './fts-rank.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
-import { principalsOf, readableSql } from '../documents/access.js';
 import type { Viewer } from '../documents/types.js';
 import { EngagementStore } from '../documents/engagement-store.js';
 import { AllowedSets } from './allowed-sets.js';
 import { resultViews, type SearchResultView } from './result-view.js';
-import {
-  alive,
-  CandidateDocument,
-  lightColumns,
-  type FullRow,
-  type HeavyRow,
-  type LightRow,
-} from './candidate-document.js';
+import { CandidateDocument } from './candidate-document.js';
+import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../documents/search-rows.js';
+import { FtsRows } from '../text/fts-rows.js';
 import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument } from './filters.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox, haversineKm, pointOf } from './geo.js';
@@ -70,12 +63,6 @@ export interface Hit {
   strategies?: Record<string, number>;
 }
 
-/**
- * A candidate document `d` (found by seq) that a search may return: the viewer's tenant (`+` keeps SQLite on the
- * seq lookups rather than the tenant's index), live, in the scope's table, and readable under the access rule.
- */
-export const readableCandidate = `+d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`;
-
 /** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */
 const scopeReadsRows = (scope: Scope): boolean =>
   scope.filters !== undefined || scope.geo !== undefined || Boolean(scope.requireGeo);
@@ -89,8 +76,10 @@ export class SearchCore {
   readonly db: Db;
   readonly text: TextIndex;
   readonly vectors: VectorIndexes;
-  /** Prepared statements, compiled once (compiling costs more than running these queries). */
-  readonly sql: StatementCache;
+  /** Every SQL statement of searches on documents, chunks and vectors (the access rule applied in SQL). */
+  readonly rows: SearchRows;
+  /** Every SQL statement of searches on the FTS5 tables. */
+  readonly fts: FtsRows;
   readonly #public: PublicRows<LightRow>;
   /** The documents recent filters let through, for filtered vector search. */
   readonly allowed: AllowedSets;
@@ -98,10 +87,11 @@ export class SearchCore {
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
     this.db = db;
-    this.sql = new StatementCache(db);
-    this.#public = new PublicRows(db);
+    this.rows = new SearchRows(db);
+    this.fts = new FtsRows(db);
+    this.#public = new PublicRows(this.rows);
     this.engagement = new EngagementStore(db);
-    this.allowed = new AllowedSets(db, (tenant, table, after, through) =>
+    this.allowed = new AllowedSets(this.rows, (tenant, table, after, through) =>
       this.#filterable(tenant, table, after, through),
     );
     this.text = text;
@@ -127,14 +117,12 @@ export class SearchCore {
       if (row) out.set(seq, new CandidateDocument(seq, this.#readRow, row));
       else unknown.push(seq);
     }
-    const where = `WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`;
     for (let i = 0; i < unknown.length; i += 5000) {
-      const bind = { ...this.#bind(scope), seqs: JSON.stringify(unknown.slice(i, i + 5000)) };
+      const slice = unknown.slice(i, i + 5000);
       if (options.lazy) {
-        const found = this.sql.get(`SELECT d.seq FROM documents d ${where}`).pluck().all(bind) as number[];
-        for (const seq of found) out.set(seq, new CandidateDocument(seq, this.#readRow));
+        for (const seq of this.rows.readableSeqs(scope, slice)) out.set(seq, new CandidateDocument(seq, this.#readRow));
       } else {
-        const rows = this.sql.get(`SELECT ${lightColumns} FROM documents d ${where}`).raw(true).all(bind) as LightRow[];
+        const rows = this.rows.readableLightRows(scope, slice);
         for (const row of rows) {
           out.set(row[0], new CandidateDocument(row[0], this.#readRow, row));
           if (remembering) this.#public.remember(row[0], tenant, row[3], row[4], row);
@@ -152,19 +140,7 @@ export class SearchCore {
     scope: Scope,
     chunkSeqs: readonly number[],
   ): { chunks: { seq: number; doc: number; vector: Float32Array }[]; docs: Map<number, LoadedDocument> } {
-    const rows = this.sql
-      .get(
-        `SELECT c.seq, c.vector, ${lightColumns} FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-         WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND ${readableCandidate}`,
-      )
-      .raw(true)
-      .all({ ...this.#bind(scope), seqs: JSON.stringify(chunkSeqs) }) as [number, Buffer, ...LightRow][];
-    const docs = new Map<number, LoadedDocument>();
-    const chunks = rows.map(([seq, blob, ...light]) => {
-      if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light[0], this.#readRow, light));
-      return { seq, doc: light[0], vector: new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) };
-    });
-    return { chunks, docs };
+    return this.#vectorCandidates(this.rows.readableChunkVectors(scope, chunkSeqs));
   }
 
   /** Candidate client vectors (document_vectors) with their documents, under the same rule as loadChunkVectors(). */
@@ -172,13 +148,13 @@ export class SearchCore {
     scope: Scope,
     vectorSeqs: readonly number[],
   ): { chunks: { seq: number; doc: number; vector: Float32Array }[]; docs: Map<number, LoadedDocument> } {
-    const rows = this.sql
-      .get(
-        `SELECT v.seq, v.vector, ${lightColumns} FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
-         WHERE v.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
-      )
-      .raw(true)
-      .all({ ...this.#bind(scope), seqs: JSON.stringify(vectorSeqs) }) as [number, Buffer, ...LightRow][];
+    return this.#vectorCandidates(this.rows.readableDocumentVectors(scope, vectorSeqs));
+  }
+
+  #vectorCandidates(rows: readonly VectorRow[]): {
+    chunks: { seq: number; doc: number; vector: Float32Array }[];
+    docs: Map<number, LoadedDocument>;
+  } {
     const docs = new Map<number, LoadedDocument>();
     const chunks = rows.map(([seq, blob, ...light]) => {
       if (!docs.has(light[0])) docs.set(light[0], new CandidateDocument(light[0], this.#readRow, light));
@@ -189,13 +165,7 @@ export class SearchCore {
 
   /** Every live document the viewer may read (for filter-only searches), at most `cap`. */
   all(scope: Scope, cap = 100_000): LoadedDocument[] {
-    const rows = this.sql
-      .get(
-        `SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}
-         ORDER BY d.updated_at DESC, d.seq DESC LIMIT @cap`,
-      )
-      .raw(true)
-      .all({ ...this.#bind(scope), cap }) as [...LightRow, ...HeavyRow][];
+    const rows = this.rows.readableNewest(scope, cap);
     return rows.map(
       (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
     );
@@ -206,15 +176,7 @@ export class SearchCore {
    * document keeps its id across versions), at most `limit` rows read; filters are the caller's to apply.
    */
   page(scope: Scope, afterId: string | null, limit: number): LoadedDocument[] {
-    const rows = this.sql
-      .get(
-        `SELECT ${lightColumns}, d.content, d.fields FROM documents d
-         WHERE d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table)
-           AND (@after IS NULL OR d.id > @after) AND ${readableSql}
-         ORDER BY d.id LIMIT @limit`,
-      )
-      .raw(true)
-      .all({ ...this.#bind(scope), after: afterId, limit }) as [...LightRow, ...HeavyRow][];
+    const rows = this.rows.readablePage(scope, afterId, limit);
     return rows.map(
       (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
     );
@@ -222,13 +184,7 @@ export class SearchCore {
 
   /** Live documents the viewer may read in the scope's table (no filters), counted in SQL. */
   countReadable(scope: Scope): number {
-    return this.sql
-      .get(
-        `SELECT count(*) FROM documents d WHERE d.tenant_id = @tenant AND ${alive}
-           AND (@table IS NULL OR d.primary_table = @table) AND ${readableSql}`,
-      )
-      .pluck()
-      .get(this.#bind(scope)) as number;
+    return this.rows.countReadable(scope);
   }
 
   /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
@@ -251,13 +207,7 @@ export class SearchCore {
   /** Documents located within a radius, via the R*Tree then the exact distance. */
   nearby(scope: Scope & { geo: GeoFilter }): number[] {
     const box = boundingBox(scope.geo.lat, scope.geo.lon, scope.geo.radiusKm);
-    return this.sql
-      .get(
-        `SELECT g.doc_seq FROM geo_rtree g JOIN documents d ON d.seq = g.doc_seq
-         WHERE g.min_lat >= @minLat AND g.max_lat <= @maxLat AND g.min_lon >= @minLon AND g.max_lon <= @maxLon AND d.tenant_id = @tenant`,
-      )
-      .pluck()
-      .all({ ...box, tenant: scope.viewer.tenantId }) as number[];
+    return this.rows.seqsInBox(scope.viewer.tenantId, box);
   }
 
   /**
@@ -285,8 +235,9 @@ export class SearchCore {
       const groups = match.groups.map((group) => group.flatMap(indexTerms));
       read = (cap) => ranked.groups(groups, cap);
     } else {
-      const readable = { sql: readableCandidate, bind: scopeBindings({ ...scope, table: undefined }) };
-      read = (cap) => ftsRanked(this, tenantId, match, cap, readable);
+      // Every table: the window counts other tables' chunks the caller may read (see #check).
+      const everyTable = { ...scope, table: undefined };
+      read = (cap) => ftsRanked(this, everyTable, match, cap);
     }
     // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
     // is wanted (facets): then their rows are read with them, else only the results' rows are read.
@@ -374,7 +325,7 @@ export class SearchCore {
 
   /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
   results(hits: readonly Hit[], limit: number): SearchResultView[] {
-    return resultViews(this.sql, hits, limit);
+    return resultViews(this.rows, hits, limit);
   }
 
   /**
@@ -385,12 +336,7 @@ export class SearchCore {
     const missing = [...docs].filter((d): d is CandidateDocument => d instanceof CandidateDocument && !d.hasFields);
     for (let i = 0; i < missing.length; i += 5000) {
       const slice = missing.slice(i, i + 5000);
-      const fields = new Map(
-        this.sql
-          .get('SELECT seq, fields FROM documents WHERE seq IN (SELECT value FROM json_each(?))')
-          .raw(true)
-          .all(JSON.stringify(slice.map((d) => d.seq))) as [number, string][],
-      );
+      const fields = new Map(this.rows.fieldsOf(slice.map((d) => d.seq)));
       for (const doc of slice) {
         const json = fields.get(doc.seq);
         if (json !== undefined) doc.setFields(json);
@@ -403,18 +349,8 @@ export class SearchCore {
    * stays lazy), read a page at a time; no access rule (the allowed sets' callers check hits with it).
    */
   *#filterable(tenant: string, table: string | undefined, after: number, through: number): Iterable<LoadedDocument> {
-    // Two statements: `@table IS NULL OR ...` would keep SQLite off the (tenant_id, primary_table) index.
-    const inTable = table === undefined ? '' : 'AND d.primary_table = @table';
-    const page = this.sql.get(
-      `SELECT ${lightColumns}, d.fields FROM documents d
-       WHERE d.tenant_id = @tenant ${inTable} AND ${alive} AND d.seq > @after AND d.seq <= @through
-       ORDER BY d.seq LIMIT 10000`,
-    );
     for (let from = after; ;) {
-      const rows = page.raw(true).all({ tenant, table: table ?? null, after: from, through }) as [
-        ...LightRow,
-        string,
-      ][];
+      const rows = this.rows.livePage(tenant, table, from, through);
       for (const row of rows) {
         const doc = new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow);
         doc.setFields(row[12]);
@@ -425,21 +361,5 @@ export class SearchCore {
     }
   }
 
-  readonly #readRow = (seq: number): FullRow | undefined =>
-    this.sql.get(`SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.seq = ?`).raw(true).get(seq) as
-      FullRow | undefined;
-
-  #bind(scope: Scope) {
-    return scopeBindings(scope);
-  }
-}
-
-/** The SQL parameters of `readableCandidate` for a scope. */
-export function scopeBindings(scope: Scope): { tenant: string; table: string | null; principals: string; now: number } {
-  return {
-    tenant: scope.viewer.tenantId,
-    table: scope.table ?? null,
-    principals: principalsOf(scope.viewer),
-    now: scope.now,
-  };
+  readonly #readRow = (seq: number): FullRow | undefined => this.rows.fullRow(seq);
 }
