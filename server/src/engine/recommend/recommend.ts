@@ -2,7 +2,9 @@ import { createError } from '@godb/contract';
 import { buildGraph, defaultGraphLimits } from '../graph/build-graph.js';
 import { clientContentVectors, contentVectors } from '../graph/content-vectors.js';
 import { traverse } from '../graph/traversal.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
+import type { Hit, LoadedDocument } from '../search/hit.js';
+import type { Scope } from '../search/scope.js';
+import type { SearchCore } from '../search/search-core.js';
 
 export type Strategy = 'content' | 'collaborative' | 'graph' | 'hybrid';
 

@@ -2,7 +2,8 @@ import { createError } from '@godb/contract';
 import { queryTokens, quote } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import { byPublicFrequency, readableTerms } from './readable-terms.js';
-import type { Scope, SearchCore } from './search-core.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 export interface Suggestion {
   readonly text: string;

@@ -1,4 +1,4 @@
-import type { LoadedDocument } from './search-core.js';
+import type { LoadedDocument } from './hit.js';
 
 import type { FullRow, HeavyRow, LightRow } from '../documents/search-rows.js';
 

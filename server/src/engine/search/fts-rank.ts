@@ -2,7 +2,8 @@ import type { RankedChunk } from '../text/bm25-index.js';
 import { scoreText } from '../text/bm25-score.js';
 import { contentWeight, titleWeight } from '../text/text-index.js';
 import { ftsExpression, ftsPhrases, type TextMatch } from './fts-query.js';
-import type { Scope, SearchCore } from './search-core.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 /**
  * The best `cap` chunks for a match, ranked through FTS5 while the tenant's in-memory index loads: the same chunks

@@ -1,5 +1,6 @@
 import { quote } from './fts-query.js';
-import type { Scope, SearchCore } from './search-core.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 /** Candidate words checked at most per expansion, so a vocabulary full of unreadable words cannot stall a query. */
 export const maxTermChecks = 1_000;

@@ -1,7 +1,7 @@
 import { chunkId } from '../documents/document-view.js';
 import type { SearchRows } from '../documents/search-rows.js';
 import { CandidateDocument } from './candidate-document.js';
-import type { Hit } from './search-core.js';
+import type { Hit } from './hit.js';
 
 export interface SearchResultView {
   document_id: string;

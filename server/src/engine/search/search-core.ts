@@ -1,76 +1,25 @@
 import type { Db } from '../storage/database.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
-import { indexTerms } from '../text/tokenize.js';
-import type { TextMatch } from './fts-query.js';
-import { ftsRanked } from './fts-rank.js';
+import { FtsRows } from '../text/fts-rows.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
-import type { Viewer } from '../documents/types.js';
 import { EngagementStore } from '../documents/engagement-store.js';
+import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../documents/search-rows.js';
+import type { TextMatch } from './fts-query.js';
 import { AllowedSets } from './allowed-sets.js';
 import { resultViews, type SearchResultView } from './result-view.js';
 import { CandidateDocument } from './candidate-document.js';
-import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../documents/search-rows.js';
-import { FtsRows } from '../text/fts-rows.js';
-import { matchesFilters, fieldValue, type FilterGroup, type FilterableDocument } from './filters.js';
 import { PublicRows } from './public-rows.js';
-import { boundingBox, haversineKm, pointOf } from './geo.js';
-
-/** Readable chunks a text search reads at most; total_hits is exact up to this many matching chunks. */
-export const maxTextCandidates = 10_000;
-/** Chunks read at most to find those readable chunks, unreadable ones included. */
-const maxTextDepth = 5 * maxTextCandidates;
-
-export interface GeoFilter {
-  readonly lat: number;
-  readonly lon: number;
-  readonly radiusKm: number;
-  /** `location`, or a metadata key holding a point ("lat,lon", [lat, lon] or {lat, lon}). */
-  readonly field: string;
-}
-
-/** Restrictions every search kind applies after access control. */
-export interface Scope {
-  readonly viewer: Viewer;
-  readonly now: number;
-  readonly table?: string | undefined;
-  readonly filters?: FilterGroup | undefined;
-  readonly geo?: GeoFilter | undefined;
-  /** Only documents that have a location (text search's require_geo). */
-  readonly requireGeo?: boolean;
-}
-
-export interface LoadedDocument extends FilterableDocument {
-  readonly seq: number;
-  readonly lat: number | null;
-  readonly lon: number | null;
-  readonly model: string | null;
-}
-
-export interface ChunkHit {
-  readonly seq: number;
-  readonly score: number;
-}
-
-export interface Hit {
-  readonly doc: LoadedDocument;
-  score: number;
-  chunks: ChunkHit[];
-  distance?: number;
-  table?: string;
-  joined?: { table: string; document_id: string; title: string }[];
-  /** Recommendations: the score each strategy gave. */
-  strategies?: Record<string, number>;
-}
-
-/** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */
-const scopeReadsRows = (scope: Scope): boolean =>
-  scope.filters !== undefined || scope.geo !== undefined || Boolean(scope.requireGeo);
+import { boundingBox } from './geo.js';
+import type { Hit, LoadedDocument } from './hit.js';
+import { acceptInScope, pointOfDocument, type GeoFilter, type Scope } from './scope.js';
+import { textHits } from './text-hits.js';
 
 /**
- * What every search kind shares: candidate loading under the access rule, filters and geo restrictions, and the
- * shape of results. The access rule is applied in SQL on every candidate, so no search can return a document the
- * caller cannot GET.
+ * What every search kind shares: candidate loading under the access rule, grouping chunk hits by document, and
+ * the shape of results; the scope's restrictions are in scope.ts, the text candidate window in text-hits.ts, and
+ * every SQL statement in the stores (documents/search-rows.ts, text/fts-rows.ts). The access rule is applied in
+ * SQL on every candidate, so no search can return a document the caller cannot GET.
  */
 export class SearchCore {
   readonly db: Db;
@@ -189,19 +138,11 @@ export class SearchCore {
 
   /** Applies filters and the geo restriction; answers the distance (km) when there is a geo restriction. */
   accept(doc: LoadedDocument, scope: Scope): { ok: boolean; distance?: number } {
-    if (scope.filters && !matchesFilters(doc, scope.filters)) return { ok: false };
-    if (!scope.requireGeo && !scope.geo) return { ok: true };
-    const point = this.pointOf(doc, scope.geo?.field ?? 'location');
-    if (scope.requireGeo && !point) return { ok: false };
-    if (!scope.geo) return { ok: true };
-    if (!point) return { ok: false };
-    const distance = haversineKm(scope.geo.lat, scope.geo.lon, point[0], point[1]);
-    return distance <= scope.geo.radiusKm ? { ok: true, distance } : { ok: false };
+    return acceptInScope(doc, scope);
   }
 
   pointOf(doc: LoadedDocument, field: string): [number, number] | undefined {
-    if (field === 'location') return doc.lat !== null && doc.lon !== null ? [doc.lat, doc.lon] : undefined;
-    return pointOf(fieldValue(doc, field.startsWith('metadata.') ? field : `metadata.${field}`));
+    return pointOfDocument(doc, field);
   }
 
   /** Documents located within a radius, via the R*Tree then the exact distance. */
@@ -210,88 +151,9 @@ export class SearchCore {
     return this.rows.seqsInBox(scope.viewer.tenantId, box);
   }
 
-  /**
-   * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
-   * its best chunk's; its chunks are those that matched, best first. Ranked by the tenant's in-memory index, or
-   * through FTS5 with the same scores while it loads (fts-rank.ts).
-   *
-   * Only a window of the best chunks is read: with a `limit`, the best 20 × limit chunks (at least 200) the caller
-   * may read, widened while filters or the scope's table leave too few; without one (facets, joins), 10,000. Chunks
-   * the caller may not read are passed over, not counted in the window (up to 50,000 chunks are read to fill it),
-   * so neither the results nor `total_hits` depend on documents the caller cannot read.
-   */
+  /** Full-text hits ranked by BM25, grouped by document (text-hits.ts). */
   textHits(scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
-    const tenantId = scope.viewer.tenantId;
-    if (!this.text.tables(tenantId)) return [];
-    const ranked = this.text.ranked(tenantId);
-    let read: (cap: number) => readonly RankedChunk[];
-    if (ranked && 'words' in match) {
-      const terms = match.words.flatMap(indexTerms);
-      read = (cap) => ranked.search(terms, cap);
-    } else if (ranked && 'phrase' in match) {
-      const terms = match.phrase.flatMap(indexTerms);
-      read = (cap) => ranked.phrase(terms, cap);
-    } else if (ranked && 'groups' in match) {
-      const groups = match.groups.map((group) => group.flatMap(indexTerms));
-      read = (cap) => ranked.groups(groups, cap);
-    } else {
-      // Every table: the window counts other tables' chunks the caller may read (see #check).
-      const everyTable = { ...scope, table: undefined };
-      read = (cap) => ftsRanked(this, everyTable, match, cap);
-    }
-    // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
-    // is wanted (facets): then their rows are read with them, else only the results' rows are read.
-    const lazy = options.limit !== undefined && !scopeReadsRows(scope);
-    let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
-    let depth = want;
-    // What earlier rounds learnt about the candidates' documents: loaded (readable in scope), readable in any table.
-    const docs = new Map<number, LoadedDocument>();
-    const readable = new Set<number>();
-    const checked = new Set<number>();
-    for (;;) {
-      const rows = read(depth);
-      this.#check(scope, rows, lazy, { docs, readable, checked });
-      const window: RankedChunk[] = [];
-      for (const row of rows) {
-        if (window.length === want) break;
-        if (readable.has(row.doc)) window.push(row);
-      }
-      if (window.length < want && rows.length === depth && depth < maxTextDepth) {
-        // Deeper, in proportion to the share of readable chunks so far (at least 1.5 times, at most 5 times).
-        const needed = (want * rows.length) / Math.max(1, window.length);
-        depth = Math.min(maxTextDepth, Math.ceil(Math.min(depth * 5, Math.max(depth * 1.5, needed * 1.1))));
-        continue;
-      }
-      const hits = this.group(scope, window, docs);
-      if (!options.limit || hits.length >= options.limit || rows.length < depth || want >= maxTextCandidates)
-        return hits;
-      want = Math.min(maxTextCandidates, want * 5);
-      depth = Math.max(depth, want);
-    }
-  }
-
-  /**
-   * Loads the rows' documents not checked yet: into `docs` those readable in the scope, into `readable` those
-   * readable in any table (when the scope names a table, the window counts other tables' documents the caller may
-   * read, as it counts those that filters reject).
-   */
-  #check(
-    scope: Scope,
-    rows: readonly RankedChunk[],
-    lazy: boolean,
-    known: { docs: Map<number, LoadedDocument>; readable: Set<number>; checked: Set<number> },
-  ): void {
-    const fresh = [...new Set(rows.flatMap((r) => (known.checked.has(r.doc) ? [] : [r.doc])))];
-    if (fresh.length === 0) return;
-    for (const seq of fresh) known.checked.add(seq);
-    const loaded = this.load(scope, fresh, { lazy });
-    for (const [seq, doc] of loaded) {
-      known.docs.set(seq, doc);
-      known.readable.add(seq);
-    }
-    if (scope.table === undefined) return;
-    const others = fresh.filter((seq) => !loaded.has(seq));
-    for (const seq of this.load({ ...scope, table: undefined }, others, { lazy: true }).keys()) known.readable.add(seq);
+    return textHits(this, scope, match, options);
   }
 
   /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */

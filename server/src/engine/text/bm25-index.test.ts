@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
-import type { Scope } from '../search/search-core.js';
+import type { Scope } from '../search/scope.js';
 import { ftsRanked } from '../search/fts-rank.js';
 import { indexTerms } from './tokenize.js';
 import { Bm25Index } from './bm25-index.js';

@@ -9,7 +9,7 @@ import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { ftsRanked } from '../search/fts-rank.js';
-import type { Scope } from '../search/search-core.js';
+import type { Scope } from '../search/scope.js';
 import type { TextMatch } from '../search/fts-query.js';
 
 /**
