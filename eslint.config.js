@@ -12,6 +12,19 @@ import tseslint from 'typescript-eslint';
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const group = (group, message) => ({ group, message });
 
+/** SQL in ranking code: a statement in a string or template, or a statement prepared on the database. */
+const sqlMessage =
+  'SQL lives in stores (issue #21): add a typed function to engine/documents/search-rows.ts or engine/text/fts-rows.ts and call it';
+const sqlPattern = String.raw`/\b(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|TRIGGER)|json_each)\b/`;
+const sqlOutsideStores = [
+  { selector: `Literal[value=${sqlPattern}]`, message: sqlMessage },
+  { selector: `TemplateElement[value.raw=${sqlPattern}]`, message: sqlMessage },
+  {
+    selector: "CallExpression[callee.property.name='prepare']",
+    message: sqlMessage,
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'release/**', 'e2e/screenshots/**', 'bench/results/**'],
@@ -54,6 +67,18 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'use the injected Clock' },
         { object: 'process', property: 'env', message: 'the engine gets its settings as arguments' },
       ],
+    },
+  },
+  {
+    // Stores own SQL (issue #21): ranking, fusion, graph and recommendation code call a store's typed functions —
+    // documents/search-rows.ts (documents, chunks, vectors, geo), text/fts-rows.ts (FTS5 tables) — never SQL.
+    files: [
+      'server/src/engine/search/**/*.ts',
+      'server/src/engine/graph/**/*.ts',
+      'server/src/engine/recommend/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': ['error', ...sqlOutsideStores],
     },
   },
   {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
-import type { Scope } from '../server/src/engine/search/search-core.js';
+import type { Scope } from '../server/src/engine/search/scope.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
 import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { evaluate, loadCranfield } from './cranfield.js';

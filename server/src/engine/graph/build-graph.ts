@@ -1,6 +1,8 @@
 import { MultiDirectedGraph } from 'graphology';
 import { ConfigSchema, createError } from '@godb/contract';
-import type { LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
+import type { LoadedDocument } from '../search/hit.js';
+import type { Scope } from '../search/scope.js';
+import type { SearchCore } from '../search/search-core.js';
 
 /**
  * How much a graph query may load and compute on; beyond it the query stops with a clear 400 instead of

@@ -5,12 +5,7 @@ import type { SearchCore } from '../search/search-core.js';
  * with most vectors among these documents). Documents without vectors are absent.
  */
 export function contentVectors(core: SearchCore, tenantId: string, ids: readonly string[]): Map<string, Float32Array> {
-  const rows = core.sql
-    .get(
-      `SELECT d.id AS id, c.model AS model, c.vector AS vector FROM documents d JOIN chunks c ON c.doc_seq = d.seq
-       WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?)) AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
-    )
-    .all(tenantId, JSON.stringify(ids)) as { id: string; model: string; vector: Buffer }[];
+  const rows = core.rows.liveChunkVectorsOf(tenantId, ids);
   const byModel = new Map<string, number>();
   for (const r of rows) byModel.set(r.model, (byModel.get(r.model) ?? 0) + 1);
   const main = [...byModel].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -39,13 +34,7 @@ export function clientContentVectors(
   space: { readonly collection: string; readonly name: string },
   ids: readonly string[],
 ): Map<string, Float32Array> {
-  const rows = core.sql
-    .get(
-      `SELECT d.id AS id, v.vector AS vector FROM documents d JOIN document_vectors v ON v.doc_seq = d.seq
-       WHERE d.tenant_id = ? AND v.collection = ? AND v.name = ? AND d.id IN (SELECT value FROM json_each(?))
-         AND d.deleted_at IS NULL AND d.superseded = 0`,
-    )
-    .all(tenantId, space.collection, space.name, JSON.stringify(ids)) as { id: string; vector: Buffer }[];
+  const rows = core.rows.liveClientVectorsOf(tenantId, space, ids);
   return new Map(
     rows.map((r) => {
       const v = new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength));

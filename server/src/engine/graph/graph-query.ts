@@ -1,5 +1,6 @@
 import { centralityTypes, createError, graphQueryTypes } from '@godb/contract';
-import type { Scope, SearchCore } from '../search/search-core.js';
+import type { Scope } from '../search/scope.js';
+import type { SearchCore } from '../search/search-core.js';
 import { buildGraph, defaultGraphLimits, requireNode, type DocumentGraph, type GraphLimits } from './build-graph.js';
 import { centrality, undirectedSubgraph, type CentralityType } from './centrality.js';
 import { graphsageEmbeddings, randomWalkEmbeddings, transeEmbeddings } from './node-embeddings.js';

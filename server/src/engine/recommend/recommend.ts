@@ -2,7 +2,9 @@ import { createError } from '@godb/contract';
 import { buildGraph, defaultGraphLimits } from '../graph/build-graph.js';
 import { clientContentVectors, contentVectors } from '../graph/content-vectors.js';
 import { traverse } from '../graph/traversal.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from '../search/search-core.js';
+import type { Hit, LoadedDocument } from '../search/hit.js';
+import type { Scope } from '../search/scope.js';
+import type { SearchCore } from '../search/search-core.js';
 
 export type Strategy = 'content' | 'collaborative' | 'graph' | 'hybrid';
 
@@ -80,10 +82,7 @@ export function recommend(
   };
 
   if (use('content')) {
-    const allIds = core.sql
-      .get('SELECT id FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0')
-      .pluck()
-      .all(tenant) as string[];
+    const allIds = core.rows.liveIds(tenant);
     const vectors = request.space
       ? clientContentVectors(core, tenant, request.space, allIds)
       : contentVectors(core, tenant, allIds);
@@ -180,9 +179,6 @@ export function recommend(
 /** The live documents among `ids` that the scope's viewer may read (and that are in its table), by id. */
 function readableIds(core: SearchCore, scope: Scope, ids: readonly string[]): Map<string, LoadedDocument> {
   if (ids.length === 0) return new Map();
-  const seqs = core.sql
-    .get('SELECT seq FROM documents WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))')
-    .pluck()
-    .all(scope.viewer.tenantId, JSON.stringify(ids)) as number[];
+  const seqs = core.rows.seqsOfIds(scope.viewer.tenantId, ids);
   return new Map([...core.load(scope, seqs).values()].map((doc) => [doc.id, doc]));
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { parseSpaceKey } from '../collections/vector-space.js';
 import type { ExactVectors } from '../documents/exact-vectors.js';
-import type { Db } from '../storage/database.js';
+import type { SearchRows } from '../documents/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
 
 /** Filter sets remembered at most (the least recently used is forgotten first). */
@@ -63,33 +63,15 @@ export type FilterableScan = (
  * inside a write transaction, whose rows may still roll back.
  */
 export class AllowedSets {
-  readonly #db: Db;
+  readonly #store: SearchRows;
   readonly #scan: FilterableScan;
   readonly #entries = new Map<string, Entry>();
   /** Filters seen once without a set, with the epoch they were seen at (the least recently seen forgotten first). */
   readonly #seen = new LRUCache<string, number>({ max: maxSets * 4 });
-  readonly #epochSql;
-  readonly #lastSeqSql;
-  readonly #chunkKeysSql;
-  readonly #vectorKeysSql;
 
-  constructor(db: Db, scan: FilterableScan) {
-    this.#db = db;
+  constructor(store: SearchRows, scan: FilterableScan) {
+    this.#store = store;
     this.#scan = scan;
-    this.#epochSql = db.prepare('SELECT n FROM documents_epoch').pluck();
-    this.#lastSeqSql = db.prepare('SELECT coalesce(max(seq), 0) FROM documents').pluck();
-    this.#chunkKeysSql = db
-      .prepare(
-        `SELECT c.seq FROM chunks c WHERE c.doc_seq IN (SELECT value FROM json_each(?)) AND c.model = ?
-         AND c.tenant_id = ? AND c.vector IS NOT NULL`,
-      )
-      .pluck();
-    this.#vectorKeysSql = db
-      .prepare(
-        `SELECT v.seq FROM document_vectors v WHERE v.doc_seq IN (SELECT value FROM json_each(?))
-         AND v.tenant_id = ? AND v.collection = ? AND v.name = ?`,
-      )
-      .pluck();
   }
 
   /**
@@ -97,9 +79,9 @@ export class AllowedSets {
    * first time a filter is seen since the last update, or when the set would be too large to keep.
    */
   get(tenant: string, table: string | undefined, filters: FilterGroup | undefined): AllowedSet | undefined {
-    if (this.#db.inTransaction) return undefined;
+    if (this.#store.inTransaction) return undefined;
     const id = JSON.stringify([tenant, table ?? null, filters ?? null]);
-    const epoch = this.#epochSql.get() as number;
+    const epoch = this.#store.epoch();
     let entry = this.#entries.get(id);
     this.#entries.delete(id);
     if (!entry || entry.epoch !== epoch) {
@@ -113,7 +95,7 @@ export class AllowedSets {
       this.#seen.delete(id);
       entry = this.#empty(tenant, epoch);
     }
-    const last = this.#lastSeqSql.get() as number;
+    const last = this.#store.lastSeq();
     if (entry.through < last) {
       const added: number[] = [];
       for (const doc of this.#scan(tenant, table, entry.through, last)) {
@@ -191,9 +173,9 @@ export class AllowedSets {
       const slice = JSON.stringify(docs.slice(i, i + 10_000));
       const found =
         source.kind === 'chunks'
-          ? this.#chunkKeysSql.all(slice, source.model, tenant)
-          : this.#vectorKeysSql.all(slice, tenant, source.collection, source.name);
-      for (const key of found as number[]) keys.push(key);
+          ? this.#store.chunkKeys(tenant, source.model, slice)
+          : this.#store.vectorKeys(tenant, source, slice);
+      for (const key of found) keys.push(key);
     }
     return keys;
   }

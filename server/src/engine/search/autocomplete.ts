@@ -1,9 +1,9 @@
 import { createError } from '@godb/contract';
-import { principalsOf, readableSql } from '../documents/access.js';
 import { queryTokens, quote } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import { byPublicFrequency, readableTerms } from './readable-terms.js';
-import type { Scope, SearchCore } from './search-core.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 export interface Suggestion {
   readonly text: string;
@@ -12,7 +12,6 @@ export interface Suggestion {
 }
 
 const fields = ['title', 'content', 'tags', 'categories'];
-const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
 /** Whether `word` completes `prefix` within `fuzziness` edits (on the prefix-length part of the word). */
 function completes(word: string, prefix: string, fuzziness: number): boolean {
@@ -51,7 +50,6 @@ export function autocomplete(
   }
   const prefix = prefixText.toLowerCase().trim();
   if (prefix === '') return [];
-  const bind = { tenant: scope.viewer.tenantId, principals: principalsOf(scope.viewer), now: scope.now };
   const tally = new Map<string, { count: number; engagement: number }>();
   const add = (text: string, engagement: number) => {
     const t = tally.get(text) ?? { count: 0, engagement: 0 };
@@ -74,21 +72,14 @@ export function autocomplete(
     ).slice(0, 20_000);
     // Counted in the unstemmed words index the vocabulary comes from: the stemmed index would count a private
     // word (`merging`) as readable whenever a readable word shares its stem (`merge`).
-    const visible = core.sql.get(
-      `SELECT count(DISTINCT d.seq) AS docs FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid
-       JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.words} MATCH @match AND ${alive} AND ${readableSql}`,
-    );
+    const visible = core.fts.readableDocsWithWord(tables, scope);
     const candidates = words.filter((w) => completes(w, last, fuzziness));
     for (const term of readableTerms(core, scope, candidates, limit * 4)) {
-      const { docs } = visible.get({ ...bind, match: quote(term) }) as { docs: number };
+      const docs = visible(quote(term));
       if (docs > 0) tally.set(term, { count: docs, engagement: 0 });
     }
   } else {
-    const rows = core.sql
-      .get(
-        `SELECT d.title, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND ${readableSql} LIMIT 50000`,
-      )
-      .all(bind) as { title: string; fields: string }[];
+    const rows = core.rows.readableTitlesAndFields(scope);
     for (const row of rows) {
       if (field === 'title') {
         if (

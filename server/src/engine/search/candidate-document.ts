@@ -1,31 +1,8 @@
-import type { LoadedDocument } from './search-core.js';
+import type { LoadedDocument } from './hit.js';
 
-/** A live document row `d`: neither deleted nor superseded by a newer version. */
-export const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
+import type { FullRow, HeavyRow, LightRow } from '../documents/search-rows.js';
 
-/**
- * The columns a search reads of every candidate, as arrays (better-sqlite3's raw mode: building row objects
- * costs more than the query itself when hundreds of candidates are read).
- */
-export const lightColumns =
-  'd.seq, d.id, d.title, d.primary_table, d.visibility, d.created_at, d.updated_at, d.parent_doc_id, d.cluster, d.lat, d.lon, d.model';
-export type LightRow = [
-  seq: number,
-  id: string,
-  title: string,
-  primaryTable: string,
-  visibility: string,
-  createdAt: number,
-  updatedAt: number,
-  parentDocId: string | null,
-  cluster: number | null,
-  lat: number | null,
-  lon: number | null,
-  model: string | null,
-];
-export type HeavyRow = [content: string, fields: string];
-
-export type FullRow = [...LightRow, ...HeavyRow];
+export type { FullRow, HeavyRow, LightRow };
 
 /**
  * A candidate document. What is not given when it is made is read on first use — its content and stored fields

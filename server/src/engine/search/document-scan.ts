@@ -1,6 +1,8 @@
 import { nextTurn } from '../next-turn.js';
 import { matchesFilters } from './filters.js';
-import type { LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { LoadedDocument } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 /** Rows read per slice of a scan: a few milliseconds, after which other requests are served. */
 const rowsPerSlice = 1000;

@@ -3,7 +3,9 @@ import { createError } from '@godb/contract';
 import { nextTurn } from '../next-turn.js';
 import { fieldValue } from './filters.js';
 import { textMatch } from './fts-query.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { Hit, LoadedDocument } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 const facetable = ['tags', 'categories', 'primary_table', 'lang_code', 'visibility', 'file_type', 'cluster'];
 

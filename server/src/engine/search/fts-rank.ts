@@ -2,13 +2,8 @@ import type { RankedChunk } from '../text/bm25-index.js';
 import { scoreText } from '../text/bm25-score.js';
 import { contentWeight, titleWeight } from '../text/text-index.js';
 import { ftsExpression, ftsPhrases, type TextMatch } from './fts-query.js';
+import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
-
-/** The access rule as SQL over a `documents` row `d`, with its parameters (search-core's readableCandidate). */
-export interface ReadableRule {
-  readonly sql: string;
-  readonly bind: Readonly<Record<string, unknown>>;
-}
 
 /**
  * The best `cap` chunks for a match, ranked through FTS5 while the tenant's in-memory index loads: the same chunks
@@ -16,42 +11,20 @@ export interface ReadableRule {
  *
  * - Public chunks (`fts_<k>`): FTS5's own `bm25()`, whose statistics are those of that table — the public chunks,
  *   as BM25's statistics are meant to be (CorpusStats).
- * - Private and shared chunks the caller may read (`hidden_<k>`, under the `readable` rule): FTS5's `bm25()`
+ * - Private and shared chunks the scope's viewer may read (`hidden_<k>`, in the scope's table): FTS5's `bm25()`
  *   over that table would use its statistics, those of documents the caller may not read, so they are scored from
  *   their text with the public statistics instead (scoreText), the newest `cap` of them at most.
  *
  * The two lists are merged by score. Whatever is not public costs its text's tokenizing here, so this path serves
  * only the seconds a tenant's index takes to load.
  */
-export function ftsRanked(
-  core: SearchCore,
-  tenantId: string,
-  match: TextMatch,
-  cap: number,
-  readable: ReadableRule,
-): RankedChunk[] {
+export function ftsRanked(core: SearchCore, scope: Scope, match: TextMatch, cap: number): RankedChunk[] {
+  const tenantId = scope.viewer.tenantId;
   const tables = core.text.tables(tenantId);
   if (!tables) return [];
   const expression = ftsExpression(match);
-  const publicRows = core.sql
-    .get(
-      `SELECT c.seq AS chunk, c.doc_seq AS doc, -m.rank AS score
-       FROM (SELECT rowid, rank FROM ${tables.fts} WHERE ${tables.fts} MATCH @match ORDER BY rank LIMIT @cap) m
-       JOIN chunks c ON c.seq = m.rowid ORDER BY m.rank`,
-    )
-    .all({ match: expression, cap }) as RankedChunk[];
-  const hiddenRows = core.sql
-    .get(
-      `SELECT h.rowid AS chunk, c.doc_seq AS doc, h.title, h.content FROM ${tables.hidden} h
-       JOIN chunks c ON c.seq = h.rowid JOIN documents d ON d.seq = c.doc_seq
-       WHERE ${tables.hidden} MATCH @match AND ${readable.sql} ORDER BY h.rowid DESC LIMIT @cap`,
-    )
-    .all({ ...readable.bind, match: expression, cap }) as {
-    chunk: number;
-    doc: number;
-    title: string;
-    content: string;
-  }[];
+  const publicRows = core.fts.rankedPublic(tables, expression, cap);
+  const hiddenRows = core.fts.readableHidden(tables, scope, expression, cap);
   if (hiddenRows.length === 0) return publicRows;
   const phrases = ftsPhrases(match);
   const terms = phrases.map((p) => p.terms);

@@ -2,7 +2,9 @@ import { createError } from '@godb/contract';
 import { queryTokens } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import { readableTerms } from './readable-terms.js';
-import type { Hit, Scope, SearchCore } from './search-core.js';
+import type { Hit } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 /** Most vocabulary words one query word may expand to. */
 export const maxFuzzyExpansions = 50;

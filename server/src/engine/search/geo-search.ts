@@ -1,4 +1,6 @@
-import type { GeoFilter, Hit, Scope, SearchCore } from './search-core.js';
+import type { GeoFilter, Scope } from './scope.js';
+import type { Hit } from './hit.js';
+import type { SearchCore } from './search-core.js';
 
 /**
  * Documents within `radiusKm` of a point, nearest first; score = 1 − distance / radius. The `location` field is

@@ -1,7 +1,9 @@
 import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
-import type { Hit, Scope, SearchCore } from './search-core.js';
+import type { Hit } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 import { clientVectorSearch, vectorSearch, type ClientVectorSpace } from './vector-search.js';
 
 export interface HybridQuery {

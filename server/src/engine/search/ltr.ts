@@ -1,4 +1,4 @@
-import type { Hit } from './search-core.js';
+import type { Hit } from './hit.js';
 
 export const rankingModelName = 'engagement-logistic';
 /** Engaged and not-engaged candidates needed to fit the ranking model. */

@@ -4,7 +4,9 @@ import { createError } from '@godb/contract';
 import { nextTurn } from '../next-turn.js';
 import { fieldValue, matchesFilter, type FilterOperator } from './filters.js';
 import { textMatch } from './fts-query.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { Hit, LoadedDocument } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 export interface JoinCondition {
   readonly left_table: string;

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { prepareDocument } from '../documents/prepare.js';
+import { SearchRows } from '../documents/search-rows.js';
 import { PublicRows } from './public-rows.js';
 import { vectorSearch } from './vector-search.js';
 
@@ -63,7 +64,7 @@ test('a remembered public row is forgotten when its document changes visibility,
 });
 
 test('rows are kept per tenant and table, and never remembered inside a write transaction', () => {
-  const rows = new PublicRows<readonly [number]>(engine.db);
+  const rows = new PublicRows<readonly [number]>(new SearchRows(engine.db));
   assert.ok(rows.sync());
   rows.remember(7, tenantId, 'articles', 'public', [7]);
   rows.remember(8, tenantId, 'articles', 'private', [8]);

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../storage/database.js';
+import type { SearchRows } from '../documents/search-rows.js';
 
 /** Rows remembered at most; the oldest are forgotten first. */
 const maxRows = 50_000;
@@ -16,8 +16,7 @@ const maxRows = 50_000;
  * inside a write transaction, whose rows may still roll back.
  */
 export class PublicRows<Row extends readonly unknown[]> {
-  readonly #db: Db;
-  readonly #epochSql;
+  readonly #store: SearchRows;
   /** By document seq; read with peek, so the oldest remembered is forgotten first when full. */
   readonly #rows: LRUCache<
     number,
@@ -26,9 +25,8 @@ export class PublicRows<Row extends readonly unknown[]> {
   #epoch = -1;
   #bytes = 0;
 
-  constructor(db: Db) {
-    this.#db = db;
-    this.#epochSql = db.prepare('SELECT n FROM documents_epoch').pluck();
+  constructor(store: SearchRows) {
+    this.#store = store;
     this.#rows = new LRUCache({
       max: maxRows,
       dispose: (entry) => {
@@ -39,8 +37,8 @@ export class PublicRows<Row extends readonly unknown[]> {
 
   /** Brings the memory in step with the store; false inside a write transaction (then it must not be used). */
   sync(): boolean {
-    if (this.#db.inTransaction) return false;
-    const epoch = this.#epochSql.get() as number;
+    if (this.#store.inTransaction) return false;
+    const epoch = this.#store.epoch();
     if (epoch !== this.#epoch) {
       this.#rows.clear();
       this.#epoch = epoch;

@@ -1,5 +1,6 @@
 import { quote } from './fts-query.js';
-import { readableCandidate, scopeBindings, type Scope, type SearchCore } from './search-core.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 /** Candidate words checked at most per expansion, so a vocabulary full of unreadable words cannot stall a query. */
 export const maxTermChecks = 1_000;
@@ -24,17 +25,13 @@ export function readableTerms(
 ): string[] {
   const tables = core.text.tables(scope.viewer.tenantId);
   if (!tables || max <= 0) return [];
-  const occurs = core.sql.get(
-    `SELECT 1 FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid JOIN documents d ON d.seq = c.doc_seq
-     WHERE ${tables.words} MATCH @match AND ${readableCandidate} LIMIT 1`,
-  );
-  const bind = scopeBindings(scope);
+  const occurs = core.fts.readableWordCheck(tables, scope);
   const out: string[] = [];
   let checks = 0;
   for (const term of candidates) {
     if (out.length >= max || checks >= maxChecks) break;
     checks += 1;
-    if (occurs.get({ ...bind, match: quote(term) }) !== undefined) out.push(term);
+    if (occurs(quote(term))) out.push(term);
   }
   return out;
 }

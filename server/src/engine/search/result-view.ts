@@ -1,7 +1,7 @@
-import type { StatementCache } from '../storage/statement-cache.js';
 import { chunkId } from '../documents/document-view.js';
-import { CandidateDocument, lightColumns, type FullRow } from './candidate-document.js';
-import type { Hit } from './search-core.js';
+import type { SearchRows } from '../documents/search-rows.js';
+import { CandidateDocument } from './candidate-document.js';
+import type { Hit } from './hit.js';
 
 export interface SearchResultView {
   document_id: string;
@@ -21,22 +21,13 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  * Turns hits into the API's result shape: the top `limit`, each with its best three chunks (a hit found without
  * a chunk shows its document's first). Rows still unread are read in one query.
  */
-export function resultViews(sql: StatementCache, hits: readonly Hit[], limit: number): SearchResultView[] {
+export function resultViews(store: SearchRows, hits: readonly Hit[], limit: number): SearchResultView[] {
   // Documents known only by seq so far are read in one query (a permanently deleted one is then missing).
   const unread = hits
     .slice(0, limit)
     .flatMap((h) => (h.doc instanceof CandidateDocument && !h.doc.complete ? [h.doc] : []));
   if (unread.length > 0) {
-    const rows = new Map(
-      (
-        sql
-          .get(
-            `SELECT ${lightColumns}, d.content, d.fields FROM documents d WHERE d.seq IN (SELECT value FROM json_each(?))`,
-          )
-          .raw(true)
-          .all(JSON.stringify(unread.map((d) => d.seq))) as FullRow[]
-      ).map((row) => [row[0], row]),
-    );
+    const rows = new Map(store.fullRows(unread.map((d) => d.seq)).map((row) => [row[0], row]));
     for (const doc of unread) doc.fill(rows.get(doc.seq));
   }
   // A hit whose document was deleted permanently while the search ran (hybrid waits for an embedding) is dropped.
@@ -48,34 +39,14 @@ export function resultViews(sql: StatementCache, hits: readonly Hit[], limit: nu
   // Hits found without a chunk (geo, facets, joins) show their document's first chunk.
   const bare = top.filter((h) => h.chunks.length === 0);
   if (bare.length > 0) {
-    const first = new Map(
-      (
-        sql
-          .get('SELECT doc_seq, seq FROM chunks WHERE chunk_index = 0 AND doc_seq IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify(bare.map((h) => h.doc.seq))) as { doc_seq: number; seq: number }[]
-      ).map((r) => [r.doc_seq, r.seq]),
-    );
+    const first = store.firstChunks(bare.map((h) => h.doc.seq));
     for (const hit of bare) {
       const seq = first.get(hit.doc.seq);
       if (seq !== undefined) hit.chunks = [{ seq, score: hit.score }];
     }
   }
   const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, 3).map((c) => c.seq));
-  const chunks = new Map(
-    (
-      sql
-        .get(
-          'SELECT seq, chunk_index, content, start_offset, end_offset FROM chunks WHERE seq IN (SELECT value FROM json_each(?))',
-        )
-        .all(JSON.stringify(chunkSeqs)) as {
-        seq: number;
-        chunk_index: number;
-        content: string;
-        start_offset: number;
-        end_offset: number;
-      }[]
-    ).map((c) => [c.seq, c]),
-  );
+  const chunks = store.chunkTexts(chunkSeqs);
   return top.map((hit) => ({
     document_id: hit.doc.id,
     title: hit.doc.title,

@@ -1,7 +1,9 @@
 import { createError } from '@godb/contract';
 import { textMatch, wildcardQuery } from './fts-query.js';
 import { byPublicFrequency, maxTermChecks, readableTerms } from './readable-terms.js';
-import type { Hit, Scope, SearchCore } from './search-core.js';
+import type { Hit } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 
 export type TextQueryType = 'match' | 'phrase' | 'wildcard';
 

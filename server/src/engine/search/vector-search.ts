@@ -3,7 +3,9 @@ import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import { scoreAt } from '../embeddings/relevance-scale.js';
 import type { RankedChunk } from '../text/bm25-index.js';
-import type { Hit, LoadedDocument, Scope, SearchCore } from './search-core.js';
+import type { Hit, LoadedDocument } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
 import type { VectorSettings } from '@godb/contract';
 import { clientSpaceKey } from '../collections/vector-space.js';
 import { dotProduct, squaredDistance, type ExactVectors } from '../documents/exact-vectors.js';
@@ -390,21 +392,7 @@ function exactScan(
   source: SpaceSource,
 ): { hits: Hit[]; dropped: number } {
   const client = source.client;
-  const rows = (
-    client
-      ? core.sql
-          .get(
-            `SELECT v.seq, v.doc_seq, v.vector FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
-             WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND d.deleted_at IS NULL AND d.superseded = 0`,
-          )
-          .all(scope.viewer.tenantId, client.collection, client.name)
-      : core.sql
-          .get(
-            `SELECT c.seq, c.doc_seq, c.vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-             WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
-          )
-          .all(scope.viewer.tenantId, model)
-  ) as { seq: number; doc_seq: number; vector: Buffer }[];
+  const rows = core.rows.liveSpaceVectors(scope.viewer.tenantId, { client, model });
   const chunks = rows.map((r) => ({
     seq: r.seq,
     doc: r.doc_seq,

@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
-import type { Scope } from '../search/search-core.js';
+import type { Scope } from '../search/scope.js';
 import { ftsRanked } from '../search/fts-rank.js';
-import { readableCandidate, scopeBindings } from '../search/search-core.js';
 import { indexTerms } from './tokenize.js';
 import { Bm25Index } from './bm25-index.js';
 
@@ -33,8 +32,7 @@ async function bothWays(engine: Engine, query: string[] | string[][], phrase = f
     : phrase
       ? { phrase: query as string[] }
       : { words: query as string[] };
-  const readable = { sql: readableCandidate, bind: scopeBindings(scope) };
-  const ranked = ftsRanked(engine.search, viewer.tenantId, match, 10_000, readable);
+  const ranked = ftsRanked(engine.search, scope, match, 10_000);
   return {
     memory: view(engine.search.textHits(scope, match)),
     fts: view(engine.search.group(scope, ranked)),

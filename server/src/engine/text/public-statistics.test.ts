@@ -9,7 +9,7 @@ import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { ftsRanked } from '../search/fts-rank.js';
-import { readableCandidate, scopeBindings, type Scope } from '../search/search-core.js';
+import type { Scope } from '../search/scope.js';
 import type { TextMatch } from '../search/fts-query.js';
 
 /**
@@ -68,13 +68,7 @@ async function hits(engine: Engine, as: Viewer, match: TextMatch, via: 'memory' 
   const found =
     via === 'memory'
       ? engine.search.textHits(scope, match)
-      : engine.search.group(
-          scope,
-          ftsRanked(engine.search, tenantId, match, 10_000, {
-            sql: readableCandidate,
-            bind: scopeBindings(scope),
-          }),
-        );
+      : engine.search.group(scope, ftsRanked(engine.search, scope, match, 10_000));
   return found.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9 }));
 }
 

@@ -1,7 +1,8 @@
 import { createError } from '@godb/contract';
 import { countDocuments, matchingDocuments, scrollDocuments } from '../../engine/search/document-scan.js';
 import { parseFilters } from '../../engine/search/filters.js';
-import type { Scope, SearchCore } from '../../engine/search/search-core.js';
+import type { Scope } from '../../engine/search/scope.js';
+import type { SearchCore } from '../../engine/search/search-core.js';
 import type { Documents } from '../../engine/documents/documents.js';
 import { nextTurn } from '../../engine/next-turn.js';
 import type { RequestContext, UseCaseOf } from '../context.js';

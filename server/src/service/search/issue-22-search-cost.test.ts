@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { facetedSearch } from '../../engine/search/faceted-search.js';
 import { multiTableSearch } from '../../engine/search/multi-table-search.js';
-import type { Scope } from '../../engine/search/search-core.js';
+import type { Scope } from '../../engine/search/scope.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**

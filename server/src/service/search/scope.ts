@@ -1,6 +1,8 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import { parseFilters } from '../../engine/search/filters.js';
-import type { GeoFilter, Hit, Scope, SearchCore } from '../../engine/search/search-core.js';
+import type { GeoFilter, Scope } from '../../engine/search/scope.js';
+import type { Hit } from '../../engine/search/hit.js';
+import type { SearchCore } from '../../engine/search/search-core.js';
 import type { RequestContext } from '../context.js';
 import { viewerOf } from '../documents/viewer.js';
 import type { SearchDeps } from './deps.js';

@@ -1,0 +1,96 @@
+import type { RankedChunk } from '../text/bm25-index.js';
+import { indexTerms } from '../text/tokenize.js';
+import type { TextMatch } from './fts-query.js';
+import { ftsRanked } from './fts-rank.js';
+import type { Hit, LoadedDocument } from './hit.js';
+import { scopeReadsRows, type Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
+
+/** Readable chunks a text search reads at most; total_hits is exact up to this many matching chunks. */
+export const maxTextCandidates = 10_000;
+/** Chunks read at most to find those readable chunks, unreadable ones included. */
+const maxTextDepth = 5 * maxTextCandidates;
+
+/**
+ * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
+ * its best chunk's; its chunks are those that matched, best first. Ranked by the tenant's in-memory index, or
+ * through FTS5 with the same scores while it loads (fts-rank.ts).
+ *
+ * Only a window of the best chunks is read: with a `limit`, the best 20 × limit chunks (at least 200) the caller
+ * may read, widened while filters or the scope's table leave too few; without one (facets, joins), 10,000. Chunks
+ * the caller may not read are passed over, not counted in the window (up to 50,000 chunks are read to fill it),
+ * so neither the results nor `total_hits` depend on documents the caller cannot read.
+ */
+export function textHits(core: SearchCore, scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
+  const tenantId = scope.viewer.tenantId;
+  if (!core.text.tables(tenantId)) return [];
+  const ranked = core.text.ranked(tenantId);
+  let read: (cap: number) => readonly RankedChunk[];
+  if (ranked && 'words' in match) {
+    const terms = match.words.flatMap(indexTerms);
+    read = (cap) => ranked.search(terms, cap);
+  } else if (ranked && 'phrase' in match) {
+    const terms = match.phrase.flatMap(indexTerms);
+    read = (cap) => ranked.phrase(terms, cap);
+  } else if (ranked && 'groups' in match) {
+    const groups = match.groups.map((group) => group.flatMap(indexTerms));
+    read = (cap) => ranked.groups(groups, cap);
+  } else {
+    // Every table: the window counts other tables' chunks the caller may read (see #check).
+    const everyTable = { ...scope, table: undefined };
+    read = (cap) => ftsRanked(core, everyTable, match, cap);
+  }
+  // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
+  // is wanted (facets): then their rows are read with them, else only the results' rows are read.
+  const lazy = options.limit !== undefined && !scopeReadsRows(scope);
+  let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
+  let depth = want;
+  // What earlier rounds learnt about the candidates' documents: loaded (readable in scope), readable in any table.
+  const docs = new Map<number, LoadedDocument>();
+  const readable = new Set<number>();
+  const checked = new Set<number>();
+  for (;;) {
+    const rows = read(depth);
+    check(core, scope, rows, lazy, { docs, readable, checked });
+    const window: RankedChunk[] = [];
+    for (const row of rows) {
+      if (window.length === want) break;
+      if (readable.has(row.doc)) window.push(row);
+    }
+    if (window.length < want && rows.length === depth && depth < maxTextDepth) {
+      // Deeper, in proportion to the share of readable chunks so far (at least 1.5 times, at most 5 times).
+      const needed = (want * rows.length) / Math.max(1, window.length);
+      depth = Math.min(maxTextDepth, Math.ceil(Math.min(depth * 5, Math.max(depth * 1.5, needed * 1.1))));
+      continue;
+    }
+    const hits = core.group(scope, window, docs);
+    if (!options.limit || hits.length >= options.limit || rows.length < depth || want >= maxTextCandidates) return hits;
+    want = Math.min(maxTextCandidates, want * 5);
+    depth = Math.max(depth, want);
+  }
+}
+
+/**
+ * Loads the rows' documents not checked yet: into `docs` those readable in the scope, into `readable` those
+ * readable in any table (when the scope names a table, the window counts other tables' documents the caller may
+ * read, as it counts those that filters reject).
+ */
+function check(
+  core: SearchCore,
+  scope: Scope,
+  rows: readonly RankedChunk[],
+  lazy: boolean,
+  known: { docs: Map<number, LoadedDocument>; readable: Set<number>; checked: Set<number> },
+): void {
+  const fresh = [...new Set(rows.flatMap((r) => (known.checked.has(r.doc) ? [] : [r.doc])))];
+  if (fresh.length === 0) return;
+  for (const seq of fresh) known.checked.add(seq);
+  const loaded = core.load(scope, fresh, { lazy });
+  for (const [seq, doc] of loaded) {
+    known.docs.set(seq, doc);
+    known.readable.add(seq);
+  }
+  if (scope.table === undefined) return;
+  const others = fresh.filter((seq) => !loaded.has(seq));
+  for (const seq of core.load({ ...scope, table: undefined }, others, { lazy: true }).keys()) known.readable.add(seq);
+}
