@@ -37,6 +37,12 @@ interface Gathered {
   data: Float32Array;
   /** How many of the space's keys were looked at. */
   consumed: number;
+  /**
+   * Keys looked at whose vectors the copies did not hold yet (stored, but the index not told yet): looked at again
+   * on every call until held. Skipping them for good left a document out of every exact filtered scan until the
+   * next update or delete of any document.
+   */
+  waiting: number[];
 }
 
 interface Entry extends AllowedSet {
@@ -145,21 +151,33 @@ export class AllowedSets {
         const all = keys(space);
         let g = gathered.get(space);
         if (g?.copies !== copies) {
-          g = { copies, keys: [], data: new Float32Array(Math.max(1, all.length) * copies.dims), consumed: 0 };
+          g = {
+            copies,
+            keys: [],
+            data: new Float32Array(Math.max(1, all.length) * copies.dims),
+            consumed: 0,
+            waiting: [],
+          };
           gathered.set(space, g);
         }
+        const into = g;
         const dims = copies.dims;
+        const take = (key: number): boolean => {
+          const held = copies.get(key);
+          if (!held) return false;
+          if ((into.keys.length + 1) * dims > into.data.length) {
+            const grown = new Float32Array(into.data.length * 2);
+            grown.set(into.data);
+            into.data = grown;
+          }
+          into.data.set(held.vector, into.keys.length * dims);
+          into.keys.push(key);
+          return true;
+        };
+        if (g.waiting.length > 0) g.waiting = g.waiting.filter((key) => !take(key));
         for (; g.consumed < all.length; g.consumed += 1) {
           const key = all[g.consumed]!;
-          const held = copies.get(key);
-          if (!held) continue;
-          if ((g.keys.length + 1) * dims > g.data.length) {
-            const grown = new Float32Array(g.data.length * 2);
-            grown.set(g.data);
-            g.data = grown;
-          }
-          g.data.set(held.vector, g.keys.length * dims);
-          g.keys.push(key);
+          if (!take(key)) g.waiting.push(key);
         }
         return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * dims) };
       },
