@@ -106,10 +106,6 @@ function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
 /** The id of the current version of an archived version's id (`report@v2` → `report`). */
 const currentIdOf = (archivedId: string) => archivedId.replace(/@v\d+$/, '');
 
-/**
- * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
- * with the store. Every read goes through the access rule; a document the caller may not see is not found.
- */
 /** INVALID_VISIBILITY unless `visibility` is one of public, private, shared (checked before anything is read). */
 export function refuseUnknownVisibility(visibility: string): void {
   if (!(visibilities as readonly string[]).includes(visibility)) {
@@ -117,6 +113,10 @@ export function refuseUnknownVisibility(visibility: string): void {
   }
 }
 
+/**
+ * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
+ * with the store. Every read goes through the access rule; a document the caller may not see is not found.
+ */
 export class Documents {
   readonly store: DocumentStore;
   readonly #deps: DocumentsDeps;
