@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
@@ -210,7 +211,7 @@ describe('the vector index memory budget', () => {
       assert.equal((await top(engine, a[7]!, tenantA))[0], 'v7');
       // Compared once the graph holds every vector: until then the newest are searched exactly in the index's tail,
       // and the graph (approximate) may order the third or fourth nearest differently after it takes them.
-      while (engine.vectors.lag() > 0) await new Promise((r) => setTimeout(r, 10));
+      while (engine.vectors.lag() > 0) await delay(10);
       const before = await top(engine, a[99]!, tenantA);
       write(engine, b, 0, tenantB);
       assert.equal((await top(engine, b[8]!, tenantB))[0], 'v8');
