@@ -295,6 +295,14 @@ export const errorCatalogue = {
     description:
       'Cluster mode: a partial update is prepared from the document as the node that took it had it; when another write of that document came first in the log, the update is refused everywhere instead of overwriting it.',
   },
+  ACCESS_CHANGED: {
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    message:
+      'The access of document {id} changed while this change was on its way (another visibility or ACL change came first). Read it again and retry',
+    description:
+      'Cluster mode: who may change a document is decided by the node that takes the request, on its access entries as that node has them; when another change of them came first in the log, the change is refused everywhere instead of being applied on a decision taken on other entries.',
+  },
   COLLECTION_EXISTS: {
     http: 409,
     grpc: 'ALREADY_EXISTS',

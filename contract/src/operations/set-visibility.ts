@@ -17,7 +17,7 @@ export const setVisibility = defineOperation({
     { additionalProperties: false },
   ),
   success: { status: 200, schema: SuccessMessage, description: 'The visibility was changed.' },
-  errors: ['NOT_FOUND', 'INVALID_VISIBILITY'],
+  errors: ['NOT_FOUND', 'INVALID_VISIBILITY', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'Make private',

@@ -14,7 +14,7 @@ export const updateAcl = defineOperation({
   params: PathId,
   body: AclUpdate,
   success: { status: 200, schema: SuccessMessage, description: 'The ACL was changed.' },
-  errors: ['NOT_FOUND', 'INVALID_ACL', 'ACL_OWNER_REQUIRED', 'LAST_OWNER'],
+  errors: ['NOT_FOUND', 'INVALID_ACL', 'ACL_OWNER_REQUIRED', 'LAST_OWNER', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'Give a colleague edit rights',

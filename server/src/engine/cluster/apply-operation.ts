@@ -130,10 +130,7 @@ export class OperationApplier {
       case 'maintenance':
         return done(op.method === 'refresh' ? maintenance.refresh(op.tenantId) : maintenance.recluster(op.tenantId));
       case 'revoke-api-key':
-        if (!apiKeys.delete(op.tenantId, op.keyId, op.userId)) {
-          throw createError('NOT_FOUND', { resource: 'API key', id: op.keyId });
-        }
-        return done(true);
+        return done(apiKeys.revoke(op));
     }
   }
 }

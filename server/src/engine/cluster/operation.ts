@@ -1,5 +1,5 @@
 import type { CreateCollectionRequest, UpdateCollectionRequest } from '@godb/contract';
-import type { NewApiKey } from '../directory/api-key-store.js';
+import type { NewApiKey, RevokeApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
@@ -75,14 +75,7 @@ export type OperationBody =
       readonly method: 'refresh' | 'recluster';
       readonly tenantId: string;
     }
-  | {
-      readonly kind: 'revoke-api-key';
-      readonly tenantId: string;
-      /** (Not `id`: that is the operation's own.) */
-      readonly keyId: string;
-      /** Only a key of this user (a caller who may revoke only their own), or any of the tenant's (null). */
-      readonly userId: string | null;
-    };
+  | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey);
 
 /** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
 type NoId<T extends true> = T;

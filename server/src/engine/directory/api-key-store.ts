@@ -60,6 +60,15 @@ const toKey = (row: Row): StoredApiKey => ({
  * API keys of users. A key belongs to its user and tenant: every list and revocation takes the tenant id, so a key
  * of another tenant is simply not found, and a deleted user's keys are deleted with them (ON DELETE CASCADE).
  */
+/** What revoking a key needs, decided by the caller: a serialisable command (it travels in the log as is). */
+export interface RevokeApiKey {
+  readonly tenantId: string;
+  /** (Not `id`: in the log that is the operation's own.) */
+  readonly keyId: string;
+  /** Only a key of this user (a caller who may revoke only their own), or any of the tenant's (null). */
+  readonly userId: string | null;
+}
+
 export class ApiKeyStore {
   readonly #db: Db;
   readonly #clock: Clock;
@@ -136,6 +145,20 @@ export class ApiKeyStore {
             .get('DELETE FROM api_keys WHERE id = ? AND tenant_id = ? AND user_id = ?')
             .run(id, tenantId, userId);
     return changes > 0;
+  }
+
+  /**
+   * Revokes a key: the one write of the revoke-api-key operation, in both modes (the embedded store calls it
+   * directly, the applier with the operation's command); NOT_FOUND when there is no such key (of that user when
+   * `userId` is given), decided in log order in cluster mode.
+   *
+   * @example apiKeys.revoke({ tenantId, keyId: 'k1', userId: null });
+   */
+  revoke(command: RevokeApiKey): true {
+    if (!this.delete(command.tenantId, command.keyId, command.userId)) {
+      throw createError('NOT_FOUND', { resource: 'API key', id: command.keyId });
+    }
+    return true;
   }
 
   /** Records that the key was used at `seconds` (callers write at most once a minute per key). */

@@ -41,3 +41,22 @@ export const readableSql = `(d.visibility = 'public' OR EXISTS (
     AND (a.role <> 'list' OR d.visibility = 'shared')))`;
 
 export const principalsOf = (viewer: Viewer) => JSON.stringify([viewer.userId, ...viewer.groups]);
+
+/** What a decision about a document is taken on (Documents.accessFacts). */
+export interface DocumentAccessFacts {
+  readonly id: string;
+  /** An earlier version (`id@v2`): read-only. */
+  readonly superseded: boolean;
+  readonly access: readonly AccessEntry[];
+  /** When the entries were read (expired entries stop counting), in the engine's clock. */
+  readonly now: number;
+  /** The entries as one string, equal on every node holding the same entries (see Documents.setVisibility). */
+  readonly stamp: string;
+}
+
+/** The access entries as one comparable string, whatever order the store answered them in. */
+export const accessStamp = (entries: readonly AccessEntry[]): string =>
+  entries
+    .map((e) => JSON.stringify([e.principal, e.role, e.expires_at]))
+    .sort()
+    .join('\n');

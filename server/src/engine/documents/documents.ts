@@ -15,7 +15,7 @@ import type { DocumentFiles } from '../files/document-files.js';
 import type { StoredObject } from '../files/object-store.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
-import { activeOwners, canEdit, canRead, isOwner } from './access.js';
+import { accessStamp, activeOwners, canEdit, canRead, isOwner, type DocumentAccessFacts } from './access.js';
 import { EngagementStore } from './engagement-store.js';
 import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
@@ -105,6 +105,13 @@ function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
 
 /** The id of the current version of an archived version's id (`report@v2` → `report`). */
 const currentIdOf = (archivedId: string) => archivedId.replace(/@v\d+$/, '');
+
+/** INVALID_VISIBILITY unless `visibility` is one of public, private, shared (checked before anything is read). */
+export function refuseUnknownVisibility(visibility: string): void {
+  if (!(visibilities as readonly string[]).includes(visibility)) {
+    throw createError('INVALID_VISIBILITY', { value: visibility }, { field: 'body.visibility' });
+  }
+}
 
 /**
  * Documents: validation, chunking, embedding, and writes that keep the text, geo and vector indexes consistent
@@ -589,11 +596,9 @@ export class Documents {
     if (row.superseded) {
       throw createError('VALIDATION_FAILED', { detail: `${id} is an earlier version: update ${currentIdOf(id)}` });
     }
-    const now = this.now();
+    // Who may update is the service's decision (service/documents/document-policy.ts), taken before this runs;
+    // writing the new version still refuses a caller without the edit role (writeNow, as every write of an id).
     const access = this.store.access(row.seq);
-    if (!canEdit(access, viewer, now)) {
-      throw createError('FORBIDDEN', { reason: 'updating a document needs the edit or owner role on it' });
-    }
     const fields = JSON.parse(row.fields) as DocumentFields;
     const title = patch.title ?? row.title;
     const reembed = row.model !== null && title !== row.title;
@@ -686,24 +691,52 @@ export class Documents {
     return updated;
   }
 
-  setVisibility(viewer: Viewer, id: string, visibility: string): void {
-    if (!(visibilities as readonly string[]).includes(visibility)) {
-      throw createError('INVALID_VISIBILITY', { value: visibility }, { field: 'body.visibility' });
-    }
+  /**
+   * The facts a decision about a document is taken on (service/documents/document-policy.ts): the document as the
+   * viewer may read it (NOT_FOUND otherwise), its access entries, the time they were read, and their stamp, which a
+   * change carries so that it is applied only to the access it was decided on (see {@link setVisibility}).
+   */
+  accessFacts(viewer: Viewer, id: string): DocumentAccessFacts {
     const row = this.readable(viewer, id);
-    if (!canEdit(this.store.access(row.seq), viewer, this.now())) {
-      throw createError('FORBIDDEN', { reason: 'changing visibility needs the edit or owner role on the document' });
+    const access = this.store.access(row.seq);
+    return { id: row.id, superseded: row.superseded !== 0, access, now: this.now(), stamp: accessStamp(access) };
+  }
+
+  /** Refuses a change decided on other access entries than the document has now (ACCESS_CHANGED). */
+  #refuseChangedAccess(row: DocumentRow, decidedOn: string | undefined): void {
+    if (decidedOn !== undefined && decidedOn !== accessStamp(this.store.access(row.seq))) {
+      throw createError('ACCESS_CHANGED', { id: row.id });
     }
+  }
+
+  /**
+   * Sets a document's visibility. Who may is decided by the service before this runs; `decidedOn` (the stamp of
+   * {@link accessFacts}) makes the change apply only if the document's access is still the one it was decided on:
+   * in cluster mode another change of it may come first in the log, and every node then refuses this one alike.
+   */
+  setVisibility(viewer: Viewer, id: string, visibility: string, decidedOn?: string): void {
+    refuseUnknownVisibility(visibility);
+    const row = this.readable(viewer, id);
+    this.#refuseChangedAccess(row, decidedOn);
     // In a transaction with the text index as listener: its in-memory statistics follow once the change commits.
     transaction(this.#deps.db, [this.#deps.text], () => this.store.setVisibility(row, visibility, this.now()));
   }
 
-  /** add (or replace) entries, update existing ones, or remove them; owners only; the last owner stays. */
-  updateAcl(viewer: Viewer, id: string, operation: 'add' | 'update' | 'remove', entries: readonly AclChange[]): void {
+  /**
+   * add (or replace) entries, update existing ones, or remove them; the last owner stays. Who may (owners) is decided
+   * by the service before this runs, on the access stamped `decidedOn` (see {@link setVisibility}).
+   */
+  updateAcl(
+    viewer: Viewer,
+    id: string,
+    operation: 'add' | 'update' | 'remove',
+    entries: readonly AclChange[],
+    decidedOn?: string,
+  ): void {
     const row = this.readable(viewer, id);
+    this.#refuseChangedAccess(row, decidedOn);
     const now = this.now();
     const access = this.store.access(row.seq);
-    if (!isOwner(access, viewer, now)) throw createError('ACL_OWNER_REQUIRED');
     const acl = new Map(
       access
         .filter((a) => a.role !== 'list')

@@ -1,4 +1,3 @@
-import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { AuthDeps } from './deps.js';
 import { keyOwnerScope } from './list-api-keys.js';
@@ -9,11 +8,9 @@ export const revokeApiKeyUseCase =
   async ({ params }, ctx) => {
     const caller = principalOf(ctx);
     const scope = keyOwnerScope(caller);
-    // Cluster mode: every node deletes the key (NOT_FOUND, when it is not there, is decided in log order).
-    if (deps.log) {
-      await deps.log.submit({ kind: 'revoke-api-key', tenantId: caller.tenantId, keyId: params.keyID, userId: scope });
-    } else if (!deps.apiKeys.delete(caller.tenantId, params.keyID, scope)) {
-      throw createError('NOT_FOUND', { resource: 'API key', id: params.keyID });
-    }
+    const command = { tenantId: caller.tenantId, keyId: params.keyID, userId: scope };
+    // One command, one write (ApiKeyStore.revoke): here, or in cluster mode applied by every node in log order.
+    if (deps.log) await deps.log.submit({ kind: 'revoke-api-key', ...command });
+    else deps.apiKeys.revoke(command);
     return { success: true, message: 'API key revoked' };
   };

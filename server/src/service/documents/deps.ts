@@ -1,7 +1,7 @@
 import type { Documents } from '../../engine/documents/documents.js';
 import type { Maintenance } from '../../engine/documents/maintenance.js';
 import type { JobStore } from '../../engine/jobs/job-store.js';
-import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { ClusterReads, OperationLog } from '../../engine/cluster/operation.js';
 import type { BackgroundWork } from './background-work.js';
 
 export interface DocumentDeps {
@@ -12,4 +12,9 @@ export interface DocumentDeps {
   readonly background?: BackgroundWork;
   /** Cluster mode: the replicated log that takes index maintenance (absent: the embedded store). */
   readonly log?: OperationLog | null;
+  /**
+   * Cluster mode: the log's reads. A change decided on the document's access (visibility, ACL) first catches up
+   * with the log, so it is decided on every write acknowledged before the request arrived, wherever it was taken.
+   */
+  readonly cluster?: ClusterReads | null;
 }

@@ -1,10 +1,16 @@
 import type { UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
+import { enforce, mayChangeAcl } from './document-policy.js';
 import { viewerOf } from './viewer.js';
 
+/** Decided here before the change runs or is published (see set-visibility.ts). */
 export const updateAclUseCase =
   (deps: DocumentDeps): UseCaseOf<'update-acl'> =>
   async ({ params, body }, ctx) => {
-    await deps.documents.change('updateAcl', viewerOf(ctx), params.id, body.operation, body.acl);
+    const viewer = viewerOf(ctx);
+    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, ctx.signal);
+    const facts = deps.documents.accessFacts(viewer, params.id);
+    enforce(mayChangeAcl(viewer, facts));
+    await deps.documents.change('updateAcl', viewer, params.id, body.operation, body.acl, facts.stamp);
     return { success: true, message: 'ACL updated' };
   };

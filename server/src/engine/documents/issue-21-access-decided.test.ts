@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { isGoDBError } from '@godb/contract';
+import type { Engine } from '../engine.js';
+import { openTestEngine } from '../../test-support/engine.js';
+import { prepareDocument } from './prepare.js';
+
+// Who may change a document is decided by the service, on the access entries the taking node read
+// (Documents.accessFacts); the change carries their stamp. In cluster mode another change can come first in the
+// log: applying then refuses the change (ACCESS_CHANGED) instead of executing a decision taken on other entries.
+// Applying is what every node does in log order, so calling it here in that order is what each node sees.
+const tenantId = '00000000-0000-4000-8000-0000000000d1';
+const owner = { tenantId, userId: 'owner', groups: [] as string[] };
+const editor = { tenantId, userId: 'editor', groups: [] as string[] };
+
+let engine: Engine;
+before(() => {
+  engine = openTestEngine(':memory:', 'use-lite-512');
+});
+after(() => engine.close());
+
+async function write(id: string): Promise<void> {
+  const doc = prepareDocument(
+    {
+      id,
+      title: id,
+      visibility: 'private',
+      acl: [{ user_id: 'editor', role: 'edit' }],
+      embedding_options: { enabled: false },
+    },
+    'owner',
+    'body',
+  );
+  await engine.documents.write(owner, [{ ...doc, model: null, chunks: [] }], () => 'body');
+}
+
+const accessChanged = (e: unknown) => isGoDBError(e) && e.code === 'ACCESS_CHANGED' && e.status === 409;
+
+test('a visibility change decided before the editor lost its role is refused, and the document stays as it was', async () => {
+  await write('v');
+  const decided = engine.documents.accessFacts(editor, 'v');
+  engine.documents.updateAcl(owner, 'v', 'update', [{ user_id: 'editor', role: 'view' }]);
+  assert.throws(() => engine.documents.setVisibility(editor, 'v', 'public', decided.stamp), accessChanged);
+  assert.equal(engine.documents.readable(owner, 'v').visibility, 'private');
+  // Decided again, on the entries it has now: the same stamp on the same entries, whatever order they are read in.
+  const again = engine.documents.accessFacts(owner, 'v');
+  engine.documents.setVisibility(owner, 'v', 'public', again.stamp);
+  assert.equal(engine.documents.readable(owner, 'v').visibility, 'public');
+});
+
+test('an ACL change decided on entries another change replaced is refused; one decided on the current entries applies', async () => {
+  await write('a');
+  const decided = engine.documents.accessFacts(owner, 'a');
+  engine.documents.updateAcl(owner, 'a', 'add', [{ user_id: 'carol', role: 'owner' }], decided.stamp);
+  assert.throws(
+    () => engine.documents.updateAcl(owner, 'a', 'remove', [{ user_id: 'editor' }], decided.stamp),
+    accessChanged,
+  );
+  assert.ok(engine.documents.accessFacts(owner, 'a').access.some((e) => e.principal === 'editor'));
+  const current = engine.documents.accessFacts(owner, 'a');
+  engine.documents.updateAcl(owner, 'a', 'remove', [{ user_id: 'editor' }], current.stamp);
+  assert.ok(!engine.documents.accessFacts(owner, 'a').access.some((e) => e.principal === 'editor'));
+});

@@ -1,0 +1,41 @@
+import { createError, type GoDBError } from '@godb/contract';
+import { canEdit, isOwner, type DocumentAccessFacts } from '../../engine/documents/access.js';
+import type { Viewer } from '../../engine/documents/types.js';
+
+/** A decision: allowed, or the catalogue error the caller is answered. */
+export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly error: GoDBError };
+
+/** What a decision looks at: the document's access entries (and when they were read), never more. */
+export type PolicyFacts = Pick<DocumentAccessFacts, 'access' | 'now'>;
+
+const allowed: Decision = { allowed: true };
+const refused = (error: GoDBError): Decision => ({ allowed: false, error });
+
+/**
+ * Who may change a document's visibility: the edit or owner role on it (public documents are readable by
+ * everyone, and reading one is not enough).
+ *
+ * @example mayChangeVisibility(viewer, documents.accessFacts(viewer, 'report'))
+ */
+export function mayChangeVisibility(viewer: Viewer, facts: PolicyFacts): Decision {
+  return canEdit(facts.access, viewer, facts.now)
+    ? allowed
+    : refused(createError('FORBIDDEN', { reason: 'changing visibility needs the edit or owner role on the document' }));
+}
+
+/** Who may add, update or remove ACL entries: the owners only (an editor may not grant itself more). */
+export function mayChangeAcl(viewer: Viewer, facts: PolicyFacts): Decision {
+  return isOwner(facts.access, viewer, facts.now) ? allowed : refused(createError('ACL_OWNER_REQUIRED'));
+}
+
+/** Who may update a document (a new version with some fields changed): the edit or owner role on it. */
+export function mayUpdate(viewer: Viewer, facts: PolicyFacts): Decision {
+  return canEdit(facts.access, viewer, facts.now)
+    ? allowed
+    : refused(createError('FORBIDDEN', { reason: 'updating a document needs the edit or owner role on it' }));
+}
+
+/** Throws the refusal of a decision; use cases call it before they hand the engine its command. */
+export function enforce(decision: Decision): void {
+  if (!decision.allowed) throw decision.error;
+}
