@@ -4,9 +4,9 @@
 // and search QPS (vector top 10 and text match, the same clients); replica lag (ack on node a → readable on node b
 // with X-GoDB-Min-Seq, p50/p99); the failover window (longest gap between acknowledgements while writers on every
 // node retry 503 with their Idempotency-Key and the stream's leader is killed with SIGKILL); and catch-up: a node
-// stopped while BENCH_CLUSTER_DOCS (20,000) documents are imported on another, started again, and a node whose data folder
-// was wiped, until each applied the whole log. Every node runs on the same 2 shared cores: the cluster shows the
-// cost of the log, not the capacity of three machines.
+// stopped while BENCH_CLUSTER_DOCS (20,000) documents are imported on another, started again, and a node whose
+// data folder was wiped, until each applied the whole log. Every node runs on the same 2 shared cores: the cluster
+// shows the cost of the log, not the capacity of three machines.
 import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
