@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { ServerProcess } from './server-process.js';
+
+/** The stream every GoDB node applies (server/src/cluster/nats-log.ts). */
+export const opsStream = 'GODB_OPS';
+
+/**
+ * The index (0-based, as `NatsCluster.kill` takes it) of the NATS server leading the operations stream now, read from
+ * JetStream's stream info (`cluster.leader`, a server name `n1`…`n3`). Waits while an election is under way.
+ */
+export async function streamLeader(urls: readonly string[]): Promise<number> {
+  const nc = await connect({ servers: [...urls], name: 'godb-test-leader-probe' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    // A bound for a broken cluster, not a timing.
+    for (let attempt = 0; attempt < 300; attempt += 1) {
+      const leader = (await jsm.streams.info(opsStream).catch(() => null))?.cluster?.leader;
+      const index = Number(/^n(\d+)$/.exec(leader ?? '')?.[1]) - 1;
+      if (index >= 0) return index;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`stream ${opsStream} has no leader`);
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A node's place in the log, from /readyz (-1 while it does not answer). */
+export async function appliedSeq(server: ServerProcess): Promise<number> {
+  try {
+    const body = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as { cluster?: { applied_seq: number } };
+    return body.cluster?.applied_seq ?? -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** Polls until every node applied `seq` (a hang detector after `boundMs`, not a timing). */
+export async function appliedEverywhere(servers: readonly ServerProcess[], seq: number, boundMs = 120_000) {
+  const deadline = Date.now() + boundMs;
+  for (const server of servers) {
+    while ((await appliedSeq(server)) < seq) {
+      if (Date.now() > deadline) throw new Error(`node ${server.baseUrl} never applied ${seq}: ${server.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export interface TenantDigest {
+  /** Per collection (`primary_table`): how many document rows, and a hash of every version with its vectors. */
+  readonly collections: Record<string, { documents: number; hash: string }>;
+  /** Ids stored in more than one version: a write applied twice shows here. */
+  readonly repeated: string[];
+  readonly ids: Set<string>;
+}
+
+/** Reads a stopped node's store: every document version of the tenant with its chunks' vectors, per collection. */
+export function tenantDigest(dataDir: string, tenantId: string): TenantDigest {
+  const db = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT d.primary_table AS collection, d.id, d.version, d.superseded, d.deleted_at, d.created_at, d.updated_at,
+                d.title,
+                (SELECT group_concat(hex(c.vector), ',') FROM chunks c WHERE c.doc_seq = d.seq) AS vectors
+         FROM documents d WHERE d.tenant_id = ? ORDER BY d.primary_table, d.id, d.version`,
+      )
+      .all(tenantId) as { collection: string | null; id: string }[];
+    const grouped = new Map<string, unknown[]>();
+    for (const row of rows) {
+      const name = row.collection ?? '(none)';
+      grouped.set(name, [...(grouped.get(name) ?? []), row]);
+    }
+    const collections = Object.fromEntries(
+      [...grouped].map(([name, list]) => [
+        name,
+        { documents: list.length, hash: createHash('sha256').update(JSON.stringify(list)).digest('hex') },
+      ]),
+    );
+    const counts = new Map<string, number>();
+    for (const row of rows) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+    return {
+      collections,
+      repeated: [...counts].filter(([, n]) => n > 1).map(([id]) => id),
+      ids: new Set(counts.keys()),
+    };
+  } finally {
+    db.close();
+  }
+}
