@@ -38,13 +38,14 @@ export function ScaleSection() {
     <>
       <h2>One node from 100,000 to 1,000,000 documents</h2>
       <p>
-        <code>npm run bench:scale</code>: deterministic documents, each with a 512-dimensional clustered vector given by
-        the client (cosine, f16, M 16, ef 200/100), about 60 words of Zipf-distributed text, a tag and two numbers,
-        imported as one NDJSON stream over HTTP into a real server process and then searched over HTTP: the most queries
-        per second 4 clients reach, latency at a steady 500 requests per second (an open loop, so queueing shows),
-        recall@10 against brute force on 200 queries, and raw usearch on the server’s own index file as the floor. Then
-        a clean restart and a kill -9 during writes (every acknowledged write checked), and the tenant’s snapshot taken
-        on the live node and restored in its place.
+        <code>npm run bench:scale</code>: deterministic documents, each with a 512-dimensional vector given by the
+        client (100 clusters, each spread along its own 48-dimensional subspace as text embeddings are; cosine, f16, M
+        16, ef 200/100), about 60 words of Zipf-distributed text, a tag and two numbers, imported as one NDJSON stream
+        over HTTP into a real server process and then searched over HTTP: the most queries per second 4 clients reach,
+        latency at a steady 500 requests per second (an open loop, so queueing shows), recall@10 against brute force on
+        200 queries, and raw usearch on the server’s own index file as the floor. Then a clean restart and a kill -9
+        during writes (every acknowledged write checked), and the tenant’s snapshot taken on the live node and restored
+        in its place.
       </p>
       <BarChart
         title="Most queries per second, 4 clients, by collection size (higher is better)"
