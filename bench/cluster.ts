@@ -17,7 +17,7 @@ import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
 import { appliedSeq, streamLeader } from '../e2e/support/cluster-nodes.js';
 import { freePort, repoRoot, startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, saveResults, table } from './support.js';
+import { caveat, saveResults, table, writeBody } from './support.js';
 
 // 20,000 by default, so that the whole run takes about 3 minutes on the shared 2-core machine; the figure
 // is BENCH_CLUSTER_DOCS=100000 (not run yet: at the 20,000 run's rates, about 7 minutes).
@@ -84,12 +84,7 @@ function send(
       },
     );
     req.on('error', reject);
-    if (body === undefined || typeof body === 'string') req.end(body);
-    else
-      void (async () => {
-        for await (const piece of body) if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
-        req.end();
-      })().catch(reject);
+    writeBody(req, body).catch(reject);
   });
 }
 async function call(server: ServerProcess, method: string, path: string, body?: unknown) {

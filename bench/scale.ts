@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, machine, saveResults, table } from './support.js';
+import { caveat, machine, saveResults, table, writeBody } from './support.js';
 import { embeddingLikeVectors, groundTruth, recall, row, rowJson } from './vector-data.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -89,12 +89,7 @@ function send(method: string, path: string, body?: string | AsyncIterable<string
       },
     );
     req.on('error', reject);
-    if (body === undefined || typeof body === 'string') req.end(body);
-    else
-      void (async () => {
-        for await (const piece of body) if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
-        req.end();
-      })().catch(reject);
+    writeBody(req, body).catch(reject);
   });
 }
 async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {

@@ -1,3 +1,4 @@
+import type { ClientRequest } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,4 +42,14 @@ export async function throughput(fn: () => Promise<number>, seconds: number): Pr
   const start = performance.now();
   while (performance.now() - start < seconds * 1000) items += await fn();
   return items / ((performance.now() - start) / 1000);
+}
+
+/** Sends a request's body: a string at once, or a stream of pieces with backpressure (an NDJSON import), then ends it. */
+export async function writeBody(req: ClientRequest, body?: string | AsyncIterable<string>): Promise<void> {
+  if (body === undefined || typeof body === 'string') {
+    req.end(body);
+    return;
+  }
+  for await (const piece of body) if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+  req.end();
 }
