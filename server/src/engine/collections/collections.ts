@@ -73,11 +73,13 @@ export const defaultVectorName = 'default';
  * vectors it uses: one per embedding model, named after the model, and one per name a client gives.
  */
 export class Collections {
+  readonly #db: Db;
   readonly #sql: StatementCache;
   readonly #counts = new LRUCache<string, KeptCounts>({ max: 256 });
   readonly #models: ModelCatalogue;
 
   constructor(db: Db, models: ModelCatalogue) {
+    this.#db = db;
     this.#sql = new StatementCache(db);
     this.#models = models;
   }
@@ -239,6 +241,8 @@ export class Collections {
     const kept = this.#counts.get(key);
     if (kept && kept.changes === changes && now < kept.until) return kept.counts;
     const counts = this.#count(viewer, collection, now);
+    // Counts read inside a write transaction may include rows it then rolls back: not kept.
+    if (this.#db.inTransaction) return counts;
     this.#counts.set(key, { changes, until: this.#soonestExpiry(viewer, collection, now), counts });
     return counts;
   }
