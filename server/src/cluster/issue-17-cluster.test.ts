@@ -22,9 +22,21 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   const startNode = (name: string, dataDir: string) =>
     startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dataDir });
 
-  /** Waits until every node applied everything the log holds now. */
+  /**
+   * Waits until every node applied everything the log holds now. Asking JetStream for the stream's last sequence
+   * is retried (at most five times) when it times out: right after NATS servers come back, the stream's leader
+   * election on a loaded machine can outlast one request's timeout.
+   */
   const settle = async () => {
-    const last = await nodes[0]!.cluster!.lastSequence();
+    let last = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        last = await nodes[0]!.cluster!.lastSequence();
+        break;
+      } catch (error) {
+        if (attempt === 5 || (error as Error).name !== 'TimeoutError') throw error;
+      }
+    }
     await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
   };
 
