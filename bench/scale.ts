@@ -51,6 +51,29 @@ const truth = {
 };
 process.stdout.write(`Brute-force top ${k} of every query in ${((performance.now() - t) / 1000).toFixed(1)} s\n\n`);
 
+// Each phase's table is printed as soon as it is measured and the run so far saved (a run at 1M takes hours; one
+// stopped in its restore keeps its import, search and restart figures).
+const run: {
+  documents: number;
+  machine: ReturnType<typeof machine>;
+  import: Record<string, string | number>;
+  search: Record<string, string | number>[];
+  restart: Record<string, string | number>[];
+  snapshot?: Record<string, string | number>[];
+  incomplete?: string;
+} = { documents: total, machine: machine(), import: {}, search: [], restart: [], incomplete: 'import' };
+/** Merges this run, as measured so far, into bench/results/scale.json by size (the Performance page's figures). */
+function record(next: string | undefined): void {
+  if (next === undefined) delete run.incomplete;
+  else run.incomplete = next;
+  const resultsFile = new URL('./results/scale.json', import.meta.url);
+  const previous = existsSync(resultsFile)
+    ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: { runs: { documents: number }[] } }).results.runs
+    : [];
+  const runs = [...previous.filter((r) => r.documents !== total), run].sort((a, b) => a.documents - b.documents);
+  saveResults('scale', { runs });
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-scale-'));
 const env = {
   RATE_LIMIT_RPS: '1000000',
@@ -165,7 +188,10 @@ const importRow: Record<string, string | number> = {
   'index + copies MB': Math.round(info.memory_bytes / 2 ** 20),
   'data folder MB': Math.round(folderBytes(dataDir) / 2 ** 20),
 };
+process.stdout.write('\nImport\n');
 table([importRow]);
+run.import = importRow;
+record('searches');
 
 // ── Searches ───────────────────────────────────────────────────────────────────────────────────────────────────
 const vectorBody = (q: number, filter?: number) =>
@@ -277,8 +303,13 @@ while (
   await new Promise((r) => setTimeout(r, 200));
 const textWarm = (performance.now() - t) / 1000;
 importRow['text index warm after s'] = textWarm.toFixed(1);
+process.stdout.write(`Text index warm after ${textWarm.toFixed(1)} s\n`);
+process.stdout.write(
+  '\nSearch (top 10 over HTTP; recall against brute force; goal: p99 ≤ 10 ms vector, ≤ 20 ms text at 500/s)\n',
+);
 
 const searchRows: Record<string, string | number>[] = [];
+run.search = searchRows;
 for (const [filter, c] of [
   ['none', cases.vector!],
   ['10 %', cases['vector 10 %']!],
@@ -301,6 +332,8 @@ for (const [filter, c] of [
     row[`p50/p99 ms at ${rate}/s`] = `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
   }
   searchRows.push(row);
+  table([row]);
+  record('searches');
 }
 for (const c of [cases.match!, cases.phrase!, cases.hybrid!]) {
   const max = await maxQps(c);
@@ -315,6 +348,8 @@ for (const c of [cases.match!, cases.phrase!, cases.hybrid!]) {
     row['p50/p99 ms at 500/s'] = `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
   }
   searchRows.push(row);
+  table([row]);
+  record('searches');
 }
 
 // ── Restarts ───────────────────────────────────────────────────────────────────────────────────────────────────
@@ -368,6 +403,8 @@ searchRows.unshift({
   'max QPS (4 clients)': `${Math.round(rawQps)} (1 thread)`,
 });
 for (const r of searchRows) for (const key of Object.keys(searchRows[1]!)) r[key] ??= '-';
+table([searchRows[0]!]);
+record('restarts');
 
 const cleanRestart = await startAndServe();
 // kill -9 while a client writes: every write it saw acknowledged must be there after the restart.
@@ -403,6 +440,25 @@ for (const id of acknowledged) {
   const res = await send('GET', `/api/v1/documents/${id}`);
   if (res.status !== 200) missing += 1;
 }
+const restartRows = [
+  {
+    restart: 'clean (SIGTERM, then start)',
+    'stop s': cleanStop.toFixed(1),
+    'to serving s': cleanRestart.toFixed(1),
+    goal: '≤ 10 s',
+  },
+  {
+    restart: `kill -9 during writes (${acknowledged.length} acknowledged, ${missing} missing)`,
+    'stop s': '-',
+    'to serving s': crashRestart.toFixed(1),
+    goal: '≤ 60 s, none missing',
+  },
+];
+process.stdout.write('\nRestart\n');
+table(restartRows);
+run.restart = restartRows;
+record('snapshot and restore');
+
 // ── Snapshot and restore (issue #18): the tenant's snapshot taken on the live node, then restored in its place ───
 async function waitForJob(id: string): Promise<void> {
   for (;;) {
@@ -418,6 +474,9 @@ const taken = await call('POST', '/api/v1/snapshots');
 await waitForJob(taken.job_id as string);
 const snapshotSeconds = (performance.now() - t) / 1000;
 const snapshotBytes = [...filesUnder(join(dataDir, 'snapshots'))].reduce((sum, f) => sum + f.size, 0);
+process.stdout.write(
+  `  snapshot in ${snapshotSeconds.toFixed(1)} s (${Math.round(snapshotBytes / 2 ** 20)} MB); restoring…\n`,
+);
 t = performance.now();
 const restoring = await call('POST', '/api/v1/snapshots/restore', { snapshot_id: taken.snapshot_id });
 await waitForJob(restoring.job_id as string);
@@ -431,52 +490,14 @@ const snapshotRows = [
     'then serving after s': restoredServing.toFixed(1),
   },
 ];
-const restartRows = [
-  {
-    restart: 'clean (SIGTERM, then start)',
-    'stop s': cleanStop.toFixed(1),
-    'to serving s': cleanRestart.toFixed(1),
-    goal: '≤ 10 s',
-  },
-  {
-    restart: `kill -9 during writes (${acknowledged.length} acknowledged, ${missing} missing)`,
-    'stop s': '-',
-    'to serving s': crashRestart.toFixed(1),
-    goal: '≤ 60 s, none missing',
-  },
-];
 await server.stop();
 agent.destroy();
 rmSync(dataDir, { recursive: true, force: true });
 
-process.stdout.write('\nImport\n');
-table([importRow]);
-process.stdout.write(
-  '\nSearch (top 10 over HTTP; recall against brute force; goal: p99 ≤ 10 ms vector, ≤ 20 ms text at 500/s)\n',
-);
-table(searchRows);
-process.stdout.write('\nRestart\n');
-table(restartRows);
 process.stdout.write('\nSnapshot and restore (live node, over HTTP)\n');
 table(snapshotRows);
-
-// Merged by size, so that the Performance page can show how each figure grows from 100k to 1M.
-const resultsFile = new URL('./results/scale.json', import.meta.url);
-const previous = existsSync(resultsFile)
-  ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: { runs: { documents: number }[] } }).results.runs
-  : [];
-const runs = [
-  ...previous.filter((r) => r.documents !== total),
-  {
-    documents: total,
-    machine: machine(),
-    import: importRow,
-    search: searchRows,
-    restart: restartRows,
-    snapshot: snapshotRows,
-  },
-].sort((a, b) => a.documents - b.documents);
-saveResults('scale', { runs });
+run.snapshot = snapshotRows;
+record(undefined);
 
 function findLargest(dir: string, suffix: string): string {
   const found = [...filesUnder(dir)].filter((f) => f.path.endsWith(suffix)).sort((x, y) => y.size - x.size)[0];

@@ -10,9 +10,12 @@ interface Run {
   search: Rows;
   restart: Rows;
   snapshot?: Rows;
+  /** The phase a run stopped before (bench:scale saves each phase as measured); absent when it ran to the end. */
+  incomplete?: string;
 }
 
-const runs = (scale.results.runs as Run[]).filter((r) => r.documents >= 100_000);
+/** Runs of 100,000 documents and more that measured at least their import. */
+const runs = (scale.results.runs as Run[]).filter((r) => r.documents >= 100_000 && 'import docs/s' in r.import);
 const size = (documents: number) => `${documents.toLocaleString('en')} documents`;
 const colors = ['#4f5dff', '#14b8a6', '#f59e0b', '#94a3b8'];
 const colorOf = (i: number) => colors[i % colors.length] ?? '#4f5dff';
@@ -92,6 +95,9 @@ export function ScaleSection() {
       {runs.map((run) => (
         <div key={run.documents}>
           <h3>Search at {size(run.documents)}</h3>
+          {run.incomplete && (
+            <p>This run stopped before its {run.incomplete}; the figures shown for it are the ones it measured.</p>
+          )}
           <Table rows={run.search} />
           <Machine machine={run.machine} />
         </div>
