@@ -38,6 +38,8 @@ export interface Entry {
   used: number;
   /** Estimated index memory per vector (storage kind and m are fixed when a vector is declared). */
   readonly perVector: number;
+  /** Milliseconds the last slice of background indexing took per vector (sizes the next slice); unknown at first. */
+  insertMs?: number;
 }
 
 /** An index being built from the store in slices (see VectorIndexes.ready()). */

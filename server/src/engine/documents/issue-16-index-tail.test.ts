@@ -8,6 +8,8 @@ import { openTestEngine } from '../../test-support/engine.js';
 import { vectorSearch } from '../search/vector-search.js';
 import { IndexTail, Nearest } from './index-tail.js';
 import { seededRandom } from './kmeans.js';
+import { sliceSize } from './tail-indexing.js';
+import { sliceBounds, sliceBudgetMs, tailPerSlice } from './vector-index-options.js';
 import { prepareDocument } from './prepare.js';
 import type { PreparedDocument } from './types.js';
 
@@ -150,5 +152,15 @@ describe('IndexTail', () => {
     const nearest = new Nearest(3);
     [5, 1, 9, 3, 7, 0.5, 8].forEach((d, i) => nearest.offer(i, d));
     assert.deepEqual(nearest.result(), { keys: [5, 1, 3], distances: [0.5, 1, 3] });
+  });
+});
+
+describe('the size of a slice of background indexing', () => {
+  it('fits the last measured insertion time into the budget, within bounds', () => {
+    assert.equal(sliceSize({}), tailPerSlice, 'before any slice is timed');
+    assert.equal(sliceSize({ insertMs: sliceBudgetMs / 100 }), 100, 'a small graph: many per slice');
+    assert.equal(sliceSize({ insertMs: sliceBudgetMs / 10 }), 10, 'a graph ten times slower: a tenth as many');
+    assert.equal(sliceSize({ insertMs: sliceBudgetMs * 4 }), sliceBounds.min, 'always some progress');
+    assert.equal(sliceSize({ insertMs: 0 }), sliceBounds.max, 'never unbounded');
   });
 });

@@ -1,13 +1,22 @@
 import { inSlices } from '../in-slices.js';
 import type { Entry, IndexRegistry } from './index-registry.js';
 import { asIndexed } from './usearch-index.js';
-import { shortTail, tailPerSlice } from './vector-index-options.js';
+import { shortTail, sliceBounds, sliceBudgetMs, tailPerSlice } from './vector-index-options.js';
 
 // Moving an index's tail (vectors stored and acknowledged, searched exactly) into its HNSW graph: in the
 // background, a slice per turn of the event loop, or now before a save.
 
-/** Adds up to `count` vectors of an index's tail to its graph (from the float32 copies, else the store). */
-export function indexSome(registry: IndexRegistry, tenantId: string, space: string, entry: Entry, count: number): void {
+/**
+ * Adds up to `count` vectors of an index's tail to its graph (from the float32 copies, else the store); answers how
+ * many it added.
+ */
+export function indexSome(
+  registry: IndexRegistry,
+  tenantId: string,
+  space: string,
+  entry: Entry,
+  count: number,
+): number {
   const { keys, through, generation } = entry.tail.take(count);
   if (keys.length > 0) {
     const dims = entry.dims;
@@ -40,6 +49,7 @@ export function indexSome(registry: IndexRegistry, tenantId: string, space: stri
   if (through > entry.through) entry.through = through;
   if (generation !== undefined) entry.indexedGeneration = generation;
   if (entry.tail.size === 0) entry.indexedGeneration = entry.generation;
+  return keys.length;
 }
 
 /** Indexes the whole tail of an index now. */
@@ -66,7 +76,11 @@ export function settle(
   drain(registry, tenantId, space, entry);
 }
 
-/** Moves tails into their indexes, one slice per turn of the event loop, unless an import holds indexing. */
+/**
+ * Moves tails into their indexes, one slice per turn of the event loop, unless an import holds indexing. Each slice
+ * takes as many vectors as the last ones' insertion time says fit in `sliceBudgetMs`, per index (dimensions and
+ * graph size set the cost).
+ */
 export function scheduleIndexing(registry: IndexRegistry): void {
   if (registry.indexing || registry.deferred > 0 || registry.closed) return;
   registry.indexing = true;
@@ -75,11 +89,20 @@ export function scheduleIndexing(registry: IndexRegistry): void {
       for (const [key, entry] of registry.entries) {
         if (entry.tail.size === 0) continue;
         const [tenantId, space] = registry.spaceOf(key);
-        indexSome(registry, tenantId, space, entry, tailPerSlice);
+        const started = performance.now();
+        const added = indexSome(registry, tenantId, space, entry, sliceSize(entry));
+        if (added > 0) entry.insertMs = (performance.now() - started) / added;
         return false;
       }
     }
     registry.indexing = false;
     return true;
   });
+}
+
+/** The vectors the next slice of an index takes: its last measured insertion time per vector into the budget. */
+export function sliceSize(entry: Pick<Entry, 'insertMs'>): number {
+  if (entry.insertMs === undefined) return tailPerSlice;
+  const fit = Math.floor(sliceBudgetMs / Math.max(entry.insertMs, 1e-3));
+  return Math.min(sliceBounds.max, Math.max(sliceBounds.min, fit));
 }

@@ -52,8 +52,19 @@ export const defaultCheckpoint = { writes: 10_000, intervalMs: 60_000 };
 
 /** Vectors added per slice of a background build: tens of milliseconds, so other requests keep being served. */
 export const vectorsPerSlice = 512;
-/** Vectors moved from a tail into its index per slice of background indexing (usearch's threads share the batch). */
+/**
+ * Vectors moved from a tail into its index in the first slice of background indexing (usearch's threads share the
+ * batch), and the least a write past `maxIndexLag` takes. Later slices are sized by `sliceBudgetMs`.
+ */
 export const tailPerSlice = 256;
+/**
+ * Milliseconds of HNSW insertion one slice of background indexing aims at: a request arriving meanwhile waits about
+ * this long at most. Insertion slows as the graph grows (about 8,000 vectors/s at 512 dimensions in a small graph,
+ * a tenth of that at a million), so a fixed count would hold the thread ten times longer at 1M.
+ */
+export const sliceBudgetMs = 25;
+/** The bounds of a slice sized by `sliceBudgetMs`. */
+export const sliceBounds = { min: 8, max: 2048 } as const;
 export const defaultMaxIndexLag = 1_000_000;
 /**
  * A tail indexed at once before a save (about half a second of HNSW insertion at 512 dimensions); also what one
