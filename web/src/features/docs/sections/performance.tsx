@@ -8,6 +8,7 @@ import vector from '../../../../../bench/results/vector.json';
 import web from '../../../../../bench/results/web.json';
 import { BarChart } from '../bar-chart';
 import { Machine, Table, num, type Rows } from '../bench-results';
+import { ClusterSection } from './performance-cluster';
 import { ScaleSection } from './performance-scale';
 
 /** Every number on this page is read from bench/results/*.json, written by `npm run bench:*`. */
@@ -110,6 +111,7 @@ export default function Performance() {
       <h2>gRPC next to REST</h2>
       <Table rows={grpc.results as Rows} />
       <Machine machine={grpc.machine} />
+      <ClusterSection />
       <h2>Graph queries at 10,000 nodes and 100,000 edges</h2>
       <Table rows={graph.results as Rows} />
       <Machine machine={graph.machine} />
