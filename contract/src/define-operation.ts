@@ -126,6 +126,7 @@ export const commonErrors: readonly ErrorCode[] = [
   'CLUSTER_NOT_REPLICATED',
   'CLUSTER_UNAVAILABLE',
   'CLUSTER_LAGGING',
+  'CLUSTER_CATCHING_UP',
 ];
 
 /** Errors of operations that need a token. */

@@ -484,6 +484,14 @@ export const errorCatalogue = {
     description:
       'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
   },
+  CLUSTER_CATCHING_UP: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'This node started {started_behind} operations behind the replicated log and is catching up: {applied} of {target} applied. Retry in a moment, or use another node',
+    description:
+      'Cluster mode: a node that starts (restarted, or with a wiped data folder) serves its health and readiness checks at once and its API once it has applied what the log held when it started; until then every API request is answered this way, so no caller reads data, or signs in, against a copy that is behind. GET /readyz says how far it is.',
+  },
   CLUSTER_LAGGING: {
     http: 503,
     grpc: 'UNAVAILABLE',

@@ -30,6 +30,12 @@ export interface GoDBServer {
   readonly services: Services;
   /** Cluster mode's replicated log (NATS_URL set), or null for one embedded node. */
   readonly cluster: NatsLog | null;
+  /**
+   * Resolves once the node is started: at once for an embedded node; in cluster mode once the node applied what the
+   * log held when it started (its API answers 503 CLUSTER_CATCHING_UP until then, its health and readiness checks
+   * at once) and then made the super admin if no node had.
+   */
+  readonly started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,7 +107,8 @@ export async function createServer(
     },
   });
   let log: FastifyInstance['log'] | null = null; // the release builder and the log adapter log through the app
-  // Cluster mode: this node catches up with the replicated log before it serves, then its writes go through it.
+  // Cluster mode: this node catches up with the replicated log in the background (its API refuses requests until it
+  // has), then its writes go through it.
   const operationLog = engineClock
     ? await NatsLog.open({
         servers: natsUrls,
@@ -175,8 +182,12 @@ export async function createServer(
     log: operationLog,
     cluster: operationLog,
   };
-  if (config.SUPERADMIN_EMAIL !== '')
-    await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+  const bootstrap = async () => {
+    if (config.SUPERADMIN_EMAIL !== '')
+      await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+  };
+  // In cluster mode the super admin is looked for once the node caught up: another node may have made it already.
+  if (!operationLog) await bootstrap();
   const services = createServices(deps);
   const app = await buildApp({
     config,
@@ -202,12 +213,22 @@ export async function createServer(
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
-  if (operationLog) {
-    app.log.info(
-      { ...operationLog.status(), nats_version: operationLog.natsVersion, servers: natsUrls.length },
-      'cluster mode: this node caught up with the replicated log and applies it',
-    );
-  }
+  const started = operationLog
+    ? (() => {
+        app.log.info(
+          { ...operationLog.status(), nats_version: operationLog.natsVersion, servers: natsUrls.length },
+          'cluster mode: this node is catching up with the replicated log',
+        );
+        return operationLog.ready.then(bootstrap).then(
+          () =>
+            app.log.info(
+              operationLog.status(),
+              'cluster mode: this node caught up with the replicated log and serves its API',
+            ),
+          (error: unknown) => app.log.error({ err: error }, 'cluster mode: the super admin could not be made'),
+        );
+      })()
+    : Promise.resolve();
   // Index files are checkpointed in the background: the engine decides what is due, by its clock (it keeps no
   // timers); this tick asks it every second. Then indexes with files start loading, so queries find them ready.
   const checkpoints = setInterval(() => {
@@ -255,6 +276,7 @@ export async function createServer(
     engine,
     services,
     cluster: operationLog,
+    started,
     async close() {
       // 1. Both transports stop accepting at once, and the mail relay stops starting deliveries. In-flight requests
       //    finish; any HTTP connection still open after inFlightGraceMs is cut (gRPC's close does the same).

@@ -19,8 +19,10 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   const dirs: string[] = [];
   const nodes: TestServer[] = [];
 
-  const startNode = (name: string, dataDir: string) =>
-    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dataDir });
+  const startNode = (name: string, dataDir: string, waitUntilStarted = true) =>
+    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dataDir }, undefined, {
+      waitUntilStarted,
+    });
 
   /**
    * Waits until every node applied everything the log holds now. Asking JetStream for the stream's last sequence
@@ -324,24 +326,68 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     const { token, tenantId } = await a.registerTenant();
     await settle();
     await nodes[2]!.close();
-    for (let i = 0; i < 20; i += 1) {
-      const node = i % 2 === 0 ? a : b;
-      const res = await inject(node, token, 'POST', '/api/v1/documents', {
-        id: `while-away-${i}`,
-        title: `Written while c was away ${i}`,
-        content: `Document ${i}`,
-      });
-      assert.equal(res.statusCode, 201, res.body);
+    const away = 200;
+    for (let i = 0; i < away; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_v, j) => {
+          const n = i + j;
+          const res = await inject(n % 2 === 0 ? a : b, token, 'POST', '/api/v1/documents', {
+            id: `while-away-${n}`,
+            title: `Written while c was away ${n}`,
+            content: `Document ${n}`,
+          });
+          assert.equal(res.statusCode, 201, res.body);
+        }),
+      );
     }
     assert.equal((await inject(b, token, 'DELETE', '/api/v1/documents/while-away-3')).statusCode, 200);
-    // Node c comes back on its data folder: it replays what it missed before it serves.
-    nodes[2] = await startNode('c', dirs[2]!);
+    const last = `while-away-${away - 1}`;
+    const patched = await b.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/documents/${last}`, // written on b
+      headers: bearer(token),
+      payload: { title: 'Last' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    // Node c comes back on its data folder. It answers its health and readiness checks at once, and its API only
+    // once it replayed what it missed: until then 503 CLUSTER_CATCHING_UP, never an answer from a copy behind.
+    nodes[2] = await startNode('c', dirs[2]!, false);
     const c = nodes[2];
-    const readable = await inject(c, token, 'GET', '/api/v1/documents/while-away-19');
-    assert.equal(readable.statusCode, 200, readable.body);
+    const seen = { refused: 0, notReady: 0 };
+    let started = false;
+    void c.started.then(() => (started = true));
+    for (;;) {
+      const done = started;
+      const ready = await c.app.inject({ method: 'GET', url: '/readyz' });
+      const health = await c.app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(health.statusCode, 200, health.body);
+      if (ready.statusCode === 503) {
+        const body = ready.json() as { cluster: { catching_up?: { applied_seq: number; target_seq: number } } };
+        assert.ok(body.cluster.catching_up, ready.body);
+        seen.notReady += 1;
+      }
+      const read = await inject(c, token, 'GET', `/api/v1/documents/${last}`);
+      if (read.statusCode === 503) {
+        const error = (read.json() as { error: { code: string; message: string } }).error;
+        assert.equal(error.code, 'CLUSTER_CATCHING_UP', read.body);
+        assert.match(error.message, /is catching up: \d+ of \d+ applied/);
+        assert.ok(read.headers['retry-after'], 'says when to retry');
+        seen.refused += 1;
+      } else {
+        assert.equal(read.statusCode, 200, read.body);
+        assert.equal(
+          (read.json() as { document: { title: string } }).document.title,
+          'Last',
+          'never a version from before it caught up',
+        );
+      }
+      if (done) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(seen.refused > 0 && seen.notReady > 0, `refused while catching up: ${JSON.stringify(seen)}`);
     await settle();
     const digests = nodes.map((n) => digest(n, tenantId));
-    assert.equal(digests[0]!.documents, 20);
+    assert.equal(digests[0]!.documents, away + 1, 'every document, and the patched one in two versions');
     assert.deepEqual(digests[2], digests[0]);
     assert.deepEqual(digests[1], digests[0]);
   });

@@ -126,6 +126,10 @@ export class NatsLog implements OperationLog, ClusterReads {
   #closed = false;
   /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
   #halted: Halt | null = null;
+  /** Where this node started and what the log held then, until it applied that much (see startingUp()). */
+  #startedAt: { from: number; target: number } | null = null;
+  /** Resolves once this node applied what the log held when it started. */
+  ready: Promise<void> = Promise.resolve();
   readonly #idempotency = new AsyncLocalStorage<Idempotency>();
 
   private constructor(nc: NatsConnection, options: NatsLogOptions) {
@@ -137,7 +141,11 @@ export class NatsLog implements OperationLog, ClusterReads {
     this.#applied = options.applier.applied(this.#stream);
   }
 
-  /** Connects, makes sure the stream exists, starts applying, and answers once this node caught up with the log. */
+  /**
+   * Connects, makes sure the stream exists and starts applying. It answers at once: the node catches up with what
+   * the log holds in the background (`ready`), and its API refuses requests until then (see startingUp()), while
+   * health and readiness checks are answered (a node replaying a million operations is alive, not ready).
+   */
   static async open(options: NatsLogOptions): Promise<NatsLog> {
     const nc = await connect({
       servers: [...options.servers],
@@ -152,8 +160,11 @@ export class NatsLog implements OperationLog, ClusterReads {
       log.#jsm = jsm;
       const last = await log.#ensureStream(jsm);
       log.#known = last;
+      log.#startedAt = { from: log.#applied, target: last };
       log.#start();
-      await log.waitFor(last);
+      log.ready = log.waitFor(last).then(() => {
+        log.#startedAt = null;
+      });
     } catch (error) {
       await log.close();
       throw error;
@@ -172,12 +183,20 @@ export class NatsLog implements OperationLog, ClusterReads {
   }
 
   /** This node's progress, for /readyz and /metrics; `halted` while it cannot apply the next operation. */
-  status(): { node: string; applied: number; lag: number; halted?: Halt } {
+  status(): {
+    node: string;
+    applied: number;
+    lag: number;
+    halted?: Halt;
+    startingUp?: { applied: number; target: number; from: number };
+  } {
+    const startingUp = this.startingUp();
     return {
       node: this.#options.nodeId,
       applied: this.#applied,
       lag: Math.max(0, this.#known - this.#applied),
       ...(this.#halted && { halted: this.#halted }),
+      ...(startingUp && { startingUp }),
     };
   }
 
@@ -189,6 +208,12 @@ export class NatsLog implements OperationLog, ClusterReads {
 
   position(): number {
     return this.#applied;
+  }
+
+  startingUp(): { applied: number; target: number; from: number } | undefined {
+    const started = this.#startedAt;
+    if (!started || this.#applied >= started.target) return undefined;
+    return { applied: this.#applied, ...started };
   }
 
   /**

@@ -238,11 +238,30 @@ export function createServices(given: ServiceDeps): Services {
       throw createError('TENANT_RESTORING', { snapshot_id: snapshot }, { details: { retry_after: 5 } });
     return activity.begin(tenantId, `${operation.http.method} ${operation.http.path}`);
   };
+  /** Cluster mode: refuses every request while this node catches up with the log it started behind. */
+  const refuseWhileStarting = () => {
+    const starting = deps.cluster?.startingUp();
+    if (starting) {
+      throw createError(
+        'CLUSTER_CATCHING_UP',
+        {
+          started_behind: starting.target - starting.from,
+          applied: starting.applied,
+          target: starting.target,
+        },
+        { details: { retry_after: 1 } },
+      );
+    }
+  };
   return {
-    authenticate: (credentials) => authenticate(deps, credentials),
+    authenticate: async (credentials) => {
+      refuseWhileStarting();
+      return authenticate(deps, credentials);
+    },
     apiKeyIdOf: (credentials) => apiKeyIdOf(deps, credentials),
     throttleApiKey: (keyId) => deps.apiKeyRateLimit.take(keyId),
     async invoke(operation, input, ctx) {
+      refuseWhileStarting();
       authorize(operation.access, ctx.principal);
       if (deps.log && clusterHandling[operation.id] === 'refused') {
         throw createError('CLUSTER_NOT_REPLICATED', {

@@ -31,7 +31,11 @@ export const superAdmin = { email: 'root@godb.test', password: 'super-secret-pas
  * A real GoDB server on a temporary data folder, driven through `app.inject()`. Rate limits are raised so the
  * suite is not throttled; the rate-limit test sets its own.
  */
-export async function startTestServer(overrides: Record<string, string> = {}, clock?: Clock): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Record<string, string> = {},
+  clock?: Clock,
+  { waitUntilStarted = true } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-test-'));
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
@@ -50,6 +54,8 @@ export async function startTestServer(overrides: Record<string, string> = {}, cl
     ...overrides,
   });
   const server = await createServer(config, clock);
+  // Cluster mode: the node caught up with the log (its API answers 503 until then), unless the test watches that.
+  if (waitUntilStarted) await server.started;
   const login = async (email: string, password: string) => {
     const res = await server.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new TypeError(`login failed in test: ${res.body}`);

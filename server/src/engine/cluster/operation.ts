@@ -118,6 +118,11 @@ export interface ClusterReads {
   /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
   position(): number;
   /**
+   * While this node catches up with what the log held when it started: where it is (`target` is that sequence);
+   * undefined once it has.
+   */
+  startingUp(): { readonly applied: number; readonly target: number; readonly from: number } | undefined;
+  /**
    * A runner for the work of one request whose writes are named by `key` within `scope` (its tenant): sent again
    * with the same key, its operations are applied once, and it is answered what the first one was. Every piece of
    * the request's work (a streamed answer's lines too) runs through the same runner, so its operations are counted

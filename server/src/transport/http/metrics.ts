@@ -38,6 +38,8 @@ export interface ClusterStatus {
   readonly lag: number;
   /** Set while the node cannot apply the next operation for a reason of its own (its disk): it retries it. */
   readonly halted?: { readonly seq: number; readonly reason: string };
+  /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
+  readonly startingUp?: { readonly applied: number; readonly target: number };
 }
 
 export const emptyStatus = (): NodeStatus => ({

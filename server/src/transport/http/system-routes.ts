@@ -20,7 +20,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   // what loads.
   app.get('/readyz', async (_request, reply) => {
     const { loading, vectorIndexes, cluster } = options.status();
-    const ready = options.isReady() && !cluster?.halted;
+    const ready = options.isReady() && !cluster?.halted && !cluster?.startingUp;
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
       loading,
@@ -31,6 +31,9 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
           applied_seq: cluster.applied,
           lag: cluster.lag,
           ...(cluster.halted && { halted_at_seq: cluster.halted.seq, halted_because: cluster.halted.reason }),
+          ...(cluster.startingUp && {
+            catching_up: { applied_seq: cluster.startingUp.applied, target_seq: cluster.startingUp.target },
+          }),
         },
       }),
     });

@@ -197,7 +197,9 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
         <li>
           Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)
           with the <code>Idempotency-Key</code> header it was sent with: within two minutes, on any node, it is applied
-          once. A node that cannot apply an operation (a full disk) stops before it, retries it, and answers 503 on{' '}
+          once. A node that starts behind the log listens at once and answers its API with 503{' '}
+          <code>CLUSTER_CATCHING_UP</code> until it has replayed what it missed (<code>/readyz</code> says how far it
+          is). A node that cannot apply an operation (a full disk) stops before it, retries it, and answers 503 on{' '}
           <code>/readyz</code> with <code>cluster.halted_at_seq</code> until it succeeds.
         </li>
         <li>
