@@ -13,7 +13,8 @@ import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
-import { columnsOf, copyTenantSlice, countTenantRows, tenantTables } from './tenant-rows.js';
+import { SliceSizer } from './slices.js';
+import { columnsOf, copyTenantRange, countTenantRows, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -69,7 +70,10 @@ export interface OnlineRestoreOptions {
   readonly files: DocumentFiles | null;
   readonly dataDir: string;
   readonly clock: Clock;
-  /** Rows deleted, copied or indexed per transaction of a tenant restore: short, so other requests run between. */
+  /**
+   * At most this many rows (or seqs of a range) deleted, copied or indexed per transaction of a tenant restore; each
+   * is sized to ~40 ms of work below this (SliceSizer, timed with `clock`), so other requests run between.
+   */
   readonly sliceRows: number;
   /** How a tenant restore that fails part way is tried again; default three more times, each at the next turn. */
   readonly retry?: RestoreRetry;
@@ -93,8 +97,9 @@ const currentVersion = migrations[migrations.length - 1]!.version;
  * archive and checks every checksum (a damaged snapshot is refused before anything changes), then `apply` puts the
  * uploaded files into the files store and replaces the rows.
  *
- * A tenant's rows are replaced in short transactions (`RESTORE_SLICE_ROWS` rows each: the old rows deleted, the
- * snapshot's copied, the text and geo indexes filled from them), with other tenants' requests served between them,
+ * A tenant's rows are replaced in short transactions (each sized to ~40 ms of work by SliceSizer, at most
+ * `RESTORE_SLICE_ROWS` rows: the old rows deleted, the snapshot's copied by rowid range, the text and geo indexes
+ * filled from them by seq range), with other tenants' requests served between them,
  * so a restore of a million documents never holds the event loop or the store's write lock for long. The tenant is
  * fenced meanwhile (its requests answer 503 `TENANT_RESTORING`, so nothing sees half of it), and a row of
  * `tenant_restores` written before the first transaction and deleted with the last names the unpacked snapshot: a
@@ -448,7 +453,7 @@ export class OnlineRestore {
     restore: { tenant: string; snapshotId: string; dir: string; trustIndexFiles: boolean },
     progress: (rows: number, total: number) => void,
   ): Promise<RestoreReport> {
-    const { db, text, vectors, files, dataDir, sliceRows: rowsPerSlice } = this.#options;
+    const { db, text, vectors, files, dataDir, clock, sliceRows: maxRows } = this.#options;
     const { tenant } = restore;
     const params = { tenant };
     this.#fenced.set(tenant, restore.snapshotId);
@@ -477,38 +482,42 @@ export class OnlineRestore {
         await nextTurn();
       };
 
-      // Out with the old, a slice at a time: the rows keyed by document first, then the tenant's own tables.
-      for (let after = 0; ;) {
-        const seqs = db
-          .prepare(
-            `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after ORDER BY seq LIMIT ${rowsPerSlice}`,
-          )
-          .pluck()
-          .all({ tenant, after }) as number[];
-        if (seqs.length === 0) break;
-        const list = JSON.stringify(seqs);
-        db.transaction(() => {
-          db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
-          db.prepare('DELETE FROM document_access WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
-        })();
-        after = seqs[seqs.length - 1]!;
-        await nextTurn();
-      }
-      for (const table of [
-        'chunks',
-        'document_vectors',
-        'documents',
-        'collections',
-        'vector_generations',
-        'engagement_events',
-      ]) {
-        const slice = db.prepare(
-          `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${rowsPerSlice})`,
-        );
-        for (;;) {
-          const { changes } = slice.run(params);
-          if (changes === 0) break;
-          await step(changes);
+      // Every slice below is a short transaction sized by time (SliceSizer: ~40 ms of work, at most `sliceRows`
+      // rows), with other requests served between; the copy, text and geo slices walk rowid ranges (no slice scans
+      // the tenant's rows to find where it starts).
+      const sizer = () => new SliceSizer(clock, maxRows);
+
+      // Out with the old (nothing to do for a tenant with no rows: a restore into an empty tenant, or a new node):
+      // the rows keyed by document first, then the tenant's own tables.
+      if (old > 0) {
+        const { low, high } = seqBounds(db, 'documents', tenant);
+        const keyed = sizer();
+        for (let after = low - 1; after < high;) {
+          const through = Math.min(high, after + keyed.size);
+          keyed.measure(() =>
+            db.transaction(() => {
+              const seqs = `SELECT seq FROM documents NOT INDEXED WHERE seq > :after AND seq <= :through AND tenant_id = :tenant`;
+              db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
+              db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
+            })(),
+          );
+          after = through;
+          await nextTurn();
+        }
+        for (const table of tenantOwnTables) {
+          const deleting = sizer();
+          for (;;) {
+            const changes = deleting.measure(
+              (size) =>
+                db
+                  .prepare(
+                    `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${size})`,
+                  )
+                  .run(params).changes,
+            );
+            if (changes === 0) break;
+            await step(changes);
+          }
         }
       }
       db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
@@ -530,42 +539,50 @@ export class OnlineRestore {
         document_access: { doc_seq: offsets.doc },
         document_vectors: { seq: offsets.vector, doc_seq: offsets.doc },
       };
+      const copying = sizer();
       for (const table of tenantTables) {
         const skip = table.table === 'engagement_events' ? ['id'] : [];
-        for (let after: number | null = 0; after !== null;) {
-          const slice = db.transaction(() =>
-            copyTenantSlice(db, tenant, table, after!, rowsPerSlice, { shift: shifted[table.table], skip }),
-          )();
-          after = slice.next;
-          await step(slice.copied);
+        const { low, high } = tenantRowidBounds(db, tenant, table);
+        for (let after = low - 1; after < high;) {
+          const through = Math.min(high, after + copying.size);
+          const copied = copying.measure(() =>
+            db.transaction(() =>
+              copyTenantRange(db, tenant, table, after, through, { shift: shifted[table.table], skip }),
+            )(),
+          );
+          after = through;
+          await step(copied);
         }
       }
       if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
 
-      // The derived indexes, from the restored rows.
-      for (let after: number | null = 0; after !== null;) {
-        after = transaction(db, [text], () => text.reindexSlice(tenant, after!, rowsPerSlice));
-        await step(rowsPerSlice / 2);
+      // The derived indexes, from the restored rows: the text by chunk seq range (three INSERT … SELECTs a slice),
+      // the geo by document seq range.
+      const chunkSeqs = seqBounds(db, 'chunks', tenant);
+      const indexing = sizer();
+      for (let after = chunkSeqs.low - 1; after < chunkSeqs.high;) {
+        const through = Math.min(chunkSeqs.high, after + indexing.size);
+        const indexed = indexing.measure(() =>
+          transaction(db, [text], () => text.reindexRange(tenant, after, through)),
+        );
+        after = through;
+        await step(indexed / 2);
       }
-      for (let after = 0; ;) {
-        const { changes, last } = db.transaction(() => {
-          const seqs = db
-            .prepare(
-              `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after AND lat IS NOT NULL AND lon IS NOT NULL
-                 AND deleted_at IS NULL AND superseded = 0 ORDER BY seq LIMIT ${rowsPerSlice}`,
-            )
-            .pluck()
-            .all({ tenant, after }) as number[];
-          const inserted = db
+      const docSeqs = seqBounds(db, 'documents', tenant);
+      const locating = sizer();
+      for (let after = docSeqs.low - 1; after < docSeqs.high;) {
+        const through = Math.min(docSeqs.high, after + locating.size);
+        locating.measure(() =>
+          db
             .prepare(
               `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
-                 SELECT seq, lat, lat, lon, lon FROM documents WHERE seq IN (SELECT value FROM json_each(?))`,
+                 SELECT seq, lat, lat, lon, lon FROM documents NOT INDEXED
+                 WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
+                   AND deleted_at IS NULL AND superseded = 0`,
             )
-            .run(JSON.stringify(seqs)).changes;
-          return { changes: inserted, last: seqs[seqs.length - 1] };
-        })();
-        if (changes === 0 || last === undefined) break;
-        after = last;
+            .run({ tenant, after, through }),
+        );
+        after = through;
         await nextTurn();
       }
 
@@ -710,17 +727,28 @@ function reserveSeqs(db: Db, table: string, tenant: string, keep: boolean): numb
   return offset;
 }
 
+/** The tables with a tenant column a restore replaces, in the order their rows are deleted (children first). */
+const tenantOwnTables = [
+  'chunks',
+  'document_vectors',
+  'documents',
+  'collections',
+  'vector_generations',
+  'engagement_events',
+] as const;
+
+/** The lowest and highest seq of the tenant's rows of `table` in `main` (`low` > `high` when it has none). */
+function seqBounds(db: Db, table: 'documents' | 'chunks', tenant: string): { low: number; high: number } {
+  const { low, high } = db
+    .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM main.${table} WHERE tenant_id = ?`)
+    .get(tenant) as { low: number | null; high: number | null };
+  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
+}
+
 /** How many rows of a tenant the tables of a restore hold in `schema`. */
 function tenantRowCount(db: Db, schema: string, tenant: string): number {
   let total = 0;
-  for (const table of [
-    'chunks',
-    'document_vectors',
-    'documents',
-    'collections',
-    'vector_generations',
-    'engagement_events',
-  ])
+  for (const table of tenantOwnTables)
     total += db.prepare(`SELECT count(*) FROM ${schema}.${table} WHERE tenant_id = ?`).pluck().get(tenant) as number;
   return total;
 }

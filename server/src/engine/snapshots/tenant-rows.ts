@@ -59,37 +59,47 @@ export function countTenantRows(db: Db, tenantId: string): number {
 }
 
 /**
- * Copies one slice of a tenant's rows of `table` from the attached schema `s` into `main`, in rowid order after
- * `after` (0 to start), in one INSERT … SELECT: answers the rows copied and where the next slice starts (null when
- * the table is done). Every table here is a rowid table, so slices never split or repeat a row. `shift` adds an
- * offset to columns (renumbered seqs), `skip` leaves columns to their defaults (an AUTOINCREMENT id).
+ * The rowids a tenant's rows of `table` lie between in the attached schema `s` (`low` > `high` when it has none):
+ * from the tenant's index, read once, so that slices then walk rowid ranges and never scan the tenant's rows again.
+ * `document_access` has no tenant column: its whole table.
  */
-export function copyTenantSlice(
+export function tenantRowidBounds(
+  db: Db,
+  tenantId: string,
+  table: (typeof tenantTables)[number],
+): { low: number; high: number } {
+  const where = table.table === 'document_access' ? '' : 'WHERE tenant_id = :tenant';
+  const bounds = db
+    .prepare(`SELECT min(rowid) AS low, max(rowid) AS high FROM s.${table.table} ${where}`)
+    .get(where === '' ? {} : { tenant: tenantId }) as { low: number | null; high: number | null };
+  return bounds.low === null || bounds.high === null ? { low: 1, high: 0 } : { low: bounds.low, high: bounds.high };
+}
+
+/**
+ * Copies the tenant's rows of `table` with a rowid in (`after`, `through`] from the attached schema `s` into `main`,
+ * in one INSERT … SELECT that walks that rowid range of the table (NOT INDEXED: a tenant index would read every row
+ * of the tenant to find those of the range, once per slice); answers the rows copied. Every table here is a rowid
+ * table, so consecutive ranges never split or repeat a row. `shift` adds an offset to columns (renumbered seqs),
+ * `skip` leaves columns to their defaults (an AUTOINCREMENT id).
+ */
+export function copyTenantRange(
   db: Db,
   tenantId: string,
   table: (typeof tenantTables)[number],
   after: number,
-  limit: number,
+  through: number,
   options: { shift?: Readonly<Record<string, number>> | undefined; skip?: readonly string[] } = {},
-): { copied: number; next: number | null } {
-  const params = { tenant: tenantId, after };
-  const last = db
-    .prepare(
-      `SELECT rowid FROM s.${table.table} WHERE ${table.where} AND rowid > :after ORDER BY rowid LIMIT 1 OFFSET ${limit - 1}`,
-    )
-    .pluck()
-    .get(params) as number | undefined;
+): number {
   const columns = columnsOf(db, table.table).filter((column) => !options.skip?.includes(column));
   const select = columns.map((column) => {
     const offset = options.shift?.[column] ?? 0;
     return offset === 0 ? column : `${column} + ${offset}`;
   });
-  const { changes } = db
+  return db
     .prepare(
       `INSERT INTO main.${table.table} (${columns.join(', ')})
-         SELECT ${select.join(', ')} FROM s.${table.table}
-         WHERE ${table.where} AND rowid > :after AND rowid <= :through ORDER BY rowid`,
+         SELECT ${select.join(', ')} FROM s.${table.table} NOT INDEXED
+         WHERE rowid > :after AND rowid <= :through AND ${table.where} ORDER BY rowid`,
     )
-    .run({ ...params, through: last ?? Number.MAX_SAFE_INTEGER });
-  return { copied: changes, next: last ?? null };
+    .run({ tenant: tenantId, after, through }).changes;
 }
