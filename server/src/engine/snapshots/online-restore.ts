@@ -13,8 +13,8 @@ import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
-import { SliceSizer } from './slices.js';
-import { columnsOf, copyTenantRange, countTenantRows, tenantRowidBounds, tenantTables } from './tenant-rows.js';
+import { SliceSizer, walkRanges, type Bounds } from './slices.js';
+import { columnsOf, copyTenantRange, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -463,17 +463,26 @@ export class OnlineRestore {
     rmSync(target, { recursive: true, force: true });
     db.prepare('ATTACH DATABASE ? AS s').run(stagedDatabase(restore.dir) ?? join(restore.dir, 'tenant.sqlite'));
     try {
+      // Every step below that reads or writes many rows runs in short slices sized by time (SliceSizer: ~40 ms of
+      // work, at most `sliceRows` rows or seqs), with other requests served between: the copy, text, geo, file-key
+      // and clash slices walk rowid or seq ranges, so no slice scans the tenant's rows to find where it starts.
+      const sizer = () => new SliceSizer(clock, maxRows);
+      const turn = () => nextTurn();
+
       // Files: those the tenant's rows name now and the snapshot's do not are owed for deletion before any row goes
       // (an attempt that resumes after a failure owes those of the rows still left: the others were owed already);
       // those the snapshot's rows name are not owed (a purge after the snapshot owed them).
-      const snapshotKeys = fileKeysOf(db, 's', tenant);
+      const snapshotKeys = await fileKeysOf(db, 's', tenant, sizer());
+      const currentKeys = await fileKeysOf(db, 'main', tenant, sizer());
       db.transaction(() => {
-        files?.owe([...fileKeysOf(db, 'main', tenant)].filter((key) => !snapshotKeys.has(key)));
+        files?.owe([...currentKeys].filter((key) => !snapshotKeys.has(key)));
         const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
         for (const key of snapshotKeys) kept.run(key);
       })();
       const old = tenantRowCount(db, 'main', tenant);
-      const incoming = countTenantRows(db, tenant);
+      const incoming =
+        tenantRowCount(db, 's', tenant) +
+        (db.prepare('SELECT count(*) FROM s.document_access').pluck().get() as number);
       const total = old + incoming * 2;
       let done = 0;
       const step = async (rows: number) => {
@@ -482,28 +491,22 @@ export class OnlineRestore {
         await nextTurn();
       };
 
-      // Every slice below is a short transaction sized by time (SliceSizer: ~40 ms of work, at most `sliceRows`
-      // rows), with other requests served between; the copy, text and geo slices walk rowid ranges (no slice scans
-      // the tenant's rows to find where it starts).
-      const sizer = () => new SliceSizer(clock, maxRows);
-
       // Out with the old (nothing to do for a tenant with no rows: a restore into an empty tenant, or a new node):
       // the rows keyed by document first, then the tenant's own tables.
       if (old > 0) {
-        const { low, high } = seqBounds(db, 'documents', tenant);
-        const keyed = sizer();
-        for (let after = low - 1; after < high;) {
-          const through = Math.min(high, after + keyed.size);
-          keyed.measure(() =>
+        await walkRanges(
+          seqBounds(db, 'main', 'documents', tenant),
+          sizer(),
+          (after, through) => {
             db.transaction(() => {
               const seqs = `SELECT seq FROM documents NOT INDEXED WHERE seq > :after AND seq <= :through AND tenant_id = :tenant`;
               db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
               db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
-            })(),
-          );
-          after = through;
-          await nextTurn();
-        }
+            })();
+            return 0;
+          },
+          turn,
+        );
         for (const table of tenantOwnTables) {
           const deleting = sizer();
           for (;;) {
@@ -525,10 +528,15 @@ export class OnlineRestore {
 
       // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either
       // way their range is reserved first, so that other tenants' rows written meanwhile never take one of them.
-      const preserved =
-        !clashes(db, 'documents', tenant) && !clashes(db, 'chunks', tenant) && !clashes(db, 'document_vectors', tenant);
+      const seqTables = ['documents', 'chunks', 'document_vectors'] as const;
+      const marks = new Map(seqTables.map((table) => [table, highestSeq(db, table)]));
+      let preserved = true;
+      for (const table of seqTables) if (preserved && (await clashes(db, table, tenant, sizer()))) preserved = false;
       const offsets = { doc: 0, chunk: 0, vector: 0 };
       db.transaction(() => {
+        // Rows other tenants wrote while the checks yielded took seqs above the marks: one may be one of the snapshot's.
+        if (preserved && seqTables.some((table) => clashesSince(db, table, tenant, marks.get(table)!)))
+          preserved = false;
         offsets.doc = reserveSeqs(db, 'documents', tenant, preserved);
         offsets.chunk = reserveSeqs(db, 'chunks', tenant, preserved);
         offsets.vector = reserveSeqs(db, 'document_vectors', tenant, preserved);
@@ -542,54 +550,47 @@ export class OnlineRestore {
       const copying = sizer();
       for (const table of tenantTables) {
         const skip = table.table === 'engagement_events' ? ['id'] : [];
-        const { low, high } = tenantRowidBounds(db, tenant, table);
-        for (let after = low - 1; after < high;) {
-          const through = Math.min(high, after + copying.size);
-          const copied = copying.measure(() =>
+        await walkRanges(
+          tenantRowidBounds(db, tenant, table),
+          copying,
+          (after, through) =>
             db.transaction(() =>
               copyTenantRange(db, tenant, table, after, through, { shift: shifted[table.table], skip }),
             )(),
-          );
-          after = through;
-          await step(copied);
-        }
+          step,
+        );
       }
       if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
 
       // The derived indexes, from the restored rows: the text by chunk seq range (three INSERT … SELECTs a slice),
-      // the geo by document seq range.
-      const chunkSeqs = seqBounds(db, 'chunks', tenant);
-      const indexing = sizer();
-      for (let after = chunkSeqs.low - 1; after < chunkSeqs.high;) {
-        const through = Math.min(chunkSeqs.high, after + indexing.size);
-        const indexed = indexing.measure(() =>
-          transaction(db, [text], () => text.reindexRange(tenant, after, through)),
-        );
-        after = through;
-        await step(indexed / 2);
-      }
-      const docSeqs = seqBounds(db, 'documents', tenant);
-      const locating = sizer();
-      for (let after = docSeqs.low - 1; after < docSeqs.high;) {
-        const through = Math.min(docSeqs.high, after + locating.size);
-        locating.measure(() =>
-          db
+      // the geo by document seq range; the live documents counted on the way.
+      await walkRanges(
+        seqBounds(db, 'main', 'chunks', tenant),
+        sizer(),
+        (after, through) => transaction(db, [text], () => text.reindexRange(tenant, after, through)),
+        (indexed) => step(indexed / 2),
+      );
+      const documents = await walkRanges(
+        seqBounds(db, 'main', 'documents', tenant),
+        sizer(),
+        (after, through) => {
+          const range = { tenant, after, through };
+          db.prepare(
+            `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
+               SELECT seq, lat, lat, lon, lon FROM documents NOT INDEXED
+               WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
+                 AND deleted_at IS NULL AND superseded = 0`,
+          ).run(range);
+          return db
             .prepare(
-              `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
-                 SELECT seq, lat, lat, lon, lon FROM documents NOT INDEXED
-                 WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
-                   AND deleted_at IS NULL AND superseded = 0`,
+              `SELECT count(*) FROM documents NOT INDEXED
+                 WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0`,
             )
-            .run({ tenant, after, through }),
-        );
-        after = through;
-        await nextTurn();
-      }
-
-      const documents = db
-        .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
-        .pluck()
-        .get(params) as number;
+            .pluck()
+            .get(range) as number;
+        },
+        turn,
+      );
 
       // The index files, then the end of the restore: the fence lifts with the marker's deletion.
       const source = join(restore.dir, 'vectors', encodeURIComponent(tenant));
@@ -686,27 +687,75 @@ function highestSeq(db: Db, table: string): number {
     .get(table) as number;
 }
 
-/** The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`). */
-function fileKeysOf(db: Db, schema: string, tenant: string): Set<string> {
-  return new Set(
-    db
-      .prepare(
-        `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = ? AND json_extract(fields, '$.file_path') IS NOT NULL`,
-      )
-      .pluck()
-      .all(tenant) as string[],
+/**
+ * The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`), read by seq range
+ * in slices (every document's fields are read: at a million, seconds of work).
+ */
+async function fileKeysOf(db: Db, schema: 'main' | 's', tenant: string, sizer: SliceSizer): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const read = db
+    .prepare(
+      `SELECT json_extract(fields, '$.file_path') FROM ${schema}.documents NOT INDEXED
+         WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
+    )
+    .pluck();
+  await walkRanges(
+    seqBounds(db, schema, 'documents', tenant),
+    sizer,
+    (after, through) => {
+      for (const key of read.all({ tenant, after, through }) as string[]) keys.add(key);
+      return 0;
+    },
+    nextTurn,
   );
+  return keys;
 }
 
-/** Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds. */
-function clashes(db: Db, table: string, tenant: string): boolean {
+/**
+ * Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds: at once when
+ * the node has no row in the snapshot's seq range (a tenant restored on its own node, after its rows were deleted),
+ * else by seq range in slices.
+ */
+async function clashes(
+  db: Db,
+  table: 'documents' | 'chunks' | 'document_vectors',
+  tenant: string,
+  sizer: SliceSizer,
+): Promise<boolean> {
+  const bounds = seqBounds(db, 's', table, tenant);
+  const occupied = db
+    .prepare(`SELECT EXISTS (SELECT 1 FROM main.${table} WHERE seq BETWEEN ? AND ?)`)
+    .pluck()
+    .get(bounds.low, bounds.high);
+  if (occupied !== 1) return false;
+  const check = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM s.${table} x NOT INDEXED JOIN main.${table} m ON m.seq = x.seq
+         WHERE x.seq > :after AND x.seq <= :through AND x.tenant_id = :tenant)`,
+    )
+    .pluck();
+  let found = false;
+  await walkRanges(
+    bounds,
+    sizer,
+    (after, through) => {
+      found = check.get({ tenant, after, through }) === 1;
+      return found ? null : 0;
+    },
+    nextTurn,
+  );
+  return found;
+}
+
+/** Whether a row of this node with a seq above `mark` has the seq of one of the tenant's snapshot rows (`s`). */
+function clashesSince(db: Db, table: string, tenant: string, mark: number): boolean {
   return (
     db
       .prepare(
-        `SELECT EXISTS (SELECT 1 FROM s.${table} x JOIN main.${table} m ON m.seq = x.seq WHERE x.tenant_id = :tenant)`,
+        `SELECT EXISTS (SELECT 1 FROM main.${table} m JOIN s.${table} x ON x.seq = m.seq WHERE m.seq > ? AND x.tenant_id = ?)`,
       )
       .pluck()
-      .get({ tenant }) === 1
+      .get(mark, tenant) === 1
   );
 }
 
@@ -737,10 +786,15 @@ const tenantOwnTables = [
   'engagement_events',
 ] as const;
 
-/** The lowest and highest seq of the tenant's rows of `table` in `main` (`low` > `high` when it has none). */
-function seqBounds(db: Db, table: 'documents' | 'chunks', tenant: string): { low: number; high: number } {
+/** The lowest and highest seq of the tenant's rows of `table` in `schema` (`low` > `high` when it has none). */
+function seqBounds(
+  db: Db,
+  schema: 'main' | 's',
+  table: 'documents' | 'chunks' | 'document_vectors',
+  tenant: string,
+): Bounds {
   const { low, high } = db
-    .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM main.${table} WHERE tenant_id = ?`)
+    .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table} WHERE tenant_id = ?`)
     .get(tenant) as { low: number | null; high: number | null };
   return low === null || high === null ? { low: 1, high: 0 } : { low, high };
 }

@@ -46,3 +46,34 @@ export class SliceSizer {
 
 /** The largest slice of a tenant snapshot (rows, or a rowid range): the time budget sizes them below this. */
 export const maxSliceRows = 100_000;
+
+/** Seqs or rowids from `low` to `high`, both included (`low` > `high`: none). */
+export interface Bounds {
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * Walks `bounds` in consecutive ranges (`after` excluded, `through` included) sized by `sizer`, each range one call
+ * of `slice`, and awaits `between(rows)` after each (the caller yields to the event loop there); `slice` answers the
+ * rows it handled, or null to stop early. Answers the rows handled in all.
+ *
+ * @example await walkRanges(bounds, sizer, (after, through) => copy(after, through), (rows) => step(rows));
+ */
+export async function walkRanges(
+  bounds: Bounds,
+  sizer: SliceSizer,
+  slice: (after: number, through: number) => number | null,
+  between: (rows: number) => Promise<void>,
+): Promise<number> {
+  let total = 0;
+  for (let after = bounds.low - 1; after < bounds.high;) {
+    const through = Math.min(bounds.high, after + sizer.size);
+    const rows = sizer.measure(() => slice(after, through));
+    if (rows === null) break;
+    total += rows;
+    after = through;
+    await between(rows);
+  }
+  return total;
+}

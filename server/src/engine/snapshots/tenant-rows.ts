@@ -50,11 +50,15 @@ export function columnsOf(db: Db, table: string, schema = 'main'): string[] {
   );
 }
 
-/** How many rows of the tenant each table holds in the attached schema `s`. */
+/**
+ * How many rows of the tenant the tables with a tenant column hold in the attached schema `s` (all but
+ * `document_access`), for progress: counted on the tenant's indexes, without reading the rows.
+ */
 export function countTenantRows(db: Db, tenantId: string): number {
   let total = 0;
-  for (const { table, where } of tenantTables)
-    total += db.prepare(`SELECT count(*) FROM s.${table} WHERE ${where}`).pluck().get({ tenant: tenantId }) as number;
+  for (const { table } of tenantTables)
+    if (table !== 'document_access')
+      total += db.prepare(`SELECT count(*) FROM s.${table} WHERE tenant_id = ?`).pluck().get(tenantId) as number;
   return total;
 }
 
