@@ -747,12 +747,15 @@ async function clashes(
   return found;
 }
 
-/** Whether a row of this node with a seq above `mark` has the seq of one of the tenant's snapshot rows (`s`). */
+/**
+ * Whether a row of this node with a seq above `mark` has the seq of one of the tenant's snapshot rows (`s`): the few
+ * rows written since the mark first (CROSS JOIN keeps that order), each looked up in the snapshot.
+ */
 function clashesSince(db: Db, table: string, tenant: string, mark: number): boolean {
   return (
     db
       .prepare(
-        `SELECT EXISTS (SELECT 1 FROM main.${table} m JOIN s.${table} x ON x.seq = m.seq WHERE m.seq > ? AND x.tenant_id = ?)`,
+        `SELECT EXISTS (SELECT 1 FROM main.${table} m CROSS JOIN s.${table} x ON x.seq = m.seq WHERE m.seq > ? AND x.tenant_id = ?)`,
       )
       .pluck()
       .get(mark, tenant) === 1

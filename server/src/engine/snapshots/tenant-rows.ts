@@ -17,7 +17,8 @@ export const tenantTables: readonly { readonly table: string; readonly where: st
     table: 'chunks',
     where: 'tenant_id = :tenant AND (SELECT d.tenant_id FROM s.documents d WHERE d.seq = chunks.doc_seq) = :tenant',
   },
-  // A correlated lookup, not `IN (SELECT …)`: that list would be built again for every slice.
+  // No tenant column: copied by the tenant's document seq ranges (see copyTenantRange), never by its own rowids, which
+  // would walk every tenant's access rows.
   {
     table: 'document_access',
     where: '(SELECT d.tenant_id FROM s.documents d WHERE d.seq = document_access.doc_seq) = :tenant',
@@ -65,17 +66,17 @@ export function countTenantRows(db: Db, tenantId: string): number {
 /**
  * The rowids a tenant's rows of `table` lie between in the attached schema `s` (`low` > `high` when it has none):
  * from the tenant's index, read once, so that slices then walk rowid ranges and never scan the tenant's rows again.
- * `document_access` has no tenant column: its whole table.
+ * For `document_access` (no tenant column), the seqs of the tenant's documents.
  */
 export function tenantRowidBounds(
   db: Db,
   tenantId: string,
   table: (typeof tenantTables)[number],
 ): { low: number; high: number } {
-  const where = table.table === 'document_access' ? '' : 'WHERE tenant_id = :tenant';
+  const name = table.table === 'document_access' ? 'documents' : table.table;
   const bounds = db
-    .prepare(`SELECT min(rowid) AS low, max(rowid) AS high FROM s.${table.table} ${where}`)
-    .get(where === '' ? {} : { tenant: tenantId }) as { low: number | null; high: number | null };
+    .prepare(`SELECT min(rowid) AS low, max(rowid) AS high FROM s.${name} WHERE tenant_id = ?`)
+    .get(tenantId) as { low: number | null; high: number | null };
   return bounds.low === null || bounds.high === null ? { low: 1, high: 0 } : { low: bounds.low, high: bounds.high };
 }
 
@@ -83,8 +84,11 @@ export function tenantRowidBounds(
  * Copies the tenant's rows of `table` with a rowid in (`after`, `through`] from the attached schema `s` into `main`,
  * in one INSERT … SELECT that walks that rowid range of the table (NOT INDEXED: a tenant index would read every row
  * of the tenant to find those of the range, once per slice); answers the rows copied. Every table here is a rowid
- * table, so consecutive ranges never split or repeat a row. `shift` adds an offset to columns (renumbered seqs),
- * `skip` leaves columns to their defaults (an AUTOINCREMENT id).
+ * table, so consecutive ranges never split or repeat a row. `document_access` goes by document: the access rows of
+ * the tenant's documents with a seq in the range (looked up by their key, which starts with the document's seq).
+ * `shift` adds an offset to columns (renumbered seqs), `skip` leaves columns to their defaults (an AUTOINCREMENT id).
+ *
+ * @example copyTenantRange(db, tenantId, tenantTables[0]!, 0, 5000); // documents with seqs 1 to 5000
  */
 export function copyTenantRange(
   db: Db,
@@ -99,11 +103,21 @@ export function copyTenantRange(
     const offset = options.shift?.[column] ?? 0;
     return offset === 0 ? column : `${column} + ${offset}`;
   });
+  const params = { tenant: tenantId, after, through };
+  if (table.table === 'document_access')
+    return db
+      .prepare(
+        `INSERT INTO main.document_access (${columns.join(', ')})
+           SELECT ${select.map((column) => `a.${column}`).join(', ')}
+           FROM s.documents d NOT INDEXED JOIN s.document_access a ON a.doc_seq = d.seq
+           WHERE d.seq > :after AND d.seq <= :through AND d.tenant_id = :tenant ORDER BY a.doc_seq`,
+      )
+      .run(params).changes;
   return db
     .prepare(
       `INSERT INTO main.${table.table} (${columns.join(', ')})
          SELECT ${select.join(', ')} FROM s.${table.table} NOT INDEXED
          WHERE rowid > :after AND rowid <= :through AND ${table.where} ORDER BY rowid`,
     )
-    .run({ tenant: tenantId, after, through }).changes;
+    .run(params).changes;
 }
