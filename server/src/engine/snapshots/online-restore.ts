@@ -468,21 +468,29 @@ export class OnlineRestore {
       // and clash slices walk rowid or seq ranges, so no slice scans the tenant's rows to find where it starts.
       const sizer = () => new SliceSizer(clock, maxRows);
       const turn = () => nextTurn();
+      // Where the snapshot's rows lie: a tenant snapshot's database holds only that tenant's rows, so the ends of each
+      // table (two key lookups); a whole-node one's, the ends of the tenant's rows, read on its index.
+      const ownFile = stagedDatabase(restore.dir)?.endsWith('tenant.sqlite') === true;
+      const snapshotBounds = (table: SeqTable): Bounds =>
+        ownFile ? tableBounds(db, 's', table) : seqBounds(db, 's', table, tenant);
 
       // Files: those the tenant's rows name now and the snapshot's do not are owed for deletion before any row goes
       // (an attempt that resumes after a failure owes those of the rows still left: the others were owed already);
       // those the snapshot's rows name are not owed (a purge after the snapshot owed them).
-      const snapshotKeys = await fileKeysOf(db, 's', tenant, sizer());
-      const currentKeys = await fileKeysOf(db, 'main', tenant, sizer());
+      const snapshotKeys = await fileKeysOf(db, 's', tenant, snapshotBounds('documents'), sizer());
+      const currentKeys = await fileKeysOf(db, 'main', tenant, seqBounds(db, 'main', 'documents', tenant), sizer());
       db.transaction(() => {
         files?.owe([...currentKeys].filter((key) => !snapshotKeys.has(key)));
         const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
         for (const key of snapshotKeys) kept.run(key);
       })();
       const old = tenantRowCount(db, 'main', tenant);
-      const incoming =
-        tenantRowCount(db, 's', tenant) +
-        (db.prepare('SELECT count(*) FROM s.document_access').pluck().get() as number);
+      const incoming = ownFile
+        ? tenantTables.reduce(
+            (sum, { table }) => sum + (db.prepare(`SELECT count(*) FROM s.${table}`).pluck().get() as number),
+            0,
+          )
+        : tenantRowCount(db, 's', tenant);
       const total = old + incoming * 2;
       let done = 0;
       const step = async (rows: number) => {
@@ -528,18 +536,18 @@ export class OnlineRestore {
 
       // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either
       // way their range is reserved first, so that other tenants' rows written meanwhile never take one of them.
-      const seqTables = ['documents', 'chunks', 'document_vectors'] as const;
       const marks = new Map(seqTables.map((table) => [table, highestSeq(db, table)]));
       let preserved = true;
-      for (const table of seqTables) if (preserved && (await clashes(db, table, tenant, sizer()))) preserved = false;
+      for (const table of seqTables)
+        if (preserved && (await clashes(db, table, tenant, snapshotBounds(table), sizer()))) preserved = false;
       const offsets = { doc: 0, chunk: 0, vector: 0 };
       db.transaction(() => {
         // Rows other tenants wrote while the checks yielded took seqs above the marks: one may be one of the snapshot's.
         if (preserved && seqTables.some((table) => clashesSince(db, table, tenant, marks.get(table)!)))
           preserved = false;
-        offsets.doc = reserveSeqs(db, 'documents', tenant, preserved);
-        offsets.chunk = reserveSeqs(db, 'chunks', tenant, preserved);
-        offsets.vector = reserveSeqs(db, 'document_vectors', tenant, preserved);
+        offsets.doc = reserveSeqs(db, 'documents', snapshotBounds('documents'), preserved);
+        offsets.chunk = reserveSeqs(db, 'chunks', snapshotBounds('chunks'), preserved);
+        offsets.vector = reserveSeqs(db, 'document_vectors', snapshotBounds('document_vectors'), preserved);
       })();
       const shifted: Record<string, Record<string, number>> = {
         documents: { seq: offsets.doc },
@@ -551,7 +559,7 @@ export class OnlineRestore {
       for (const table of tenantTables) {
         const skip = table.table === 'engagement_events' ? ['id'] : [];
         await walkRanges(
-          tenantRowidBounds(db, tenant, table),
+          tenantRowidBounds(db, tenant, table, ownFile),
           copying,
           (after, through) =>
             db.transaction(() =>
@@ -565,13 +573,13 @@ export class OnlineRestore {
       // The derived indexes, from the restored rows: the text by chunk seq range (three INSERT … SELECTs a slice),
       // the geo by document seq range; the live documents counted on the way.
       await walkRanges(
-        seqBounds(db, 'main', 'chunks', tenant),
+        shift(snapshotBounds('chunks'), offsets.chunk),
         sizer(),
         (after, through) => transaction(db, [text], () => text.reindexRange(tenant, after, through)),
         (indexed) => step(indexed / 2),
       );
       const documents = await walkRanges(
-        seqBounds(db, 'main', 'documents', tenant),
+        shift(snapshotBounds('documents'), offsets.doc),
         sizer(),
         (after, through) => {
           const range = { tenant, after, through };
@@ -691,7 +699,13 @@ function highestSeq(db: Db, table: string): number {
  * The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`), read by seq range
  * in slices (every document's fields are read: at a million, seconds of work).
  */
-async function fileKeysOf(db: Db, schema: 'main' | 's', tenant: string, sizer: SliceSizer): Promise<Set<string>> {
+async function fileKeysOf(
+  db: Db,
+  schema: 'main' | 's',
+  tenant: string,
+  bounds: Bounds,
+  sizer: SliceSizer,
+): Promise<Set<string>> {
   const keys = new Set<string>();
   const read = db
     .prepare(
@@ -700,7 +714,7 @@ async function fileKeysOf(db: Db, schema: 'main' | 's', tenant: string, sizer: S
     )
     .pluck();
   await walkRanges(
-    seqBounds(db, schema, 'documents', tenant),
+    bounds,
     sizer,
     (after, through) => {
       for (const key of read.all({ tenant, after, through }) as string[]) keys.add(key);
@@ -716,13 +730,7 @@ async function fileKeysOf(db: Db, schema: 'main' | 's', tenant: string, sizer: S
  * the node has no row in the snapshot's seq range (a tenant restored on its own node, after its rows were deleted),
  * else by seq range in slices.
  */
-async function clashes(
-  db: Db,
-  table: 'documents' | 'chunks' | 'document_vectors',
-  tenant: string,
-  sizer: SliceSizer,
-): Promise<boolean> {
-  const bounds = seqBounds(db, 's', table, tenant);
+async function clashes(db: Db, table: SeqTable, tenant: string, bounds: Bounds, sizer: SliceSizer): Promise<boolean> {
   const occupied = db
     .prepare(`SELECT EXISTS (SELECT 1 FROM main.${table} WHERE seq BETWEEN ? AND ?)`)
     .pluck()
@@ -767,10 +775,7 @@ function clashesSince(db: Db, table: string, tenant: string, mark: number): bool
  * highest — by moving AUTOINCREMENT's record past them, so that rows other tenants write between the slices never
  * take one; answers the offset that moves them (0 when kept).
  */
-function reserveSeqs(db: Db, table: string, tenant: string, keep: boolean): number {
-  const { low, high } = db
-    .prepare(`SELECT COALESCE(min(seq), 1) AS low, COALESCE(max(seq), 0) AS high FROM s.${table} WHERE tenant_id = ?`)
-    .get(tenant) as { low: number; high: number };
+function reserveSeqs(db: Db, table: SeqTable, { low, high }: Bounds, keep: boolean): number {
   const offset = keep ? 0 : highestSeq(db, table) - (low - 1);
   // sqlite_sequence has no key on its name: update the table's row, or add it when the table never had one.
   const reserved = Math.max(high + offset, highestSeq(db, table));
@@ -789,13 +794,24 @@ const tenantOwnTables = [
   'engagement_events',
 ] as const;
 
+/** The tables whose rows are numbered by seq (AUTOINCREMENT), which a restore keeps or shifts. */
+const seqTables = ['documents', 'chunks', 'document_vectors'] as const;
+type SeqTable = (typeof seqTables)[number];
+
+/** The lowest and highest seq of `table` in `schema` (`low` > `high` when it is empty): two key lookups. */
+function tableBounds(db: Db, schema: 'main' | 's', table: SeqTable): Bounds {
+  const { low, high } = db.prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table}`).get() as {
+    low: number | null;
+    high: number | null;
+  };
+  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
+}
+
+/** `bounds` moved by `offset` (renumbered seqs). */
+const shift = (bounds: Bounds, offset: number): Bounds => ({ low: bounds.low + offset, high: bounds.high + offset });
+
 /** The lowest and highest seq of the tenant's rows of `table` in `schema` (`low` > `high` when it has none). */
-function seqBounds(
-  db: Db,
-  schema: 'main' | 's',
-  table: 'documents' | 'chunks' | 'document_vectors',
-  tenant: string,
-): Bounds {
+function seqBounds(db: Db, schema: 'main' | 's', table: SeqTable, tenant: string): Bounds {
   const { low, high } = db
     .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table} WHERE tenant_id = ?`)
     .get(tenant) as { low: number | null; high: number | null };

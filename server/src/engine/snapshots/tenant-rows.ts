@@ -66,17 +66,19 @@ export function countTenantRows(db: Db, tenantId: string): number {
 /**
  * The rowids a tenant's rows of `table` lie between in the attached schema `s` (`low` > `high` when it has none):
  * from the tenant's index, read once, so that slices then walk rowid ranges and never scan the tenant's rows again.
- * For `document_access` (no tenant column), the seqs of the tenant's documents.
+ * For `document_access` (no tenant column), the seqs of the tenant's documents. `wholeTable`: the ends of the whole
+ * table (two key lookups), for a database that holds only the tenant's rows (a tenant snapshot's).
  */
 export function tenantRowidBounds(
   db: Db,
   tenantId: string,
   table: (typeof tenantTables)[number],
+  wholeTable = false,
 ): { low: number; high: number } {
   const name = table.table === 'document_access' ? 'documents' : table.table;
   const bounds = db
-    .prepare(`SELECT min(rowid) AS low, max(rowid) AS high FROM s.${name} WHERE tenant_id = ?`)
-    .get(tenantId) as { low: number | null; high: number | null };
+    .prepare(`SELECT min(rowid) AS low, max(rowid) AS high FROM s.${name} ${wholeTable ? '' : 'WHERE tenant_id = ?'}`)
+    .get(...(wholeTable ? [] : [tenantId])) as { low: number | null; high: number | null };
   return bounds.low === null || bounds.high === null ? { low: 1, high: 0 } : { low: bounds.low, high: bounds.high };
 }
 
