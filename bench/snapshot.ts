@@ -1,8 +1,9 @@
 // npm run bench:snapshot — snapshot and restore times of a node holding BENCH_DOCS documents (default 100,000),
 // each with a 64-dimension vector of its own and ~40 words of text, through the engine itself: a whole-node
 // snapshot and a tenant snapshot taken while the node is open, `godb restore` into an empty folder, a tenant
-// restore on the running engine, and the first vector query after each — beside the time an HNSW rebuild takes,
-// which is what a restore that used its index files as they are does not pay.
+// restore on the running engine (in place of the tenant's rows) and into a fresh node (no rows to delete), and the
+// first vector query after each — beside the time an HNSW rebuild takes, which is what a restore that used its
+// index files as they are does not pay. Each step also as documents per second.
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,38 +77,43 @@ started = performance.now();
 await engine.vectors.ready(tenant, space, dims);
 const firstQueryOnline = seconds(started);
 const onlineSource = engine.vectors.stats(tenant, space, dims).source;
+
+// The same tenant snapshot restored into a node where the tenant holds nothing yet (no rows to delete first).
+const empty = benchEngine();
+started = performance.now();
+const stagedEmpty = await empty.engine.restore!.stage(createReadStream(archiveFile(tenantManifest.id)), {
+  tenantId: tenant,
+  keepTenants: [],
+  trustIndexFiles: true,
+});
+await empty.engine.restore!.apply(stagedEmpty);
+const intoEmpty = seconds(started);
+started = performance.now();
+await empty.engine.vectors.ready(tenant, space, dims);
+const firstQueryEmpty = seconds(started);
+const emptySource = empty.engine.vectors.stats(tenant, space, dims).source;
+await empty.dispose();
 await dispose();
 
 const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const rate = (s: number) => Math.round(total / s).toLocaleString('en-US');
+const step = (name: string, s: number, bytes?: number, perDocument = true) => ({
+  step: name,
+  seconds: s.toFixed(2),
+  'documents/s': perDocument ? rate(s) : '',
+  'archive MiB': bytes === undefined ? '' : megabytes(bytes),
+});
 const rows = [
-  {
-    step: 'node snapshot (online backup + index files + tar)',
-    seconds: nodeSnapshot.toFixed(2),
-    'archive MiB': megabytes(node.bytes),
-  },
-  {
-    step: 'tenant snapshot (row copy in slices + index files + tar)',
-    seconds: tenantSnapshot.toFixed(2),
-    'archive MiB': megabytes(tenantManifest.bytes),
-  },
-  {
-    step: 'godb restore into an empty folder (checksums + move)',
-    seconds: offlineRestore.toFixed(2),
-    'archive MiB': '',
-  },
-  {
-    step: `  first vector query after it (index ${offlineSource ?? '?'})`,
-    seconds: firstQueryOffline.toFixed(2),
-    'archive MiB': '',
-  },
-  { step: 'online tenant restore: unpack + checksums', seconds: stage.toFixed(2), 'archive MiB': '' },
-  { step: 'online tenant restore: swap (one transaction + index files)', seconds: apply.toFixed(2), 'archive MiB': '' },
-  {
-    step: `  first vector query after it (index ${onlineSource ?? '?'})`,
-    seconds: firstQueryOnline.toFixed(2),
-    'archive MiB': '',
-  },
-  { step: 'HNSW rebuild from the store (what a restore avoids)', seconds: rebuild.toFixed(2), 'archive MiB': '' },
+  step('node snapshot (online backup + index files + tar)', nodeSnapshot, node.bytes),
+  step('tenant snapshot (row copy by rowid ranges + index files + tar)', tenantSnapshot, tenantManifest.bytes),
+  step('godb restore into an empty folder (checksums + move)', offlineRestore),
+  step(`  first vector query after it (index ${offlineSource ?? '?'})`, firstQueryOffline, undefined, false),
+  step('online tenant restore: unpack + checksums', stage),
+  step('online tenant restore: replace the rows in ~40 ms slices + index files', apply),
+  step(`  first vector query after it (index ${onlineSource ?? '?'})`, firstQueryOnline, undefined, false),
+  step('online tenant restore into an empty tenant (unpack + rows + index files)', intoEmpty),
+  step(`  first vector query after it (index ${emptySource ?? '?'})`, firstQueryEmpty, undefined, false),
+  step('HNSW rebuild from the store (what a restore avoids)', rebuild, undefined, false),
 ];
 process.stdout.write(`\n${total} documents, ${dims}-dimension vectors:\n\n`);
 table(rows);

@@ -55,8 +55,8 @@ export const ConfigSchema = Type.Object({
     1,
   ),
   RESTORE_SLICE_ROWS: int(
-    2000,
-    'Rows a tenant restore deletes, copies or indexes per transaction; other tenants are served between them, while the restored tenant answers 503 TENANT_RESTORING until the end.',
+    100000,
+    'At most this many rows a tenant restore deletes, copies or indexes per transaction (each is sized to about 40 ms of work, below this); other tenants are served between them, while the restored tenant answers 503 TENANT_RESTORING until the end.',
     1,
   ),
   RESTORE_DRAIN_TIMEOUT_MS: int(

@@ -125,7 +125,7 @@ export function openEngine(options: EngineOptions): Engine {
         files,
         dataDir: options.dataDir,
         clock,
-        sliceRows: options.restoreSliceRows ?? 2000,
+        sliceRows: options.restoreSliceRows ?? 100_000,
         ...(options.restoreRetry && { retry: options.restoreRetry }),
       })
     : null;

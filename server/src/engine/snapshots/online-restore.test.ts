@@ -399,3 +399,81 @@ describe('a whole-node restore', () => {
     }
   });
 });
+
+describe('a tenant restore whose seq range holds another tenant’s rows, while that tenant writes', () => {
+  it('checks for clashes by range between the writes and never copies onto a row that holds one of its seqs', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'godb-restore-gaps-from-'));
+    const to = mkdtempSync(join(tmpdir(), 'godb-restore-gaps-to-'));
+    try {
+      // The source: tenant A's seqs have a gap (1–10, then 41–50) where tenant B wrote.
+      const source = openTestEngine(from, 'glove-100');
+      await add(
+        source,
+        tenantA,
+        Array.from({ length: 10 }, (_v, i) => `a${i}`),
+      );
+      await add(
+        source,
+        tenantB,
+        Array.from({ length: 30 }, (_v, i) => `b${i}`),
+      );
+      await add(
+        source,
+        tenantA,
+        Array.from({ length: 10 }, (_v, i) => `a${10 + i}`),
+      );
+      const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {}, tenantA);
+      const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
+      await source.close();
+
+      // The target: A's own rows at 1–10 (deleted by the restore), then tenant C's at 11–40, in A's gap — so the
+      // check cannot answer at once and walks A's range a seq at a time, while C goes on writing (41, 42, …: seqs of
+      // the snapshot, taken before or while the check runs). No retries: a copy that met one of C's rows would fail
+      // the restore.
+      const target = openTestEngine(to, 'glove-100', { restoreSliceRows: 1, restoreRetry: noRetry });
+      const tenantC = '00000000-0000-4000-8000-0000000000c3';
+      await add(
+        target,
+        tenantA,
+        Array.from({ length: 10 }, (_v, i) => `old${i}`),
+      );
+      await add(
+        target,
+        tenantC,
+        Array.from({ length: 30 }, (_v, i) => `c${i}`),
+      );
+      const staged = await target.restore!.stage(createReadStream(archive), {
+        tenantId: tenantA,
+        keepTenants: [],
+        trustIndexFiles: true,
+      });
+      let restoring = true;
+      let written = 0;
+      const writer = (async () => {
+        while (restoring) {
+          await add(target, tenantC, [`w${written++}`]);
+          await new Promise((next) => setImmediate(next)); // a turn of the event loop, as separate requests have
+        }
+      })();
+      const report = await target.restore!.apply(staged).finally(() => (restoring = false));
+      await writer;
+      assert.ok(written > 0, 'tenant C wrote during the restore');
+      assert.equal(count(target, tenantA), 20, 'the snapshot, whole');
+      assert.equal(indexed(target, tenantA), 20);
+      assert.equal(count(target, tenantC), 30 + written, 'and every write of the other tenant');
+      if (report.seqsPreserved) {
+        const seqs = target.db
+          .prepare('SELECT seq FROM documents WHERE tenant_id = ? ORDER BY seq')
+          .pluck()
+          .all(tenantA) as number[];
+        assert.deepEqual(seqs, [...range(1, 10), ...range(41, 50)], 'kept where they were');
+      }
+      await target.close();
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+      rmSync(to, { recursive: true, force: true });
+    }
+  });
+});
+
+const range = (low: number, high: number) => Array.from({ length: high - low + 1 }, (_v, i) => low + i);

@@ -13,7 +13,8 @@ import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
-import { columnsOf, copyTenantSlice, countTenantRows, tenantTables } from './tenant-rows.js';
+import { SliceSizer, walkRanges, type Bounds } from './slices.js';
+import { columnsOf, copyTenantRange, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -69,7 +70,10 @@ export interface OnlineRestoreOptions {
   readonly files: DocumentFiles | null;
   readonly dataDir: string;
   readonly clock: Clock;
-  /** Rows deleted, copied or indexed per transaction of a tenant restore: short, so other requests run between. */
+  /**
+   * At most this many rows (or seqs of a range) deleted, copied or indexed per transaction of a tenant restore; each
+   * is sized to ~40 ms of work below this (SliceSizer, timed with `clock`), so other requests run between.
+   */
   readonly sliceRows: number;
   /** How a tenant restore that fails part way is tried again; default three more times, each at the next turn. */
   readonly retry?: RestoreRetry;
@@ -93,8 +97,9 @@ const currentVersion = migrations[migrations.length - 1]!.version;
  * archive and checks every checksum (a damaged snapshot is refused before anything changes), then `apply` puts the
  * uploaded files into the files store and replaces the rows.
  *
- * A tenant's rows are replaced in short transactions (`RESTORE_SLICE_ROWS` rows each: the old rows deleted, the
- * snapshot's copied, the text and geo indexes filled from them), with other tenants' requests served between them,
+ * A tenant's rows are replaced in short transactions (each sized to ~40 ms of work by SliceSizer, at most
+ * `RESTORE_SLICE_ROWS` rows: the old rows deleted, the snapshot's copied by rowid range, the text and geo indexes
+ * filled from them by seq range), with other tenants' requests served between them,
  * so a restore of a million documents never holds the event loop or the store's write lock for long. The tenant is
  * fenced meanwhile (its requests answer 503 `TENANT_RESTORING`, so nothing sees half of it), and a row of
  * `tenant_restores` written before the first transaction and deleted with the last names the unpacked snapshot: a
@@ -448,7 +453,7 @@ export class OnlineRestore {
     restore: { tenant: string; snapshotId: string; dir: string; trustIndexFiles: boolean },
     progress: (rows: number, total: number) => void,
   ): Promise<RestoreReport> {
-    const { db, text, vectors, files, dataDir, sliceRows: rowsPerSlice } = this.#options;
+    const { db, text, vectors, files, dataDir, clock, sliceRows: maxRows } = this.#options;
     const { tenant } = restore;
     const params = { tenant };
     this.#fenced.set(tenant, restore.snapshotId);
@@ -458,17 +463,34 @@ export class OnlineRestore {
     rmSync(target, { recursive: true, force: true });
     db.prepare('ATTACH DATABASE ? AS s').run(stagedDatabase(restore.dir) ?? join(restore.dir, 'tenant.sqlite'));
     try {
+      // Every step below that reads or writes many rows runs in short slices sized by time (SliceSizer: ~40 ms of
+      // work, at most `sliceRows` rows or seqs), with other requests served between: the copy, text, geo, file-key
+      // and clash slices walk rowid or seq ranges, so no slice scans the tenant's rows to find where it starts.
+      const sizer = () => new SliceSizer(clock, maxRows);
+      const turn = () => nextTurn();
+      // Where the snapshot's rows lie: a tenant snapshot's database holds only that tenant's rows, so the ends of each
+      // table (two key lookups); a whole-node one's, the ends of the tenant's rows, read on its index.
+      const ownFile = stagedDatabase(restore.dir)?.endsWith('tenant.sqlite') === true;
+      const snapshotBounds = (table: SeqTable): Bounds =>
+        ownFile ? tableBounds(db, 's', table) : seqBounds(db, 's', table, tenant);
+
       // Files: those the tenant's rows name now and the snapshot's do not are owed for deletion before any row goes
       // (an attempt that resumes after a failure owes those of the rows still left: the others were owed already);
       // those the snapshot's rows name are not owed (a purge after the snapshot owed them).
-      const snapshotKeys = fileKeysOf(db, 's', tenant);
+      const snapshotKeys = await fileKeysOf(db, 's', tenant, snapshotBounds('documents'), sizer());
+      const currentKeys = await fileKeysOf(db, 'main', tenant, seqBounds(db, 'main', 'documents', tenant), sizer());
       db.transaction(() => {
-        files?.owe([...fileKeysOf(db, 'main', tenant)].filter((key) => !snapshotKeys.has(key)));
+        files?.owe([...currentKeys].filter((key) => !snapshotKeys.has(key)));
         const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
         for (const key of snapshotKeys) kept.run(key);
       })();
       const old = tenantRowCount(db, 'main', tenant);
-      const incoming = countTenantRows(db, tenant);
+      const incoming = ownFile
+        ? tenantTables.reduce(
+            (sum, { table }) => sum + (db.prepare(`SELECT count(*) FROM s.${table}`).pluck().get() as number),
+            0,
+          )
+        : tenantRowCount(db, 's', tenant);
       const total = old + incoming * 2;
       let done = 0;
       const step = async (rows: number) => {
@@ -477,38 +499,36 @@ export class OnlineRestore {
         await nextTurn();
       };
 
-      // Out with the old, a slice at a time: the rows keyed by document first, then the tenant's own tables.
-      for (let after = 0; ;) {
-        const seqs = db
-          .prepare(
-            `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after ORDER BY seq LIMIT ${rowsPerSlice}`,
-          )
-          .pluck()
-          .all({ tenant, after }) as number[];
-        if (seqs.length === 0) break;
-        const list = JSON.stringify(seqs);
-        db.transaction(() => {
-          db.prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
-          db.prepare('DELETE FROM document_access WHERE doc_seq IN (SELECT value FROM json_each(?))').run(list);
-        })();
-        after = seqs[seqs.length - 1]!;
-        await nextTurn();
-      }
-      for (const table of [
-        'chunks',
-        'document_vectors',
-        'documents',
-        'collections',
-        'vector_generations',
-        'engagement_events',
-      ]) {
-        const slice = db.prepare(
-          `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${rowsPerSlice})`,
+      // Out with the old (nothing to do for a tenant with no rows: a restore into an empty tenant, or a new node):
+      // the rows keyed by document first, then the tenant's own tables.
+      if (old > 0) {
+        await walkRanges(
+          seqBounds(db, 'main', 'documents', tenant),
+          sizer(),
+          (after, through) => {
+            db.transaction(() => {
+              const seqs = `SELECT seq FROM documents NOT INDEXED WHERE seq > :after AND seq <= :through AND tenant_id = :tenant`;
+              db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
+              db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
+            })();
+            return 0;
+          },
+          turn,
         );
-        for (;;) {
-          const { changes } = slice.run(params);
-          if (changes === 0) break;
-          await step(changes);
+        for (const table of tenantOwnTables) {
+          const deleting = sizer();
+          for (;;) {
+            const changes = deleting.measure(
+              (size) =>
+                db
+                  .prepare(
+                    `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${size})`,
+                  )
+                  .run(params).changes,
+            );
+            if (changes === 0) break;
+            await step(changes);
+          }
         }
       }
       db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
@@ -516,13 +536,18 @@ export class OnlineRestore {
 
       // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either
       // way their range is reserved first, so that other tenants' rows written meanwhile never take one of them.
-      const preserved =
-        !clashes(db, 'documents', tenant) && !clashes(db, 'chunks', tenant) && !clashes(db, 'document_vectors', tenant);
+      const marks = new Map(seqTables.map((table) => [table, highestSeq(db, table)]));
+      let preserved = true;
+      for (const table of seqTables)
+        if (preserved && (await clashes(db, table, tenant, snapshotBounds(table), sizer()))) preserved = false;
       const offsets = { doc: 0, chunk: 0, vector: 0 };
       db.transaction(() => {
-        offsets.doc = reserveSeqs(db, 'documents', tenant, preserved);
-        offsets.chunk = reserveSeqs(db, 'chunks', tenant, preserved);
-        offsets.vector = reserveSeqs(db, 'document_vectors', tenant, preserved);
+        // Rows other tenants wrote while the checks yielded took seqs above the marks: one may be one of the snapshot's.
+        if (preserved && seqTables.some((table) => clashesSince(db, table, tenant, marks.get(table)!)))
+          preserved = false;
+        offsets.doc = reserveSeqs(db, 'documents', snapshotBounds('documents'), preserved);
+        offsets.chunk = reserveSeqs(db, 'chunks', snapshotBounds('chunks'), preserved);
+        offsets.vector = reserveSeqs(db, 'document_vectors', snapshotBounds('document_vectors'), preserved);
       })();
       const shifted: Record<string, Record<string, number>> = {
         documents: { seq: offsets.doc },
@@ -530,49 +555,50 @@ export class OnlineRestore {
         document_access: { doc_seq: offsets.doc },
         document_vectors: { seq: offsets.vector, doc_seq: offsets.doc },
       };
+      const copying = sizer();
       for (const table of tenantTables) {
         const skip = table.table === 'engagement_events' ? ['id'] : [];
-        for (let after: number | null = 0; after !== null;) {
-          const slice = db.transaction(() =>
-            copyTenantSlice(db, tenant, table, after!, rowsPerSlice, { shift: shifted[table.table], skip }),
-          )();
-          after = slice.next;
-          await step(slice.copied);
-        }
+        await walkRanges(
+          tenantRowidBounds(db, tenant, table, ownFile),
+          copying,
+          (after, through) =>
+            db.transaction(() =>
+              copyTenantRange(db, tenant, table, after, through, { shift: shifted[table.table], skip }),
+            )(),
+          step,
+        );
       }
       if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
 
-      // The derived indexes, from the restored rows.
-      for (let after: number | null = 0; after !== null;) {
-        after = transaction(db, [text], () => text.reindexSlice(tenant, after!, rowsPerSlice));
-        await step(rowsPerSlice / 2);
-      }
-      for (let after = 0; ;) {
-        const { changes, last } = db.transaction(() => {
-          const seqs = db
+      // The derived indexes, from the restored rows: the text by chunk seq range (three INSERT … SELECTs a slice),
+      // the geo by document seq range; the live documents counted on the way.
+      await walkRanges(
+        shift(snapshotBounds('chunks'), offsets.chunk),
+        sizer(),
+        (after, through) => transaction(db, [text], () => text.reindexRange(tenant, after, through)),
+        (indexed) => step(indexed / 2),
+      );
+      const documents = await walkRanges(
+        shift(snapshotBounds('documents'), offsets.doc),
+        sizer(),
+        (after, through) => {
+          const range = { tenant, after, through };
+          db.prepare(
+            `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
+               SELECT seq, lat, lat, lon, lon FROM documents NOT INDEXED
+               WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
+                 AND deleted_at IS NULL AND superseded = 0`,
+          ).run(range);
+          return db
             .prepare(
-              `SELECT seq FROM documents WHERE tenant_id = :tenant AND seq > :after AND lat IS NOT NULL AND lon IS NOT NULL
-                 AND deleted_at IS NULL AND superseded = 0 ORDER BY seq LIMIT ${rowsPerSlice}`,
+              `SELECT count(*) FROM documents NOT INDEXED
+                 WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0`,
             )
             .pluck()
-            .all({ tenant, after }) as number[];
-          const inserted = db
-            .prepare(
-              `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
-                 SELECT seq, lat, lat, lon, lon FROM documents WHERE seq IN (SELECT value FROM json_each(?))`,
-            )
-            .run(JSON.stringify(seqs)).changes;
-          return { changes: inserted, last: seqs[seqs.length - 1] };
-        })();
-        if (changes === 0 || last === undefined) break;
-        after = last;
-        await nextTurn();
-      }
-
-      const documents = db
-        .prepare('SELECT count(*) FROM documents WHERE tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0')
-        .pluck()
-        .get(params) as number;
+            .get(range) as number;
+        },
+        turn,
+      );
 
       // The index files, then the end of the restore: the fence lifts with the marker's deletion.
       const source = join(restore.dir, 'vectors', encodeURIComponent(tenant));
@@ -669,27 +695,78 @@ function highestSeq(db: Db, table: string): number {
     .get(table) as number;
 }
 
-/** The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`). */
-function fileKeysOf(db: Db, schema: string, tenant: string): Set<string> {
-  return new Set(
-    db
-      .prepare(
-        `SELECT DISTINCT json_extract(fields, '$.file_path') FROM ${schema}.documents WHERE tenant_id = ? AND json_extract(fields, '$.file_path') IS NOT NULL`,
-      )
-      .pluck()
-      .all(tenant) as string[],
+/**
+ * The stored files the tenant's documents in `schema` name (`main`, or the attached snapshot `s`), read by seq range
+ * in slices (every document's fields are read: at a million, seconds of work).
+ */
+async function fileKeysOf(
+  db: Db,
+  schema: 'main' | 's',
+  tenant: string,
+  bounds: Bounds,
+  sizer: SliceSizer,
+): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const read = db
+    .prepare(
+      `SELECT json_extract(fields, '$.file_path') FROM ${schema}.documents NOT INDEXED
+         WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
+    )
+    .pluck();
+  await walkRanges(
+    bounds,
+    sizer,
+    (after, through) => {
+      for (const key of read.all({ tenant, after, through }) as string[]) keys.add(key);
+      return 0;
+    },
+    nextTurn,
   );
+  return keys;
 }
 
-/** Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds. */
-function clashes(db: Db, table: string, tenant: string): boolean {
+/**
+ * Whether a snapshot row of the tenant (attached as `s`) has a seq that a row of this node already holds: at once when
+ * the node has no row in the snapshot's seq range (a tenant restored on its own node, after its rows were deleted),
+ * else by seq range in slices.
+ */
+async function clashes(db: Db, table: SeqTable, tenant: string, bounds: Bounds, sizer: SliceSizer): Promise<boolean> {
+  const occupied = db
+    .prepare(`SELECT EXISTS (SELECT 1 FROM main.${table} WHERE seq BETWEEN ? AND ?)`)
+    .pluck()
+    .get(bounds.low, bounds.high);
+  if (occupied !== 1) return false;
+  const check = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM s.${table} x NOT INDEXED JOIN main.${table} m ON m.seq = x.seq
+         WHERE x.seq > :after AND x.seq <= :through AND x.tenant_id = :tenant)`,
+    )
+    .pluck();
+  let found = false;
+  await walkRanges(
+    bounds,
+    sizer,
+    (after, through) => {
+      found = check.get({ tenant, after, through }) === 1;
+      return found ? null : 0;
+    },
+    nextTurn,
+  );
+  return found;
+}
+
+/**
+ * Whether a row of this node with a seq above `mark` has the seq of one of the tenant's snapshot rows (`s`): the few
+ * rows written since the mark first (CROSS JOIN keeps that order), each looked up in the snapshot.
+ */
+function clashesSince(db: Db, table: string, tenant: string, mark: number): boolean {
   return (
     db
       .prepare(
-        `SELECT EXISTS (SELECT 1 FROM s.${table} x JOIN main.${table} m ON m.seq = x.seq WHERE x.tenant_id = :tenant)`,
+        `SELECT EXISTS (SELECT 1 FROM main.${table} m CROSS JOIN s.${table} x ON x.seq = m.seq WHERE m.seq > ? AND x.tenant_id = ?)`,
       )
       .pluck()
-      .get({ tenant }) === 1
+      .get(mark, tenant) === 1
   );
 }
 
@@ -698,10 +775,7 @@ function clashes(db: Db, table: string, tenant: string): boolean {
  * highest — by moving AUTOINCREMENT's record past them, so that rows other tenants write between the slices never
  * take one; answers the offset that moves them (0 when kept).
  */
-function reserveSeqs(db: Db, table: string, tenant: string, keep: boolean): number {
-  const { low, high } = db
-    .prepare(`SELECT COALESCE(min(seq), 1) AS low, COALESCE(max(seq), 0) AS high FROM s.${table} WHERE tenant_id = ?`)
-    .get(tenant) as { low: number; high: number };
+function reserveSeqs(db: Db, table: SeqTable, { low, high }: Bounds, keep: boolean): number {
   const offset = keep ? 0 : highestSeq(db, table) - (low - 1);
   // sqlite_sequence has no key on its name: update the table's row, or add it when the table never had one.
   const reserved = Math.max(high + offset, highestSeq(db, table));
@@ -710,17 +784,44 @@ function reserveSeqs(db: Db, table: string, tenant: string, keep: boolean): numb
   return offset;
 }
 
+/** The tables with a tenant column a restore replaces, in the order their rows are deleted (children first). */
+const tenantOwnTables = [
+  'chunks',
+  'document_vectors',
+  'documents',
+  'collections',
+  'vector_generations',
+  'engagement_events',
+] as const;
+
+/** The tables whose rows are numbered by seq (AUTOINCREMENT), which a restore keeps or shifts. */
+const seqTables = ['documents', 'chunks', 'document_vectors'] as const;
+type SeqTable = (typeof seqTables)[number];
+
+/** The lowest and highest seq of `table` in `schema` (`low` > `high` when it is empty): two key lookups. */
+function tableBounds(db: Db, schema: 'main' | 's', table: SeqTable): Bounds {
+  const { low, high } = db.prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table}`).get() as {
+    low: number | null;
+    high: number | null;
+  };
+  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
+}
+
+/** `bounds` moved by `offset` (renumbered seqs). */
+const shift = (bounds: Bounds, offset: number): Bounds => ({ low: bounds.low + offset, high: bounds.high + offset });
+
+/** The lowest and highest seq of the tenant's rows of `table` in `schema` (`low` > `high` when it has none). */
+function seqBounds(db: Db, schema: 'main' | 's', table: SeqTable, tenant: string): Bounds {
+  const { low, high } = db
+    .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table} WHERE tenant_id = ?`)
+    .get(tenant) as { low: number | null; high: number | null };
+  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
+}
+
 /** How many rows of a tenant the tables of a restore hold in `schema`. */
 function tenantRowCount(db: Db, schema: string, tenant: string): number {
   let total = 0;
-  for (const table of [
-    'chunks',
-    'document_vectors',
-    'documents',
-    'collections',
-    'vector_generations',
-    'engagement_events',
-  ])
+  for (const table of tenantOwnTables)
     total += db.prepare(`SELECT count(*) FROM ${schema}.${table} WHERE tenant_id = ?`).pluck().get(tenant) as number;
   return total;
 }

@@ -20,7 +20,8 @@ import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
-import { copyTenantSlice, countTenantRows, createEmptyStore, tenantTables } from './tenant-rows.js';
+import { maxSliceRows, SliceSizer, walkRanges } from './slices.js';
+import { copyTenantRange, countTenantRows, createEmptyStore, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 /** One file of a snapshot, as its manifest records it. */
 export interface SnapshotFile {
@@ -177,6 +178,9 @@ export class Snapshots {
         // The tenant's rows, copied into a fresh database with the same schema: one read transaction on the live
         // store (attached as `s`), opened at the point and kept across slices, so writes go on meanwhile.
         reader = createEmptyStore(join(staging, database));
+        // A staging file: the archive is what lasts (a crash leaves a staging folder, removed with it), so its writes
+        // need no sync.
+        reader.pragma('synchronous = OFF');
         reader.prepare('ATTACH DATABASE ? AS s').run(join(dataDir, 'godb.sqlite'));
         reader.exec('BEGIN');
         lastSeq = reader
@@ -186,14 +190,21 @@ export class Snapshots {
         schemaVersion = reader.prepare('PRAGMA s.user_version').pluck().get() as number;
         const total = countTenantRows(reader, tenantId);
         let copied = 0;
+        // Slices of ~40 ms each (this connection's statements run on the event loop too), walking rowid ranges.
+        const sizer = new SliceSizer(this.#options.clock, maxSliceRows);
+        const copier = reader;
         for (const table of tenantTables) {
-          for (let after: number | null = 0; after !== null;) {
-            const slice = copyTenantSlice(reader, tenantId, table, after, 2000);
-            copied += slice.copied;
-            after = slice.next;
-            progress(copied, total * 2);
-            await new Promise((next) => setImmediate(next));
-          }
+          const counted = table.table !== 'document_access'; // progress counts the rows with a tenant column
+          await walkRanges(
+            tenantRowidBounds(copier, tenantId, table),
+            sizer,
+            (after, through) => copyTenantRange(copier, tenantId, table, after, through),
+            async (rows) => {
+              if (counted) copied += rows;
+              progress(copied, total * 2);
+              await new Promise((next) => setImmediate(next));
+            },
+          );
         }
         reader.exec('COMMIT');
         reader.exec('DETACH DATABASE s');
@@ -205,15 +216,33 @@ export class Snapshots {
       // copying them after the point is consistent; one purged since is gone and is recorded as missing.
       const missing: string[] = [];
       if (this.#options.files) {
+        // Every document's fields are read (seconds at a million): by seq range, in slices.
         const backup = new Database(join(staging, database), { readonly: true });
-        const keys = (
-          backup
+        const found = new Set<string>();
+        try {
+          const read = backup
             .prepare(
-              "SELECT DISTINCT json_extract(fields, '$.file_path') AS key FROM documents WHERE json_extract(fields, '$.file_path') IS NOT NULL",
+              `SELECT json_extract(fields, '$.file_path') FROM documents
+                 WHERE seq > ? AND seq <= ? AND json_extract(fields, '$.file_path') IS NOT NULL`,
             )
-            .all() as { key: string }[]
-        ).map((row) => row.key);
-        backup.close();
+            .pluck();
+          const { low, high } = backup.prepare('SELECT min(seq) AS low, max(seq) AS high FROM documents').get() as {
+            low: number | null;
+            high: number | null;
+          };
+          await walkRanges(
+            low === null || high === null ? { low: 1, high: 0 } : { low, high },
+            new SliceSizer(this.#options.clock, maxSliceRows),
+            (after, through) => {
+              for (const key of read.all(after, through) as string[]) found.add(key);
+              return 0;
+            },
+            () => new Promise((next) => setImmediate(next)),
+          );
+        } finally {
+          backup.close();
+        }
+        const keys = [...found];
         for (const key of keys) {
           const object = await this.#options.files.get(key);
           if (!object) {

@@ -220,13 +220,13 @@ export class TextIndex implements TransactionListener {
    */
   reindex(tenantId: string): void {
     this.recreate(tenantId);
-    this.reindexSlice(tenantId, 0, Infinity);
+    this.reindexRange(tenantId, 0, Number.MAX_SAFE_INTEGER);
   }
 
   /**
    * Drops the tenant's text tables and creates them again, empty, under the same key: faster than emptying them
    * (FTS5 deletes row by row, reading each row's tokens back). Cached statements on them are prepared again by
-   * SQLite once the tables exist again. The in-memory index is forgotten; `reindexSlice` fills the tables.
+   * SQLite once the tables exist again. The in-memory index is forgotten; `reindexRange` fills the tables.
    */
   recreate(tenantId: string): void {
     const existing = this.tables(tenantId);
@@ -239,22 +239,15 @@ export class TextIndex implements TransactionListener {
   }
 
   /**
-   * Indexes up to `limit` of the tenant's live chunks with a seq above `after`, in three statements with no round
-   * trip per chunk (inside the caller's transaction); answers the seq to continue after, or null when done.
+   * Indexes the tenant's live chunks with a seq in (`after`, `through`], in three INSERT … SELECTs that walk that seq
+   * range of `chunks` (no round trip per chunk, and no scan of the tenant's other chunks: a tenant index would read
+   * them all to find those of the range), inside the caller's transaction; answers the chunks indexed.
    */
-  reindexSlice(tenantId: string, after: number, limit: number): number | null {
+  reindexRange(tenantId: string, after: number, through: number): number {
     const t = this.ensure(tenantId);
-    const live = `FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-      WHERE c.tenant_id = :tenant AND d.deleted_at IS NULL AND d.superseded = 0 AND c.seq > :after`;
-    const last = Number.isFinite(limit)
-      ? (this.#db
-          .prepare(`SELECT c.seq ${live} ORDER BY c.seq LIMIT 1 OFFSET :offset`)
-          .pluck()
-          .get({ tenant: tenantId, after, offset: limit - 1 }) as number | undefined)
-      : undefined;
-    const through = last ?? Number.MAX_SAFE_INTEGER;
     const params = { tenant: tenantId, after, through };
-    const slice = `${live} AND c.seq <= :through`;
+    const slice = `FROM chunks c NOT INDEXED JOIN documents d ON d.seq = c.doc_seq
+      WHERE c.seq > :after AND c.seq <= :through AND c.tenant_id = :tenant AND d.deleted_at IS NULL AND d.superseded = 0`;
     this.#db
       .prepare(
         `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility = 'public'`,
@@ -265,10 +258,9 @@ export class TextIndex implements TransactionListener {
         `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility <> 'public'`,
       )
       .run(params);
-    this.#db
+    return this.#db
       .prepare(`INSERT INTO ${t.words} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice}`)
-      .run(params);
-    return last ?? null;
+      .run(params).changes;
   }
 
   /** Merges the index's segments (after a rebuild). */

@@ -121,16 +121,16 @@ POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see bel
       <ul>
         <li>
           <strong>A tenant</strong>: its admin (or the super admin) restores one of its snapshots with{' '}
-          <code>POST /api/v1/snapshots/restore</code>. The tenant’s data is replaced by the snapshot’s a few thousand
-          rows at a time (<code>RESTORE_SLICE_ROWS</code>), so every other tenant keeps reading and writing throughout.
-          Meanwhile the tenant’s own documents, collections and searches answer 503 <code>TENANT_RESTORING</code> rather
-          than show half of it (its jobs, snapshots and accounts still answer), and the restore first waits for the
-          tenant’s requests and imports under way, at most <code>RESTORE_DRAIN_TIMEOUT_MS</code>: then the job fails
-          with <code>RESTORE_DRAIN_TIMEOUT</code>, naming what still runs, and the tenant is left as it was. A restore
-          that fails part way is tried again after 1, 4 and 16 seconds; if it still fails (job error{' '}
-          <code>RESTORE_INTERRUPTED</code>) the tenant stays unavailable until you restore it again, which finishes it
-          without a restart. A restore cut short by a crash is finished when the server starts. Writes the tenant made
-          after the snapshot are gone once the job is done.
+          <code>POST /api/v1/snapshots/restore</code>. The tenant’s data is replaced by the snapshot’s in short
+          transactions of about 40 ms each (at most <code>RESTORE_SLICE_ROWS</code> rows), so every other tenant keeps
+          reading and writing throughout. Meanwhile the tenant’s own documents, collections and searches answer 503{' '}
+          <code>TENANT_RESTORING</code> rather than show half of it (its jobs, snapshots and accounts still answer), and
+          the restore first waits for the tenant’s requests and imports under way, at most{' '}
+          <code>RESTORE_DRAIN_TIMEOUT_MS</code>: then the job fails with <code>RESTORE_DRAIN_TIMEOUT</code>, naming what
+          still runs, and the tenant is left as it was. A restore that fails part way is tried again after 1, 4 and 16
+          seconds; if it still fails (job error <code>RESTORE_INTERRUPTED</code>) the tenant stays unavailable until you
+          restore it again, which finishes it without a restart. A restore cut short by a crash is finished when the
+          server starts. Writes the tenant made after the snapshot are gone once the job is done.
         </li>
         <li>
           <strong>A whole node</strong>: the super admin restores a whole-node snapshot into a running node that holds
