@@ -138,6 +138,7 @@ export async function createServer(
     restore: engine.restore,
     restoreDrain: { timeoutMs: config.RESTORE_DRAIN_TIMEOUT_MS, sleep },
     search: engine.search,
+    searches: engine.searches,
     collections: engine.collections,
     vectors: engine.vectors,
     graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },

@@ -11,3 +11,9 @@ export const systemClock: Clock = { now: () => Date.now() };
 export function unixSeconds(clock: Clock): number {
   return Math.floor(clock.now() / 1000);
 }
+
+/** Milliseconds from an arbitrary origin that never go back: durations the engine reports (`time_taken`). */
+export type Monotonic = () => number;
+
+/** The one place the engine reads the monotonic clock; searches receive it as a `Monotonic`. */
+export const systemMonotonic: Monotonic = () => performance.now();

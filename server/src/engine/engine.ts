@@ -17,6 +17,7 @@ import { OnlineRestore, type RestoreRetry } from './snapshots/online-restore.js'
 import { Snapshots } from './snapshots/snapshots.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
+import { Searches } from './search/searches.js';
 import { TextIndex } from './text/text-index.js';
 import { openDatabase, type Db } from './storage/database.js';
 
@@ -67,6 +68,8 @@ export interface Engine {
   readonly collections: Collections;
   readonly text: TextIndex;
   readonly search: SearchCore;
+  /** The search entry points: each answers a finished result (see search/searches.ts). */
+  readonly searches: Searches;
   readonly jobs: JobStore;
   readonly outbox: Outbox;
   /** Uploaded document files, or null when this engine keeps none. */
@@ -143,6 +146,7 @@ export function openEngine(options: EngineOptions): Engine {
     collections,
     text,
     search,
+    searches: new Searches({ core: search, embedder, collections }),
     jobs,
     outbox: new Outbox(db, clock),
     files,

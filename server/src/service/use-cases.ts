@@ -29,7 +29,12 @@ import {
   updateCollectionUseCase,
 } from './collections/collections.js';
 import type { CollectionDeps } from './collections/deps.js';
-import { countDocumentsUseCase, deleteDocumentsUseCase, scrollDocumentsUseCase } from './documents/document-scan.js';
+import {
+  countDocumentsUseCase,
+  deleteDocumentsUseCase,
+  scrollDocumentsUseCase,
+  type DocumentScanDeps,
+} from './documents/document-scan.js';
 import { batchAddDocumentsUseCase } from './documents/batch-add-documents.js';
 import { importDocumentsUseCase } from './documents/import-documents.js';
 import { deleteDocumentUseCase } from './documents/delete-document.js';
@@ -99,6 +104,7 @@ export type ServiceDeps = ClusterDeps &
   AuthDeps &
   EmbeddingDeps &
   DocumentDeps &
+  DocumentScanDeps &
   SearchDeps &
   MailDeps &
   CollectionDeps &

@@ -8,9 +8,9 @@ import {
   type VectorSettings,
 } from '@godb/contract';
 import type { Db } from '../storage/database.js';
-import { principalsOf, readableSql } from '../documents/access.js';
+import { principalsOf } from '../documents/access.js';
 import type { Viewer } from '../documents/types.js';
-import { StatementCache } from '../storage/statement-cache.js';
+import { CollectionRows } from './collection-rows.js';
 import { LRUCache } from 'lru-cache';
 import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';
 
@@ -18,28 +18,6 @@ import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSetti
 export interface ModelCatalogue {
   resolve(name?: string): { readonly name: string; readonly dimensions: number };
 }
-
-const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
-
-type CollectionRow = {
-  name: string;
-  description: string;
-  vectors: string;
-  default_vector: string | null;
-  implicit: number;
-  created_at: number;
-  updated_at: number;
-};
-
-const toCollection = (row: CollectionRow): Collection => ({
-  name: row.name,
-  description: row.description,
-  vectors: JSON.parse(row.vectors) as Record<string, VectorSettings>,
-  ...(row.default_vector !== null && { default_vector: row.default_vector }),
-  implicit: row.implicit === 1,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
 
 /** Live documents, their chunks and each vector's live vectors, as one viewer may read them. */
 export interface CollectionCounts {
@@ -73,21 +51,18 @@ export const defaultVectorName = 'default';
  * vectors it uses: one per embedding model, named after the model, and one per name a client gives.
  */
 export class Collections {
-  readonly #db: Db;
-  readonly #sql: StatementCache;
+  /** Every SQL statement of collections. */
+  readonly #rows: CollectionRows;
   readonly #counts = new LRUCache<string, KeptCounts>({ max: 256 });
   readonly #models: ModelCatalogue;
 
   constructor(db: Db, models: ModelCatalogue) {
-    this.#db = db;
-    this.#sql = new StatementCache(db);
+    this.#rows = new CollectionRows(db);
     this.#models = models;
   }
 
   get(tenantId: string, name: string): Collection | undefined {
-    const row = this.#sql.get('SELECT * FROM collections WHERE tenant_id = ? AND name = ?').get(tenantId, name) as
-      CollectionRow | undefined;
-    return row && toCollection(row);
+    return this.#rows.get(tenantId, name);
   }
 
   /** The collection, or 404 naming it. */
@@ -98,9 +73,7 @@ export class Collections {
   }
 
   list(tenantId: string): Collection[] {
-    return (
-      this.#sql.get('SELECT * FROM collections WHERE tenant_id = ? ORDER BY name').all(tenantId) as CollectionRow[]
-    ).map(toCollection);
+    return this.#rows.list(tenantId);
   }
 
   create(tenantId: string, input: CreateCollectionRequest, now: number): Collection {
@@ -172,7 +145,7 @@ export class Collections {
       created_at: now,
       updated_at: now,
     };
-    this.#write(tenantId, collection);
+    this.#rows.write(tenantId, collection);
     return collection;
   }
 
@@ -219,13 +192,13 @@ export class Collections {
       ...(patch.default_vector !== undefined && { default_vector: patch.default_vector }),
       updated_at: now,
     };
-    this.#write(tenantId, collection);
+    this.#rows.write(tenantId, collection);
     return { collection, reload };
   }
 
   /** Removes the collection's row (its documents and indexes are removed by the caller, in the same transaction). */
   remove(tenantId: string, name: string): void {
-    this.#sql.get('DELETE FROM collections WHERE tenant_id = ? AND name = ?').run(tenantId, name);
+    this.#rows.remove(tenantId, name);
   }
 
   /**
@@ -237,61 +210,28 @@ export class Collections {
     // the thread. It is kept until the store changes (SQLite's total_changes() of the one connection every write
     // goes through moves with any row written, by a trigger too) or a grant the count relied on expires.
     const key = JSON.stringify([viewer.tenantId, collection.name, principalsOf(viewer)]);
-    const changes = this.#sql.get('SELECT total_changes()').pluck().get() as number;
+    const changes = this.#rows.changes();
     const kept = this.#counts.get(key);
     if (kept && kept.changes === changes && now < kept.until) return kept.counts;
     const counts = this.#count(viewer, collection, now);
     // Counts read inside a write transaction may include rows it then rolls back: not kept.
-    if (this.#db.inTransaction) return counts;
-    this.#counts.set(key, { changes, until: this.#soonestExpiry(viewer, collection, now), counts });
+    if (this.#rows.inTransaction) return counts;
+    this.#counts.set(key, {
+      changes,
+      until: this.#rows.soonestExpiry(viewer, collection.name, now) ?? Infinity,
+      counts,
+    });
     return counts;
   }
 
-  /** When the first grant the viewer holds on the collection's documents expires (seconds), or Infinity. */
-  #soonestExpiry(viewer: Viewer, collection: Collection, now: number): number {
-    const soonest = this.#sql
-      .get(
-        `SELECT min(a.expires_at) FROM document_access a JOIN documents d ON d.seq = a.doc_seq
-         WHERE d.tenant_id = ? AND d.primary_table = ? AND a.expires_at > ?
-           AND a.principal IN (SELECT value FROM json_each(?))`,
-      )
-      .pluck()
-      .get(viewer.tenantId, collection.name, now, principalsOf(viewer)) as number | null;
-    return soonest ?? Infinity;
-  }
-
   #count(viewer: Viewer, collection: Collection, now: number): CollectionCounts {
-    const bind = {
-      tenant: viewer.tenantId,
-      table: collection.name,
-      principals: principalsOf(viewer),
-      now,
-    };
-    const { documents, chunks } = this.#sql
-      .get(
-        `SELECT count(*) AS documents, coalesce(sum((SELECT count(*) FROM chunks c WHERE c.doc_seq = d.seq)), 0) AS chunks
-         FROM documents d WHERE d.tenant_id = @tenant AND d.primary_table = @table AND ${alive} AND ${readableSql}`,
-      )
-      .get(bind) as { documents: number; chunks: number };
+    const { documents, chunks } = this.#rows.readableCounts(viewer, collection.name, now);
     const vectors: Record<string, number> = {};
     for (const [name, settings] of Object.entries(collection.vectors)) {
-      vectors[name] = (
+      vectors[name] =
         settings.model !== undefined
-          ? this.#sql
-              .get(
-                `SELECT count(*) FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-                 WHERE d.tenant_id = ? AND d.primary_table = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive}`,
-              )
-              .pluck()
-              .get(viewer.tenantId, collection.name, settings.model)
-          : this.#sql
-              .get(
-                `SELECT count(*) FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
-                 WHERE v.tenant_id = ? AND v.collection = ? AND v.name = ? AND ${alive}`,
-              )
-              .pluck()
-              .get(viewer.tenantId, collection.name, name)
-      ) as number;
+          ? this.#rows.modelVectorCount(viewer.tenantId, collection.name, settings.model)
+          : this.#rows.clientVectorCount(viewer.tenantId, collection.name, name);
     }
     return { documents, chunks, vectors };
   }
@@ -422,7 +362,7 @@ export class Collections {
       return { name, space: clientSpaceKey(table, name), vector: g.vector };
     });
     if (changed) {
-      this.#write(tenantId, {
+      this.#rows.write(tenantId, {
         ...collection,
         vectors,
         ...(defaultVector !== undefined && { default_vector: defaultVector }),
@@ -440,25 +380,5 @@ export class Collections {
         ? new GoDBError(error.code, error.message, field, error.details ? { ...error.details } : undefined)
         : error;
     }
-  }
-
-  #write(tenantId: string, c: Collection): void {
-    this.#sql
-      .get(
-        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
-         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @created, @updated)
-         ON CONFLICT (tenant_id, name) DO UPDATE SET description = @description, vectors = @vectors,
-           default_vector = @default, updated_at = @updated`,
-      )
-      .run({
-        tenant: tenantId,
-        name: c.name,
-        description: c.description,
-        vectors: JSON.stringify(c.vectors),
-        default: c.default_vector ?? null,
-        implicit: c.implicit ? 1 : 0,
-        created: c.created_at,
-        updated: c.updated_at,
-      });
   }
 }

@@ -7,7 +7,6 @@ import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../documents/search-rows.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets } from './allowed-sets.js';
-import { resultViews, type SearchResultView } from './result-view.js';
 import { CandidateDocument } from './candidate-document.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox } from './geo.js';
@@ -16,9 +15,10 @@ import { acceptInScope, pointOfDocument, type GeoFilter, type Scope } from './sc
 import { textHits } from './text-hits.js';
 
 /**
- * What every search kind shares: candidate loading under the access rule, grouping chunk hits by document, and
- * the shape of results; the scope's restrictions are in scope.ts, the text candidate window in text-hits.ts, and
- * every SQL statement in the stores (documents/search-rows.ts, text/fts-rows.ts). The access rule is applied in
+ * What every search kind's ranking shares: candidate loading under the access rule and grouping chunk hits by
+ * document; the scope's restrictions are in scope.ts, the text candidate window in text-hits.ts, the answer's
+ * shape in result-view.ts (finished by searches.ts, the entry points), and every SQL statement in the stores
+ * (documents/search-rows.ts, text/fts-rows.ts). The access rule is applied in
  * SQL on every candidate, so no search can return a document the caller cannot GET.
  */
 export class SearchCore {
@@ -183,11 +183,6 @@ export class SearchCore {
       hit.chunks.push({ seq: h.chunk, score: h.score });
     }
     return [...hits.values()].sort((a, b) => b.score - a.score);
-  }
-
-  /** Turns hits into the API's result shape: the top `limit`, each with its best three chunks. */
-  results(hits: readonly Hit[], limit: number): SearchResultView[] {
-    return resultViews(this.rows, hits, limit);
   }
 
   /**

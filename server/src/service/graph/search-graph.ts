@@ -1,23 +1,11 @@
 import { maxSearchLimit } from '@godb/contract';
-import { contentVectors } from '../../engine/graph/content-vectors.js';
-import { runGraphQuery, type GraphRequest } from '../../engine/graph/graph-query.js';
+import type { GraphRequest } from '../../engine/graph/graph-query.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from '../search/deps.js';
 import { geoOf, scopeOf } from '../search/scope.js';
 
-const elapsed = (started: number) => Math.round((performance.now() - started) * 1000) / 1000;
-
-function run(deps: SearchDeps, scope: ReturnType<typeof scopeOf>, request: GraphRequest) {
-  const started = performance.now();
-  const answer = runGraphQuery(
-    deps.search,
-    scope,
-    request,
-    (ids) => contentVectors(deps.search, scope.viewer.tenantId, ids),
-    deps.graphLimits,
-  );
-  return { ...answer, time_taken: elapsed(started) };
-}
+const run = (deps: SearchDeps, scope: ReturnType<typeof scopeOf>, request: GraphRequest) =>
+  deps.searches.graph(scope, request, deps.graphLimits);
 
 export const searchGraphUseCase =
   (deps: SearchDeps): UseCaseOf<'search-graph'> =>

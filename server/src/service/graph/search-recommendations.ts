@@ -1,14 +1,11 @@
-import { recommend } from '../../engine/recommend/recommend.js';
 import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { SearchDeps } from '../search/deps.js';
-import { geoOf, scopeOf, searchResponse } from '../search/scope.js';
-import { vectorTarget } from '../search/vector-target.js';
+import { clampLimit, geoOf, scopeOf } from '../search/scope.js';
 
 export const searchRecommendationsUseCase =
   (deps: SearchDeps): UseCaseOf<'search-recommendations'> =>
   async ({ body }, ctx) => {
-    const started = performance.now();
     const caller = principalOf(ctx);
     // Another user's engagement says what they read: only a tenant admin may recommend from it.
     if (body.user_id !== undefined && body.user_id !== caller.userId && caller.role === 'user') {
@@ -23,29 +20,7 @@ export const searchRecommendationsUseCase =
       filters: body.filters,
       geo: geoOf(body),
     });
-    const target = vectorTarget(deps.collections, scope.viewer.tenantId, {
-      primary_table: body.primary_table ?? body.dataset_id,
-      vector_name: body.vector_name,
-    });
-    const space = target && 'collection' in target ? target : undefined;
-    if (body.vector !== undefined && !space) {
-      throw createError(
-        'VALIDATION_FAILED',
-        { detail: 'body.vector needs body.vector_name: one of the collection’s own vectors' },
-        { field: 'body.vector_name' },
-      );
-    }
-    if (space && body.vector !== undefined && body.vector.length !== space.settings.dimensions) {
-      throw createError(
-        'INVALID_VECTOR_FORMAT',
-        {
-          reason: `body.vector has ${body.vector.length} numbers but vector "${space.name}" of collection ${space.collection} has ${space.settings.dimensions} dimensions`,
-        },
-        { field: 'body.vector' },
-      );
-    }
-    const hits = recommend(
-      deps.search,
+    return deps.searches.recommendations(
       scope,
       {
         documentId: body.document_id,
@@ -55,12 +30,11 @@ export const searchRecommendationsUseCase =
         minSimilarity: body.min_similarity,
         graphDepth: body.graph_depth,
         edgeType: body.edge_type,
-        limit: body.limit,
+        limit: clampLimit(body.limit),
         combineLocation: body.combine_location_score,
-        space,
-        vector: body.vector && Float32Array.from(body.vector),
+        vectorName: body.vector_name,
+        vector: body.vector,
       },
       deps.graphLimits.maxElements,
     );
-    return searchResponse(deps.search, hits, body.limit, started);
   };

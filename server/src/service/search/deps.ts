@@ -1,12 +1,9 @@
 import type { GraphLimits } from '../../engine/graph/build-graph.js';
-import type { Embedder } from '../../engine/embeddings/embedder.js';
-import type { SearchCore } from '../../engine/search/search-core.js';
-import type { Collections } from '../../engine/collections/collections.js';
+import type { Searches } from '../../engine/search/searches.js';
 
 export interface SearchDeps {
-  readonly search: SearchCore;
-  readonly embedder: Embedder;
+  /** The engine's search entry points: each answers the finished result the use case maps to its response. */
+  readonly searches: Searches;
   readonly now: () => number;
   readonly graphLimits: GraphLimits;
-  readonly collections: Collections;
 }

@@ -1,8 +1,6 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import { parseFilters } from '../../engine/search/filters.js';
 import type { GeoFilter, Scope } from '../../engine/search/scope.js';
-import type { Hit } from '../../engine/search/hit.js';
-import type { SearchCore } from '../../engine/search/search-core.js';
 import type { RequestContext } from '../context.js';
 import { viewerOf } from '../documents/viewer.js';
 import type { SearchDeps } from './deps.js';
@@ -47,23 +45,6 @@ export function scopeOf(
 
 /** Limits are clamped to the documented maximum. */
 export const clampLimit = (limit: number) => Math.min(Math.max(1, limit), maxSearchLimit);
-
-/** The response every search kind shares. */
-export function searchResponse(
-  core: SearchCore,
-  hits: readonly Hit[],
-  limit: number,
-  started: number,
-  extra: { notes?: string[]; ranking?: string } = {},
-) {
-  return {
-    results: core.results(hits, clampLimit(limit)),
-    total_hits: hits.length,
-    time_taken: Math.round((performance.now() - started) * 1000) / 1000,
-    ...(extra.ranking !== undefined && { ranking: extra.ranking }),
-    ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
-  };
-}
 
 export function requireQuery(query: string | undefined): string {
   if (query === undefined || query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });

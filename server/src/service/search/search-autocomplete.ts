@@ -1,19 +1,13 @@
-import { autocomplete } from '../../engine/search/autocomplete.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
 import { clampLimit, scopeOf } from './scope.js';
 
 export const searchAutocompleteUseCase =
   (deps: SearchDeps): UseCaseOf<'search-autocomplete'> =>
-  async ({ body }, ctx) => {
-    const started = performance.now();
-    const suggestions = autocomplete(
-      deps.search,
-      scopeOf(deps, ctx),
-      body.prefix,
-      body.field,
-      body.fuzziness,
-      clampLimit(body.limit),
-    );
-    return { suggestions, time_taken: Math.round((performance.now() - started) * 1000) / 1000 };
-  };
+  async ({ body }, ctx) =>
+    deps.searches.autocomplete(scopeOf(deps, ctx), {
+      prefix: body.prefix,
+      field: body.field,
+      fuzziness: body.fuzziness,
+      limit: clampLimit(body.limit),
+    });

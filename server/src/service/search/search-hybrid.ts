@@ -1,15 +1,12 @@
 import { createError } from '@godb/contract';
-import { hybridSearch } from '../../engine/search/hybrid-search.js';
 import { rankingModelName } from '../../engine/search/ltr.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
-import { clampLimit, geoOf, scopeOf, searchResponse } from './scope.js';
-import { vectorTarget } from './vector-target.js';
+import { clampLimit, geoOf, scopeOf } from './scope.js';
 
 export const searchHybridUseCase =
   (deps: SearchDeps): UseCaseOf<'search-hybrid'> =>
   async ({ body }, ctx) => {
-    const started = performance.now();
     if (
       body.use_ml_ranking &&
       body.model_name !== undefined &&
@@ -23,16 +20,14 @@ export const searchHybridUseCase =
       );
     }
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters: body.filters, geo: geoOf(body) });
-    const target = vectorTarget(deps.collections, scope.viewer.tenantId, body);
-    const { hits, notes, ranking } = await hybridSearch(deps.search, deps.embedder, scope, {
-      text: body.query,
+    return deps.searches.hybrid(scope, {
+      query: body.query,
       vector: body.vector,
-      ...(target && ('collection' in target ? { space: target } : { model: target.model })),
+      vectorName: body.vector_name,
       alpha: body.alpha,
       limit: clampLimit(body.limit),
       fusion: body.fusion,
       useMlRanking: body.use_ml_ranking,
       signal: ctx.signal,
     });
-    return searchResponse(deps.search, hits, body.limit, started, { notes, ranking });
   };

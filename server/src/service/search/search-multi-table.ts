@@ -1,14 +1,14 @@
-import { distinctTables, multiTableSearch, parseJoins } from '../../engine/search/multi-table-search.js';
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
-import { scopeOf, searchResponse } from './scope.js';
+import { clampLimit, scopeOf } from './scope.js';
 
 export const searchMultiTableUseCase =
   (deps: SearchDeps): UseCaseOf<'search-multi-table'> =>
-  async ({ body }, ctx) => {
-    const started = performance.now();
-    const tables = distinctTables(body.table_names);
-    const joins = parseJoins(body.join_conditions, tables);
-    const hits = await multiTableSearch(deps.search, scopeOf(deps, ctx), tables, body.query, joins, ctx.signal);
-    return searchResponse(deps.search, hits, body.limit, started);
-  };
+  async ({ body }, ctx) =>
+    deps.searches.multiTable(scopeOf(deps, ctx), {
+      tables: body.table_names,
+      joins: body.join_conditions,
+      query: body.query,
+      limit: clampLimit(body.limit),
+      signal: ctx.signal,
+    });

@@ -1,6 +1,6 @@
 import { createError } from '@godb/contract';
-import type { Collections } from '../../engine/collections/collections.js';
-import type { ClientVectorSpace } from '../../engine/search/vector-search.js';
+import type { Collections } from '../collections/collections.js';
+import type { ClientVectorSpace } from './vector-search.js';
 
 /**
  * What a vector search compares with: a collection's own vector (named, or its default one when the request

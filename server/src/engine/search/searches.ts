@@ -1,0 +1,352 @@
+import { createError } from '@godb/contract';
+import type { Collections } from '../collections/collections.js';
+import { systemMonotonic, type Monotonic } from '../clock.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { defaultGraphLimits, type GraphLimits } from '../graph/build-graph.js';
+import { contentVectors } from '../graph/content-vectors.js';
+import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
+import { recommend, type RecommendRequest } from '../recommend/recommend.js';
+import { autocomplete, type Suggestion } from './autocomplete.js';
+import { facetedSearch } from './faceted-search.js';
+import { fuzzySearch } from './fuzzy-search.js';
+import { geoSearch } from './geo-search.js';
+import type { Hit } from './hit.js';
+import { hybridSearch } from './hybrid-search.js';
+import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
+import { resultViews, type SearchResultView } from './result-view.js';
+import type { GeoFilter, Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
+import { chooseRoute, type SmartRoute } from './smart-route.js';
+import { textSearch, type TextQueryType } from './text-search.js';
+import { clientVectorSearch, vectorSearch, type SimilarityMethod } from './vector-search.js';
+import { vectorTarget } from './vector-target.js';
+
+/** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
+export interface SearchAnswer {
+  results: SearchResultView[];
+  total_hits: number;
+  /** Milliseconds spent in the engine. */
+  time_taken: number;
+  ranking?: string;
+  notes?: string[];
+}
+
+/** Where a vector query points: its text or vector, and a collection's named vector (the scope's table). */
+interface VectorInput {
+  readonly query?: string | undefined;
+  readonly vector?: unknown;
+  /** One of the scope's collection's vectors; without it, the collection's default own vector when `vector` is given. */
+  readonly vectorName?: string | undefined;
+  readonly limit: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface VectorSearchRequest extends VectorInput {
+  /** The model to embed with when no collection vector is meant (undefined: the default model). */
+  readonly model?: string | undefined;
+  readonly method: SimilarityMethod;
+  readonly threshold: number;
+  readonly combineLocation: boolean;
+}
+
+export interface HybridSearchRequest extends VectorInput {
+  readonly alpha: number;
+  readonly fusion: 'weighted' | 'rrf';
+  readonly useMlRanking: boolean;
+}
+
+export interface SmartSearchRequest {
+  readonly query: string;
+  readonly mode: 'auto' | 'text' | 'semantic' | 'geo';
+  readonly autoRoute: boolean;
+  /** Whether the request gave a point (lat and lon); its restriction is the scope's geo. */
+  readonly hasPoint: boolean;
+  readonly limit: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface RecommendationsRequest extends Omit<RecommendRequest, 'space' | 'vector'> {
+  /** One of the scope's collection's own vectors, to compare by instead of the model's chunk vectors. */
+  readonly vectorName?: string | undefined;
+  /** With `vectorName`: the point to recommend near. */
+  readonly vector?: readonly number[] | undefined;
+}
+
+export interface SearchesOptions {
+  readonly core: SearchCore;
+  readonly embedder: Embedder;
+  readonly collections: Collections;
+  /** Times `time_taken`; default performance.now(). */
+  readonly monotonic?: Monotonic;
+}
+
+const queryRequired = () => createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+
+/**
+ * The engine's search entry points: each runs one search kind for a caller's scope and answers the finished
+ * result (results with their chunks, counts, time, notes), so a use case scopes the caller and maps the answer;
+ * it never calls back into the engine. Ranking is in the kinds' own files; this file only finishes their hits.
+ *
+ * @example const answer = await engine.searches.text(scope, { query: 'shock wave', type: 'match', limit: 10 });
+ */
+export class Searches {
+  readonly #core: SearchCore;
+  readonly #embedder: Embedder;
+  readonly #collections: Collections;
+  readonly #monotonic: Monotonic;
+
+  constructor(options: SearchesOptions) {
+    this.#core = options.core;
+    this.#embedder = options.embedder;
+    this.#collections = options.collections;
+    this.#monotonic = options.monotonic ?? systemMonotonic;
+  }
+
+  /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
+  text(scope: Scope, q: { query: string; type: TextQueryType; limit: number }): SearchAnswer {
+    const started = this.#monotonic();
+    const { hits, notes } = textSearch(this.#core, scope, q.query, q.type, q.limit);
+    return this.#answer(started, hits, q.limit, { notes });
+  }
+
+  /**
+   * Nearest documents by embedding, or by a collection's own vector (`vectorName`, or the collection's default
+   * one when a `vector` is given); the notes say which vector, and what the threshold left out.
+   */
+  async vector(scope: Scope, q: VectorSearchRequest): Promise<SearchAnswer> {
+    const started = this.#monotonic();
+    const target = this.#target(scope, q);
+    if (target && 'collection' in target) {
+      const { settings } = target;
+      const { hits, exact, cut } = await clientVectorSearch(this.#core, scope, target, {
+        vector: q.vector,
+        method: settings.distance,
+        threshold: q.threshold,
+        limit: q.limit,
+        combineLocation: q.combineLocation,
+        signal: q.signal,
+      });
+      const notes = [
+        `vector "${target.name}" of collection ${target.collection} (${settings.distance}, ${settings.storage})`,
+        ...(q.method !== 'cosine' && q.method !== settings.distance
+          ? [`similarity_method ${q.method} ignored: the collection compares this vector by ${settings.distance}`]
+          : []),
+        ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+        ...(cut.dropped > 0
+          ? [
+              `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold ${q.threshold} left out (it applies to the ${settings.distance === 'euclidean' ? '1 / (1 + distance)' : settings.distance} score); lower it to see more`,
+            ]
+          : []),
+      ];
+      return this.#answer(started, hits, q.limit, { notes });
+    }
+    const { hits, model, exact, cut } = await vectorSearch(this.#core, this.#embedder, scope, {
+      text: q.query,
+      vector: q.vector,
+      model: target?.model ?? q.model,
+      method: q.method,
+      threshold: q.threshold,
+      limit: q.limit,
+      combineLocation: q.combineLocation,
+      signal: q.signal,
+    });
+    const notes = [
+      `model ${model}`,
+      ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+      // Say when the threshold left results out, and what it means for this model.
+      ...(cut.dropped > 0
+        ? [
+            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} is the calibrated relevance of ${model}, a ${q.method} score of ${cut.score.toFixed(3)}; lower it to see more`,
+          ]
+        : []),
+    ];
+    return this.#answer(started, hits, q.limit, { notes });
+  }
+
+  /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
+  async hybrid(scope: Scope, q: HybridSearchRequest): Promise<SearchAnswer> {
+    const started = this.#monotonic();
+    const target = this.#target(scope, q);
+    const { hits, notes, ranking } = await hybridSearch(this.#core, this.#embedder, scope, {
+      text: q.query,
+      vector: q.vector,
+      ...(target && ('collection' in target ? { space: target } : { model: target.model })),
+      alpha: q.alpha,
+      limit: q.limit,
+      fusion: q.fusion,
+      useMlRanking: q.useMlRanking,
+      signal: q.signal,
+    });
+    return this.#answer(started, hits, q.limit, { notes, ranking });
+  }
+
+  /** Documents within the scope's radius, nearest first. */
+  geo(scope: Scope & { geo: GeoFilter }, q: { limit: number }): SearchAnswer {
+    const started = this.#monotonic();
+    return this.#answer(started, geoSearch(this.#core, scope), q.limit);
+  }
+
+  /** Documents matching the query with, per facet, the count of matching documents by value. */
+  async faceted(
+    scope: Scope,
+    q: { query?: string | undefined; facets: readonly string[]; limit: number; signal?: AbortSignal | undefined },
+  ): Promise<SearchAnswer & { facets: Record<string, { value: string; count: number }[]> }> {
+    const started = this.#monotonic();
+    const { hits, facets } = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal);
+    return { ...this.#answer(started, hits, q.limit), facets };
+  }
+
+  /** Typo-tolerant search; the expansions of each word are noted. */
+  fuzzy(scope: Scope, q: { query: string; fuzziness: number; prefixLength: number; limit: number }): SearchAnswer {
+    const started = this.#monotonic();
+    const { hits, notes } = fuzzySearch(this.#core, scope, q.query, q.fuzziness, q.prefixLength, q.limit);
+    return this.#answer(started, hits, q.limit, { notes });
+  }
+
+  /** Completions of a prefix in a field, most useful first. */
+  autocomplete(
+    scope: Scope,
+    q: { prefix: string; field: string; fuzziness: number; limit: number },
+  ): { suggestions: Suggestion[]; time_taken: number } {
+    const started = this.#monotonic();
+    const suggestions = autocomplete(this.#core, scope, q.prefix, q.field, q.fuzziness, q.limit);
+    return { suggestions, time_taken: this.#elapsed(started) };
+  }
+
+  /** Search across primary tables, optionally joined (each name counted once; the joins checked against them). */
+  async multiTable(
+    scope: Scope,
+    q: {
+      tables: readonly string[];
+      joins: unknown;
+      query?: string | undefined;
+      limit: number;
+      signal?: AbortSignal | undefined;
+    },
+  ): Promise<SearchAnswer> {
+    const started = this.#monotonic();
+    const tables = distinctTables(q.tables);
+    const joins = parseJoins(q.joins, tables);
+    const hits = await multiTableSearch(this.#core, scope, tables, q.query, joins, q.signal);
+    return this.#answer(started, hits, q.limit);
+  }
+
+  /** Smart search: the router picks text, semantic, geo or hybrid, and the answer says which and why. */
+  async smart(scope: Scope, q: SmartSearchRequest): Promise<SearchAnswer & { route: SmartRoute; reason: string }> {
+    const started = this.#monotonic();
+    const { query, limit, signal } = q;
+    const { route, reason } = chooseRoute({ query, mode: q.mode, autoRoute: q.autoRoute, hasPoint: q.hasPoint });
+    if (route !== 'geo' && query.trim() === '') throw queryRequired();
+    let hits: Hit[];
+    let notes: string[] = [];
+    if (route === 'geo') {
+      const geo = scope.geo;
+      if (!geo)
+        throw createError(
+          'VALIDATION_FAILED',
+          { detail: 'body.lat and body.lon are required for mode geo' },
+          { field: 'body.lat' },
+        );
+      hits = geoSearch(this.#core, { ...scope, geo });
+    } else if (route === 'text') {
+      const type = /^".+"$/.test(query.trim()) ? 'phrase' : /[*?]/.test(query) ? 'wildcard' : 'match';
+      ({ hits, notes } = textSearch(this.#core, scope, query, type, limit));
+    } else if (route === 'semantic') {
+      ({ hits } = await vectorSearch(this.#core, this.#embedder, scope, {
+        text: query,
+        method: 'cosine',
+        threshold: 0,
+        limit,
+        signal,
+      }));
+    } else {
+      ({ hits, notes } = await hybridSearch(this.#core, this.#embedder, scope, {
+        text: query,
+        alpha: 0.3,
+        limit,
+        fusion: 'weighted',
+        useMlRanking: false,
+        signal,
+      }));
+    }
+    return { ...this.#answer(started, hits, limit, { notes }), route, reason };
+  }
+
+  /**
+   * Recommendations from a seed document and/or a user's engagement (see recommend.ts), by the model's content
+   * vectors or one of the scope's collection's own vectors (`vectorName`, with an optional query `vector`).
+   */
+  recommendations(scope: Scope, q: RecommendationsRequest, maxGraphElements?: number): SearchAnswer {
+    const started = this.#monotonic();
+    const target = vectorTarget(this.#collections, scope.viewer.tenantId, {
+      primary_table: scope.table,
+      vector_name: q.vectorName,
+    });
+    const space = target && 'collection' in target ? target : undefined;
+    if (q.vector !== undefined && !space) {
+      throw createError(
+        'VALIDATION_FAILED',
+        { detail: 'body.vector needs body.vector_name: one of the collection’s own vectors' },
+        { field: 'body.vector_name' },
+      );
+    }
+    if (space && q.vector !== undefined && q.vector.length !== space.settings.dimensions) {
+      throw createError(
+        'INVALID_VECTOR_FORMAT',
+        {
+          reason: `body.vector has ${q.vector.length} numbers but vector "${space.name}" of collection ${space.collection} has ${space.settings.dimensions} dimensions`,
+        },
+        { field: 'body.vector' },
+      );
+    }
+    const hits = recommend(
+      this.#core,
+      scope,
+      { ...q, space, vector: q.vector && Float32Array.from(q.vector) },
+      maxGraphElements,
+    );
+    return this.#answer(started, hits, q.limit);
+  }
+
+  /** A graph query on the caller's view of the tenant's document graph (node features: content vectors). */
+  graph(
+    scope: Scope,
+    request: GraphRequest,
+    limits: GraphLimits = defaultGraphLimits,
+  ): GraphAnswer & { time_taken: number } {
+    const started = this.#monotonic();
+    const answer = runGraphQuery(
+      this.#core,
+      scope,
+      request,
+      (ids) => contentVectors(this.#core, scope.viewer.tenantId, ids),
+      limits,
+    );
+    return { ...answer, time_taken: this.#elapsed(started) };
+  }
+
+  /** The collection vector or model a vector query compares with (undefined: the request's model). */
+  #target(scope: Scope, q: VectorInput) {
+    return vectorTarget(this.#collections, scope.viewer.tenantId, {
+      primary_table: scope.table,
+      vector_name: q.vectorName,
+      vector: q.vector,
+      query: q.query,
+    });
+  }
+
+  #elapsed(started: number): number {
+    return Math.round((this.#monotonic() - started) * 1000) / 1000;
+  }
+
+  /** Hits as the API answers them: the top `limit` as results, all of them counted. */
+  #answer(started: number, hits: readonly Hit[], limit: number, extra: { notes?: string[]; ranking?: string } = {}) {
+    return {
+      results: resultViews(this.#core.rows, hits, limit),
+      total_hits: hits.length,
+      time_taken: this.#elapsed(started),
+      ...(extra.ranking !== undefined && { ranking: extra.ranking }),
+      ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
+    };
+  }
+}
