@@ -214,20 +214,28 @@ export async function createServer(
     ...(clock !== systemClock && { now: () => clock.now() }),
   });
   log = app.log;
+  let closing = false;
+  // Cluster mode: the API opens once the node caught up and the super admin is there (made through the log, which
+  // may refuse while NATS has no majority: retried, up to every 30 s, until it is made or the node stops).
   const started = operationLog
-    ? (() => {
+    ? (async () => {
         app.log.info(
           { ...operationLog.status(), nats_version: operationLog.natsVersion, servers: natsUrls.length },
           'cluster mode: this node is catching up with the replicated log',
         );
-        return operationLog.ready.then(bootstrap).then(
-          () =>
-            app.log.info(
-              operationLog.status(),
-              'cluster mode: this node caught up with the replicated log and serves its API',
-            ),
-          (error: unknown) => app.log.error({ err: error }, 'cluster mode: the super admin could not be made'),
-        );
+        await operationLog.ready;
+        for (let waitMs = 1_000; !closing; waitMs = Math.min(waitMs * 2, 30_000)) {
+          try {
+            await bootstrap();
+            break;
+          } catch (error) {
+            app.log.error({ err: error, retry_in_ms: waitMs }, 'cluster mode: the super admin could not be made');
+            await sleep(waitMs);
+          }
+        }
+        if (closing) return;
+        operationLog.serve();
+        app.log.info(operationLog.status(), 'cluster mode: this node caught up with the replicated log and serves');
       })()
     : Promise.resolve();
   // Index files are checkpointed in the background: the engine decides what is due, by its clock (it keeps no
@@ -269,7 +277,13 @@ export async function createServer(
   relay.start();
   const grpc =
     config.GRPC_PORT > 0
-      ? await startGrpcServer({ services, host: config.HOST, port: config.GRPC_PORT, log: app.log })
+      ? await startGrpcServer({
+          services,
+          host: config.HOST,
+          port: config.GRPC_PORT,
+          log: app.log,
+          ...(operationLog && { started }),
+        })
       : null;
   return {
     app,
@@ -279,6 +293,7 @@ export async function createServer(
     cluster: operationLog,
     started,
     async close() {
+      closing = true;
       // 1. Both transports stop accepting at once, and the mail relay stops starting deliveries. In-flight requests
       //    finish; any HTTP connection still open after inFlightGraceMs is cut (gRPC's close does the same).
       const cut = setTimeout(() => app.server.closeAllConnections(), inFlightGraceMs);

@@ -321,7 +321,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.equal((withFile.json() as { error: { field: string } }).error.field, 'body.file_content');
   });
 
-  test('a stopped node catches up when it comes back, while the others kept taking writes', async () => {
+  test('a stopped node catches up when it comes back, while the others kept taking writes', async (t) => {
     const [a, b] = nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
     await settle();
@@ -384,7 +384,10 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       if (done) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    assert.ok(seen.refused > 0 && seen.notReady > 0, `refused while catching up: ${JSON.stringify(seen)}`);
+    // How many answers came before the node served (5 and 11 in two runs here; a machine fast enough to replay 200
+    // operations and hash the super admin's password before the first request would see none, which is no failure:
+    // every answer above was checked either way).
+    t.diagnostic(`answered while catching up: ${JSON.stringify(seen)}`);
     await settle();
     const digests = nodes.map((n) => digest(n, tenantId));
     assert.equal(digests[0]!.documents, away + 1, 'every document, and the patched one in two versions');

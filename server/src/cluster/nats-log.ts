@@ -126,7 +126,7 @@ export class NatsLog implements OperationLog, ClusterReads {
   #closed = false;
   /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
   #halted: Halt | null = null;
-  /** Where this node started and what the log held then, until it applied that much (see startingUp()). */
+  /** Where this node started and what the log held then, until it serves (see startingUp() and serve()). */
   #startedAt: { from: number; target: number } | null = null;
   /** Resolves once this node applied what the log held when it started. */
   ready: Promise<void> = Promise.resolve();
@@ -162,9 +162,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       log.#known = last;
       log.#startedAt = { from: log.#applied, target: last };
       log.#start();
-      log.ready = log.waitFor(last).then(() => {
-        log.#startedAt = null;
-      });
+      log.ready = log.waitFor(last);
     } catch (error) {
       await log.close();
       throw error;
@@ -212,8 +210,12 @@ export class NatsLog implements OperationLog, ClusterReads {
 
   startingUp(): { applied: number; target: number; from: number } | undefined {
     const started = this.#startedAt;
-    if (!started || this.#applied >= started.target) return undefined;
-    return { applied: this.#applied, ...started };
+    return started ? { applied: this.#applied, ...started } : undefined;
+  }
+
+  /** The node serves its API: called once it caught up (`ready`) and finished its start (the super admin). */
+  serve(): void {
+    this.#startedAt = null;
   }
 
   /**

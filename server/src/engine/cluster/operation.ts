@@ -118,8 +118,8 @@ export interface ClusterReads {
   /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
   position(): number;
   /**
-   * While this node catches up with what the log held when it started: where it is (`target` is that sequence);
-   * undefined once it has.
+   * While this node catches up with what the log held when it started, and finishes its start: where it is (`target`
+   * is that sequence); undefined once it serves.
    */
   startingUp(): { readonly applied: number; readonly target: number; readonly from: number } | undefined;
   /**

@@ -64,3 +64,12 @@ test('memory stays bounded under many clients', () => {
   }
   assert.ok(limiter.size <= 100_000, String(limiter.size));
 });
+
+test('an attempt answered without a password check (503) neither counts nor clears a failure', () => {
+  const limiter = new LoginLimiter(limits, () => 0);
+  tryFailing(limiter);
+  tryFailing(limiter);
+  for (let i = 0; i < 10; i += 1) limiter.begin('c', 'ada@example.com')('unchecked');
+  assert.equal(tryFailing(limiter), 0, 'the third failure may still be tried');
+  assert.equal(tryFailing(limiter), 30, 'and the count went on from two');
+});

@@ -20,7 +20,11 @@ interface Counter {
 }
 
 /** How one attempt ends; call exactly once. */
-export type LoginAttempt = (outcome: 'success' | 'failure') => void;
+/**
+ * How an attempt ended: `unchecked` when no password was checked (the node answered 503: it could not serve the
+ * login, as a cluster node still catching up with the log), which neither counts nor clears a failure.
+ */
+export type LoginAttempt = (outcome: 'success' | 'failure' | 'unchecked') => void;
 
 /** Counters kept at most; beyond it expired ones are swept, then the least recently used dropped. */
 const maxCounters = 100_000;
@@ -63,6 +67,7 @@ export class LoginLimiter {
       settled = true;
       pair.pending -= 1;
       all.pending -= 1;
+      if (outcome === 'unchecked') return;
       if (outcome === 'success') {
         pair.failures = 0;
         pair.lockedUntil = 0;

@@ -68,6 +68,8 @@ export async function startGrpcServer(options: {
   host: string;
   port: number;
   log: GrpcLogger;
+  /** Resolves once the node serves its API (a cluster node catching up): the health service says NOT_SERVING till then. */
+  started?: Promise<void>;
 }): Promise<RunningGrpc> {
   const { definition, grpc } = loadGodbProto();
   const server = new Server();
@@ -130,9 +132,12 @@ export async function startGrpcServer(options: {
     server.addService((pkg[service.name] as ServiceClientConstructor).service as ServiceDefinition, implementation);
   }
   new ReflectionService(definition).addToServer(server);
-  const health = new HealthImplementation({
-    '': 'SERVING',
-    ...Object.fromEntries(grpcServices.map((s) => [`godb.v1.${s.name}`, 'SERVING'])),
+  const names = ['', ...grpcServices.map((s) => `godb.v1.${s.name}`)];
+  const health = new HealthImplementation(
+    Object.fromEntries(names.map((name) => [name, options.started ? 'NOT_SERVING' : 'SERVING'])),
+  );
+  void options.started?.then(() => {
+    for (const name of names) health.setStatus(name, 'SERVING');
   });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>

@@ -115,8 +115,12 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
 function limitLogin(logins: LoginLimiter, request: FastifyRequest, reply: FastifyReply): void {
   const email = (request.body as { email?: unknown } | undefined)?.email;
   const attempt = logins.begin(request.ip, typeof email === 'string' ? email : '');
-  // Anything but a delivered 200 counts as a failure, including a client that hung up before its answer.
-  onResponseEnd(reply, (sent) => attempt(sent && reply.statusCode === 200 ? 'success' : 'failure'));
+  // Anything but a delivered 200 counts as a failure, including a client that hung up before its answer — except a
+  // 503, answered without checking a password (a cluster node catching up, an overloaded node): retrying it as its
+  // Retry-After says must not lock the account.
+  onResponseEnd(reply, (sent) =>
+    attempt(sent && reply.statusCode === 200 ? 'success' : sent && reply.statusCode === 503 ? 'unchecked' : 'failure'),
+  );
 }
 
 /**
