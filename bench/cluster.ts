@@ -8,7 +8,7 @@
 // data folder was wiped, until each applied the whole log. Every node runs on the same 2 shared cores: the cluster
 // shows the cost of the log, not the capacity of three machines.
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
 import { appliedSeq, streamLeader } from '../e2e/support/cluster-nodes.js';
 import { freePort, repoRoot, startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, saveResults, table, writeBody } from './support.js';
+import { caveat, httpRequest, saveResults, table } from './support.js';
 
 // 20,000 by default, so that the whole run takes about 3 minutes on the shared 2-core machine; the issue's figure
 // is BENCH_CLUSTER_DOCS=100000 (not run yet: at the 20,000 run's rates, about 7 minutes).
@@ -49,43 +49,26 @@ interface Answer {
   body: string;
   seq: number;
 }
-function send(
+async function send(
   server: ServerProcess,
   method: string,
   path: string,
   body?: string | AsyncIterable<string>,
   headers: Record<string, string> = {},
-) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      `${server.baseUrl}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...(body !== undefined && {
-            'content-type': typeof body === 'string' ? 'application/json' : 'application/x-ndjson',
-          }),
-          ...(token && { authorization: `Bearer ${token}` }),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            seq: Number(res.headers['x-godb-seq'] ?? -1),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    writeBody(req, body).catch(reject);
+): Promise<Answer> {
+  const res = await httpRequest(`${server.baseUrl}${path}`, {
+    method,
+    agent,
+    body,
+    headers: {
+      ...(body !== undefined && {
+        'content-type': typeof body === 'string' ? 'application/json' : 'application/x-ndjson',
+      }),
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...headers,
+    },
   });
+  return { status: res.status, body: res.body, seq: Number(res.headers['x-godb-seq'] ?? -1) };
 }
 async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
   const res = await send(server, method, path, body === undefined ? undefined : JSON.stringify(body));

@@ -7,7 +7,7 @@
 // own index file; filtered vector search at 1 % and 10 %; text match, phrase and hybrid at a paced 500 req/s; a
 // clean restart and a kill -9 restart to serving, with every acknowledged write checked. Results are merged into
 // bench/results/scale.json by size, so that runs at 100k and 1M sit side by side on the Performance page.
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, machine, saveResults, table, writeBody } from './support.js';
+import { caveat, httpRequest, machine, saveResults, table } from './support.js';
 import { embeddingLikeVectors, groundTruth, recall, row, rowJson } from './vector-data.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -88,31 +88,15 @@ let server = await startServerProcess(env, dataDir);
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 let token = '';
 
-interface Answer {
-  status: number;
-  body: string;
-}
 function send(method: string, path: string, body?: string | AsyncIterable<string>, type = 'application/json') {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      `${server.baseUrl}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...(body !== undefined && { 'content-type': type }),
-          ...(token && { authorization: `Bearer ${token}` }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    writeBody(req, body).catch(reject);
+  return httpRequest(`${server.baseUrl}${path}`, {
+    method,
+    agent,
+    body,
+    headers: {
+      ...(body !== undefined && { 'content-type': type }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
   });
 }
 async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import type { ClientRequest } from 'node:http';
+import { request, type Agent, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,37 @@ export async function throughput(fn: () => Promise<number>, seconds: number): Pr
   const start = performance.now();
   while (performance.now() - start < seconds * 1000) items += await fn();
   return items / ((performance.now() - start) / 1000);
+}
+
+/** An HTTP answer read whole. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** One HTTP request through `agent`, its body sent by writeBody, its answer read whole. */
+export function httpRequest(
+  url: string,
+  options: {
+    method: string;
+    agent: Agent;
+    headers: Record<string, string>;
+    body?: string | AsyncIterable<string> | undefined;
+  },
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method, agent: options.agent, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    writeBody(req, options.body).catch(reject);
+  });
 }
 
 /** Sends a request's body: a string at once, or a stream of pieces with backpressure (an NDJSON import), then ends it. */
