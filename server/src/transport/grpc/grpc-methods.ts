@@ -1,5 +1,5 @@
 import { GrpcSearchExtras, operationById, type OperationId } from '@godb/contract';
-import type { Principal } from '../../service/context.js';
+import type { Consistency, Principal } from '../../service/context.js';
 import type { Services } from '../../service/use-cases.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
 import { validateJson } from '../../service/validation.js';
@@ -17,6 +17,8 @@ export interface GrpcCall {
   readonly signal: AbortSignal;
   /** Cluster mode: the `idempotency-key` metadata of a replicated write (a retry with it is applied once). */
   readonly idempotencyKey?: string;
+  /** Cluster mode: the `x-godb-consistency` / `x-godb-min-seq` metadata of a read. */
+  readonly consistency?: Consistency;
 }
 
 /** The request context of a gRPC call, as REST builds it from a request. */
@@ -25,6 +27,7 @@ const contextOf = (principal: Principal, call: GrpcCall) => ({
   requestId: call.requestId,
   signal: call.signal,
   ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
+  ...(call.consistency && { consistency: call.consistency }),
 });
 
 /** Runs a REST operation's use case with a body built from a gRPC request, validated like REST. */

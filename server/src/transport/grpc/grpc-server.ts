@@ -2,7 +2,7 @@ import {
   Server,
   ServerCredentials,
   status,
-  type Metadata,
+  Metadata,
   type GrpcObject,
   type ServiceClientConstructor,
   type ServiceDefinition,
@@ -22,6 +22,7 @@ import type { Services } from '../../service/use-cases.js';
 import { toServiceError } from './grpc-errors.js';
 import { grpcMethods, grpcStreamMethods, type GrpcCall } from './grpc-methods.js';
 import { idempotencyKeyOf } from '../../service/idempotency-key.js';
+import { consistencyOf } from '../../service/read-consistency.js';
 import type { Principal } from '../../service/context.js';
 
 /** A call's credentials from its metadata, as REST reads them from headers. */
@@ -75,13 +76,22 @@ export async function startGrpcServer(options: {
   const server = new Server();
   /** Authenticates a call, runs its work, and answers its result or its error. */
   const serve = (
-    call: { metadata: Metadata; once(event: 'cancelled', listener: () => void): unknown },
+    call: {
+      metadata: Metadata;
+      once(event: 'cancelled', listener: () => void): unknown;
+      sendMetadata(metadata: Metadata): void;
+    },
     callback: sendUnaryData<unknown>,
     work: (principal: Principal, context: GrpcCall) => Promise<unknown>,
   ): void => {
     const requestId = randomUUID();
     const credentials = credentialsOf(call.metadata);
     const keys = call.metadata.get('idempotency-key');
+    /** A metadata entry given once, as REST reads a header; several values are refused rather than one picked. */
+    const single = (name: string) => {
+      const values = call.metadata.get(name);
+      return values.length === 0 ? undefined : values.length === 1 ? String(values[0]) : values;
+    };
     // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
     const abort = new AbortController();
     call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
@@ -95,13 +105,26 @@ export async function startGrpcServer(options: {
           keys.length === 0 ? undefined : keys.length === 1 ? String(keys[0]) : keys,
           'metadata.idempotency-key',
         );
+        // Cluster mode's read options, as REST's X-GoDB-Consistency and X-GoDB-Min-Seq headers.
+        const consistency = consistencyOf(single('x-godb-consistency'), single('x-godb-min-seq'), 'metadata');
         return work(principal, {
           requestId,
           signal: abort.signal,
           ...(idempotencyKey !== undefined && { idempotencyKey }),
+          ...(consistency && { consistency }),
         });
       })
-      .then((reply) => callback(null, reply))
+      .then((reply) => {
+        // Cluster mode: how far this node had applied the log when it answered (a write's own sequence at least),
+        // as REST's X-GoDB-Seq header; pass it back as x-godb-min-seq to read your write on another node.
+        const position = options.services.clusterPosition();
+        if (position !== null) {
+          const metadata = new Metadata();
+          metadata.set('x-godb-seq', String(position));
+          call.sendMetadata(metadata);
+        }
+        callback(null, reply);
+      })
       .catch((error: unknown) =>
         callback(toServiceError(error, requestId, (err) => options.log.error({ err, requestId }, 'gRPC call failed'))),
       );

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline } from 'node:stream';
 import { byteLimit } from '../../service/documents/import-documents.js';
 import { NdjsonResult } from '../../service/ndjson-result.js';
-import type { Consistency, Principal } from '../../service/context.js';
+import type { Principal } from '../../service/context.js';
+import { consistencyOf } from '../../service/read-consistency.js';
 import { idempotencyKeyOf } from '../../service/idempotency-key.js';
 import { createReadStream } from 'node:fs';
 import { FileResult } from '../../service/file-result.js';
@@ -60,31 +61,6 @@ function schemaOf(operation: CatalogueOperation) {
 }
 
 /**
- * Cluster mode's read options, as headers so that every operation takes them without a field in its schema:
- * `X-GoDB-Consistency: strong` (everything the log holds now) and `X-GoDB-Min-Seq: <n>` (an X-GoDB-Seq from an answer).
- */
-function consistencyOf(headers: FastifyRequest['headers']): Consistency | undefined {
-  const level = headers['x-godb-consistency'];
-  const minSeq = headers['x-godb-min-seq'];
-  if (level === undefined && minSeq === undefined) return undefined;
-  if (level !== undefined && level !== 'strong' && level !== 'local') {
-    throw createError(
-      'VALIDATION_FAILED',
-      { detail: 'X-GoDB-Consistency is "strong" or "local"' },
-      { field: 'headers.x-godb-consistency' },
-    );
-  }
-  if (minSeq !== undefined && !/^\d{1,15}$/.test(String(minSeq))) {
-    throw createError(
-      'VALIDATION_FAILED',
-      { detail: 'X-GoDB-Min-Seq is a sequence number (an X-GoDB-Seq answer header)' },
-      { field: 'headers.x-godb-min-seq' },
-    );
-  }
-  return { strong: level === 'strong', ...(minSeq !== undefined && { minSeq: Number(minSeq) }) };
-}
-
-/**
  * Registers every operation of the catalogue, at its path and at each alias. Handlers are thin: authenticate
  * (before validation, so anonymous callers learn nothing about payloads), then one call to the service layer.
  */
@@ -127,7 +103,11 @@ export function registerOperationRoutes(
           }
           const input = { params: request.params, query: request.query, body: request.body };
           const signal = request.godbAbort?.signal;
-          const consistency = consistencyOf(request.headers);
+          const consistency = consistencyOf(
+            request.headers['x-godb-consistency'],
+            request.headers['x-godb-min-seq'],
+            'headers',
+          );
           const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key'], 'headers.idempotency-key');
           const result = await services
             .invoke(operation, input, {

@@ -1,0 +1,158 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  credentials,
+  Metadata,
+  status,
+  type Client,
+  type ClientUnaryCall,
+  type ClientWritableStream,
+  type GrpcObject,
+  type ServiceClientConstructor,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { startNatsCluster, type NatsCluster } from '../../test-support/nats-cluster.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
+import { loadGodbProto } from './grpc-server.js';
+
+// Issue #17: cluster mode's read options over gRPC, as REST has them in headers. An answer's initial metadata
+// carries `x-godb-seq` (how far the answering node had applied the log; for a write, at least the write's own
+// operation); a call with `x-godb-min-seq: <n>` waits until its node applied n, `x-godb-consistency: strong` until
+// it applied everything the log held; a bad value is INVALID_ARGUMENT whose godb-field trailer names the metadata.
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+interface SearchReply {
+  results: { document_id: string }[];
+}
+type SearchClient = Client & {
+  TextSearch(request: unknown, md: Metadata, cb: (e: ServiceError | null, r: SearchReply) => void): ClientUnaryCall;
+};
+type DocumentClient = Client & {
+  ImportDocuments(
+    md: Metadata,
+    cb: (e: ServiceError | null, r: { written: number }) => void,
+  ): ClientWritableStream<unknown>;
+};
+
+const metadataOf = (values: Record<string, string>) => {
+  const md = new Metadata();
+  for (const [name, value] of Object.entries(values)) md.set(name, value);
+  return md;
+};
+
+/** Resolves with the answer and the initial metadata the server sent with it. */
+function answered<T>(
+  start: (cb: (e: ServiceError | null, r: T) => void) => ClientUnaryCall | ClientWritableStream<unknown>,
+): Promise<{ reply: T; seq: string | undefined }> {
+  let seq: string | undefined;
+  return new Promise((resolve, reject) => {
+    const call = start((error, reply) => (error ? reject(error) : resolve({ reply, seq })));
+    call.on('metadata', (md: Metadata) => {
+      seq = md.get('x-godb-seq')[0]?.toString();
+    });
+  });
+}
+
+describe('cluster read options over gRPC metadata (issue #17)', () => {
+  let nats: NatsCluster;
+  const dirs: string[] = [];
+  const nodes: TestServer[] = [];
+  const searchClients: SearchClient[] = [];
+  const documentClients: DocumentClient[] = [];
+
+  before(async () => {
+    nats = await startNatsCluster();
+    const pkg = (loadGodbProto().grpc.godb as GrpcObject).v1 as GrpcObject;
+    for (const name of ['a', 'b']) {
+      const dir = mkdtempSync(join(tmpdir(), `godb-grpc-cluster-${name}-`));
+      dirs.push(dir);
+      const node = await startTestServer({
+        NATS_URL: nats.url,
+        NODE_ID: name,
+        JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
+        DATA_DIR: dir,
+        GRPC_PORT: String(await freePort()),
+      });
+      nodes.push(node);
+      const address = `127.0.0.1:${node.grpc!.port}`;
+      searchClients.push(
+        new (pkg.SearchService as ServiceClientConstructor)(address, credentials.createInsecure()) as SearchClient,
+      );
+      documentClients.push(
+        new (pkg.DocumentService as ServiceClientConstructor)(address, credentials.createInsecure()) as DocumentClient,
+      );
+    }
+  });
+
+  after(async () => {
+    for (const client of [...searchClients, ...documentClients]) client.close();
+    await Promise.all(nodes.map((n) => n.close()));
+    await nats?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a write answers x-godb-seq; a search on the other node with x-godb-min-seq or strong finds it', async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const { token } = await a.registerTenant();
+    const auth = { authorization: `Bearer ${token}` };
+
+    const written = await answered<{ written: number }>((cb) => {
+      const stream = documentClients[0]!.ImportDocuments(metadataOf(auth), cb);
+      stream.write({ line: JSON.stringify({ id: 'over-grpc', title: 'Quokka', content: 'A quokka written on a.' }) });
+      stream.end();
+      return stream;
+    });
+    assert.equal(written.reply.written, 1);
+    const seq = Number(written.seq);
+    assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.seq}`);
+
+    // Whatever node b has applied so far, these searches wait until it has the write.
+    for (const options of [{ 'x-godb-min-seq': String(seq) }, { 'x-godb-consistency': 'strong' }]) {
+      const found = await answered<SearchReply>((cb) =>
+        searchClients[1]!.TextSearch({ query: 'quokka' }, metadataOf({ ...auth, ...options }), cb),
+      );
+      assert.deepEqual(
+        found.reply.results.map((r) => r.document_id),
+        ['over-grpc'],
+        JSON.stringify(options),
+      );
+      assert.ok(Number(found.seq) >= seq, `node b answered x-godb-seq ${found.seq}`);
+    }
+    assert.ok(b.cluster!.applied >= seq);
+  });
+
+  test('a bad x-godb-consistency or x-godb-min-seq is INVALID_ARGUMENT naming the metadata', async () => {
+    const { token } = await nodes[0]!.registerTenant();
+    for (const [name, value] of [
+      ['x-godb-consistency', 'eventual'],
+      ['x-godb-min-seq', 'soon'],
+    ] as const) {
+      await assert.rejects(
+        answered<SearchReply>((cb) =>
+          searchClients[0]!.TextSearch(
+            { query: 'quokka' },
+            metadataOf({ authorization: `Bearer ${token}`, [name]: value }),
+            cb,
+          ),
+        ),
+        (error: ServiceError) => {
+          assert.equal(error.code, status.INVALID_ARGUMENT);
+          assert.equal(error.metadata.get('godb-error-code')[0], 'VALIDATION_FAILED');
+          assert.equal(error.metadata.get('godb-field')[0], `metadata.${name}`);
+          return true;
+        },
+      );
+    }
+  });
+});
