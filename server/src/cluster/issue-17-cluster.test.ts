@@ -358,12 +358,15 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     void c.started.then(() => (started = true));
     for (;;) {
       const done = started;
+      // Read before /readyz: a node that still catches up then was catching up when its metrics were read too.
+      const metrics = (await c.app.inject({ method: 'GET', url: '/metrics' })).body;
       const ready = await c.app.inject({ method: 'GET', url: '/readyz' });
       const health = await c.app.inject({ method: 'GET', url: '/healthz' });
       assert.equal(health.statusCode, 200, health.body);
       if (ready.statusCode === 503) {
         const body = ready.json() as { cluster: { catching_up?: { applied_seq: number; target_seq: number } } };
         assert.ok(body.cluster.catching_up, ready.body);
+        assert.match(metrics, /^godb_cluster_catching_up 1$/m);
         seen.notReady += 1;
       }
       const read = await inject(c, token, 'GET', `/api/v1/documents/${last}`);
@@ -388,6 +391,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     // operations and hash the super admin's password before the first request would see none, which is no failure:
     // every answer above was checked either way).
     t.diagnostic(`answered while catching up: ${JSON.stringify(seen)}`);
+    assert.match((await c.app.inject({ method: 'GET', url: '/metrics' })).body, /^godb_cluster_catching_up 0$/m);
     await settle();
     const digests = nodes.map((n) => digest(n, tenantId));
     assert.equal(digests[0]!.documents, away + 1, 'every document, and the patched one in two versions');

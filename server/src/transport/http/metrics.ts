@@ -171,6 +171,15 @@ export function createMetrics(sources: MetricSources) {
       if (cluster) this.set(cluster.halted ? 1 : 0);
     },
   });
+  new Gauge({
+    name: 'godb_cluster_catching_up',
+    help: 'Cluster mode: 1 while this node, just started, applies the log up to its last sequence as of the start and answers the API with 503 CLUSTER_CATCHING_UP, else 0.',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster) this.set(cluster.startingUp ? 1 : 0);
+    },
+  });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
