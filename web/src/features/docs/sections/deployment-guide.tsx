@@ -117,6 +117,13 @@ POST   /api/v1/snapshots/restore  {"snapshot_id": "<id>"}: 202 {job_id}, see bel
         uploaded archive is checked before it is stored (a damaged one answers 400 <code>SNAPSHOT_CORRUPT</code>) and
         keeps its id; the index files of one a tenant admin uploaded are rebuilt at restore rather than loaded.
       </p>
+      <p>
+        How long it takes, measured at 1,000,000 documents on a shared 2-core machine: a whole-node snapshot of a live
+        server 14 s and <code>godb restore</code> 5 s (64-dimension vectors, <code>npm run bench:snapshot</code>); with
+        512-dimension vectors and 60 words each (6.3 GB), a tenant snapshot 2 minutes and its restore on the live server
+        2.5 minutes (<code>npm run bench:scale</code>). Restored HNSW indexes are loaded as they are: no restore pays
+        the 8 to 17 minutes of building them again.
+      </p>
       <h2>Restore on a running server</h2>
       <ul>
         <li>
