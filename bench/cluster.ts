@@ -20,7 +20,7 @@ import { random, zipfText, zipfWord } from './engine-fixture.js';
 import { caveat, httpRequest, saveResults, table } from './support.js';
 
 // 20,000 by default, so that the whole run takes about 3 minutes on the shared 2-core machine; the figure
-// is BENCH_CLUSTER_DOCS=100000 (not run yet: at the 20,000 run's rates, about 7 minutes).
+// is BENCH_CLUSTER_DOCS=100000 (about 5 minutes here; bench/results/cluster.json holds such a run).
 const catchUpDocs = Number(process.env.BENCH_CLUSTER_DOCS ?? 20_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const clients = Number(process.env.BENCH_CLIENTS ?? 6);
