@@ -37,7 +37,11 @@ export function GrpcReference() {
       <p>
         Package <code>{grpcPackage}</code>, served on <code>GRPC_PORT</code> (50051). Authenticate with the metadata{' '}
         <code>authorization: Bearer &lt;token&gt;</code> (a login token or an API key) or{' '}
-        <code>api-key: &lt;key&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>.
+        <code>api-key: &lt;key&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>. In cluster mode the
+        metadata also carries what REST carries in headers: <code>idempotency-key</code> on a write (a retry with it is
+        applied once), <code>x-godb-min-seq</code> or <code>x-godb-consistency: strong</code> on a read (wait until this
+        node has applied that write, or everything the log holds), and every answer’s initial metadata says{' '}
+        <code>x-godb-seq</code>, how far the answering node had applied the log.
       </p>
       <PatternSearchBox
         id="grpc-search"
