@@ -87,10 +87,16 @@ describe('cluster read options over gRPC metadata (issue #17)', () => {
       nodes.push(node);
       const address = `127.0.0.1:${node.grpc!.port}`;
       searchClients.push(
-        new (pkg.SearchService as ServiceClientConstructor)(address, credentials.createInsecure()) as SearchClient,
+        new (pkg.SearchService as ServiceClientConstructor)(
+          address,
+          credentials.createInsecure(),
+        ) as unknown as SearchClient,
       );
       documentClients.push(
-        new (pkg.DocumentService as ServiceClientConstructor)(address, credentials.createInsecure()) as DocumentClient,
+        new (pkg.DocumentService as ServiceClientConstructor)(
+          address,
+          credentials.createInsecure(),
+        ) as unknown as DocumentClient,
       );
     }
   });
@@ -118,7 +124,8 @@ describe('cluster read options over gRPC metadata (issue #17)', () => {
     assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.seq}`);
 
     // Whatever node b has applied so far, these searches wait until it has the write.
-    for (const options of [{ 'x-godb-min-seq': String(seq) }, { 'x-godb-consistency': 'strong' }]) {
+    const waits: Record<string, string>[] = [{ 'x-godb-min-seq': String(seq) }, { 'x-godb-consistency': 'strong' }];
+    for (const options of waits) {
       const found = await answered<SearchReply>((cb) =>
         searchClients[1]!.TextSearch({ query: 'quokka' }, metadataOf({ ...auth, ...options }), cb),
       );
