@@ -19,7 +19,7 @@ import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
 import { Searches } from './search/searches.js';
 import { TextIndex } from './text/text-index.js';
-import { openDatabase, type Db } from './storage/database.js';
+import { answers, openDatabase, type Db } from './storage/database.js';
 
 export interface EngineOptions {
   /** Folder of the embedded store, or `:memory:`. */
@@ -163,13 +163,7 @@ export function openEngine(options: EngineOptions): Engine {
         { kind: 'row_cache', bytes: search.rowCacheMemory().bytes, budget: null },
       ];
     },
-    isHealthy: () => {
-      try {
-        return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;
-      } catch {
-        return false;
-      }
-    },
+    isHealthy: () => answers(db),
     close: async () => {
       text.close();
       vectors.close();

@@ -29,17 +29,6 @@ export function activeOwners(entries: readonly AccessEntry[], now: number): numb
   return entries.filter((e) => e.role === 'owner' && active(e, now)).length;
 }
 
-/**
- * The same rule as SQL over a `documents` row aliased `d`, for searches: bind `principals` (JSON array of the
- * user id and group ids) and `now`.
- */
-export const readableSql = `(d.visibility = 'public' OR EXISTS (
-  SELECT 1 FROM document_access a
-  WHERE a.doc_seq = d.seq
-    AND a.principal IN (SELECT value FROM json_each(@principals))
-    AND (a.expires_at IS NULL OR a.expires_at > @now)
-    AND (a.role <> 'list' OR d.visibility = 'shared')))`;
-
 export const principalsOf = (viewer: Viewer) => JSON.stringify([viewer.userId, ...viewer.groups]);
 
 /** What a decision about a document is taken on (Documents.accessFacts). */
