@@ -101,12 +101,13 @@ export class OperationApplier {
             throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
           }
         }
-        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`));
+        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn));
       }
       case 'delete-document': {
         const { removed, tail } = documents.deleteNow(op.viewer, op.documentId, {
           recursive: op.recursive,
           permanent: op.permanent,
+          ...(op.decidedOn !== undefined && { decidedOn: op.decidedOn }),
         });
         return { outcome: { value: removed }, tail };
       }

@@ -39,6 +39,8 @@ export type OperationBody =
       readonly paths: readonly string[];
       /** A partial update: the version of the one document it was prepared from; another one is refused. */
       readonly expectedVersion?: number;
+      /** The access stamps of the existing documents it writes over, as the taking node decided on them. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | {
       readonly kind: 'delete-document';
@@ -46,6 +48,8 @@ export type OperationBody =
       readonly documentId: string;
       readonly recursive: boolean;
       readonly permanent: boolean;
+      /** The access stamps of the documents it deletes, as the taking node decided on them. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'create-collection'; readonly tenantId: string; readonly body: CreateCollectionRequest }
   | { readonly kind: 'delete-collection'; readonly tenantId: string; readonly name: string }

@@ -29,6 +29,15 @@ export function activeOwners(entries: readonly AccessEntry[], now: number): numb
   return entries.filter((e) => e.role === 'owner' && active(e, now)).length;
 }
 
+/** What a write or a delete was decided on: the access stamp of each existing document it touches, by id. */
+export type DecidedOn = Readonly<Record<string, string>>;
+
+/** What a delete is decided on (Documents.deletion): the documents it takes, each with its access, and when read. */
+export interface DeletionFacts {
+  readonly targets: readonly { readonly id: string; readonly access: readonly AccessEntry[]; readonly stamp: string }[];
+  readonly now: number;
+}
+
 export const principalsOf = (viewer: Viewer) => JSON.stringify([viewer.userId, ...viewer.groups]);
 
 /** What a decision about a document is taken on (Documents.accessFacts). */
