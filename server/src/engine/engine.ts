@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from './clock.js';
+import { OperationClock } from './cluster/operation-clock.js';
 import { ApiKeyStore } from './directory/api-key-store.js';
 import { Directory } from './directory/directory.js';
 import { join } from 'node:path';
@@ -92,7 +93,10 @@ export interface Engine {
  * @example const engine = openEngine({ dataDir: './data', embeddings }); await engine.close();
  */
 export function openEngine(options: EngineOptions): Engine {
-  const clock = options.clock ?? systemClock;
+  // Writes run at a time decided before they run (Documents: the time of the command, as the replicated log's
+  // applier runs an operation at its `now`); cluster mode passes the applier's clock, which is one already.
+  const given = options.clock ?? systemClock;
+  const clock = given instanceof OperationClock ? given : new OperationClock(given);
   const db = openDatabase({ dataDir: options.dataDir });
   const directory = new Directory(db, clock);
   const embedder = new Embedder(options.embeddings);

@@ -10,6 +10,7 @@ import {
   type UpdateCollectionRequest,
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
+import type { OperationClock } from '../cluster/operation-clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { StoredObject } from '../files/object-store.js';
@@ -85,7 +86,8 @@ export const accumulatingEngagement: readonly string[] = [
 export interface DocumentsDeps {
   readonly db: Db;
   readonly text: TextIndex;
-  readonly clock: Clock;
+  /** The engine's clock, held at a write's decided time while the write runs (see OperationClock). */
+  readonly clock: Clock & Pick<OperationClock, 'during'>;
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
   /** Where uploaded files are kept; null keeps none (an in-memory engine). */
@@ -145,6 +147,15 @@ export class Documents {
   }
 
   /**
+   * The embedded store's seam where cluster mode has the log: a write is given its time (`now`, ms) before it runs —
+   * before its files are stored, its rows read or written — and runs with the clock held there, so every timestamp
+   * it writes is that time, as the applier runs an operation at the `now` its taking node decided.
+   */
+  #at<T>(now: number, work: () => T): T {
+    return this.#deps.clock.during(now, work);
+  }
+
+  /**
    * Runs `work`, whose writes join the caller's transaction, with the in-memory index updates they make held back
    * until it returns: the applier of the replicated log commits a whole operation with its sequence, and the
    * indexes follow only a transaction that committed. A nested call hands its updates to the outer one; a call
@@ -184,7 +195,8 @@ export class Documents {
     ...args: Parameters<DocumentWrites[M]>
   ): Promise<ReturnType<DocumentWrites[M]>> {
     type Result = ReturnType<DocumentWrites[M]>;
-    if (!this.#log) return (this[method] as (...a: unknown[]) => Result).apply(this, args);
+    if (!this.#log)
+      return this.#at(this.#deps.clock.now(), () => (this[method] as (...a: unknown[]) => Result).apply(this, args));
     return (await this.#log.submit({ kind: 'documents', method, args } as never)) as Result;
   }
 
@@ -358,14 +370,15 @@ export class Documents {
     signal?: AbortSignal,
     decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
+    const now = this.#deps.clock.now(); // the write's time, decided before its files are stored
     if (!this.#deps.files || prepared.every((doc) => doc.fileContent === undefined)) {
       try {
-        return Promise.resolve(this.#commit(viewer, prepared, path, new Map(), decidedOn));
+        return Promise.resolve(this.#at(now, () => this.#commit(viewer, prepared, path, new Map(), decidedOn)));
       } catch (error) {
         return Promise.reject(error as Error);
       }
     }
-    return this.#writeWithFiles(viewer, prepared, path, signal, decidedOn);
+    return this.#writeWithFiles(viewer, prepared, path, now, signal, decidedOn);
   }
 
   /**
@@ -386,6 +399,7 @@ export class Documents {
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
+    now: number,
     signal?: AbortSignal,
     decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
@@ -394,7 +408,7 @@ export class Documents {
     let result: { id: string; version: number }[];
     try {
       signal?.throwIfAborted();
-      result = this.#writeRows(viewer, prepared, path, stored, changes, decidedOn);
+      result = this.#at(now, () => this.#writeRows(viewer, prepared, path, stored, changes, decidedOn));
     } catch (error) {
       await this.#deps.files?.discard([...stored.values()]);
       throw error;
@@ -871,7 +885,7 @@ export class Documents {
 
   /** Deletes on this node only (see delete). */
   async deleteHere(viewer: Viewer, id: string, options: DeleteOptions): Promise<number> {
-    const { removed, tail } = this.deleteNow(viewer, id, options);
+    const { removed, tail } = this.#at(this.#deps.clock.now(), () => this.deleteNow(viewer, id, options));
     await tail();
     return removed;
   }
@@ -945,7 +959,7 @@ export class Documents {
         permanent,
       })) as { deleted: number; skipped: number };
     }
-    const { value, tail } = this.deleteSomeNow(viewer, ids, permanent);
+    const { value, tail } = this.#at(this.#deps.clock.now(), () => this.deleteSomeNow(viewer, ids, permanent));
     await tail();
     return value;
   }
@@ -983,7 +997,7 @@ export class Documents {
 
   /** Removes a collection on this node only (see deleteCollection). */
   async deleteCollectionHere(tenantId: string, name: string): Promise<number> {
-    const { removed, tail } = this.deleteCollectionNow(tenantId, name);
+    const { removed, tail } = this.#at(this.#deps.clock.now(), () => this.deleteCollectionNow(tenantId, name));
     await tail();
     return removed;
   }
