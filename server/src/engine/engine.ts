@@ -79,7 +79,8 @@ export interface Engine {
   readonly snapshots: Snapshots | null;
   /** Restores of snapshots into this running node, or null for an in-memory engine. */
   readonly restore: OnlineRestore | null;
-  readonly clock: Clock;
+  /** The engine's clock: a write runs with it held at the time decided for the write (see OperationClock). */
+  readonly clock: OperationClock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
   /** Memory the derived state holds, by kind, with its budget (null: bounded otherwise, or not at all). */

@@ -226,6 +226,18 @@ export class OnlineRestore {
     else this.#fenced.set(tenantId, pending);
   }
 
+  /** Records that `tenant` is being restored from `staged`: its `tenant_restores` row, before the first slice. */
+  #mark(staged: StagedSnapshot, tenant: string): void {
+    const { db, clock, dataDir } = this.#options;
+    writeMarker(db, {
+      tenantId: tenant,
+      snapshotId: staged.manifest.id,
+      dir: relative(dataDir, staged.dir),
+      trustIndexFiles: staged.trustIndexFiles,
+      startedAt: unixSeconds(clock),
+    });
+  }
+
   #markers(): TenantRestoreRow[] {
     return restoreMarkers(this.#options.db);
   }
@@ -304,7 +316,7 @@ export class OnlineRestore {
    * finished when the server starts (a whole-node snapshot is not restored again into a node that now holds data).
    */
   async #applyNode(staged: StagedSnapshot, progress: (done: number, total: number) => void): Promise<RestoreReport> {
-    const { db, files, clock, dataDir } = this.#options;
+    const { db, files, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
     const total = staged.files + Math.max(1, staged.tenants.length);
@@ -322,14 +334,7 @@ export class OnlineRestore {
       try {
         db.transaction(() => {
           copyDirectory(db, staged.keepTenants);
-          for (const tenant of staged.tenants)
-            writeMarker(db, {
-              tenantId: tenant,
-              snapshotId: manifest.id,
-              dir: relative(dataDir, dir),
-              trustIndexFiles: staged.trustIndexFiles,
-              startedAt: unixSeconds(clock),
-            });
+          for (const tenant of staged.tenants) this.#mark(staged, tenant);
         })();
       } catch (error) {
         if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
@@ -381,7 +386,7 @@ export class OnlineRestore {
     progress: (done: number, total: number) => void,
     drain: (tenantId: string) => Promise<void>,
   ): Promise<RestoreReport> {
-    const { db, files, clock, dataDir } = this.#options;
+    const { db, files, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const tenant = staged.tenants[0]!;
     const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
@@ -401,13 +406,7 @@ export class OnlineRestore {
       this.#fenced.set(tenant, manifest.id);
       await drain(tenant);
       const previous = restoreDirOf(db, tenant);
-      writeMarker(db, {
-        tenantId: tenant,
-        snapshotId: manifest.id,
-        dir: relative(dataDir, dir),
-        trustIndexFiles: staged.trustIndexFiles,
-        startedAt: unixSeconds(clock),
-      });
+      this.#mark(staged, tenant);
       started = true;
       this.#replacing.set(tenant, manifest.id);
       // A restore of this tenant that failed part way is superseded by this one: its unpacked snapshot goes (unless
