@@ -122,7 +122,7 @@ export class OperationApplier {
       case 'update-collection':
         return done(documents.updateCollectionNow(op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
       case 'delete-some': {
-        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent);
+        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent, op.decidedOn);
         return { outcome: { value }, tail };
       }
       case 'create-api-key':

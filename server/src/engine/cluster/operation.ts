@@ -61,11 +61,13 @@ export type OperationBody =
       readonly body: UpdateCollectionRequest;
     }
   | {
-      /** One batch of a delete by filter: the ids the taking node matched; each node checks access as it applies. */
+      /** One batch of a delete by filter: the ids the taking node matched and decided on (see deleteSomeNow). */
       readonly kind: 'delete-some';
       readonly viewer: Viewer;
       readonly ids: readonly string[];
       readonly permanent: boolean;
+      /** The access stamps of the documents the taking node decided the caller may delete. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | {
       /** A new API key: its id and the hash of its secret (hex) decided by the taking node; the secret never travels. */

@@ -950,6 +950,7 @@ export class Documents {
     viewer: Viewer,
     ids: readonly string[],
     permanent: boolean,
+    decidedOn?: DecidedOn,
   ): Promise<{ deleted: number; skipped: number }> {
     if (this.#log) {
       return (await this.#log.submit({
@@ -957,25 +958,49 @@ export class Documents {
         viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
         ids,
         permanent,
+        ...(decidedOn !== undefined && { decidedOn }),
       })) as { deleted: number; skipped: number };
     }
-    const { value, tail } = this.#at(this.#deps.clock.now(), () => this.deleteSomeNow(viewer, ids, permanent));
+    const { value, tail } = this.#at(this.#deps.clock.now(), () =>
+      this.deleteSomeNow(viewer, ids, permanent, decidedOn),
+    );
     await tail();
     return value;
   }
 
-  /** The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. */
+  /**
+   * The facts a delete by filter is decided on, one batch of matched ids at a time (document-policy.ts
+   * `deletable`): the live current documents among `ids` that the viewer may read, each with its access and stamp;
+   * ids it cannot read are left out (callers pass ids they found readable).
+   */
+  batchDeletion(viewer: Viewer, ids: readonly string[]): DeletionFacts {
+    const now = this.now();
+    const targets = ids.flatMap((id) => {
+      const row = this.store.row(viewer.tenantId, id);
+      if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
+      const access = this.store.access(row.seq);
+      return [{ id: row.id, access, stamp: accessStamp(access) }];
+    });
+    return { targets, now };
+  }
+
+  /**
+   * The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. Who may delete is the
+   * service's decision (`deletable`); with `decidedOn`, a document whose access is not the one decided on (changed
+   * meanwhile, or not decided at all) is left in place and counted in `skipped`.
+   */
   deleteSomeNow(
     viewer: Viewer,
     ids: readonly string[],
     permanent: boolean,
+    decidedOn?: DecidedOn,
   ): { value: { deleted: number; skipped: number }; tail: () => Promise<void> } {
     const now = this.now();
     let skipped = 0;
     const targets = ids.flatMap((id) => {
       const row = this.store.row(viewer.tenantId, id);
       if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
-      if (!isOwner(this.store.access(row.seq), viewer, now)) {
+      if (decidedOn !== undefined && decidedOn[row.id] !== accessStamp(this.store.access(row.seq))) {
         skipped += 1;
         return [];
       }

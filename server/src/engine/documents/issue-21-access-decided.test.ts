@@ -111,3 +111,18 @@ test('a delete decided before a document it takes changed access is refused and 
   });
   assert.equal(removed, 1);
 });
+
+test('a delete by filter deletes only what it was decided on: a document whose access changed since is skipped', async () => {
+  await write('s1');
+  await write('s2');
+  const facts = engine.documents.batchDeletion(owner, ['s1', 's2', 'missing']);
+  assert.deepEqual(
+    facts.targets.map((t) => t.id),
+    ['s1', 's2'],
+  );
+  const decidedOn = Object.fromEntries(facts.targets.map((t) => [t.id, t.stamp]));
+  engine.documents.updateAcl(owner, 's2', 'add', [{ user_id: 'carol', role: 'view' }]);
+  const { value } = engine.documents.deleteSomeNow(owner, ['s1', 's2'], false, decidedOn);
+  assert.deepEqual(value, { deleted: 1, skipped: 1 });
+  assert.equal(engine.documents.readable(owner, 's2').id, 's2');
+});

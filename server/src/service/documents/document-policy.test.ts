@@ -4,6 +4,7 @@ import type { AccessEntry, Viewer } from '../../engine/documents/types.js';
 import {
   mayChangeAcl,
   mayChangeVisibility,
+  deletable,
   mayDelete,
   mayOverwrite,
   mayUpdate,
@@ -97,6 +98,18 @@ test('document policy: a write over an id names it and its field; a delete names
   const refused = mayDelete(alice, { targets: [owned, child], now });
   assert.ok(!refused.allowed);
   assert.match(refused.error.message, /deleting child needs the owner role on it/);
+});
+
+test('document policy: a delete by filter keeps the documents the caller owns and skips the others', () => {
+  const target = (id: string, ...access: AccessEntry[]) => ({ id, access, stamp: '' });
+  const kept = deletable(alice, {
+    targets: [target('mine', entry('alice', 'owner')), target('edited', entry('bob', 'owner'), entry('alice', 'edit'))],
+    now,
+  });
+  assert.deepEqual(
+    kept.map((t) => t.id),
+    ['mine'],
+  );
 });
 
 test('document policy: a refusal says what role is missing, as the HTTP and gRPC answers always did', () => {

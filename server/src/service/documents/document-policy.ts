@@ -58,6 +58,14 @@ export function mayDelete(viewer: Viewer, facts: DeletionFacts): Decision {
     : refused(createError('FORBIDDEN', { reason: `deleting ${notOwned.id} needs the owner role on it` }));
 }
 
+/**
+ * Of the documents one batch of a delete by filter matched, those the caller may delete (`mayDelete` on each: the
+ * owner role); the others are skipped and left in place, as the operation's answer says.
+ */
+export function deletable(viewer: Viewer, facts: DeletionFacts): DeletionFacts['targets'] {
+  return facts.targets.filter((target) => mayDelete(viewer, { targets: [target], now: facts.now }).allowed);
+}
+
 /** Throws the refusal of a decision; use cases call it before they hand the engine its command. */
 export function enforce(decision: Decision): void {
   if (!decision.allowed) throw decision.error;
