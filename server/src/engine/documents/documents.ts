@@ -231,7 +231,9 @@ export class Documents {
    * Validates, chunks and embeds documents, then writes them all in one transaction: with one invalid document,
    * nothing is written. `path(i)` names the i-th document in errors (`body` or `body[3]`). When `signal` aborts
    * before the write (the client went away, or its deadline passed while embedding), nothing is written: a
-   * request that was answered with an error never changes the store afterwards.
+   * request that was answered with an error never changes the store afterwards. Who may write over an existing id
+   * is not checked here: the service decides it (service/documents/write-documents.ts); this is for callers that
+   * decided themselves (benchmarks, engine tests).
    */
   async add(
     viewer: Viewer,
