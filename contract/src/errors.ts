@@ -299,9 +299,9 @@ export const errorCatalogue = {
     http: 409,
     grpc: 'FAILED_PRECONDITION',
     message:
-      'The access of document {id} changed while this change was on its way (another visibility or ACL change came first). Read it again and retry',
+      'The access of document {id} changed while this change was on its way (another write, delete, visibility or ACL change came first). Read it again and retry',
     description:
-      'Cluster mode: who may change a document is decided by the node that takes the request, on its access entries as that node has them; when another change of them came first in the log, the change is refused everywhere instead of being applied on a decision taken on other entries.',
+      'Who may change, write over or delete a document is decided before the change runs, on its access entries as the node that takes the request has them; when the document appeared, went or its entries changed before the change ran (in cluster mode: came first in the log), the change is refused everywhere instead of being applied on a decision taken on other entries.',
   },
   COLLECTION_EXISTS: {
     http: 409,

@@ -146,6 +146,7 @@ export async function createServer(
     passwords: argon2Hasher,
     tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),
     apiKeys: engine.apiKeys,
+    writeClock: engine.clock,
     // The engine's clock, so tests can hold time still; a clock set back only delays refills (see TokenBuckets).
     apiKeyRateLimit: new ApiKeyRateLimit({
       rate: config.RATE_LIMIT_RPS,

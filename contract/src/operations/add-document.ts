@@ -35,7 +35,7 @@ export const addDocument = defineOperation({
       description: 'async=true: validated and chunked; embedded and written in the background (poll the job).',
     },
   ],
-  errors: ['UNSUPPORTED_FILE_TYPE', 'STORAGE_UNAVAILABLE'],
+  errors: ['UNSUPPORTED_FILE_TYPE', 'STORAGE_UNAVAILABLE', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'A short article with a location',

@@ -30,7 +30,7 @@ export const batchAddDocuments = defineOperation({
     },
   ],
   longRunning: true,
-  errors: ['STORAGE_UNAVAILABLE'],
+  errors: ['STORAGE_UNAVAILABLE', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'Two documents',

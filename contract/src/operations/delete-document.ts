@@ -14,7 +14,7 @@ export const deleteDocument = defineOperation({
   params: PathId,
   query: DeleteDocumentQuery,
   success: { status: 200, schema: SuccessMessage, description: 'The document was deleted.' },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'Delete with its chunks',

@@ -47,7 +47,7 @@ export const updateDocument = defineOperation({
     schema: Type.Object({ success: Type.Literal(true), document_id: Type.String(), version: Type.Integer() }),
     description: 'The new version.',
   },
-  errors: ['NOT_FOUND', 'INVALID_VECTOR_FORMAT', 'DOCUMENT_CHANGED'],
+  errors: ['NOT_FOUND', 'INVALID_VECTOR_FORMAT', 'DOCUMENT_CHANGED', 'ACCESS_CHANGED'],
   examples: [
     {
       summary: 'Reprice a product and replace its image vector',

@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from './clock.js';
+import { OperationClock } from './cluster/operation-clock.js';
 import { ApiKeyStore } from './directory/api-key-store.js';
 import { Directory } from './directory/directory.js';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
 import { Searches } from './search/searches.js';
 import { TextIndex } from './text/text-index.js';
-import { openDatabase, type Db } from './storage/database.js';
+import { answers, openDatabase, type Db } from './storage/database.js';
 
 export interface EngineOptions {
   /** Folder of the embedded store, or `:memory:`. */
@@ -78,7 +79,8 @@ export interface Engine {
   readonly snapshots: Snapshots | null;
   /** Restores of snapshots into this running node, or null for an in-memory engine. */
   readonly restore: OnlineRestore | null;
-  readonly clock: Clock;
+  /** The engine's clock: a write runs with it held at the time decided for the write (see OperationClock). */
+  readonly clock: OperationClock;
   /** True while the store answers queries. */
   isHealthy(): boolean;
   /** Memory the derived state holds, by kind, with its budget (null: bounded otherwise, or not at all). */
@@ -92,7 +94,10 @@ export interface Engine {
  * @example const engine = openEngine({ dataDir: './data', embeddings }); await engine.close();
  */
 export function openEngine(options: EngineOptions): Engine {
-  const clock = options.clock ?? systemClock;
+  // Writes run at a time decided before they run (Documents: the time of the command, as the replicated log's
+  // applier runs an operation at its `now`); cluster mode passes the applier's clock, which is one already.
+  const given = options.clock ?? systemClock;
+  const clock = given instanceof OperationClock ? given : new OperationClock(given);
   const db = openDatabase({ dataDir: options.dataDir });
   const directory = new Directory(db, clock);
   const embedder = new Embedder(options.embeddings);
@@ -163,13 +168,7 @@ export function openEngine(options: EngineOptions): Engine {
         { kind: 'row_cache', bytes: search.rowCacheMemory().bytes, budget: null },
       ];
     },
-    isHealthy: () => {
-      try {
-        return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;
-      } catch {
-        return false;
-      }
-    },
+    isHealthy: () => answers(db),
     close: async () => {
       text.close();
       vectors.close();

@@ -21,6 +21,7 @@ export function openTestEngine(
       | 'indexWait'
       | 'restoreSliceRows'
       | 'restoreRetry'
+      | 'files'
     >
   > = {},
 ): Engine {

@@ -6,6 +6,7 @@ import type { Documents } from '../documents/documents.js';
 import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
+import { AppliedRows } from './applied-rows.js';
 import type { Operation } from './operation.js';
 import type { OperationClock } from './operation-clock.js';
 
@@ -43,16 +44,16 @@ const noTail = () => Promise.resolve();
  */
 export class OperationApplier {
   readonly #deps: ApplierDeps;
+  readonly #applied: AppliedRows;
 
   constructor(deps: ApplierDeps) {
     this.#deps = deps;
+    this.#applied = new AppliedRows(deps.db);
   }
 
   /** The last sequence of `stream` applied here (0: none). */
   applied(stream: string): number {
-    const row = this.#deps.db.prepare('SELECT seq FROM cluster_applied WHERE stream = ?').get(stream) as
-      { seq: number } | undefined;
-    return row?.seq ?? 0;
+    return this.#applied.last(stream);
   }
 
   /**
@@ -65,9 +66,7 @@ export class OperationApplier {
     if (seq <= this.applied(stream)) return null;
     return documents.holdingIndexUpdates(() =>
       transaction(db, [text], () => {
-        db.prepare(
-          'INSERT INTO cluster_applied (stream, seq) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq',
-        ).run(stream, seq);
+        this.#applied.record(stream, seq);
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
           return documents.holdingIndexUpdates(() =>
@@ -102,12 +101,13 @@ export class OperationApplier {
             throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
           }
         }
-        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`));
+        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn));
       }
       case 'delete-document': {
         const { removed, tail } = documents.deleteNow(op.viewer, op.documentId, {
           recursive: op.recursive,
           permanent: op.permanent,
+          ...(op.decidedOn !== undefined && { decidedOn: op.decidedOn }),
         });
         return { outcome: { value: removed }, tail };
       }
@@ -122,7 +122,7 @@ export class OperationApplier {
       case 'update-collection':
         return done(documents.updateCollectionNow(op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
       case 'delete-some': {
-        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent);
+        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent, op.decidedOn);
         return { outcome: { value }, tail };
       }
       case 'create-api-key':

@@ -39,6 +39,8 @@ export type OperationBody =
       readonly paths: readonly string[];
       /** A partial update: the version of the one document it was prepared from; another one is refused. */
       readonly expectedVersion?: number;
+      /** The access stamps of the existing documents it writes over, as the taking node decided on them. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | {
       readonly kind: 'delete-document';
@@ -46,6 +48,8 @@ export type OperationBody =
       readonly documentId: string;
       readonly recursive: boolean;
       readonly permanent: boolean;
+      /** The access stamps of the documents it deletes, as the taking node decided on them. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'create-collection'; readonly tenantId: string; readonly body: CreateCollectionRequest }
   | { readonly kind: 'delete-collection'; readonly tenantId: string; readonly name: string }
@@ -57,11 +61,13 @@ export type OperationBody =
       readonly body: UpdateCollectionRequest;
     }
   | {
-      /** One batch of a delete by filter: the ids the taking node matched; each node checks access as it applies. */
+      /** One batch of a delete by filter: the ids the taking node matched and decided on (see deleteSomeNow). */
       readonly kind: 'delete-some';
       readonly viewer: Viewer;
       readonly ids: readonly string[];
       readonly permanent: boolean;
+      /** The access stamps of the documents the taking node decided the caller may delete. */
+      readonly decidedOn?: Readonly<Record<string, string>>;
     }
   | {
       /** A new API key: its id and the hash of its secret (hex) decided by the taking node; the secret never travels. */

@@ -1,6 +1,6 @@
 import type { Collection, VectorSettings } from '@godb/contract';
-import { principalsOf, readableSql } from '../documents/access.js';
-import { alive } from '../documents/search-rows.js';
+import { principalsOf } from '../documents/access.js';
+import { alive, readableSql } from '../documents/search-rows.js';
 import type { Viewer } from '../documents/types.js';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';

@@ -29,16 +29,14 @@ export function activeOwners(entries: readonly AccessEntry[], now: number): numb
   return entries.filter((e) => e.role === 'owner' && active(e, now)).length;
 }
 
-/**
- * The same rule as SQL over a `documents` row aliased `d`, for searches: bind `principals` (JSON array of the
- * user id and group ids) and `now`.
- */
-export const readableSql = `(d.visibility = 'public' OR EXISTS (
-  SELECT 1 FROM document_access a
-  WHERE a.doc_seq = d.seq
-    AND a.principal IN (SELECT value FROM json_each(@principals))
-    AND (a.expires_at IS NULL OR a.expires_at > @now)
-    AND (a.role <> 'list' OR d.visibility = 'shared')))`;
+/** What a write or a delete was decided on: the access stamp of each existing document it touches, by id. */
+export type DecidedOn = Readonly<Record<string, string>>;
+
+/** What a delete is decided on (Documents.deletion): the documents it takes, each with its access, and when read. */
+export interface DeletionFacts {
+  readonly targets: readonly { readonly id: string; readonly access: readonly AccessEntry[]; readonly stamp: string }[];
+  readonly now: number;
+}
 
 export const principalsOf = (viewer: Viewer) => JSON.stringify([viewer.userId, ...viewer.groups]);
 

@@ -10,12 +10,21 @@ import {
   type UpdateCollectionRequest,
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
+import type { OperationClock } from '../cluster/operation-clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { StoredObject } from '../files/object-store.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
-import { accessStamp, activeOwners, canEdit, canRead, isOwner, type DocumentAccessFacts } from './access.js';
+import {
+  accessStamp,
+  activeOwners,
+  canRead,
+  isOwner,
+  type DecidedOn,
+  type DeletionFacts,
+  type DocumentAccessFacts,
+} from './access.js';
 import { EngagementStore } from './engagement-store.js';
 import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
@@ -77,7 +86,8 @@ export const accumulatingEngagement: readonly string[] = [
 export interface DocumentsDeps {
   readonly db: Db;
   readonly text: TextIndex;
-  readonly clock: Clock;
+  /** The engine's clock, held at a write's decided time while the write runs (see OperationClock). */
+  readonly clock: Clock & Pick<OperationClock, 'during'>;
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
   /** Where uploaded files are kept; null keeps none (an in-memory engine). */
@@ -137,6 +147,15 @@ export class Documents {
   }
 
   /**
+   * The embedded store's seam where cluster mode has the log: a write is given its time (`now`, ms) before it runs —
+   * before its files are stored, its rows read or written — and runs with the clock held there, so every timestamp
+   * it writes is that time, as the applier runs an operation at the `now` its taking node decided.
+   */
+  #at<T>(now: number, work: () => T): T {
+    return this.#deps.clock.during(now, work);
+  }
+
+  /**
    * Runs `work`, whose writes join the caller's transaction, with the in-memory index updates they make held back
    * until it returns: the applier of the replicated log commits a whole operation with its sequence, and the
    * indexes follow only a transaction that committed. A nested call hands its updates to the outer one; a call
@@ -176,7 +195,8 @@ export class Documents {
     ...args: Parameters<DocumentWrites[M]>
   ): Promise<ReturnType<DocumentWrites[M]>> {
     type Result = ReturnType<DocumentWrites[M]>;
-    if (!this.#log) return (this[method] as (...a: unknown[]) => Result).apply(this, args);
+    if (!this.#log)
+      return this.#at(this.#deps.clock.now(), () => (this[method] as (...a: unknown[]) => Result).apply(this, args));
     return (await this.#log.submit({ kind: 'documents', method, args } as never)) as Result;
   }
 
@@ -211,7 +231,9 @@ export class Documents {
    * Validates, chunks and embeds documents, then writes them all in one transaction: with one invalid document,
    * nothing is written. `path(i)` names the i-th document in errors (`body` or `body[3]`). When `signal` aborts
    * before the write (the client went away, or its deadline passed while embedding), nothing is written: a
-   * request that was answered with an error never changes the store afterwards.
+   * request that was answered with an error never changes the store afterwards. Who may write over an existing id
+   * is not checked here: the service decides it (service/documents/write-documents.ts); this is for callers that
+   * decided themselves (benchmarks, engine tests).
    */
   async add(
     viewer: Viewer,
@@ -224,6 +246,23 @@ export class Documents {
     await this.embed(prepared, signal);
     signal?.throwIfAborted();
     return this.write(viewer, prepared, path, signal);
+  }
+
+  /**
+   * The facts a write over existing documents is decided on (service/documents/document-policy.ts `mayOverwrite`):
+   * for each of `ids` that names a stored document — live or soft-deleted, readable or not — its access entries and
+   * their stamp, which the write carries as `decidedOn` so that it runs only on the access it was decided on.
+   */
+  overwriteFacts(viewer: Viewer, ids: readonly string[]): Map<string, DocumentAccessFacts> {
+    const now = this.now();
+    const facts = new Map<string, DocumentAccessFacts>();
+    for (const id of ids) {
+      const row = this.store.row(viewer.tenantId, id);
+      if (!row) continue;
+      const access = this.store.access(row.seq);
+      facts.set(id, { id, superseded: row.superseded !== 0, access, now, stamp: accessStamp(access) });
+    }
+    return facts;
   }
 
   /**
@@ -297,9 +336,10 @@ export class Documents {
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
     signal?: AbortSignal,
+    decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
-    if (this.#log) return this.#submitWrite(this.#log, viewer, prepared, path, signal);
-    return this.writeHere(viewer, prepared, path, signal);
+    if (this.#log) return this.#submitWrite(this.#log, viewer, prepared, path, signal, undefined, decidedOn);
+    return this.writeHere(viewer, prepared, path, signal, decidedOn);
   }
 
   /** Cluster mode: the write goes through the replicated log, and every node applies it with writeHere. */
@@ -310,6 +350,7 @@ export class Documents {
     path: (i: number) => string,
     signal?: AbortSignal,
     expectedVersion?: number,
+    decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
     refuseFileContent(prepared, path);
     signal?.throwIfAborted();
@@ -319,6 +360,7 @@ export class Documents {
       documents: prepared,
       paths: prepared.map((_d, i) => path(i)),
       ...(expectedVersion !== undefined && { expectedVersion }),
+      ...(decidedOn !== undefined && { decidedOn }),
     })) as { id: string; version: number }[];
   }
 
@@ -328,15 +370,17 @@ export class Documents {
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
     signal?: AbortSignal,
+    decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
+    const now = this.#deps.clock.now(); // the write's time, decided before its files are stored
     if (!this.#deps.files || prepared.every((doc) => doc.fileContent === undefined)) {
       try {
-        return Promise.resolve(this.#commit(viewer, prepared, path, new Map()));
+        return Promise.resolve(this.#at(now, () => this.#commit(viewer, prepared, path, new Map(), decidedOn)));
       } catch (error) {
         return Promise.reject(error as Error);
       }
     }
-    return this.#writeWithFiles(viewer, prepared, path, signal);
+    return this.#writeWithFiles(viewer, prepared, path, now, signal, decidedOn);
   }
 
   /**
@@ -347,23 +391,26 @@ export class Documents {
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
+    decidedOn?: DecidedOn,
   ): { id: string; version: number }[] {
     refuseFileContent(prepared, path);
-    return this.#commit(viewer, prepared, path, new Map());
+    return this.#commit(viewer, prepared, path, new Map(), decidedOn);
   }
 
   async #writeWithFiles(
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
+    now: number,
     signal?: AbortSignal,
+    decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
     const stored = await this.#uploadFiles(viewer, prepared);
     const changes: VectorChanges = new Map();
     let result: { id: string; version: number }[];
     try {
       signal?.throwIfAborted();
-      result = this.#writeRows(viewer, prepared, path, stored, changes);
+      result = this.#at(now, () => this.#writeRows(viewer, prepared, path, stored, changes, decidedOn));
     } catch (error) {
       await this.#deps.files?.discard([...stored.values()]);
       throw error;
@@ -378,9 +425,10 @@ export class Documents {
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
     stored: ReadonlyMap<PreparedDocument, string>,
+    decidedOn?: DecidedOn,
   ): { id: string; version: number }[] {
     const changes: VectorChanges = new Map();
-    const result = this.#writeRows(viewer, prepared, path, stored, changes);
+    const result = this.#writeRows(viewer, prepared, path, stored, changes, decidedOn);
     this.#apply(viewer.tenantId, changes);
     return result;
   }
@@ -412,19 +460,19 @@ export class Documents {
     path: (i: number) => string,
     stored: ReadonlyMap<PreparedDocument, string>,
     changes: VectorChanges,
+    decidedOn?: DecidedOn,
   ): { id: string; version: number }[] {
     const now = this.now();
     return transaction(this.#deps.db, [this.#deps.text], () => {
       const out = prepared.map((doc, i) => {
         const existing = this.store.row(viewer.tenantId, doc.id);
-        // A soft-deleted document keeps its id until its owner purges it: writing over it would archive someone
-        // else's document (which its owner could then no longer purge) and reveal its version count.
-        if (existing && !canEdit(this.store.access(existing.seq), viewer, now)) {
-          throw createError(
-            'FORBIDDEN',
-            { reason: `document ${doc.id} exists and you cannot edit it` },
-            { field: `${path(i)}.id` },
-          );
+        // Who may write over an existing id is the service's decision (document-policy.ts `mayOverwrite`), taken on
+        // overwriteFacts; the write runs only on the access it was decided on: a document that appeared, went, or
+        // whose entries changed since is refused (ACCESS_CHANGED) on every node alike.
+        if (decidedOn !== undefined) {
+          const stamp = existing ? accessStamp(this.store.access(existing.seq)) : undefined;
+          if (stamp !== decidedOn[doc.id])
+            throw createError('ACCESS_CHANGED', { id: doc.id }, { field: `${path(i)}.id` });
         }
         if (doc.parentDocId !== undefined) {
           this.readable(viewer, doc.parentDocId, `${path(i)}.parent_doc_id`);
@@ -591,13 +639,14 @@ export class Documents {
     id: string,
     patch: DocumentPatch,
     signal?: AbortSignal,
+    decidedOn?: string,
   ): Promise<{ id: string; version: number }> {
     const row = this.readable(viewer, id);
     if (row.superseded) {
       throw createError('VALIDATION_FAILED', { detail: `${id} is an earlier version: update ${currentIdOf(id)}` });
     }
-    // Who may update is the service's decision (service/documents/document-policy.ts), taken before this runs;
-    // writing the new version still refuses a caller without the edit role (writeNow, as every write of an id).
+    // Who may update is the service's decision (service/documents/document-policy.ts), taken before this runs on the
+    // access stamped `decidedOn`: the new version is written only on that access (ACCESS_CHANGED otherwise).
     const access = this.store.access(row.seq);
     const fields = JSON.parse(row.fields) as DocumentFields;
     const title = patch.title ?? row.title;
@@ -662,9 +711,10 @@ export class Documents {
     if (reembed) await this.embed([prepared], signal);
     signal?.throwIfAborted();
     // Cluster mode: applied only if no other write of the document came first in the log (DOCUMENT_CHANGED).
+    const decided = decidedOn === undefined ? undefined : { [row.id]: decidedOn };
     const [written] = this.#log
-      ? await this.#submitWrite(this.#log, viewer, [prepared], () => 'body', undefined, row.version)
-      : await this.writeHere(viewer, [prepared], () => 'body');
+      ? await this.#submitWrite(this.#log, viewer, [prepared], () => 'body', undefined, row.version, decided)
+      : await this.writeHere(viewer, [prepared], () => 'body', undefined, decided);
     return written!;
   }
 
@@ -806,23 +856,38 @@ export class Documents {
    * Deletes (hides, or with `permanent` purges) a document, and with `recursive` its descendants. A purge
    * deletes the documents' stored files too (every version's); a hidden document keeps its file until then.
    */
-  async delete(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
+  async delete(viewer: Viewer, id: string, options: DeleteOptions): Promise<number> {
     if (this.#log) {
-      const { recursive, permanent } = options;
+      const { recursive, permanent, decidedOn } = options;
       return (await this.#log.submit({
         kind: 'delete-document',
         viewer,
         documentId: id,
         recursive,
         permanent,
+        ...(decidedOn !== undefined && { decidedOn }),
       })) as number;
     }
     return this.deleteHere(viewer, id, options);
   }
 
+  /**
+   * The facts a delete is decided on (document-policy.ts `mayDelete`): the documents it would delete — the document
+   * and, with `recursive`, its descendants — each with its access entries and their stamp. NOT_FOUND for a document
+   * the viewer cannot read, and FORBIDDEN when a descendant is one (the read rule: it is neither deleted nor named).
+   */
+  deletion(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): DeletionFacts {
+    const now = this.now();
+    const targets = this.#deleteTargets(viewer, id, options).map((row) => {
+      const access = this.store.access(row.seq);
+      return { id: row.id, access, stamp: accessStamp(access) };
+    });
+    return { targets, now };
+  }
+
   /** Deletes on this node only (see delete). */
-  async deleteHere(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): Promise<number> {
-    const { removed, tail } = this.deleteNow(viewer, id, options);
+  async deleteHere(viewer: Viewer, id: string, options: DeleteOptions): Promise<number> {
+    const { removed, tail } = this.#at(this.#deps.clock.now(), () => this.deleteNow(viewer, id, options));
     await tail();
     return removed;
   }
@@ -831,12 +896,23 @@ export class Documents {
    * The rows of a delete, synchronously (inside the applier's transaction in cluster mode); `tail` deletes purged
    * files and is called once the rows committed.
    */
-  deleteNow(
-    viewer: Viewer,
-    id: string,
-    options: { recursive: boolean; permanent: boolean },
-  ): { removed: number; tail: () => Promise<void> } {
+  deleteNow(viewer: Viewer, id: string, options: DeleteOptions): { removed: number; tail: () => Promise<void> } {
     const now = this.now();
+    const targets = this.#deleteTargets(viewer, id, options);
+    // Who may delete is the service's decision (document-policy.ts `mayDelete`), taken on `deletion`; the delete
+    // runs only on what it was decided on: the same documents, each with the same access (ACCESS_CHANGED otherwise).
+    const { decidedOn } = options;
+    if (decidedOn !== undefined) {
+      const changed =
+        targets.find((target) => decidedOn[target.id] !== accessStamp(this.store.access(target.seq))) ??
+        (targets.length !== Object.keys(decidedOn).length ? targets[0] : undefined);
+      if (changed) throw createError('ACCESS_CHANGED', { id: changed.id });
+    }
+    return { removed: targets.length, tail: this.#removeNow(viewer.tenantId, targets, options.permanent, now) };
+  }
+
+  /** The documents a delete takes: the document and, with `recursive`, its descendants (see deletion). */
+  #deleteTargets(viewer: Viewer, id: string, options: { recursive: boolean; permanent: boolean }): DocumentRow[] {
     // A soft-deleted document can still be purged by its owner (and only purged).
     const root =
       (options.permanent && this.#deletedOwnedBy(viewer, this.store.row(viewer.tenantId, id))) ||
@@ -864,12 +940,7 @@ export class Documents {
         }
       }
     }
-    for (const target of targets) {
-      if (!isOwner(this.store.access(target.seq), viewer, now)) {
-        throw createError('FORBIDDEN', { reason: `deleting ${target.id} needs the owner role on it` });
-      }
-    }
-    return { removed: targets.length, tail: this.#removeNow(viewer.tenantId, targets, options.permanent, now) };
+    return targets;
   }
 
   /**
@@ -881,6 +952,7 @@ export class Documents {
     viewer: Viewer,
     ids: readonly string[],
     permanent: boolean,
+    decidedOn?: DecidedOn,
   ): Promise<{ deleted: number; skipped: number }> {
     if (this.#log) {
       return (await this.#log.submit({
@@ -888,25 +960,49 @@ export class Documents {
         viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
         ids,
         permanent,
+        ...(decidedOn !== undefined && { decidedOn }),
       })) as { deleted: number; skipped: number };
     }
-    const { value, tail } = this.deleteSomeNow(viewer, ids, permanent);
+    const { value, tail } = this.#at(this.#deps.clock.now(), () =>
+      this.deleteSomeNow(viewer, ids, permanent, decidedOn),
+    );
     await tail();
     return value;
   }
 
-  /** The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. */
+  /**
+   * The facts a delete by filter is decided on, one batch of matched ids at a time (document-policy.ts
+   * `deletable`): the live current documents among `ids` that the viewer may read, each with its access and stamp;
+   * ids it cannot read are left out (callers pass ids they found readable).
+   */
+  batchDeletion(viewer: Viewer, ids: readonly string[]): DeletionFacts {
+    const now = this.now();
+    const targets = ids.flatMap((id) => {
+      const row = this.store.row(viewer.tenantId, id);
+      if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
+      const access = this.store.access(row.seq);
+      return [{ id: row.id, access, stamp: accessStamp(access) }];
+    });
+    return { targets, now };
+  }
+
+  /**
+   * The rows of deleteSome, synchronously; `tail` deletes purged files once they committed. Who may delete is the
+   * service's decision (`deletable`); with `decidedOn`, a document whose access is not the one decided on (changed
+   * meanwhile, or not decided at all) is left in place and counted in `skipped`.
+   */
   deleteSomeNow(
     viewer: Viewer,
     ids: readonly string[],
     permanent: boolean,
+    decidedOn?: DecidedOn,
   ): { value: { deleted: number; skipped: number }; tail: () => Promise<void> } {
     const now = this.now();
     let skipped = 0;
     const targets = ids.flatMap((id) => {
       const row = this.store.row(viewer.tenantId, id);
       if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
-      if (!isOwner(this.store.access(row.seq), viewer, now)) {
+      if (decidedOn !== undefined && decidedOn[row.id] !== accessStamp(this.store.access(row.seq))) {
         skipped += 1;
         return [];
       }
@@ -928,7 +1024,7 @@ export class Documents {
 
   /** Removes a collection on this node only (see deleteCollection). */
   async deleteCollectionHere(tenantId: string, name: string): Promise<number> {
-    const { removed, tail } = this.deleteCollectionNow(tenantId, name);
+    const { removed, tail } = this.#at(this.#deps.clock.now(), () => this.deleteCollectionNow(tenantId, name));
     await tail();
     return removed;
   }
@@ -1006,6 +1102,16 @@ export class Documents {
       for (const [model, c] of changes) this.#deps.vectors.apply(tenantId, model, c.generation, c.added, c.removed);
     });
   }
+}
+
+/**
+ * How a document is deleted, and what the delete was decided on (see Documents.deletion): with `decidedOn`, it runs
+ * only on the same documents with the same access; without it, the caller has decided on what is there when it runs.
+ */
+export interface DeleteOptions {
+  readonly recursive: boolean;
+  readonly permanent: boolean;
+  readonly decidedOn?: DecidedOn;
 }
 
 /** Cluster mode carries no file content in operations: a document with `file_content` is refused, naming it. */

@@ -4,7 +4,7 @@ import type { Db } from '../storage/database.js';
 import { indexBytesPerVector, modelSpace, type SpaceSettings } from '../collections/vector-space.js';
 import { ExactVectors } from './exact-vectors.js';
 import { IndexTail } from './index-tail.js';
-import { RemovalLog } from './index-files.js';
+import { RemovalLog } from './removal-log.js';
 import { SpaceVectors } from './space-vectors.js';
 import { asIndexed, newIndex } from './usearch-index.js';
 import { inSlices } from '../in-slices.js';

@@ -61,3 +61,68 @@ test('an ACL change decided on entries another change replaced is refused; one d
   engine.documents.updateAcl(owner, 'a', 'remove', [{ user_id: 'editor' }], current.stamp);
   assert.ok(!engine.documents.accessFacts(owner, 'a').access.some((e) => e.principal === 'editor'));
 });
+
+test('a write over a document decided before its access changed, or before it existed, is refused and writes nothing', async () => {
+  await write('w');
+  const decided = engine.documents.overwriteFacts(editor, ['w', 'new']);
+  assert.deepEqual([...decided.keys()], ['w'], 'an id with no document has no facts');
+  engine.documents.updateAcl(owner, 'w', 'update', [{ user_id: 'editor', role: 'view' }]);
+  const again = prepareDocument({ id: 'w', title: 'Mine', embedding_options: { enabled: false } }, 'editor', 'body');
+  await assert.rejects(
+    engine.documents.write(editor, [{ ...again, model: null, chunks: [] }], () => 'body', undefined, {
+      w: decided.get('w')!.stamp,
+    }),
+    accessChanged,
+  );
+  assert.equal(engine.documents.readable(owner, 'w').version, 1);
+  // Decided absent, then written by someone else first: refused too, rather than written over unseen.
+  await write('new');
+  const late = prepareDocument({ id: 'new', title: 'Mine', embedding_options: { enabled: false } }, 'editor', 'body');
+  await assert.rejects(
+    engine.documents.write(editor, [{ ...late, model: null, chunks: [] }], () => 'body', undefined, {}),
+    accessChanged,
+  );
+  // Decided on the current access, it is written.
+  const current = engine.documents.overwriteFacts(owner, ['w']).get('w')!.stamp;
+  const mine = prepareDocument({ id: 'w', title: 'Owner', embedding_options: { enabled: false } }, 'owner', 'body');
+  await engine.documents.write(owner, [{ ...mine, model: null, chunks: [] }], () => 'body', undefined, { w: current });
+  assert.equal(engine.documents.readable(owner, 'w').version, 2);
+});
+
+test('a delete decided before a document it takes changed access is refused and deletes nothing', async () => {
+  await write('d');
+  const decided = engine.documents.deletion(owner, 'd', { recursive: false, permanent: false });
+  assert.deepEqual(
+    decided.targets.map((t) => t.id),
+    ['d'],
+  );
+  const decidedOn = Object.fromEntries(decided.targets.map((t) => [t.id, t.stamp]));
+  engine.documents.updateAcl(owner, 'd', 'add', [{ user_id: 'carol', role: 'owner' }]);
+  assert.throws(
+    () => engine.documents.deleteNow(owner, 'd', { recursive: false, permanent: false, decidedOn }),
+    accessChanged,
+  );
+  assert.equal(engine.documents.readable(owner, 'd').id, 'd');
+  const current = engine.documents.deletion(owner, 'd', { recursive: false, permanent: false });
+  const { removed } = engine.documents.deleteNow(owner, 'd', {
+    recursive: false,
+    permanent: false,
+    decidedOn: Object.fromEntries(current.targets.map((t) => [t.id, t.stamp])),
+  });
+  assert.equal(removed, 1);
+});
+
+test('a delete by filter deletes only what it was decided on: a document whose access changed since is skipped', async () => {
+  await write('s1');
+  await write('s2');
+  const facts = engine.documents.batchDeletion(owner, ['s1', 's2', 'missing']);
+  assert.deepEqual(
+    facts.targets.map((t) => t.id),
+    ['s1', 's2'],
+  );
+  const decidedOn = Object.fromEntries(facts.targets.map((t) => [t.id, t.stamp]));
+  engine.documents.updateAcl(owner, 's2', 'add', [{ user_id: 'carol', role: 'view' }]);
+  const { value } = engine.documents.deleteSomeNow(owner, ['s1', 's2'], false, decidedOn);
+  assert.deepEqual(value, { deleted: 1, skipped: 1 });
+  assert.equal(engine.documents.readable(owner, 's2').id, 's2');
+});

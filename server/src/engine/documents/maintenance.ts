@@ -2,10 +2,9 @@ import { unixSeconds, type Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
 import { sphericalKMeans } from './kmeans.js';
+import { MaintenanceRows } from './maintenance-rows.js';
 import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
-
-const alive = 'd.deleted_at IS NULL AND d.superseded = 0';
 
 export interface TenantStats {
   readonly DocumentCount: number;
@@ -18,6 +17,7 @@ export interface TenantStats {
 /** Statistics and index maintenance of one tenant. */
 export class Maintenance {
   readonly #db: Db;
+  readonly #rows: MaintenanceRows;
   readonly #vectors: VectorIndexes;
   readonly #clock: Clock;
 
@@ -25,22 +25,15 @@ export class Maintenance {
 
   constructor(db: Db, vectors: VectorIndexes, text: TextIndex, clock: Clock) {
     this.#db = db;
+    this.#rows = new MaintenanceRows(db);
     this.#text = text;
     this.#vectors = vectors;
     this.#clock = clock;
   }
 
   stats(tenantId: string): TenantStats {
-    const docs = this.#db
-      .prepare(
-        `SELECT count(*) AS documents, count(d.lat) AS geo, count(DISTINCT d.cluster) AS clusters FROM documents d WHERE d.tenant_id = ? AND ${alive}`,
-      )
-      .get(tenantId) as { documents: number; geo: number; clusters: number };
-    const vectors = this.#db
-      .prepare(
-        `SELECT count(*) AS vectors, coalesce(avg(length(c.vector) / 4.0), 0) AS dims FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND c.vector IS NOT NULL AND ${alive}`,
-      )
-      .get(tenantId) as { vectors: number; dims: number };
+    const docs = this.#rows.documentCounts(tenantId);
+    const vectors = this.#rows.vectorCounts(tenantId);
     return {
       DocumentCount: docs.documents,
       VectorCount: vectors.vectors,
@@ -52,11 +45,7 @@ export class Maintenance {
 
   /** The embedding models a tenant's vectors use, with their counts and dimensions. */
   models(tenantId: string): { model: string; count: number; dims: number }[] {
-    return this.#db
-      .prepare(
-        `SELECT c.model AS model, count(*) AS count, max(length(c.vector)) / 4 AS dims FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND c.vector IS NOT NULL AND ${alive} GROUP BY c.model ORDER BY count DESC`,
-      )
-      .all(tenantId) as { model: string; count: number; dims: number }[];
+    return this.#rows.models(tenantId);
   }
 
   /**
@@ -66,27 +55,11 @@ export class Maintenance {
   refresh(tenantId: string): { documents: number; vectors: number } {
     const documents = transaction(this.#db, [this.#text], () => {
       this.#text.clear(tenantId);
-      const rows = this.#db
-        .prepare(
-          `SELECT c.seq, c.doc_seq AS doc, d.title, c.content, d.visibility = 'public' AS public FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
-        )
-        .all(tenantId) as { seq: number; doc: number; title: string; content: string; public: number }[];
-      for (const row of rows) this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content, row.public === 1);
-      this.#db
-        .prepare('DELETE FROM geo_rtree WHERE doc_seq IN (SELECT seq FROM documents WHERE tenant_id = ?)')
-        .run(tenantId);
-      this.#db
-        .prepare(
-          `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) SELECT d.seq, d.lat, d.lat, d.lon, d.lon FROM documents d WHERE d.tenant_id = ? AND d.lat IS NOT NULL AND ${alive}`,
-        )
-        .run(tenantId);
-      this.#db
-        .prepare('UPDATE documents SET indexed_at = ? WHERE tenant_id = ?')
-        .run(unixSeconds(this.#clock), tenantId);
-      return this.#db
-        .prepare(`SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND ${alive}`)
-        .pluck()
-        .get(tenantId) as number;
+      for (const row of this.#rows.liveChunks(tenantId))
+        this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content, row.public === 1);
+      this.#rows.refillGeo(tenantId);
+      this.#rows.markIndexed(tenantId, unixSeconds(this.#clock));
+      return this.#rows.liveDocuments(tenantId);
     });
     this.#text.optimize(tenantId);
     let vectors = 0;
@@ -101,14 +74,10 @@ export class Maintenance {
   recluster(tenantId: string): { clusters: number; vectors: number } {
     const main = this.models(tenantId)[0];
     if (!main) {
-      this.#db.prepare('UPDATE documents SET cluster = NULL WHERE tenant_id = ?').run(tenantId);
+      this.#rows.setClusters(tenantId, new Map());
       return { clusters: 0, vectors: 0 };
     }
-    const rows = this.#db
-      .prepare(
-        `SELECT c.doc_seq AS seq, c.vector AS vector FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND c.model = ? AND c.vector IS NOT NULL AND ${alive} ORDER BY c.doc_seq`,
-      )
-      .all(tenantId, main.model) as { seq: number; vector: Buffer }[];
+    const rows = this.#rows.modelVectors(tenantId, main.model);
     const bySeq = new Map<number, Float32Array>();
     for (const row of rows) {
       const v = new Float32Array(row.vector.buffer, row.vector.byteOffset, main.dims);
@@ -124,11 +93,9 @@ export class Maintenance {
     });
     const k = Math.max(1, Math.min(64, Math.round(Math.sqrt(vectors.length / 2))));
     const { assignments } = sphericalKMeans(vectors, k, { seed: 42 });
-    this.#db.transaction(() => {
-      this.#db.prepare('UPDATE documents SET cluster = NULL WHERE tenant_id = ?').run(tenantId);
-      const set = this.#db.prepare('UPDATE documents SET cluster = ? WHERE seq = ?');
-      seqs.forEach((seq, i) => set.run(assignments[i]!, seq));
-    })();
+    this.#db.transaction(() =>
+      this.#rows.setClusters(tenantId, new Map(seqs.map((seq, i) => [seq, assignments[i]!]))),
+    )();
     return { clusters: new Set(assignments).size, vectors: rows.length };
   }
 }

@@ -1,7 +1,18 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
-import { principalsOf, readableSql } from './access.js';
+import { principalsOf } from './access.js';
 import type { Viewer } from './types.js';
+
+/**
+ * The access rule (`canRead` in documents/access.ts, which must say the same) as SQL over a `documents` row aliased
+ * `d`, for searches: bind `principals` (JSON array of the user id and group ids) and `now`.
+ */
+export const readableSql = `(d.visibility = 'public' OR EXISTS (
+  SELECT 1 FROM document_access a
+  WHERE a.doc_seq = d.seq
+    AND a.principal IN (SELECT value FROM json_each(@principals))
+    AND (a.expires_at IS NULL OR a.expires_at > @now)
+    AND (a.role <> 'list' OR d.visibility = 'shared')))`;
 
 /** A live document row `d`: neither deleted nor superseded by a newer version. */
 export const alive = 'd.deleted_at IS NULL AND d.superseded = 0';

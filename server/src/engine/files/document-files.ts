@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../storage/database.js';
-import { StatementCache } from '../storage/statement-cache.js';
+import { FileDeletions } from './file-deletions.js';
 import { keySegment, type ObjectStore, type StoredObject } from './object-store.js';
 
 /** What a pass over the deletions still owed did. */
@@ -20,11 +20,11 @@ export interface DeletionReport {
  */
 export class DocumentFiles {
   readonly store: ObjectStore;
-  readonly #sql: StatementCache;
+  readonly #owed: FileDeletions;
 
   constructor(db: Db, store: ObjectStore) {
     this.store = store;
-    this.#sql = new StatementCache(db);
+    this.#owed = new FileDeletions(db);
   }
 
   /** Stores the bytes of a new version of a document; answers the key to record with it. */
@@ -40,7 +40,7 @@ export class DocumentFiles {
 
   /** Records keys to delete; call inside the transaction that drops their documents. */
   owe(keys: readonly string[]): void {
-    for (const key of keys) this.#sql.get('INSERT OR IGNORE INTO file_deletions (key) VALUES (?)').run(key);
+    this.#owed.owe(keys);
   }
 
   /** Deletes now what a failed write uploaded; what the store refuses is owed for the next pass. */
@@ -55,7 +55,7 @@ export class DocumentFiles {
 
   /** Deletes every object owed. Never throws: what is left waits for the next pass. */
   async deleteOwed(): Promise<DeletionReport> {
-    const keys = this.#sql.get('SELECT key FROM file_deletions ORDER BY key').pluck().all() as string[];
+    const keys = this.#owed.keys();
     let deleted = 0;
     for (let start = 0; start < keys.length; start += 1000) {
       const batch = keys.slice(start, start + 1000);
@@ -64,7 +64,7 @@ export class DocumentFiles {
       } catch (error) {
         return { deleted, pending: keys.length - deleted, error: error as Error };
       }
-      for (const key of batch) this.#sql.get('DELETE FROM file_deletions WHERE key = ?').run(key);
+      this.#owed.forget(batch);
       deleted += batch.length;
     }
     return { deleted, pending: 0, error: null };

@@ -7,24 +7,50 @@ import type { Readable } from 'node:stream';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
 import type { DocumentFiles } from '../files/document-files.js';
-import type { Db } from '../storage/database.js';
+import { FileDeletions } from '../files/file-deletions.js';
+import { migrate, type Db } from '../storage/database.js';
 import { migrations } from '../storage/migrations.js';
 import { transaction } from '../storage/transaction.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
+import {
+  attachSnapshot,
+  clashesSince,
+  clashReader,
+  copyDirectory,
+  deleteDocumentIndexRows,
+  deleteMarker,
+  deleteTenantRows,
+  detachSnapshot,
+  dropGenerations,
+  ensureTenant,
+  fileKeyReader,
+  firstNonTable,
+  highestSeq,
+  indexGeoRange,
+  nodeHolds,
+  reserveSeqs,
+  restoreDirOf,
+  restoreMarkers,
+  restoresFrom,
+  seqBounds,
+  seqsOccupied,
+  seqTables,
+  snapshotRowCount,
+  tableBounds,
+  tenantOwnTables,
+  tenantRowCount,
+  tenantsOf,
+  unnamed,
+  writeMarker,
+  type SeqTable,
+  type TenantRestoreRow,
+} from './restore-rows.js';
 import { SliceSizer, walkRanges, type Bounds } from './slices.js';
-import { columnsOf, copyTenantRange, tenantRowidBounds, tenantTables } from './tenant-rows.js';
+import { copyTenantRange, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A tenant restore under way (migration 11): the unpacked snapshot it restores from, relative to the data folder. */
-interface TenantRestoreRow {
-  readonly tenant_id: string;
-  readonly snapshot_id: string;
-  readonly dir: string;
-  readonly trust_index_files: number;
-}
 
 const notRestorable = (reason: string) => createError('SNAPSHOT_NOT_RESTORABLE', { reason });
 
@@ -186,7 +212,7 @@ export class OnlineRestore {
 
   /** Whether a tenant restore under way restores from the unpacked snapshot `dir` (relative to the data folder). */
   #named(dir: string): boolean {
-    return this.#options.db.prepare('SELECT 1 FROM tenant_restores WHERE dir = ? LIMIT 1').get(dir) !== undefined;
+    return restoresFrom(this.#options.db, dir);
   }
 
   #indexDir(tenantId: string): string {
@@ -200,10 +226,20 @@ export class OnlineRestore {
     else this.#fenced.set(tenantId, pending);
   }
 
+  /** Records that `tenant` is being restored from `staged`: its `tenant_restores` row, before the first slice. */
+  #mark(staged: StagedSnapshot, tenant: string): void {
+    const { db, clock, dataDir } = this.#options;
+    writeMarker(db, {
+      tenantId: tenant,
+      snapshotId: staged.manifest.id,
+      dir: relative(dataDir, staged.dir),
+      trustIndexFiles: staged.trustIndexFiles,
+      startedAt: unixSeconds(clock),
+    });
+  }
+
   #markers(): TenantRestoreRow[] {
-    return this.#options.db
-      .prepare('SELECT tenant_id, snapshot_id, dir, trust_index_files FROM tenant_restores ORDER BY started_at')
-      .all() as TenantRestoreRow[];
+    return restoreMarkers(this.#options.db);
   }
 
   /**
@@ -239,14 +275,7 @@ export class OnlineRestore {
         if (restorer.tenantId !== undefined)
           throw notRestorable('it is a whole-node snapshot, which only the super admin restores');
         this.#requireEmpty(restorer.keepTenants);
-        const snapshot = new Database(database, { readonly: true });
-        try {
-          tenants = (snapshot.prepare('SELECT id FROM tenants ORDER BY id').pluck().all() as string[]).filter(
-            (id) => !restorer.keepTenants.includes(id),
-          );
-        } finally {
-          snapshot.close();
-        }
+        tenants = tenantsOf(database).filter((id) => !restorer.keepTenants.includes(id));
       }
       return {
         manifest,
@@ -287,7 +316,7 @@ export class OnlineRestore {
    * finished when the server starts (a whole-node snapshot is not restored again into a node that now holds data).
    */
   async #applyNode(staged: StagedSnapshot, progress: (done: number, total: number) => void): Promise<RestoreReport> {
-    const { db, files, clock, dataDir } = this.#options;
+    const { db, files, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
     const total = staged.files + Math.max(1, staged.tenants.length);
@@ -301,23 +330,18 @@ export class OnlineRestore {
           progress(++done, total);
         }
       this.#requireEmpty(staged.keepTenants); // again: a tenant may have registered while the files were stored
-      db.prepare('ATTACH DATABASE ? AS s').run(join(dir, 'godb.sqlite'));
+      attachSnapshot(db, join(dir, 'godb.sqlite'));
       try {
         db.transaction(() => {
           copyDirectory(db, staged.keepTenants);
-          const marker = db.prepare(
-            `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
-               VALUES (?, ?, ?, ?, ?)`,
-          );
-          for (const tenant of staged.tenants)
-            marker.run(tenant, manifest.id, relative(dataDir, dir), staged.trustIndexFiles ? 1 : 0, unixSeconds(clock));
+          for (const tenant of staged.tenants) this.#mark(staged, tenant);
         })();
       } catch (error) {
         if (error instanceof Database.SqliteError && /CONSTRAINT/.test(error.code))
           throw notRestorable(`its rows clash with this node’s (${error.message})`);
         throw error;
       } finally {
-        db.exec('DETACH DATABASE s');
+        detachSnapshot(db);
       }
     } catch (error) {
       // Nothing changed: the files put for it that no row names go again.
@@ -362,7 +386,7 @@ export class OnlineRestore {
     progress: (done: number, total: number) => void,
     drain: (tenantId: string) => Promise<void>,
   ): Promise<RestoreReport> {
-    const { db, files, clock, dataDir } = this.#options;
+    const { db, files, dataDir } = this.#options;
     const { manifest, dir } = staged;
     const tenant = staged.tenants[0]!;
     const keys = manifest.files.filter((f) => f.path.startsWith('files/')).map((f) => f.path.slice('files/'.length));
@@ -370,8 +394,8 @@ export class OnlineRestore {
     try {
       // The snapshot's files are no longer owed for deletion (a purge after the snapshot owed them), so that no pass
       // of deleteOwed removes one between its upload here and the rows that name it.
-      const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
-      db.transaction(() => keys.forEach((key) => kept.run(key)))();
+      const owed = new FileDeletions(db);
+      db.transaction(() => owed.forget(keys))();
       let done = 0;
       const total = staged.files + 1;
       if (files)
@@ -381,12 +405,8 @@ export class OnlineRestore {
         }
       this.#fenced.set(tenant, manifest.id);
       await drain(tenant);
-      const previous = db.prepare('SELECT dir FROM tenant_restores WHERE tenant_id = ?').pluck().get(tenant) as
-        string | undefined;
-      db.prepare(
-        `INSERT OR REPLACE INTO tenant_restores (tenant_id, snapshot_id, dir, trust_index_files, started_at)
-           VALUES (?, ?, ?, ?, ?)`,
-      ).run(tenant, manifest.id, relative(dataDir, dir), staged.trustIndexFiles ? 1 : 0, unixSeconds(clock));
+      const previous = restoreDirOf(db, tenant);
+      this.#mark(staged, tenant);
       started = true;
       this.#replacing.set(tenant, manifest.id);
       // A restore of this tenant that failed part way is superseded by this one: its unpacked snapshot goes (unless
@@ -455,13 +475,12 @@ export class OnlineRestore {
   ): Promise<RestoreReport> {
     const { db, text, vectors, files, dataDir, clock, sliceRows: maxRows } = this.#options;
     const { tenant } = restore;
-    const params = { tenant };
     this.#fenced.set(tenant, restore.snapshotId);
     this.#replacing.set(tenant, restore.snapshotId);
     vectors.forgetTenant(tenant);
     const target = this.#indexDir(tenant);
     rmSync(target, { recursive: true, force: true });
-    db.prepare('ATTACH DATABASE ? AS s').run(stagedDatabase(restore.dir) ?? join(restore.dir, 'tenant.sqlite'));
+    attachSnapshot(db, stagedDatabase(restore.dir) ?? join(restore.dir, 'tenant.sqlite'));
     try {
       // Every step below that reads or writes many rows runs in short slices sized by time (SliceSizer: ~40 ms of
       // work, at most `sliceRows` rows or seqs), with other requests served between: the copy, text, geo, file-key
@@ -481,15 +500,11 @@ export class OnlineRestore {
       const currentKeys = await fileKeysOf(db, 'main', tenant, seqBounds(db, 'main', 'documents', tenant), sizer());
       db.transaction(() => {
         files?.owe([...currentKeys].filter((key) => !snapshotKeys.has(key)));
-        const kept = db.prepare('DELETE FROM file_deletions WHERE key = ?');
-        for (const key of snapshotKeys) kept.run(key);
+        new FileDeletions(db).forget(snapshotKeys);
       })();
       const old = tenantRowCount(db, 'main', tenant);
       const incoming = ownFile
-        ? tenantTables.reduce(
-            (sum, { table }) => sum + (db.prepare(`SELECT count(*) FROM s.${table}`).pluck().get() as number),
-            0,
-          )
+        ? tenantTables.reduce((sum, { table }) => sum + snapshotRowCount(db, table), 0)
         : tenantRowCount(db, 's', tenant);
       const total = old + incoming * 2;
       let done = 0;
@@ -506,11 +521,7 @@ export class OnlineRestore {
           seqBounds(db, 'main', 'documents', tenant),
           sizer(),
           (after, through) => {
-            db.transaction(() => {
-              const seqs = `SELECT seq FROM documents NOT INDEXED WHERE seq > :after AND seq <= :through AND tenant_id = :tenant`;
-              db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
-              db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant, after, through });
-            })();
+            db.transaction(() => deleteDocumentIndexRows(db, tenant, after, through))();
             return 0;
           },
           turn,
@@ -518,20 +529,13 @@ export class OnlineRestore {
         for (const table of tenantOwnTables) {
           const deleting = sizer();
           for (;;) {
-            const changes = deleting.measure(
-              (size) =>
-                db
-                  .prepare(
-                    `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = :tenant LIMIT ${size})`,
-                  )
-                  .run(params).changes,
-            );
+            const changes = deleting.measure((size) => deleteTenantRows(db, table, tenant, size));
             if (changes === 0) break;
             await step(changes);
           }
         }
       }
-      db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run(params);
+      ensureTenant(db, tenant);
       transaction(db, [text], () => text.recreate(tenant));
 
       // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either
@@ -568,7 +572,7 @@ export class OnlineRestore {
           step,
         );
       }
-      if (!preserved) db.prepare('DELETE FROM vector_generations WHERE tenant_id = :tenant').run(params);
+      if (!preserved) dropGenerations(db, tenant);
 
       // The derived indexes, from the restored rows: the text by chunk seq range (three INSERT … SELECTs a slice),
       // the geo by document seq range; the live documents counted on the way.
@@ -581,22 +585,7 @@ export class OnlineRestore {
       const documents = await walkRanges(
         shift(snapshotBounds('documents'), offsets.doc),
         sizer(),
-        (after, through) => {
-          const range = { tenant, after, through };
-          db.prepare(
-            `INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon)
-               SELECT seq, lat, lat, lon, lon FROM documents NOT INDEXED
-               WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
-                 AND deleted_at IS NULL AND superseded = 0`,
-          ).run(range);
-          return db
-            .prepare(
-              `SELECT count(*) FROM documents NOT INDEXED
-                 WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND deleted_at IS NULL AND superseded = 0`,
-            )
-            .pluck()
-            .get(range) as number;
-        },
+        (after, through) => indexGeoRange(db, tenant, after, through),
         turn,
       );
 
@@ -606,7 +595,7 @@ export class OnlineRestore {
         mkdirSync(join(dataDir, 'vectors'), { recursive: true });
         renameSync(source, target);
       }
-      db.prepare('DELETE FROM tenant_restores WHERE tenant_id = :tenant').run(params);
+      deleteMarker(db, tenant);
       this.#replacing.delete(tenant);
       vectors.forgetTenant(tenant);
       text.forgetInMemory(tenant);
@@ -614,18 +603,13 @@ export class OnlineRestore {
       void files?.deleteOwed();
       return { tenants: [tenant], documents, seqsPreserved: preserved };
     } finally {
-      db.exec('DETACH DATABASE s');
+      detachSnapshot(db);
     }
   }
 
   /** Refuses a whole-node restore into a node that holds any tenant or document of its own. */
   #requireEmpty(keepTenants: readonly string[]): void {
-    const { db } = this.#options;
-    const tenants = db
-      .prepare('SELECT count(*) FROM tenants WHERE id NOT IN (SELECT value FROM json_each(?))')
-      .pluck()
-      .get(JSON.stringify(keepTenants)) as number;
-    const documents = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+    const { tenants, documents } = nodeHolds(this.#options.db, keepTenants);
     if (tenants > 0 || documents > 0)
       throw createError('SNAPSHOT_NODE_NOT_EMPTY', { holds: `${tenants} tenants, ${documents} documents` });
   }
@@ -638,61 +622,21 @@ function stagedDatabase(dir: string): string | undefined {
 
 /** A tenant database whose tables are tables (not views of a crafted upload) with the columns of ours. */
 function requireTables(file: string): void {
-  const db = new Database(file, { readonly: true });
-  try {
-    for (const { table } of tenantTables) {
-      const type = db.prepare('SELECT type FROM sqlite_master WHERE name = ?').pluck().get(table);
-      if (type !== 'table') throw createError('SNAPSHOT_CORRUPT', { reason: `its ${table} is not a table` });
-    }
-  } finally {
-    db.close();
-  }
+  const table = firstNonTable(
+    file,
+    tenantTables.map(({ table }) => table),
+  );
+  if (table !== undefined) throw createError('SNAPSHOT_CORRUPT', { reason: `its ${table} is not a table` });
 }
 
 /** Brings a staged database to the current schema (a snapshot taken before later migrations). */
 function migrateFile(file: string): void {
   const db = new Database(file);
   try {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    for (const migration of migrations) {
-      if (migration.version <= version) continue;
-      db.transaction(() => {
-        db.exec(migration.sql);
-        db.pragma(`user_version = ${migration.version}`);
-      })();
-    }
+    migrate(db);
   } finally {
     db.close();
   }
-}
-
-/** A whole-node restore: the tenants, users, groups and API keys of the snapshot (not the node's own tenants). */
-function copyDirectory(db: Db, keep: readonly string[]): void {
-  const kept = JSON.stringify(keep);
-  const others = `NOT IN (SELECT value FROM json_each(:kept))`;
-  const copy = (table: string, where: string, orIgnore = false) => {
-    const columns = columnsOf(db, table).join(', ');
-    db.prepare(
-      `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO main.${table} (${columns}) SELECT ${columns} FROM s.${table} WHERE ${where}`,
-    ).run({ kept });
-  };
-  copy('tenants', `id ${others}`);
-  copy('users', `tenant_id ${others}`);
-  copy('groups', `tenant_id ${others}`);
-  copy('group_members', `group_id IN (SELECT id FROM s.groups WHERE tenant_id ${others})`);
-  copy('permissions', `:kept IS NOT NULL`, true);
-  copy('group_permissions', `group_id IN (SELECT id FROM s.groups WHERE tenant_id ${others})`);
-  copy('api_keys', `tenant_id ${others}`);
-}
-
-/** The highest seq a table has used (its rows, or AUTOINCREMENT's record of deleted ones). */
-function highestSeq(db: Db, table: string): number {
-  return db
-    .prepare(
-      `SELECT max(COALESCE((SELECT max(seq) FROM main.${table}), 0), COALESCE((SELECT seq FROM main.sqlite_sequence WHERE name = ?), 0))`,
-    )
-    .pluck()
-    .get(table) as number;
 }
 
 /**
@@ -707,17 +651,12 @@ async function fileKeysOf(
   sizer: SliceSizer,
 ): Promise<Set<string>> {
   const keys = new Set<string>();
-  const read = db
-    .prepare(
-      `SELECT json_extract(fields, '$.file_path') FROM ${schema}.documents NOT INDEXED
-         WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND json_extract(fields, '$.file_path') IS NOT NULL`,
-    )
-    .pluck();
+  const read = fileKeyReader(db, schema, tenant);
   await walkRanges(
     bounds,
     sizer,
     (after, through) => {
-      for (const key of read.all({ tenant, after, through }) as string[]) keys.add(key);
+      for (const key of read(after, through)) keys.add(key);
       return 0;
     },
     nextTurn,
@@ -731,23 +670,14 @@ async function fileKeysOf(
  * else by seq range in slices.
  */
 async function clashes(db: Db, table: SeqTable, tenant: string, bounds: Bounds, sizer: SliceSizer): Promise<boolean> {
-  const occupied = db
-    .prepare(`SELECT EXISTS (SELECT 1 FROM main.${table} WHERE seq BETWEEN ? AND ?)`)
-    .pluck()
-    .get(bounds.low, bounds.high);
-  if (occupied !== 1) return false;
-  const check = db
-    .prepare(
-      `SELECT EXISTS (SELECT 1 FROM s.${table} x NOT INDEXED JOIN main.${table} m ON m.seq = x.seq
-         WHERE x.seq > :after AND x.seq <= :through AND x.tenant_id = :tenant)`,
-    )
-    .pluck();
+  if (!seqsOccupied(db, table, bounds)) return false;
+  const check = clashReader(db, table, tenant);
   let found = false;
   await walkRanges(
     bounds,
     sizer,
     (after, through) => {
-      found = check.get({ tenant, after, through }) === 1;
+      found = check(after, through);
       return found ? null : 0;
     },
     nextTurn,
@@ -755,79 +685,5 @@ async function clashes(db: Db, table: SeqTable, tenant: string, bounds: Bounds, 
   return found;
 }
 
-/**
- * Whether a row of this node with a seq above `mark` has the seq of one of the tenant's snapshot rows (`s`): the few
- * rows written since the mark first (CROSS JOIN keeps that order), each looked up in the snapshot.
- */
-function clashesSince(db: Db, table: string, tenant: string, mark: number): boolean {
-  return (
-    db
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM main.${table} m CROSS JOIN s.${table} x ON x.seq = m.seq WHERE m.seq > ? AND x.tenant_id = ?)`,
-      )
-      .pluck()
-      .get(mark, tenant) === 1
-  );
-}
-
-/**
- * Reserves the seqs the tenant's snapshot rows of `table` will take — where they are (`keep`), or past the node's
- * highest — by moving AUTOINCREMENT's record past them, so that rows other tenants write between the slices never
- * take one; answers the offset that moves them (0 when kept).
- */
-function reserveSeqs(db: Db, table: SeqTable, { low, high }: Bounds, keep: boolean): number {
-  const offset = keep ? 0 : highestSeq(db, table) - (low - 1);
-  // sqlite_sequence has no key on its name: update the table's row, or add it when the table never had one.
-  const reserved = Math.max(high + offset, highestSeq(db, table));
-  const updated = db.prepare('UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?').run(reserved, table).changes;
-  if (updated === 0) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)').run(table, reserved);
-  return offset;
-}
-
-/** The tables with a tenant column a restore replaces, in the order their rows are deleted (children first). */
-const tenantOwnTables = [
-  'chunks',
-  'document_vectors',
-  'documents',
-  'collections',
-  'vector_generations',
-  'engagement_events',
-] as const;
-
-/** The tables whose rows are numbered by seq (AUTOINCREMENT), which a restore keeps or shifts. */
-const seqTables = ['documents', 'chunks', 'document_vectors'] as const;
-type SeqTable = (typeof seqTables)[number];
-
-/** The lowest and highest seq of `table` in `schema` (`low` > `high` when it is empty): two key lookups. */
-function tableBounds(db: Db, schema: 'main' | 's', table: SeqTable): Bounds {
-  const { low, high } = db.prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table}`).get() as {
-    low: number | null;
-    high: number | null;
-  };
-  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
-}
-
 /** `bounds` moved by `offset` (renumbered seqs). */
 const shift = (bounds: Bounds, offset: number): Bounds => ({ low: bounds.low + offset, high: bounds.high + offset });
-
-/** The lowest and highest seq of the tenant's rows of `table` in `schema` (`low` > `high` when it has none). */
-function seqBounds(db: Db, schema: 'main' | 's', table: SeqTable, tenant: string): Bounds {
-  const { low, high } = db
-    .prepare(`SELECT min(seq) AS low, max(seq) AS high FROM ${schema}.${table} WHERE tenant_id = ?`)
-    .get(tenant) as { low: number | null; high: number | null };
-  return low === null || high === null ? { low: 1, high: 0 } : { low, high };
-}
-
-/** How many rows of a tenant the tables of a restore hold in `schema`. */
-function tenantRowCount(db: Db, schema: string, tenant: string): number {
-  let total = 0;
-  for (const table of tenantOwnTables)
-    total += db.prepare(`SELECT count(*) FROM ${schema}.${table} WHERE tenant_id = ?`).pluck().get(tenant) as number;
-  return total;
-}
-
-/** Of `keys`, those no document row names (after a failed swap: the files it put that nothing uses). */
-function unnamed(db: Db, keys: readonly string[]): string[] {
-  const named = db.prepare("SELECT 1 FROM documents WHERE json_extract(fields, '$.file_path') = ? LIMIT 1");
-  return keys.filter((key) => named.get(key) === undefined);
-}

@@ -21,6 +21,14 @@ import type { VectorIndexes } from '../documents/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import { maxSliceRows, SliceSizer, walkRanges } from './slices.js';
+import {
+  beginNodeRead,
+  beginTenantRead,
+  endNodeRead,
+  endTenantRead,
+  fileKeyPages,
+  type SnapshotPoint,
+} from './snapshot-rows.js';
 import { copyTenantRange, countTenantRows, createEmptyStore, tenantRowidBounds, tenantTables } from './tenant-rows.js';
 
 /** One file of a snapshot, as its manifest records it. */
@@ -160,34 +168,24 @@ export class Snapshots {
         }
       }
       const createdAt = unixSeconds(this.#options.clock);
-      let lastSeq: number;
-      let schemaVersion: number;
+      let point: SnapshotPoint;
       if (tenantId === undefined) {
         reader = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
-        reader.exec('BEGIN');
-        lastSeq = reader.prepare('SELECT COALESCE(MAX(seq), 0) FROM documents').pluck().get() as number;
-        schemaVersion = reader.pragma('user_version', { simple: true }) as number;
+        point = beginNodeRead(reader);
         await reader.backup(join(staging, database), {
           progress: ({ totalPages, remainingPages }) => {
             progress(totalPages - remainingPages, totalPages * 2);
             return 1024;
           },
         });
-        reader.exec('COMMIT');
+        endNodeRead(reader);
       } else {
         // The tenant's rows, copied into a fresh database with the same schema: one read transaction on the live
         // store (attached as `s`), opened at the point and kept across slices, so writes go on meanwhile.
         reader = createEmptyStore(join(staging, database));
         // A staging file: the archive is what lasts (a crash leaves a staging folder, removed with it), so its writes
         // need no sync.
-        reader.pragma('synchronous = OFF');
-        reader.prepare('ATTACH DATABASE ? AS s').run(join(dataDir, 'godb.sqlite'));
-        reader.exec('BEGIN');
-        lastSeq = reader
-          .prepare('SELECT COALESCE(MAX(seq), 0) FROM s.documents WHERE tenant_id = ?')
-          .pluck()
-          .get(tenantId) as number;
-        schemaVersion = reader.prepare('PRAGMA s.user_version').pluck().get() as number;
+        point = beginTenantRead(reader, join(dataDir, 'godb.sqlite'), tenantId);
         const total = countTenantRows(reader, tenantId);
         let copied = 0;
         // Slices of ~40 ms each (this connection's statements run on the event loop too), walking rowid ranges.
@@ -206,8 +204,7 @@ export class Snapshots {
             },
           );
         }
-        reader.exec('COMMIT');
-        reader.exec('DETACH DATABASE s');
+        endTenantRead(reader);
       }
       reader.close();
       reader = null;
@@ -220,21 +217,12 @@ export class Snapshots {
         const backup = new Database(join(staging, database), { readonly: true });
         const found = new Set<string>();
         try {
-          const read = backup
-            .prepare(
-              `SELECT json_extract(fields, '$.file_path') FROM documents
-                 WHERE seq > ? AND seq <= ? AND json_extract(fields, '$.file_path') IS NOT NULL`,
-            )
-            .pluck();
-          const { low, high } = backup.prepare('SELECT min(seq) AS low, max(seq) AS high FROM documents').get() as {
-            low: number | null;
-            high: number | null;
-          };
+          const { bounds, read } = fileKeyPages(backup);
           await walkRanges(
-            low === null || high === null ? { low: 1, high: 0 } : { low, high },
+            bounds,
             new SliceSizer(this.#options.clock, maxSliceRows),
             (after, through) => {
-              for (const key of read.all(after, through) as string[]) found.add(key);
+              for (const key of read(after, through)) found.add(key);
               return 0;
             },
             () => new Promise((next) => setImmediate(next)),
@@ -270,8 +258,8 @@ export class Snapshots {
         scope: tenantId === undefined ? 'node' : 'tenant',
         ...(tenantId !== undefined && { tenant_id: tenantId }),
         created_at: createdAt,
-        last_write_seq: lastSeq,
-        schema_version: schemaVersion,
+        last_write_seq: point.lastSeq,
+        schema_version: point.schemaVersion,
         files,
         ...(missing.length > 0 && { missing_files: missing }),
         bytes: files.reduce((sum, file) => sum + file.size, 0),

@@ -35,7 +35,17 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   return db;
 }
 
-function migrate(db: Db): void {
+/** Whether the store is open and answers a statement (the health checks). */
+export function answers(db: Db): boolean {
+  try {
+    return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Applies the migrations newer than the database's `user_version`, each in its own transaction. */
+export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (const migration of migrations) {
     if (migration.version <= current) continue;

@@ -3,6 +3,7 @@ import type { TransactionListener } from '../storage/transaction.js';
 import { inSlices } from '../in-slices.js';
 import { Bm25Index } from './bm25-index.js';
 import type { Bm25Weights } from './bm25-score.js';
+import type { FtsTables } from './fts-tables.js';
 
 type JournalEntry =
   | {
@@ -21,13 +22,6 @@ type JournalEntry =
 export interface RankTables {
   readonly fts: string;
   readonly hidden: string;
-}
-
-interface Row {
-  seq: number;
-  doc: number;
-  title: string;
-  content: string;
 }
 
 interface Build {
@@ -60,6 +54,7 @@ const maxRowsPerSlice = 2000;
  */
 export class Bm25Indexes implements TransactionListener {
   readonly #db: Db;
+  readonly #tables: FtsTables;
   readonly #weights: Bm25Weights;
   readonly #ready = new Map<string, Bm25Index>();
   readonly #building = new Map<string, Build>();
@@ -69,8 +64,10 @@ export class Bm25Indexes implements TransactionListener {
   readonly #budget: number;
   #evictions = 0;
 
-  constructor(db: Db, weights: Bm25Weights, budgetBytes = Infinity) {
+  /** `db`: the connection the FTS5 tables' writes go through (its transactions); `tables`: where a build reads. */
+  constructor(db: Db, tables: FtsTables, weights: Bm25Weights, budgetBytes = Infinity) {
     this.#db = db;
+    this.#tables = tables;
     this.#weights = weights;
     this.#budget = budgetBytes;
   }
@@ -140,25 +137,17 @@ export class Bm25Indexes implements TransactionListener {
     if (this.#building.has(tenantId) || this.#closed) return index;
     const build: Build = { index: new Bm25Index(this.#weights), through: 0 };
     this.#building.set(tenantId, build);
-    // Pages read the FTS5 table's own stored rows (its `_content` table: id, then one column c0, c1… per column
-    // in declaration order — title, content) by their primary key. Paging the FTS5 table itself by `rowid > ?` cost
-    // time in proportion to the position (FTS5 reads its rows from the first: 0.8 ms a page at the start, 300 ms at
-    // a million rows, so a build of a large tenant took hours); a primary key range costs the same anywhere.
-    const page = (table: string) =>
-      this.#db.prepare(
-        `SELECT x.id AS seq, c.doc_seq AS doc, x.c0 AS title, x.c1 AS content
-           FROM ${table}_content x CROSS JOIN chunks c ON c.seq = x.id
-          WHERE x.id > ? ORDER BY x.id LIMIT ?`,
-      );
-    const publicPage = page(tables.fts);
-    const hiddenPage = page(tables.hidden);
+    // Pages read the FTS5 tables' stored rows by primary key (FtsTables.storedRows): paging the FTS5 tables
+    // themselves by rowid made a build of a large tenant take hours.
+    const publicPage = this.#tables.storedRows(tables.fts);
+    const hiddenPage = this.#tables.storedRows(tables.hidden);
     let rowsPerSlice = minRowsPerSlice;
     inSlices(() => {
       if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return true; // dropped meanwhile
       // The next rows in chunk-seq order, from both tables: a page of each, merged.
       const rows = [
-        ...(publicPage.all(build.through, rowsPerSlice) as Row[]).map((row) => ({ row, isPublic: true })),
-        ...(hiddenPage.all(build.through, rowsPerSlice) as Row[]).map((row) => ({ row, isPublic: false })),
+        ...publicPage(build.through, rowsPerSlice).map((row) => ({ row, isPublic: true })),
+        ...hiddenPage(build.through, rowsPerSlice).map((row) => ({ row, isPublic: false })),
       ]
         .sort((x, y) => x.row.seq - y.row.seq)
         .slice(0, rowsPerSlice);

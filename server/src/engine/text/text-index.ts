@@ -1,14 +1,15 @@
 import type { Db } from '../storage/database.js';
-import { StatementCache } from '../storage/statement-cache.js';
 import type { TransactionListener } from '../storage/transaction.js';
 import type { Bm25Index } from './bm25-index.js';
 import { Bm25Indexes } from './bm25-indexes.js';
 import type { CorpusStats } from './bm25-score.js';
+import { FtsTables } from './fts-tables.js';
 import { stem } from './tokenize.js';
 
 /** BM25 column weights: a word in the title counts twice a word in the content. */
 export const titleWeight = 2;
 export const contentWeight = 1;
+const weights = { title: titleWeight, content: contentWeight };
 
 /** The names of a tenant's text tables (k is the tenant's key). */
 export interface TextTables {
@@ -32,8 +33,6 @@ const tablesOf = (key: number): TextTables => ({
   publicVocab: `pvocab_${key}`,
 });
 
-const stemmed = "tokenize = 'porter unicode61 remove_diacritics 2'";
-
 /**
  * Full-text indexes, one set per tenant so that ranking statistics and the vocabulary used by fuzzy search and
  * autocomplete never mix tenants (see TextTables). Row ids are chunk seqs. Tables are created on a tenant's first
@@ -51,15 +50,15 @@ const stemmed = "tokenize = 'porter unicode61 remove_diacritics 2'";
  */
 export class TextIndex implements TransactionListener {
   readonly #db: Db;
-  readonly #sql: StatementCache;
+  readonly #tables: FtsTables;
   readonly #keys = new Map<string, number>();
   readonly #bm25: Bm25Indexes;
 
   /** `memoryBytes`: memory for the in-memory BM25 indexes over all tenants (least recently used evicted beyond). */
   constructor(db: Db, memoryBytes = Infinity) {
     this.#db = db;
-    this.#sql = new StatementCache(db);
-    this.#bm25 = new Bm25Indexes(db, { title: titleWeight, content: contentWeight }, memoryBytes);
+    this.#tables = new FtsTables(db);
+    this.#bm25 = new Bm25Indexes(db, this.#tables, weights, memoryBytes);
     this.#splitOlderTenants();
   }
 
@@ -72,8 +71,7 @@ export class TextIndex implements TransactionListener {
   key(tenantId: string): number | undefined {
     const cached = this.#keys.get(tenantId);
     if (cached !== undefined) return cached;
-    const key = this.#sql.get('SELECT key FROM tenant_text_indexes WHERE tenant_id = ?').pluck().get(tenantId) as
-      number | undefined;
+    const key = this.#tables.key(tenantId);
     if (key !== undefined) this.#keys.set(tenantId, key);
     return key;
   }
@@ -90,45 +88,18 @@ export class TextIndex implements TransactionListener {
    */
   vocabulary(tenantId: string, match: { prefix?: string; pattern?: string } = {}): string[] {
     const t = this.tables(tenantId);
-    if (!t) return [];
-    if (match.pattern !== undefined)
-      return this.#sql.get(`SELECT term FROM ${t.vocab} WHERE term GLOB ?`).pluck().all(match.pattern) as string[];
-    if (match.prefix)
-      return this.#sql
-        .get(`SELECT term FROM ${t.vocab} WHERE term >= ? AND term < ?`)
-        .pluck()
-        .all(match.prefix, `${match.prefix}\u{10ffff}`) as string[];
-    return this.#sql.get(`SELECT term FROM ${t.vocab}`).pluck().all() as string[];
+    return t ? this.#tables.vocabulary(t, match) : [];
   }
 
   /** Creates the tenant's tables if needed (inside the caller's transaction). */
   ensure(tenantId: string): TextTables {
     const existing = this.tables(tenantId);
     if (existing) return existing;
-    const key =
-      (this.#sql.get('SELECT coalesce(max(key), 0) + 1 FROM tenant_text_indexes').pluck().get() as number) | 0 || 1;
-    this.#sql.get('INSERT INTO tenant_text_indexes (tenant_id, key) VALUES (?, ?)').run(tenantId, key);
+    const key = this.#tables.addKey(tenantId);
     const t = tablesOf(key);
-    this.#createTables(t);
+    this.#tables.create(t, weights);
     this.#keys.set(tenantId, key);
     return t;
-  }
-
-  #createTables(t: TextTables): void {
-    this.#db.exec(`
-      CREATE VIRTUAL TABLE ${t.fts} USING fts5(title, content, ${stemmed});
-      CREATE VIRTUAL TABLE ${t.words} USING fts5(title, content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE ${t.vocab} USING fts5vocab(${t.words}, 'row');
-      INSERT INTO ${t.fts} (${t.fts}, rank) VALUES ('rank', 'bm25(${titleWeight}, ${contentWeight})');
-    `);
-    this.#createHidden(t);
-  }
-
-  #createHidden(t: TextTables): void {
-    this.#db.exec(`
-      CREATE VIRTUAL TABLE ${t.hidden} USING fts5(title, content, ${stemmed});
-      CREATE VIRTUAL TABLE ${t.publicVocab} USING fts5vocab(${t.fts}, 'row');
-    `);
   }
 
   /**
@@ -136,23 +107,11 @@ export class TextIndex implements TransactionListener {
    * table, and the chunks of their private and shared documents move there: once, when the store opens.
    */
   #splitOlderTenants(): void {
-    const keys = this.#db
-      .prepare(
-        `SELECT key FROM tenant_text_indexes t
-         WHERE NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hidden_' || t.key)`,
-      )
-      .pluck()
-      .all() as number[];
-    for (const key of keys) {
+    for (const key of this.#tables.keysWithoutHidden()) {
       const t = tablesOf(key);
       this.#db.transaction(() => {
-        this.#createHidden(t);
-        const hidden = `SELECT c.seq FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE d.visibility <> 'public'`;
-        this.#db.exec(`
-          INSERT INTO ${t.hidden} (rowid, title, content)
-            SELECT rowid, title, content FROM ${t.fts} WHERE rowid IN (${hidden});
-          DELETE FROM ${t.fts} WHERE rowid IN (SELECT rowid FROM ${t.hidden});
-        `);
+        this.#tables.createHidden(t);
+        this.#tables.moveHidden(t);
       })();
     }
   }
@@ -160,22 +119,17 @@ export class TextIndex implements TransactionListener {
   /** Indexes a chunk (row id = chunk seq) of the document `docSeq`, public or not. */
   insert(tenantId: string, rowid: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
     const t = this.ensure(tenantId);
-    const table = isPublic ? t.fts : t.hidden;
-    this.#sql.get(`INSERT INTO ${table} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
-    this.#sql.get(`INSERT INTO ${t.words} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
+    this.#tables.insert(isPublic ? t.fts : t.hidden, rowid, title, content);
+    this.#tables.insert(t.words, rowid, title, content);
     this.#bm25.added(tenantId, rowid, docSeq, title, content, isPublic);
   }
 
   delete(tenantId: string, rowids: readonly number[]): void {
     const t = this.tables(tenantId);
     if (!t || rowids.length === 0) return;
-    const fts = this.#sql.get(`DELETE FROM ${t.fts} WHERE rowid = ?`);
-    const hidden = this.#sql.get(`DELETE FROM ${t.hidden} WHERE rowid = ?`);
-    const words = this.#sql.get(`DELETE FROM ${t.words} WHERE rowid = ?`);
+    const remove = this.#tables.deleter(t);
     for (const rowid of rowids) {
-      fts.run(rowid);
-      hidden.run(rowid);
-      words.run(rowid);
+      remove(rowid);
       this.#bm25.removed(tenantId, rowid);
     }
   }
@@ -189,14 +143,9 @@ export class TextIndex implements TransactionListener {
     const t = this.tables(tenantId);
     if (!t || rowids.length === 0) return;
     const [from, to] = isPublic ? [t.hidden, t.fts] : [t.fts, t.hidden];
-    const read = this.#sql.get(`SELECT title, content FROM ${from} WHERE rowid = ?`);
-    const remove = this.#sql.get(`DELETE FROM ${from} WHERE rowid = ?`);
-    const insert = this.#sql.get(`INSERT INTO ${to} (rowid, title, content) VALUES (?, ?, ?)`);
+    const move = this.#tables.mover(from, to);
     for (const rowid of rowids) {
-      const row = read.get(rowid) as { title: string; content: string } | undefined;
-      if (!row) continue;
-      remove.run(rowid);
-      insert.run(rowid, row.title, row.content);
+      if (!move(rowid)) continue;
       this.#bm25.publicity(tenantId, rowid, isPublic);
     }
   }
@@ -205,7 +154,7 @@ export class TextIndex implements TransactionListener {
   clear(tenantId: string): void {
     const t = this.tables(tenantId);
     if (!t) return;
-    this.#db.exec(`DELETE FROM ${t.fts}; DELETE FROM ${t.hidden}; DELETE FROM ${t.words};`);
+    this.#tables.clear(t);
     this.#bm25.cleared(tenantId);
   }
 
@@ -231,9 +180,8 @@ export class TextIndex implements TransactionListener {
   recreate(tenantId: string): void {
     const existing = this.tables(tenantId);
     if (existing) {
-      for (const table of [existing.publicVocab, existing.vocab, existing.fts, existing.hidden, existing.words])
-        this.#db.exec(`DROP TABLE IF EXISTS ${table}`);
-      this.#createTables(existing);
+      this.#tables.drop(existing);
+      this.#tables.create(existing, weights);
     } else this.ensure(tenantId);
     this.#bm25.cleared(tenantId);
   }
@@ -244,32 +192,13 @@ export class TextIndex implements TransactionListener {
    * them all to find those of the range), inside the caller's transaction; answers the chunks indexed.
    */
   reindexRange(tenantId: string, after: number, through: number): number {
-    const t = this.ensure(tenantId);
-    const params = { tenant: tenantId, after, through };
-    const slice = `FROM chunks c NOT INDEXED JOIN documents d ON d.seq = c.doc_seq
-      WHERE c.seq > :after AND c.seq <= :through AND c.tenant_id = :tenant AND d.deleted_at IS NULL AND d.superseded = 0`;
-    this.#db
-      .prepare(
-        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility = 'public'`,
-      )
-      .run(params);
-    this.#db
-      .prepare(
-        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility <> 'public'`,
-      )
-      .run(params);
-    return this.#db
-      .prepare(`INSERT INTO ${t.words} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice}`)
-      .run(params).changes;
+    return this.#tables.fillRange(this.ensure(tenantId), tenantId, after, through);
   }
 
   /** Merges the index's segments (after a rebuild). */
   optimize(tenantId: string): void {
     const t = this.tables(tenantId);
-    if (!t) return;
-    this.#db.exec(
-      [t.fts, t.hidden, t.words].map((table) => `INSERT INTO ${table} (${table}) VALUES ('optimize');`).join(' '),
-    );
+    if (t) this.#tables.optimize(t);
   }
 
   /**
@@ -280,9 +209,7 @@ export class TextIndex implements TransactionListener {
    */
   publicStats(tenantId: string): CorpusStats {
     const t = this.tables(tenantId);
-    const block = t
-      ? (this.#sql.get(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck().get() as Buffer | undefined)
-      : undefined;
+    const block = t ? this.#tables.averages(t) : undefined;
     if (!block || block.length === 0) return { chunks: 0, tokens: 0 };
     const [chunks = 0, ...columns] = sqliteVarints(block);
     return { chunks, tokens: columns.reduce((sum, n) => sum + n, 0) };
@@ -295,8 +222,8 @@ export class TextIndex implements TransactionListener {
   publicChunksMatching(tenantId: string, phrases: readonly string[]): number[] {
     const t = this.tables(tenantId);
     if (!t) return phrases.map(() => 0);
-    const count = this.#sql.get(`SELECT count(*) FROM ${t.fts} WHERE ${t.fts} MATCH ?`).pluck();
-    return phrases.map((phrase) => count.get(phrase) as number);
+    const count = this.#tables.publicMatches(t);
+    return phrases.map((phrase) => count(phrase));
   }
 
   /**
@@ -313,14 +240,14 @@ export class TextIndex implements TransactionListener {
       for (const word of words) out.set(word, index.publicChunks(word));
       return out;
     }
-    const lookup = this.#sql.get(`SELECT doc FROM ${t.publicVocab} WHERE term = ?`).pluck();
+    const lookup = this.#tables.publicVocabulary(t);
     const byStem = new Map<string, number>();
     for (const word of words) {
       if (out.has(word)) continue;
       const s = stem(word);
       let n = byStem.get(s);
       if (n === undefined) {
-        n = (lookup.get(s) as number | undefined) ?? 0;
+        n = lookup(s) ?? 0;
         byStem.set(s, n);
       }
       out.set(word, n);

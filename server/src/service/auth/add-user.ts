@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '@godb/contract';
 import type { NewUser } from '../../engine/directory/directory.js';
+import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 
 /**
@@ -10,6 +11,9 @@ import type { AuthDeps } from './deps.js';
  * @example const user = await addUser(deps, { tenantId, email, passwordHash, role: 'admin' }, true);
  */
 export async function addUser(deps: AuthDeps, user: NewUser, register: boolean): Promise<User> {
-  if (!deps.log) return register ? deps.directory.registerTenant(user) : deps.directory.createUser(user);
+  if (!deps.log)
+    return atDecidedTime(deps.writeClock, () =>
+      register ? deps.directory.registerTenant(user) : deps.directory.createUser(user),
+    );
   return (await deps.log.submit({ kind: 'create-user', register, user: { ...user, id: randomUUID() } })) as User;
 }

@@ -2,6 +2,7 @@ import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import { generateApiKey, maxApiKeysPerUser, toApiKey } from './api-keys.js';
 import type { StoredApiKey } from '../../engine/directory/api-key-store.js';
+import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 import { roleRank } from './roles.js';
 
@@ -49,6 +50,6 @@ export const createApiKeyUseCase =
           key: { ...newKey, secretHash: secretHash.toString('hex') },
           maxPerUser: maxApiKeysPerUser,
         })) as StoredApiKey)
-      : deps.apiKeys.insert({ ...newKey, secretHash }, maxApiKeysPerUser);
+      : atDecidedTime(deps.writeClock, () => deps.apiKeys.insert({ ...newKey, secretHash }, maxApiKeysPerUser));
     return { ...toApiKey(stored), key };
   };

@@ -3,6 +3,7 @@ import type { OperationLog } from '../../engine/cluster/operation.js';
 import type { Directory } from '../../engine/directory/directory.js';
 import type { ApiKeyRateLimit } from './api-keys.js';
 import type { PasswordHasher } from './passwords.js';
+import type { WriteClock } from '../write-time.js';
 import type { TokenService } from './tokens.js';
 
 export interface AuthDeps {
@@ -14,6 +15,8 @@ export interface AuthDeps {
   readonly apiKeyRateLimit: ApiKeyRateLimit;
   /** Milliseconds since the Unix epoch (the engine's clock). */
   readonly now: () => number;
+  /** The engine's clock, which an embedded write is run at its decided time with (see atDecidedTime). */
+  readonly writeClock?: WriteClock;
   /** Cluster mode: the replicated log that takes users and tenants (absent: the embedded store). */
   readonly log?: OperationLog | null;
 }

@@ -1,4 +1,5 @@
 import type { DirectoryWrites } from '../../engine/cluster/operation.js';
+import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 
 /**
@@ -13,6 +14,9 @@ export async function directoryWrite<M extends keyof DirectoryWrites>(
   ...args: Parameters<DirectoryWrites[M]>
 ): Promise<ReturnType<DirectoryWrites[M]>> {
   type Result = ReturnType<DirectoryWrites[M]>;
-  if (!deps.log) return (deps.directory[method] as (...a: unknown[]) => Result).apply(deps.directory, args);
+  if (!deps.log)
+    return atDecidedTime(deps.writeClock, () =>
+      (deps.directory[method] as (...a: unknown[]) => Result).apply(deps.directory, args),
+    );
   return (await deps.log.submit({ kind: 'directory', method, args } as never)) as Result;
 }

@@ -1,4 +1,5 @@
 import { principalOf, type UseCaseOf } from '../context.js';
+import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 import { keyOwnerScope } from './list-api-keys.js';
 
@@ -11,6 +12,6 @@ export const revokeApiKeyUseCase =
     const command = { tenantId: caller.tenantId, keyId: params.keyID, userId: scope };
     // One command, one write (ApiKeyStore.revoke): here, or in cluster mode applied by every node in log order.
     if (deps.log) await deps.log.submit({ kind: 'revoke-api-key', ...command });
-    else deps.apiKeys.revoke(command);
+    else atDecidedTime(deps.writeClock, () => deps.apiKeys.revoke(command));
     return { success: true, message: 'API key revoked' };
   };

@@ -5,6 +5,7 @@ import { StatusResult } from '../status-result.js';
 import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
+import { addDocuments } from './write-documents.js';
 
 const path = () => 'body';
 
@@ -18,7 +19,7 @@ export const addDocumentUseCase =
   async ({ body, query }, ctx) => {
     const viewer = viewerOf(ctx);
     if (!query.async) {
-      const [{ id, version }] = (await deps.documents.add(viewer, [body], path, ctx.signal)) as [
+      const [{ id, version }] = (await addDocuments(deps, viewer, [body], path, ctx.signal)) as [
         { id: string; version: number },
       ];
       return { success: true, document_id: id, version };
@@ -39,7 +40,7 @@ export const addDocumentUseCase =
 async function addInBackground(deps: DocumentDeps, viewer: Viewer, input: DocumentInput, jobId: string) {
   deps.jobs.update(jobId, { status: 'running' });
   try {
-    await deps.documents.add(viewer, [input], path);
+    await addDocuments(deps, viewer, [input], path);
     deps.jobs.update(jobId, { status: 'done', processed: 1 });
   } catch (error) {
     deps.jobs.update(jobId, { status: 'failed', error: `${(error as Error).message} (the document was not written)` });

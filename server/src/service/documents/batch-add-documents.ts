@@ -5,6 +5,7 @@ import { StatusResult } from '../status-result.js';
 import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
+import { addDocuments, writeDocuments } from './write-documents.js';
 
 /** Documents embedded and written per transaction in an asynchronous import. */
 export const importGroupSize = 500;
@@ -21,7 +22,7 @@ export const batchAddDocumentsUseCase =
   async ({ body, query }, ctx) => {
     const viewer = viewerOf(ctx);
     if (!query.async) {
-      const written = await deps.documents.add(viewer, body, path, ctx.signal);
+      const written = await addDocuments(deps, viewer, body, path, ctx.signal);
       return { success: true, count: written.length, document_ids: written.map((w) => w.id) };
     }
     deps.documents.prepare(viewer, body, path);
@@ -47,7 +48,7 @@ async function runImport(
       const group = inputs.slice(start, start + importGroupSize);
       const prepared = deps.documents.prepare(viewer, group, (i) => path(start + i));
       await deps.documents.embed(prepared);
-      await deps.documents.write(viewer, prepared, (i) => path(start + i));
+      await writeDocuments(deps, viewer, prepared, (i) => path(start + i));
       processed += group.length;
       deps.jobs.update(jobId, { processed });
       await new Promise((resolve) => setImmediate(resolve));

@@ -2,6 +2,7 @@ import type { Documents } from '../../engine/documents/documents.js';
 import type { Maintenance } from '../../engine/documents/maintenance.js';
 import type { JobStore } from '../../engine/jobs/job-store.js';
 import type { ClusterReads, OperationLog } from '../../engine/cluster/operation.js';
+import type { WriteClock } from '../write-time.js';
 import type { BackgroundWork } from './background-work.js';
 
 export interface DocumentDeps {
@@ -10,6 +11,8 @@ export interface DocumentDeps {
   readonly jobs: JobStore;
   /** Bounds asynchronous adds and imports; one per server (createUseCases makes it when not given). */
   readonly background?: BackgroundWork;
+  /** The engine's clock, which an embedded write is run at its decided time with (see atDecidedTime). */
+  readonly writeClock?: WriteClock;
   /** Cluster mode: the replicated log that takes index maintenance (absent: the embedded store). */
   readonly log?: OperationLog | null;
   /**

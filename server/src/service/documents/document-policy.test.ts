@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessEntry, Viewer } from '../../engine/documents/types.js';
-import { mayChangeAcl, mayChangeVisibility, mayUpdate, type Decision, type PolicyFacts } from './document-policy.js';
+import {
+  mayChangeAcl,
+  mayChangeVisibility,
+  deletable,
+  mayDelete,
+  mayOverwrite,
+  mayUpdate,
+  type Decision,
+  type PolicyFacts,
+} from './document-policy.js';
 
 const now = 1_000;
 const alice: Viewer = { tenantId: 't', userId: 'alice', groups: ['team'] };
@@ -66,6 +75,42 @@ for (const [name, access, visibility, update, acl] of cases) {
     );
   });
 }
+
+for (const [name, access, , update, acl] of cases) {
+  test(`document policy: ${name} writing over or deleting the document`, () => {
+    const over = mayOverwrite(alice, { ...facts(...access), id: 'doc' }, 'body[2].id');
+    // Writing over an id needs what an update needs; deleting what an ACL change needs (the owner role).
+    assert.equal(outcome(over), update);
+    assert.equal(
+      outcome(mayDelete(alice, { targets: [{ id: 'doc', access, stamp: '' }], now })),
+      acl === 'allowed' ? 'allowed' : 'FORBIDDEN',
+    );
+  });
+}
+
+test('document policy: a write over an id names it and its field; a delete names the first document not owned', () => {
+  const over = mayOverwrite(alice, { ...facts(entry('bob', 'owner')), id: 'plan' }, 'body[2].id');
+  assert.ok(!over.allowed);
+  assert.equal(over.error.field, 'body[2].id');
+  assert.match(over.error.message, /document plan exists and you cannot edit it/);
+  const owned = { id: 'parent', access: [entry('alice', 'owner')], stamp: '' };
+  const child = { id: 'child', access: [entry('bob', 'owner'), entry('alice', 'edit')], stamp: '' };
+  const refused = mayDelete(alice, { targets: [owned, child], now });
+  assert.ok(!refused.allowed);
+  assert.match(refused.error.message, /deleting child needs the owner role on it/);
+});
+
+test('document policy: a delete by filter keeps the documents the caller owns and skips the others', () => {
+  const target = (id: string, ...access: AccessEntry[]) => ({ id, access, stamp: '' });
+  const kept = deletable(alice, {
+    targets: [target('mine', entry('alice', 'owner')), target('edited', entry('bob', 'owner'), entry('alice', 'edit'))],
+    now,
+  });
+  assert.deepEqual(
+    kept.map((t) => t.id),
+    ['mine'],
+  );
+});
 
 test('document policy: a refusal says what role is missing, as the HTTP and gRPC answers always did', () => {
   const refused = mayChangeVisibility(alice, facts(entry('alice', 'view')));

@@ -7,6 +7,7 @@ import type { Documents } from '../../engine/documents/documents.js';
 import { nextTurn } from '../../engine/next-turn.js';
 import type { RequestContext, UseCaseOf } from '../context.js';
 import { viewerOf } from './viewer.js';
+import { deletable } from './document-policy.js';
 
 export interface DocumentScanDeps {
   readonly search: SearchCore;
@@ -90,7 +91,17 @@ export const deleteDocumentsUseCase =
     let skipped = 0;
     for (let i = 0; i < ids.length; i += deletesPerBatch) {
       if (i > 0) await nextTurn(ctx.signal);
-      const done = await deps.documents.deleteSome(scope.viewer, ids.slice(i, i + deletesPerBatch), body.permanent);
+      // Decided here, batch by batch, on the matched documents as they are now; the engine deletes only those.
+      const facts = deps.documents.batchDeletion(scope.viewer, ids.slice(i, i + deletesPerBatch));
+      const owned = deletable(scope.viewer, facts);
+      skipped += facts.targets.length - owned.length;
+      const decidedOn = Object.fromEntries(owned.map((target) => [target.id, target.stamp]));
+      const done = await deps.documents.deleteSome(
+        scope.viewer,
+        owned.map((target) => target.id),
+        body.permanent,
+        decidedOn,
+      );
       deleted += done.deleted;
       skipped += done.skipped;
     }

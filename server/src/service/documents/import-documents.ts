@@ -16,6 +16,7 @@ import { validateJson } from '../validation.js';
 import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
+import { writeDocuments } from './write-documents.js';
 
 /** The longest line read: a document with an inline file may be large, but one line is never the whole body. */
 export const maxLineBytes = 16 * 1024 * 1024;
@@ -128,7 +129,8 @@ async function writeGroup(
       group.map((g) => g.doc),
       signal,
     );
-    const written = await deps.documents.write(
+    const written = await writeDocuments(
+      deps,
       viewer,
       group.map((g) => g.doc),
       (i) => fieldOf(group[i]?.line ?? 0),

@@ -1,5 +1,6 @@
 import type { UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
+import { atDecidedTime } from '../write-time.js';
 import { viewerOf } from './viewer.js';
 
 /** Runs a maintenance pass here, or in cluster mode through the log: every node rebuilds its own indexes. */
@@ -8,7 +9,10 @@ async function maintain<M extends 'refresh' | 'recluster'>(
   method: M,
   tenantId: string,
 ): Promise<ReturnType<DocumentDeps['maintenance'][M]>> {
-  if (!deps.log) return deps.maintenance[method](tenantId) as ReturnType<DocumentDeps['maintenance'][M]>;
+  if (!deps.log)
+    return atDecidedTime(deps.writeClock, () => deps.maintenance[method](tenantId)) as ReturnType<
+      DocumentDeps['maintenance'][M]
+    >;
   return (await deps.log.submit({ kind: 'maintenance', method, tenantId })) as ReturnType<
     DocumentDeps['maintenance'][M]
   >;
