@@ -49,6 +49,11 @@ export interface SnapshotManifest {
    * tenant snapshot, the tenant's highest.
    */
   readonly last_write_seq: number;
+  /**
+   * Cluster mode, whole-node snapshots: the last sequence of each stream of the replicated log that the snapshot's
+   * rows include (read in the same read transaction as the copy, so replaying from the next one is exact).
+   */
+  readonly cluster_applied?: Readonly<Record<string, number>>;
   /** Schema version (`PRAGMA user_version`) of the stored database. */
   readonly schema_version: number;
   readonly files: readonly SnapshotFile[];
@@ -68,7 +73,7 @@ export interface SnapshotManifest {
 
 /** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
 const snapshotId = /^snap-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
-const archiveKey = (id: string) => `${id}.tar`;
+export const archiveKey = (id: string) => `${id}.tar`;
 const manifestKey = (id: string) => `${id}.manifest.json`;
 
 function sha256Of(path: string): Promise<string> {
@@ -162,11 +167,17 @@ export class Snapshots {
       const createdAt = unixSeconds(this.#options.clock);
       let lastSeq: number;
       let schemaVersion: number;
+      let clusterApplied: Record<string, number> = {};
       if (tenantId === undefined) {
         reader = new Database(join(dataDir, 'godb.sqlite'), { readonly: true });
         reader.exec('BEGIN');
         lastSeq = reader.prepare('SELECT COALESCE(MAX(seq), 0) FROM documents').pluck().get() as number;
         schemaVersion = reader.pragma('user_version', { simple: true }) as number;
+        clusterApplied = Object.fromEntries(
+          (reader.prepare('SELECT stream, seq FROM cluster_applied').all() as { stream: string; seq: number }[]).map(
+            (row) => [row.stream, row.seq],
+          ),
+        );
         await reader.backup(join(staging, database), {
           progress: ({ totalPages, remainingPages }) => {
             progress(totalPages - remainingPages, totalPages * 2);
@@ -271,6 +282,7 @@ export class Snapshots {
         ...(tenantId !== undefined && { tenant_id: tenantId }),
         created_at: createdAt,
         last_write_seq: lastSeq,
+        ...(Object.keys(clusterApplied).length > 0 && { cluster_applied: clusterApplied }),
         schema_version: schemaVersion,
         files,
         ...(missing.length > 0 && { missing_files: missing }),

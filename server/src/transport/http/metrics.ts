@@ -40,6 +40,14 @@ export interface ClusterStatus {
   readonly halted?: { readonly seq: number; readonly reason: string };
   /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
   readonly startingUp?: { readonly applied: number; readonly target: number };
+  /** Whether this node holds the lease on the cluster's singleton work (snapshots, truncation) now. */
+  readonly leaseHolder?: boolean;
+  /** The newest verified cluster snapshot this node knows of (a new or wiped node starts from it). */
+  readonly latestSnapshot?: { readonly id: string; readonly seq: number };
+  /** As lease holder: the sequence below which this node last truncated the log. */
+  readonly truncatedBefore?: number;
+  /** The cluster snapshot this node restored at start-up (it was new, wiped, or the log was truncated past it). */
+  readonly restoredFrom?: { readonly id: string; readonly seq: number };
 }
 
 export const emptyStatus = (): NodeStatus => ({
