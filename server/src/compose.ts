@@ -27,6 +27,7 @@ import { MailRelay } from './service/mail/mail-relay.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { buildApp } from './transport/http/app.js';
+import type { RestoringState } from './transport/http/restoring-responder.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
 
 export interface GoDBServer {
@@ -83,6 +84,11 @@ export function webDistOf(config: Pick<Config, 'WEB_DIST'>): string {
 export interface ServerSeams {
   /** The install a release is built from when RELEASE_DIR lacks it (this checkout by default); tests pass a tiny one. */
   readonly releaseRoot?: string;
+  /**
+   * Called when a cluster node starts restoring a cluster snapshot, before its store and API exist; what it answers
+   * is called once the restore ended. main.ts answers health and readiness on PORT meanwhile.
+   */
+  readonly whileRestoring?: (state: RestoringState) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -106,6 +112,7 @@ export async function createServer(
   };
   // Cluster mode: a new or wiped node, or one the log was truncated past, restores the latest cluster snapshot into
   // its data folder before its store opens (see cluster/snapshot-catch-up.ts).
+  let restoring: Promise<() => Promise<void>> | null = null;
   const restored =
     natsUrls.length > 0
       ? await catchUpFromSnapshot({
@@ -115,11 +122,24 @@ export async function createServer(
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
+          onRestoring: (snapshot) => {
+            const state = { node: nodeId, snapshot: { id: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes } };
+            restoring ??=
+              seams.whileRestoring?.(state).catch((error: unknown) => {
+                logger.error({ err: error }, 'cluster mode: PORT could not answer while the snapshot is restored');
+                return async () => {};
+              }) ?? null;
+          },
           logger,
-        }).catch((error: unknown) => {
-          storage.close();
-          throw error;
         })
+          .catch((error: unknown) => {
+            storage.close();
+            throw error;
+          })
+          .finally(async () => {
+            const stop = await restoring;
+            await stop?.();
+          })
       : null;
   // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
   const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
