@@ -1,9 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, millis, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { Lease } from './lease.js';
+import { Lease, openBucket } from './lease.js';
 import { ClusterProgress } from './progress.js';
 
 const quiet = { info: () => undefined, error: () => undefined };
@@ -107,4 +107,11 @@ test('progress: every node heard from is live; a node that stops reporting is go
   } finally {
     await a.stop();
   }
+});
+
+test('a bucket made earlier with another TTL is given the configured one (NATS keeps settings as they were made)', async () => {
+  const nc = await open('ttl');
+  await openBucket(nc, 'godb-ttl-test', { ttlMs: 1_000, replicas: 1 });
+  const kv = await openBucket(nc, 'godb-ttl-test', { ttlMs: 5_000, replicas: 1 });
+  assert.equal(millis((await kv.status()).streamInfo.config.max_age), 5_000);
 });

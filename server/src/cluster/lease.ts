@@ -1,5 +1,6 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { millis, nanos, type NatsConnection } from '@nats-io/transport-node';
 
 /** The KV bucket holding every singleton job's lease, one key per job. */
 export const leaseBucket = 'godb-leases';
@@ -27,13 +28,31 @@ interface LeaseValue {
   readonly at: number;
 }
 
-/** Opens (or makes) a KV bucket whose keys NATS removes `ttlMs` after their last write. */
+/**
+ * Opens (or makes) a KV bucket whose keys NATS removes `ttlMs` after their last write. A bucket made earlier with
+ * another TTL (the setting changed) is given this one: NATS keeps a bucket's settings as they were made.
+ */
 export async function openBucket(
   nc: NatsConnection,
   name: string,
   options: { ttlMs: number; replicas: number },
 ): Promise<KV> {
-  return new Kvm(nc).create(name, { ttl: options.ttlMs, replicas: options.replicas, history: 1 });
+  const kv = await new Kvm(nc).create(name, { ttl: options.ttlMs, replicas: options.replicas, history: 1 });
+  const { streamInfo } = await kv.status();
+  if (millis(streamInfo.config.max_age) !== options.ttlMs) {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.update(streamInfo.config.name, {
+      max_age: nanos(options.ttlMs),
+      // JetStream refuses a duplicate window longer than the streams' maximum age.
+      duplicate_window: nanos(Math.min(options.ttlMs, 120_000)),
+    });
+  }
+  return kv;
+}
+
+/** The TTL a bucket has now, in milliseconds (another node may have set another one). */
+async function bucketTtl(kv: KV): Promise<number> {
+  return millis((await kv.status()).streamInfo.config.max_age);
 }
 
 /**
@@ -59,10 +78,16 @@ export class Lease {
   #timer: ReturnType<typeof setInterval> | null = null;
   #busy: Promise<void> = Promise.resolve();
   #stopped = false;
+  /**
+   * The shorter of this node's TTL and the bucket's, read before each attempt: a node configured with a longer TTL
+   * than the bucket's must not believe it holds a key NATS already removed.
+   */
+  #ttlMs: number;
 
   private constructor(kv: KV, options: LeaseOptions) {
     this.#kv = kv;
     this.#options = options;
+    this.#ttlMs = options.ttlMs;
   }
 
   /** Opens the bucket and starts contending at once (the first attempt is done when this resolves). */
@@ -81,7 +106,7 @@ export class Lease {
    * which is later, so this node gives the lease up before anyone else can take it.
    */
   get token(): number | null {
-    if (this.#token !== null && performance.now() - this.#renewedAt >= this.#options.ttlMs) this.#lose('not renewed');
+    if (this.#token !== null && performance.now() - this.#renewedAt >= this.#ttlMs) this.#lose('not renewed');
     return this.#token;
   }
 
@@ -100,8 +125,13 @@ export class Lease {
 
   async #tick(): Promise<void> {
     if (this.#stopped) return;
-    const value = JSON.stringify({ holder: this.#options.holder, at: Date.now() } satisfies LeaseValue);
     const sentAt = performance.now();
+    try {
+      this.#ttlMs = Math.min(this.#options.ttlMs, await bucketTtl(this.#kv));
+    } catch {
+      // NATS cannot answer now: the renewal below fails too, and the holding ends once a TTL passed.
+    }
+    const value = JSON.stringify({ holder: this.#options.holder, at: Date.now() } satisfies LeaseValue);
     if (this.token !== null) {
       try {
         this.#revision = await this.#kv.update(this.#options.job, value, this.#revision);
