@@ -121,6 +121,9 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     console.log(`log truncated: first sequence ${bounds.first}, last ${bounds.last}`);
     assert.equal(bounds.first, after.latest_snapshot.seq + 1, "the log's first sequence moved past the snapshot");
     assert.equal(after.truncated_before_seq, bounds.first);
+    const metrics = (await leader().app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /^godb_cluster_lease_holder 1$/m);
+    assert.match(metrics, new RegExp(`^godb_cluster_snapshot_sequence ${after.latest_snapshot.seq}$`, 'm'));
 
     // More writes, another snapshot: the newest two are listed, and only their archives stay in the store.
     acknowledged.push(...(await write(token, 'second', 16)));
@@ -164,7 +167,47 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     for (const id of ['first-0', 'away-5']) {
       const res = await node.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: bearer(token) });
       assert.equal(res.statusCode, 200, res.body);
+      // Its vector index came with the snapshot (or was replayed after it): a search finds the document.
+      const search = await node.app.inject({
+        method: 'POST',
+        url: '/api/v1/search/vector',
+        headers: bearer(token),
+        payload: { query: `Text of ${id}, written on one node, read on all.`, threshold: 0, limit: 3 },
+      });
+      assert.equal(search.statusCode, 200, search.body);
+      const top = (search.json() as { results: { document_id?: string; id?: string }[] }).results[0];
+      assert.equal(top?.document_id ?? top?.id, id, search.body);
     }
+  });
+
+  test('a damaged snapshot is refused: the node does not start on it, and starts once the archive is whole', async () => {
+    const leader = holder()!;
+    const name = [...nodes.keys()].find((n) => nodes.get(n) !== leader)!;
+    await nodes.get(name)!.close();
+    nodes.delete(name);
+    rmSync(dirs.get(name)!, { recursive: true, force: true });
+    const store = leader.clusterDuties!.snapshots!.store;
+    const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await store.get(`${latest.id}.tar`))!.body) chunks.push(chunk as Buffer);
+    const whole = Buffer.concat(chunks);
+    const damaged = Buffer.from(whole);
+    // A byte of the database file's contents (past the manifest and the tar headers) changes.
+    damaged[damaged.length - 4096] = damaged[damaged.length - 4096]! ^ 0xff;
+    await store.put(`${latest.id}.tar`, damaged);
+    await assert.rejects(startNode(name), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'SNAPSHOT_CORRUPT', error.message);
+      return true;
+    });
+    assert.ok(!existsSync(join(dirs.get(name)!, 'godb.sqlite')), 'nothing of a damaged snapshot is put in place');
+    await store.put(`${latest.id}.tar`, whole);
+    const node = await startNode(name);
+    assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
+    await settle();
+    assert.deepEqual(
+      tenantDigest(dirOf(node), tenantId).collections,
+      tenantDigest(dirOf(leader), tenantId).collections,
+    );
   });
 
   test('a node the log was truncated past while it was away restores the snapshot; its old store is kept aside', async () => {

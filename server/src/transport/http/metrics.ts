@@ -179,6 +179,25 @@ export function createMetrics(sources: MetricSources) {
       if (cluster) this.set(cluster.halted ? 1 : 0);
     },
   });
+  new Gauge({
+    name: 'godb_cluster_lease_holder',
+    help: "Cluster mode: 1 while this node holds the lease on the cluster's singleton work (snapshots, log truncation), else 0.",
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster?.leaseHolder !== undefined) this.set(cluster.leaseHolder ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_snapshot_sequence',
+    help: 'Cluster mode: the log sequence of the newest verified cluster snapshot this node knows of (as lease holder, or restored at start-up).',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      const seq = cluster?.latestSnapshot?.seq ?? cluster?.restoredFrom?.seq;
+      if (seq !== undefined) this.set(seq);
+    },
+  });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
