@@ -57,7 +57,10 @@ function startupLogger(level: Config['LOG_LEVEL']) {
   const levels: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
   const line = (n: number) => (obj: object, msg: string) => {
     if (n < (levels[level] ?? Infinity)) return;
-    stdoutLogDestination().write(`${JSON.stringify({ level: n, time: Date.now(), ...obj, msg })}\n`);
+    // An error is written with its type, message and stack, as pino's serializer writes it.
+    const { err, ...rest } = obj as { err?: unknown };
+    const error = err instanceof Error && { err: { type: err.name, message: err.message, stack: err.stack } };
+    stdoutLogDestination().write(`${JSON.stringify({ level: n, time: Date.now(), ...rest, ...error, msg })}\n`);
   };
   return { info: line(30), error: line(50) };
 }
