@@ -22,10 +22,10 @@ interface ClusterReadyz {
 }
 
 /** Polls `check` until it holds (a hang detector after 120 s, not a timing). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string | (() => string)): Promise<void> {
   const deadline = performance.now() + 120_000;
   while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${what}`);
+    assert.ok(performance.now() < deadline, `never: ${typeof what === 'string' ? what : what()}`);
     await sleep(100);
   }
 }
@@ -53,6 +53,8 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
       CLUSTER_SNAPSHOT_EVERY_MIN: '0',
       CLUSTER_LEASE_TTL_MS: '10000',
       CLUSTER_NODE_GONE_S: '2',
+      // TEST_LOG_LEVEL=info shows what the nodes log (snapshots, truncation, restores) when a run needs explaining.
+      ...(process.env.TEST_LOG_LEVEL && { LOG_LEVEL: process.env.TEST_LOG_LEVEL }),
     });
     nodes.set(name, node);
     return node;
