@@ -254,4 +254,22 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: "Cluster mode: this node's name, unique in the cluster; empty uses the host name.",
   }),
+  CLUSTER_NODE_GONE_S: int(
+    900,
+    'Cluster mode: a node that has not reported its progress (in the KV bucket godb-progress) for this long counts as gone: the log may be truncated past it, and when it comes back it restores the latest snapshot.',
+    1,
+  ),
+  CLUSTER_LEASE_TTL_MS: int(
+    15000,
+    'Cluster mode: how long the lease on singleton work (cluster snapshots, log truncation) lives unless its holder renews it (every third of it); when the holder dies, another node takes over after at most this long.',
+    1000,
+  ),
+  CLUSTER_SNAPSHOT_EVERY_OPS: int(
+    100000,
+    'Cluster mode: the lease holder takes a cluster snapshot (for new or wiped nodes to start from, and so the log can be truncated) once this many operations were applied since the last one. 0: not by count.',
+  ),
+  CLUSTER_SNAPSHOT_EVERY_MIN: int(
+    60,
+    'Cluster mode: the lease holder also takes a cluster snapshot when this many minutes passed since the last one and operations were applied meanwhile. 0: not by time.',
+  ),
 });

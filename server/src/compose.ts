@@ -3,6 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostname } from 'node:os';
+import { stdoutLogDestination } from './logging/log-destination.js';
+import { ClusterDuties } from './cluster/cluster-duties.js';
+import { ClusterSnapshots } from './cluster/cluster-snapshots.js';
+import { NatsObjectStore, snapshotBucket } from './cluster/nats-object-store.js';
+import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
 import { NatsLog } from './cluster/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
 import { OperationApplier } from './engine/cluster/apply-operation.js';
@@ -11,6 +16,8 @@ import { resolveJwtSecret } from './config/jwt-secret.js';
 import { openStorage } from './config/storage.js';
 import { systemClock, type Clock } from './engine/clock.js';
 import { openEngine, type Engine } from './engine/engine.js';
+import { LocalObjectStore } from './engine/files/local-object-store.js';
+import { Snapshots } from './engine/snapshots/snapshots.js';
 import { ApiKeyRateLimit } from './service/auth/api-keys.js';
 import { bootstrapSuperAdmin } from './service/auth/bootstrap-superadmin.js';
 import { argon2Hasher } from './service/auth/passwords.js';
@@ -20,6 +27,7 @@ import { MailRelay } from './service/mail/mail-relay.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { buildApp } from './transport/http/app.js';
+import type { RestoringState } from './transport/http/restoring-responder.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
 
 export interface GoDBServer {
@@ -30,6 +38,8 @@ export interface GoDBServer {
   readonly services: Services;
   /** Cluster mode's replicated log (NATS_URL set), or null for one embedded node. */
   readonly cluster: NatsLog | null;
+  /** Cluster mode's progress reports, lease and singleton work (snapshots, truncation), or null. */
+  readonly clusterDuties: ClusterDuties | null;
   /**
    * Resolves once the node is started: at once for an embedded node; in cluster mode once the node applied what the
    * log held when it started (its API answers 503 CLUSTER_CATCHING_UP until then, its health and readiness checks
@@ -37,6 +47,22 @@ export interface GoDBServer {
    */
   readonly started: Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Lines logged before the HTTP app (and its pino logger) exists, in pino's JSON shape: the cluster snapshot a node
+ * restores at start-up.
+ */
+function startupLogger(level: Config['LOG_LEVEL']) {
+  const levels: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
+  const line = (n: number) => (obj: object, msg: string) => {
+    if (n < (levels[level] ?? Infinity)) return;
+    // An error is written with its type, message and stack, as pino's serializer writes it.
+    const { err, ...rest } = obj as { err?: unknown };
+    const error = err instanceof Error && { err: { type: err.name, message: err.message, stack: err.stack } };
+    stdoutLogDestination().write(`${JSON.stringify({ level: n, time: Date.now(), ...rest, ...error, msg })}\n`);
+  };
+  return { info: line(30), error: line(50) };
 }
 
 /** How long a stop lets in-flight requests finish before their connections are cut. */
@@ -61,6 +87,11 @@ export function webDistOf(config: Pick<Config, 'WEB_DIST'>): string {
 export interface ServerSeams {
   /** The install a release is built from when RELEASE_DIR lacks it (this checkout by default); tests pass a tiny one. */
   readonly releaseRoot?: string;
+  /**
+   * Called when a cluster node starts restoring a cluster snapshot, before its store and API exist; what it answers
+   * is called once the restore ended. main.ts answers health and readiness on PORT meanwhile.
+   */
+  readonly whileRestoring?: (state: RestoringState) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -75,6 +106,44 @@ export async function createServer(
   // First, so a bucket that cannot be used stops start-up (ConfigError) before anything is opened.
   const storage = await openStorage(config);
   const natsUrls = natsUrlsOf(config);
+  const nodeId = config.NODE_ID || hostname();
+  let log: FastifyInstance['log'] | null = null; // the release builder and the log adapter log through the app
+  const startupLog = startupLogger(config.LOG_LEVEL);
+  const logger = {
+    info: (obj: object, message: string) => (log ?? startupLog).info(obj, message),
+    error: (obj: object, message: string) => (log ?? startupLog).error(obj, message),
+  };
+  // Cluster mode: a new or wiped node, or one the log was truncated past, restores the latest cluster snapshot into
+  // its data folder before its store opens (see cluster/snapshot-catch-up.ts).
+  let restoring: Promise<() => Promise<void>> | null = null;
+  const restored =
+    natsUrls.length > 0
+      ? await catchUpFromSnapshot({
+          servers: natsUrls,
+          nodeId,
+          dataDir: config.DATA_DIR,
+          store: storage.clusterSnapshots ?? null,
+          files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
+          goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
+          onRestoring: (snapshot) => {
+            const state = { node: nodeId, snapshot: { id: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes } };
+            restoring ??=
+              seams.whileRestoring?.(state).catch((error: unknown) => {
+                logger.error({ err: error }, 'cluster mode: PORT could not answer while the snapshot is restored');
+                return async () => {};
+              }) ?? null;
+          },
+          logger,
+        })
+          .catch((error: unknown) => {
+            storage.close();
+            throw error;
+          })
+          .finally(async () => {
+            const stop = await restoring;
+            await stop?.();
+          })
+      : null;
   // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
   const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
   const engine = openEngine({
@@ -106,13 +175,12 @@ export async function createServer(
       },
     },
   });
-  let log: FastifyInstance['log'] | null = null; // the release builder and the log adapter log through the app
   // Cluster mode: this node catches up with the replicated log in the background (its API refuses requests until it
   // has), then its writes go through it.
   const operationLog = engineClock
     ? await NatsLog.open({
         servers: natsUrls,
-        nodeId: config.NODE_ID || hostname(),
+        nodeId,
         applier: new OperationApplier({ ...engine, clock: engineClock }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
@@ -124,6 +192,43 @@ export async function createServer(
       })
     : null;
   if (operationLog) engine.documents.useLog(operationLog);
+  // Cluster mode: progress reported to KV, and the lease on the singleton work (see cluster/cluster-duties.ts).
+  const duties = operationLog
+    ? await (async () => {
+        const store =
+          storage.clusterSnapshots ??
+          (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));
+        const snapshots = await ClusterSnapshots.open(operationLog.connection, operationLog.replicas, {
+          snapshots: new Snapshots({
+            vectors: engine.vectors,
+            dataDir: config.DATA_DIR,
+            store,
+            files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
+            clock,
+          }),
+          store,
+          stream: operationLog.stream,
+          dataDir: config.DATA_DIR,
+          node: nodeId,
+        });
+        return ClusterDuties.start({
+          log: operationLog,
+          nodeId,
+          goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
+          leaseTtlMs: config.CLUSTER_LEASE_TTL_MS,
+          snapshots,
+          snapshotEveryOps: config.CLUSTER_SNAPSHOT_EVERY_OPS,
+          snapshotEveryMs: config.CLUSTER_SNAPSHOT_EVERY_MIN * 60_000,
+          now: () => clock.now(),
+          logger,
+        });
+      })().catch(async (error: unknown) => {
+        await operationLog.close();
+        await engine.close();
+        storage.close();
+        throw error;
+      })
+    : null;
   const jwtSecret = resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET);
   const version = readVersion();
   const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
@@ -206,7 +311,9 @@ export async function createServer(
           lag: engine.vectors.lag(),
         },
         memory: () => engine.memory(),
-        ...(operationLog && { cluster: operationLog.status() }),
+        ...(operationLog && {
+          cluster: { ...operationLog.status(), ...duties?.status(), ...(restored && { restoredFrom: restored }) },
+        }),
       };
     },
     webDist: webDistOf(config),
@@ -292,6 +399,7 @@ export async function createServer(
     engine,
     services,
     cluster: operationLog,
+    clusterDuties: duties,
     started,
     async close() {
       closing = true;
@@ -309,6 +417,7 @@ export async function createServer(
       clearInterval(sweep);
       // 2. Then the log (no more operations applied), and the engine, nothing left to call it: embedding workers,
       //    then index files, then SQLite last.
+      await duties?.stop();
       await operationLog?.close();
       await engine.close();
       storage.close();

@@ -1,6 +1,7 @@
 import './runtime-flags.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { createServer } from './compose.js';
+import { startRestoringResponder } from './transport/http/restoring-responder.js';
 import { startExitWatchdog } from './exit-watchdog.js';
 import { stdoutLogDestination } from './logging/log-destination.js';
 
@@ -13,7 +14,12 @@ async function main(): Promise<void> {
   let server;
   try {
     config = loadConfig(process.env);
-    server = await createServer(config);
+    const port = config.PORT;
+    const host = config.HOST;
+    server = await createServer(config, undefined, {
+      // Cluster mode: while a snapshot is restored before the store opens, PORT answers health and readiness.
+      whileRestoring: async (state) => (await startRestoringResponder(host, port, state)).close,
+    });
   } catch (error) {
     // A setting that is wrong, or names something that cannot be used (an S3 bucket): one line, no stack.
     if (error instanceof ConfigError) {

@@ -175,6 +175,21 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#applied;
   }
 
+  /** The NATS connection, shared with the coordination in KV (progress, leases) and the cluster snapshots. */
+  get connection(): NatsConnection {
+    return this.#nc;
+  }
+
+  /** The stream this node applies. */
+  get stream(): string {
+    return this.#stream;
+  }
+
+  /** How many NATS servers NATS_URL names (buckets are replicated on up to three of them, as the stream). */
+  get replicas(): number {
+    return Math.min(3, this.#options.servers.length);
+  }
+
   /** The version of the NATS server this node is connected to now. */
   get natsVersion(): string {
     return this.#nc.info?.version ?? 'unknown';
@@ -202,6 +217,22 @@ export class NatsLog implements OperationLog, ClusterReads {
   async lastSequence(): Promise<number> {
     const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
     return (await jsm.streams.info(this.#stream)).state.last_seq;
+  }
+
+  /** The stream's first and last sequences now (the first moves up when the log is truncated). */
+  async bounds(): Promise<{ first: number; last: number }> {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    const { state } = await jsm.streams.info(this.#stream);
+    return { first: state.first_seq, last: state.last_seq };
+  }
+
+  /**
+   * Truncates the log: removes every operation below `seq` (JetStream purge with `seq`, which keeps `seq` and
+   * after). Only the lease holder calls it, below what every live node and the latest verified snapshot hold.
+   */
+  async truncateBefore(seq: number): Promise<number> {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    return (await jsm.streams.purge(this.#stream, { seq })).purged;
   }
 
   position(): number {
@@ -482,6 +513,15 @@ export class NatsLog implements OperationLog, ClusterReads {
     for await (const message of messages) {
       this.#known = Math.max(this.#known, message.seq + message.info.pending);
       if (message.seq <= this.#applied) continue;
+      if (message.seq > this.#applied + 1) {
+        // The log was truncated past this node (it counted as gone, see CLUSTER_NODE_GONE_S): what it misses is only
+        // in a snapshot now. It stops rather than skip operations; restarted, it restores the latest snapshot.
+        const reason = `the log was truncated past this node: it applied ${this.#applied} and the log now starts at ${message.seq}; restart the node to restore the latest cluster snapshot`;
+        if (this.#halted?.reason !== reason) this.#options.logger.error({ applied: this.#applied }, reason);
+        this.#halted = { seq: this.#applied + 1, reason };
+        messages.stop();
+        return;
+      }
       if (!(await this.#apply(message.seq, decodeOperation(message.data)))) {
         // Never past an operation this node could not apply: the consumer stops, and #start makes a new one from
         // that same operation after a pause, until it applies (the disk has room again).

@@ -13,6 +13,11 @@ export interface Storage {
   readonly releases: ObjectStore | null;
   /** Snapshots of the node; undefined for `internal`: the engine's DATA_DIR/snapshots. */
   readonly snapshots: ObjectStore | undefined;
+  /**
+   * Cluster mode's snapshots, shared by every node (the bucket's `cluster-snapshots/` area); undefined for
+   * `internal`: the JetStream object store `godb-snapshots`.
+   */
+  readonly clusterSnapshots: ObjectStore | undefined;
   /** Releases the provider's connections. */
   close(): void;
 }
@@ -29,7 +34,7 @@ const partSize = 5 * 1024 * 1024;
  */
 export async function openStorage(config: Config): Promise<Storage> {
   if (config.STORAGE_PROVIDER === 'internal') {
-    return { files: undefined, releases: null, snapshots: undefined, close() {} };
+    return { files: undefined, releases: null, snapshots: undefined, clusterSnapshots: undefined, close() {} };
   }
   const prefix = config.S3_PREFIX === '' || config.S3_PREFIX.endsWith('/') ? config.S3_PREFIX : `${config.S3_PREFIX}/`;
   const bucket = new S3Bucket({
@@ -53,6 +58,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     files: bucket.area('files'),
     releases: bucket.area('releases'),
     snapshots: bucket.area('snapshots'),
+    clusterSnapshots: bucket.area('cluster-snapshots'),
     close: () => bucket.client.destroy(),
   };
 }

@@ -51,16 +51,8 @@ interface Node {
   child: ChildProcess | null;
 }
 
-const config = (root: string, node: Node, all: readonly Node[]) => `server_name: ${node.name}
-listen: 127.0.0.1:${node.client}
-http: 127.0.0.1:${node.monitor}
-max_payload: 8MB
-jetstream {
-  store_dir: "${join(root, node.name)}"
-  max_memory_store: 64MB
-  max_file_store: 2GB
-}
-cluster {
+/** The cluster block; a single server runs without one (JetStream refuses a cluster without routes). */
+const clusterBlock = (node: Node, all: readonly Node[]) => `cluster {
   name: godb-test
   listen: 127.0.0.1:${node.route}
   routes: [
@@ -71,6 +63,17 @@ ${all
   ]
 }
 `;
+
+const config = (root: string, node: Node, all: readonly Node[]) => `server_name: ${node.name}
+listen: 127.0.0.1:${node.client}
+http: 127.0.0.1:${node.monitor}
+max_payload: 8MB
+jetstream {
+  store_dir: "${join(root, node.name)}"
+  max_memory_store: 64MB
+  max_file_store: 2GB
+}
+${all.length === 1 ? '' : clusterBlock(node, all)}`;
 
 /** True when the node answers its health check with JetStream current (meta leader known, streams caught up). */
 async function healthy(node: Node): Promise<boolean> {
@@ -95,7 +98,7 @@ async function metaLeader(node: Node): Promise<boolean> {
 }
 
 /**
- * Starts three JetStream nodes in a new temporary folder and waits until every one is healthy and the cluster has
+ * Starts three JetStream nodes (or `size`; one runs as a standalone server) in a new temporary folder and waits until every one is healthy and the cluster has
  * a meta leader. Throws, naming the Debian package, when nats-server is not installed: a test that needs it fails
  * rather than passing without it.
  */
@@ -156,7 +159,9 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const ready = async (which: readonly Node[]) => {
     // A bound for a broken installation, not an assertion on speed.
     for (let attempt = 0; attempt < 600; attempt += 1) {
-      const states = await Promise.all(which.map(async (n) => (await healthy(n)) && (await metaLeader(n))));
+      const states = await Promise.all(
+        which.map(async (n) => (await healthy(n)) && (nodes.length === 1 || (await metaLeader(n)))),
+      );
       if (states.every(Boolean)) return;
       await sleep(100);
     }

@@ -7,10 +7,14 @@ import type { Bounds } from './slices.js';
  * database), and the reads of the copy it made.
  */
 
-/** Where a snapshot stands: the highest document seq and the schema version at its point. */
+/**
+ * Where a snapshot stands: the highest document seq and the schema version at its point, and for a whole node the
+ * replicated log's applied sequence of each stream (cluster mode; empty on an embedded node).
+ */
 export interface SnapshotPoint {
   readonly lastSeq: number;
   readonly schemaVersion: number;
+  readonly clusterApplied?: Readonly<Record<string, number>>;
 }
 
 /** Opens the read transaction of a whole-node snapshot on `reader` (the store, read-only): its point. */
@@ -18,7 +22,12 @@ export function beginNodeRead(reader: Database.Database): SnapshotPoint {
   reader.exec('BEGIN');
   const lastSeq = reader.prepare('SELECT COALESCE(MAX(seq), 0) FROM documents').pluck().get() as number;
   const schemaVersion = reader.pragma('user_version', { simple: true }) as number;
-  return { lastSeq, schemaVersion };
+  const clusterApplied = Object.fromEntries(
+    (reader.prepare('SELECT stream, seq FROM cluster_applied').all() as { stream: string; seq: number }[]).map(
+      (row) => [row.stream, row.seq],
+    ),
+  );
+  return { lastSeq, schemaVersion, clusterApplied };
 }
 
 /** Ends the read transaction of a whole-node snapshot. */

@@ -57,6 +57,11 @@ export interface SnapshotManifest {
    * tenant snapshot, the tenant's highest.
    */
   readonly last_write_seq: number;
+  /**
+   * Cluster mode, whole-node snapshots: the last sequence of each stream of the replicated log that the snapshot's
+   * rows include (read in the same read transaction as the copy, so replaying from the next one is exact).
+   */
+  readonly cluster_applied?: Readonly<Record<string, number>>;
   /** Schema version (`PRAGMA user_version`) of the stored database. */
   readonly schema_version: number;
   readonly files: readonly SnapshotFile[];
@@ -76,7 +81,7 @@ export interface SnapshotManifest {
 
 /** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
 const snapshotId = /^snap-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
-const archiveKey = (id: string) => `${id}.tar`;
+export const archiveKey = (id: string) => `${id}.tar`;
 const manifestKey = (id: string) => `${id}.manifest.json`;
 
 function sha256Of(path: string): Promise<string> {
@@ -259,6 +264,8 @@ export class Snapshots {
         ...(tenantId !== undefined && { tenant_id: tenantId }),
         created_at: createdAt,
         last_write_seq: point.lastSeq,
+        ...(point.clusterApplied !== undefined &&
+          Object.keys(point.clusterApplied).length > 0 && { cluster_applied: point.clusterApplied }),
         schema_version: point.schemaVersion,
         files,
         ...(missing.length > 0 && { missing_files: missing }),

@@ -40,6 +40,14 @@ export interface ClusterStatus {
   readonly halted?: { readonly seq: number; readonly reason: string };
   /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
   readonly startingUp?: { readonly applied: number; readonly target: number };
+  /** Whether this node holds the lease on the cluster's singleton work (snapshots, truncation) now. */
+  readonly leaseHolder?: boolean;
+  /** The newest verified cluster snapshot this node knows of (a new or wiped node starts from it). */
+  readonly latestSnapshot?: { readonly id: string; readonly seq: number };
+  /** As lease holder: the sequence below which this node last truncated the log. */
+  readonly truncatedBefore?: number;
+  /** The cluster snapshot this node restored at start-up (it was new, wiped, or the log was truncated past it). */
+  readonly restoredFrom?: { readonly id: string; readonly seq: number };
 }
 
 export const emptyStatus = (): NodeStatus => ({
@@ -178,6 +186,25 @@ export function createMetrics(sources: MetricSources) {
     collect() {
       const cluster = sources.status().cluster;
       if (cluster) this.set(cluster.startingUp ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_lease_holder',
+    help: "Cluster mode: 1 while this node holds the lease on the cluster's singleton work (snapshots, log truncation), else 0.",
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster?.leaseHolder !== undefined) this.set(cluster.leaseHolder ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_snapshot_sequence',
+    help: 'Cluster mode: the log sequence of the newest verified cluster snapshot this node knows of (as lease holder, or restored at start-up).',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      const seq = cluster?.latestSnapshot?.seq ?? cluster?.restoredFrom?.seq;
+      if (seq !== undefined) this.set(seq);
     },
   });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.

@@ -30,6 +30,14 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
           node_id: cluster.node,
           applied_seq: cluster.applied,
           lag: cluster.lag,
+          ...(cluster.leaseHolder !== undefined && { lease_holder: cluster.leaseHolder }),
+          ...(cluster.latestSnapshot && {
+            latest_snapshot: { id: cluster.latestSnapshot.id, seq: cluster.latestSnapshot.seq },
+          }),
+          ...(cluster.truncatedBefore !== undefined && { truncated_before_seq: cluster.truncatedBefore }),
+          ...(cluster.restoredFrom && {
+            restored_snapshot: { id: cluster.restoredFrom.id, seq: cluster.restoredFrom.seq },
+          }),
           ...(cluster.halted && { halted_at_seq: cluster.halted.seq, halted_because: cluster.halted.reason }),
           ...(cluster.startingUp && {
             catching_up: { applied_seq: cluster.startingUp.applied, target_seq: cluster.startingUp.target },

@@ -210,6 +210,17 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           <code>/readyz</code> with <code>cluster.halted_at_seq</code> until it succeeds.
         </li>
         <li>
+          One node at a time, the holder of a lease in JetStream KV (another node takes it within{' '}
+          <code>CLUSTER_LEASE_TTL_MS</code> when it dies), takes a cluster snapshot every{' '}
+          <code>CLUSTER_SNAPSHOT_EVERY_OPS</code> operations or <code>CLUSTER_SNAPSHOT_EVERY_MIN</code> minutes into the
+          JetStream object store (or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), checks it by reading it back,
+          keeps the last two and truncates the log below both the newest and the slowest node heard from within{' '}
+          <code>CLUSTER_NODE_GONE_S</code>. A new or wiped node, or one away so long that the log was truncated past it,
+          restores the newest snapshot before it opens (<code>/readyz</code> says{' '}
+          <code>cluster.restoring_snapshot</code>; old data is moved to <code>DATA_DIR/replaced-&lt;time&gt;</code>),
+          then replays the log after it.
+        </li>
+        <li>
           What an acknowledged write survives: it is on a majority of the NATS servers and committed to the answering
           node&apos;s SQLite. nats-server 2.9 (Debian bookworm) writes streams to disk but syncs them on a 2-minute
           timer, so a power loss of every NATS server at once can lose the last two minutes of the log; the loss of one

@@ -1,0 +1,158 @@
+import type { ClusterSnapshots, VerifiedSnapshot } from './cluster-snapshots.js';
+import { Lease } from './lease.js';
+import type { NatsLog } from './nats-log.js';
+import { ClusterProgress } from './progress.js';
+
+export interface ClusterDutiesOptions {
+  readonly log: NatsLog;
+  readonly nodeId: string;
+  /** CLUSTER_NODE_GONE_S, in milliseconds. */
+  readonly goneAfterMs: number;
+  /** CLUSTER_LEASE_TTL_MS. */
+  readonly leaseTtlMs: number;
+  /** The cluster snapshots; null: this node takes none (and so never truncates the log). */
+  readonly snapshots: ClusterSnapshots | null;
+  /** CLUSTER_SNAPSHOT_EVERY_OPS (0: not by count). */
+  readonly snapshotEveryOps: number;
+  /** CLUSTER_SNAPSHOT_EVERY_MIN, in milliseconds (0: not by time). */
+  readonly snapshotEveryMs: number;
+  /** Wall-clock milliseconds (snapshots record Unix seconds). */
+  readonly now: () => number;
+  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+}
+
+/** The lease of the singleton work this module runs. */
+export const maintenanceJob = 'cluster-maintenance';
+
+/** What the singleton work did last, for /readyz and the tests. */
+export interface DutiesStatus {
+  readonly leaseHolder: boolean;
+  /** The newest verified cluster snapshot this node knows of. */
+  readonly latestSnapshot?: { readonly id: string; readonly seq: number };
+  /** The stream sequence below which this node last truncated the log (as lease holder). */
+  readonly truncatedBefore?: number;
+}
+
+/**
+ * What a cluster node does besides applying the log: it reports its progress to KV `godb-progress`, and contends
+ * for the lease on the cluster's singleton work. The holder, on every check (a third of the lease's TTL, at most
+ * 5 s): takes a cluster snapshot when CLUSTER_SNAPSHOT_EVERY_OPS operations or CLUSTER_SNAPSHOT_EVERY_MIN minutes
+ * passed since the newest verified one, then truncates the log below min(that snapshot's sequence, the slowest live
+ * node's applied sequence) + 1. Each step runs only while the lease's fencing token is still this node's.
+ *
+ * @example const duties = await ClusterDuties.start({ log, nodeId: 'a', snapshots, … });
+ */
+export class ClusterDuties {
+  readonly progress: ClusterProgress;
+  readonly lease: Lease;
+  readonly snapshots: ClusterSnapshots | null;
+  readonly #options: ClusterDutiesOptions;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #work: Promise<void> = Promise.resolve();
+  #latest: VerifiedSnapshot | null = null;
+  #truncatedBefore = 0;
+  /** When this node took the lease (wall clock): the time-based threshold counts from it when no snapshot exists. */
+  #heldSince = 0;
+  #stopped = false;
+
+  private constructor(progress: ClusterProgress, lease: Lease, options: ClusterDutiesOptions) {
+    this.progress = progress;
+    this.lease = lease;
+    this.snapshots = options.snapshots;
+    this.#options = options;
+  }
+
+  static async start(options: ClusterDutiesOptions): Promise<ClusterDuties> {
+    const { log } = options;
+    const progress = await ClusterProgress.open(log.connection, {
+      node: options.nodeId,
+      goneAfterMs: options.goneAfterMs,
+      replicas: log.replicas,
+      report: () => ({ applied: log.applied }),
+    });
+    await progress.start();
+    let duties: ClusterDuties | null = null;
+    const lease = await Lease.start(log.connection, {
+      job: maintenanceJob,
+      holder: options.nodeId,
+      ttlMs: options.leaseTtlMs,
+      replicas: log.replicas,
+      logger: options.logger,
+      onChange: (token) => {
+        if (duties && token !== null) duties.#heldSince = options.now();
+      },
+    });
+    duties = new ClusterDuties(progress, lease, options);
+    duties.#heldSince = options.now();
+    duties.#timer = setInterval(() => void duties.check(), Math.min(5_000, Math.floor(options.leaseTtlMs / 3)));
+    duties.#timer.unref();
+    return duties;
+  }
+
+  status(): DutiesStatus {
+    return {
+      leaseHolder: this.lease.token !== null,
+      ...(this.#latest && { latestSnapshot: { id: this.#latest.id, seq: this.#latest.seq } }),
+      ...(this.#truncatedBefore > 0 && { truncatedBefore: this.#truncatedBefore }),
+    };
+  }
+
+  /** One round of the singleton work when this node holds the lease (rounds never overlap); errors are logged. */
+  check(): Promise<void> {
+    this.#work = this.#work.then(() =>
+      this.#check().catch((error: unknown) =>
+        this.#options.logger.error({ err: error }, 'cluster mode: the singleton work failed; the next check retries'),
+      ),
+    );
+    return this.#work;
+  }
+
+  async #check(): Promise<void> {
+    const token = this.lease.token;
+    const { snapshots, log } = this.#options;
+    if (this.#stopped || token === null || !snapshots) return;
+    const holding = () => !this.#stopped && this.lease.token === token;
+    let latest = (await snapshots.verified())[0] ?? null;
+    const since = latest?.seq ?? 0;
+    const applied = log.applied;
+    const { snapshotEveryOps: everyOps, snapshotEveryMs: everyMs } = this.#options;
+    const sinceAt = latest ? Math.max(latest.created_at * 1000, this.#heldSince) : this.#heldSince;
+    const due =
+      applied > since &&
+      ((everyOps > 0 && applied - since >= everyOps) || (everyMs > 0 && this.#options.now() - sinceAt >= everyMs));
+    if (due && holding()) {
+      latest = await snapshots.take(token, holding);
+      this.#options.logger.info(
+        { snapshot: latest.id, seq: latest.seq, bytes: latest.bytes, token },
+        'cluster mode: took and verified a cluster snapshot',
+      );
+    }
+    this.#latest = latest;
+    if (latest) await this.#truncate(latest, holding);
+  }
+
+  /** Purges the log below min(latest verified snapshot, slowest live node) + 1, never what a live node needs. */
+  async #truncate(latest: VerifiedSnapshot, holding: () => boolean): Promise<void> {
+    const { log } = this.#options;
+    const live = await this.progress.live();
+    const slowest = Math.min(log.applied, ...live.map((p) => p.applied));
+    const keepFrom = Math.min(latest.seq, slowest) + 1;
+    const { first } = await log.bounds();
+    if (keepFrom <= first || !holding()) return;
+    const purged = await log.truncateBefore(keepFrom);
+    this.#truncatedBefore = keepFrom;
+    this.#options.logger.info(
+      { keep_from: keepFrom, purged, snapshot_seq: latest.seq, slowest_live: slowest, live: live.length },
+      'cluster mode: truncated the log',
+    );
+  }
+
+  /** Stops the work, contending (releasing the lease if held, so another node takes over at once) and reporting. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#work;
+    await this.lease.stop();
+    await this.progress.stop();
+  }
+}

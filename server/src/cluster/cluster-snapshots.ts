@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ObjectStore } from '../engine/files/object-store.js';
+import { unpackSnapshot } from '../engine/snapshots/restore.js';
+import type { SnapshotManifest, Snapshots } from '../engine/snapshots/snapshots.js';
+
+/** The KV bucket of the cluster's own records (no TTL): the verified snapshots under {@link snapshotsKey}. */
+export const clusterBucket = 'godb-cluster';
+const snapshotsKey = 'snapshots';
+/** How many verified cluster snapshots are kept: a node restoring the newest still finds it while one more is made. */
+export const keptSnapshots = 2;
+
+/** A cluster snapshot whose archive was read back from the store and matched every checksum of its manifest. */
+export interface VerifiedSnapshot {
+  readonly id: string;
+  /** The last sequence of the stream its rows include: a node restoring it replays from the next one. */
+  readonly seq: number;
+  readonly bytes: number;
+  /** Unix seconds of the snapshot's consistent point. */
+  readonly created_at: number;
+  /** The node that took it, and its lease's fencing token then. */
+  readonly node: string;
+  readonly token: number;
+}
+
+export interface ClusterSnapshotsOptions {
+  /** Whole-node snapshots of this node, written to the shared store (the NATS object store, or the S3 area). */
+  readonly snapshots: Snapshots;
+  readonly store: ObjectStore;
+  /** The stream whose applied sequence a snapshot records. */
+  readonly stream: string;
+  /** This node's data folder: snapshots read back for verification are unpacked under it, then removed. */
+  readonly dataDir: string;
+  readonly node: string;
+}
+
+/**
+ * The cluster's snapshots: whole-node snapshots (SQLite online backup, index files, manifest) that the lease holder
+ * takes and stores where every node can fetch them, each recording the stream sequence it includes. A snapshot is
+ * verified once its archive was read back from the store and every file matched its manifest's size and SHA-256;
+ * only verified ones are listed (in KV `godb-cluster`, key `snapshots`, newest first, the last {@link keptSnapshots})
+ * and only they bound truncation and serve catch-up. Older archives are deleted from the store.
+ *
+ * @example const taken = await clusterSnapshots.take(lease.token); // { id, seq, … }
+ */
+export class ClusterSnapshots {
+  readonly #kv: KV;
+  readonly #options: ClusterSnapshotsOptions;
+
+  private constructor(kv: KV, options: ClusterSnapshotsOptions) {
+    this.#kv = kv;
+    this.#options = options;
+  }
+
+  static async open(nc: NatsConnection, replicas: number, options: ClusterSnapshotsOptions): Promise<ClusterSnapshots> {
+    const kv = await new Kvm(nc).create(clusterBucket, { replicas, history: 1 });
+    return new ClusterSnapshots(kv, options);
+  }
+
+  get store(): ObjectStore {
+    return this.#options.store;
+  }
+
+  /** The verified snapshots, newest first. */
+  async verified(): Promise<VerifiedSnapshot[]> {
+    const entry = await this.#kv.get(snapshotsKey);
+    return entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : [];
+  }
+
+  /**
+   * Takes a whole-node snapshot into the shared store, reads it back to verify it, and lists it as the newest
+   * verified one (compare-and-set on the list's revision, only while `stillHolding()`), then deletes archives no
+   * longer listed. A snapshot that fails verification is deleted and the error thrown; the list is unchanged.
+   */
+  async take(token: number, stillHolding: () => boolean): Promise<VerifiedSnapshot> {
+    const { snapshots, stream, node } = this.#options;
+    const manifest = await snapshots.create(snapshots.newId());
+    try {
+      await this.verify(manifest.id);
+    } catch (error) {
+      await snapshots.delete(manifest.id).catch(() => undefined);
+      throw error;
+    }
+    const taken: VerifiedSnapshot = {
+      id: manifest.id,
+      seq: manifest.cluster_applied?.[stream] ?? 0,
+      bytes: manifest.bytes,
+      created_at: manifest.created_at,
+      node,
+      token,
+    };
+    const entry = await this.#kv.get(snapshotsKey);
+    const before = entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : [];
+    if (!stillHolding()) {
+      await snapshots.delete(manifest.id).catch(() => undefined);
+      throw new Error('the lease was lost while the snapshot was taken; it was not listed');
+    }
+    const kept = [taken, ...before].slice(0, keptSnapshots);
+    const value = JSON.stringify(kept);
+    if (entry) await this.#kv.update(snapshotsKey, value, entry.revision);
+    else await this.#kv.create(snapshotsKey, value);
+    // Archives no longer listed (older ones, or one a holder that died left unlisted) leave the store.
+    const listed = new Set(kept.map((s) => s.id));
+    const stale = (await this.#options.store.list()).filter((key) => !listed.has(key.replace(/\..*$/, '')));
+    await this.#options.store.delete(stale);
+    return taken;
+  }
+
+  /** Reads the stored archive back and checks every file against its manifest (SNAPSHOT_CORRUPT otherwise). */
+  async verify(id: string): Promise<SnapshotManifest> {
+    const staging = join(this.#options.dataDir, 'snapshots', `.verify-${randomUUID()}`);
+    mkdirSync(staging, { recursive: true });
+    try {
+      const archive = await this.#options.snapshots.archive(id);
+      return await unpackSnapshot(archive.body, staging);
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tenantDigest } from '../test-support/digest.js';
+import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+
+const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+
+interface ClusterReadyz {
+  cluster: {
+    node_id: string;
+    applied_seq: number;
+    lease_holder: boolean;
+    latest_snapshot?: { id: string; seq: number };
+    truncated_before_seq?: number;
+    restored_snapshot?: { id: string; seq: number };
+  };
+}
+
+/** Polls `check` until it holds (a hang detector after 120 s, not a timing). */
+async function until(check: () => boolean | Promise<boolean>, what: string | (() => string)): Promise<void> {
+  const deadline = performance.now() + 120_000;
+  while (!(await check())) {
+    assert.ok(performance.now() < deadline, `never: ${typeof what === 'string' ? what : what()}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Issue #17, catch-up and truncation: three GoDB nodes on a three-node NATS JetStream cluster (real processes on
+ * loopback). The lease holder takes a cluster snapshot once a small number of operations passed
+ * (CLUSTER_SNAPSHOT_EVERY_OPS), verifies it, and truncates the log below it; a wiped node, and one the log was
+ * truncated past while it was away, restore that snapshot, replay the rest and end with the same documents.
+ */
+describe('cluster snapshots, log truncation and catch-up from a snapshot (issue #17)', () => {
+  let nats: NatsCluster;
+  const dirs = new Map<string, string>();
+  const nodes = new Map<string, TestServer>();
+
+  const startNode = async (name: string) => {
+    const dir = dirs.get(name) ?? mkdtempSync(join(tmpdir(), `godb-snap-${name}-`));
+    dirs.set(name, dir);
+    const node = await startTestServer({
+      NATS_URL: nats.url,
+      NODE_ID: name,
+      JWT_SECRET: jwtSecret,
+      DATA_DIR: dir,
+      CLUSTER_SNAPSHOT_EVERY_OPS: '15',
+      CLUSTER_SNAPSHOT_EVERY_MIN: '0',
+      CLUSTER_LEASE_TTL_MS: '10000',
+      CLUSTER_NODE_GONE_S: '2',
+      // TEST_LOG_LEVEL=info shows what the nodes log (snapshots, truncation, restores) when a run needs explaining.
+      ...(process.env.TEST_LOG_LEVEL && { LOG_LEVEL: process.env.TEST_LOG_LEVEL }),
+    });
+    nodes.set(name, node);
+    return node;
+  };
+  const running = () => [...nodes.values()];
+  const readyz = async (node: TestServer) =>
+    ((await node.app.inject({ method: 'GET', url: '/readyz' })).json() as ClusterReadyz).cluster;
+  const holder = () => running().find((n) => n.clusterDuties!.lease.token !== null);
+  /** A node's data folder (DATA_DIR; the test server's own `dataDir` is another, unused one). */
+  const dirOf = (node: TestServer) => dirs.get([...nodes.entries()].find(([, n]) => n === node)![0])!;
+
+  /** Waits until every running node applied everything the log holds now. */
+  const settle = async () => {
+    const last = (await running()[0]!.cluster!.bounds()).last;
+    await Promise.all(running().map((n) => n.cluster!.waitFor(last)));
+    // And reported it (nodes report every few seconds; truncation reads the reports).
+    await Promise.all(running().map((n) => n.clusterDuties!.progress.report()));
+  };
+
+  /** Writes `count` documents round-robin on the running nodes; answers the ids acknowledged (201). */
+  const write = async (token: string, prefix: string, count: number) => {
+    const acknowledged: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const node = running()[i % running().length]!;
+      const id = `${prefix}-${i}`;
+      const res = await node.app.inject({
+        method: 'POST',
+        url: '/api/v1/documents',
+        headers: bearer(token),
+        payload: { id, title: `Document ${id}`, content: `Text of ${id}, written on one node, read on all.` },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      acknowledged.push(id);
+    }
+    return acknowledged;
+  };
+
+  before(async () => {
+    nats = await startNatsCluster();
+    for (const name of ['a', 'b', 'c']) await startNode(name);
+  });
+
+  after(async () => {
+    await Promise.all(running().map((n) => n.close()));
+    await nats?.stop();
+    for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
+  });
+
+  let token = '';
+  let tenantId = '';
+  const acknowledged: string[] = [];
+
+  test('the lease holder takes a verified snapshot and truncates the log below it; two snapshots are kept', async () => {
+    assert.ok(holder(), 'one node holds the lease');
+    // The holder now (on a loaded machine a holder may miss its renewals and the lease move).
+    const leader = () => holder()!;
+    ({ token, tenantId } = await nodes.get('a')!.registerTenant());
+    acknowledged.push(...(await write(token, 'first', 20)));
+    await settle();
+    await leader().clusterDuties!.check();
+    const after = await readyz(leader());
+    assert.ok(after.latest_snapshot, JSON.stringify(after));
+    // Taken by the holder's own checks or by this one, once 15 operations were applied (CLUSTER_SNAPSHOT_EVERY_OPS).
+    assert.ok(after.latest_snapshot.seq >= 15, 'the snapshot includes the writes');
+    const bounds = await leader().cluster!.bounds();
+    console.log(`log truncated: first sequence ${bounds.first}, last ${bounds.last}`);
+    assert.equal(bounds.first, after.latest_snapshot.seq + 1, "the log's first sequence moved past the snapshot");
+    assert.equal(after.truncated_before_seq, bounds.first);
+    const metrics = (await leader().app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /^godb_cluster_lease_holder 1$/m);
+    assert.match(metrics, new RegExp(`^godb_cluster_snapshot_sequence ${after.latest_snapshot.seq}$`, 'm'));
+
+    // More writes, another snapshot: the newest two are listed, and only their archives stay in the store.
+    acknowledged.push(...(await write(token, 'second', 16)));
+    await settle();
+    await leader().clusterDuties!.check();
+    const verified = await leader().clusterDuties!.snapshots!.verified();
+    assert.equal(verified.length, 2);
+    assert.ok(verified[0]!.seq > verified[1]!.seq);
+    const keys = (await leader().clusterDuties!.snapshots!.store.list()).sort();
+    assert.deepEqual(keys, verified.flatMap((s) => [`${s.id}.manifest.json`, `${s.id}.tar`]).sort());
+    assert.equal((await leader().cluster!.bounds()).first, verified[0]!.seq + 1);
+    // A third one replaces the oldest.
+    acknowledged.push(...(await write(token, 'third', 16)));
+    await settle();
+    await leader().clusterDuties!.check();
+    const newer = await leader().clusterDuties!.snapshots!.verified();
+    assert.deepEqual(
+      newer.slice(1).map((s) => s.id),
+      [verified[0]!.id],
+    );
+  });
+
+  test('a node whose data folder is wiped restores the latest snapshot, replays the rest, ends with the same documents', async () => {
+    const name = [...nodes.keys()].find((n) => nodes.get(n) !== holder())!;
+    await nodes.get(name)!.close();
+    nodes.delete(name);
+    rmSync(dirs.get(name)!, { recursive: true, force: true });
+    // Writes while it is away: after the newest snapshot, so the node replays them from the log.
+    acknowledged.push(...(await write(token, 'away', 6)));
+    const latest = (await holder()!.clusterDuties!.snapshots!.verified())[0]!;
+    const node = await startNode(name);
+    const status = await readyz(node);
+    assert.deepEqual(status.restored_snapshot, { id: latest.id, seq: latest.seq });
+    await settle();
+    const reference = tenantDigest(dirOf(holder()!), tenantId);
+    const restored = tenantDigest(dirOf(node), tenantId);
+    assert.deepEqual(restored.collections, reference.collections);
+    assert.deepEqual(restored.repeated, []);
+    for (const id of acknowledged) assert.ok(restored.ids.has(id), `acknowledged ${id} is on the restored node`);
+    // It serves: a document written before the snapshot and one after it are read there.
+    for (const id of ['first-0', 'away-5']) {
+      const res = await node.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: bearer(token) });
+      assert.equal(res.statusCode, 200, res.body);
+      // Its vector index came with the snapshot (or was replayed after it): a search finds the document.
+      const search = await node.app.inject({
+        method: 'POST',
+        url: '/api/v1/search/vector',
+        headers: bearer(token),
+        payload: { query: `Text of ${id}, written on one node, read on all.`, threshold: 0, limit: 3 },
+      });
+      assert.equal(search.statusCode, 200, search.body);
+      const top = (search.json() as { results: { document_id?: string; id?: string }[] }).results[0];
+      assert.equal(top?.document_id ?? top?.id, id, search.body);
+    }
+  });
+
+  test('a damaged snapshot is refused: the node does not start on it, and starts once the archive is whole', async () => {
+    const leader = holder()!;
+    const name = [...nodes.keys()].find((n) => nodes.get(n) !== leader)!;
+    await nodes.get(name)!.close();
+    nodes.delete(name);
+    rmSync(dirs.get(name)!, { recursive: true, force: true });
+    const store = leader.clusterDuties!.snapshots!.store;
+    const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await store.get(`${latest.id}.tar`))!.body) chunks.push(chunk as Buffer);
+    const whole = Buffer.concat(chunks);
+    const damaged = Buffer.from(whole);
+    // A byte of the database file's contents (past the manifest and the tar headers) changes.
+    damaged[damaged.length - 4096] = damaged[damaged.length - 4096]! ^ 0xff;
+    await store.put(`${latest.id}.tar`, damaged);
+    await assert.rejects(startNode(name), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'SNAPSHOT_CORRUPT', error.message);
+      return true;
+    });
+    assert.ok(!existsSync(join(dirs.get(name)!, 'godb.sqlite')), 'nothing of a damaged snapshot is put in place');
+    await store.put(`${latest.id}.tar`, whole);
+    const node = await startNode(name);
+    assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
+    await settle();
+    assert.deepEqual(
+      tenantDigest(dirOf(node), tenantId).collections,
+      tenantDigest(dirOf(leader), tenantId).collections,
+    );
+  });
+
+  test('a node the log was truncated past while it was away restores the snapshot; its old store is kept aside', async () => {
+    const leader = holder()!;
+    const name = [...nodes.keys()].find((n) => nodes.get(n) !== leader)!;
+    await nodes.get(name)!.close();
+    nodes.delete(name);
+    // Gone once its progress is older than CLUSTER_NODE_GONE_S: truncation no longer waits for it.
+    await until(async () => !(await leader.clusterDuties!.progress.live()).some((p) => p.node === name), 'gone');
+    acknowledged.push(...(await write(token, 'gone', 16)));
+    await settle();
+    await leader.clusterDuties!.check();
+    const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
+    acknowledged.push(...(await write(token, 'later', 3)));
+    const node = await startNode(name);
+    assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
+    const aside = readdirSync(dirOf(node)).filter((f) => f.startsWith('replaced-'));
+    assert.equal(aside.length, 1);
+    assert.ok(existsSync(join(dirOf(node), aside[0]!, 'godb.sqlite')), 'the old store is kept, not deleted');
+    await settle();
+    const reference = tenantDigest(dirOf(leader), tenantId);
+    const restored = tenantDigest(dirOf(node), tenantId);
+    assert.deepEqual(restored.collections, reference.collections);
+    for (const id of acknowledged) assert.ok(restored.ids.has(id), `acknowledged ${id} is on the restored node`);
+  });
+
+  test('the lease moves to another node when its holder stops', async () => {
+    const leader = holder()!;
+    const name = [...nodes.entries()].find(([, n]) => n === leader)![0];
+    const stopped = performance.now();
+    await leader.close();
+    nodes.delete(name);
+    await until(() => holder() !== undefined, 'another node took the lease');
+    console.log(`lease hand-over after the holder stopped: ${Math.round(performance.now() - stopped)} ms`);
+    // The new holder goes on with the work: a snapshot once enough operations passed, and truncation.
+    acknowledged.push(...(await write(token, 'after-handover', 16)));
+    await settle();
+    const next = holder()!;
+    await next.clusterDuties!.check();
+    const latest = (await next.clusterDuties!.snapshots!.verified())[0]!;
+    assert.equal(latest.node, [...nodes.entries()].find(([, n]) => n === next)![0]);
+    assert.equal((await next.cluster!.bounds()).first, latest.seq + 1);
+  });
+});

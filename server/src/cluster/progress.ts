@@ -1,0 +1,92 @@
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { openBucket } from './lease.js';
+
+/** The KV bucket where every node reports how far it applied the log: key = NODE_ID. */
+export const progressBucket = 'godb-progress';
+
+/** One node's report. */
+export interface NodeProgress {
+  readonly node: string;
+  /** The last sequence of the stream it applied (or, while `restoring`, the sequence of the snapshot it restores). */
+  readonly applied: number;
+  /** Wall-clock milliseconds of the report (for people reading the bucket; expiry is the bucket's TTL). */
+  readonly at: number;
+  /** True while the node restores a snapshot: it needs the log from `applied` + 1 on. */
+  readonly restoring?: boolean;
+}
+
+export interface ProgressOptions {
+  readonly node: string;
+  /** A node not heard from for this long counts as gone: its key expires (the bucket's TTL). */
+  readonly goneAfterMs: number;
+  readonly replicas: number;
+  /** What to report now. */
+  readonly report: () => { applied: number; restoring?: boolean };
+}
+
+/**
+ * Progress of every node in JetStream KV (`godb-progress`): each node puts its applied sequence under its NODE_ID
+ * every few seconds (a sixth of the gone-after time, at most 5 s); the bucket's TTL removes the key of a node that
+ * stopped reporting, so {@link ClusterProgress.live} lists only the nodes heard from within that time. The log is
+ * never truncated past the slowest of them.
+ *
+ * @example
+ *   const progress = await ClusterProgress.start(nc, { node: 'a', goneAfterMs: 900_000, replicas: 3, report });
+ *   Math.min(...(await progress.live()).map((p) => p.applied));
+ */
+export class ClusterProgress {
+  readonly #kv: KV;
+  readonly #options: ProgressOptions;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #busy: Promise<void> = Promise.resolve();
+
+  private constructor(kv: KV, options: ProgressOptions) {
+    this.#kv = kv;
+    this.#options = options;
+  }
+
+  static async open(nc: NatsConnection, options: ProgressOptions): Promise<ClusterProgress> {
+    return new ClusterProgress(
+      await openBucket(nc, progressBucket, { ttlMs: options.goneAfterMs, ...options }),
+      options,
+    );
+  }
+
+  /** Reports now, then every sixth of the gone-after time (at most every 5 s). */
+  async start(): Promise<void> {
+    await this.report();
+    this.#timer = setInterval(
+      () => void this.report().catch(() => undefined),
+      Math.max(100, Math.min(5_000, Math.floor(this.#options.goneAfterMs / 6))),
+    );
+    this.#timer.unref();
+  }
+
+  /** Puts this node's progress now (calls never overlap). */
+  report(): Promise<void> {
+    this.#busy = this.#busy
+      .catch(() => undefined)
+      .then(async () => {
+        const now = this.#options.report();
+        const value: NodeProgress = { node: this.#options.node, ...now, at: Date.now() };
+        await this.#kv.put(this.#options.node, JSON.stringify(value));
+      });
+    return this.#busy;
+  }
+
+  /** Every node heard from within the gone-after time. */
+  async live(): Promise<NodeProgress[]> {
+    const found: NodeProgress[] = [];
+    for await (const key of await this.#kv.keys()) {
+      const entry = await this.#kv.get(key);
+      if (entry?.operation === 'PUT') found.push(entry.json<NodeProgress>());
+    }
+    return found;
+  }
+
+  stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    return this.#busy.catch(() => undefined);
+  }
+}

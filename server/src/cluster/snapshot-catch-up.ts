@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { ConfigError } from '../config/env.js';
+import { appliedOnDisk, dropNodeLocalRows } from '../engine/cluster/adopted-snapshot.js';
+import type { ObjectStore } from '../engine/files/object-store.js';
+import { restoreSnapshot } from '../engine/snapshots/restore.js';
+import { archiveKey } from '../engine/snapshots/snapshots.js';
+import { clusterBucket, type VerifiedSnapshot } from './cluster-snapshots.js';
+import { defaultStream } from './nats-log.js';
+import { NatsObjectStore, snapshotBucket } from './nats-object-store.js';
+import { progressBucket, type NodeProgress } from './progress.js';
+
+export interface SnapshotCatchUpOptions {
+  readonly servers: readonly string[];
+  readonly nodeId: string;
+  readonly dataDir: string;
+  /** The shared store of cluster snapshots when it is S3; null: the JetStream object store. */
+  readonly store: ObjectStore | null;
+  /** Where the snapshot's uploaded files go (the node's file store). */
+  readonly files: ObjectStore;
+  /** CLUSTER_NODE_GONE_S in milliseconds: the TTL of the progress bucket, should this node be the one to make it. */
+  readonly goneAfterMs: number;
+  /** Told what is restored, as it starts (for the logs and /readyz). */
+  readonly onRestoring?: (snapshot: VerifiedSnapshot) => void;
+  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+}
+
+/** What a node restored before it opened its store. */
+export interface RestoredSnapshot {
+  readonly id: string;
+  readonly seq: number;
+  /** Where the node's previous data went (kept for the operator), when it had any. */
+  readonly previousData?: string;
+}
+
+/**
+ * Catch-up from a cluster snapshot, run before the engine opens the data folder. A node restores the newest
+ * verified cluster snapshot when the log no longer holds what it needs (its applied sequence + 1 is below the
+ * stream's first: the log was truncated while it was away, or gone) or when it has no store at all (new or wiped)
+ * and a snapshot exists (faster than replaying the whole log). It first reports the snapshot's sequence as its
+ * progress, so the log is not truncated past it meanwhile; a previous store is moved aside into
+ * `DATA_DIR/replaced-<time>/`, never deleted; the archive's checksums are checked before anything is moved into
+ * place (SNAPSHOT_CORRUPT: the next kept snapshot is tried); the taking node's own rows are dropped
+ * (see dropNodeLocalRows). The node then replays the log after the snapshot's sequence as usual.
+ *
+ * @example const restored = await catchUpFromSnapshot({ servers, nodeId, dataDir, store: null, files, … });
+ */
+export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Promise<RestoredSnapshot | null> {
+  const nc = await connect({ servers: [...options.servers], name: `godb-${options.nodeId}-catch-up` });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const first = await jsm.streams
+      .info(defaultStream)
+      .then((info) => info.state.first_seq)
+      .catch(() => null);
+    if (first === null) return null; // no log yet: nothing to catch up with
+    const hasStore = existsSync(join(options.dataDir, 'godb.sqlite'));
+    const applied = appliedOnDisk(options.dataDir, defaultStream);
+    const truncatedPast = applied + 1 < first;
+    const replicas = Math.min(3, options.servers.length);
+    const verified = await new Kvm(nc)
+      .open(clusterBucket)
+      .then((kv) => kv.get('snapshots'))
+      .then((entry) => (entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : []))
+      .catch((): VerifiedSnapshot[] => []);
+    // Only snapshots from which the log continues (every one, unless truncation outran them) and that are ahead.
+    const usable = verified.filter((s) => s.seq + 1 >= first && s.seq > applied);
+    if (!truncatedPast && (hasStore || usable.length === 0)) return null;
+    if (usable.length === 0) {
+      throw new ConfigError(
+        `Cluster mode: this node applied the log up to ${applied}, but the log now starts at ${first} and no verified cluster snapshot continues from there (${verified.length} listed). Start it once a snapshot was taken, or copy a node's data folder.`,
+      );
+    }
+    const store = options.store ?? (await NatsObjectStore.open(nc, snapshotBucket, replicas));
+    const progress = await new Kvm(nc).create(progressBucket, { ttl: options.goneAfterMs, replicas, history: 1 });
+    let previousData: string | undefined;
+    let lastError: unknown = null;
+    for (const snapshot of usable) {
+      // What this node needs from now on: the log after the snapshot (truncation keeps it while this key lives).
+      const report: NodeProgress = { node: options.nodeId, applied: snapshot.seq, at: Date.now(), restoring: true };
+      await progress.put(options.nodeId, JSON.stringify(report));
+      if (previousData === undefined && hasStore) previousData = moveAside(options.dataDir);
+      options.onRestoring?.(snapshot);
+      options.logger.info(
+        { snapshot: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes, applied, log_starts_at: first },
+        'cluster mode: restoring the latest cluster snapshot before replaying the log',
+      );
+      try {
+        const archive = await store.get(archiveKey(snapshot.id));
+        if (!archive) throw new Error(`its archive is not in ${store.location}`);
+        await restoreSnapshot(archive.body, options.dataDir, options.files);
+      } catch (error) {
+        lastError = error;
+        options.logger.error({ err: error, snapshot: snapshot.id }, 'cluster mode: a cluster snapshot was refused');
+        continue;
+      }
+      const dropped = dropNodeLocalRows(options.dataDir);
+      options.logger.info(
+        { snapshot: snapshot.id, seq: snapshot.seq, dropped_node_local_rows: dropped },
+        'cluster mode: restored the cluster snapshot; replaying the log after it',
+      );
+      return { id: snapshot.id, seq: snapshot.seq, ...(previousData !== undefined && { previousData }) };
+    }
+    throw lastError instanceof Error ? lastError : new Error('no cluster snapshot could be restored');
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Moves a store the log has left behind (and its index files) into `replaced-<time>/` beside it. */
+function moveAside(dataDir: string): string {
+  const target = join(dataDir, `replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(target, { recursive: true });
+  for (const name of ['godb.sqlite', 'godb.sqlite-wal', 'godb.sqlite-shm', 'vectors']) {
+    if (existsSync(join(dataDir, name))) renameSync(join(dataDir, name), join(target, name));
+  }
+  return target;
+}

@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The last sequence of `stream` the store in `dataDir` applied, read before the engine opens it (0: no store, or
+ * none applied). Used to decide whether a cluster node can replay the log or must restore a snapshot first.
+ *
+ * @example appliedOnDisk('./data', 'GODB_OPS') // 1234
+ */
+export function appliedOnDisk(dataDir: string, stream: string): number {
+  const file = join(dataDir, 'godb.sqlite');
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cluster_applied'").get();
+    if (!table) return 0;
+    const row = db.prepare('SELECT seq FROM cluster_applied WHERE stream = ?').get(stream) as
+      { seq: number } | undefined;
+    return row?.seq ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Rows of a whole-node snapshot that belong to the node that took it, not to the cluster, removed once a node
+ * restored that snapshot (before its engine opens): the mail outbox (the taking node relays its own mail; mail is
+ * not replicated), jobs (an asynchronous import runs, and is polled, on the node that took it; here it would stay
+ * "running" for ever), tenant restores under way (they name that node's folders) and stored files owed a deletion
+ * (that node's file store). Everything else is the replicated state, taken over as it is: its applied sequence
+ * (`cluster_applied`) is where this node replays from. The node id is not in the store (NODE_ID), and API keys'
+ * `last_used_at` stays a per-node approximation, as it is between live nodes.
+ *
+ * @example dropNodeLocalRows('./data'); // after restoreSnapshot(archive, './data')
+ */
+export function dropNodeLocalRows(dataDir: string): { outbox: number; jobs: number } {
+  const db = new Database(join(dataDir, 'godb.sqlite'));
+  try {
+    return db.transaction(() => {
+      const outbox = db.prepare('DELETE FROM outbox').run().changes;
+      const jobs = db.prepare('DELETE FROM jobs').run().changes;
+      db.prepare('DELETE FROM tenant_restores').run();
+      db.prepare('DELETE FROM file_deletions').run();
+      return { outbox, jobs };
+    })();
+  } finally {
+    db.close();
+  }
+}
