@@ -17,7 +17,7 @@ import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
 import { appliedSeq, streamLeader } from '../e2e/support/cluster-nodes.js';
 import { freePort, repoRoot, startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, httpRequest, saveResults, table } from './support.js';
+import { caveat, closedLoopRate, httpRequest, saveResults, table } from './support.js';
 
 // 20,000 by default, so that the whole run takes about 3 minutes on the shared 2-core machine; the issue's figure
 // is BENCH_CLUSTER_DOCS=100000 (about 5 minutes here; bench/results/cluster.json holds such a run).
@@ -127,61 +127,23 @@ async function write(server: ServerProcess, id: string, i: number): Promise<numb
 let written = 0;
 /** Acknowledged single-document writes per second, `clients` at once spread over `servers`. */
 async function writesPerSecond(servers: readonly ServerProcess[], label: string): Promise<number> {
-  let done = 0;
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_v, c) => {
-      const server = servers[c % servers.length]!;
-      while (performance.now() < end) {
-        const i = written++;
-        await write(server, `${label}-${i}`, i);
-        done += 1;
-      }
-    }),
-  );
-  return done / ((performance.now() - start) / 1000);
+  return closedLoopRate(clients, seconds, async (c) => {
+    const i = written++;
+    await write(servers[c % servers.length]!, `${label}-${i}`, i);
+  });
 }
 
 /** The most queries per second `clients` connections reach over `servers`, each sending its next when answered. */
 async function queriesPerSecond(servers: readonly ServerProcess[], kind: 'vector' | 'text'): Promise<number> {
-  let done = 0;
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_v, c) => {
-      const server = servers[c % servers.length]!;
-      for (let q = c; performance.now() < end; q += clients) {
-        const res =
-          kind === 'vector'
-            ? await send(
-                server,
-                'POST',
-                '/api/v1/search/vector',
-                JSON.stringify({
-                  vector: vectorOf(1_000_000 + (q % 100)),
-                  primary_table: collection,
-                  limit: 10,
-                  threshold: 0,
-                }),
-              )
-            : await send(
-                server,
-                'POST',
-                '/api/v1/search/text',
-                JSON.stringify({
-                  query: textQueries[q % 100],
-                  query_type: 'match',
-                  primary_table: collection,
-                  limit: 10,
-                }),
-              );
-        if (res.status !== 200) throw new Error(`${kind} search: ${res.status} ${res.body.slice(0, 300)}`);
-        done += 1;
-      }
-    }),
-  );
-  return done / ((performance.now() - start) / 1000);
+  return closedLoopRate(clients, seconds, async (c, turn) => {
+    const q = c + turn * clients;
+    const body =
+      kind === 'vector'
+        ? { vector: vectorOf(1_000_000 + (q % 100)), primary_table: collection, limit: 10, threshold: 0 }
+        : { query: textQueries[q % 100], query_type: 'match', primary_table: collection, limit: 10 };
+    const res = await send(servers[c % servers.length]!, 'POST', `/api/v1/search/${kind}`, JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`${kind} search: ${res.status} ${res.body.slice(0, 300)}`);
+  });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;

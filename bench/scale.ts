@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, httpRequest, machine, saveResults, table } from './support.js';
+import { caveat, closedLoopRate, httpRequest, machine, saveResults, table } from './support.js';
 import { embeddingLikeVectors, groundTruth, recall, row, rowJson } from './vector-data.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -240,19 +240,8 @@ async function ask(c: Case, i: number): Promise<string> {
   return res.body;
 }
 /** The most queries per second `clients` connections reach, each sending its next query when answered. */
-async function maxQps(c: Case, clients = 4): Promise<number> {
-  let done = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_v, w) => {
-      for (let i = w; performance.now() < end; i += clients) {
-        await ask(c, i);
-        done += 1;
-      }
-    }),
-  );
-  return done / seconds;
-}
+const maxQps = (c: Case, clients = 4) =>
+  closedLoopRate(clients, seconds, async (w, turn) => void (await ask(c, w + turn * clients)));
 /**
  * Latency at a steady rate: query i is sent at start + i / rate whether or not earlier ones were answered (an
  * open loop), and timed from when it was due, so queueing shows in the percentiles.

@@ -44,6 +44,31 @@ export async function throughput(fn: () => Promise<number>, seconds: number): Pr
   return items / ((performance.now() - start) / 1000);
 }
 
+/**
+ * The most operations per second `clients` concurrent loops reach in `seconds` (a closed loop: each starts its next
+ * call when the last one answered). Loop `client` calls `work(client, turn)` with its turns 0, 1, 2, …
+ *
+ * @example await closedLoopRate(4, 10, (c, turn) => ask(server, c + turn * 4));
+ */
+export async function closedLoopRate(
+  clients: number,
+  seconds: number,
+  work: (client: number, turn: number) => Promise<void>,
+): Promise<number> {
+  let done = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_v, client) => {
+      for (let turn = 0; performance.now() < end; turn += 1) {
+        await work(client, turn);
+        done += 1;
+      }
+    }),
+  );
+  return done / ((performance.now() - start) / 1000);
+}
+
 /** An HTTP answer read whole. */
 export interface HttpAnswer {
   readonly status: number;
