@@ -35,6 +35,7 @@ const sqlOutsideStores = [
  */
 const storeModules = [
   'server/src/engine/storage/**',
+  'server/src/engine/cluster/adopted-snapshot-rows.ts',
   'server/src/engine/cluster/applied-rows.ts',
   'server/src/engine/collections/collection-rows.ts',
   'server/src/engine/directory/api-key-store.ts',

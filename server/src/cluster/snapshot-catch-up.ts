@@ -4,7 +4,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { ConfigError } from '../config/env.js';
-import { appliedOnDisk, dropNodeLocalRows } from '../engine/cluster/adopted-snapshot.js';
+import { appliedOnDisk, dropNodeLocalRows } from '../engine/cluster/adopted-snapshot-rows.js';
 import type { ObjectStore } from '../engine/files/object-store.js';
 import { restoreSnapshot } from '../engine/snapshots/restore.js';
 import { archiveKey } from '../engine/snapshots/snapshots.js';
