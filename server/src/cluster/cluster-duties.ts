@@ -121,7 +121,11 @@ export class ClusterDuties {
       applied > since &&
       ((everyOps > 0 && applied - since >= everyOps) || (everyMs > 0 && this.#options.now() - sinceAt >= everyMs));
     if (due && holding()) {
-      latest = await snapshots.take(token, holding);
+      // A node restoring an older snapshot reads its archive now: that archive stays until the restore ends.
+      const restoring = new Set(
+        (await this.progress.live()).flatMap((p) => (p.restoring === true && p.snapshot ? [p.snapshot] : [])),
+      );
+      latest = await snapshots.take(token, holding, restoring);
       this.#options.logger.info(
         { snapshot: latest.id, seq: latest.seq, bytes: latest.bytes, token },
         'cluster mode: took and verified a cluster snapshot',

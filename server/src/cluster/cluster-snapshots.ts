@@ -73,9 +73,14 @@ export class ClusterSnapshots {
   /**
    * Takes a whole-node snapshot into the shared store, reads it back to verify it, and lists it as the newest
    * verified one (compare-and-set on the list's revision, only while `stillHolding()`), then deletes archives no
-   * longer listed. A snapshot that fails verification is deleted and the error thrown; the list is unchanged.
+   * longer listed, except those whose ids are in `restoring` (a node restoring that snapshot reads it now). A
+   * snapshot that fails verification is deleted and the error thrown; the list is unchanged.
    */
-  async take(token: number, stillHolding: () => boolean): Promise<VerifiedSnapshot> {
+  async take(
+    token: number,
+    stillHolding: () => boolean,
+    restoring: ReadonlySet<string> = new Set(),
+  ): Promise<VerifiedSnapshot> {
     const { snapshots, stream, node } = this.#options;
     const manifest = await snapshots.create(snapshots.newId());
     try {
@@ -103,7 +108,7 @@ export class ClusterSnapshots {
     if (entry) await this.#kv.update(snapshotsKey, value, entry.revision);
     else await this.#kv.create(snapshotsKey, value);
     // Archives no longer listed (older ones, or one a holder that died left unlisted) leave the store.
-    const listed = new Set(kept.map((s) => s.id));
+    const listed = new Set([...kept.map((s) => s.id), ...restoring]);
     const stale = (await this.#options.store.list()).filter((key) => !listed.has(key.replace(/\..*$/, '')));
     await this.#options.store.delete(stale);
     return taken;

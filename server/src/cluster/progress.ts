@@ -14,6 +14,8 @@ export interface NodeProgress {
   readonly at: number;
   /** True while the node restores a snapshot: it needs the log from `applied` + 1 on. */
   readonly restoring?: boolean;
+  /** While `restoring`: the id of the snapshot it reads (its archive is kept meanwhile). */
+  readonly snapshot?: string;
 }
 
 export interface ProgressOptions {

@@ -41,10 +41,10 @@ export interface RestoredSnapshot {
  * verified cluster snapshot when the log no longer holds what it needs (its applied sequence + 1 is below the
  * stream's first: the log was truncated while it was away, or gone) or when it has no store at all (new or wiped)
  * and a snapshot exists (faster than replaying the whole log). It first reports the snapshot's sequence as its
- * progress, so the log is not truncated past it meanwhile; a previous store is moved aside into
- * `DATA_DIR/replaced-<time>/`, never deleted; the archive's checksums are checked before anything is moved into
- * place (SNAPSHOT_CORRUPT: the next kept snapshot is tried); the taking node's own rows are dropped
- * (see dropNodeLocalRows). The node then replays the log after the snapshot's sequence as usual.
+ * progress, renewed until the restore ends, so the log is not truncated past it meanwhile (nor that snapshot's
+ * archive deleted); a previous store is moved aside into `DATA_DIR/replaced-<time>/`, never deleted; the archive's
+ * checksums are checked before anything is moved into place (SNAPSHOT_CORRUPT: the next kept snapshot is tried); the
+ * taking node's own rows are dropped (see dropNodeLocalRows). The node then replays the log after the snapshot's sequence as usual.
  *
  * @example const restored = await catchUpFromSnapshot({ servers, nodeId, dataDir, store: null, files, … });
  */
@@ -80,8 +80,25 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
     let lastError: unknown = null;
     for (const snapshot of usable) {
       // What this node needs from now on: the log after the snapshot (truncation keeps it while this key lives).
-      const report: NodeProgress = { node: options.nodeId, applied: snapshot.seq, at: Date.now(), restoring: true };
-      await progress.put(options.nodeId, JSON.stringify(report));
+      // Renewed while the restore runs (as ClusterProgress reports a running node), so a restore that outlasts
+      // CLUSTER_NODE_GONE_S never lets its key expire and the log be truncated past the snapshot meanwhile; the last
+      // renewal, at the end, keeps the key for that long again while the engine opens and takes over the reports.
+      const report = () =>
+        progress.put(
+          options.nodeId,
+          JSON.stringify({
+            node: options.nodeId,
+            applied: snapshot.seq,
+            at: Date.now(),
+            restoring: true,
+            snapshot: snapshot.id,
+          } satisfies NodeProgress),
+        );
+      await report();
+      const renewal = setInterval(
+        () => void report().catch(() => undefined),
+        Math.max(100, Math.min(5_000, Math.floor(options.goneAfterMs / 6))),
+      );
       if (previousData === undefined && hasStore) previousData = moveAside(options.dataDir);
       options.onRestoring?.(snapshot);
       options.logger.info(
@@ -92,10 +109,13 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
         const archive = await store.get(archiveKey(snapshot.id));
         if (!archive) throw new Error(`its archive is not in ${store.location}`);
         await restoreSnapshot(archive.body, options.dataDir, options.files);
+        await report();
       } catch (error) {
         lastError = error;
         options.logger.error({ err: error, snapshot: snapshot.id }, 'cluster mode: a cluster snapshot was refused');
         continue;
+      } finally {
+        clearInterval(renewal);
       }
       const dropped = dropNodeLocalRows(options.dataDir);
       options.logger.info(
