@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createError, type Group, type Permission, type RoleName, type User } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
 
 interface UserRow {
   id: string;
@@ -43,10 +44,13 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export class Directory {
   readonly #db: Db;
+  /** The statements every authenticated request runs (the caller and its groups), compiled once. */
+  readonly #sql: StatementCache;
   readonly #clock: Clock;
 
   constructor(db: Db, clock: Clock) {
     this.#db = db;
+    this.#sql = new StatementCache(db);
     this.#clock = clock;
   }
 
@@ -106,7 +110,7 @@ export class Directory {
 
   /** A user of the given tenant, or undefined (users of other tenants are not found). */
   getUser(tenantId: string, userId: string): User | undefined {
-    const row = this.#db.prepare('SELECT * FROM users WHERE id = ? AND tenant_id = ?').get(userId, tenantId) as
+    const row = this.#sql.get('SELECT * FROM users WHERE id = ? AND tenant_id = ?').get(userId, tenantId) as
       UserRow | undefined;
     return row && this.#toUser(row);
   }
@@ -256,8 +260,8 @@ export class Directory {
   }
 
   #toUser(row: UserRow): User {
-    const groups = this.#db
-      .prepare('SELECT group_id FROM group_members WHERE user_id = ? ORDER BY group_id')
+    const groups = this.#sql
+      .get('SELECT group_id FROM group_members WHERE user_id = ? ORDER BY group_id')
       .pluck()
       .all(row.id) as string[];
     return {
