@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,7 +14,7 @@ import {
   type ServiceClientConstructor,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { startNatsCluster, type NatsCluster } from '../../test-support/nats-cluster.js';
+import { freePort, startNatsCluster, type NatsCluster } from '../../test-support/nats-cluster.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
 import { loadGodbProto } from './grpc-server.js';
 
@@ -23,14 +22,6 @@ import { loadGodbProto } from './grpc-server.js';
 // carries `x-godb-seq` (how far the answering node had applied the log; for a write, at least the write's own
 // operation); a call with `x-godb-min-seq: <n>` waits until its node applied n, `x-godb-consistency: strong` until
 // it applied everything the log held; a bad value is INVALID_ARGUMENT whose godb-field trailer names the metadata.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 interface SearchReply {
   results: { document_id: string }[];
