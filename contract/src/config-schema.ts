@@ -39,6 +39,10 @@ export const ConfigSchema = Type.Object({
     2048,
     'Memory for the in-memory BM25 text indexes, over all tenants; beyond it the least recently queried leave memory (their queries are ranked by SQLite FTS5, with the same scores, while they are rebuilt). 0: no limit.',
   ),
+  SEARCH_THREADS: int(
+    1,
+    'Threads that vector queries arriving together may use. 1: each query is searched alone on the server thread. More (0: one per CPU core): the queries that reach one index in the same turn of the event loop are searched as one batch on up to this many threads, which helps when a core is idle and can hurt when every core is busy (npm run bench:scale measures both).',
+  ),
   CHECKPOINT_WRITES: int(
     10000,
     'A vector index is saved (checkpointed) once this many of its vectors changed since its last save, so a restart after a crash replays only the writes after it.',

@@ -13,8 +13,9 @@ export interface Candidates {
 
 /**
  * Nearest chunks (or client vectors) of an index in memory, best first: the k nearest of the HNSW graph's
- * approximate k best and the tail's exact k best (the vectors written but not indexed yet, of documents in `docs`
- * when given). So a document written a moment ago is found as surely as if the graph held it.
+ * approximate k best (`graph`, searched by the caller: see search-batches.ts) and the tail's exact k best (the
+ * vectors written but not indexed yet, of documents in `docs` when given). So a document written a moment ago is
+ * found as surely as if the graph held it.
  */
 export function searchIndex(
   registry: IndexRegistry,
@@ -23,19 +24,10 @@ export function searchIndex(
   entry: Entry,
   query: Float32Array,
   k: number,
+  graph: Candidates,
   docs?: ReadonlySet<number>,
 ): Candidates {
-  const keys: number[] = [];
-  const distances: number[] = [];
-  if (entry.index.size() > 0) {
-    const matches = entry.index.search(query, Math.min(k, entry.index.size()), 1);
-    for (let i = 0; i < matches.keys.length; i += 1) {
-      const distance = matches.distances[i]!;
-      if (!Number.isFinite(distance)) continue;
-      keys.push(Number(matches.keys[i]!));
-      distances.push(distance);
-    }
-  }
+  const { keys, distances } = graph;
   if (entry.tail.size === 0) return { keys, distances };
   // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
   // pass, which is right only if the first k are the nearest k): the graph's candidates measured exactly like the

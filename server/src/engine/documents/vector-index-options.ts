@@ -39,6 +39,11 @@ export interface VectorIndexOptions {
    * before a write waits for the index to take the excess. Default 1,000,000 per index.
    */
   readonly maxIndexLag?: number;
+  /**
+   * Threads a batch of vector queries that reach one index in the same turn of the event loop may use (see
+   * search-batches.ts); 0: one per CPU core. Default 1: each query searched alone on the calling thread.
+   */
+  readonly searchThreads?: number;
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {
