@@ -38,7 +38,7 @@ const queries = (count: number, seed: number) => {
 describe('graph searches of concurrent queries, run together', () => {
   it('answers each query of a batch as a search of that query alone would', async () => {
     const index = indexOf(3_000);
-    const batches = new SearchBatches(2);
+    const batches = new SearchBatches(2, 0);
     const asked = queries(12, 11);
     // Asked in one turn of the event loop: one matrix per k, searched on two threads.
     const together = await Promise.all(asked.map((query, i) => batches.search(index, query, i % 2 === 0 ? 10 : 25)));
@@ -49,17 +49,19 @@ describe('graph searches of concurrent queries, run together', () => {
     });
   });
 
-  it('searches each query at once, on the calling thread, by default', async () => {
+  it('searches each query at once, on the calling thread, with one thread or below the size that pays', async () => {
     const index = indexOf(500);
     const [query] = queries(1, 9);
-    const found = await new SearchBatches().search(index, query!, 7);
-    assert.deepEqual(found.keys, Array.from(index.search(query!, 7, 1).keys, Number));
-    await assert.rejects(new SearchBatches().search(index, new Float32Array(dims + 1), 3));
+    for (const batches of [new SearchBatches(1, 0), new SearchBatches(2, 501)]) {
+      const found = await batches.search(index, query!, 7);
+      assert.deepEqual(found.keys, Array.from(index.search(query!, 7, 1).keys, Number));
+      await assert.rejects(batches.search(index, new Float32Array(dims + 1), 3));
+    }
   });
 
   it('answers a lone query, a k above the index size and an empty index', async () => {
     const index = indexOf(5);
-    const batches = new SearchBatches(2);
+    const batches = new SearchBatches(2, 0);
     const [query] = queries(1, 3);
     assert.equal((await batches.search(index, query!, 10)).keys.length, 5);
     const empty = emptyIndex();
@@ -68,7 +70,7 @@ describe('graph searches of concurrent queries, run together', () => {
 
   it('fails only the query that fails alone', async () => {
     const index = indexOf(3_000);
-    const batches = new SearchBatches(2);
+    const batches = new SearchBatches(2, 0);
     const [first] = queries(1, 5);
     const [refused, fine] = await Promise.allSettled([
       batches.search(index, new Float32Array(dims + 1), 3),

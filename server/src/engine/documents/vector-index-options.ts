@@ -40,10 +40,11 @@ export interface VectorIndexOptions {
    */
   readonly maxIndexLag?: number;
   /**
-   * Threads a batch of vector queries that reach one index in the same turn of the event loop may use (see
-   * search-batches.ts); 0: one per CPU core. Default 1: each query searched alone on the calling thread.
+   * Vector queries that reach one index of at least `batchMinVectors` in the same turn of the event loop are searched
+   * together on up to `threads` threads (0: one per CPU core; see search-batches.ts). Default: one per core, from
+   * 250,000 vectors.
    */
-  readonly searchThreads?: number;
+  readonly search?: { readonly threads: number; readonly batchMinVectors: number };
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {

@@ -45,7 +45,7 @@ export interface IndexedChunk {
  *   the least recently used indexes evicted past `indexMemoryBytes`;
  * - `tail-indexing.ts`: writes are answered before HNSW insertion; their vectors wait in the index's tail;
  * - `index-search.ts`: the graph's candidates and the tail's, on one scale; `search-batches.ts`: the graph
- *   searches of concurrent queries, one by one or (SEARCH_THREADS) together on several threads;
+ *   searches of concurrent queries, together on several threads when the index is large;
  * - `index-stats.ts`, `usearch-index.ts`, `space-vectors.ts` (every SQL statement), `vector-index-options.ts`.
  */
 export class VectorIndexes {
@@ -54,7 +54,7 @@ export class VectorIndexes {
 
   constructor(db: Db, options: VectorIndexOptions) {
     this.#registry = new IndexRegistry(db, options);
-    this.#batches = new SearchBatches(options.searchThreads);
+    this.#batches = new SearchBatches(options.search?.threads, options.search?.batchMinVectors);
   }
 
   /**
@@ -166,7 +166,7 @@ export class VectorIndexes {
   ): Promise<Candidates> {
     const entry = this.#load(tenantId, model, dims);
     this.#registry.touch(entry);
-    // With SEARCH_THREADS above 1: searched with the other queries that reach this index in this turn of the loop.
+    // A large index: searched with the other queries that reach it in this turn of the loop (SEARCH_THREADS).
     const graph = await this.#batches.search(entry.index, query, k);
     return searchIndex(this.#registry, tenantId, model, entry, query, k, graph, docs);
   }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
-// SEARCH_THREADS=0: vector queries that arrive together are searched as one batch on every core. Each must get the
-// answer it gets alone: the same documents, scores and order.
+// SEARCH_THREADS=0 with SEARCH_BATCH_MIN_VECTORS=0: vector queries that arrive together are searched as one batch on
+// every core. Each must get the answer it gets alone: the same documents, scores and order.
 
 const dims = 16;
 const total = 2500; // above the 2,000 vectors below which a search scans exactly, so the HNSW graph answers
@@ -34,7 +34,7 @@ async function search(vector: number[]) {
 }
 
 before(async () => {
-  server = await startTestServer({ SEARCH_THREADS: '0' });
+  server = await startTestServer({ SEARCH_THREADS: '0', SEARCH_BATCH_MIN_VECTORS: '0' });
   token = (await server.registerTenant()).token;
   const docs = Array.from({ length: total }, (_, i) => ({
     id: `t-${i}`,
