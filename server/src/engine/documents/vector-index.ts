@@ -162,7 +162,7 @@ export class VectorIndexes {
   ): Candidates {
     const entry = this.#load(tenantId, model, dims);
     this.#registry.touch(entry);
-    return searchIndex(this.#registry, tenantId, model, entry, query, k, docs);
+    return searchIndex({ registry: this.#registry, tenantId, space: model, entry, query, k, docs });
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
