@@ -23,10 +23,10 @@ test('a tenant restored onto a node without it gets its tenant row at the time o
     const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {}, tenantId);
     const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
 
-    // The target node's clock stands in 2001 (and moves with real time, which sizes the restore's slices).
-    const started = Date.now();
+    // The target node's clock stands in 2001 and moves a millisecond at every reading (which sizes the restore's slices).
     const base = Date.UTC(2001, 0, 1);
-    const target = openTestEngine(to, 'glove-100', { clock: { now: () => base + (Date.now() - started) } });
+    let ms = base;
+    const target = openTestEngine(to, 'glove-100', { clock: { now: () => (ms += 1) } });
     const staged = await target.restore!.stage(createReadStream(archive), {
       tenantId,
       keepTenants: [],
