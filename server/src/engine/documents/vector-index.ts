@@ -168,7 +168,7 @@ export class VectorIndexes {
     this.#registry.touch(entry);
     // A large index: searched with the other queries that reach it in this turn of the loop (SEARCH_THREADS).
     const graph = await this.#batches.search(entry.index, query, k);
-    return searchIndex(this.#registry, tenantId, model, entry, query, k, graph, docs);
+    return searchIndex({ registry: this.#registry, tenantId, space: model, entry, query, k, docs }, graph);
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
