@@ -23,6 +23,25 @@ export interface TestServer extends GoDBServer {
   addUser(admin: { token: string; tenantId: string }): Promise<{ userId: string; email: string; token: string }>;
   /** Listens on a free loopback port (for clients that speak real HTTP) and answers its base URL. */
   listen(): Promise<string>;
+  /**
+   * One request through `app.inject()`, as `token`'s bearer (none without it), with `payload` as its JSON body.
+   *
+   * @example const { status, body } = await server.call('POST', '/api/v1/documents', admin.token, { id: 'a' });
+   */
+  call(method: HttpMethod, url: string, token?: string, payload?: unknown): Promise<Answer>;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A JSON answer's body: any object, with the catalogue's error when the request failed. */
+export type JsonBody = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
+
+/** What {@link TestServer.call} answers: the status, the parsed body (`{}` when empty), the headers and raw text. */
+export interface Answer {
+  status: number;
+  body: JsonBody;
+  text: string;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 export const superAdmin = { email: 'root@godb.test', password: 'super-secret-password' };
@@ -65,6 +84,16 @@ export async function startTestServer(
     ...server,
     dataDir,
     login,
+    async call(method, url, token, payload) {
+      const res = await server.app.inject({
+        method,
+        url,
+        headers: token ? bearer(token) : {},
+        ...(payload !== undefined && { payload: payload as object }),
+      });
+      const body = (res.body === '' ? {} : res.json()) as JsonBody;
+      return { status: res.statusCode, body, text: res.body, headers: res.headers };
+    },
     async listen() {
       await server.app.listen({ host: '127.0.0.1', port: 0 });
       return `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;

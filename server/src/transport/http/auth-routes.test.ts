@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { bearer, startTestServer, superAdmin, type TestServer } from '../../test-support/server.js';
+import { bearer, startTestServer, superAdmin, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 type Json = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 
@@ -10,15 +10,7 @@ let server: TestServer;
 let now = Date.UTC(2026, 0, 1);
 const clock = { now: () => now };
 
-async function call(method: string, url: string, token?: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: token ? bearer(token) : {},
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, body: res.json() as Json, headers: res.headers };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 
 before(async () => {
   server = await startTestServer({ JWT_TTL_S: '3600' }, clock);
@@ -174,7 +166,7 @@ describe('permission matrix', () => {
     });
     assert.equal(permission.status, 201);
 
-    const adminRoutes: [string, string, unknown?][] = [
+    const adminRoutes: [HttpMethod, string, unknown?][] = [
       ['POST', '/auth/role/assign', { user_id: user.userId, role_id: 'user' }],
       ['POST', '/auth/groups', { name: `g-${randomUUID()}`, description: '' }],
       ['POST', `/auth/groups/${groupId}/users`, { user_id: user.userId }],
@@ -197,7 +189,7 @@ describe('permission matrix', () => {
       );
     }
 
-    const superRoutes: [string, string, () => unknown][] = [
+    const superRoutes: [HttpMethod, string, () => unknown][] = [
       ['POST', '/auth/permissions', () => ({ resource: `r-${randomUUID()}`, action: 'write', description: '' })],
       [
         'POST',
@@ -367,7 +359,7 @@ describe('tenant isolation', () => {
     });
     assert.equal(bGroup.status, 201, 'group names are unique per tenant only');
 
-    const attempts: [string, string, unknown?][] = [
+    const attempts: [HttpMethod, string, unknown?][] = [
       ['GET', `/auth/users/${aUser.userId}`],
       ['PUT', `/auth/users/${aUser.userId}`, { role: 'admin' }],
       ['DELETE', `/auth/users/${aUser.userId}`],

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 type Doc = Record<string, unknown> & {
@@ -13,15 +13,7 @@ let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 const glove = { model_name: 'glove-100' };
 
-async function call(method: string, url: string, token: string | undefined, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: token ? bearer(token) : {},
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 const getDoc = async (id: string, token: string, query = '') =>
   call('GET', `/api/v1/documents/${encodeURIComponent(id)}${query}`, token);
 const add = (token: string, doc: Record<string, unknown>) =>

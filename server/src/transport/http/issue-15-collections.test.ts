@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 type Result = { document_id: string; score: number; chunks: unknown[] };
@@ -9,29 +10,10 @@ let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 let user: Awaited<ReturnType<TestServer['addUser']>>;
 
-async function call(method: string, url: string, token: string | undefined, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: token ? bearer(token) : {},
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 const search = (token: string, body: Record<string, unknown>) =>
   call('POST', '/api/v1/search/vector', token, { threshold: 0, ...body });
 const ids = (body: Body) => (body.results as Result[]).map((r) => r.document_id);
-
-/** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 before(async () => {
   server = await startTestServer({ RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' });
@@ -255,7 +237,7 @@ describe('vector search over your own vectors', () => {
           vectors: { v: { dimensions: dims, distance, storage } },
         });
         assert.equal(created.status, 201);
-        const next = random(dims + distance.length + storage.length);
+        const next = seededRandom(dims + distance.length + storage.length);
         const vectors = Array.from({ length: 300 }, () => Array.from({ length: dims }, () => next() * 2 - 1));
         // Large enough for the HNSW path (exact scans start below 2,000 vectors): 2,100 documents in batches.
         const all = [

@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
-type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 type Doc = { id: string; version: number; metadata?: Record<string, unknown>; vectors?: Record<string, number[]> };
 
 let server: TestServer;
@@ -10,15 +9,7 @@ let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 let alice: Awaited<ReturnType<TestServer['addUser']>>;
 let bob: Awaited<ReturnType<TestServer['addUser']>>;
 
-async function call(method: string, url: string, token: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 const count = async (token: string, body: Record<string, unknown>) => {
   const res = await call('POST', '/api/v1/documents/count', token, body);
   assert.equal(res.status, 200, JSON.stringify(res.body));

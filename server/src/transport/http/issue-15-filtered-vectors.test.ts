@@ -1,13 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 // Filtered vector search over a collection large enough for the HNSW path (exact scans start below 2,000
 // vectors): the documents a filter allows are found first, then scanned exactly (selective filters) or used to
 // drop HNSW candidates (broad ones). Results must equal brute force over what the caller may read, and follow
 // writes made after an earlier search remembered the filter's documents.
 
-type Body = Record<string, unknown> & { error?: { code: string; message: string } };
 type Result = { document_id: string; score: number };
 
 let server: TestServer;
@@ -18,27 +18,9 @@ const dims = 16;
 const total = 3000;
 const name = 'filtered';
 
-async function call(method: string, url: string, token: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 
-/** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const next = random(15);
+const next = seededRandom(15);
 const vectorOf = () => Array.from({ length: dims }, () => next() * 2 - 1);
 
 interface Doc {

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 import { seededRandom } from '../../engine/documents/kmeans.js';
 
 // Issue #16 (index tail): a b1 index compares bits (Hamming distance) while the tail of vectors not yet in the
@@ -17,15 +17,7 @@ let user: Awaited<ReturnType<TestServer['addUser']>>;
 const cosine = (a: number[], b: number[]) =>
   a.reduce((s, x, i) => s + x * b[i]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
 
-async function call(method: string, url: string, token: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 
 /** Lets the event loop turn until the background indexing has nothing left (a hang detector, not a timing). */
 async function indexed(): Promise<void> {

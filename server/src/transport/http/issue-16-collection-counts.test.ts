@@ -2,7 +2,7 @@
 // kept until anything is written or a grant it counted expires. These tests check it is never stale for either.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
@@ -10,10 +10,7 @@ let reader: Awaited<ReturnType<TestServer['addUser']>>;
 let nowMs = Date.parse('2026-11-24T00:00:00Z');
 const nowSeconds = () => Math.floor(nowMs / 1000);
 
-async function call(method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, token: string, payload?: object) {
-  const res = await server.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
-  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 const counts = async (token: string) => {
   const { status, body } = await call('GET', '/api/v1/collections/notes', token);
   assert.equal(status, 200, JSON.stringify(body));

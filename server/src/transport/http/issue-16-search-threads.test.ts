@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 // SEARCH_THREADS=0 with SEARCH_BATCH_MIN_VECTORS=0: vector queries that arrive together are searched as one batch on
@@ -10,16 +11,7 @@ const total = 2500; // above the 2,000 vectors below which a search scans exactl
 let server: TestServer;
 let token: string;
 
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const next = random(16);
+const next = seededRandom(16);
 const vectorOf = () => Array.from({ length: dims }, () => next() * 2 - 1);
 
 async function search(vector: number[]) {

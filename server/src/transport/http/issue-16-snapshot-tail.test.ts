@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 // Issue #16 (index tail): a snapshot saves the vector indexes first. It used to index the whole tail of every
 // index (the vectors acknowledged but not yet in the HNSW graph) in one go, holding the event loop — and every
@@ -13,15 +13,7 @@ let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 let base: string;
 
-async function call(method: string, url: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: bearer(admin.token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
-}
+const call = (method: HttpMethod, url: string, payload?: unknown) => server.call(method, url, admin.token, payload);
 
 /** /healthz over a real socket: answered only when the event loop is free. */
 async function healthz(): Promise<number> {

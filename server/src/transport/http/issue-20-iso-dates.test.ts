@@ -1,21 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 
-async function call(method: string, url: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: bearer(admin.token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const call = (method: HttpMethod, url: string, payload?: unknown) => server.call(method, url, admin.token, payload);
 const add = (doc: Record<string, unknown>) =>
   call('POST', '/api/v1/documents', { embedding_options: { model_name: 'glove-100' }, ...doc });
 const stored = async (id: string) => (await call('GET', `/api/v1/documents/${id}`)).body.document as Body;

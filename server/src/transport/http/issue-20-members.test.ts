@@ -1,21 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
-
-type Json = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 let server: TestServer;
 
-async function call(method: 'GET' | 'POST', url: string, token?: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method,
-    url,
-    headers: token ? bearer(token) : {},
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, body: res.json() as Json };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 
 before(async () => {
   server = await startTestServer();

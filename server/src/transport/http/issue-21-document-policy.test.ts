@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { bearer, startTestServer, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 // Who may change a document's visibility, ACL or fields is decided by the service (document-policy.ts) since
 // issue #21, before the engine runs; the answers, and which one comes first when several apply, stay as they were.
@@ -10,10 +10,9 @@ let server: TestServer;
 let owner: Awaited<ReturnType<TestServer['registerTenant']>>;
 let viewer: { userId: string; token: string };
 
-async function call(method: string, url: string, token: string, payload?: object): Promise<Answer> {
-  const res = await server.app.inject({ method: method as 'PUT', url, headers: bearer(token), payload });
-  const body = res.json() as { error?: { code: string; message: string } };
-  return { status: res.statusCode, code: body.error?.code, message: body.error?.message };
+async function call(method: HttpMethod, url: string, token: string, payload?: object): Promise<Answer> {
+  const { status, body } = await server.call(method, url, token, payload);
+  return { status, code: body.error?.code, message: body.error?.message };
 }
 
 before(async () => {

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { bearer, startTestServer, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 // Who may write over an existing id (edit or owner role) and who may delete (the owner role, on every document a
 // recursive delete takes) is decided by the service since issue #21 (document-policy.ts `mayOverwrite`,
@@ -13,15 +13,9 @@ let owner: Awaited<ReturnType<TestServer['registerTenant']>>;
 let reader: { userId: string; token: string };
 let editor: { userId: string; token: string };
 
-async function call(method: string, url: string, token: string, payload?: unknown): Promise<Answer> {
-  const res = await server.app.inject({
-    method: method as 'POST',
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as object }),
-  });
-  const body = res.json() as { error?: { code: string; message: string; field?: string } };
-  return { status: res.statusCode, code: body.error?.code, message: body.error?.message, field: body.error?.field };
+async function call(method: HttpMethod, url: string, token: string, payload?: unknown): Promise<Answer> {
+  const { status, body } = await server.call(method, url, token, payload);
+  return { status, code: body.error?.code, message: body.error?.message, field: body.error?.field };
 }
 
 const doc = (id: string, extra: object = {}) => ({

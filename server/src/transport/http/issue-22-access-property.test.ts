@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../engine/documents/kmeans.js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type HttpMethod, type TestServer } from '../../test-support/server.js';
 
 /**
  * Issue #22: no answer of any search kind or read path carries anything of a document the caller may not read.
@@ -81,15 +81,9 @@ const tenants: Tenant[] = [];
 const docs: Doc[] = [];
 let requests = 0;
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown) {
+function call(method: HttpMethod, url: string, token: string, payload?: unknown) {
   requests += 1;
-  const res = await server.app.inject({
-    method,
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, text: res.body };
+  return server.call(method, url, token, payload);
 }
 
 async function must(method: 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown) {

@@ -2,22 +2,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { rawRequest } from '../../test-support/raw-http.js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 /** Issue #22: what a review of this stop's changes found, each shown failing before its fix. */
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method,
-    url,
-    headers: bearer(token),
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
-}
+const call: TestServer['call'] = (...args) => server.call(...args);
 
 before(async () => {
   server = await startTestServer();
