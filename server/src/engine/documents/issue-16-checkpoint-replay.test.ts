@@ -9,10 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { vectorSearch } from '../search/vector-search.js';
-import { seededRandom } from './kmeans.js';
-import { prepareDocument } from './prepare.js';
-import type { PreparedDocument } from './types.js';
+import { nearestIds, unitVectors, writeVectors } from '../../test-support/vectors.js';
 import type { Viewer } from './types.js';
 
 const tenantA = '00000000-0000-4000-8000-0000000000b1';
@@ -21,38 +18,14 @@ const viewerOf = (tenantId: string): Viewer => ({ tenantId, userId: 'owner', gro
 const dims = 512;
 const model = 'use-lite-512';
 
-const normalised = (v: Float32Array) => {
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const randomVectors = (count: number, seed: number) => {
-  const next = seededRandom(seed);
-  return Array.from({ length: count }, () => normalised(Float32Array.from({ length: dims }, () => next() - 0.5)));
-};
+const randomVectors = (count: number, seed: number) => unitVectors(count, seed, dims);
 
 /** Documents `v<from + i>` with the given unit vectors, written through the engine with precomputed embeddings. */
-function write(engine: Engine, vectors: Float32Array[], from: number, tenantId = tenantA): void {
-  const prepared: PreparedDocument[] = vectors.map((vector, i) => ({
-    ...prepareDocument(
-      { id: `v${from + i}`, title: `v${from + i}`, embedding_options: { enabled: false } },
-      'owner',
-      'x',
-    ),
-    model,
-    chunks: [{ content: `v${from + i}`, start: 0, end: 0, vector }],
-  }));
-  engine.documents.write(viewerOf(tenantId), prepared, () => 'x');
-}
+const write = (engine: Engine, vectors: Float32Array[], from: number, tenantId = tenantA) =>
+  writeVectors(engine, viewerOf(tenantId), vectors, from);
 
-const top = async (engine: Engine, vector: Float32Array, tenantId = tenantA) =>
-  (
-    await vectorSearch(
-      engine.search,
-      engine.embedder,
-      { viewer: viewerOf(tenantId), now: 1_800_000_000 },
-      { vector: Array.from(vector), method: 'cosine', threshold: -1, limit: 3 },
-    )
-  ).hits.map((h) => h.doc.id);
+const top = (engine: Engine, vector: Float32Array, tenantId = tenantA) =>
+  nearestIds(engine, viewerOf(tenantId), vector);
 
 /** The end of a process killed with SIGKILL, as far as the engine can tell: nothing saved, the store closed. */
 async function crash(engine: Engine): Promise<void> {

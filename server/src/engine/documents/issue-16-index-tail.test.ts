@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { vectorSearch } from '../search/vector-search.js';
+import { nearestIds, unitVectors, writeVectors } from '../../test-support/vectors.js';
 import { IndexTail, Nearest } from './index-tail.js';
-import { seededRandom } from './kmeans.js';
 import { sliceSize } from './tail-indexing.js';
 import { sliceBounds, sliceBudgetMs, tailPerSlice } from './vector-index-options.js';
-import { prepareDocument } from './prepare.js';
-import type { PreparedDocument } from './types.js';
 
 // Issue #16 (import rate): writes are answered once stored, and their vectors join the HNSW graph in the
 // background. Until they do, searches compare them exactly, so nothing written is ever missing from a result.
@@ -20,37 +17,11 @@ const viewer = { tenantId: '00000000-0000-4000-8000-0000000000b7', userId: 'owne
 const dims = 512;
 const model = 'use-lite-512';
 
-const randomVectors = (count: number, seed: number) => {
-  const next = seededRandom(seed);
-  return Array.from({ length: count }, () => {
-    const v = Float32Array.from({ length: dims }, () => next() - 0.5);
-    const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-    return v.map((x) => x / norm);
-  });
-};
+const randomVectors = (count: number, seed: number) => unitVectors(count, seed, dims);
 
-function write(engine: Engine, vectors: Float32Array[], from: number): void {
-  const prepared: PreparedDocument[] = vectors.map((vector, i) => ({
-    ...prepareDocument(
-      { id: `v${from + i}`, title: `v${from + i}`, embedding_options: { enabled: false } },
-      'owner',
-      'x',
-    ),
-    model,
-    chunks: [{ content: `v${from + i}`, start: 0, end: 0, vector }],
-  }));
-  engine.documents.write(viewer, prepared, () => 'x');
-}
+const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVectors(engine, viewer, vectors, from);
 
-const top = async (engine: Engine, vector: Float32Array) =>
-  (
-    await vectorSearch(
-      engine.search,
-      engine.embedder,
-      { viewer, now: 1_800_000_000 },
-      { vector: Array.from(vector), method: 'cosine', threshold: -1, limit: 3 },
-    )
-  ).hits.map((h) => h.doc.id);
+const top = (engine: Engine, vector: Float32Array) => nearestIds(engine, viewer, vector);
 
 /** Lets the event loop turn until the background indexing has nothing left (a hang detector, not a timing). */
 async function indexed(engine: Engine): Promise<void> {

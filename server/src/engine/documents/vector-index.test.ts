@@ -5,10 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
+import { normalised, searchNearest, unitVectors, writeVectors } from '../../test-support/vectors.js';
 import { vectorSearch } from '../search/vector-search.js';
-import { seededRandom } from './kmeans.js';
-import { prepareDocument } from './prepare.js';
-import type { PreparedDocument } from './types.js';
 
 const viewer = { tenantId: '00000000-0000-4000-8000-0000000000a1', userId: 'owner', groups: [] as string[] };
 const dims = 512;
@@ -17,14 +15,7 @@ const model = 'use-lite-512';
 const open = (dataDir: string, vectorCacheBytes?: number): Engine =>
   openTestEngine(dataDir, model, vectorCacheBytes === undefined ? {} : { vectorCacheBytes });
 
-const normalised = (v: Float32Array) => {
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const randomVectors = (count: number, seed: number) => {
-  const next = seededRandom(seed);
-  return Array.from({ length: count }, () => normalised(Float32Array.from({ length: dims }, () => next() - 0.5)));
-};
+const randomVectors = (count: number, seed: number) => unitVectors(count, seed, dims);
 /** Lets the event loop turn until the float32 copies of the test index are complete (background work). */
 async function copiesFilled(engine: Engine): Promise<void> {
   for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
@@ -34,31 +25,9 @@ const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum
 const searcher =
   (engine: Engine) =>
   (vector: Float32Array, limit = 3) =>
-    vectorSearch(
-      engine.search,
-      engine.embedder,
-      { viewer, now: 1_800_000_000 },
-      {
-        vector: Array.from(vector),
-        method: 'cosine',
-        threshold: -1,
-        limit,
-      },
-    );
+    searchNearest(engine, viewer, vector, limit);
 
-/** Documents with given unit vectors, written through the engine as an import with precomputed embeddings. */
-function write(engine: Engine, vectors: Float32Array[], from: number): void {
-  const prepared: PreparedDocument[] = vectors.map((vector, i) => ({
-    ...prepareDocument(
-      { id: `v${from + i}`, title: `v${from + i}`, embedding_options: { enabled: false } },
-      'owner',
-      'x',
-    ),
-    model,
-    chunks: [{ content: `v${from + i}`, start: 0, end: 0, vector }],
-  }));
-  engine.documents.write(viewer, prepared, () => 'x');
-}
+const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVectors(engine, viewer, vectors, from);
 
 describe('vector index after a crash', () => {
   it('is rebuilt in the background, in slices, keeping writes made meanwhile', async () => {

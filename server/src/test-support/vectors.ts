@@ -1,0 +1,67 @@
+import type { Engine } from '../engine/engine.js';
+import { seededRandom } from '../engine/documents/kmeans.js';
+import { prepareDocument } from '../engine/documents/prepare.js';
+import type { PreparedDocument, Viewer } from '../engine/documents/types.js';
+import { vectorSearch } from '../engine/search/vector-search.js';
+
+/** The local model whose 512 dimensions the engine's vector tests write precomputed vectors for. */
+export const testModel = 'use-lite-512';
+export const testDims = 512;
+
+/** A unit vector: `v` divided by its length. */
+export const normalised = (v: Float32Array): Float32Array => {
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+};
+
+/**
+ * `count` random unit vectors of `dims` numbers, the same for the same seed (mulberry32), so failures reproduce.
+ *
+ * @example const vectors = unitVectors(2100, 7);
+ */
+export function unitVectors(count: number, seed: number, dims = testDims): Float32Array[] {
+  const next = seededRandom(seed);
+  return Array.from({ length: count }, () => normalised(Float32Array.from({ length: dims }, () => next() - 0.5)));
+}
+
+/**
+ * Documents `v<from + i>` owned by `owner` with the given vectors, written through the engine as an import with
+ * precomputed embeddings of `model`.
+ *
+ * @example writeVectors(engine, viewer, vectors.slice(0, 100), 0);
+ */
+export function writeVectors(
+  engine: Engine,
+  viewer: Viewer,
+  vectors: Float32Array[],
+  from: number,
+  model = testModel,
+): void {
+  const prepared: PreparedDocument[] = vectors.map((vector, i) => ({
+    ...prepareDocument(
+      { id: `v${from + i}`, title: `v${from + i}`, embedding_options: { enabled: false } },
+      'owner',
+      'x',
+    ),
+    model,
+    chunks: [{ content: `v${from + i}`, start: 0, end: 0, vector }],
+  }));
+  engine.documents.write(viewer, prepared, () => 'x');
+}
+
+/**
+ * A cosine search for `vector` as `viewer`, every score allowed, through the engine's vector search.
+ *
+ * @example const { hits } = await searchNearest(engine, viewer, vectors[9]!);
+ */
+export const searchNearest = (engine: Engine, viewer: Viewer, vector: Float32Array, limit = 3) =>
+  vectorSearch(
+    engine.search,
+    engine.embedder,
+    { viewer, now: 1_800_000_000 },
+    { vector: Array.from(vector), method: 'cosine', threshold: -1, limit },
+  );
+
+/** The ids of the three documents nearest to `vector`, best first. */
+export const nearestIds = async (engine: Engine, viewer: Viewer, vector: Float32Array): Promise<string[]> =>
+  (await searchNearest(engine, viewer, vector)).hits.map((h) => h.doc.id);
