@@ -7,17 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { WorkerPool } from './worker-pool.js';
+import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
-test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without bound', async () => {
-  const pool = new WorkerPool({
+/** One use-lite worker with room for one waiting request, unless `options` say otherwise. */
+const useLite = (options: Partial<WorkerPoolOptions> = {}) =>
+  new WorkerPool({
     script: 'use-lite-worker',
     size: 1,
     queueLimit: 1,
     batchSize: 32,
     dimensions: 512,
     modelName: 'use-lite-512',
+    ...options,
   });
+
+test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without bound', async () => {
+  const pool = useLite();
   try {
     const first = pool.embed(['waits for the worker to load']);
     await assert.rejects(pool.embed(['one too many']), (e: unknown) => {
@@ -37,14 +42,7 @@ test('a full queue answers 503 EMBEDDING_QUEUE_FULL instead of growing without b
 });
 
 test('a request whose caller aborts leaves the queue at once and frees its place (issue #22)', async () => {
-  const pool = new WorkerPool({
-    script: 'use-lite-worker',
-    size: 1,
-    queueLimit: 1,
-    batchSize: 32,
-    dimensions: 512,
-    modelName: 'use-lite-512',
-  });
+  const pool = useLite();
   try {
     const caller = new AbortController();
     // Queued: the worker is still loading, so nothing is dispatched before the abort.
@@ -62,14 +60,7 @@ test('a request whose caller aborts leaves the queue at once and frees its place
 });
 
 test('a worker module that fails to load fails the waiting requests with MODEL_LOAD_FAILED', async () => {
-  const pool = new WorkerPool({
-    script: 'no-such-worker',
-    size: 1,
-    queueLimit: 5,
-    batchSize: 32,
-    dimensions: 4,
-    modelName: 'broken',
-  });
+  const pool = useLite({ script: 'no-such-worker', queueLimit: 5, dimensions: 4, modelName: 'broken' });
   try {
     await assert.rejects(pool.embed(['x']), (e: unknown) => isGoDBError(e) && e.code === 'MODEL_LOAD_FAILED');
     await assert.rejects(pool.embed(['y']), (e: unknown) => isGoDBError(e) && e.code === 'MODEL_LOAD_FAILED');
@@ -79,15 +70,7 @@ test('a worker module that fails to load fails the waiting requests with MODEL_L
 });
 
 test('closing while a batch runs lets it finish, then stops the workers (terminating inside onnxruntime aborts)', async () => {
-  const pool = new WorkerPool({
-    script: 'use-lite-worker',
-    size: 1,
-    queueLimit: 5,
-    batchSize: 32,
-    dimensions: 512,
-    modelName: 'use-lite-512',
-    workerData: { runtime: 'native' },
-  });
+  const pool = useLite({ queueLimit: 5, workerData: { runtime: 'native' } });
   await pool.embed(['loads the model']);
   const long = Array.from(
     { length: 32 },

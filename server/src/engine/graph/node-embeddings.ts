@@ -6,6 +6,14 @@ const normalize = (v: Float64Array): number[] => {
   return Array.from(v, (x) => Math.round((x / n) * 1e6) / 1e6);
 };
 
+/** Embeddings of `dims` numbers for a graph's nodes, unit length and deterministic for a seed, by node id. */
+export type NodeEmbedding = (
+  graph: DocumentGraph,
+  nodes: readonly string[],
+  dims: number,
+  seed?: number,
+) => Record<string, number[]>;
+
 /** A standard normal deviate from a seeded uniform generator (Box-Muller). */
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
@@ -16,12 +24,7 @@ function gaussian(random: () => number): number {
  * (either edge direction), co-occurrence within a window of 3, positive PMI, then a seeded Gaussian random
  * projection to `dims` dimensions, unit length.
  */
-export function randomWalkEmbeddings(
-  graph: DocumentGraph,
-  nodes: readonly string[],
-  dims: number,
-  seed = 42,
-): Record<string, number[]> {
+export const randomWalkEmbeddings: NodeEmbedding = (graph, nodes, dims, seed = 42) => {
   const random = seededRandom(seed);
   const index = new Map(nodes.map((n, i) => [n, i]));
   const counts = nodes.map(() => new Map<number, number>());
@@ -63,19 +66,14 @@ export function randomWalkEmbeddings(
     out[node] = normalize(v);
   });
   return out;
-}
+};
 
 /**
  * TransE (Bordes et al. 2013) on the (head, edge type, tail) triples: entities and relations in `dims`
  * dimensions, trained so head + relation ≈ tail, by SGD on a margin loss (margin 1, one corrupted tail per
  * triple, 100 epochs, learning rate 0.01), deterministic for a seed. Answers the entity embeddings.
  */
-export function transeEmbeddings(
-  graph: DocumentGraph,
-  nodes: readonly string[],
-  dims: number,
-  seed = 42,
-): Record<string, number[]> {
+export const transeEmbeddings: NodeEmbedding = (graph, nodes, dims, seed = 42) => {
   const random = seededRandom(seed);
   const keep = new Set(nodes);
   const bound = 6 / Math.sqrt(dims);
@@ -119,7 +117,7 @@ export function transeEmbeddings(
     }
   }
   return Object.fromEntries(nodes.map((n) => [n, normalize(entity.get(n)!)]));
-}
+};
 
 /**
  * GraphSAGE-style embeddings with the mean aggregator over the documents' content embeddings: two layers of

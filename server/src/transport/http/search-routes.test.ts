@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 type Result = {
   document_id: string;
@@ -72,20 +72,15 @@ const memo = {
 };
 
 async function search(path: string, body: Record<string, unknown>, token = owner.token) {
-  const res = await server.app.inject({ method: 'POST', url: path, headers: bearer(token), payload: body });
-  return { status: res.statusCode, body: res.json() as Body };
+  const res = await server.call('POST', path, token, body);
+  return { status: res.status, body: res.body as Body };
 }
 const ids = (body: Body) => (body.results ?? []).map((r) => r.document_id);
 
 /** Adds documents in one batch as `token`'s user; the batch must be accepted. */
 async function addBatch(token: string, docs: readonly unknown[]): Promise<void> {
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents/batch',
-    headers: bearer(token),
-    payload: docs as unknown[],
-  });
-  assert.equal(res.statusCode, 200, res.body);
+  const res = await server.call('POST', '/api/v1/documents/batch', token, docs);
+  assert.equal(res.status, 200, res.text);
 }
 
 before(async () => {
@@ -94,19 +89,13 @@ before(async () => {
   colleague = await server.addUser(owner);
   stranger = await server.registerTenant();
   await addBatch(owner.token, corpus);
-  const written = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents',
-    headers: bearer(colleague.token),
-    payload: memo,
-  });
-  assert.equal(written.statusCode, 201, written.body);
+  const written = await server.call('POST', '/api/v1/documents', colleague.token, memo);
+  assert.equal(written.status, 201, written.text);
   // The other tenant has a document with the same words: it must never appear for the first tenant.
-  await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents',
-    headers: bearer(stranger.token),
-    payload: { id: 'foreign', title: 'Boundary layer abroad', content: 'boundary layer shock heat' },
+  await server.call('POST', '/api/v1/documents', stranger.token, {
+    id: 'foreign',
+    title: 'Boundary layer abroad',
+    content: 'boundary layer shock heat',
   });
 });
 after(async () => {
@@ -188,14 +177,11 @@ describe('text search', () => {
   });
 
   test('GET /api/v1/search is the search box', async () => {
-    const res = await server.app.inject({
-      url: '/api/v1/search?query=delta%20wings&limit=5',
-      headers: bearer(owner.token),
-    });
-    assert.equal(res.statusCode, 200);
-    assert.equal((res.json() as Body).results?.[0]?.document_id, 'wing');
-    const missing = await server.app.inject({ url: '/search', headers: bearer(owner.token) });
-    assert.equal((missing.json() as Body).error?.message, "query parameter 'query' is required");
+    const res = await server.call('GET', '/api/v1/search?query=delta%20wings&limit=5', owner.token);
+    assert.equal(res.status, 200);
+    assert.equal((res.body as Body).results?.[0]?.document_id, 'wing');
+    const missing = await server.call('GET', '/search', owner.token);
+    assert.equal(missing.body.error?.message, "query parameter 'query' is required");
   });
 });
 
@@ -227,11 +213,8 @@ describe('vector search', () => {
   });
 
   test('a raw vector, the similarity methods, center + radius and combine_location_score', async () => {
-    const doc = await server.app.inject({
-      url: '/api/v1/documents/heat?include_embeddings=true',
-      headers: bearer(owner.token),
-    });
-    const vector = ((doc.json() as { document: { embeddings: { vector: number[] }[] } }).document.embeddings[0]
+    const doc = await server.call('GET', '/api/v1/documents/heat?include_embeddings=true', owner.token);
+    const vector = ((doc.body as unknown as { document: { embeddings: { vector: number[] }[] } }).document.embeddings[0]
       ?.vector ?? []) as number[];
     for (const method of ['cosine', 'dot', 'euclidean']) {
       const res = await search('/search/vector', { vector, similarity_method: method, threshold: 0 });
@@ -262,13 +245,12 @@ describe('vector search', () => {
     }));
     await addBatch(tenant.token, docs);
     const vector = (body: Record<string, unknown>) =>
-      server.app.inject({
-        method: 'POST',
-        url: '/api/v1/search/vector',
-        headers: bearer(tenant.token),
-        payload: { embedding_options: { model_name: 'glove-100' }, limit: 10, ...body },
+      server.call('POST', '/api/v1/search/vector', tenant.token, {
+        embedding_options: { model_name: 'glove-100' },
+        limit: 10,
+        ...body,
       });
-    const strict = (await vector({ query: 'shock wave', threshold: 0.999 })).json() as Body;
+    const strict = (await vector({ query: 'shock wave', threshold: 0.999 })).body as Body;
     // glove-100's calibrated relevance 0.999 is a cosine of 0.59 + 0.999 × 0.13.
     for (const r of strict.results ?? []) assert.ok(r.score >= 0.7198, `${r.score}`);
     assert.doesNotMatch(
@@ -282,7 +264,7 @@ describe('vector search', () => {
         threshold: 0,
         filters: [{ field: 'metadata.rare', operator: 'eq', value: true }],
       })
-    ).json() as Body;
+    ).body as Body;
     assert.deepEqual(ids(selective), ['v7']);
     assert.match(String(selective.notes), /scored every allowed vector exactly/);
   });
@@ -323,12 +305,7 @@ describe('hybrid search', () => {
     }));
     await addBatch(tenant.token, docs);
     for (const id of ['d9', 'd10', 'd11']) {
-      await server.app.inject({
-        method: 'PATCH',
-        url: `/api/v1/documents/${id}/engagement`,
-        headers: bearer(tenant.token),
-        payload: { clicks: 5, likes: 2 },
-      });
+      await server.call('PATCH', `/api/v1/documents/${id}/engagement`, tenant.token, { clicks: 5, likes: 2 });
     }
     const res = await search(
       '/search/hybrid',
