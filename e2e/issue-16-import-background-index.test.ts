@@ -7,21 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { vectorOf as seededVector } from './support/vectors.js';
 import { api, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const dims = 128;
 const total = 6000;
 
-/** A deterministic vector per document number (mulberry32). */
-function vectorOf(n: number): number[] {
-  let a = n * 2654435761;
-  return Array.from({ length: dims }, () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  });
-}
+const vectorOf = (n: number) => seededVector(n, dims);
 
 const line = (n: number) =>
   `${JSON.stringify({ id: `d${n}`, primary_table: 'vecs', content: `document ${n}`, vector: vectorOf(n) })}\n`;

@@ -1,36 +1,26 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, viewports } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { screenshot, viewports } from './support/browser.js';
 import { registerAccount } from './support/accounts.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { serverAndBrowser } from './support/playground-site.js';
 import { answerCheck } from './support/playground-forms.js';
 
 // Issue #19: the playground creates an API key, shows its secret once with a copy button, lists keys and revokes
 // them; the key works against the real server until it is revoked.
 
-let server: ServerProcess;
-let browser: Browser;
+const site = serverAndBrowser();
 const password = 'correct horse battery';
-
-before(async () => {
-  server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** A new account (the admin of its own tenant), logged in to the playground. */
 async function loggedInPage(): Promise<{ page: Page; email: string }> {
   const email = `keys-${randomUUID()}@example.com`;
-  await registerAccount(server.baseUrl, email, password);
-  const context = await browser.newContext({ viewport: viewports.desktop });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  await registerAccount(site.server.baseUrl, email, password);
+  const context = await site.browser.newContext({ viewport: viewports.desktop });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.server.baseUrl });
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/playground`);
+  await page.goto(`${site.server.baseUrl}/playground`);
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await page.locator('input[name="password"]').fill(password);
   await answerCheck(page);
@@ -39,7 +29,8 @@ async function loggedInPage(): Promise<{ page: Page; email: string }> {
   return { page, email };
 }
 
-const listKeysWith = (key: string) => fetch(`${server.baseUrl}/api/v1/auth/api-keys`, { headers: { 'api-key': key } });
+const listKeysWith = (key: string) =>
+  fetch(`${site.server.baseUrl}/api/v1/auth/api-keys`, { headers: { 'api-key': key } });
 
 test('the playground creates a key, shows and copies it once, lists it and revokes it', async () => {
   const { page, email } = await loggedInPage();
@@ -75,7 +66,7 @@ test('the playground creates a key, shows and copies it once, lists it and revok
 
   // The key works against the server, as an admin of this tenant.
   assert.equal((await listKeysWith(key)).status, 200);
-  const users = await fetch(`${server.baseUrl}/auth/users`, { headers: { authorization: `Bearer ${key}` } });
+  const users = await fetch(`${site.server.baseUrl}/auth/users`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(users.status, 200);
 
   // Closed and opened again, the secret is gone; the key is still listed, now with its last use.

@@ -1,32 +1,22 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser, viewports } from './support/browser.js';
+import type { Page, Request } from 'playwright-core';
+import { viewports } from './support/browser.js';
 import { registerAccount } from './support/accounts.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { serverAndBrowser } from './support/playground-site.js';
 import { answerCheck } from './support/playground-forms.js';
 
 // Issue #20, the playground's share: random logouts (1), selects that send nothing (2), login mode creating
 // tenants (4), and the form polish of 15 (placeholders, required marks, the read-only tenant id).
 
-let server: ServerProcess;
-let browser: Browser;
+const site = serverAndBrowser();
 const password = 'correct horse battery';
 
-before(async () => {
-  server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const registerUser = (email: string) => registerAccount(server.baseUrl, email, password);
+const registerUser = (email: string) => registerAccount(site.server.baseUrl, email, password);
 
 async function fillLogin(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/playground`);
+  await page.goto(`${site.server.baseUrl}/playground`);
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await page.locator('input[name="password"]').fill(password);
   await answerCheck(page);
@@ -42,7 +32,7 @@ async function logIn(page: Page, email: string) {
 async function loggedInPage(prefix: string): Promise<Page> {
   const email = `${prefix}-${randomUUID()}@example.com`;
   await registerUser(email);
-  const page = await browser.newPage({ viewport: viewports.desktop });
+  const page = await site.browser.newPage({ viewport: viewports.desktop });
   await logIn(page, email);
   return page;
 }
@@ -105,7 +95,7 @@ describe('issue 20: every select sends what it displays', () => {
   test('Update ACL sent without touching the Operation select sends "add"', async () => {
     const page = await loggedInPage('acl');
     const token = (await page.evaluate(() => localStorage.getItem('authToken'))) ?? '';
-    const created = await fetch(`${server.baseUrl}/api/v1/documents`, {
+    const created = await fetch(`${site.server.baseUrl}/api/v1/documents`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ id: 'acl-doc', title: 'ACL target', content: 'Shared with a colleague.' }),
@@ -145,7 +135,7 @@ describe('issue 20: a login-mode register call cannot create a tenant', () => {
   test('the register request of the login action carries no tenant_id; a typo ends in "Invalid email or password"', async (t) => {
     const email = `login-${randomUUID()}@example.com`;
     await registerUser(email);
-    const page = await browser.newPage({ viewport: viewports.desktop });
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     const registers: Request[] = [];
@@ -169,7 +159,7 @@ describe('issue 20: a login-mode register call cannot create a tenant', () => {
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.getByText('Invalid email or password').waitFor();
     // The typo created no account: the same e-mail still cannot log in over the API.
-    const login = await fetch(`${server.baseUrl}/auth/login`, {
+    const login = await fetch(`${site.server.baseUrl}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: `typo-${email}`, password }),
@@ -192,8 +182,8 @@ describe('issue 20: the forms say what they want', () => {
   });
 
   test('Register mode marks Name and Company required; the tenant id looks read-only', async () => {
-    const page = await browser.newPage({ viewport: viewports.desktop });
-    await page.goto(`${server.baseUrl}/playground`);
+    const page = await site.browser.newPage({ viewport: viewports.desktop });
+    await page.goto(`${site.server.baseUrl}/playground`);
     await page.getByRole('tab', { name: 'Register' }).click();
     for (const name of ['Name', 'Company']) {
       const input = page.getByRole('textbox', { name, exact: true });

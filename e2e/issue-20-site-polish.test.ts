@@ -1,29 +1,19 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshot, viewports } from './support/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { screenshot, viewports } from './support/browser.js';
 import { signUp } from './support/accounts.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { serverAndBrowser } from './support/playground-site.js';
 
 // Issue #20, the website's share of 12, 14 and 15: claims and links that are true, the 390 px layout, and polish.
 
-let server: ServerProcess;
-let browser: Browser;
+const site = serverAndBrowser();
 const password = 'correct horse battery';
 
-before(async () => {
-  server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function open(path: string, viewport: { width: number; height: number } = viewports.desktop): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  await page.goto(`${server.baseUrl}${path}`);
+  const page = await site.browser.newPage({ viewport });
+  await page.goto(`${site.server.baseUrl}${path}`);
   await page.locator('h1').first().waitFor();
   return page;
 }
@@ -150,9 +140,9 @@ describe('issue 20 (15): polish', () => {
 describe('issue 20 (14): the 390 px layout', () => {
   test('the Report Issue button never covers a focused input; the endpoint list is no scroll box', async () => {
     const email = `mobile-${randomUUID()}@example.com`;
-    const token = await signUp(server.baseUrl, email, password);
-    const page = await browser.newPage({ viewport: viewports.mobile });
-    await page.goto(`${server.baseUrl}/playground`);
+    const token = await signUp(site.server.baseUrl, email, password);
+    const page = await site.browser.newPage({ viewport: viewports.mobile });
+    await page.goto(`${site.server.baseUrl}/playground`);
     await page.evaluate((t) => localStorage.setItem('authToken', t), token);
     await page.reload();
     await page.getByRole('heading', { name: 'API Endpoints' }).waitFor();

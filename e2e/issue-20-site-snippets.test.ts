@@ -1,27 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { docSections } from '../web/src/features/docs/doc-sections.js';
-import { launchBrowser, viewports } from './support/browser.js';
+import { viewports } from './support/browser.js';
 import { signUp } from './support/accounts.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { serverAndBrowser } from './support/playground-site.js';
 
 // Issue #20 (9): the home page's curl example failed as pasted (415, no content-type). Every shell snippet the
 // site shows is run here, as a reader would paste it, against a fresh server.
 
-let server: ServerProcess;
-let browser: Browser;
-
-before(async () => {
-  server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = serverAndBrowser();
 
 const pages = ['/', ...docSections.map((s) => `/documentation/${s.slug}`), '/whitepaper', '/contact'];
 
@@ -32,10 +21,10 @@ interface Snippet {
 
 /** The shell snippets of every page, read from the built site in a browser, in page order. */
 async function siteSnippets(): Promise<Snippet[]> {
-  const page = await browser.newPage({ viewport: viewports.desktop });
+  const page = await site.browser.newPage({ viewport: viewports.desktop });
   const found: Snippet[] = [];
   for (const path of pages) {
-    await page.goto(`${server.baseUrl}${path}`);
+    await page.goto(`${site.server.baseUrl}${path}`);
     await page.locator('h1').first().waitFor();
     await page.waitForLoadState('networkidle');
     // A command a reader could paste that is not marked as a snippet would escape this test.
@@ -55,7 +44,7 @@ function runSnippet(snippet: string, env: Record<string, string>): { status: num
     'set -eo pipefail',
     // The reader sees an error answer as a failure: --fail-with-body keeps the body for the message below.
     'curl() { command curl --silent --show-error --fail-with-body "$@"; }',
-    snippet.replaceAll('localhost:8081', `127.0.0.1:${server.port}`),
+    snippet.replaceAll('localhost:8081', `127.0.0.1:${site.server.port}`),
   ].join('\n');
   const result = spawnSync('bash', ['-c', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
@@ -65,7 +54,7 @@ test('issue 20: every shell snippet on the site works when pasted against a fres
   // What a reader of the home page has done before: registered and logged in, with TOKEN set.
   const email = `reader-${randomUUID()}@example.com`;
   const password = 'correct horse battery';
-  const token = await signUp(server.baseUrl, email, password);
+  const token = await signUp(site.server.baseUrl, email, password);
 
   const snippets = await siteSnippets();
   assert.ok(

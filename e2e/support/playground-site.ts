@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +44,41 @@ export async function startPlaygroundSite(prefix: string): Promise<PlaygroundSit
     rmSync(workDir, { recursive: true, force: true });
   };
   return { server, browser, smtp, workDir, stop };
+}
+
+/** A real server and a browser, started before a test file's tests and stopped after them. */
+export interface ServerAndBrowser {
+  readonly server: ServerProcess;
+  readonly browser: Browser;
+}
+
+/**
+ * Registers the file's `before` and `after` hooks that start a real server (rate limits a browser test never
+ * meets, plus `env`) and a browser, and stop them; the answer's fields are the running ones inside the tests.
+ *
+ * @example const site = serverAndBrowser(); test('…', async () => { await site.browser.newPage(); });
+ */
+export function serverAndBrowser(env: Record<string, string> = {}): ServerAndBrowser {
+  let server: ServerProcess | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startServerProcess({ RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000', ...env });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new TypeError('serverAndBrowser: used outside the tests of its file');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }
