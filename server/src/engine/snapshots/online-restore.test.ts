@@ -4,11 +4,11 @@
 // opens again — the tenant then holds exactly the snapshot, text index included, its uploaded files are kept or
 // deleted as the restored rows name them, no unpacked snapshot is left behind, and no other tenant's data changed.
 import assert from 'node:assert/strict';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openTestEngine } from '../../test-support/engine.js';
+import { withTempDirs } from '../../test-support/temp-dirs.js';
 import type { Engine } from '../engine.js';
 
 const tenantA = '00000000-0000-4000-8000-0000000000c1';
@@ -46,8 +46,7 @@ const indexed = (engine: Engine, tenantId: string) => {
 
 describe('a tenant restore cut short', () => {
   it('keeps the tenant fenced and is finished when the engine opens again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-resume-'));
-    try {
+    await withTempDirs(['godb-restore-resume-'], async ([dir]) => {
       let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
       await add(
         engine,
@@ -110,9 +109,7 @@ describe('a tenant restore cut short', () => {
       );
       assert.equal(engine.db.prepare('SELECT count(*) FROM tenant_restores').pluck().get(), 0);
       await engine.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -123,9 +120,7 @@ describe('a tenant restore on another node while its other tenants write', () =>
         ? 'moves clashing seqs past the highest and reserves them, so writes between slices never take one'
         : 'keeps seqs above the node’s highest and reserves them, so writes between slices never take one',
       async () => {
-        const from = mkdtempSync(join(tmpdir(), 'godb-restore-from-'));
-        const to = mkdtempSync(join(tmpdir(), 'godb-restore-to-'));
-        try {
+        await withTempDirs(['godb-restore-from-', 'godb-restore-to-'], async ([from, to]) => {
           // The source node: tenant B's rows first, so tenant A's seqs start above 1.
           const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
           await add(
@@ -169,10 +164,7 @@ describe('a tenant restore on another node while its other tenants write', () =>
           assert.equal(indexed(target, tenantA), 60);
           await target.close();
           await source.close();
-        } finally {
-          rmSync(from, { recursive: true, force: true });
-          rmSync(to, { recursive: true, force: true });
-        }
+        });
       },
     );
   }
@@ -189,8 +181,7 @@ const unpacked = (dir: string) => readdirSync(join(dir, 'snapshots')).filter((na
 
 describe('a tenant restore that fails part way, in a running engine', () => {
   it('is tried again at once, owes the files of the rows it deleted before failing, and keeps the snapshot’s', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-retry-'));
-    try {
+    await withTempDirs(['godb-restore-retry-'], async ([dir]) => {
       let waits = 0;
       const engine = openTestEngine(dir, 'glove-100', {
         restoreSliceRows: 10,
@@ -241,14 +232,11 @@ describe('a tenant restore that fails part way, in a running engine', () => {
       assert.ok(kept, 'the file the restored rows name is kept');
       assert.deepEqual(unpacked(dir), []);
       await engine.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('stays fenced after its retries; restoring the tenant again finishes it and leaves no unpacked snapshot', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-again-'));
-    try {
+    await withTempDirs(['godb-restore-again-'], async ([dir]) => {
       let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
       await add(
         engine,
@@ -290,16 +278,13 @@ describe('a tenant restore that fails part way, in a running engine', () => {
       assert.deepEqual(unpacked(dir), []);
       assert.equal(count(engine, tenantA), 50);
       await engine.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('the vector index of a tenant being restored', () => {
   it('is not built from its half-restored rows; after the restore it is loaded from the snapshot’s file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'godb-restore-vectors-'));
-    try {
+    await withTempDirs(['godb-restore-vectors-'], async ([dir]) => {
       const engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
       await engine.documents.add(
         viewerOf(tenantA),
@@ -335,17 +320,13 @@ describe('the vector index of a tenant being restored', () => {
       assert.equal(engine.vectors.size(tenantA, space, 100), 40);
       assert.equal(engine.vectors.stats(tenantA, space, 100).source, 'file', 'the snapshot’s index file, as it is');
       await engine.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a whole-node restore', () => {
   it('restores each tenant in slices from one unpacked snapshot; one that fails is finished when the engine opens', async () => {
-    const from = mkdtempSync(join(tmpdir(), 'godb-node-restore-from-'));
-    const to = mkdtempSync(join(tmpdir(), 'godb-node-restore-to-'));
-    try {
+    await withTempDirs(['godb-node-restore-from-', 'godb-node-restore-to-'], async ([from, to]) => {
       const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
       for (const tenant of [tenantA, tenantB])
         source.db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, 0)').run(tenant);
@@ -393,18 +374,13 @@ describe('a whole-node restore', () => {
       assert.equal(count(target, tenantA), 30);
       assert.deepEqual(unpacked(to), [], 'removed after the last tenant restored from it');
       await target.close();
-    } finally {
-      rmSync(from, { recursive: true, force: true });
-      rmSync(to, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a tenant restore whose seq range holds another tenant’s rows, while that tenant writes', () => {
   it('checks for clashes by range between the writes and never copies onto a row that holds one of its seqs', async () => {
-    const from = mkdtempSync(join(tmpdir(), 'godb-restore-gaps-from-'));
-    const to = mkdtempSync(join(tmpdir(), 'godb-restore-gaps-to-'));
-    try {
+    await withTempDirs(['godb-restore-gaps-from-', 'godb-restore-gaps-to-'], async ([from, to]) => {
       // The source: tenant A's seqs have a gap (1–10, then 41–50) where tenant B wrote.
       const source = openTestEngine(from, 'glove-100');
       await add(
@@ -469,10 +445,7 @@ describe('a tenant restore whose seq range holds another tenant’s rows, while 
         assert.deepEqual(seqs, [...range(1, 10), ...range(41, 50)], 'kept where they were');
       }
       await target.close();
-    } finally {
-      rmSync(from, { recursive: true, force: true });
-      rmSync(to, { recursive: true, force: true });
-    }
+    });
   });
 });
 
