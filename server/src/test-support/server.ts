@@ -41,6 +41,8 @@ export interface Answer {
   status: number;
   body: JsonBody;
   text: string;
+  /** The body's bytes, for answers that are not JSON (a snapshot's archive). */
+  raw: Buffer;
   headers: Record<string, string | string[] | number | undefined>;
 }
 
@@ -91,8 +93,9 @@ export async function startTestServer(
         headers: token ? bearer(token) : {},
         ...(payload !== undefined && { payload: payload as object }),
       });
-      const body = (res.body === '' ? {} : res.json()) as JsonBody;
-      return { status: res.statusCode, body, text: res.body, headers: res.headers };
+      const json = res.body !== '' && String(res.headers['content-type']).startsWith('application/json');
+      const body = (json ? res.json() : {}) as JsonBody;
+      return { status: res.statusCode, body, text: res.body, raw: res.rawPayload, headers: res.headers };
     },
     async listen() {
       await server.app.listen({ host: '127.0.0.1', port: 0 });

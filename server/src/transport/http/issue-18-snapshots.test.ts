@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restoreCommand } from '../../restore-command.js';
 import { startSwift, type SwiftS3 } from '../../test-support/swift.js';
-import { bearer, startTestServer, superAdmin, type TestServer } from '../../test-support/server.js';
+import { startTestServer, superAdmin, type TestServer } from '../../test-support/server.js';
 
 /**
  * Issue #18, snapshots: a super admin snapshots a live node while writes go on, lists, downloads and deletes
@@ -81,50 +81,34 @@ for (const provider of providers) {
         metadata: { n: i },
         embedding_options: glove,
       }));
-      const batch = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/documents/batch',
-        headers: bearer(owner.token),
-        payload: docs,
-      });
-      assert.equal(batch.statusCode, 200, batch.body);
-      await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/documents',
-        headers: bearer(other.token),
-        payload: {
-          id: 'theirs',
-          content: 'xylophone quartet',
-          embedding_options: glove,
-          file_content: attachment.toString('base64'),
-        },
+      const batch = await server.call('POST', '/api/v1/documents/batch', owner.token, docs);
+      assert.equal(batch.status, 200, batch.text);
+      await server.call('POST', '/api/v1/documents', other.token, {
+        id: 'theirs',
+        content: 'xylophone quartet',
+        embedding_options: glove,
+        file_content: attachment.toString('base64'),
       });
       // A vector search builds the index, so the snapshot carries an index file.
-      const warm = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/search/vector',
-        headers: bearer(owner.token),
-        payload: { query: 'shock wave', embedding_options: glove, threshold: 0 },
+      const warm = await server.call('POST', '/api/v1/search/vector', owner.token, {
+        query: 'shock wave',
+        embedding_options: glove,
+        threshold: 0,
       });
-      assert.equal(warm.statusCode, 200, warm.body);
+      assert.equal(warm.status, 200, warm.text);
 
       // Writes keep coming while the snapshot is taken.
       const acknowledged: string[] = [];
       let writing = true;
       const writer = (async () => {
         for (let i = 0; writing; i++) {
-          const res = await server.app.inject({
-            method: 'POST',
-            url: '/api/v1/documents',
-            headers: bearer(owner.token),
-            payload: {
-              id: `live${i}`,
-              content: `zeppelin hangar ${tag(i)}`,
-              metadata: { live: i },
-              embedding_options: glove,
-            },
+          const res = await server.call('POST', '/api/v1/documents', owner.token, {
+            id: `live${i}`,
+            content: `zeppelin hangar ${tag(i)}`,
+            metadata: { live: i },
+            embedding_options: glove,
           });
-          assert.equal(res.statusCode, 201, res.body);
+          assert.equal(res.status, 201, res.text);
           acknowledged.push(`live${i}`);
         }
       })();
@@ -132,21 +116,17 @@ for (const provider of providers) {
 
       // Only admins take snapshots: a member of the tenant may not (its admin snapshots the tenant alone).
       const member = await server.addUser(owner);
-      const refused = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/snapshots',
-        headers: bearer(member.token),
-      });
-      assert.equal(refused.statusCode, 403, refused.body);
+      const refused = await server.call('POST', '/api/v1/snapshots', member.token);
+      assert.equal(refused.status, 403, refused.text);
 
       const before = [...acknowledged];
       const started = performance.now();
-      const accepted = await server.app.inject({ method: 'POST', url: '/api/v1/snapshots', headers: bearer(root) });
-      assert.equal(accepted.statusCode, 202, accepted.body);
-      const { snapshot_id: id, job_id: jobId } = accepted.json() as { snapshot_id: string; job_id: string };
+      const accepted = await server.call('POST', '/api/v1/snapshots', root);
+      assert.equal(accepted.status, 202, accepted.text);
+      const { snapshot_id: id, job_id: jobId } = accepted.body as { snapshot_id: string; job_id: string };
       let job: { status: string; processed: number; total: number; error?: string };
       for (;;) {
-        job = (await server.app.inject({ url: `/api/v1/jobs/${jobId}`, headers: bearer(root) })).json() as typeof job;
+        job = (await server.call('GET', `/api/v1/jobs/${jobId}`, root)).body as typeof job;
         if (job.status === 'done' || job.status === 'failed') break;
         await new Promise((done) => setTimeout(done, 20));
       }
@@ -156,12 +136,13 @@ for (const provider of providers) {
       assert.equal(job.status, 'done', job.error);
       assert.equal(job.processed, job.total);
 
-      const listed = await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(root) });
-      assert.equal(listed.statusCode, 200, listed.body);
-      const snapshots = (listed.json() as { snapshots: { id: string; files: { path: string }[]; bytes: number }[] })
-        .snapshots;
+      const listed = await server.call('GET', '/api/v1/snapshots', root);
+      assert.equal(listed.status, 200, listed.text);
+      const snapshots = (
+        listed.body as unknown as { snapshots: { id: string; files: { path: string }[]; bytes: number }[] }
+      ).snapshots;
       const mine = snapshots.find((s) => s.id === id);
-      assert.ok(mine, listed.body);
+      assert.ok(mine, listed.text);
       assert.ok(mine.files.some((f) => f.path === 'godb.sqlite'));
       assert.ok(
         mine.files.some((f) => f.path.startsWith('vectors/')),
@@ -172,18 +153,15 @@ for (const provider of providers) {
         'the file uploaded with a document',
       );
       // A tenant admin sees only its tenant's snapshots, never the node's.
-      const tenantList = await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(owner.token) });
-      assert.equal(tenantList.statusCode, 200, tenantList.body);
-      assert.ok(!(tenantList.json() as { snapshots: { id: string }[] }).snapshots.some((s) => s.id === id));
-      assert.equal(
-        (await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(owner.token) })).statusCode,
-        404,
-      );
+      const tenantList = await server.call('GET', '/api/v1/snapshots', owner.token);
+      assert.equal(tenantList.status, 200, tenantList.text);
+      assert.ok(!(tenantList.body as unknown as { snapshots: { id: string }[] }).snapshots.some((s) => s.id === id));
+      assert.equal((await server.call('GET', `/api/v1/snapshots/${id}`, owner.token)).status, 404);
 
-      const download = await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(root) });
-      assert.equal(download.statusCode, 200);
+      const download = await server.call('GET', `/api/v1/snapshots/${id}`, root);
+      assert.equal(download.status, 200);
       assert.equal(download.headers['content-type'], 'application/x-tar');
-      const archive = download.rawPayload;
+      const archive = download.raw;
       assert.ok(archive.length >= mine.bytes);
 
       // A damaged copy is refused and leaves its target folder as it was.
@@ -226,26 +204,16 @@ for (const provider of providers) {
       const node = await startTestServer({ ...env, DATA_DIR: dataDir });
       restored = node;
       const token = await node.login(owner.email, owner.password);
-      const count = await node.app.inject({
-        method: 'POST',
-        url: '/api/v1/documents/count',
-        headers: bearer(token),
-        payload: {},
-      });
-      assert.ok((count.json() as { count: number }).count >= docs.length + before.length, count.body);
+      const count = await node.call('POST', '/api/v1/documents/count', token, {});
+      assert.ok((count.body as unknown as { count: number }).count >= docs.length + before.length, count.text);
       for (const live of before) {
-        const got = await node.app.inject({ url: `/api/v1/documents/${live}`, headers: bearer(token) });
-        assert.equal(got.statusCode, 200, `${live} was acknowledged before the snapshot: ${got.body}`);
+        const got = await node.call('GET', `/api/v1/documents/${live}`, token);
+        assert.equal(got.status, 200, `${live} was acknowledged before the snapshot: ${got.text}`);
       }
       const search = async (kind: string, body: Record<string, unknown>) => {
-        const res = await node.app.inject({
-          method: 'POST',
-          url: `/api/v1/search/${kind}`,
-          headers: bearer(token),
-          payload: body,
-        });
-        assert.equal(res.statusCode, 200, `${kind}: ${res.body}`);
-        return (res.json() as { results: { document_id: string }[] }).results.map((r) => r.document_id);
+        const res = await node.call('POST', `/api/v1/search/${kind}`, token, body);
+        assert.equal(res.status, 200, `${kind}: ${res.text}`);
+        return (res.body as unknown as { results: { document_id: string }[] }).results.map((r) => r.document_id);
       };
       const firstLive = 0;
       const only = [{ field: 'metadata.live', operator: 'eq', value: firstLive }];
@@ -264,29 +232,19 @@ for (const provider of providers) {
       );
       // The other tenant's data came back too, and stays its own.
       const theirs = await node.login(other.email, other.password);
-      assert.equal(
-        (await node.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(theirs) })).statusCode,
-        200,
-      );
-      assert.equal(
-        (await node.app.inject({ url: '/api/v1/documents/theirs', headers: bearer(token) })).statusCode,
-        404,
-      );
+      assert.equal((await node.call('GET', '/api/v1/documents/theirs', theirs)).status, 200);
+      assert.equal((await node.call('GET', '/api/v1/documents/theirs', token)).status, 404);
       // With the file uploaded with it.
-      const upload = await node.app.inject({ url: '/api/v1/documents/theirs/file', headers: bearer(theirs) });
-      assert.equal(upload.statusCode, 200, upload.body);
-      assert.equal(upload.rawPayload.toString(), attachment.toString());
+      const upload = await node.call('GET', '/api/v1/documents/theirs/file', theirs);
+      assert.equal(upload.status, 200, upload.text);
+      assert.equal(upload.raw.toString(), attachment.toString());
 
       // Deleting a snapshot removes it from the list and from download.
-      const deleted = await server.app.inject({
-        method: 'DELETE',
-        url: `/api/v1/snapshots/${id}`,
-        headers: bearer(root),
-      });
-      assert.equal(deleted.statusCode, 200, deleted.body);
-      const gone = await server.app.inject({ url: `/api/v1/snapshots/${id}`, headers: bearer(root) });
-      assert.equal(gone.statusCode, 404);
-      const relisted = (await server.app.inject({ url: '/api/v1/snapshots', headers: bearer(root) })).json() as {
+      const deleted = await server.call('DELETE', `/api/v1/snapshots/${id}`, root);
+      assert.equal(deleted.status, 200, deleted.text);
+      const gone = await server.call('GET', `/api/v1/snapshots/${id}`, root);
+      assert.equal(gone.status, 404);
+      const relisted = (await server.call('GET', '/api/v1/snapshots', root)).body as {
         snapshots: { id: string }[];
       };
       assert.ok(!relisted.snapshots.some((s) => s.id === id));
