@@ -28,13 +28,8 @@ describe('issue 18: a tenant restore waits for the tenant’s work under way onl
   });
   after(() => server.close());
 
-  const call = async (token: string, method: 'GET' | 'POST', url: string, payload?: object) => {
-    const headers = bearer(token);
-    const res = await server.app.inject(
-      payload === undefined ? { method, url, headers } : { method, url, headers, payload },
-    );
-    return { status: res.statusCode, body: res.json() as Record<string, unknown>, text: res.body };
-  };
+  const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.call(method, url, token, payload);
   const waitForJob = async (token: string, id: unknown): Promise<Job> => {
     for (;;) {
       const job = (await call(token, 'GET', `/api/v1/jobs/${String(id)}`)).body as unknown as Job;

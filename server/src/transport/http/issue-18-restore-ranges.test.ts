@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**
  * Issue #18, tenant snapshots and restores that walk rowid ranges in slices sized by time: a tenant whose rows lie
@@ -28,13 +28,8 @@ describe('issue 18: snapshot and restore by rowid ranges', () => {
   });
   after(() => server.close());
 
-  const call = async (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
-    const headers = bearer(token);
-    const res = await server.app.inject(
-      payload === undefined ? { method, url, headers } : { method, url, headers, payload: payload as object },
-    );
-    return { status: res.statusCode, body: res.json() as Record<string, unknown>, text: res.body };
-  };
+  const call = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    server.call(method, url, token, payload);
   const finished = async (token: string, jobId: unknown) => {
     for (;;) {
       const job = (await call(token, 'GET', `/api/v1/jobs/${String(jobId)}`)).body as unknown as Job;

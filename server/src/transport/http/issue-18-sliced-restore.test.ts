@@ -27,13 +27,8 @@ describe('issue 18: a tenant restore in slices', () => {
   });
   after(() => server.close());
 
-  const call = async (token: string, method: 'GET' | 'POST', url: string, payload?: object) => {
-    const headers = bearer(token);
-    const res = await server.app.inject(
-      payload === undefined ? { method, url, headers } : { method, url, headers, payload },
-    );
-    return { status: res.statusCode, body: res.json() as Record<string, unknown>, text: res.body };
-  };
+  const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.call(method, url, token, payload);
 
   test('other tenants are served during the restore, the restored tenant waits, then holds the snapshot', async () => {
     const owner = await server.registerTenant();

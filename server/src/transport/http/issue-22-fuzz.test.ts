@@ -52,25 +52,15 @@ before(async () => {
     { id: 'fz-private', content: 'private wing', visibility: 'private' },
   ];
   for (const doc of docs) {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/documents',
-      headers: bearer(admin.token),
-      payload: doc,
-    });
-    assert.equal(res.statusCode, 201, res.body);
+    const res = await server.call('POST', '/api/v1/documents', admin.token, doc);
+    assert.equal(res.status, 201, res.text);
   }
-  const group = await server.app.inject({
-    method: 'POST',
-    url: '/auth/groups',
-    headers: bearer(admin.token),
-    payload: { name: 'fuzzers' },
-  });
+  const group = await server.call('POST', '/auth/groups', admin.token, { name: 'fuzzers' });
   known = {
     documentIds: docs.map((d) => d.id),
     // Not the admin's id: a run that deleted or demoted the admin would spend the rest of itself on 401 and 403.
     userIds: [user.userId],
-    groupIds: [(group.json() as { group_id: string }).group_id],
+    groupIds: [group.body.group_id as string],
   };
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   port = (server.app.server.address() as AddressInfo).port;

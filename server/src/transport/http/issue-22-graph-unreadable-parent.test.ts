@@ -35,20 +35,11 @@ before(async () => {
     doc('orphan-child', { parent_doc_id: 'gone-parent' }),
     doc('open-peer'),
   ]) {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/documents',
-      headers: bearer(admin.token),
-      payload: body,
-    });
-    assert.equal(res.statusCode, 201, res.body);
+    const res = await server.call('POST', '/api/v1/documents', admin.token, body);
+    assert.equal(res.status, 201, res.text);
   }
-  const deleted = await server.app.inject({
-    method: 'DELETE',
-    url: '/api/v1/documents/gone-parent',
-    headers: bearer(admin.token),
-  });
-  assert.equal(deleted.statusCode, 200, deleted.body);
+  const deleted = await server.call('DELETE', '/api/v1/documents/gone-parent', admin.token);
+  assert.equal(deleted.status, 200, deleted.text);
 });
 after(() => server.close());
 
