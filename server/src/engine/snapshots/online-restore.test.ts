@@ -11,6 +11,9 @@ import { openTestEngine } from '../../test-support/engine.js';
 import { withTempDirs } from '../../test-support/temp-dirs.js';
 import type { Engine } from '../engine.js';
 
+/** Ids `<prefix>0` to `<prefix><count - 1>`. */
+const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_v, i) => `${prefix}${i}`);
+
 const tenantA = '00000000-0000-4000-8000-0000000000c1';
 const tenantB = '00000000-0000-4000-8000-0000000000c2';
 const viewerOf = (tenantId: string) => ({ tenantId, userId: 'owner', groups: [] as string[] });
@@ -48,11 +51,7 @@ describe('a tenant restore cut short', () => {
   it('keeps the tenant fenced and is finished when the engine opens again', async () => {
     await withTempDirs(['godb-restore-resume-'], async ([dir]) => {
       let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
-      await add(
-        engine,
-        tenantA,
-        Array.from({ length: 120 }, (_v, i) => `a${i}`),
-      );
+      await add(engine, tenantA, numbered('a', 120));
       await add(engine, tenantB, ['b0', 'b1']);
       const snapshots = engine.snapshots!;
       const manifest = await snapshots.create(snapshots.newId(), () => {}, tenantA);
@@ -123,28 +122,15 @@ describe('a tenant restore on another node while its other tenants write', () =>
         await withTempDirs(['godb-restore-from-', 'godb-restore-to-'], async ([from, to]) => {
           // The source node: tenant B's rows first, so tenant A's seqs start above 1.
           const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
-          await add(
-            source,
-            tenantB,
-            Array.from({ length: 30 }, (_v, i) => `b${i}`),
-          );
-          await add(
-            source,
-            tenantA,
-            Array.from({ length: 60 }, (_v, i) => `a${i}`),
-          );
+          await add(source, tenantB, numbered('b', 30));
+          await add(source, tenantA, numbered('a', 60));
           const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {}, tenantA);
           const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
 
           // The target node holds another tenant whose seqs clash with A's snapshot, or none below them.
           const target = openTestEngine(to, 'glove-100', { restoreSliceRows: 10 });
           const tenantC = '00000000-0000-4000-8000-0000000000c3';
-          if (clash)
-            await add(
-              target,
-              tenantC,
-              Array.from({ length: 50 }, (_v, i) => `c${i}`),
-            );
+          if (clash) await add(target, tenantC, numbered('c', 50));
           const staged = await target.restore!.stage(createReadStream(archive), {
             tenantId: tenantA,
             keepTenants: [],
@@ -187,11 +173,7 @@ describe('a tenant restore that fails part way, in a running engine', () => {
         restoreSliceRows: 10,
         restoreRetry: { retries: 2, wait: async () => void (waits += 1) },
       });
-      await add(
-        engine,
-        tenantA,
-        Array.from({ length: 60 }, (_v, i) => `a${i}`),
-      );
+      await add(engine, tenantA, numbered('a', 60));
       const file = (id: string, text: string) =>
         engine.documents.add(
           viewerOf(tenantA),
@@ -238,11 +220,7 @@ describe('a tenant restore that fails part way, in a running engine', () => {
   it('stays fenced after its retries; restoring the tenant again finishes it and leaves no unpacked snapshot', async () => {
     await withTempDirs(['godb-restore-again-'], async ([dir]) => {
       let engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10, restoreRetry: noRetry });
-      await add(
-        engine,
-        tenantA,
-        Array.from({ length: 50 }, (_v, i) => `a${i}`),
-      );
+      await add(engine, tenantA, numbered('a', 50));
       await add(engine, tenantB, ['b0']);
       const snapshots = engine.snapshots!;
       const manifest = await snapshots.create(snapshots.newId(), () => {}, tenantA);
@@ -330,16 +308,8 @@ describe('a whole-node restore', () => {
       const source = openTestEngine(from, 'glove-100', { restoreSliceRows: 10 });
       for (const tenant of [tenantA, tenantB])
         source.db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, 0)').run(tenant);
-      await add(
-        source,
-        tenantA,
-        Array.from({ length: 30 }, (_v, i) => `a${i}`),
-      );
-      await add(
-        source,
-        tenantB,
-        Array.from({ length: 40 }, (_v, i) => `b${i}`),
-      );
+      await add(source, tenantA, numbered('a', 30));
+      await add(source, tenantB, numbered('b', 40));
       const manifest = await source.snapshots!.create(source.snapshots!.newId(), () => {});
       const archive = join(source.snapshots!.location, `${manifest.id}.tar`);
       await source.close();
@@ -383,16 +353,8 @@ describe('a tenant restore whose seq range holds another tenant’s rows, while 
     await withTempDirs(['godb-restore-gaps-from-', 'godb-restore-gaps-to-'], async ([from, to]) => {
       // The source: tenant A's seqs have a gap (1–10, then 41–50) where tenant B wrote.
       const source = openTestEngine(from, 'glove-100');
-      await add(
-        source,
-        tenantA,
-        Array.from({ length: 10 }, (_v, i) => `a${i}`),
-      );
-      await add(
-        source,
-        tenantB,
-        Array.from({ length: 30 }, (_v, i) => `b${i}`),
-      );
+      await add(source, tenantA, numbered('a', 10));
+      await add(source, tenantB, numbered('b', 30));
       await add(
         source,
         tenantA,
@@ -408,16 +370,8 @@ describe('a tenant restore whose seq range holds another tenant’s rows, while 
       // the restore.
       const target = openTestEngine(to, 'glove-100', { restoreSliceRows: 1, restoreRetry: noRetry });
       const tenantC = '00000000-0000-4000-8000-0000000000c3';
-      await add(
-        target,
-        tenantA,
-        Array.from({ length: 10 }, (_v, i) => `old${i}`),
-      );
-      await add(
-        target,
-        tenantC,
-        Array.from({ length: 30 }, (_v, i) => `c${i}`),
-      );
+      await add(target, tenantA, numbered('old', 10));
+      await add(target, tenantC, numbered('c', 30));
       const staged = await target.restore!.stage(createReadStream(archive), {
         tenantId: tenantA,
         keepTenants: [],
