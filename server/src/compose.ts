@@ -8,6 +8,7 @@ import { ClusterDuties } from './cluster/cluster-duties.js';
 import { ClusterSnapshots } from './cluster/cluster-snapshots.js';
 import { NatsObjectStore, snapshotBucket } from './cluster/nats-object-store.js';
 import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
+import { filesBucket, SharedFiles } from './cluster/shared-files.js';
 import { NatsLog } from './cluster/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
 import { OperationApplier } from './engine/cluster/apply-operation.js';
@@ -146,9 +147,13 @@ export async function createServer(
       : null;
   // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
   const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
+  // Cluster mode: uploaded files are kept where every node reads them, the S3 bucket or the JetStream object store
+  // (attached once NATS is connected), so operations carry their keys and any node serves a download.
+  const sharedFiles = engineClock && !storage.files ? new SharedFiles() : null;
+  const files = storage.files ?? sharedFiles;
   const engine = openEngine({
     dataDir: config.DATA_DIR,
-    ...(storage.files && { files: storage.files }),
+    ...(files && { files }),
     ...(storage.snapshots && { snapshots: storage.snapshots }),
     clock: engineClock ?? clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
@@ -181,7 +186,7 @@ export async function createServer(
     ? await NatsLog.open({
         servers: natsUrls,
         nodeId,
-        applier: new OperationApplier({ ...engine, clock: engineClock }),
+        applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
         logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
@@ -192,9 +197,11 @@ export async function createServer(
       })
     : null;
   if (operationLog) engine.documents.useLog(operationLog);
+
   // Cluster mode: progress reported to KV, and the lease on the singleton work (see cluster/cluster-duties.ts).
   const duties = operationLog
     ? await (async () => {
+        sharedFiles?.attach(await NatsObjectStore.open(operationLog.connection, filesBucket, operationLog.replicas));
         const store =
           storage.clusterSnapshots ??
           (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));
@@ -203,7 +210,8 @@ export async function createServer(
             vectors: engine.vectors,
             dataDir: config.DATA_DIR,
             store,
-            files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
+            // The files are in the shared store already, which every node reads: a snapshot need not carry them.
+            files: null,
             clock,
           }),
           store,

@@ -3,6 +3,7 @@ import type { Collections } from '../collections/collections.js';
 import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { DocumentFiles } from '../files/document-files.js';
 import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
@@ -19,6 +20,10 @@ export interface ApplierDeps {
   readonly apiKeys: ApiKeyStore;
   readonly maintenance: Maintenance;
   readonly clock: OperationClock;
+  /** The cluster's shared store of uploaded files, when there is one. */
+  readonly files: DocumentFiles | null;
+  /** This node's id (NODE_ID): it deletes the shared files that the operations it took purge. */
+  readonly node: string;
 }
 
 /** What applying an operation answered: its value, or the catalogue error every node refused it with. */
@@ -69,8 +74,11 @@ export class OperationApplier {
         this.#applied.record(stream, seq);
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
+          // The files store is shared: the node that took the operation deletes the files it purges, once.
+          const run = () => clock.during(op.now, () => this.#run(op));
+          const own = op.node === this.#deps.node || !this.#deps.files;
           return documents.holdingIndexUpdates(() =>
-            transaction(db, [text], () => clock.during(op.now, () => this.#run(op))),
+            transaction(db, [text], () => (own ? run() : this.#deps.files!.othersDelete(run))),
           );
         } catch (error) {
           // A refusal of the catalogue (EMAIL_EXISTS, FORBIDDEN …: a 4xx) depends only on the state, which every
@@ -101,7 +109,9 @@ export class OperationApplier {
             throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
           }
         }
-        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn));
+        return done(
+          documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn, op.fileKeys),
+        );
       }
       case 'delete-document': {
         const { removed, tail } = documents.deleteNow(op.viewer, op.documentId, {

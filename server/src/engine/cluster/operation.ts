@@ -41,6 +41,11 @@ export type OperationBody =
       readonly expectedVersion?: number;
       /** The access stamps of the existing documents it writes over, as the taking node decided on them. */
       readonly decidedOn?: Readonly<Record<string, string>>;
+      /**
+       * The keys of the documents' files (`file_content`) in the cluster's shared store, one per document (null: no
+       * file), stored by the taking node before it published: operations carry keys, never file bytes.
+       */
+      readonly fileKeys?: readonly (string | null)[];
     }
   | {
       readonly kind: 'delete-document';
