@@ -27,6 +27,8 @@ import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
+import { JobWrites } from './service/job-writes.js';
+import { atDecidedTime } from './service/write-time.js';
 import { buildApp } from './transport/http/app.js';
 import type { RestoringState } from './transport/http/restoring-responder.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
@@ -227,6 +229,10 @@ export async function createServer(
           snapshots,
           snapshotEveryOps: config.CLUSTER_SNAPSHOT_EVERY_OPS,
           snapshotEveryMs: config.CLUSTER_SNAPSHOT_EVERY_MIN * 60_000,
+          jobs: {
+            runningOn: () => engine.jobs.runningOn(),
+            abandon: (node) => operationLog.submit({ kind: 'job', method: 'abandon', args: [node, 'gone'] }),
+          },
           now: () => clock.now(),
           logger,
         });
@@ -246,7 +252,14 @@ export async function createServer(
     embedder: engine.embedder,
     documents: engine.documents,
     maintenance: engine.maintenance,
-    jobs: engine.jobs,
+    jobs: new JobWrites({
+      store: engine.jobs,
+      writeClock: engine.clock,
+      log: operationLog,
+      node: nodeId,
+      now: () => clock.now(),
+      onError: (error, jobId) => log?.error({ err: error, jobId }, 'cluster mode: a change of a job was not written'),
+    }),
     snapshots: engine.snapshots,
     restore: engine.restore,
     restoreDrain: { timeoutMs: config.RESTORE_DRAIN_TIMEOUT_MS, sleep },
@@ -300,6 +313,11 @@ export async function createServer(
   const bootstrap = async () => {
     if (config.SUPERADMIN_EMAIL !== '')
       await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+    // Work that was running when this node's process stopped will not resume: its jobs say so rather than show
+    // "running" for ever (in cluster mode through the log, for this node's jobs only).
+    if (!operationLog) atDecidedTime(engine.clock, () => engine.jobs.abandon(null, 'restarted'));
+    else if (engine.jobs.runningOn().includes(nodeId))
+      await operationLog.submit({ kind: 'job', method: 'abandon', args: [nodeId, 'restarted'] });
   };
   // In cluster mode the super admin is looked for once the node caught up: another node may have made it already.
   if (!operationLog) await bootstrap();

@@ -16,6 +16,16 @@ export interface ClusterDutiesOptions {
   readonly snapshotEveryOps: number;
   /** CLUSTER_SNAPSHOT_EVERY_MIN, in milliseconds (0: not by time). */
   readonly snapshotEveryMs: number;
+  /**
+   * The jobs of the cluster (replicated): the holder marks failed, through the log, the unfinished jobs of a node
+   * that counts as gone (its progress key expired), whose work will not resume.
+   */
+  readonly jobs?: {
+    /** The nodes that run unfinished jobs, in this node's copy. */
+    runningOn(): string[];
+    /** Marks that node's unfinished jobs failed (an operation every node applies). */
+    abandon(node: string): Promise<unknown>;
+  };
   /** Wall-clock milliseconds (snapshots record Unix seconds). */
   readonly now: () => number;
   readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
@@ -110,8 +120,10 @@ export class ClusterDuties {
   async #check(): Promise<void> {
     const token = this.lease.token;
     const { snapshots, log } = this.#options;
-    if (this.#stopped || token === null || !snapshots) return;
+    if (this.#stopped || token === null) return;
     const holding = () => !this.#stopped && this.lease.token === token;
+    await this.#reapJobs(holding);
+    if (!snapshots) return;
     let latest = (await snapshots.verified())[0] ?? null;
     const since = latest?.seq ?? 0;
     const applied = log.applied;
@@ -133,6 +145,19 @@ export class ClusterDuties {
     }
     this.#latest = latest;
     if (latest) await this.#truncate(latest, holding);
+  }
+
+  /** Fails the unfinished jobs of nodes that count as gone: their work stopped with them. */
+  async #reapJobs(holding: () => boolean): Promise<void> {
+    const { jobs, nodeId, logger } = this.#options;
+    const running = jobs?.runningOn().filter((node) => node !== nodeId) ?? [];
+    if (!jobs || running.length === 0) return;
+    const live = new Set((await this.progress.live()).map((p) => p.node));
+    for (const node of running) {
+      if (live.has(node) || !holding()) continue;
+      await jobs.abandon(node);
+      logger.info({ node }, 'cluster mode: marked failed the unfinished jobs of a node that left the cluster');
+    }
   }
 
   /** Purges the log below min(latest verified snapshot, slowest live node) + 1, never what a live node needs. */

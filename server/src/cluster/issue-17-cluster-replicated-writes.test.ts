@@ -1,10 +1,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+
+interface Job {
+  id: string;
+  status: string;
+  processed: number;
+  total: number;
+  error?: string;
+  written?: number;
+}
 
 const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
 
@@ -27,12 +38,24 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
   const inject = (node: TestServer, token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
 
+  const startNode = (name: string, dir: string) =>
+    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dir });
+
+  /** GET /api/v1/jobs/{id} on a node until `done` says it is there. */
+  const pollJob = async (node: TestServer, token: string, id: string, done: (job: Job) => boolean) => {
+    for (;;) {
+      const res = await inject(node, token, 'GET', `/api/v1/jobs/${id}`);
+      if (res.statusCode === 200 && done(res.json() as Job)) return res.json() as Job;
+      await sleep(100);
+    }
+  };
+
   before(async () => {
     nats = await startNatsCluster();
     for (const name of ['a', 'b', 'c']) {
       const dir = mkdtempSync(join(tmpdir(), `godb-cluster-writes-${name}-`));
       dirs.push(dir);
-      nodes.push(await startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dir }));
+      nodes.push(await startNode(name, dir));
     }
   });
 
@@ -89,4 +112,51 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
       }
     },
   );
+
+  test('an asynchronous import taken by one node is polled on every node, which answer alike', bound, async () => {
+    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const { token } = await a.registerTenant();
+    const lines = Array.from({ length: 40 }, (_v, i) => JSON.stringify({ id: `line-${i}`, content: `Line ${i}.` }));
+    lines.splice(7, 0, '{ not json');
+    const started = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/import?async=true&batch_size=5',
+      headers: { ...bearer(token), 'content-type': 'application/x-ndjson' },
+      payload: lines.join('\n'),
+    });
+    assert.equal(started.statusCode, 202, started.body);
+    const { job_id: jobId } = started.json() as { job_id: string };
+    // Polled through another node, as behind a load balancer: it knows the job, and sees it end.
+    const ended = await pollJob(b, token, jobId, (job) => job.status === 'done' || job.status === 'failed');
+    assert.equal(ended.status, 'done', JSON.stringify(ended));
+    assert.equal(ended.written, 40);
+    await settle();
+    const answers = await Promise.all(nodes.map((n) => inject(n, token, 'GET', `/api/v1/jobs/${jobId}`)));
+    for (const answer of answers) assert.deepEqual(answer.json(), answers[0]!.json());
+    assert.equal((answers[0]!.json() as { failed: number }).failed, 1);
+  });
+
+  test('the unfinished jobs of a node that left the cluster are marked failed by the lease holder', bound, async () => {
+    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId } = await a.registerTenant();
+    // A job whose node ("gone-node") never reported its progress: it counts as gone.
+    const job = { id: `job-${randomUUID()}`, tenantId, userId: 'someone', kind: 'import-documents', total: 10 };
+    await a.cluster!.submit({ kind: 'job', method: 'create', args: [{ ...job, node: 'gone-node' }] });
+    await a.cluster!.submit({ kind: 'job', method: 'update', args: [job.id, { status: 'running', processed: 3 }] });
+    const failed = await pollJob(b, token, job.id, (j) => j.status === 'failed');
+    assert.match(failed.error ?? '', /gone-node\) left the cluster during it; 3 of 10 items were written/);
+  });
+
+  test('a node that restarts marks failed the jobs it was running', bound, async () => {
+    const [a] = nodes as [TestServer, TestServer, TestServer];
+    const { token, tenantId } = await a.registerTenant();
+    const job = { id: `job-${randomUUID()}`, tenantId, userId: 'someone', kind: 'add-document', total: 1 };
+    await a.cluster!.submit({ kind: 'job', method: 'create', args: [{ ...job, node: 'c' }] });
+    await a.cluster!.submit({ kind: 'job', method: 'update', args: [job.id, { status: 'running' }] });
+    await settle();
+    await nodes[2]!.close();
+    nodes[2] = await startNode('c', dirs[2]!);
+    const failed = await pollJob(a, token, job.id, (j) => j.status === 'failed');
+    assert.match(failed.error ?? '', /\(c\) stopped during it; 0 of 1 items were written/);
+  });
 });

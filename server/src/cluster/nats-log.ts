@@ -313,7 +313,9 @@ export class NatsLog implements OperationLog, ClusterReads {
   submit(body: OperationBody): Promise<unknown> {
     const request = this.#idempotency.getStore();
     let id: string = randomUUID();
-    if (request) {
+    // A job's progress is not part of what a request writes (how many reports it makes depends on time): it never
+    // takes a rank, so the request's own operations get the same ids when it is sent again.
+    if (request && body.kind !== 'job') {
       const rank = request.submitted;
       request.submitted += 1;
       id = `idem-${createHash('sha256')

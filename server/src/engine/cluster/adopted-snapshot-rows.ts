@@ -26,9 +26,10 @@ export function appliedOnDisk(dataDir: string, stream: string): number {
 /**
  * Rows of a whole-node snapshot that belong to the node that took it, not to the cluster, removed once a node
  * restored that snapshot (before its engine opens): the mail outbox (the taking node relays its own mail; mail is
- * not replicated), jobs (an asynchronous import runs, and is polled, on the node that took it; here it would stay
- * "running" for ever), tenant restores under way (they name that node's folders) and stored files owed a deletion
- * (that node's file store). Everything else is the replicated state, taken over as it is: its applied sequence
+ * not replicated), jobs that name no node (made before jobs were replicated: they ran, and were polled, on the node
+ * that took them; replicated jobs name their node and are kept, as every node holds them), tenant restores under
+ * way (they name that node's folders) and stored files owed a deletion (the node that took a purge deletes its
+ * files). Everything else is the replicated state, taken over as it is: its applied sequence
  * (`cluster_applied`) is where this node replays from. The node id is not in the store (NODE_ID), and API keys'
  * `last_used_at` stays a per-node approximation, as it is between live nodes.
  *
@@ -39,7 +40,9 @@ export function dropNodeLocalRows(dataDir: string): { outbox: number; jobs: numb
   try {
     return db.transaction(() => {
       const outbox = db.prepare('DELETE FROM outbox').run().changes;
-      const jobs = db.prepare('DELETE FROM jobs').run().changes;
+      // A snapshot taken before jobs named their node (migration 13 runs when the engine opens) holds only such jobs.
+      const named = db.prepare("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'node'").pluck().get();
+      const jobs = db.prepare(`DELETE FROM jobs${named ? ' WHERE node IS NULL' : ''}`).run().changes;
       db.prepare('DELETE FROM tenant_restores').run();
       db.prepare('DELETE FROM file_deletions').run();
       return { outbox, jobs };

@@ -3,6 +3,7 @@ import type { Collections } from '../collections/collections.js';
 import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { JobStore } from '../jobs/job-store.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
@@ -19,6 +20,7 @@ export interface ApplierDeps {
   readonly documents: Documents;
   readonly apiKeys: ApiKeyStore;
   readonly maintenance: Maintenance;
+  readonly jobs: JobStore;
   readonly clock: OperationClock;
   /** The cluster's shared store of uploaded files, when there is one. */
   readonly files: DocumentFiles | null;
@@ -76,9 +78,10 @@ export class OperationApplier {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
           // The files store is shared: the node that took the operation deletes the files it purges, once.
           const run = () => clock.during(op.now, () => this.#run(op));
-          const own = op.node === this.#deps.node || !this.#deps.files;
+          const { files } = this.#deps;
+          const shared = files && op.node !== this.#deps.node ? files : null;
           return documents.holdingIndexUpdates(() =>
-            transaction(db, [text], () => (own ? run() : this.#deps.files!.othersDelete(run))),
+            transaction(db, [text], () => (shared ? shared.othersDelete(run) : run())),
           );
         } catch (error) {
           // A refusal of the catalogue (EMAIL_EXISTS, FORBIDDEN …: a 4xx) depends only on the state, which every
@@ -93,7 +96,7 @@ export class OperationApplier {
 
   /** The write itself, synchronously, inside the caller's transaction. */
   #run(op: Operation): Applied {
-    const { directory, collections, documents, apiKeys, maintenance } = this.#deps;
+    const { directory, collections, documents, apiKeys, maintenance, jobs } = this.#deps;
     const done = (value: unknown): Applied => ({ outcome: { value }, tail: noTail });
     switch (op.kind) {
       case 'create-user':
@@ -141,6 +144,8 @@ export class OperationApplier {
         return done(op.method === 'refresh' ? maintenance.refresh(op.tenantId) : maintenance.recluster(op.tenantId));
       case 'revoke-api-key':
         return done(apiKeys.revoke(op));
+      case 'job':
+        return done((jobs[op.method] as (...args: unknown[]) => unknown).apply(jobs, op.args));
     }
   }
 }

@@ -2,6 +2,7 @@ import type { CreateCollectionRequest, UpdateCollectionRequest } from '@godb/con
 import type { NewApiKey, RevokeApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { JobStore } from '../jobs/job-store.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
 
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
@@ -22,6 +23,14 @@ export type DocumentWrites = Pick<Documents, 'setVisibility' | 'updateAcl' | 'en
 export type DocumentCall = {
   [M in keyof DocumentWrites]: { readonly method: M; readonly args: Parameters<DocumentWrites[M]> };
 }[keyof DocumentWrites];
+
+/** The jobs' writes that travel in the log as a method and its arguments (ids decided by the taking node). */
+export type JobStoreWrites = Pick<JobStore, 'create' | 'update' | 'updateLines' | 'abandon'>;
+
+/** One call of a job write, as data. */
+export type JobCall = {
+  [M in keyof JobStoreWrites]: { readonly method: M; readonly args: Parameters<JobStoreWrites[M]> };
+}[keyof JobStoreWrites];
 
 /**
  * What a replicated write carries, decided by the node that takes the request before it is published: ids,
@@ -86,7 +95,9 @@ export type OperationBody =
       readonly method: 'refresh' | 'recluster';
       readonly tenantId: string;
     }
-  | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey);
+  | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey)
+  /** A job's creation, progress or end (the work runs on the node the job names; every node holds the job). */
+  | ({ readonly kind: 'job' } & JobCall);
 
 /** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
 type NoId<T extends true> = T;

@@ -321,4 +321,13 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 13,
+    description: 'cluster mode: the node that runs each job (issue #17)',
+    // Jobs are replicated so that any node answers their progress; the work runs on the node that took it, and when
+    // that node restarts, or counts as gone, its unfinished jobs are marked failed. NULL on an embedded node.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN node TEXT;
+    `,
+  },
 ];

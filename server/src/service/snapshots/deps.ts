@@ -1,5 +1,5 @@
 import type { BackgroundWork } from '../documents/background-work.js';
-import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { JobWrites } from '../job-writes.js';
 import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 
@@ -8,7 +8,7 @@ export interface SnapshotDeps {
   readonly snapshots: Snapshots | null;
   /** Restores into the running node; null for an engine without a data folder. */
   readonly restore: OnlineRestore | null;
-  readonly jobs: JobStore;
+  readonly jobs: JobWrites;
   /** Background writes, whose activity per tenant a tenant restore waits for (see TenantActivity). */
   readonly background?: BackgroundWork;
   /**

@@ -38,7 +38,13 @@ export const createSnapshotUseCase =
     if (restoring !== undefined)
       throw createError('TENANT_RESTORING', { snapshot_id: restoring }, { details: { retry_after: 5 } });
     const id = snapshots.newId();
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'create-snapshot', 1000);
+    const job = await deps.jobs.create({
+      id: deps.jobs.newId(),
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'create-snapshot',
+      total: 1000,
+    });
     deps.jobs.update(job.id, { status: 'running' });
     let last = 0;
     void snapshots
@@ -139,7 +145,13 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       release();
       throw error;
     }
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'restore-snapshot', 1000);
+    const job = await deps.jobs.create({
+      id: deps.jobs.newId(),
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'restore-snapshot',
+      total: 1000,
+    });
     deps.jobs.update(job.id, { status: 'running' });
     void restore
       .apply(
