@@ -37,6 +37,8 @@ export const clusterHandling = {
   'delete-documents': 'replicated',
   'refresh-indexes': 'replicated',
   'recluster-indexes': 'replicated',
+  'send-email': 'replicated',
+  'send-mail': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -74,8 +76,6 @@ export const clusterHandling = {
   'delete-snapshot': 'refused',
   'restore-snapshot': 'refused',
   'upload-snapshot': 'refused',
-  'send-email': 'refused',
-  'send-mail': 'refused',
 } as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
 
 /** The header a replicated write takes so that a retry of it is applied once (cluster mode). */

@@ -25,6 +25,7 @@ import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
 import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
+import { localRelayOutbox, mailQueue, replicatedRelayOutbox } from './service/mail/relay-outbox.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
 import { JobWrites } from './service/job-writes.js';
@@ -280,6 +281,7 @@ export async function createServer(
       now: () => clock.now(),
     }),
     outbox: engine.outbox,
+    enqueue: mailQueue(engine.outbox, engine.clock, operationLog),
     links: new DownloadLinks(config.DOWNLOAD_SECRET || jwtSecret, config.SIGNED_URL_EXPIRY_S, publicUrl, () =>
       clock.now(),
     ),
@@ -395,8 +397,11 @@ export async function createServer(
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');
     if (error) app.log.warn({ err: error, pending }, 'stored files of purged documents wait for the next purge');
   });
+  // Cluster mode: only the lease holder relays, and its marks carry the lease's fencing token.
   relay = new MailRelay(
-    engine.outbox,
+    operationLog && duties
+      ? replicatedRelayOutbox(engine.outbox, operationLog, () => duties.lease.token)
+      : localRelayOutbox(engine.outbox, engine.clock),
     {
       host: config.SMTP_HOST,
       port: config.SMTP_PORT,

@@ -25,8 +25,8 @@ export function appliedOnDisk(dataDir: string, stream: string): number {
 
 /**
  * Rows of a whole-node snapshot that belong to the node that took it, not to the cluster, removed once a node
- * restored that snapshot (before its engine opens): the mail outbox (the taking node relays its own mail; mail is
- * not replicated), jobs that name no node (made before jobs were replicated: they ran, and were polled, on the node
+ * restored that snapshot (before its engine opens): the mail outbox of a snapshot taken before mail was replicated
+ * (migration 14; the taking node relayed its own mail then), jobs that name no node (made before jobs were replicated: they ran, and were polled, on the node
  * that took them; replicated jobs name their node and are kept, as every node holds them), tenant restores under
  * way (they name that node's folders) and stored files owed a deletion (the node that took a purge deletes its
  * files). Everything else is the replicated state, taken over as it is: its applied sequence
@@ -39,7 +39,9 @@ export function dropNodeLocalRows(dataDir: string): { outbox: number; jobs: numb
   const db = new Database(join(dataDir, 'godb.sqlite'));
   try {
     return db.transaction(() => {
-      const outbox = db.prepare('DELETE FROM outbox').run().changes;
+      // The outbox is replicated since migration 14: a snapshot taken before holds the taking node's own mail only.
+      const fenced = db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'cluster_fences'").pluck().get();
+      const outbox = fenced ? 0 : db.prepare('DELETE FROM outbox').run().changes;
       // A snapshot taken before jobs named their node (migration 13 runs when the engine opens) holds only such jobs.
       const named = db.prepare("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'node'").pluck().get();
       const jobs = db.prepare(`DELETE FROM jobs${named ? ' WHERE node IS NULL' : ''}`).run().changes;

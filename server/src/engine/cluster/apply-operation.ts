@@ -4,12 +4,14 @@ import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
 import type { JobStore } from '../jobs/job-store.js';
+import type { Outbox } from '../mail/outbox.js';
+import { Fences } from './fence-rows.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { AppliedRows } from './applied-rows.js';
-import type { Operation } from './operation.js';
+import { fencedOut, type Operation } from './operation.js';
 import type { OperationClock } from './operation-clock.js';
 
 export interface ApplierDeps {
@@ -21,6 +23,7 @@ export interface ApplierDeps {
   readonly apiKeys: ApiKeyStore;
   readonly maintenance: Maintenance;
   readonly jobs: JobStore;
+  readonly outbox: Outbox;
   readonly clock: OperationClock;
   /** The cluster's shared store of uploaded files, when there is one. */
   readonly files: DocumentFiles | null;
@@ -52,10 +55,12 @@ const noTail = () => Promise.resolve();
 export class OperationApplier {
   readonly #deps: ApplierDeps;
   readonly #applied: AppliedRows;
+  readonly #fences: Fences;
 
   constructor(deps: ApplierDeps) {
     this.#deps = deps;
     this.#applied = new AppliedRows(deps.db);
+    this.#fences = new Fences(deps.db);
   }
 
   /** The last sequence of `stream` applied here (0: none). */
@@ -96,7 +101,7 @@ export class OperationApplier {
 
   /** The write itself, synchronously, inside the caller's transaction. */
   #run(op: Operation): Applied {
-    const { directory, collections, documents, apiKeys, maintenance, jobs } = this.#deps;
+    const { directory, collections, documents, apiKeys, maintenance, jobs, outbox } = this.#deps;
     const done = (value: unknown): Applied => ({ outcome: { value }, tail: noTail });
     switch (op.kind) {
       case 'create-user':
@@ -144,6 +149,10 @@ export class OperationApplier {
         return done(op.method === 'refresh' ? maintenance.refresh(op.tenantId) : maintenance.recluster(op.tenantId));
       case 'revoke-api-key':
         return done(apiKeys.revoke(op));
+      case 'mail':
+        // A mark of a relay whose lease was taken over since (a newer token applied): refused here as everywhere.
+        if (op.fence && !this.#fences.admit(op.fence.duty, op.fence.token)) return done(fencedOut);
+        return done((outbox[op.method] as (...args: unknown[]) => unknown).apply(outbox, op.args));
       case 'job':
         return done((jobs[op.method] as (...args: unknown[]) => unknown).apply(jobs, op.args));
     }

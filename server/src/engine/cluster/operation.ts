@@ -3,6 +3,7 @@ import type { NewApiKey, RevokeApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
 import type { JobStore } from '../jobs/job-store.js';
+import type { Outbox } from '../mail/outbox.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
 
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
@@ -31,6 +32,23 @@ export type JobStoreWrites = Pick<JobStore, 'create' | 'update' | 'updateLines' 
 export type JobCall = {
   [M in keyof JobStoreWrites]: { readonly method: M; readonly args: Parameters<JobStoreWrites[M]> };
 }[keyof JobStoreWrites];
+
+/** The outbox's writes that travel in the log as a method and its arguments (ids decided by the taking node). */
+export type OutboxWrites = Pick<Outbox, 'enqueue' | 'markSent' | 'markFailed'>;
+
+/** One call of an outbox write, as data. */
+export type MailCall = {
+  [M in keyof OutboxWrites]: { readonly method: M; readonly args: Parameters<OutboxWrites[M]> };
+}[keyof OutboxWrites];
+
+/** What a lease holder's operation carries: its duty and the lease's fencing token (see engine/cluster/fence-rows.ts). */
+export interface Fence {
+  readonly duty: string;
+  readonly token: number;
+}
+
+/** What applying a fenced operation answers when a newer holder's token was applied before it: nothing changed. */
+export const fencedOut = { fenced: true } as const;
 
 /**
  * What a replicated write carries, decided by the node that takes the request before it is published: ids,
@@ -97,7 +115,9 @@ export type OperationBody =
     }
   | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey)
   /** A job's creation, progress or end (the work runs on the node the job names; every node holds the job). */
-  | ({ readonly kind: 'job' } & JobCall);
+  | ({ readonly kind: 'job' } & JobCall)
+  /** The mail outbox: messages queued on any node; the relay's marks (lease holder only) carry its fence. */
+  | ({ readonly kind: 'mail'; readonly fence?: Fence } & MailCall);
 
 /** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
 type NoId<T extends true> = T;

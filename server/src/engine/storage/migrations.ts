@@ -330,4 +330,16 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ALTER TABLE jobs ADD COLUMN node TEXT;
     `,
   },
+  {
+    version: 14,
+    description: 'cluster mode: the newest fencing token applied for each singleton duty (issue #17)',
+    // An operation of a lease holder (the mail relay's marks) carries its lease's token; applying refuses one older
+    // than the newest recorded here, in log order, so a former holder cannot act after a new one took over.
+    sql: `
+      CREATE TABLE cluster_fences (
+        duty TEXT PRIMARY KEY,
+        token INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
