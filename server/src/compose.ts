@@ -8,7 +8,7 @@ import { ClusterDuties } from './cluster/cluster-duties.js';
 import { ClusterSnapshots } from './cluster/cluster-snapshots.js';
 import { NatsObjectStore, snapshotBucket } from './cluster/nats-object-store.js';
 import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
-import { filesBucket, SharedFiles } from './cluster/shared-files.js';
+import { filesBucket, SharedObjectStore, tenantSnapshotsBucket } from './cluster/shared-object-store.js';
 import { NatsLog } from './cluster/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
 import { OperationApplier } from './engine/cluster/apply-operation.js';
@@ -152,12 +152,16 @@ export async function createServer(
   const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
   // Cluster mode: uploaded files are kept where every node reads them, the S3 bucket or the JetStream object store
   // (attached once NATS is connected), so operations carry their keys and any node serves a download.
-  const sharedFiles = engineClock && !storage.files ? new SharedFiles() : null;
+  const sharedFiles = engineClock && !storage.files ? new SharedObjectStore(filesBucket) : null;
   const files = storage.files ?? sharedFiles;
+  // The snapshots users take go where every node lists, downloads and restores them: the bucket, or another bucket
+  // of the JetStream object store.
+  const sharedSnapshots = engineClock && !storage.snapshots ? new SharedObjectStore(tenantSnapshotsBucket) : null;
+  const snapshotStore = storage.snapshots ?? sharedSnapshots;
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     ...(files && { files }),
-    ...(storage.snapshots && { snapshots: storage.snapshots }),
+    ...(snapshotStore && { snapshots: snapshotStore }),
     clock: engineClock ?? clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
@@ -204,7 +208,9 @@ export async function createServer(
   // Cluster mode: progress reported to KV, and the lease on the singleton work (see cluster/cluster-duties.ts).
   const duties = operationLog
     ? await (async () => {
-        sharedFiles?.attach(await NatsObjectStore.open(operationLog.connection, filesBucket, operationLog.replicas));
+        for (const shared of [sharedFiles, sharedSnapshots]) {
+          shared?.attach(await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas));
+        }
         const store =
           storage.clusterSnapshots ??
           (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { clusterHandling } from '@godb/contract';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
 
@@ -63,6 +64,11 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     await Promise.all(nodes.map((n) => n.close()));
     await nats?.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('no operation of the catalogue is refused in cluster mode any more', () => {
+    const refused = Object.entries(clusterHandling).filter(([, handling]) => (handling as string) === 'refused');
+    assert.deepEqual(refused, []);
   });
 
   test(
@@ -159,4 +165,84 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     const failed = await pollJob(a, token, job.id, (j) => j.status === 'failed');
     assert.match(failed.error ?? '', /\(c\) stopped during it; 0 of 1 items were written/);
   });
+
+  test(
+    'tenant snapshots: taken on one node, listed, downloaded, uploaded, deleted and restored on every node',
+    bound,
+    async () => {
+      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      for (const id of ['kept', 'changed', 'removed'])
+        assert.equal(
+          (await inject(a, token, 'POST', '/api/v1/documents', { id, content: `${id}, before.` })).statusCode,
+          201,
+        );
+      const taken = await inject(a, token, 'POST', '/api/v1/snapshots');
+      assert.equal(taken.statusCode, 202, taken.body);
+      const { snapshot_id: snapshotId, job_id: takenJob } = taken.json() as { snapshot_id: string; job_id: string };
+      assert.equal(
+        (await pollJob(b, token, takenJob, (j) => j.status !== 'queued' && j.status !== 'running')).status,
+        'done',
+      );
+      const listed = await inject(c, token, 'GET', '/api/v1/snapshots');
+      assert.deepEqual(
+        (listed.json() as { snapshots: { id: string }[] }).snapshots.map((x) => x.id),
+        [snapshotId],
+      );
+      const download = await inject(b, token, 'GET', `/api/v1/snapshots/${snapshotId}`);
+      assert.equal(download.statusCode, 200);
+      const archive = download.rawPayload;
+
+      // Deleted through node b: no node lists it; uploaded again through node c: every node lists it.
+      assert.equal((await inject(b, token, 'DELETE', `/api/v1/snapshots/${snapshotId}`)).statusCode, 200);
+      for (const node of nodes)
+        assert.deepEqual((await inject(node, token, 'GET', '/api/v1/snapshots')).json(), { snapshots: [] });
+      const uploaded = await c.app.inject({
+        method: 'POST',
+        url: '/api/v1/snapshots/upload',
+        headers: { ...bearer(token), 'content-type': 'application/x-tar' },
+        payload: archive,
+      });
+      assert.equal(uploaded.statusCode, 201, uploaded.body);
+
+      // Changes after the snapshot, on several nodes; then a restore taken by node c, applied by every node.
+      assert.equal(
+        (await inject(b, token, 'POST', '/api/v1/documents', { id: 'changed', content: 'after.' })).statusCode,
+        201,
+      );
+      assert.equal((await inject(c, token, 'DELETE', '/api/v1/documents/removed?permanent=true')).statusCode, 200);
+      assert.equal(
+        (await inject(a, token, 'POST', '/api/v1/documents', { id: 'later', content: 'After.' })).statusCode,
+        201,
+      );
+      const restored = await inject(c, token, 'POST', '/api/v1/snapshots/restore', { snapshot_id: snapshotId });
+      assert.equal(restored.statusCode, 202, restored.body);
+      const { job_id: restoreJob } = restored.json() as { job_id: string };
+      const ended = await pollJob(a, token, restoreJob, (j) => j.status !== 'queued' && j.status !== 'running');
+      assert.equal(ended.status, 'done', JSON.stringify(ended));
+      // The snapshot can go: every node restored from the copy the restore operation names.
+      assert.equal((await inject(a, token, 'DELETE', `/api/v1/snapshots/${snapshotId}`)).statusCode, 200);
+      await settle();
+      const rows = nodes.map((node) =>
+        JSON.stringify(
+          node.engine.db
+            .prepare(
+              'SELECT id, version, superseded, deleted_at, created_at, updated_at, title FROM documents WHERE tenant_id = ? ORDER BY id, version',
+            )
+            .all(tenantId),
+        ),
+      );
+      assert.equal(new Set(rows).size, 1, rows.join('\n'));
+      for (const node of nodes) {
+        const ids = node.engine.db
+          .prepare('SELECT id FROM documents WHERE tenant_id = ? AND superseded = 0 AND deleted_at IS NULL ORDER BY id')
+          .pluck()
+          .all(tenantId);
+        assert.deepEqual(ids, ['changed', 'kept', 'removed']);
+        const search = await inject(node, token, 'GET', '/api/v1/documents/changed');
+        assert.equal(search.statusCode, 200, search.body);
+        assert.match(search.body, /changed, before\./);
+      }
+    },
+  );
 });

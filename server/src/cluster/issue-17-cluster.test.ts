@@ -310,16 +310,6 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     }
   });
 
-  test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
-    const [a] = nodes as [TestServer];
-    const { token } = await a.registerTenant();
-    const res = await inject(a, token, 'DELETE', '/api/v1/snapshots/any-snapshot');
-    assert.equal(res.statusCode, 501, res.body);
-    const error = (res.json() as { error: { code: string; message: string } }).error;
-    assert.equal(error.code, 'CLUSTER_NOT_REPLICATED');
-    assert.match(error.message, /not replicated in cluster mode yet/);
-  });
-
   test('a stopped node catches up when it comes back, while the others kept taking writes', async (t) => {
     const [a, b] = nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();

@@ -537,6 +537,7 @@ export class NatsLog implements OperationLog, ClusterReads {
   async #apply(seq: number, op: Operation): Promise<boolean> {
     let applied;
     try {
+      await this.#options.applier.prepare(this.#stream, seq, op);
       applied = this.#options.applier.apply(this.#stream, seq, op);
     } catch (error) {
       const reason = (error as Error).message;

@@ -1,5 +1,6 @@
 import {
   clusterHandling,
+  type ClusterHandling,
   createError,
   tenantDataCategories,
   type CatalogueOperation,
@@ -269,7 +270,9 @@ export function createServices(given: ServiceDeps): Services {
     async invoke(operation, input, ctx) {
       refuseWhileStarting();
       authorize(operation.access, ctx.principal);
-      if (deps.log && clusterHandling[operation.id] === 'refused') {
+      // None is refused today; an operation added to the catalogue may be, until the log carries it.
+      const handlings: Readonly<Record<string, ClusterHandling>> = clusterHandling;
+      if (deps.log && handlings[operation.id] === 'refused') {
         throw createError('CLUSTER_NOT_REPLICATED', {
           operation: `${operation.http.method} ${operation.http.path}`,
           detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',

@@ -5,6 +5,8 @@ import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { Outbox } from '../mail/outbox.js';
+import type { OnlineRestore } from '../snapshots/online-restore.js';
+import type { Snapshots } from '../snapshots/snapshots.js';
 import { Fences } from './fence-rows.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { Maintenance } from '../documents/maintenance.js';
@@ -24,6 +26,9 @@ export interface ApplierDeps {
   readonly maintenance: Maintenance;
   readonly jobs: JobStore;
   readonly outbox: Outbox;
+  /** The snapshots users take (their store is shared by the cluster) and restores into this node. */
+  readonly snapshots: Snapshots | null;
+  readonly restore: OnlineRestore | null;
   readonly clock: OperationClock;
   /** The cluster's shared store of uploaded files, when there is one. */
   readonly files: DocumentFiles | null;
@@ -56,6 +61,8 @@ export class OperationApplier {
   readonly #deps: ApplierDeps;
   readonly #applied: AppliedRows;
   readonly #fences: Fences;
+  /** What the asynchronous part of an operation (see prepare) answered, by operation id, until it is applied. */
+  readonly #prepared = new Map<string, Outcome>();
 
   constructor(deps: ApplierDeps) {
     this.#deps = deps;
@@ -66,6 +73,33 @@ export class OperationApplier {
   /** The last sequence of `stream` applied here (0: none). */
   applied(stream: string): number {
     return this.#applied.last(stream);
+  }
+
+  /**
+   * The part of an operation that cannot run in one synchronous transaction, run (and awaited) right before `apply`
+   * records it: a snapshot restore (the archive read from the shared store, checked, and its tenant's rows replaced
+   * in slices). Restoring the same archive again ends the same, so a crash between the two is harmless: the restore
+   * runs again when the operation is applied after the restart. A refusal of the catalogue (SNAPSHOT_CORRUPT …)
+   * is the operation's outcome, alike everywhere; any other failure throws, and the caller halts and tries again.
+   */
+  async prepare(stream: string, seq: number, op: Operation): Promise<void> {
+    if (op.kind !== 'restore-snapshot' || seq <= this.applied(stream) || this.#prepared.has(op.id)) return;
+    const { snapshots, restore } = this.#deps;
+    try {
+      if (!snapshots || !restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
+      const archive = await snapshots.kept(op.archive);
+      const staged = await restore.stage(archive.body, {
+        tenantId: op.restorer.tenantId,
+        keepTenants: op.restorer.keepTenants,
+        trustIndexFiles: op.restorer.trustIndexFiles,
+      });
+      // Nothing to drain: the tenant's writes under way come after this operation in the log.
+      const report = await restore.apply(staged);
+      this.#prepared.set(op.id, { value: { ...report, snapshot_id: op.snapshotId } });
+    } catch (error) {
+      if (!isGoDBError(error) || error.status >= 500) throw error;
+      this.#prepared.set(op.id, { error });
+    }
   }
 
   /**
@@ -153,6 +187,14 @@ export class OperationApplier {
         // A mark of a relay whose lease was taken over since (a newer token applied): refused here as everywhere.
         if (op.fence && !this.#fences.admit(op.fence.duty, op.fence.token)) return done(fencedOut);
         return done((outbox[op.method] as (...args: unknown[]) => unknown).apply(outbox, op.args));
+      case 'restore-snapshot': {
+        // Restored by prepare, right before; recorded now.
+        const outcome = this.#prepared.get(op.id);
+        if (!outcome) throw new Error(`the restore of ${op.snapshotId} was not prepared on this node`);
+        this.#prepared.delete(op.id);
+        if ('error' in outcome) throw outcome.error;
+        return done(outcome.value);
+      }
       case 'job':
         return done((jobs[op.method] as (...args: unknown[]) => unknown).apply(jobs, op.args));
     }

@@ -116,6 +116,22 @@ export type OperationBody =
   | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey)
   /** A job's creation, progress or end (the work runs on the node the job names; every node holds the job). */
   | ({ readonly kind: 'job' } & JobCall)
+  /**
+   * A snapshot restored on every node, in log order: `archive` is the copy of its archive the taking node kept in
+   * the shared snapshot store (see Snapshots.keep); the restore runs before the operation is recorded (see
+   * OperationApplier.prepare).
+   */
+  | {
+      readonly kind: 'restore-snapshot';
+      readonly snapshotId: string;
+      readonly archive: string;
+      /** Who restores: a tenant admin's tenant (undefined: the super admin), and the node's own tenants. */
+      readonly restorer: {
+        readonly tenantId?: string;
+        readonly keepTenants: readonly string[];
+        readonly trustIndexFiles: boolean;
+      };
+    }
   /** The mail outbox: messages queued on any node; the relay's marks (lease holder only) carry its fence. */
   | ({ readonly kind: 'mail'; readonly fence?: Fence } & MailCall);
 

@@ -377,6 +377,25 @@ export class Snapshots {
     return object;
   }
 
+  /**
+   * Cluster mode: a copy of a snapshot's archive that a restore operation of the replicated log names, so that every
+   * node restores the same bytes in log order, whenever it applies it, even once the snapshot itself was deleted.
+   * Not listed (it has no manifest). Answers its key.
+   */
+  async keep(id: string, tenantId?: string): Promise<string> {
+    const archive = await this.archive(id, tenantId);
+    const key = `kept/${id}-${randomUUID()}.tar`;
+    await this.#options.store.put(key, archive.body);
+    return key;
+  }
+
+  /** The archive copy `keep` answered `key` for; NOT_FOUND when it is not in the store. */
+  async kept(key: string) {
+    const object = /^kept\/snap-[A-Za-z0-9-]+\.tar$/.test(key) ? await this.#options.store.get(key) : null;
+    if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot archive', id: key });
+    return object;
+  }
+
   /** Removes a snapshot (its archive and manifest); with `tenantId`, only that tenant's. */
   async delete(id: string, tenantId?: string): Promise<void> {
     await this.manifest(id, tenantId);

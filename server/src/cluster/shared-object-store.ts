@@ -3,20 +3,26 @@ import type { ObjectStore, StoredObject } from '../engine/files/object-store.js'
 
 /** The JetStream object store bucket holding the files uploaded with documents in cluster mode (STORAGE_PROVIDER=internal). */
 export const filesBucket = 'godb-files';
+/** The JetStream object store bucket holding the tenant and node snapshots users take in cluster mode (internal). */
+export const tenantSnapshotsBucket = 'godb-tenant-snapshots';
 
 /**
- * The files store of a cluster node whose provider is `internal`: the JetStream object store `godb-files`, which
- * every node reads, so a file uploaded on one node downloads from any. The engine opens before the node connects to
- * NATS, so the store is handed over once the log is open (`attach`); a call made before waits for it.
+ * A store every node of the cluster reads, for a node whose provider is `internal`: a JetStream object store bucket
+ * (`godb-files` for the files uploaded with documents, so a file uploaded on one node downloads from any;
+ * `godb-tenant-snapshots` for the snapshots users take). The engine opens before the node connects to NATS, so the
+ * bucket is handed over once the log is open (`attach`); a call made before waits for it.
  *
- * @example const files = new SharedFiles(); openEngine({ files }); files.attach(await NatsObjectStore.open(nc, filesBucket, 3));
+ * @example const files = new SharedObjectStore(filesBucket); openEngine({ files }); files.attach(await NatsObjectStore.open(nc, filesBucket, 3));
  */
-export class SharedFiles implements ObjectStore {
-  readonly location = `nats-object-store://${filesBucket}`;
+export class SharedObjectStore implements ObjectStore {
+  readonly location: string;
+  readonly bucket: string;
   readonly #store: Promise<ObjectStore>;
   #attach: (store: ObjectStore) => void = () => undefined;
 
-  constructor() {
+  constructor(bucket: string) {
+    this.bucket = bucket;
+    this.location = `nats-object-store://${bucket}`;
     this.#store = new Promise((resolve) => {
       this.#attach = resolve;
     });
