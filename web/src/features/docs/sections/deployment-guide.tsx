@@ -198,8 +198,10 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
           NATS servers and three nodes to try it. Registration, users, groups, permissions, API keys, documents (with
-          their visibility, ACLs and engagement, and deletes by filter), collections and index maintenance are
-          replicated; snapshots, mail and documents with <code>file_content</code> answer 501 until they are.
+          their visibility, ACLs and engagement, and deletes by filter), collections, index maintenance, jobs, mail and
+          snapshot restores are replicated. Files uploaded with documents and the snapshots users take are kept where
+          every node reads them (the JetStream object store, or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), so
+          any node serves them; mail is relayed by the lease holder only.
         </li>
         <li>
           Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)

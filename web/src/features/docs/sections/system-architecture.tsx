@@ -150,12 +150,14 @@ export default function SystemArchitecture() {
         the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one that a
         node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried with
         its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents (visibility,
-        ACLs, engagement, deletes by filter), collections and index maintenance are replicated so far; snapshots and
-        mail answer 501 in cluster mode. Nodes report how far they applied the log to a JetStream KV bucket; one node at
-        a time, under a KV lease whose revision is its fencing token, takes whole-node snapshots into the JetStream
-        object store, verifies them, and truncates the log below both the newest snapshot and the slowest live node. A
-        new or wiped node restores that snapshot (dropping the other node&apos;s mail outbox and jobs) and replays the
-        rest of the log.
+        ACLs, engagement, deletes by filter), collections, index maintenance, jobs, mail and snapshot restores are
+        replicated; files uploaded with documents and the snapshots users take live in a store every node reads (the
+        JetStream object store or the S3 bucket), and operations carry their keys, never their bytes. Nodes report how
+        far they applied the log to a JetStream KV bucket; one node at a time, under a KV lease whose revision is its
+        fencing token, relays the mail outbox (its marks carry the token, and a stale holder&apos;s are refused when
+        applied), fails the jobs of nodes that left, takes whole-node snapshots into the JetStream object store,
+        verifies them, and truncates the log below both the newest snapshot and the slowest live node. A new or wiped
+        node restores that snapshot and replays the rest of the log.
       </p>
     </>
   );
