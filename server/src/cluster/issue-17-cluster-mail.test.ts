@@ -98,6 +98,34 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
   );
 
   test(
+    'a message sent again with its Idempotency-Key, on another node, is queued and delivered once',
+    bound,
+    async () => {
+      const [first, second] = nodes as [TestServer, TestServer];
+      const send = (node: TestServer) =>
+        node.app.inject({
+          method: 'POST',
+          url: '/api/v1/mail',
+          headers: { 'idempotency-key': 'contact-form-42' },
+          payload: { from_name: 'Ada', from_email: 'ada@example.com', subject: 'Sent twice', message: 'Once, please.' },
+        });
+      const one = await send(first);
+      const two = await send(second);
+      assert.equal(one.statusCode, 200, one.body);
+      assert.equal(two.statusCode, 200, two.body);
+      assert.deepEqual(two.json(), one.json());
+      const [id] = (one.json() as { message_ids: string[] }).message_ids as [string];
+      await smtp.waitForMessage((m) => m.subject === 'Sent twice');
+      for (;;) {
+        await settle();
+        if (nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
+        await sleep(100);
+      }
+      assert.equal(smtp.received.filter((m) => m.subject === 'Sent twice').length, 1);
+    },
+  );
+
+  test(
     'when the holder stops, the next holder relays what is left, and the former holder’s token is refused',
     bound,
     async () => {

@@ -24,6 +24,7 @@ import {
   type Operation,
   type OperationBody,
   type OperationLog,
+  rankedByRequest,
 } from '../engine/cluster/operation.js';
 
 export interface NatsLogOptions {
@@ -313,9 +314,8 @@ export class NatsLog implements OperationLog, ClusterReads {
   submit(body: OperationBody): Promise<unknown> {
     const request = this.#idempotency.getStore();
     let id: string = randomUUID();
-    // A job's progress is not part of what a request writes (how many reports it makes depends on time): it never
-    // takes a rank, so the request's own operations get the same ids when it is sent again.
-    if (request && body.kind !== 'job') {
+    // Only what the request itself writes takes a rank, so its operations get the same ids when it is sent again.
+    if (request && rankedByRequest(body)) {
       const rank = request.submitted;
       request.submitted += 1;
       id = `idem-${createHash('sha256')

@@ -135,6 +135,15 @@ export type OperationBody =
   /** The mail outbox: messages queued on any node; the relay's marks (lease holder only) carry its fence. */
   | ({ readonly kind: 'mail'; readonly fence?: Fence } & MailCall);
 
+/**
+ * Whether the operation is part of what a request writes, and so takes the next rank of the request's
+ * Idempotency-Key (see ClusterReads.idempotent). Not so: a job's changes (how many a request makes depends on time)
+ * and a lease holder's fenced operations (the mail relay, which a request may kick, works for no request).
+ */
+export function rankedByRequest(body: OperationBody): boolean {
+  return body.kind !== 'job' && !(body.kind === 'mail' && body.fence !== undefined);
+}
+
 /** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
 type NoId<T extends true> = T;
 export type BodiesHaveNoId = NoId<[Extract<OperationBody, { readonly id: unknown }>] extends [never] ? true : false>;
