@@ -36,7 +36,7 @@ export interface IndexSearch {
  * searchIndex({ registry, tenantId, space: model, entry, query, k: 10 }, graph);
  */
 export function searchIndex(search: IndexSearch, graph: Candidates): Candidates {
-  const { entry, query, k } = search;
+  const { entry, k } = search;
   const { keys, distances } = graph;
   if (entry.tail.size === 0) return { keys, distances };
   // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
