@@ -7,22 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { api, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const dims = 128;
 const total = 6000;
-
-async function api(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 /** A deterministic vector per document number (mulberry32). */
 function vectorOf(n: number): number[] {

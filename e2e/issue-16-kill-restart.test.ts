@@ -6,21 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { api, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const dims = 8;
-
-async function api(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 interface Readyz {
   status: string;

@@ -3,45 +3,20 @@
 // and ends with the same documents, versions and vectors. The deadlines below only detect a hang; nothing is timed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-
-async function api(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-interface ClusterReadyz {
-  cluster?: { node_id: string; applied_seq: number; lag: number; lease_holder?: boolean };
-}
+import {
+  appliedEverywhere,
+  appliedSeq,
+  clusterStatus,
+  registerAdmin,
+  startClusterNodes,
+} from './support/cluster-nodes.js';
+import { api, type ServerProcess } from './support/server-process.js';
 
 /** Whether the node holds the lease on the cluster's singleton work, from /readyz. */
-const leaseHolder = async (server: ServerProcess) =>
-  ((await (await fetch(`${server.baseUrl}/readyz`)).json()) as ClusterReadyz).cluster?.lease_holder ?? false;
-
-const appliedOf = async (server: ServerProcess) =>
-  ((await (await fetch(`${server.baseUrl}/readyz`)).json()) as ClusterReadyz).cluster?.applied_seq ?? -1;
-
-/** Polls until `server` applied `seq` (a hang detector after 60 s, not a timing). */
-async function appliedUntil(server: ServerProcess, seq: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await appliedOf(server)) < seq) {
-    assert.ok(Date.now() < deadline, `node never applied ${seq}: ${await appliedOf(server)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const leaseHolder = async (server: ServerProcess) => (await clusterStatus(server))?.lease_holder ?? false;
 
 /** Every document version of the tenant with its chunks' vectors, hashed, read from a stopped node's store. */
 function digest(dataDir: string, tenantId: string): { documents: number; hash: string } {
@@ -61,38 +36,15 @@ function digest(dataDir: string, tenantId: string): { documents: number; hash: s
 }
 
 test('a GoDB node killed with SIGKILL during writes on another node catches up when restarted', async () => {
-  const nats = await startNatsCluster();
-  const dirs = ['a', 'b'].map((name) => mkdtempSync(join(tmpdir(), `godb-e2e-cluster-${name}-`)));
-  const env = (name: string) => ({
-    NATS_URL: nats.url,
-    NODE_ID: name,
-    JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
-    RATE_LIMIT_RPS: '10000',
-    RATE_LIMIT_BURST: '10000',
-    CLUSTER_LEASE_TTL_MS: '3000',
-  });
-  const servers: ServerProcess[] = [];
+  const cluster = await startClusterNodes(['a', 'b'], 'cluster', { CLUSTER_LEASE_TTL_MS: '3000' });
   try {
     // b starts first and takes the lease on the cluster's singleton work; it is the node killed below.
-    let b = await startServerProcess(env('b'), dirs[1]);
-    servers.push(b);
-    const a = await startServerProcess(env('a'), dirs[0]);
-    servers.push(a);
+    let b = await cluster.start('b');
+    const a = await cluster.start('a');
     assert.equal(await leaseHolder(b), true, 'the node started first holds the lease');
     assert.equal(await leaseHolder(a), false);
-    const tenantId = randomUUID();
-    const email = `admin-${tenantId}@example.com`;
-    const registered = await api(a, 'POST', '/auth/register', undefined, {
-      email,
-      password: 'password-1234',
-      tenant_id: tenantId,
-    });
-    assert.equal(registered.status, 201, JSON.stringify(registered.body));
     // The user registered on a logs in on b.
-    await appliedUntil(b, await appliedOf(a));
-    const login = await api(b, 'POST', '/auth/login', undefined, { email, password: 'password-1234' });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    const token = login.body.token as string;
+    const { tenantId, token } = await registerAdmin([a, b], a, b);
 
     const total = 40;
     let written = 0;
@@ -114,9 +66,8 @@ test('a GoDB node killed with SIGKILL during writes on another node catches up w
       failure = error;
     });
     await writtenAtLeast(10);
-    assert.equal(await b.stop('SIGKILL'), null);
+    assert.equal(await cluster.stop(b, 'SIGKILL'), null);
     const killedAt = performance.now();
-    servers.splice(servers.indexOf(b), 1);
     // The lease expires (CLUSTER_LEASE_TTL_MS, 3 s here) and a takes it; printed, not asserted on time.
     const deadline = Date.now() + 60_000;
     while (!(await leaseHolder(a))) {
@@ -127,26 +78,23 @@ test('a GoDB node killed with SIGKILL during writes on another node catches up w
       `lease hand-over after its holder was killed with SIGKILL: ${Math.round(performance.now() - killedAt)} ms`,
     );
     await writtenAtLeast(25);
-    b = await startServerProcess(env('b'), dirs[1]);
-    servers.push(b);
+    b = await cluster.start('b');
     await writer;
     if (failure !== null) throw failure;
     const deleted = await api(b, 'DELETE', '/api/v1/documents/doc-7', token);
     assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
-    await appliedUntil(a, await appliedOf(b));
-    await appliedUntil(b, await appliedOf(a));
+    await appliedEverywhere([a], await appliedSeq(b));
+    await appliedEverywhere([b], await appliedSeq(a));
     const missing = await api(a, 'GET', '/api/v1/documents/doc-7', token);
     assert.equal(missing.status, 404);
     const last = await api(b, 'GET', `/api/v1/documents/doc-${total - 1}`, token);
     assert.equal(last.status, 200, JSON.stringify(last.body));
 
-    for (const server of servers.splice(0)) assert.equal(await server.stop(), 0);
-    const [digestA, digestB] = dirs.map((dir) => digest(dir, tenantId));
+    assert.deepEqual(await cluster.stopAll(), [0, 0]);
+    const [digestA, digestB] = ['a', 'b'].map((name) => digest(cluster.dir(name), tenantId));
     assert.equal(digestA!.documents, total);
     assert.deepEqual(digestB, digestA);
   } finally {
-    await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-    await nats.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await cluster.close();
   }
 });

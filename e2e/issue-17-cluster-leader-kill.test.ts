@@ -8,12 +8,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startNatsCluster, type NatsCluster } from '../server/src/test-support/nats-cluster.js';
-import { appliedEverywhere, streamLeader, tenantDigest } from './support/cluster-nodes.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import type { NatsCluster } from '../server/src/test-support/nats-cluster.js';
+import {
+  appliedEverywhere,
+  registerAdmin,
+  startClusterNodes,
+  streamLeader,
+  tenantDigest,
+  type ClusterNodes,
+} from './support/cluster-nodes.js';
+import type { ServerProcess } from './support/server-process.js';
 
 const names = ['a', 'b', 'c'] as const;
 const bound = { timeout: 300_000 };
@@ -25,21 +29,13 @@ interface Answer {
 }
 
 describe('cluster mode under failures: NATS stream leader killed, NATS majority lost, a node wiped (issue #17)', () => {
+  let cluster: ClusterNodes;
   let nats: NatsCluster;
-  const dirs = names.map((name) => mkdtempSync(join(tmpdir(), `godb-e2e-leader-${name}-`)));
   const nodes: ServerProcess[] = [];
   let token = '';
   let tenantId = '';
   /** Every write a client saw acknowledged (201), by id, with the sequence its answer carried. */
   const acknowledged = new Map<string, number>();
-
-  const env = (name: string) => ({
-    NATS_URL: nats.url,
-    NODE_ID: name,
-    JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
-    RATE_LIMIT_RPS: '10000',
-    RATE_LIMIT_BURST: '10000',
-  });
 
   async function api(node: ServerProcess, method: string, path: string, body?: unknown, key?: string) {
     const res = await fetch(`${node.baseUrl}${path}`, {
@@ -91,22 +87,14 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
   const settle = async () => appliedEverywhere(nodes, Math.max(0, ...acknowledged.values()));
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const [i, name] of names.entries()) nodes.push(await startServerProcess(env(name), dirs[i]));
-    tenantId = randomUUID();
-    const credentials = { email: `admin-${tenantId}@example.com`, password: 'password-1234' };
-    const registered = await api(nodes[0]!, 'POST', '/auth/register', { ...credentials, tenant_id: tenantId });
-    assert.equal(registered.status, 201, JSON.stringify(registered.body));
-    await appliedEverywhere(nodes, registered.seq);
-    const login = await api(nodes[2]!, 'POST', '/auth/login', credentials);
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    token = login.body.token as string;
+    cluster = await startClusterNodes(names, 'leader');
+    nats = cluster.nats;
+    for (const name of names) nodes.push(await cluster.start(name));
+    ({ tenantId, token } = await registerAdmin(nodes, nodes[0]!, nodes[2]!));
   });
 
   after(async () => {
-    await Promise.all(nodes.map((n) => n.stop('SIGKILL')));
-    await nats?.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await cluster?.close();
   });
 
   test('kill -9 of the stream leader during writes on every node: none lost, none applied twice', bound, async () => {
@@ -200,11 +188,11 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
     'a node whose data folder is wiped rebuilds from the log, and every node ends with the same digest',
     bound,
     async () => {
-      assert.equal(await nodes[2]!.stop(), 0);
-      rmSync(dirs[2]!, { recursive: true, force: true });
+      assert.equal(await cluster.stop(nodes[2]!), 0);
+      cluster.wipe('c');
       const written = await writeRetrying(nodes[0]!, 'while-wiped', 'beta');
       assert.equal(written.status, 201, JSON.stringify(written.body));
-      nodes[2] = await startServerProcess(env('c'), dirs[2]);
+      nodes[2] = await cluster.start('c');
       await settle();
       for (const id of ['while-wiped', ...acknowledged.keys()].slice(0, 10)) {
         const res = await api(nodes[2], 'GET', `/api/v1/documents/${id}`);
@@ -214,8 +202,9 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
       assert.equal(after.status, 201, JSON.stringify(after.body));
       await settle();
 
-      for (const node of nodes.splice(0)) assert.equal(await node.stop(), 0);
-      const digests = dirs.map((dir) => tenantDigest(dir, tenantId));
+      nodes.splice(0);
+      assert.deepEqual(await cluster.stopAll(), [0, 0, 0]);
+      const digests = names.map((name) => tenantDigest(cluster.dir(name), tenantId));
       for (const [i, digest] of digests.entries()) {
         assert.deepEqual(digest.repeated, [], `node ${names[i]} holds ids in more than one version`);
         const lost = [...acknowledged.keys()].filter((id) => !digest.ids.has(id));

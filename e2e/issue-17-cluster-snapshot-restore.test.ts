@@ -4,64 +4,29 @@
 // answers meanwhile), replays the rest and ends with the same documents. The deadlines only detect a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
-import { appliedEverywhere, appliedSeq, tenantDigest } from './support/cluster-nodes.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-
-interface Readyz {
-  cluster?: {
-    lease_holder?: boolean;
-    latest_snapshot?: { id: string; seq: number };
-    truncated_before_seq?: number;
-    restored_snapshot?: { id: string; seq: number };
-  };
-}
-
-const readyz = async (server: ServerProcess) =>
-  ((await (await fetch(`${server.baseUrl}/readyz`)).json()) as Readyz).cluster;
-
-async function post(server: ServerProcess, path: string, body: unknown, token?: string) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+import {
+  appliedEverywhere,
+  appliedSeq,
+  clusterStatus as readyz,
+  registerAdmin,
+  startClusterNodes,
+  tenantDigest,
+} from './support/cluster-nodes.js';
+import { api, type ServerProcess } from './support/server-process.js';
 
 test('a GoDB process whose data folder is wiped restores the cluster snapshot, replays the rest and converges', async () => {
-  const nats = await startNatsCluster();
-  const dirs = ['a', 'b'].map((name) => mkdtempSync(join(tmpdir(), `godb-e2e-snap-${name}-`)));
-  const env = (name: string) => ({
-    NATS_URL: nats.url,
-    NODE_ID: name,
-    JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
-    RATE_LIMIT_RPS: '10000',
-    RATE_LIMIT_BURST: '10000',
+  const cluster = await startClusterNodes(['a', 'b'], 'snap', {
     CLUSTER_SNAPSHOT_EVERY_OPS: '10',
     CLUSTER_SNAPSHOT_EVERY_MIN: '0',
   });
-  const servers: ServerProcess[] = [];
   try {
-    const a = await startServerProcess(env('a'), dirs[0]);
-    servers.push(a);
-    let b = await startServerProcess(env('b'), dirs[1]);
-    servers.push(b);
+    const a = await cluster.start('a');
+    let b = await cluster.start('b');
     assert.equal((await readyz(a))?.lease_holder, true, 'the node started first holds the lease');
-    const tenantId = randomUUID();
-    const email = `admin-${tenantId}@example.com`;
-    assert.equal(
-      (await post(a, '/auth/register', { email, password: 'password-1234', tenant_id: tenantId })).status,
-      201,
-    );
-    const token = (await post(a, '/auth/login', { email, password: 'password-1234' })).body.token as string;
+    const { tenantId, token } = await registerAdmin([a, b], a, a);
     const ids: string[] = [];
     const write = async (server: ServerProcess, id: string) => {
-      const res = await post(server, '/api/v1/documents', { id, title: id, content: `Document ${id}.` }, token);
+      const res = await api(server, 'POST', '/api/v1/documents', token, { id, title: id, content: `Document ${id}.` });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       ids.push(id);
     };
@@ -78,28 +43,24 @@ test('a GoDB process whose data folder is wiped restores the cluster snapshot, r
       `snapshot ${status.latest_snapshot?.id} at ${status.latest_snapshot?.seq}; log truncated below ${status.truncated_before_seq}`,
     );
 
-    assert.equal(await b.stop('SIGKILL'), null);
-    servers.splice(servers.indexOf(b), 1);
-    rmSync(dirs[1]!, { recursive: true, force: true });
+    assert.equal(await cluster.stop(b, 'SIGKILL'), null);
+    cluster.wipe('b');
     for (let i = 0; i < 4; i += 1) await write(a, `while-wiped-${i}`);
     const restarted = performance.now();
-    b = await startServerProcess(env('b'), dirs[1]);
-    servers.push(b);
+    b = await cluster.start('b');
     console.log(`wiped node restored the snapshot and caught up in ${Math.round(performance.now() - restarted)} ms`);
     // The newest verified snapshot when it started: the one seen above, or one the holder took since.
     const restored = (await readyz(b))?.restored_snapshot;
     assert.ok(restored && restored.seq >= status.latest_snapshot!.seq, JSON.stringify(restored));
     await write(b, 'after-restore');
-    await appliedEverywhere(servers, await appliedSeq(b));
+    await appliedEverywhere([a, b], await appliedSeq(b));
 
-    for (const server of servers.splice(0)) assert.equal(await server.stop(), 0);
-    const [digestA, digestB] = dirs.map((dir) => tenantDigest(dir, tenantId));
+    assert.deepEqual(await cluster.stopAll(), [0, 0]);
+    const [digestA, digestB] = ['a', 'b'].map((name) => tenantDigest(cluster.dir(name), tenantId));
     assert.deepEqual(digestB!.collections, digestA!.collections);
     assert.deepEqual(digestB!.repeated, []);
     for (const id of ids) assert.ok(digestB!.ids.has(id), `acknowledged ${id} is on the restored node`);
   } finally {
-    await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-    await nats.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await cluster.close();
   }
 });

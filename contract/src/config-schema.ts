@@ -39,6 +39,14 @@ export const ConfigSchema = Type.Object({
     2048,
     'Memory for the in-memory BM25 text indexes, over all tenants; beyond it the least recently queried leave memory (their queries are ranked by SQLite FTS5, with the same scores, while they are rebuilt). 0: no limit.',
   ),
+  SEARCH_THREADS: int(
+    0,
+    'Threads that vector queries arriving together may use: the queries that reach one large index (SEARCH_BATCH_MIN_VECTORS) in the same turn of the event loop are searched as one batch on up to this many threads. 0: one per CPU core; 1: each query alone on the server thread.',
+  ),
+  SEARCH_BATCH_MIN_VECTORS: int(
+    250000,
+    'Vector queries are searched together (SEARCH_THREADS) only on indexes of at least this many vectors: below, one search is too short for starting threads to pay (npm run bench:scale measures both ways).',
+  ),
   CHECKPOINT_WRITES: int(
     10000,
     'A vector index is saved (checkpointed) once this many of its vectors changed since its last save, so a restart after a crash replays only the writes after it.',

@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import type { ServerProcess } from './server-process.js';
+import { startNatsCluster, type NatsCluster } from '../../server/src/test-support/nats-cluster.js';
+import { api, startServerProcess, type ServerProcess } from './server-process.js';
 
 /** The stream every GoDB node applies (server/src/cluster/nats-log.ts). */
 export const opsStream = 'GODB_OPS';
@@ -26,6 +31,22 @@ export async function streamLeader(urls: readonly string[]): Promise<number> {
   }
 }
 
+/** What /readyz says of a node's place in the cluster (issue #17). */
+export interface ClusterStatus {
+  node_id: string;
+  applied_seq: number;
+  lag: number;
+  lease_holder?: boolean;
+  latest_snapshot?: { id: string; seq: number };
+  truncated_before_seq?: number;
+  restored_snapshot?: { id: string; seq: number };
+}
+
+/** A node's cluster status from /readyz (undefined when it answers none). */
+export async function clusterStatus(server: ServerProcess): Promise<ClusterStatus | undefined> {
+  return ((await (await fetch(`${server.baseUrl}/readyz`)).json()) as { cluster?: ClusterStatus }).cluster;
+}
+
 /** A node's place in the log, from /readyz (-1 while it does not answer). */
 export async function appliedSeq(server: ServerProcess): Promise<number> {
   try {
@@ -45,6 +66,100 @@ export async function appliedEverywhere(servers: readonly ServerProcess[], seq: 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/** The cluster's secret and limits every node of these tests shares (a request stream is not throttled). */
+const clusterEnv = {
+  JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
+  RATE_LIMIT_RPS: '10000',
+  RATE_LIMIT_BURST: '10000',
+};
+
+/** GoDB server processes on one three-node NATS JetStream cluster, each node with its own data folder, by name. */
+export interface ClusterNodes {
+  readonly nats: NatsCluster;
+  /** The data folder of node `name` (kept while it is stopped, until `wipe` or `close`). */
+  dir(name: string): string;
+  /** Starts node `name` (again, on its folder, after a stop) and waits until it answers /readyz. */
+  start(name: string): Promise<ServerProcess>;
+  /** Stops a node with `signal` (SIGTERM: a graceful stop) and answers its exit code (null when killed). */
+  stop(node: ServerProcess, signal?: NodeJS.Signals): Promise<number | null>;
+  /** Stops every running node gracefully, in the order they started, and answers their exit codes. */
+  stopAll(): Promise<(number | null)[]>;
+  /** Removes the data folder of a stopped node, as if its disk was replaced. */
+  wipe(name: string): void;
+  /** Kills what still runs, stops NATS and removes every data folder: for `finally` or `after`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a NATS JetStream cluster and makes a data folder per node name (`godb-e2e-<prefix>-<name>-…`); nodes start
+ * when the test says (`start`), with NATS_URL, NODE_ID, a shared JWT secret, no rate limit and `env`.
+ *
+ * @example const cluster = await startClusterNodes(['a', 'b'], 'cluster', { CLUSTER_LEASE_TTL_MS: '3000' });
+ */
+export async function startClusterNodes(
+  names: readonly string[],
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<ClusterNodes> {
+  const nats = await startNatsCluster();
+  const dirs = new Map(names.map((name) => [name, mkdtempSync(join(tmpdir(), `godb-e2e-${prefix}-${name}-`))]));
+  const running: ServerProcess[] = [];
+  const dir = (name: string) => {
+    const found = dirs.get(name);
+    if (found === undefined) throw new Error(`no node ${name}: ${names.join(', ')}`);
+    return found;
+  };
+  const stop = async (node: ServerProcess, signal?: NodeJS.Signals) => {
+    // A node is forgotten before it is stopped: a killed process is never stopped twice (it would wait for ever).
+    running.splice(running.indexOf(node), 1);
+    return node.stop(signal);
+  };
+  return {
+    nats,
+    dir,
+    start: async (name) => {
+      const node = await startServerProcess({ NATS_URL: nats.url, NODE_ID: name, ...clusterEnv, ...env }, dir(name));
+      running.push(node);
+      return node;
+    },
+    stop,
+    stopAll: async () => {
+      const codes: (number | null)[] = [];
+      for (const node of [...running]) codes.push(await stop(node));
+      return codes;
+    },
+    wipe: (name) => rmSync(dir(name), { recursive: true, force: true }),
+    close: async () => {
+      await Promise.all(running.splice(0).map((node) => node.stop('SIGKILL')));
+      await nats.stop();
+      for (const folder of dirs.values()) rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Registers a new tenant's admin on `registerOn`, waits until every node in `nodes` applied the registration, and
+ * logs in on `loginOn`: the tenant's id and the admin's token.
+ */
+export async function registerAdmin(
+  nodes: readonly ServerProcess[],
+  registerOn: ServerProcess,
+  loginOn: ServerProcess,
+): Promise<{ tenantId: string; token: string }> {
+  const tenantId = randomUUID();
+  const credentials = { email: `admin-${tenantId}@example.com`, password: 'password-1234' };
+  const registered = await api(registerOn, 'POST', '/auth/register', undefined, {
+    ...credentials,
+    tenant_id: tenantId,
+  });
+  if (registered.status !== 201)
+    throw new Error(`register answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+  await appliedEverywhere(nodes, await appliedSeq(registerOn));
+  const login = await api(loginOn, 'POST', '/auth/login', undefined, credentials);
+  if (login.status !== 200) throw new Error(`login answered ${login.status}: ${JSON.stringify(login.body)}`);
+  return { tenantId, token: login.body.token as string };
 }
 
 export { tenantDigest, type TenantDigest } from '../../server/src/test-support/digest.js';

@@ -32,6 +32,29 @@ export interface ServerProcess {
 }
 
 /**
+ * One JSON request to a server process, with the bearer `token` when given: its status and parsed body.
+ *
+ * @example const { status, body } = await api(server, 'POST', '/api/v1/documents', token, { title: 'A', content: 'b' });
+ */
+export async function api(
+  server: Pick<ServerProcess, 'baseUrl'>,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
  * Starts the built server (`server/dist/main.js`, as `npm start` does) on a free port with its own data folder,
  * and waits until /readyz answers.
  */

@@ -166,6 +166,7 @@ export async function createServer(
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
+    search: { threads: config.SEARCH_THREADS, batchMinVectors: config.SEARCH_BATCH_MIN_VECTORS },
     checkpoint: { writes: config.CHECKPOINT_WRITES, intervalMs: config.CHECKPOINT_INTERVAL_S * 1000 },
     restoreSliceRows: config.RESTORE_SLICE_ROWS,
     // A tenant restore that fails part way is tried again after 1, 4 and 16 seconds.

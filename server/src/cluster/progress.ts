@@ -1,3 +1,4 @@
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { openBucket } from './lease.js';
@@ -39,18 +40,21 @@ export interface ProgressOptions {
  */
 export class ClusterProgress {
   readonly #kv: KV;
+  readonly #jsm: JetStreamManager;
   readonly #options: ProgressOptions;
   #timer: ReturnType<typeof setInterval> | null = null;
   #busy: Promise<void> = Promise.resolve();
 
-  private constructor(kv: KV, options: ProgressOptions) {
+  private constructor(kv: KV, jsm: JetStreamManager, options: ProgressOptions) {
     this.#kv = kv;
+    this.#jsm = jsm;
     this.#options = options;
   }
 
   static async open(nc: NatsConnection, options: ProgressOptions): Promise<ClusterProgress> {
     return new ClusterProgress(
       await openBucket(nc, progressBucket, { ttlMs: options.goneAfterMs, ...options }),
+      await jetstreamManager(nc),
       options,
     );
   }
@@ -77,11 +81,17 @@ export class ClusterProgress {
     return this.#busy;
   }
 
-  /** Every node heard from within the gone-after time. */
+  /**
+   * Every node heard from within the gone-after time. The keys are the subjects the bucket's stream holds now, read
+   * in one request: the KV client's `keys()` runs a consumer that counts the messages pending when it starts and
+   * waits for them, and hung (until a heartbeat that did not come) when a key expired in between.
+   */
   async live(): Promise<NodeProgress[]> {
+    const prefix = `$KV.${progressBucket}.`;
+    const info = await this.#jsm.streams.info(`KV_${progressBucket}`, { subjects_filter: `${prefix}>` });
     const found: NodeProgress[] = [];
-    for await (const key of await this.#kv.keys()) {
-      const entry = await this.#kv.get(key);
+    for (const subject of Object.keys(info.state.subjects ?? {})) {
+      const entry = await this.#kv.get(subject.slice(prefix.length));
       if (entry?.operation === 'PUT') found.push(entry.json<NodeProgress>());
     }
     return found;

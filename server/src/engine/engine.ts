@@ -31,6 +31,11 @@ export interface EngineOptions {
   readonly vectorCacheBytes?: number;
   /** Memory for the HNSW indexes (LRU eviction beyond it), in bytes; default no limit. */
   readonly vectorIndexBytes?: number;
+  /**
+   * How concurrent vector queries are searched (see SearchBatches): on up to `threads` threads (0: one per core)
+   * together, on indexes of at least `batchMinVectors`; default one per core from 250,000 vectors.
+   */
+  readonly search?: { readonly threads: number; readonly batchMinVectors: number };
   /** When vector indexes are checkpointed (see VectorIndexes.checkpoint); default 10,000 changes or 60 s. */
   readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
   /** Rows a tenant restore replaces per transaction (see OnlineRestore); default 2,000. */
@@ -109,6 +114,7 @@ export function openEngine(options: EngineOptions): Engine {
     ...(options.vectorCacheBytes !== undefined && { exactVectorBytes: options.vectorCacheBytes }),
     ...(options.vectorIndexBytes !== undefined && { indexMemoryBytes: options.vectorIndexBytes }),
     ...(options.checkpoint && { checkpoint: options.checkpoint }),
+    ...(options.search && { search: options.search }),
     ...(options.indexWait && { wait: options.indexWait }),
     clock,
     dir: onDisk ? join(options.dataDir, 'vectors') : null,

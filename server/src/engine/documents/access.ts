@@ -32,6 +32,15 @@ export function activeOwners(entries: readonly AccessEntry[], now: number): numb
 /** What a write or a delete was decided on: the access stamp of each existing document it touches, by id. */
 export type DecidedOn = Readonly<Record<string, string>>;
 
+/**
+ * The stamp a write or delete was decided on for document `id` (undefined: decided as not existing). Ids are the
+ * caller's strings: only the record's own properties count, never Object.prototype's (`constructor`, `__proto__` …).
+ *
+ * @example decidedStamp({ constructor: 's1' }, 'constructor') // 's1'; decidedStamp({}, 'toString') // undefined
+ */
+export const decidedStamp = (decidedOn: DecidedOn, id: string): string | undefined =>
+  Object.hasOwn(decidedOn, id) ? decidedOn[id] : undefined;
+
 /** What a delete is decided on (Documents.deletion): the documents it takes, each with its access, and when read. */
 export interface DeletionFacts {
   readonly targets: readonly { readonly id: string; readonly access: readonly AccessEntry[]; readonly stamp: string }[];

@@ -20,6 +20,7 @@ import {
   accessStamp,
   activeOwners,
   canRead,
+  decidedStamp,
   isOwner,
   type DecidedOn,
   type DeletionFacts,
@@ -488,7 +489,7 @@ export class Documents {
         // whose entries changed since is refused (ACCESS_CHANGED) on every node alike.
         if (decidedOn !== undefined) {
           const stamp = existing ? accessStamp(this.store.access(existing.seq)) : undefined;
-          if (stamp !== decidedOn[doc.id])
+          if (stamp !== decidedStamp(decidedOn, doc.id))
             throw createError('ACCESS_CHANGED', { id: doc.id }, { field: `${path(i)}.id` });
         }
         if (doc.parentDocId !== undefined) {
@@ -921,7 +922,7 @@ export class Documents {
     const { decidedOn } = options;
     if (decidedOn !== undefined) {
       const changed =
-        targets.find((target) => decidedOn[target.id] !== accessStamp(this.store.access(target.seq))) ??
+        targets.find((target) => decidedStamp(decidedOn, target.id) !== accessStamp(this.store.access(target.seq))) ??
         (targets.length !== Object.keys(decidedOn).length ? targets[0] : undefined);
       if (changed) throw createError('ACCESS_CHANGED', { id: changed.id });
     }
@@ -1019,7 +1020,7 @@ export class Documents {
     const targets = ids.flatMap((id) => {
       const row = this.store.row(viewer.tenantId, id);
       if (!row || row.superseded || !this.#mayRead(viewer, row)) return [];
-      if (decidedOn !== undefined && decidedOn[row.id] !== accessStamp(this.store.access(row.seq))) {
+      if (decidedOn !== undefined && decidedStamp(decidedOn, row.id) !== accessStamp(this.store.access(row.seq))) {
         skipped += 1;
         return [];
       }

@@ -11,40 +11,42 @@ export interface Candidates {
   readonly distances: number[];
 }
 
+/** One search of one index: where it is (registry, tenant, space and its loaded entry) and what is asked. */
+export interface IndexSearch {
+  readonly registry: IndexRegistry;
+  readonly tenantId: string;
+  /** The vector space: a model's name, or a collection's client vector space. */
+  readonly space: string;
+  readonly entry: Entry;
+  /** The query vector, of the entry's dimensions. */
+  readonly query: Float32Array;
+  /** How many candidates at most. */
+  readonly k: number;
+  /** Only chunks of these documents (by sequence), when given: a filtered search's allowed set. */
+  readonly docs?: ReadonlySet<number> | undefined;
+}
+
 /**
  * Nearest chunks (or client vectors) of an index in memory, best first: the k nearest of the HNSW graph's
- * approximate k best and the tail's exact k best (the vectors written but not indexed yet, of documents in `docs`
- * when given). So a document written a moment ago is found as surely as if the graph held it.
+ * approximate k best (`graph`, searched by the caller: see search-batches.ts) and the tail's exact k best (the
+ * vectors written but not indexed yet, of documents in `docs` when given). So a document written a moment ago is
+ * found as surely as if the graph held it.
+ *
+ * @example const graph = await batches.search(entry.index, query, 10);
+ * searchIndex({ registry, tenantId, space: model, entry, query, k: 10 }, graph);
  */
-export function searchIndex(
-  registry: IndexRegistry,
-  tenantId: string,
-  space: string,
-  entry: Entry,
-  query: Float32Array,
-  k: number,
-  docs?: ReadonlySet<number>,
-): Candidates {
-  const keys: number[] = [];
-  const distances: number[] = [];
-  if (entry.index.size() > 0) {
-    const matches = entry.index.search(query, Math.min(k, entry.index.size()), 1);
-    for (let i = 0; i < matches.keys.length; i += 1) {
-      const distance = matches.distances[i]!;
-      if (!Number.isFinite(distance)) continue;
-      keys.push(Number(matches.keys[i]!));
-      distances.push(distance);
-    }
-  }
+export function searchIndex(search: IndexSearch, graph: Candidates): Candidates {
+  const { entry, k } = search;
+  const { keys, distances } = graph;
   if (entry.tail.size === 0) return { keys, distances };
   // The k nearest of graph and tail together, as one index would answer (a filtered search widens k until enough
   // pass, which is right only if the first k are the nearest k): the graph's candidates measured exactly like the
   // tail's, from the copies or else the store, never by the graph's own distance (a b1 graph's is a Hamming
   // count, on another scale than the tail's 1 − cosine).
   const nearest = new Nearest(Math.min(k, entry.index.size() + entry.tail.size));
-  const exact = exactDistances(registry, tenantId, space, entry, query, keys);
+  const exact = exactDistances(search, keys);
   keys.forEach((key, i) => nearest.offer(key, exact[i]!));
-  const tail = searchTail(registry, tenantId, space, entry, query, Math.min(k, entry.tail.size), docs);
+  const tail = searchTail({ ...search, k: Math.min(k, entry.tail.size) });
   tail.keys.forEach((key, i) => nearest.offer(key, tail.distances[i]!));
   return nearest.result();
 }
@@ -54,11 +56,7 @@ export function searchIndex(
  * keys they do not hold read from the store (NaN for a key the store no longer holds: never kept).
  */
 function exactDistances(
-  registry: IndexRegistry,
-  tenantId: string,
-  space: string,
-  entry: Entry,
-  query: Float32Array,
+  { registry, tenantId, space, entry, query }: Omit<IndexSearch, 'k' | 'docs'>,
   keys: readonly number[],
 ): number[] {
   const settings = registry.settings(tenantId, space);
@@ -80,15 +78,7 @@ function exactDistances(
  * The tail's k nearest by the space's distance on float32 (cosine and dot as 1 − dot over the indexed vectors,
  * euclidean squared), of documents in `docs` when given.
  */
-function searchTail(
-  registry: IndexRegistry,
-  tenantId: string,
-  space: string,
-  entry: Entry,
-  query: Float32Array,
-  k: number,
-  docs?: ReadonlySet<number>,
-): Candidates {
+function searchTail({ registry, tenantId, space, entry, query, k, docs }: IndexSearch): Candidates {
   const nearest = new Nearest(k);
   const settings = registry.settings(tenantId, space);
   const euclidean = settings.distance === 'euclidean';

@@ -39,6 +39,12 @@ export interface VectorIndexOptions {
    * before a write waits for the index to take the excess. Default 1,000,000 per index.
    */
   readonly maxIndexLag?: number;
+  /**
+   * Vector queries that reach one index of at least `batchMinVectors` in the same turn of the event loop are searched
+   * together on up to `threads` threads (0: one per CPU core; see search-batches.ts). Default: one per core, from
+   * 250,000 vectors.
+   */
+  readonly search?: { readonly threads: number; readonly batchMinVectors: number };
 }
 
 export const defaultVectorIndexOptions: Omit<VectorIndexOptions, 'dir'> = {

@@ -15,6 +15,7 @@ import {
   type LoadingIndex,
   type VectorCounters,
 } from './index-stats.js';
+import { SearchBatches } from './search-batches.js';
 import { indexSome, scheduleIndexing } from './tail-indexing.js';
 import { asIndexed } from './usearch-index.js';
 import { defaultMaxIndexLag, tailPerSlice, type VectorIndexOptions } from './vector-index-options.js';
@@ -43,14 +44,17 @@ export interface IndexedChunk {
  *   changed vectors or T ms, before a snapshot, on shutdown, on eviction) atomically, pruning the removal log;
  *   the least recently used indexes evicted past `indexMemoryBytes`;
  * - `tail-indexing.ts`: writes are answered before HNSW insertion; their vectors wait in the index's tail;
- * - `index-search.ts`: the graph's candidates and the tail's, on one scale;
+ * - `index-search.ts`: the graph's candidates and the tail's, on one scale; `search-batches.ts`: the graph
+ *   searches of concurrent queries, together on several threads when the index is large;
  * - `index-stats.ts`, `usearch-index.ts`, `space-vectors.ts` (every SQL statement), `vector-index-options.ts`.
  */
 export class VectorIndexes {
   readonly #registry: IndexRegistry;
+  readonly #batches: SearchBatches;
 
   constructor(db: Db, options: VectorIndexOptions) {
     this.#registry = new IndexRegistry(db, options);
+    this.#batches = new SearchBatches(options.search?.threads, options.search?.batchMinVectors);
   }
 
   /**
@@ -152,17 +156,19 @@ export class VectorIndexes {
    * tail's exact k best (the vectors written but not indexed yet, of documents in `docs` when given). So a document
    * written a moment ago is found as surely as if the graph held it; callers rescore every key exactly.
    */
-  search(
+  async search(
     tenantId: string,
     model: string,
     dims: number,
     query: Float32Array,
     k: number,
     docs?: ReadonlySet<number>,
-  ): Candidates {
+  ): Promise<Candidates> {
     const entry = this.#load(tenantId, model, dims);
     this.#registry.touch(entry);
-    return searchIndex(this.#registry, tenantId, model, entry, query, k, docs);
+    // A large index: searched with the other queries that reach it in this turn of the loop (SEARCH_THREADS).
+    const graph = await this.#batches.search(entry.index, query, k);
+    return searchIndex({ registry: this.#registry, tenantId, space: model, entry, query, k, docs }, graph);
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */

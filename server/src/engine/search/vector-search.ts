@@ -212,13 +212,13 @@ async function nearest(
       : undefined;
   if (allowed && copies) {
     return {
-      ...allowedSearch(core, scope, q, vector, { space: model, dims, size, ef, source, allowed, copies }),
+      ...(await allowedSearch(core, scope, q, vector, { space: model, dims, size, ef, source, allowed, copies })),
       model,
     };
   }
   let k = Math.max(q.limit * source.factor, restricted ? ef : 0);
   for (;;) {
-    const ann = core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
+    const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
     const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
@@ -260,13 +260,13 @@ interface AllowedSpace {
  * and candidates outside the set are dropped by a lookup; rows are read only for the best few, which are checked
  * again against the access rule and the filters (the set ignores the caller, and may hold a document deleted since).
  */
-function allowedSearch(
+async function allowedSearch(
   core: SearchCore,
   scope: Scope,
   q: VectorQuery,
   query: Float32Array,
   s: AllowedSpace,
-): { hits: Hit[]; exact: boolean; dropped: number } {
+): Promise<{ hits: Hit[]; exact: boolean; dropped: number }> {
   const keys = s.allowed.keys(s.space);
   const wanted = q.limit * s.source.factor;
   if (keys.length === 0) return { hits: [], exact: true, dropped: 0 };
@@ -275,7 +275,14 @@ function allowedSearch(
   const share = keys.length / s.size;
   let k = Math.min(maxAnnCandidates, Math.max(s.ef, Math.ceil((wanted / share) * 1.5)));
   for (;;) {
-    const ann = core.vectors.search(scope.viewer.tenantId, s.space, s.dims, query, Math.min(k, s.size), s.allowed.docs);
+    const ann = await core.vectors.search(
+      scope.viewer.tenantId,
+      s.space,
+      s.dims,
+      query,
+      Math.min(k, s.size),
+      s.allowed.docs,
+    );
     const scored = scoreKeys(q, query, ann.keys, s.copies, s.allowed.docs);
     const ranked = verify(core, scope, q, scored);
     const whole = ann.keys.length >= s.size;

@@ -39,7 +39,7 @@ export class FencedVectorIndexes extends VectorIndexes {
     return super.size(tenantId, model, dims);
   }
 
-  override search(...args: Parameters<VectorIndexes['search']>): ReturnType<VectorIndexes['search']> {
+  override async search(...args: Parameters<VectorIndexes['search']>): ReturnType<VectorIndexes['search']> {
     this.#refuse(args[0]);
     return super.search(...args);
   }

@@ -535,7 +535,7 @@ export class OnlineRestore {
           }
         }
       }
-      ensureTenant(db, tenant);
+      ensureTenant(db, tenant, unixSeconds(clock));
       transaction(db, [text], () => text.recreate(tenant));
 
       // In with the snapshot's: seqs kept unless another tenant holds one of them, else moved past the highest; either

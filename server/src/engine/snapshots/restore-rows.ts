@@ -253,9 +253,9 @@ export function deleteTenantRows(db: Db, table: (typeof tenantOwnTables)[number]
     .run({ tenant: tenantId }).changes;
 }
 
-/** Adds the tenant's row if it has none. */
-export function ensureTenant(db: Db, tenantId: string): void {
-  db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, unixepoch())').run({ tenant: tenantId });
+/** Adds the tenant's row if it has none, created at `now` (unix seconds, the engine's clock). */
+export function ensureTenant(db: Db, tenantId: string, now: number): void {
+  db.prepare('INSERT OR IGNORE INTO tenants (id, created_at) VALUES (:tenant, :now)').run({ tenant: tenantId, now });
 }
 
 /** Forgets the tenant's vector generations (its rows were renumbered: the indexes are rebuilt). */

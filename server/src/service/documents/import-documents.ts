@@ -166,12 +166,14 @@ export async function* importLines(
 ): AsyncGenerator<LineResult> {
   let group: { line: number; doc: PreparedDocument }[] = [];
   let pending: LineResult[] = [];
+  const ids = new Set<string>();
   const flush = async () => {
     const results = [...pending, ...(await writeGroup(deps, viewer, group, signal, requestId))].sort(
       (a, b) => a.line - b.line,
     );
     group = [];
     pending = [];
+    ids.clear();
     return results;
   };
   let last = 0;
@@ -181,10 +183,19 @@ export async function* importLines(
     try {
       for await (const line of ndjsonLines(body)) {
         last = line.number;
+        let doc: PreparedDocument | undefined;
         try {
-          group.push({ line: line.number, doc: prepareLine(deps, viewer, line) });
+          doc = prepareLine(deps, viewer, line);
         } catch (error) {
           pending.push(failure(line.number, error, requestId));
+        }
+        if (doc) {
+          // A group holds each id once: a write is decided on the documents as they are before it runs, so a second
+          // line of an id in the same write would meet the version the first wrote and fail the group (ACCESS_CHANGED).
+          // It starts the next group, decided on that version.
+          if (ids.has(doc.id)) yield* await flush();
+          ids.add(doc.id);
+          group.push({ line: line.number, doc });
         }
         if (group.length + pending.length >= batchSize) yield* await flush();
       }

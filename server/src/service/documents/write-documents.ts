@@ -24,14 +24,16 @@ export function writeDocuments(
     viewer,
     prepared.map((doc) => doc.id),
   );
-  const decidedOn: Record<string, string> = {};
+  const stamps: [string, string][] = [];
   prepared.forEach((doc, i) => {
     const existing = facts.get(doc.id);
     if (!existing) return;
     enforce(mayOverwrite(viewer, existing, `${path(i)}.id`));
-    decidedOn[doc.id] = existing.stamp;
+    stamps.push([doc.id, existing.stamp]);
   });
-  return deps.documents.write(viewer, prepared, path, signal, decidedOn satisfies DecidedOn);
+  // Object.fromEntries, not assignment: an id such as `__proto__` becomes a property of its own.
+  const decidedOn: DecidedOn = Object.fromEntries(stamps);
+  return deps.documents.write(viewer, prepared, path, signal, decidedOn);
 }
 
 /**

@@ -1,41 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import {
-  credentials,
-  Metadata,
-  status,
-  type Client,
-  type GrpcObject,
-  type ServiceClientConstructor,
-  type ServiceError,
-} from '@grpc/grpc-js';
+import { credentials, status, type Client, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
-import { loadGodbProto } from './grpc-server.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+import { grpcCall, grpcClient, startGrpcTestServer, type GrpcClient } from '../../test-support/grpc.js';
+import { bearer, type TestServer } from '../../test-support/server.js';
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
-let search: Client &
-  Record<string, (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: unknown) => void) => void>;
-let adminClient: typeof search;
+let search: GrpcClient;
+let adminClient: GrpcClient;
 let reflection: Client & { ServerReflectionInfo: () => NodeJS.ReadWriteStream };
 
-function call<T>(client: typeof search, method: string, request: unknown, token?: string): Promise<T> {
-  const metadata = new Metadata();
-  if (token) metadata.set('authorization', `Bearer ${token}`);
-  return new Promise((resolve, reject) =>
-    client[method]!(request, metadata, (error, reply) => (error ? reject(error) : resolve(reply as T))),
-  );
-}
+const call = <T>(client: GrpcClient, method: string, request: unknown, token?: string): Promise<T> =>
+  grpcCall<T>(client, method, request, token ? { authorization: `Bearer ${token}` } : {});
 
 async function rest(path: string, body: unknown, token = admin.token) {
   const res = await server.app.inject({ method: 'POST', url: path, headers: bearer(token), payload: body as object });
@@ -43,8 +20,7 @@ async function rest(path: string, body: unknown, token = admin.token) {
 }
 
 before(async () => {
-  const port = await freePort();
-  server = await startTestServer({ GRPC_PORT: String(port) });
+  server = await startGrpcTestServer();
   admin = await server.registerTenant();
   await server.app.inject({
     method: 'POST',
@@ -74,14 +50,8 @@ before(async () => {
       },
     ],
   });
-  const { grpc } = loadGodbProto();
-  const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
-  const address = `127.0.0.1:${server.grpc!.port}`;
-  search = new (pkg.SearchService as ServiceClientConstructor)(address, credentials.createInsecure()) as typeof search;
-  adminClient = new (pkg.AdminService as ServiceClientConstructor)(
-    address,
-    credentials.createInsecure(),
-  ) as typeof search;
+  search = grpcClient(server, 'SearchService');
+  adminClient = grpcClient(server, 'AdminService');
 });
 after(async () => {
   search?.close();

@@ -1,28 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import {
-  credentials,
-  Metadata,
-  status,
-  type ClientWritableStream,
-  type GrpcObject,
-  type ServiceClientConstructor,
-  type ServiceError,
-} from '@grpc/grpc-js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
-import { loadGodbProto } from './grpc-server.js';
+import { Metadata, status, type ClientWritableStream, type ServiceError } from '@grpc/grpc-js';
+import { grpcClient, startGrpcTestServer } from '../../test-support/grpc.js';
+import { bearer, type TestServer } from '../../test-support/server.js';
 
 // Issue #16: DocumentService.ImportDocuments streams documents in, one per message, through the NDJSON import's
 // use case: the same validation, transactions and per-line results, a bad line never aborting the good ones.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 interface ImportReply {
   results: {
@@ -46,7 +29,7 @@ let token: string;
 let client: ImportClient;
 
 before(async () => {
-  server = await startTestServer({ GRPC_PORT: String(await freePort()) });
+  server = await startGrpcTestServer();
   token = (await server.registerTenant()).token;
   const created = await server.app.inject({
     method: 'POST',
@@ -55,11 +38,7 @@ before(async () => {
     payload: { name: 'vecs', vectors: { v: { dimensions: 3 } } },
   });
   assert.equal(created.statusCode, 201);
-  const pkg = (loadGodbProto().grpc.godb as GrpcObject).v1 as GrpcObject;
-  client = new (pkg.DocumentService as ServiceClientConstructor)(
-    `127.0.0.1:${server.grpc!.port}`,
-    credentials.createInsecure(),
-  ) as unknown as ImportClient;
+  client = grpcClient<ImportClient>(server, 'DocumentService');
 });
 after(async () => {
   client?.close();

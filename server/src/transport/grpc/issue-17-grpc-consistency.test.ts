@@ -4,19 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  credentials,
   Metadata,
   status,
   type Client,
   type ClientUnaryCall,
   type ClientWritableStream,
-  type GrpcObject,
-  type ServiceClientConstructor,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { freePort, startNatsCluster, type NatsCluster } from '../../test-support/nats-cluster.js';
-import { startTestServer, type TestServer } from '../../test-support/server.js';
-import { loadGodbProto } from './grpc-server.js';
+import { grpcClient, startGrpcTestServer } from '../../test-support/grpc.js';
+import { startNatsCluster, type NatsCluster } from '../../test-support/nats-cluster.js';
+import type { TestServer } from '../../test-support/server.js';
 
 // Issue #17: cluster mode's read options over gRPC, as REST has them in headers. An answer's initial metadata
 // carries `x-godb-seq` (how far the answering node had applied the log; for a write, at least the write's own
@@ -64,31 +61,18 @@ describe('cluster read options over gRPC metadata (issue #17)', () => {
 
   before(async () => {
     nats = await startNatsCluster();
-    const pkg = (loadGodbProto().grpc.godb as GrpcObject).v1 as GrpcObject;
     for (const name of ['a', 'b']) {
       const dir = mkdtempSync(join(tmpdir(), `godb-grpc-cluster-${name}-`));
       dirs.push(dir);
-      const node = await startTestServer({
+      const node = await startGrpcTestServer({
         NATS_URL: nats.url,
         NODE_ID: name,
         JWT_SECRET: 'a-cluster-wide-secret-of-32-characters-or-more',
         DATA_DIR: dir,
-        GRPC_PORT: String(await freePort()),
       });
       nodes.push(node);
-      const address = `127.0.0.1:${node.grpc!.port}`;
-      searchClients.push(
-        new (pkg.SearchService as ServiceClientConstructor)(
-          address,
-          credentials.createInsecure(),
-        ) as unknown as SearchClient,
-      );
-      documentClients.push(
-        new (pkg.DocumentService as ServiceClientConstructor)(
-          address,
-          credentials.createInsecure(),
-        ) as unknown as DocumentClient,
-      );
+      searchClients.push(grpcClient<SearchClient>(node, 'SearchService'));
+      documentClients.push(grpcClient<DocumentClient>(node, 'DocumentService'));
     }
   });
 

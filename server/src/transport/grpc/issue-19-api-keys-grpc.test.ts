@@ -1,33 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import {
-  credentials,
-  Metadata,
-  status,
-  type Client,
-  type GrpcObject,
-  type ServiceClientConstructor,
-  type ServiceError,
-} from '@grpc/grpc-js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
-import { loadGodbProto } from './grpc-server.js';
+import { status, type ServiceError } from '@grpc/grpc-js';
+import { grpcCall as call, grpcClient, startGrpcTestServer, type GrpcClient } from '../../test-support/grpc.js';
+import { bearer, type TestServer } from '../../test-support/server.js';
 
 // Issue #19: an API key works over gRPC as over REST (`authorization: Bearer <key>` or `api-key` metadata),
 // bound to its tenant and role, refused once expired, revoked or its user deleted, and limited per key with one
 // budget shared with REST.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-type GrpcClient = Client &
-  Record<string, (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: unknown) => void) => void>;
 
 let server: TestServer;
 let search: GrpcClient;
@@ -35,14 +15,6 @@ let adminClient: GrpcClient;
 const start = Date.UTC(2026, 0, 1);
 let now = start;
 const invalidKeyMessage = 'Unauthorized: this API key is unknown, expired or revoked';
-
-function call<T>(client: GrpcClient, method: string, request: unknown, metadata: Record<string, string>): Promise<T> {
-  const md = new Metadata();
-  for (const [name, value] of Object.entries(metadata)) md.set(name, value);
-  return new Promise((resolve, reject) =>
-    client[method]!(request, md, (error, reply) => (error ? reject(error) : resolve(reply as T))),
-  );
-}
 
 async function createKey(token: string, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
   const res = await server.app.inject({ method: 'POST', url: '/auth/api-keys', headers: bearer(token), payload: body });
@@ -54,12 +26,9 @@ const refusedWith = (code: number, message?: string) => (e: ServiceError) =>
   e.code === code && (message === undefined || e.details === message);
 
 before(async () => {
-  server = await startTestServer({ GRPC_PORT: String(await freePort()), JWT_TTL_S: '31536000' }, { now: () => now });
-  const { grpc } = loadGodbProto();
-  const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
-  const address = `127.0.0.1:${server.grpc!.port}`;
-  search = new (pkg.SearchService as ServiceClientConstructor)(address, credentials.createInsecure()) as GrpcClient;
-  adminClient = new (pkg.AdminService as ServiceClientConstructor)(address, credentials.createInsecure()) as GrpcClient;
+  server = await startGrpcTestServer({ JWT_TTL_S: '31536000' }, { now: () => now });
+  search = grpcClient(server, 'SearchService');
+  adminClient = grpcClient(server, 'AdminService');
 });
 after(async () => {
   search?.close();
@@ -128,16 +97,8 @@ test('expired, revoked and deleted users’ keys answer UNAUTHENTICATED with one
 test('a key’s budget is one over REST and gRPC: RESOURCE_EXHAUSTED once it is spent', async () => {
   // A burst of 5 and a clock held still: the test counts requests, not time. Set-up requests come from their own
   // addresses, so no address bucket runs dry first.
-  const limited = await startTestServer(
-    { GRPC_PORT: String(await freePort()), RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5' },
-    { now: () => start },
-  );
-  const { grpc } = loadGodbProto();
-  const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
-  const client = new (pkg.SearchService as ServiceClientConstructor)(
-    `127.0.0.1:${limited.grpc!.port}`,
-    credentials.createInsecure(),
-  ) as GrpcClient;
+  const limited = await startGrpcTestServer({ RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5' }, { now: () => start });
+  const client = grpcClient(limited, 'SearchService');
   try {
     let address = 0;
     const inject = async (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
