@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNatsCluster, type NatsCluster } from '../server/src/test-support/nats-cluster.js';
-import { appliedEverywhere, streamLeader, tenantDigest } from './support/cluster-nodes.js';
+import { appliedEverywhere, highestOf, streamLeader, tenantDigest, tenantStream } from './support/cluster-nodes.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const names = ['a', 'b', 'c'] as const;
@@ -21,7 +21,8 @@ const bound = { timeout: 300_000 };
 interface Answer {
   status: number;
   body: Record<string, unknown>;
-  seq: number;
+  /** The X-GoDB-Seq token (`0:17,5:42`: the answering node's place in each shard the answer depends on). */
+  seq: string;
 }
 
 describe('cluster mode under failures: NATS stream leader killed, NATS majority lost, a node wiped (issue #17)', () => {
@@ -31,7 +32,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
   let token = '';
   let tenantId = '';
   /** Every write a client saw acknowledged (201), by id, with the sequence its answer carried. */
-  const acknowledged = new Map<string, number>();
+  const acknowledged = new Map<string, string>();
 
   const env = (name: string) => ({
     NATS_URL: nats.url,
@@ -54,7 +55,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
     return {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
-      seq: Number(res.headers.get('x-godb-seq') ?? -1),
+      seq: res.headers.get('x-godb-seq') ?? '',
     } satisfies Answer;
   }
 
@@ -78,7 +79,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
     };
     for (let attempt = 1; ; attempt += 1) {
       const res = await api(node, 'POST', '/api/v1/documents', { ...doc, primary_table: collection }, key).catch(
-        (error: unknown) => ({ status: 0, body: { error: String(error) }, seq: -1 }),
+        (error: unknown) => ({ status: 0, body: { error: String(error) }, seq: '' }),
       );
       if ((res.status !== 503 && res.status !== 0) || attempt >= attempts) {
         if (res.status === 201) acknowledged.set(id, res.seq);
@@ -88,7 +89,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
   }
 
   /** Waits until every live node applied the highest sequence any answer carried. */
-  const settle = async () => appliedEverywhere(nodes, Math.max(0, ...acknowledged.values()));
+  const settle = async () => appliedEverywhere(nodes, highestOf(acknowledged.values()));
 
   before(async () => {
     nats = await startNatsCluster();
@@ -131,7 +132,8 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
       failure = error;
     });
     while (acks.length < beforeKill && failure === null) await new Promise((r) => setTimeout(r, 20));
-    const leader = await streamLeader(nats.urls);
+    // The leader of the tenant's shard stream, where every write of this test goes.
+    const leader = await streamLeader(nats.urls, await tenantStream(nats.urls, tenantId));
     kill = performance.now();
     await nats.kill(leader);
     await writing;

@@ -122,6 +122,7 @@ export async function createServer(
           servers: natsUrls,
           nodeId,
           dataDir: config.DATA_DIR,
+          shards: config.CLUSTER_SHARDS,
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
@@ -181,6 +182,7 @@ export async function createServer(
     ? await NatsLog.open({
         servers: natsUrls,
         nodeId,
+        shards: config.CLUSTER_SHARDS,
         applier: new OperationApplier({ ...engine, clock: engineClock }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
@@ -207,7 +209,7 @@ export async function createServer(
             clock,
           }),
           store,
-          stream: operationLog.stream,
+          shardCount: operationLog.shardCount,
           dataDir: config.DATA_DIR,
           node: nodeId,
         });

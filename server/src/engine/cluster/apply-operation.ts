@@ -34,7 +34,7 @@ const noTail = () => Promise.resolve();
 
 /**
  * Applies operations of the replicated log to this node's store, in log order. Each operation is applied
- * synchronously, in one SQLite transaction with the stream's applied sequence, and the in-memory indexes follow
+ * synchronously, in one SQLite transaction with its shard's applied sequence, and the in-memory indexes follow
  * only once it committed: a crash or a failure can neither apply an operation twice nor skip one.
  *
  * An operation the catalogue refuses (a duplicate e-mail, a document the writer may not delete: a 4xx) is refused the
@@ -51,9 +51,14 @@ export class OperationApplier {
     this.#applied = new AppliedRows(deps.db);
   }
 
-  /** The last sequence of `stream` applied here (0: none). */
-  applied(stream: string): number {
-    return this.#applied.last(stream);
+  /** The last sequence of shard `shard` applied here (0: none). */
+  applied(shard: number): number {
+    return this.#applied.last(shard);
+  }
+
+  /** What this store applied of the single stream of before the shards (0: nothing; see AppliedRows). */
+  appliedSingleStream(): number {
+    return this.#applied.singleStream();
   }
 
   /**
@@ -61,12 +66,12 @@ export class OperationApplier {
    * and the sequence are committed and the indexes updated; `tail` is left to the caller. Throws, with nothing
    * recorded, when the failure is not a refusal of the catalogue.
    */
-  apply(stream: string, seq: number, op: Operation): Applied | null {
+  apply(shard: number, seq: number, op: Operation): Applied | null {
     const { db, text, clock, documents } = this.#deps;
-    if (seq <= this.applied(stream)) return null;
+    if (seq <= this.applied(shard)) return null;
     return documents.holdingIndexUpdates(() =>
       transaction(db, [text], () => {
-        this.#applied.record(stream, seq);
+        this.#applied.record(shard, seq);
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
           return documents.holdingIndexUpdates(() =>
