@@ -107,8 +107,9 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       );
       const poison = await write(a, token, { id: 'poison', title: 'Poison', content: 'Fails on node b only.' });
       assert.equal(poison.statusCode, 201, poison.body);
-      // The token names the directory's shard and the tenant's: the poison is the tenant shard's sequence in it.
-      const [, tenantPlace] = String(poison.headers['x-godb-seq']).split(',');
+      // The token names the directory's shard and the tenant's (last; the same when the tenant is on shard 0): the
+      // poison is the tenant shard's sequence in it.
+      const tenantPlace = String(poison.headers['x-godb-seq']).split(',').at(-1);
       const [poisonShard, poisonSeq] = (tenantPlace ?? '').split(':').map(Number) as [number, number];
       assert.ok(poisonShard >= 0 && poisonSeq > 0, String(poison.headers['x-godb-seq']));
       const next = await write(a, token, { id: 'next', title: 'Next', content: 'After the poison.' });
