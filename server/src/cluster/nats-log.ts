@@ -60,6 +60,8 @@ const duplicateWindowMs = 120_000;
 const consumeExpiresMs = 5_000;
 /** How often a node checks that its consumer keeps up with the stream. */
 const watchdogMs = 2_500;
+/** How long closing lets the consumer loops end before it closes the connection under them. */
+const closeGraceMs = 2_000;
 /** The pause between two attempts to publish an operation that was not acknowledged. */
 const retryPauseMs = 250;
 /** Outcomes of operations (taken by any node) kept for a duplicate publish, a retried request, to answer with. */
@@ -571,8 +573,14 @@ export class NatsLog implements OperationLog, ClusterReads {
     this.#closing.abort();
     if (this.#watchdog) clearInterval(this.#watchdog);
     for (const shard of this.#shards) shard.messages?.stop();
-    await Promise.all(this.#shards.map((shard) => shard.loop.catch(() => undefined)));
+    // A consumer loop may be inside a JetStream request (making its consumer while a stream elects a leader) that
+    // only the connection's end cuts short: the loops get a moment to end, then the connection closes, then they end.
+    const loops = Promise.all(this.#shards.map((shard) => shard.loop.catch(() => undefined)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([loops, new Promise((resolve) => (timer = setTimeout(resolve, closeGraceMs)))]);
+    clearTimeout(timer);
     if (!this.#nc.isClosed()) await this.#nc.close();
+    await loops;
   }
 
   /**
@@ -592,41 +600,56 @@ export class NatsLog implements OperationLog, ClusterReads {
     }
   }
 
-  /** Makes sure every shard stream exists and has a leader; answers their last sequences. */
+  /**
+   * Makes sure every shard stream exists and has a leader; answers their last sequences. One request lists the
+   * streams that exist; the missing ones are made one after the other (sixteen requests at once timed out on a loaded
+   * three-server cluster), and their leaders, elected meanwhile, are awaited together.
+   */
   async #ensureStreams(jsm: JetStreamManager): Promise<number[]> {
-    const lasts: number[] = [];
+    const existing = new Map<string, StreamInfo>();
+    for await (const info of jsm.streams.list(shardSubjects)) existing.set(info.config.name, info);
     for (const shard of this.#shards) {
-      let info: StreamInfo | null = null;
-      try {
-        info = await jsm.streams.info(shard.stream);
-      } catch {
-        // Not there yet: every node may try at once; creating it with the same settings is idempotent.
+      if (existing.has(shard.stream)) continue;
+      // Every node may make a missing stream at once; making it with the same settings is idempotent, and so is a
+      // retry after a request that timed out (it may have been made all the same).
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          existing.set(
+            shard.stream,
+            await jsm.streams.add({
+              name: shard.stream,
+              subjects: [shard.subject],
+              storage: StorageType.File,
+              num_replicas: this.replicas,
+              duplicate_window: nanos(duplicateWindowMs),
+              max_msg_size: maxOperationBytes,
+            }),
+          );
+          break;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await sleep(retryPauseMs);
+        }
       }
-      let current =
-        info ??
-        (await jsm.streams.add({
-          name: shard.stream,
-          subjects: [shard.subject],
-          storage: StorageType.File,
-          num_replicas: this.replicas,
-          duplicate_window: nanos(duplicateWindowMs),
-          max_msg_size: maxOperationBytes,
-        }));
-      // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
-      for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
-        await sleep(retryPauseMs);
-        const before = current;
-        current = await jsm.streams.info(shard.stream).catch(() => before);
-      }
-      const last = current.state.last_seq;
-      if (shard.applied > last) {
-        throw new ConfigError(
-          `Cluster mode: this node applied shard ${shard.index} of the log up to ${shard.applied}, but stream ${shard.stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
-        );
-      }
-      lasts.push(last);
     }
-    return lasts;
+    return Promise.all(
+      this.#shards.map(async (shard) => {
+        let current = existing.get(shard.stream) ?? (await jsm.streams.info(shard.stream));
+        // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
+        for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
+          await sleep(retryPauseMs);
+          const before = current;
+          current = await jsm.streams.info(shard.stream).catch(() => before);
+        }
+        const last = current.state.last_seq;
+        if (shard.applied > last) {
+          throw new ConfigError(
+            `Cluster mode: this node applied shard ${shard.index} of the log up to ${shard.applied}, but stream ${shard.stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
+          );
+        }
+        return last;
+      }),
+    );
   }
 
   /**
@@ -704,6 +727,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       }
     })().catch(() => undefined);
     for await (const message of messages) {
+      if (this.#closed) return;
       shard.known = Math.max(shard.known, message.seq + message.info.pending);
       if (message.seq <= shard.applied) continue;
       if (message.seq > shard.applied + 1) {
@@ -783,6 +807,8 @@ export class NatsLog implements OperationLog, ClusterReads {
   /** True once `shard` reached `seq`; false when `signal` ends the wait first. */
   #reached(shard: Shard, seq: number, signal?: AbortSignal): Promise<boolean> {
     if (shard.applied >= seq) return Promise.resolve(true);
+    // An aborted signal fires no more 'abort' events: answer now rather than wait for ever.
+    if (signal?.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const waiter = { seq, resolve: () => resolve(true) };
       shard.waiters.push(waiter);

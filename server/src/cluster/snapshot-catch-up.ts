@@ -57,13 +57,12 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
   const nc = await connect({ servers: [...options.servers], name: `godb-${options.nodeId}-catch-up` });
   try {
     const jsm = await jetstreamManager(nc);
+    const found = new Map<string, number>();
+    for await (const info of jsm.streams.list('godb.ops.*')) found.set(info.config.name, info.state.first_seq);
     const firsts: number[] = [];
     for (let shard = 0; shard < options.shards; shard += 1) {
-      const first = await jsm.streams
-        .info(shardStream(shard))
-        .then((info) => info.state.first_seq)
-        .catch(() => null);
-      if (first === null) return null; // no log yet (or not all of it): nothing to catch up with
+      const first = found.get(shardStream(shard));
+      if (first === undefined) return null; // no log yet (or not all of it): nothing to catch up with
       firsts.push(first);
     }
     const hasStore = existsSync(join(options.dataDir, 'godb.sqlite'));
