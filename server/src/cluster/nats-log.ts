@@ -290,6 +290,13 @@ export class NatsLog implements OperationLog, ClusterReads {
     };
   }
 
+  /** One shard stream's first and last sequences now, from its stream info. */
+  async #boundsOf(index: number): Promise<{ first: number; last: number }> {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    const { state } = await jsm.streams.info(shardStream(index));
+    return { first: state.first_seq, last: state.last_seq };
+  }
+
   /** Every shard stream's first and last sequences now (index = shard; the first moves up when a shard is truncated). */
   async shardBounds(): Promise<{ first: number; last: number }[]> {
     const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
@@ -408,15 +415,21 @@ export class NatsLog implements OperationLog, ClusterReads {
     }
     const ahead = [...wanted].some(([shard, seq]) => seq > this.#shard(shard).known);
     if (strong.size > 0 || ahead) {
-      const bounds = await this.shardBounds().catch((error: unknown) => {
-        throw createError('CLUSTER_UNAVAILABLE', {
-          timeout_ms: this.#options.publishTimeoutMs,
-          reason: `the shards' last sequences could not be read: ${(error as Error).message}`,
-        });
-      });
-      for (const shard of this.#shards) shard.known = Math.max(shard.known, bounds[shard.index]?.last ?? 0);
+      // Only the shards asked for, each from its own stream's leader (listing every stream needs the meta leader).
+      const needed = [...new Set([...wanted.keys(), ...strong])];
+      const lasts = new Map(
+        await Promise.all(needed.map(async (i) => [i, (await this.#boundsOf(i)).last] as const)).catch(
+          (error: unknown) => {
+            throw createError('CLUSTER_UNAVAILABLE', {
+              timeout_ms: this.#options.publishTimeoutMs,
+              reason: `the shards' last sequences could not be read: ${(error as Error).message}`,
+            });
+          },
+        ),
+      );
+      for (const [i, last] of lasts) this.#shard(i).known = Math.max(this.#shard(i).known, last);
       for (const [shard, seq] of wanted) {
-        const last = bounds[shard]?.last ?? 0;
+        const last = lasts.get(shard) ?? 0;
         if (seq > last) {
           throw createError(
             'VALIDATION_FAILED',
@@ -425,7 +438,7 @@ export class NatsLog implements OperationLog, ClusterReads {
           );
         }
       }
-      for (const shard of strong) wanted.set(shard, Math.max(wanted.get(shard) ?? 0, bounds[shard]?.last ?? 0));
+      for (const shard of strong) wanted.set(shard, Math.max(wanted.get(shard) ?? 0, lasts.get(shard) ?? 0));
     }
     const behind = [...wanted].filter(([shard, seq]) => this.#shard(shard).applied < seq);
     if (behind.length === 0) return;
@@ -686,9 +699,19 @@ export class NatsLog implements OperationLog, ClusterReads {
     if (this.#watchBusy || this.#closed) return;
     this.#watchBusy = true;
     try {
-      const bounds = await this.shardBounds();
+      // Each stream from its own leader, so that a shard whose leader answers is checked while another's elects one
+      // (listing every stream needs the meta leader, which a NATS server's death may take away for a while).
+      const lasts = await Promise.all(
+        this.#shards.map((shard) =>
+          this.#boundsOf(shard.index).then(
+            (b) => b.last,
+            () => null,
+          ),
+        ),
+      );
       for (const shard of this.#shards) {
-        const last = bounds[shard.index]?.last ?? 0;
+        const last = lasts[shard.index];
+        if (last === null || last === undefined) continue;
         shard.known = Math.max(shard.known, last);
         // A halted shard is behind on purpose (#start retries its operation), and one waiting for the directory
         // shard is too: a new consumer would change nothing.
