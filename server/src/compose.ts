@@ -126,6 +126,7 @@ export async function createServer(
           servers: natsUrls,
           nodeId,
           dataDir: config.DATA_DIR,
+          shards: config.CLUSTER_SHARDS,
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
@@ -194,6 +195,7 @@ export async function createServer(
     ? await NatsLog.open({
         servers: natsUrls,
         nodeId,
+        shards: config.CLUSTER_SHARDS,
         applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
@@ -225,7 +227,7 @@ export async function createServer(
             clock,
           }),
           store,
-          stream: operationLog.stream,
+          shardCount: operationLog.shardCount,
           dataDir: config.DATA_DIR,
           node: nodeId,
         });

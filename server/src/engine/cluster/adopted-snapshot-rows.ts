@@ -3,21 +3,25 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The last sequence of `stream` the store in `dataDir` applied, read before the engine opens it (0: no store, or
- * none applied). Used to decide whether a cluster node can replay the log or must restore a snapshot first.
+ * The last sequence of every shard the store in `dataDir` applied, read before the engine opens it (index = shard; 0:
+ * no store, or none applied). Used to decide whether a cluster node can replay the log or must restore a snapshot
+ * first. A store of the single-stream version (schema 12, `cluster_applied(stream, seq)`) counts as nothing applied
+ * here; the node refuses it when it opens (see NatsLog).
  *
- * @example appliedOnDisk('./data', 'GODB_OPS') // 1234
+ * @example appliedOnDisk('./data', 16) // [1234, 0, 17, …]
  */
-export function appliedOnDisk(dataDir: string, stream: string): number {
+export function appliedOnDisk(dataDir: string, shards: number): number[] {
+  const applied = Array.from({ length: shards }, () => 0);
   const file = join(dataDir, 'godb.sqlite');
-  if (!existsSync(file)) return 0;
+  if (!existsSync(file)) return applied;
   const db = new Database(file, { readonly: true });
   try {
-    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cluster_applied'").get();
-    if (!table) return 0;
-    const row = db.prepare('SELECT seq FROM cluster_applied WHERE stream = ?').get(stream) as
-      { seq: number } | undefined;
-    return row?.seq ?? 0;
+    const columns = db.prepare("SELECT name FROM pragma_table_info('cluster_applied')").pluck().all() as string[];
+    if (!columns.includes('shard')) return applied;
+    for (const row of db.prepare('SELECT shard, seq FROM cluster_applied').all() as { shard: number; seq: number }[]) {
+      if (row.shard < shards) applied[row.shard] = row.seq;
+    }
+    return applied;
   } finally {
     db.close();
   }

@@ -49,7 +49,7 @@ const noTail = () => Promise.resolve();
 
 /**
  * Applies operations of the replicated log to this node's store, in log order. Each operation is applied
- * synchronously, in one SQLite transaction with the stream's applied sequence, and the in-memory indexes follow
+ * synchronously, in one SQLite transaction with its shard's applied sequence, and the in-memory indexes follow
  * only once it committed: a crash or a failure can neither apply an operation twice nor skip one.
  *
  * An operation the catalogue refuses (a duplicate e-mail, a document the writer may not delete: a 4xx) is refused the
@@ -70,9 +70,14 @@ export class OperationApplier {
     this.#fences = new Fences(deps.db);
   }
 
-  /** The last sequence of `stream` applied here (0: none). */
-  applied(stream: string): number {
-    return this.#applied.last(stream);
+  /** The last sequence of shard `shard` applied here (0: none). */
+  applied(shard: number): number {
+    return this.#applied.last(shard);
+  }
+
+  /** What this store applied of the single stream of before the shards (0: nothing; see AppliedRows). */
+  appliedSingleStream(): number {
+    return this.#applied.singleStream();
   }
 
   /**
@@ -82,8 +87,8 @@ export class OperationApplier {
    * runs again when the operation is applied after the restart. A refusal of the catalogue (SNAPSHOT_CORRUPT …)
    * is the operation's outcome, alike everywhere; any other failure throws, and the caller halts and tries again.
    */
-  async prepare(stream: string, seq: number, op: Operation): Promise<void> {
-    if (op.kind !== 'restore-snapshot' || seq <= this.applied(stream) || this.#prepared.has(op.id)) return;
+  async prepare(shard: number, seq: number, op: Operation): Promise<void> {
+    if (op.kind !== 'restore-snapshot' || seq <= this.applied(shard) || this.#prepared.has(op.id)) return;
     const { snapshots, restore } = this.#deps;
     try {
       if (!snapshots || !restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
@@ -107,12 +112,12 @@ export class OperationApplier {
    * and the sequence are committed and the indexes updated; `tail` is left to the caller. Throws, with nothing
    * recorded, when the failure is not a refusal of the catalogue.
    */
-  apply(stream: string, seq: number, op: Operation): Applied | null {
+  apply(shard: number, seq: number, op: Operation): Applied | null {
     const { db, text, clock, documents } = this.#deps;
-    if (seq <= this.applied(stream)) return null;
+    if (seq <= this.applied(shard)) return null;
     return documents.holdingIndexUpdates(() =>
       transaction(db, [text], () => {
-        this.#applied.record(stream, seq);
+        this.#applied.record(shard, seq);
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
           // The files store is shared: the node that took the operation deletes the files it purges, once.

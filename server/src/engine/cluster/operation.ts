@@ -169,24 +169,31 @@ export interface OperationLog {
 
 /** What a caller asks of a cluster node's progress before it is answered (ignored on an embedded node). */
 export interface Consistency {
-  /** Wait until the node applied this sequence (an X-GoDB-Seq a write answered, on any node). */
-  readonly minSeq?: number;
-  /** Wait until the node applied everything the log held when the request arrived. */
+  /**
+   * Wait until the node applied these sequences, by shard (an X-GoDB-Seq a write answered, on any node: `0:17,5:42`
+   * is `{ 0: 17, 5: 42 }`).
+   */
+  readonly minSeq?: Readonly<Record<number, number>>;
+  /** Wait until the node applied everything the caller's shards held when the request arrived. */
   readonly strong?: boolean;
 }
 
 /** What the services ask of cluster mode's log besides submitting writes (NatsLog implements it). */
 export interface ClusterReads {
   /**
-   * Resolves once this node has applied what `want` asks for; throws CLUSTER_LAGGING when that takes longer than
-   * the node's bound, VALIDATION_FAILED for a sequence the log has not reached.
+   * Resolves once this node has applied what `want` asks for — with `strong`, the directory shard's and `tenantId`'s
+   * shard's last sequences, never another tenant's; throws CLUSTER_LAGGING when that takes longer than the node's
+   * bound, VALIDATION_FAILED for a sequence the log has not reached.
    */
-  catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
-  /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
-  position(): number;
+  catchUp(want: Consistency, tenantId?: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * This node's place in the shards an answer to a caller of `tenantId` depends on (the directory's, and the
+   * tenant's): a token (X-GoDB-Seq, `0:17,5:42`) another node can be asked to reach.
+   */
+  position(tenantId?: string): string;
   /**
    * While this node catches up with what the log held when it started, and finishes its start: where it is (`target`
-   * is that sequence); undefined once it serves.
+   * is what the shards held then, summed); undefined once it serves.
    */
   startingUp(): { readonly applied: number; readonly target: number; readonly from: number } | undefined;
   /**

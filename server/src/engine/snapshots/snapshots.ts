@@ -58,8 +58,9 @@ export interface SnapshotManifest {
    */
   readonly last_write_seq: number;
   /**
-   * Cluster mode, whole-node snapshots: the last sequence of each stream of the replicated log that the snapshot's
-   * rows include (read in the same read transaction as the copy, so replaying from the next one is exact).
+   * Cluster mode, whole-node snapshots: the last sequence of each shard stream of the replicated log that the
+   * snapshot's rows include, by shard number ("0" … "15"; read in the same read transaction as the copy, so replaying
+   * each shard from its next one is exact).
    */
   readonly cluster_applied?: Readonly<Record<string, number>>;
   /** Schema version (`PRAGMA user_version`) of the stored database. */
