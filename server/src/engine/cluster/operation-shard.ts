@@ -25,12 +25,12 @@ const directory: OperationHome = { directory: true };
 /** The home of an operation: the directory shard, or its tenant's shard. */
 export function homeOf(body: OperationBody): OperationHome {
   switch (body.kind) {
+    // Jobs and the mail outbox are the node's, across tenants (a gone node's jobs are failed in one operation; the
+    // relay's fenced marks must be ordered with every mail): one total order, the directory's.
     case 'create-user':
     case 'directory':
     case 'create-api-key':
     case 'revoke-api-key':
-    // Jobs and the mail outbox are the node's, across tenants (a gone node's jobs are failed in one operation; the
-    // relay's fenced marks must be ordered with every mail): one total order, the directory's.
     case 'job':
     case 'mail':
       return directory;
