@@ -37,6 +37,7 @@ const storeModules = [
   'server/src/engine/storage/**',
   'server/src/engine/cluster/adopted-snapshot-rows.ts',
   'server/src/engine/cluster/applied-rows.ts',
+  'server/src/engine/cluster/fence-rows.ts',
   'server/src/engine/collections/collection-rows.ts',
   'server/src/engine/directory/api-key-store.ts',
   'server/src/engine/directory/directory.ts',

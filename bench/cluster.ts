@@ -3,7 +3,7 @@
 // NATS. Measured: acknowledged writes/s (single documents, BENCH_CLIENTS concurrent clients spread over the nodes)
 // and search QPS (vector top 10 and text match, the same clients); replica lag (ack on node a → readable on node b
 // with X-GoDB-Min-Seq, p50/p99); the failover window (longest gap between acknowledgements while writers on every
-// node retry 503 with their Idempotency-Key and the stream's leader is killed with SIGKILL); and catch-up: a node
+// node retry 503 with their Idempotency-Key and the leader of the tenant's shard stream is killed with SIGKILL); and catch-up: a node
 // stopped while BENCH_CLUSTER_DOCS (20,000) documents are imported on another, started again, and a node whose
 // data folder was wiped, until each applied the whole log. Every node runs on the same 2 shared cores: the cluster
 // shows the cost of the log, not the capacity of three machines.
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
-import { appliedSeq, streamLeader } from '../e2e/support/cluster-nodes.js';
+import { appliedEverywhere, appliedSeq, streamLeader, tenantStream } from '../e2e/support/cluster-nodes.js';
 import { freePort, repoRoot, startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
 import { caveat, closedLoopRate, httpRequest, saveResults, table } from './support.js';
@@ -43,11 +43,13 @@ const env = {
 };
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 let token = '';
+let tenantId = '';
 
 interface Answer {
   status: number;
   body: string;
-  seq: number;
+  /** The X-GoDB-Seq token (`0:17,5:42`), empty on an embedded node. */
+  seq: string;
 }
 async function send(
   server: ServerProcess,
@@ -68,7 +70,7 @@ async function send(
       ...headers,
     },
   });
-  return { status: res.status, body: res.body, seq: Number(res.headers['x-godb-seq'] ?? -1) };
+  return { status: res.status, body: res.body, seq: String(res.headers['x-godb-seq'] ?? '') };
 }
 async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
   const res = await send(server, method, path, body === undefined ? undefined : JSON.stringify(body));
@@ -94,7 +96,8 @@ const textQueries = Array.from({ length: 100 }, (_v, q) => `${zipfWord(20 + q)} 
 async function setUp(first: ServerProcess): Promise<void> {
   const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
   token = '';
-  await call(first, 'POST', '/auth/register', { ...credentials, tenant_id: randomUUID() });
+  tenantId = randomUUID();
+  await call(first, 'POST', '/auth/register', { ...credentials, tenant_id: tenantId });
   token = (await call(first, 'POST', '/auth/login', credentials)).json.token as string;
   const made = await call(first, 'POST', '/api/v1/collections', {
     name: collection,
@@ -103,17 +106,21 @@ async function setUp(first: ServerProcess): Promise<void> {
   return waitApplied([first], made.seq);
 }
 
-/** Waits until every server applied `seq` (immediate on an embedded node, which has no log). */
-async function waitApplied(servers: readonly ServerProcess[], seq: number): Promise<void> {
+/**
+ * Waits until every server applied `seq`: operations over every shard, or an X-GoDB-Seq token (immediate on an
+ * embedded node, which has no log).
+ */
+async function waitApplied(servers: readonly ServerProcess[], seq: number | string): Promise<void> {
+  if (typeof seq === 'string') return seq === '' ? undefined : appliedEverywhere(servers, seq, 3_600_000);
   for (const server of servers)
     while (seq > 0 && (await appliedSeq(server)) < seq) await new Promise((r) => setTimeout(r, 20));
 }
 
 /**
  * A write as a careful client sends it: an Idempotency-Key, sent again with it on 503 (a NATS election) until it
- * is acknowledged. Answers the sequence its acknowledgement carried.
+ * is acknowledged. Answers the X-GoDB-Seq token its acknowledgement carried.
  */
-async function write(server: ServerProcess, id: string, i: number): Promise<number> {
+async function write(server: ServerProcess, id: string, i: number): Promise<string> {
   const key = randomUUID();
   const body = JSON.stringify(docOf(id, i));
   for (;;) {
@@ -207,7 +214,7 @@ try {
     const id = `lag-${s}`;
     const seq = await write(a, id, 2_000_000 + s);
     const acked = performance.now();
-    const res = await send(b, 'GET', `/api/v1/documents/${id}`, undefined, { 'x-godb-min-seq': String(seq) });
+    const res = await send(b, 'GET', `/api/v1/documents/${id}`, undefined, { 'x-godb-min-seq': seq });
     if (res.status !== 200) throw new Error(`read on b: ${res.status} ${res.body.slice(0, 300)}`);
     lags.push(performance.now() - acked);
     const t = performance.now();
@@ -226,7 +233,7 @@ try {
   table([lagRow]);
   results.lag = lagRow;
 
-  // Failover: writers on every node; the stream's leader killed with SIGKILL.
+  // Failover: writers on every node; the leader of the tenant's shard stream killed with SIGKILL.
   process.stdout.write('\nFailover: kill -9 of the stream leader during writes on every node…\n');
   const acks: number[] = [];
   let stop = false;
@@ -239,7 +246,7 @@ try {
   });
   const writing = Promise.all(writers);
   await new Promise((r) => setTimeout(r, 3000));
-  const leader = await streamLeader(nats.urls);
+  const leader = await streamLeader(nats.urls, await tenantStream(nats.urls, tenantId));
   killAt = performance.now();
   await nats.kill(leader);
   await new Promise((r) => setTimeout(r, 12_000));

@@ -11,10 +11,12 @@ import { randomUUID } from 'node:crypto';
 import type { NatsCluster } from '../server/src/test-support/nats-cluster.js';
 import {
   appliedEverywhere,
+  highestOf,
   registerAdmin,
   startClusterNodes,
   streamLeader,
   tenantDigest,
+  tenantStream,
   type ClusterNodes,
 } from './support/cluster-nodes.js';
 import type { ServerProcess } from './support/server-process.js';
@@ -25,7 +27,8 @@ const bound = { timeout: 300_000 };
 interface Answer {
   status: number;
   body: Record<string, unknown>;
-  seq: number;
+  /** The X-GoDB-Seq token (`0:17,5:42`: the answering node's place in each shard the answer depends on). */
+  seq: string;
 }
 
 describe('cluster mode under failures: NATS stream leader killed, NATS majority lost, a node wiped (issue #17)', () => {
@@ -35,7 +38,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
   let token = '';
   let tenantId = '';
   /** Every write a client saw acknowledged (201), by id, with the sequence its answer carried. */
-  const acknowledged = new Map<string, number>();
+  const acknowledged = new Map<string, string>();
 
   async function api(node: ServerProcess, method: string, path: string, body?: unknown, key?: string) {
     const res = await fetch(`${node.baseUrl}${path}`, {
@@ -50,7 +53,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
     return {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
-      seq: Number(res.headers.get('x-godb-seq') ?? -1),
+      seq: res.headers.get('x-godb-seq') ?? '',
     } satisfies Answer;
   }
 
@@ -74,7 +77,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
     };
     for (let attempt = 1; ; attempt += 1) {
       const res = await api(node, 'POST', '/api/v1/documents', { ...doc, primary_table: collection }, key).catch(
-        (error: unknown) => ({ status: 0, body: { error: String(error) }, seq: -1 }),
+        (error: unknown) => ({ status: 0, body: { error: String(error) }, seq: '' }),
       );
       if ((res.status !== 503 && res.status !== 0) || attempt >= attempts) {
         if (res.status === 201) acknowledged.set(id, res.seq);
@@ -84,7 +87,7 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
   }
 
   /** Waits until every live node applied the highest sequence any answer carried. */
-  const settle = async () => appliedEverywhere(nodes, Math.max(0, ...acknowledged.values()));
+  const settle = async () => appliedEverywhere(nodes, highestOf(acknowledged.values()));
 
   before(async () => {
     cluster = await startClusterNodes(names, 'leader');
@@ -119,7 +122,8 @@ describe('cluster mode under failures: NATS stream leader killed, NATS majority 
       failure = error;
     });
     while (acks.length < beforeKill && failure === null) await new Promise((r) => setTimeout(r, 20));
-    const leader = await streamLeader(nats.urls);
+    // The leader of the tenant's shard stream, where every write of this test goes.
+    const leader = await streamLeader(nats.urls, await tenantStream(nats.urls, tenantId));
     kill = performance.now();
     await nats.kill(leader);
     await writing;

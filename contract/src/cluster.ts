@@ -1,9 +1,13 @@
 import type { OperationId } from './catalogue.js';
 
+/** How an operation behaves in cluster mode (see clusterHandling). */
+export type ClusterHandling = 'replicated' | 'local' | 'refused';
+
 /**
  * How each operation behaves in cluster mode (NATS_URL set):
  * - `replicated`: its writes go through the replicated log and are applied on every node;
- * - `local`: it only reads this node's copy (or changes nothing the cluster shares), as on one node;
+ * - `local`: it only reads this node's copy (or changes nothing the cluster shares, or only the shared snapshot
+ *   store, which every node reads), as on one node;
  * - `refused`: a write the log does not carry yet: it answers 501 CLUSTER_NOT_REPLICATED rather than change only
  *   this node's copy, which would make the nodes diverge.
  * The mapped type makes an operation added to the catalogue without a decision here a type error.
@@ -37,6 +41,9 @@ export const clusterHandling = {
   'delete-documents': 'replicated',
   'refresh-indexes': 'replicated',
   'recluster-indexes': 'replicated',
+  'send-email': 'replicated',
+  'send-mail': 'replicated',
+  'restore-snapshot': 'replicated',
 
   login: 'local',
   'get-user': 'local',
@@ -47,9 +54,13 @@ export const clusterHandling = {
   'document-stats': 'local',
   'simple-search': 'local',
   'get-job': 'local',
+  // Snapshots are kept in a store every node reads (the S3 bucket, or the JetStream object store): taken from this
+  // node's copy, listed, downloaded, uploaded and deleted there, the same for every node, with no operation.
   'list-snapshots': 'local',
   'download-snapshot': 'local',
   'create-snapshot': 'local',
+  'delete-snapshot': 'local',
+  'upload-snapshot': 'local',
   'list-embedding-models': 'local',
   'create-embedding': 'local',
   'create-quantized-embedding': 'local',
@@ -70,13 +81,7 @@ export const clusterHandling = {
   'get-collection': 'local',
   'count-documents': 'local',
   'scroll-documents': 'local',
-
-  'delete-snapshot': 'refused',
-  'restore-snapshot': 'refused',
-  'upload-snapshot': 'refused',
-  'send-email': 'refused',
-  'send-mail': 'refused',
-} as const satisfies Record<OperationId, 'replicated' | 'local' | 'refused'>;
+} as const satisfies Record<OperationId, ClusterHandling>;
 
 /** The header a replicated write takes so that a retry of it is applied once (cluster mode). */
 export const idempotencyKeyHeader = {

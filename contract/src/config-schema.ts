@@ -280,4 +280,11 @@ export const ConfigSchema = Type.Object({
     60,
     'Cluster mode: the lease holder also takes a cluster snapshot when this many minutes passed since the last one and operations were applied meanwhile. 0: not by time.',
   ),
+  CLUSTER_SHARDS: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 100,
+    description:
+      "Cluster mode: how many shard streams (godb-shard-00, -01 ...) the replicated log has; tenants are placed on them in the KV bucket godb-shards. Fixed for the cluster's life: a node configured with another count than the streams that exist refuses to start.",
+  }),
 });

@@ -8,6 +8,7 @@ import { ClusterDuties } from './cluster/cluster-duties.js';
 import { ClusterSnapshots } from './cluster/cluster-snapshots.js';
 import { NatsObjectStore, snapshotBucket } from './cluster/nats-object-store.js';
 import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
+import { filesBucket, SharedObjectStore, tenantSnapshotsBucket } from './cluster/shared-object-store.js';
 import { NatsLog } from './cluster/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
 import { OperationApplier } from './engine/cluster/apply-operation.js';
@@ -24,8 +25,11 @@ import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
 import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
+import { localRelayOutbox, mailQueue, replicatedRelayOutbox } from './service/mail/relay-outbox.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
+import { JobWrites } from './service/job-writes.js';
+import { atDecidedTime } from './service/write-time.js';
 import { buildApp } from './transport/http/app.js';
 import type { RestoringState } from './transport/http/restoring-responder.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
@@ -122,6 +126,7 @@ export async function createServer(
           servers: natsUrls,
           nodeId,
           dataDir: config.DATA_DIR,
+          shards: config.CLUSTER_SHARDS,
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
@@ -146,10 +151,18 @@ export async function createServer(
       : null;
   // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
   const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
+  // Cluster mode: uploaded files are kept where every node reads them, the S3 bucket or the JetStream object store
+  // (attached once NATS is connected), so operations carry their keys and any node serves a download.
+  const sharedFiles = engineClock && !storage.files ? new SharedObjectStore(filesBucket) : null;
+  const files = storage.files ?? sharedFiles;
+  // The snapshots users take go where every node lists, downloads and restores them: the bucket, or another bucket
+  // of the JetStream object store.
+  const sharedSnapshots = engineClock && !storage.snapshots ? new SharedObjectStore(tenantSnapshotsBucket) : null;
+  const snapshotStore = storage.snapshots ?? sharedSnapshots;
   const engine = openEngine({
     dataDir: config.DATA_DIR,
-    ...(storage.files && { files: storage.files }),
-    ...(storage.snapshots && { snapshots: storage.snapshots }),
+    ...(files && { files }),
+    ...(snapshotStore && { snapshots: snapshotStore }),
     clock: engineClock ?? clock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
@@ -182,7 +195,8 @@ export async function createServer(
     ? await NatsLog.open({
         servers: natsUrls,
         nodeId,
-        applier: new OperationApplier({ ...engine, clock: engineClock }),
+        shards: config.CLUSTER_SHARDS,
+        applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
         logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
@@ -193,9 +207,13 @@ export async function createServer(
       })
     : null;
   if (operationLog) engine.documents.useLog(operationLog);
+
   // Cluster mode: progress reported to KV, and the lease on the singleton work (see cluster/cluster-duties.ts).
   const duties = operationLog
     ? await (async () => {
+        for (const shared of [sharedFiles, sharedSnapshots]) {
+          shared?.attach(await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas));
+        }
         const store =
           storage.clusterSnapshots ??
           (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));
@@ -204,11 +222,12 @@ export async function createServer(
             vectors: engine.vectors,
             dataDir: config.DATA_DIR,
             store,
-            files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
+            // The files are in the shared store already, which every node reads: a snapshot need not carry them.
+            files: null,
             clock,
           }),
           store,
-          stream: operationLog.stream,
+          shardCount: operationLog.shardCount,
           dataDir: config.DATA_DIR,
           node: nodeId,
         });
@@ -220,6 +239,10 @@ export async function createServer(
           snapshots,
           snapshotEveryOps: config.CLUSTER_SNAPSHOT_EVERY_OPS,
           snapshotEveryMs: config.CLUSTER_SNAPSHOT_EVERY_MIN * 60_000,
+          jobs: {
+            runningOn: () => engine.jobs.runningOn(),
+            abandon: (node) => operationLog.submit({ kind: 'job', method: 'abandon', args: [node, 'gone'] }),
+          },
           now: () => clock.now(),
           logger,
         });
@@ -239,7 +262,14 @@ export async function createServer(
     embedder: engine.embedder,
     documents: engine.documents,
     maintenance: engine.maintenance,
-    jobs: engine.jobs,
+    jobs: new JobWrites({
+      store: engine.jobs,
+      writeClock: engine.clock,
+      log: operationLog,
+      node: nodeId,
+      now: () => clock.now(),
+      onError: (error, jobId) => log?.error({ err: error, jobId }, 'cluster mode: a change of a job was not written'),
+    }),
     snapshots: engine.snapshots,
     restore: engine.restore,
     restoreDrain: { timeoutMs: config.RESTORE_DRAIN_TIMEOUT_MS, sleep },
@@ -260,6 +290,7 @@ export async function createServer(
       now: () => clock.now(),
     }),
     outbox: engine.outbox,
+    enqueue: mailQueue(engine.outbox, engine.clock, operationLog),
     links: new DownloadLinks(config.DOWNLOAD_SECRET || jwtSecret, config.SIGNED_URL_EXPIRY_S, publicUrl, () =>
       clock.now(),
     ),
@@ -293,6 +324,11 @@ export async function createServer(
   const bootstrap = async () => {
     if (config.SUPERADMIN_EMAIL !== '')
       await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
+    // Work that was running when this node's process stopped will not resume: its jobs say so rather than show
+    // "running" for ever (in cluster mode through the log, for this node's jobs only).
+    if (!operationLog) atDecidedTime(engine.clock, () => engine.jobs.abandon(null, 'restarted'));
+    else if (engine.jobs.runningOn().includes(nodeId))
+      await operationLog.submit({ kind: 'job', method: 'abandon', args: [nodeId, 'restarted'] });
   };
   // In cluster mode the super admin is looked for once the node caught up: another node may have made it already.
   if (!operationLog) await bootstrap();
@@ -370,8 +406,11 @@ export async function createServer(
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');
     if (error) app.log.warn({ err: error, pending }, 'stored files of purged documents wait for the next purge');
   });
+  // Cluster mode: only the lease holder relays, and its marks carry the lease's fencing token.
   relay = new MailRelay(
-    engine.outbox,
+    operationLog && duties
+      ? replicatedRelayOutbox(engine.outbox, operationLog, () => duties.lease.token)
+      : localRelayOutbox(engine.outbox, engine.clock),
     {
       host: config.SMTP_HOST,
       port: config.SMTP_PORT,

@@ -16,6 +16,16 @@ export interface ClusterDutiesOptions {
   readonly snapshotEveryOps: number;
   /** CLUSTER_SNAPSHOT_EVERY_MIN, in milliseconds (0: not by time). */
   readonly snapshotEveryMs: number;
+  /**
+   * The jobs of the cluster (replicated): the holder marks failed, through the log, the unfinished jobs of a node
+   * that counts as gone (its progress key expired), whose work will not resume.
+   */
+  readonly jobs?: {
+    /** The nodes that run unfinished jobs, in this node's copy. */
+    runningOn(): string[];
+    /** Marks that node's unfinished jobs failed (an operation every node applies). */
+    abandon(node: string): Promise<unknown>;
+  };
   /** Wall-clock milliseconds (snapshots record Unix seconds). */
   readonly now: () => number;
   readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
@@ -28,17 +38,17 @@ export const maintenanceJob = 'cluster-maintenance';
 export interface DutiesStatus {
   readonly leaseHolder: boolean;
   /** The newest verified cluster snapshot this node knows of. */
-  readonly latestSnapshot?: { readonly id: string; readonly seq: number };
-  /** The stream sequence below which this node last truncated the log (as lease holder). */
-  readonly truncatedBefore?: number;
+  readonly latestSnapshot?: { readonly id: string; readonly seq: number; readonly shards: readonly number[] };
+  /** The sequence below which this node last truncated each shard it truncated (as lease holder), by shard. */
+  readonly truncatedBefore?: Readonly<Record<number, number>>;
 }
 
 /**
  * What a cluster node does besides applying the log: it reports its progress to KV `godb-progress`, and contends
  * for the lease on the cluster's singleton work. The holder, on every check (a third of the lease's TTL, at most
  * 5 s): takes a cluster snapshot when CLUSTER_SNAPSHOT_EVERY_OPS operations or CLUSTER_SNAPSHOT_EVERY_MIN minutes
- * passed since the newest verified one, then truncates the log below min(that snapshot's sequence, the slowest live
- * node's applied sequence) + 1. Each step runs only while the lease's fencing token is still this node's.
+ * passed since the newest verified one, then truncates each shard below min(that snapshot's sequence of the shard, the
+ * slowest live node's applied sequence of it) + 1. Each step runs only while the lease's fencing token is still this node's.
  *
  * @example const duties = await ClusterDuties.start({ log, nodeId: 'a', snapshots, … });
  */
@@ -50,7 +60,7 @@ export class ClusterDuties {
   #timer: ReturnType<typeof setInterval> | null = null;
   #work: Promise<void> = Promise.resolve();
   #latest: VerifiedSnapshot | null = null;
-  #truncatedBefore = 0;
+  #truncatedBefore: Record<number, number> = {};
   /** When this node took the lease (wall clock): the time-based threshold counts from it when no snapshot exists. */
   #heldSince = 0;
   #stopped = false;
@@ -68,7 +78,7 @@ export class ClusterDuties {
       node: options.nodeId,
       goneAfterMs: options.goneAfterMs,
       replicas: log.replicas,
-      report: () => ({ applied: log.applied }),
+      report: () => ({ applied: log.appliedByShard() }),
     });
     await progress.start();
     let duties: ClusterDuties | null = null;
@@ -92,8 +102,10 @@ export class ClusterDuties {
   status(): DutiesStatus {
     return {
       leaseHolder: this.lease.token !== null,
-      ...(this.#latest && { latestSnapshot: { id: this.#latest.id, seq: this.#latest.seq } }),
-      ...(this.#truncatedBefore > 0 && { truncatedBefore: this.#truncatedBefore }),
+      ...(this.#latest && {
+        latestSnapshot: { id: this.#latest.id, seq: this.#latest.seq, shards: this.#latest.shards },
+      }),
+      ...(Object.keys(this.#truncatedBefore).length > 0 && { truncatedBefore: { ...this.#truncatedBefore } }),
     };
   }
 
@@ -110,8 +122,10 @@ export class ClusterDuties {
   async #check(): Promise<void> {
     const token = this.lease.token;
     const { snapshots, log } = this.#options;
-    if (this.#stopped || token === null || !snapshots) return;
+    if (this.#stopped || token === null) return;
     const holding = () => !this.#stopped && this.lease.token === token;
+    await this.#reapJobs(holding);
+    if (!snapshots) return;
     let latest = (await snapshots.verified())[0] ?? null;
     const since = latest?.seq ?? 0;
     const applied = log.applied;
@@ -135,20 +149,47 @@ export class ClusterDuties {
     if (latest) await this.#truncate(latest, holding);
   }
 
-  /** Purges the log below min(latest verified snapshot, slowest live node) + 1, never what a live node needs. */
+  /** Fails the unfinished jobs of nodes that count as gone: their work stopped with them. */
+  async #reapJobs(holding: () => boolean): Promise<void> {
+    const { jobs, nodeId, logger } = this.#options;
+    const running = jobs?.runningOn().filter((node) => node !== nodeId) ?? [];
+    if (!jobs || running.length === 0) return;
+    const live = new Set((await this.progress.live()).map((p) => p.node));
+    for (const node of running) {
+      if (live.has(node) || !holding()) continue;
+      await jobs.abandon(node);
+      logger.info({ node }, 'cluster mode: marked failed the unfinished jobs of a node that left the cluster');
+    }
+  }
+
+  /**
+   * Purges each shard below min(latest verified snapshot's sequence of that shard, slowest live node's on that shard)
+   * + 1, never what a live node needs.
+   */
   async #truncate(latest: VerifiedSnapshot, holding: () => boolean): Promise<void> {
     const { log } = this.#options;
     const live = await this.progress.live();
-    const slowest = Math.min(log.applied, ...live.map((p) => p.applied));
-    const keepFrom = Math.min(latest.seq, slowest) + 1;
-    const { first } = await log.bounds();
-    if (keepFrom <= first || !holding()) return;
-    const purged = await log.truncateBefore(keepFrom);
-    this.#truncatedBefore = keepFrom;
-    this.#options.logger.info(
-      { keep_from: keepFrom, purged, snapshot_seq: latest.seq, slowest_live: slowest, live: live.length },
-      'cluster mode: truncated the log',
-    );
+    const own = log.appliedByShard();
+    const bounds = await log.shardBounds();
+    for (const [shard, { first }] of bounds.entries()) {
+      const slowest = Math.min(own[shard] ?? 0, ...live.map((p) => p.applied[shard] ?? 0));
+      const keepFrom = Math.min(latest.shards[shard] ?? 0, slowest) + 1;
+      // A shard never written to (first 0) has nothing to purge.
+      if (first === 0 || keepFrom <= first || !holding()) continue;
+      const purged = await log.truncateBefore(shard, keepFrom);
+      this.#truncatedBefore[shard] = keepFrom;
+      this.#options.logger.info(
+        {
+          shard,
+          keep_from: keepFrom,
+          purged,
+          snapshot_seq: latest.shards[shard] ?? 0,
+          slowest_live: slowest,
+          live: live.length,
+        },
+        'cluster mode: truncated a shard of the log',
+      );
+    }
   }
 
   /** Stops the work, contending (releasing the lease if held, so another node takes over at once) and reporting. */

@@ -16,8 +16,10 @@ export const keptSnapshots = 2;
 /** A cluster snapshot whose archive was read back from the store and matched every checksum of its manifest. */
 export interface VerifiedSnapshot {
   readonly id: string;
-  /** The last sequence of the stream its rows include: a node restoring it replays from the next one. */
+  /** The operations its rows include, over every shard (the sum of `shards`). */
   readonly seq: number;
+  /** The last sequence of each shard its rows include (index = shard): a node restoring it replays each after it. */
+  readonly shards: readonly number[];
   readonly bytes: number;
   /** Unix seconds of the snapshot's consistent point. */
   readonly created_at: number;
@@ -30,8 +32,8 @@ export interface ClusterSnapshotsOptions {
   /** Whole-node snapshots of this node, written to the shared store (the NATS object store, or the S3 area). */
   readonly snapshots: Snapshots;
   readonly store: ObjectStore;
-  /** The stream whose applied sequence a snapshot records. */
-  readonly stream: string;
+  /** How many shard streams the log has (a snapshot records the applied sequence of each). */
+  readonly shardCount: number;
   /** This node's data folder: snapshots read back for verification are unpacked under it, then removed. */
   readonly dataDir: string;
   readonly node: string;
@@ -39,7 +41,7 @@ export interface ClusterSnapshotsOptions {
 
 /**
  * The cluster's snapshots: whole-node snapshots (SQLite online backup, index files, manifest) that the lease holder
- * takes and stores where every node can fetch them, each recording the stream sequence it includes. A snapshot is
+ * takes and stores where every node can fetch them, each recording the sequence of every shard it includes. A snapshot is
  * verified once its archive was read back from the store and every file matched its manifest's size and SHA-256;
  * only verified ones are listed (in KV `godb-cluster`, key `snapshots`, newest first, the last {@link keptSnapshots})
  * and only they bound truncation and serve catch-up. Older archives are deleted from the store.
@@ -64,10 +66,14 @@ export class ClusterSnapshots {
     return this.#options.store;
   }
 
-  /** The verified snapshots, newest first. */
+  /**
+   * The verified snapshots, newest first: those of this log's shards (a snapshot listed by the single-stream version
+   * of GoDB, without `shards`, is not one of them).
+   */
   async verified(): Promise<VerifiedSnapshot[]> {
     const entry = await this.#kv.get(snapshotsKey);
-    return entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : [];
+    const listed = entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : [];
+    return listed.filter((s) => Array.isArray(s.shards) && s.shards.length === this.#options.shardCount);
   }
 
   /**
@@ -81,7 +87,7 @@ export class ClusterSnapshots {
     stillHolding: () => boolean,
     restoring: ReadonlySet<string> = new Set(),
   ): Promise<VerifiedSnapshot> {
-    const { snapshots, stream, node } = this.#options;
+    const { snapshots, shardCount, node } = this.#options;
     const manifest = await snapshots.create(snapshots.newId());
     try {
       await this.verify(manifest.id);
@@ -89,9 +95,11 @@ export class ClusterSnapshots {
       await snapshots.delete(manifest.id).catch(() => undefined);
       throw error;
     }
+    const shards = Array.from({ length: shardCount }, (_, i) => manifest.cluster_applied?.[String(i)] ?? 0);
     const taken: VerifiedSnapshot = {
       id: manifest.id,
-      seq: manifest.cluster_applied?.[stream] ?? 0,
+      seq: shards.reduce((sum, seq) => sum + seq, 0),
+      shards,
       bytes: manifest.bytes,
       created_at: manifest.created_at,
       node,

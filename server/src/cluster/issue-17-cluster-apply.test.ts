@@ -107,7 +107,11 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       );
       const poison = await write(a, token, { id: 'poison', title: 'Poison', content: 'Fails on node b only.' });
       assert.equal(poison.statusCode, 201, poison.body);
-      const poisonSeq = Number(poison.headers['x-godb-seq']);
+      // The token names the directory's shard and the tenant's (last; the same when the tenant is on shard 0): the
+      // poison is the tenant shard's sequence in it.
+      const tenantPlace = String(poison.headers['x-godb-seq']).split(',').at(-1);
+      const [poisonShard, poisonSeq] = (tenantPlace ?? '').split(':').map(Number) as [number, number];
+      assert.ok(poisonShard >= 0 && poisonSeq > 0, String(poison.headers['x-godb-seq']));
       const next = await write(a, token, { id: 'next', title: 'Next', content: 'After the poison.' });
       assert.equal(next.statusCode, 201, next.body);
 
@@ -115,10 +119,18 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       const readyz = await b.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(readyz.statusCode, 503, readyz.body);
       const cluster = (
-        readyz.json() as { cluster: { applied_seq: number; halted_at_seq: number; halted_because: string } }
+        readyz.json() as {
+          cluster: {
+            shards: { shard: number; applied_seq: number }[];
+            halted_shard: number;
+            halted_at_seq: number;
+            halted_because: string;
+          };
+        }
       ).cluster;
+      assert.equal(cluster.halted_shard, poisonShard);
       assert.equal(cluster.halted_at_seq, poisonSeq);
-      assert.equal(cluster.applied_seq, poisonSeq - 1);
+      assert.equal(cluster.shards[poisonShard]!.applied_seq, poisonSeq - 1);
       assert.match(cluster.halted_because, /disk I\/O error \(simulated\)/);
       assert.match((await b.app.inject({ method: 'GET', url: '/metrics' })).body, /^godb_cluster_halted 1$/m);
       // Node b did not go past the operation it could not apply: the later one is not there either.
@@ -134,7 +146,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       assert.equal(onB.statusCode, 503, onB.body);
       const lagging = (onB.json() as { error: { code: string; message: string } }).error;
       assert.equal(lagging.code, 'CLUSTER_LAGGING');
-      assert.match(lagging.message, /stored in the replicated log at sequence \d+/);
+      assert.match(lagging.message, /stored in the log \(shard \d+, sequence \d+\)/);
       assert.match(lagging.message, /same Idempotency-Key/);
 
       // The disk has room again: node b applies the operation it stopped at, then the rest, and is ready.

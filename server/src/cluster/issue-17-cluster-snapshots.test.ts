@@ -15,8 +15,8 @@ interface ClusterReadyz {
     node_id: string;
     applied_seq: number;
     lease_holder: boolean;
-    latest_snapshot?: { id: string; seq: number };
-    truncated_before_seq?: number;
+    latest_snapshot?: { id: string; seq: number; shards: number[] };
+    truncated_before_seq?: Record<string, number>;
     restored_snapshot?: { id: string; seq: number };
   };
 }
@@ -68,7 +68,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
 
   /** Waits until every running node applied everything the log holds now. */
   const settle = async () => {
-    const last = (await running()[0]!.cluster!.bounds()).last;
+    const last = await running()[0]!.cluster!.lastSequence();
     await Promise.all(running().map((n) => n.cluster!.waitFor(last)));
     // And reported it (nodes report every few seconds; truncation reads the reports).
     await Promise.all(running().map((n) => n.clusterDuties!.progress.report()));
@@ -105,6 +105,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
 
   let token = '';
   let tenantId = '';
+  let shard = -1;
   const acknowledged: string[] = [];
 
   test('the lease holder takes a verified snapshot and truncates the log below it; two snapshots are kept', async () => {
@@ -119,13 +120,22 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     assert.ok(after.latest_snapshot, JSON.stringify(after));
     // Taken by the holder's own checks or by this one, once 15 operations were applied (CLUSTER_SNAPSHOT_EVERY_OPS).
     assert.ok(after.latest_snapshot.seq >= 15, 'the snapshot includes the writes');
-    const bounds = await leader().cluster!.bounds();
-    console.log(`log truncated: first sequence ${bounds.first}, last ${bounds.last}`);
-    assert.equal(bounds.first, after.latest_snapshot.seq + 1, "the log's first sequence moved past the snapshot");
-    assert.equal(after.truncated_before_seq, bounds.first);
+    // The tenant's documents are on its shard (the KV shard map); that shard is truncated below the snapshot's place in it.
+    shard = (await leader().cluster!.shardOfTenant(tenantId, false))!;
+    const bounds = (await leader().cluster!.shardBounds())[shard]!;
+    console.log(`shard ${shard} truncated: first sequence ${bounds.first}, last ${bounds.last}`);
+    assert.equal(
+      bounds.first,
+      after.latest_snapshot.shards[shard]! + 1,
+      "the shard's first sequence moved past the snapshot",
+    );
+    assert.equal(after.truncated_before_seq?.[shard], bounds.first);
     const metrics = (await leader().app.inject({ method: 'GET', url: '/metrics' })).body;
     assert.match(metrics, /^godb_cluster_lease_holder 1$/m);
-    assert.match(metrics, new RegExp(`^godb_cluster_snapshot_sequence ${after.latest_snapshot.seq}$`, 'm'));
+    assert.match(
+      metrics,
+      new RegExp(`^godb_cluster_snapshot_sequence\\{shard="${shard}"\\} ${after.latest_snapshot.shards[shard]}$`, 'm'),
+    );
 
     // More writes, another snapshot: the newest two are listed, and only their archives stay in the store.
     acknowledged.push(...(await write(token, 'second', 16)));
@@ -136,7 +146,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     assert.ok(verified[0]!.seq > verified[1]!.seq);
     const keys = (await leader().clusterDuties!.snapshots!.store.list()).sort();
     assert.deepEqual(keys, verified.flatMap((s) => [`${s.id}.manifest.json`, `${s.id}.tar`]).sort());
-    assert.equal((await leader().cluster!.bounds()).first, verified[0]!.seq + 1);
+    assert.equal((await leader().cluster!.shardBounds())[shard]!.first, verified[0]!.shards[shard]! + 1);
     // A third one replaces the oldest.
     acknowledged.push(...(await write(token, 'third', 16)));
     await settle();
@@ -253,6 +263,6 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     await next.clusterDuties!.check();
     const latest = (await next.clusterDuties!.snapshots!.verified())[0]!;
     assert.equal(latest.node, [...nodes.entries()].find(([, n]) => n === next)![0]);
-    assert.equal((await next.cluster!.bounds()).first, latest.seq + 1);
+    assert.equal((await next.cluster!.shardBounds())[shard]!.first, latest.shards[shard]! + 1);
   });
 });

@@ -14,6 +14,10 @@ const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
  * real processes or servers on loopback. Writes taken by any node are applied by every node; a stopped node catches
  * up when it comes back; a republished operation is applied once.
  */
+/** An X-GoDB-Seq token (`0:17,5:42`) as shard → sequence. */
+const shardSeqs = (token: string): Record<number, number> =>
+  Object.fromEntries(token.split(',').map((pair) => pair.split(':').map(Number) as [number, number]));
+
 describe('cluster mode on NATS JetStream (issue #17)', () => {
   let nats: NatsCluster;
   const dirs: string[] = [];
@@ -107,17 +111,25 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     // Each node says where it is in the log.
     await settle();
     const applied = a.cluster!.applied;
+    const byShard = a.cluster!.appliedByShard();
+    assert.equal(byShard.length, 16, 'sixteen shard streams by default');
     const holders: boolean[] = [];
     for (const [i, node] of nodes.entries()) {
       const readyz = (await node.app.inject({ method: 'GET', url: '/readyz' })).json() as {
-        cluster: { lease_holder: boolean };
+        cluster: { lease_holder: boolean; shards: { shard: number; applied_seq: number; lag: number }[] };
       };
-      const { lease_holder: holder, ...place } = readyz.cluster;
+      const { lease_holder: holder, shards, ...place } = readyz.cluster;
       holders.push(holder);
       assert.deepEqual(place, { node_id: ['a', 'b', 'c'][i], applied_seq: applied, lag: 0 });
+      assert.deepEqual(
+        shards,
+        byShard.map((seq, shard) => ({ shard, applied_seq: seq, lag: 0 })),
+      );
       const metrics = (await node.app.inject({ method: 'GET', url: '/metrics' })).body;
-      assert.match(metrics, new RegExp(`^godb_cluster_applied_sequence ${applied}$`, 'm'));
-      assert.match(metrics, /^godb_cluster_lag_operations 0$/m);
+      for (const [shard, seq] of byShard.entries()) {
+        assert.match(metrics, new RegExp(`^godb_cluster_applied_sequence\\{shard="${shard}"\\} ${seq}$`, 'm'));
+        assert.match(metrics, new RegExp(`^godb_cluster_lag_operations\\{shard="${shard}"\\} 0$`, 'm'));
+      }
     }
     // One node holds the lease on the cluster's singleton work (snapshots, truncation).
     assert.equal(holders.filter(Boolean).length, 1, JSON.stringify(holders));
@@ -197,16 +209,21 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       content: 'New.',
     });
     assert.equal(written.statusCode, 201, written.body);
-    const seq = Number(written.headers['x-godb-seq']);
-    assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.headers['x-godb-seq']}`);
+    // The token names the directory's shard (0) and the tenant's, each with a's place in it after the write.
+    const token0 = String(written.headers['x-godb-seq']);
+    const seqs = shardSeqs(token0);
+    const shards = Object.keys(seqs).map(Number);
+    assert.ok(shards[0] === 0 && shards.length <= 2, `x-godb-seq ${token0}`);
+    for (const shard of shards) assert.ok(seqs[shard]! <= a.cluster!.appliedByShard()[shard]!, token0);
     // Whatever node c has applied so far, this read waits until it has the write.
     const onC = await c.app.inject({
       method: 'GET',
       url: '/api/v1/documents/fresh',
-      headers: { ...bearer(token), 'x-godb-min-seq': String(seq) },
+      headers: { ...bearer(token), 'x-godb-min-seq': token0 },
     });
     assert.equal(onC.statusCode, 200, onC.body);
-    assert.ok(Number(onC.headers['x-godb-seq']) >= seq);
+    const onCSeqs = shardSeqs(String(onC.headers['x-godb-seq']));
+    for (const shard of shards) assert.ok(onCSeqs[shard]! >= seqs[shard]!, String(onC.headers['x-godb-seq']));
     const again = await inject(a, token, 'POST', '/api/v1/documents', {
       id: 'fresher',
       title: 'Fresher',
@@ -222,6 +239,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     for (const [header, value] of [
       ['x-godb-min-seq', 'soon'],
       ['x-godb-min-seq', String(10 ** 12)],
+      ['x-godb-min-seq', `0:${10 ** 12}`],
+      ['x-godb-min-seq', '99:1'],
       ['x-godb-consistency', 'eventual'],
     ] as const) {
       const bad = await b.app.inject({
@@ -308,24 +327,6 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       // Its token, issued before, is refused everywhere too.
       assert.equal((await inject(node, member.token, 'GET', '/auth/users')).statusCode, 401);
     }
-  });
-
-  test('a write the log does not carry yet answers 501 CLUSTER_NOT_REPLICATED and changes nothing', async () => {
-    const [a] = nodes as [TestServer];
-    const { token } = await a.registerTenant();
-    const res = await inject(a, token, 'DELETE', '/api/v1/snapshots/any-snapshot');
-    assert.equal(res.statusCode, 501, res.body);
-    const error = (res.json() as { error: { code: string; message: string } }).error;
-    assert.equal(error.code, 'CLUSTER_NOT_REPLICATED');
-    assert.match(error.message, /not replicated in cluster mode yet/);
-    const withFile = await inject(a, token, 'POST', '/api/v1/documents', {
-      title: 'A file',
-      content: 'x',
-      file_content: Buffer.from('hello').toString('base64'),
-      file_type: 'text/plain',
-    });
-    assert.equal(withFile.statusCode, 501, withFile.body);
-    assert.equal((withFile.json() as { error: { field: string } }).error.field, 'body.file_content');
   });
 
   test('a stopped node catches up when it comes back, while the others kept taking writes', async (t) => {

@@ -84,20 +84,22 @@ test('progress: every node heard from is live; a node that stops reporting is go
     node: 'a',
     goneAfterMs: 1_000,
     replicas: 1,
-    report: () => ({ applied }),
+    report: () => ({ applied: [applied, 1] }),
   });
   const b = await ClusterProgress.open(await open('pb'), {
     node: 'b',
     goneAfterMs: 1_000,
     replicas: 1,
-    report: () => ({ applied: 3 }),
+    report: () => ({ applied: [3, 0] }),
   });
   await a.start();
   await b.start();
   try {
     const nodes = async () =>
-      Object.fromEntries((await a.live()).map((p) => [p.node, p.applied])) as Record<string, number>;
+      Object.fromEntries((await a.live()).map((p) => [p.node, p.applied[0]])) as Record<string, number>;
     assert.deepEqual(await nodes(), { a: 5, b: 3 });
+    // Every shard's sequence is reported (index = shard).
+    assert.deepEqual((await a.live()).find((p) => p.node === 'a')?.applied, [5, 1]);
     applied = 9;
     await a.report();
     assert.deepEqual(await nodes(), { a: 9, b: 3 });

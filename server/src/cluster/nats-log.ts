@@ -12,7 +12,8 @@ import {
   type JetStreamManager,
   type StreamInfo,
 } from '@nats-io/jetstream';
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/env.js';
 import type { Clock } from '../engine/clock.js';
 import type { OperationApplier, Outcome } from '../engine/cluster/apply-operation.js';
@@ -24,7 +25,9 @@ import {
   type Operation,
   type OperationBody,
   type OperationLog,
+  rankedByRequest,
 } from '../engine/cluster/operation.js';
+import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
 
 export interface NatsLogOptions {
   /** NATS client URLs (NATS_URL, split at commas). */
@@ -36,13 +39,21 @@ export interface NatsLogOptions {
   readonly clock: Clock;
   /** How long a publish waits for JetStream's acknowledgement before the write answers 503 CLUSTER_UNAVAILABLE. */
   readonly publishTimeoutMs: number;
-  /** The stream's name; one stream for now (shards come later, see ARCHITECTURE.md). */
-  readonly stream?: string;
+  /** How many shard streams the log has (CLUSTER_SHARDS; fixed for the cluster's life, checked at start). */
+  readonly shards: number;
   readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
 }
 
-/** The stream every node applies, its subject, and the largest operation it takes. */
-export const defaultStream = 'GODB_OPS';
+/** The one stream of GoDB before the shards: a data folder that applied it cannot join a sharded cluster. */
+export const legacyStream = 'GODB_OPS';
+/** The KV bucket mapping tenant → shard (fixed on the tenant's first write), and the shard count under one key. */
+export const shardsBucket = 'godb-shards';
+const shardCountKey = 'shard-count';
+/** Every shard stream's subjects (godb.ops.00 …), to list the shard streams in one request. */
+const shardSubjects = 'godb.ops.*';
+/** The header naming the directory shard's sequence an operation was decided on (see operation-shard.ts). */
+const afterHeader = 'GoDB-After-Directory';
+/** The largest operation a stream takes. */
 const maxOperationBytes = 8 * 1024 * 1024;
 /** JetStream drops a second publish of the same message id within this window (its default). */
 const duplicateWindowMs = 120_000;
@@ -50,6 +61,8 @@ const duplicateWindowMs = 120_000;
 const consumeExpiresMs = 5_000;
 /** How often a node checks that its consumer keeps up with the stream. */
 const watchdogMs = 2_500;
+/** How long closing lets the consumer loops end before it closes the connection under them. */
+const closeGraceMs = 2_000;
 /** The pause between two attempts to publish an operation that was not acknowledged. */
 const retryPauseMs = 250;
 /** Outcomes of operations (taken by any node) kept for a duplicate publish, a retried request, to answer with. */
@@ -89,43 +102,72 @@ interface Idempotency {
   submitted: number;
 }
 
-/** Why this node stopped applying the log: the operation it could not apply, and the failure. */
+/** Why this node stopped applying a shard of the log: the operation it could not apply, and the failure. */
 export interface Halt {
+  readonly shard: number;
   readonly seq: number;
   readonly reason: string;
 }
 
+/** One shard stream as this node applies it. */
+interface Shard {
+  readonly index: number;
+  readonly stream: string;
+  readonly subject: string;
+  applied: number;
+  /** The highest sequence of the stream this node knows of (from messages' pending counts and acknowledgements). */
+  known: number;
+  messages: ConsumerMessages | null;
+  /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
+  watched: { applied: number; stalls: number };
+  /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
+  halted: Halt | null;
+  /** Set while the next operation waits for the directory shard to reach the sequence it was decided on. */
+  waitingFor: number | null;
+  waiters: { seq: number; resolve: () => void }[];
+  loop: Promise<void>;
+}
+
+/** One shard's place, for /readyz and /metrics. */
+export interface ShardStatus {
+  readonly shard: number;
+  readonly applied: number;
+  readonly lag: number;
+  /** Set while its next operation waits for the directory shard to reach this sequence (see operation-shard.ts). */
+  readonly waitingFor?: number;
+}
+
+/** A position in the log: the sequence applied of each shard it names. */
+export type ShardSeqs = Readonly<Record<number, number>>;
+
 /**
- * The replicated log on NATS JetStream: operations are published to one file-backed stream (replicated on up to
- * three NATS servers) with their id as `Nats-Msg-Id`, and every node applies the stream in order through its own
- * ordered consumer, from the sequence its store recorded. A write answers once JetStream acknowledged it and this
- * node applied it (read-your-writes on the node that took it).
+ * The replicated log on NATS JetStream: {@link NatsLogOptions.shards} file-backed shard streams (`godb-shard-00` …,
+ * replicated on up to three NATS servers). An operation is published to its home shard (see operation-shard.ts: the
+ * directory on shard 0, a tenant's data on the tenant's shard, fixed in the KV bucket `godb-shards`) with its id as
+ * `Nats-Msg-Id`, and every node applies every shard in order through one ordered consumer per shard, from the
+ * sequence its store recorded for that shard. A write answers once JetStream acknowledged it and this node applied
+ * it (read-your-writes on the node that took it).
  *
  * @example
- *   const log = await NatsLog.open({ servers, nodeId: 'a', applier, clock, publishTimeoutMs: 5000, logger });
+ *   const log = await NatsLog.open({ servers, nodeId: 'a', shards: 16, applier, clock, publishTimeoutMs: 5000, logger });
  *   engine.attachLog(log); … await log.close();
  */
 export class NatsLog implements OperationLog, ClusterReads {
   readonly #nc: NatsConnection;
   readonly #js: JetStreamClient;
   readonly #options: NatsLogOptions;
-  readonly #stream: string;
-  readonly #subject: string;
+  readonly #shards: Shard[];
   readonly #waiting = new Map<string, ((outcome: Outcome) => void)[]>();
   readonly #outcomes = new Map<string, Outcome>();
-  #seqWaiters: { seq: number; resolve: () => void }[] = [];
-  #applied: number;
-  /** The highest sequence of the stream this node knows of (from messages' pending counts and acknowledgements). */
-  #known = 0;
-  #messages: ConsumerMessages | null = null;
+  /** Tenant → shard, as `godb-shards` holds it (fixed for a tenant's life): read once, or learnt from applied ops. */
+  readonly #tenantShards = new Map<string, number>();
+  #placement: KV | null = null;
+  #totalWaiters: { seq: number; resolve: () => void }[] = [];
   #jsm: JetStreamManager | null = null;
-  /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
   #watchdog: ReturnType<typeof setInterval> | null = null;
-  #watched = { applied: -1, stalls: 0, busy: false };
-  #loop: Promise<void> = Promise.resolve();
+  #watchBusy = false;
   #closed = false;
-  /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
-  #halted: Halt | null = null;
+  readonly #closing = new AbortController();
   /** Where this node started and what the log held then, until it serves (see startingUp() and serve()). */
   #startedAt: { from: number; target: number } | null = null;
   /** Resolves once this node applied what the log held when it started. */
@@ -136,17 +178,34 @@ export class NatsLog implements OperationLog, ClusterReads {
     this.#nc = nc;
     this.#js = jetstream(nc);
     this.#options = options;
-    this.#stream = options.stream ?? defaultStream;
-    this.#subject = `godb.ops.${this.#stream.toLowerCase()}`;
-    this.#applied = options.applier.applied(this.#stream);
+    this.#shards = Array.from({ length: options.shards }, (_, index) => ({
+      index,
+      stream: shardStream(index),
+      subject: shardSubject(index),
+      applied: options.applier.applied(index),
+      known: 0,
+      messages: null,
+      watched: { applied: -1, stalls: 0 },
+      halted: null,
+      waitingFor: null,
+      waiters: [],
+      loop: Promise.resolve(),
+    }));
   }
 
   /**
-   * Connects, makes sure the stream exists and starts applying. It answers at once: the node catches up with what
-   * the log holds in the background (`ready`), and its API refuses requests until then (see startingUp()), while
-   * health and readiness checks are answered (a node replaying a million operations is alive, not ready).
+   * Connects, makes sure the shard streams and the shard map exist and starts applying. It answers at once: the node
+   * catches up with what the log holds in the background (`ready`), and its API refuses requests until then (see
+   * startingUp()), while health and readiness checks are answered (a node replaying a million operations is alive,
+   * not ready).
    */
   static async open(options: NatsLogOptions): Promise<NatsLog> {
+    const single = options.applier.appliedSingleStream();
+    if (single > 0) {
+      throw new ConfigError(
+        `Cluster mode: this data folder applied the single replicated stream of an earlier GoDB (${legacyStream}, up to ${single}); the log is now ${options.shards} shard streams, whose sequences it cannot continue. Start the node on an empty DATA_DIR (it restores the cluster's latest snapshot, or replays the shard streams), or start it without NATS_URL to use this data as one embedded node (ARCHITECTURE.md, "Cluster mode").`,
+      );
+    }
     const nc = await connect({
       servers: [...options.servers],
       name: `godb-${options.nodeId}`,
@@ -158,11 +217,16 @@ export class NatsLog implements OperationLog, ClusterReads {
       checkNatsVersion(nc.info?.version);
       const jsm = await jetstreamManager(nc);
       log.#jsm = jsm;
-      const last = await log.#ensureStream(jsm);
-      log.#known = last;
-      log.#startedAt = { from: log.#applied, target: last };
+      log.#placement = await new Kvm(nc).create(shardsBucket, { replicas: log.replicas, history: 1 });
+      await log.#checkShardCount(log.#placement);
+      const lasts = await log.#ensureStreams(jsm);
+      const target = lasts.reduce((a, b) => a + b, 0);
+      for (const shard of log.#shards) shard.known = lasts[shard.index] ?? 0;
+      log.#startedAt = { from: log.applied, target };
       log.#start();
-      log.ready = log.waitFor(last);
+      log.ready = Promise.all(log.#shards.map((shard) => log.#reached(shard, lasts[shard.index] ?? 0))).then(
+        () => undefined,
+      );
     } catch (error) {
       await log.close();
       throw error;
@@ -170,9 +234,19 @@ export class NatsLog implements OperationLog, ClusterReads {
     return log;
   }
 
-  /** The last sequence this node applied. */
+  /** The operations this node applied, over every shard (the sum of each shard's last applied sequence). */
   get applied(): number {
-    return this.#applied;
+    return this.#shards.reduce((sum, shard) => sum + shard.applied, 0);
+  }
+
+  /** The last sequence applied of each shard (index = shard). */
+  appliedByShard(): number[] {
+    return this.#shards.map((shard) => shard.applied);
+  }
+
+  /** How many shard streams the log has. */
+  get shardCount(): number {
+    return this.#shards.length;
   }
 
   /** The NATS connection, shared with the coordination in KV (progress, leases) and the cluster snapshots. */
@@ -180,12 +254,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#nc;
   }
 
-  /** The stream this node applies. */
-  get stream(): string {
-    return this.#stream;
-  }
-
-  /** How many NATS servers NATS_URL names (buckets are replicated on up to three of them, as the stream). */
+  /** How many NATS servers NATS_URL names (buckets are replicated on up to three of them, as the streams). */
   get replicas(): number {
     return Math.min(3, this.#options.servers.length);
   }
@@ -195,53 +264,124 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#nc.info?.version ?? 'unknown';
   }
 
-  /** This node's progress, for /readyz and /metrics; `halted` while it cannot apply the next operation. */
+  /** This node's progress, for /readyz and /metrics; `halted` while it cannot apply the next operation of a shard. */
   status(): {
     node: string;
     applied: number;
     lag: number;
+    shards: ShardStatus[];
     halted?: Halt;
     startingUp?: { applied: number; target: number; from: number };
   } {
     const startingUp = this.startingUp();
+    const shards = this.#shards.map((s) => ({
+      shard: s.index,
+      applied: s.applied,
+      lag: Math.max(0, s.known - s.applied),
+      ...(s.waitingFor !== null && { waitingFor: s.waitingFor }),
+    }));
+    const halted = this.#shards.find((s) => s.halted)?.halted;
     return {
       node: this.#options.nodeId,
-      applied: this.#applied,
-      lag: Math.max(0, this.#known - this.#applied),
-      ...(this.#halted && { halted: this.#halted }),
+      applied: this.applied,
+      lag: shards.reduce((sum, s) => sum + s.lag, 0),
+      shards,
+      ...(halted && { halted }),
       ...(startingUp && { startingUp }),
     };
   }
 
-  /** The stream's last sequence, as JetStream reports it now. */
-  async lastSequence(): Promise<number> {
+  /** One shard stream's first and last sequences now, from its stream info. */
+  async #boundsOf(index: number): Promise<{ first: number; last: number }> {
     const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
-    return (await jsm.streams.info(this.#stream)).state.last_seq;
-  }
-
-  /** The stream's first and last sequences now (the first moves up when the log is truncated). */
-  async bounds(): Promise<{ first: number; last: number }> {
-    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
-    const { state } = await jsm.streams.info(this.#stream);
+    const { state } = await jsm.streams.info(shardStream(index));
     return { first: state.first_seq, last: state.last_seq };
   }
 
-  /**
-   * Truncates the log: removes every operation below `seq` (JetStream purge with `seq`, which keeps `seq` and
-   * after). Only the lease holder calls it, below what every live node and the latest verified snapshot hold.
-   */
-  async truncateBefore(seq: number): Promise<number> {
+  /** Every shard stream's first and last sequences now (index = shard; the first moves up when a shard is truncated). */
+  async shardBounds(): Promise<{ first: number; last: number }[]> {
     const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
-    return (await jsm.streams.purge(this.#stream, { seq })).purged;
+    const found = new Map<string, { first: number; last: number }>();
+    for await (const info of jsm.streams.list(shardSubjects)) {
+      found.set(info.config.name, { first: info.state.first_seq, last: info.state.last_seq });
+    }
+    return this.#shards.map((shard) => {
+      const bounds = found.get(shard.stream);
+      if (!bounds) throw new Error(`stream ${shard.stream} is missing`);
+      return bounds;
+    });
   }
 
-  position(): number {
-    return this.#applied;
+  /** The operations the log holds, over every shard (the sum of each shard's last sequence), as JetStream says now. */
+  async lastSequence(): Promise<number> {
+    return (await this.shardBounds()).reduce((sum, b) => sum + b.last, 0);
+  }
+
+  /**
+   * Truncates shard `shard`: removes every operation below `seq` (JetStream purge with `seq`, which keeps `seq` and
+   * after). Only the lease holder calls it, below what every live node and the latest verified snapshot hold.
+   */
+  async truncateBefore(shard: number, seq: number): Promise<number> {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    return (await jsm.streams.purge(shardStream(shard), { seq })).purged;
+  }
+
+  /**
+   * The shard of a tenant's data, as the KV bucket `godb-shards` fixes it. `create`: on the tenant's first write,
+   * fix it if absent (create-if-absent with the hash of its id as the proposal; whichever node's create wins, every
+   * node then reads that entry); otherwise null for a tenant with no entry (it has no data in the log yet).
+   */
+  async shardOfTenant(tenantId: string, create: boolean): Promise<number | null> {
+    const cached = this.#tenantShards.get(tenantId);
+    if (cached !== undefined) return cached;
+    const kv = this.#placement;
+    if (!kv) throw new Error('the log is not open');
+    const key = placementKey(tenantId);
+    const read = async () => {
+      const entry = await kv.get(key);
+      return entry?.operation === 'PUT' ? Number(entry.string()) : null;
+    };
+    try {
+      let shard = await read();
+      if (shard === null && create) {
+        const proposal = proposedShard(tenantId, this.#shards.length);
+        shard = await kv.create(key, String(proposal)).then(
+          () => proposal,
+          // Another node fixed it first (or the create was stored and its answer lost): its entry stands.
+          async () => read(),
+        );
+      }
+      if (shard === null) return null;
+      if (!Number.isInteger(shard) || shard < 0 || shard >= this.#shards.length) {
+        throw new Error(`the shard map names shard ${shard} for this tenant; the log has ${this.#shards.length}`);
+      }
+      this.#tenantShards.set(tenantId, shard);
+      return shard;
+    } catch (error) {
+      throw createError('CLUSTER_UNAVAILABLE', {
+        timeout_ms: this.#options.publishTimeoutMs,
+        reason: `the tenant's shard could not be read from the KV bucket ${shardsBucket}: ${(error as Error).message}`,
+      });
+    }
+  }
+
+  /**
+   * The shards an answer to a caller of `tenantId` depends on, and this node's place in each: the directory's (0) and
+   * the tenant's once it has one here. As `X-GoDB-Seq`: `0:17,5:42` (shard:sequence pairs).
+   */
+  position(tenantId?: string): string {
+    const shards = new Set([directoryShard]);
+    const own = tenantId === undefined ? undefined : this.#tenantShards.get(tenantId);
+    if (own !== undefined) shards.add(own);
+    return [...shards]
+      .sort((a, b) => a - b)
+      .map((shard) => `${shard}:${this.#shard(shard).applied}`)
+      .join(',');
   }
 
   startingUp(): { applied: number; target: number; from: number } | undefined {
     const started = this.#startedAt;
-    return started ? { applied: this.#applied, ...started } : undefined;
+    return started ? { applied: this.applied, ...started } : undefined;
   }
 
   /** The node serves its API: called once it caught up (`ready`) and finished its start (the super admin). */
@@ -250,54 +390,81 @@ export class NatsLog implements OperationLog, ClusterReads {
   }
 
   /**
-   * Resolves once this node applied what `want` asks (a sequence, or everything the stream holds now), within
-   * NATS_PUBLISH_TIMEOUT_MS; else CLUSTER_LAGGING. A sequence beyond the stream's last is refused (it would never
-   * come, or not from this cluster).
+   * Resolves once this node applied what `want` asks (the sequences it names, or everything the shards of `tenantId`'s
+   * answers hold now: the directory's and the tenant's), within NATS_PUBLISH_TIMEOUT_MS; else CLUSTER_LAGGING. Another
+   * tenant's backlog is not waited for. A sequence beyond its shard's last is refused (it would never come, or not
+   * from this cluster).
    */
-  async catchUp(want: Consistency, signal?: AbortSignal): Promise<void> {
-    let wanted = want.minSeq ?? 0;
-    if (want.strong || wanted > this.#known) {
-      const last = await this.lastSequence().catch((error: unknown) => {
-        throw createError('CLUSTER_UNAVAILABLE', {
-          timeout_ms: this.#options.publishTimeoutMs,
-          reason: `the stream's last sequence could not be read: ${(error as Error).message}`,
-        });
-      });
-      this.#known = Math.max(this.#known, last);
-      if (wanted > last) {
+  async catchUp(want: Consistency, tenantId?: string, signal?: AbortSignal): Promise<void> {
+    const wanted = new Map<number, number>();
+    for (const [key, seq] of Object.entries(want.minSeq ?? {})) {
+      const shard = Number(key);
+      if (shard >= this.#shards.length) {
         throw createError(
           'VALIDATION_FAILED',
-          { detail: `X-GoDB-Min-Seq ${wanted} is beyond the log's last sequence, ${last}` },
+          { detail: `X-GoDB-Min-Seq names shard ${shard}; the log has shards 0 to ${this.#shards.length - 1}` },
           { field: 'headers.x-godb-min-seq' },
         );
       }
-      if (want.strong) wanted = Math.max(wanted, last);
+      wanted.set(shard, Math.max(wanted.get(shard) ?? 0, seq));
     }
-    if (this.#applied >= wanted) return;
-    const waiter: { seq: number; resolve: () => void } = { seq: wanted, resolve: () => undefined };
-    const reached = new Promise<boolean>((resolve) => {
-      waiter.resolve = () => resolve(true);
-      this.#seqWaiters.push(waiter);
-    });
+    const strong = new Set<number>();
+    if (want.strong) {
+      strong.add(directoryShard);
+      const own = tenantId === undefined ? null : await this.shardOfTenant(tenantId, false);
+      if (own !== null) strong.add(own);
+    }
+    const ahead = [...wanted].some(([shard, seq]) => seq > this.#shard(shard).known);
+    if (strong.size > 0 || ahead) {
+      // Only the shards asked for, each from its own stream's leader (listing every stream needs the meta leader).
+      const needed = [...new Set([...wanted.keys(), ...strong])];
+      const lasts = new Map(
+        await Promise.all(needed.map(async (i) => [i, (await this.#boundsOf(i)).last] as const)).catch(
+          (error: unknown) => {
+            throw createError('CLUSTER_UNAVAILABLE', {
+              timeout_ms: this.#options.publishTimeoutMs,
+              reason: `the shards' last sequences could not be read: ${(error as Error).message}`,
+            });
+          },
+        ),
+      );
+      for (const [i, last] of lasts) this.#shard(i).known = Math.max(this.#shard(i).known, last);
+      for (const [shard, seq] of wanted) {
+        const last = lasts.get(shard) ?? 0;
+        if (seq > last) {
+          throw createError(
+            'VALIDATION_FAILED',
+            { detail: `X-GoDB-Min-Seq ${shard}:${seq} is beyond shard ${shard}'s last sequence, ${last}` },
+            { field: 'headers.x-godb-min-seq' },
+          );
+        }
+      }
+      for (const shard of strong) wanted.set(shard, Math.max(wanted.get(shard) ?? 0, lasts.get(shard) ?? 0));
+    }
+    const behind = [...wanted].filter(([shard, seq]) => this.#shard(shard).applied < seq);
+    if (behind.length === 0) return;
     const bound = AbortSignal.any([AbortSignal.timeout(this.#options.publishTimeoutMs), ...(signal ? [signal] : [])]);
-    const ended = new Promise<boolean>((resolve) =>
-      bound.addEventListener('abort', () => resolve(false), { once: true }),
-    );
-    if (await Promise.race([reached, ended])) return;
-    this.#seqWaiters = this.#seqWaiters.filter((w) => w !== waiter);
+    const reached = await Promise.all(behind.map(([shard, seq]) => this.#reached(this.#shard(shard), seq, bound)));
+    if (reached.every(Boolean)) return;
     signal?.throwIfAborted();
+    const [shard, seq] = behind.find(([s, q]) => this.#shard(s).applied < q) ?? behind[0] ?? [0, 0];
     throw createError('CLUSTER_LAGGING', {
-      applied: this.#applied,
-      wanted,
+      applied: this.#shard(shard).applied,
+      wanted: seq,
       timeout_ms: this.#options.publishTimeoutMs,
-      detail: 'Retry, or read from another node.',
+      detail: `Shard ${shard} is behind here. Retry, or read from another node.`,
     });
   }
 
-  /** Resolves once this node applied `seq`. */
-  waitFor(seq: number): Promise<void> {
-    if (this.#applied >= seq) return Promise.resolve();
-    return new Promise((resolve) => this.#seqWaiters.push({ seq, resolve }));
+  /** Resolves once this node applied `total` operations over every shard (the sum `applied` reports). */
+  waitFor(total: number): Promise<void> {
+    if (this.applied >= total) return Promise.resolve();
+    return new Promise((resolve) => this.#totalWaiters.push({ seq: total, resolve }));
+  }
+
+  /** Resolves once this node applied `seq` of shard `shard`. */
+  waitForShard(shard: number, seq: number): Promise<void> {
+    return this.#reached(this.#shard(shard), seq).then(() => undefined);
   }
 
   /**
@@ -313,7 +480,8 @@ export class NatsLog implements OperationLog, ClusterReads {
   submit(body: OperationBody): Promise<unknown> {
     const request = this.#idempotency.getStore();
     let id: string = randomUUID();
-    if (request) {
+    // Only what the request itself writes takes a rank, so its operations get the same ids when it is sent again.
+    if (request && rankedByRequest(body)) {
       const rank = request.submitted;
       request.submitted += 1;
       id = `idem-${createHash('sha256')
@@ -325,10 +493,15 @@ export class NatsLog implements OperationLog, ClusterReads {
   }
 
   /**
-   * Publishes a decided operation and answers its outcome here. Publishing the same operation again (a retry after
-   * a lost acknowledgement) is applied once: JetStream drops the second copy, and this answers the first's outcome.
+   * Publishes a decided operation to its home shard and answers its outcome here. Publishing the same operation again
+   * (a retry after a lost acknowledgement) is applied once: JetStream drops the second copy, and this answers the
+   * first's outcome.
    */
   async publish(op: Operation): Promise<unknown> {
+    const home = homeOf(op);
+    const shard = this.#shard(
+      'directory' in home ? directoryShard : ((await this.shardOfTenant(home.tenantId, true)) ?? directoryShard),
+    );
     const kept = this.#outcomes.get(op.id);
     let waiter: ((outcome: Outcome) => void) | null = null;
     const outcome =
@@ -347,6 +520,9 @@ export class NatsLog implements OperationLog, ClusterReads {
       forget();
       throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });
     }
+    // The directory state this operation was decided on: another node applies it only once its shard 0 reached it.
+    const envelope = headers();
+    envelope.set(afterHeader, String(this.#shard(directoryShard).applied));
     // While NATS elects a new stream leader (a NATS node died), publishes fail or time out: the same message again,
     // with the same id, until the deadline; JetStream stores it once however many attempts reached it.
     const deadline = performance.now() + this.#options.publishTimeoutMs;
@@ -355,8 +531,12 @@ export class NatsLog implements OperationLog, ClusterReads {
     for (let attempt = 1; ; attempt += 1) {
       const remaining = Math.round(deadline - performance.now());
       try {
-        const ack = await this.#js.publish(this.#subject, data, { msgID: op.id, timeout: Math.max(1, remaining) });
-        this.#known = Math.max(this.#known, ack.seq);
+        const ack = await this.#js.publish(shard.subject, data, {
+          msgID: op.id,
+          timeout: Math.max(1, remaining),
+          headers: envelope,
+        });
+        shard.known = Math.max(shard.known, ack.seq);
         seq = ack.seq;
         duplicate = ack.duplicate;
         break;
@@ -372,22 +552,22 @@ export class NatsLog implements OperationLog, ClusterReads {
         await sleep(Math.min(retryPauseMs, left));
       }
     }
-    if (!kept && duplicate && this.#applied >= seq && !this.#outcomes.has(op.id)) {
+    if (!kept && duplicate && shard.applied >= seq && !this.#outcomes.has(op.id)) {
       // A retry of an operation this node applied before it kept outcomes (it restarted since, or forgot it).
       forget();
       throw createError('IDEMPOTENCY_KEY_REPLAYED', { seq });
     }
-    const settled = await this.#settled(outcome, seq, forget);
+    const settled = await this.#settled(outcome, shard, seq, forget);
     if ('error' in settled) throw settled.error;
     return settled.value;
   }
 
   /**
-   * The outcome of the operation stored at `seq`, once this node applied it, within NATS_PUBLISH_TIMEOUT_MS: a
-   * node whose consumer is stuck answers 503 CLUSTER_LAGGING rather than hold the request for ever (the operation
-   * is in the log all the same, and every node applies it).
+   * The outcome of the operation stored at `seq` of `shard`, once this node applied it, within
+   * NATS_PUBLISH_TIMEOUT_MS: a node whose consumer is stuck answers 503 CLUSTER_LAGGING rather than hold the request
+   * for ever (the operation is in the log all the same, and every node applies it).
    */
-  async #settled(outcome: Promise<Outcome> | Outcome, seq: number, forget: () => void): Promise<Outcome> {
+  async #settled(outcome: Promise<Outcome> | Outcome, shard: Shard, seq: number, forget: () => void): Promise<Outcome> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.#options.publishTimeoutMs);
@@ -396,113 +576,174 @@ export class NatsLog implements OperationLog, ClusterReads {
     if (settled) return settled;
     forget();
     throw createError('CLUSTER_LAGGING', {
-      applied: this.#applied,
+      applied: shard.applied,
       wanted: seq,
       timeout_ms: this.#options.publishTimeoutMs,
-      detail: `The write is stored in the replicated log at sequence ${seq}, and every node applies it: read it on another node with X-GoDB-Min-Seq: ${seq}, or send the request again with the same Idempotency-Key (it is applied once).${this.#halted ? ` This node stopped at sequence ${this.#halted.seq}: ${this.#halted.reason}.` : ''}`,
+      detail: `The write is stored in the log (shard ${shard.index}, sequence ${seq}) and every node applies it: read it on another node with X-GoDB-Min-Seq: ${shard.index}:${seq}, or send it again with the same Idempotency-Key (applied once).${shard.halted ? ` This node stopped at sequence ${shard.halted.seq} of that shard: ${shard.halted.reason}.` : ''}`,
     });
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     if (this.#watchdog) clearInterval(this.#watchdog);
-    this.#messages?.stop();
-    await this.#loop.catch(() => undefined);
+    for (const shard of this.#shards) shard.messages?.stop();
+    // A consumer loop may be inside a JetStream request (making its consumer while a stream elects a leader) that
+    // only the connection's end cuts short: the loops get a moment to end, then the connection closes, then they end.
+    const loops = Promise.all(this.#shards.map((shard) => shard.loop.catch(() => undefined)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([loops, new Promise((resolve) => (timer = setTimeout(resolve, closeGraceMs)))]);
+    clearTimeout(timer);
     if (!this.#nc.isClosed()) await this.#nc.close();
-  }
-
-  /** Makes sure the stream exists and has a leader; answers its last sequence. */
-  async #ensureStream(jsm: JetStreamManager): Promise<number> {
-    let info: StreamInfo | null = null;
-    try {
-      info = await jsm.streams.info(this.#stream);
-    } catch {
-      // Not there yet: every node may try at once; creating it with the same settings is idempotent.
-    }
-    let current =
-      info ??
-      (await jsm.streams.add({
-        name: this.#stream,
-        subjects: [this.#subject],
-        storage: StorageType.File,
-        num_replicas: Math.min(3, this.#options.servers.length),
-        duplicate_window: nanos(duplicateWindowMs),
-        max_msg_size: maxOperationBytes,
-      }));
-    // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
-    for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
-      await sleep(retryPauseMs);
-      const before = current;
-      current = await jsm.streams.info(this.#stream).catch(() => before);
-    }
-    const last = current.state.last_seq;
-    if (this.#applied > last) {
-      throw new ConfigError(
-        `Cluster mode: this node applied the log up to ${this.#applied}, but stream ${this.#stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
-      );
-    }
-    return last;
+    await loops;
   }
 
   /**
-   * Applies the stream in order from the next sequence this node has not applied, for as long as it runs. A
+   * The shard count is fixed for a cluster's life (a tenant's shard is a number in the map): the first node records
+   * it in `godb-shards`; a node configured with another count refuses to start.
+   */
+  async #checkShardCount(kv: KV): Promise<void> {
+    const count = this.#shards.length;
+    const recorded = await kv.create(shardCountKey, String(count)).then(
+      () => count,
+      async () => Number((await kv.get(shardCountKey))?.string()),
+    );
+    if (recorded !== count) {
+      throw new ConfigError(
+        `Cluster mode: CLUSTER_SHARDS is ${count}, but this cluster's log has ${recorded} shard streams (fixed when it was made, in the KV bucket ${shardsBucket}). Set CLUSTER_SHARDS=${recorded}.`,
+      );
+    }
+  }
+
+  /**
+   * Makes sure every shard stream exists and has a leader; answers their last sequences. One request lists the
+   * streams that exist; the missing ones are made one after the other (sixteen requests at once timed out on a loaded
+   * three-server cluster), and their leaders, elected meanwhile, are awaited together.
+   */
+  async #ensureStreams(jsm: JetStreamManager): Promise<number[]> {
+    const existing = new Map<string, StreamInfo>();
+    for await (const info of jsm.streams.list(shardSubjects)) existing.set(info.config.name, info);
+    for (const shard of this.#shards) {
+      if (existing.has(shard.stream)) continue;
+      // Every node may make a missing stream at once; making it with the same settings is idempotent, and so is a
+      // retry after a request that timed out (it may have been made all the same).
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          existing.set(
+            shard.stream,
+            await jsm.streams.add({
+              name: shard.stream,
+              subjects: [shard.subject],
+              storage: StorageType.File,
+              num_replicas: this.replicas,
+              duplicate_window: nanos(duplicateWindowMs),
+              max_msg_size: maxOperationBytes,
+            }),
+          );
+          break;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await sleep(retryPauseMs);
+        }
+      }
+    }
+    return Promise.all(
+      this.#shards.map(async (shard) => {
+        let current = existing.get(shard.stream) ?? (await jsm.streams.info(shard.stream));
+        // A stream just made elects its leader first; consumers made before that time out. A bound, not a timing.
+        for (let attempt = 0; current.cluster && !current.cluster.leader && attempt < 100; attempt += 1) {
+          await sleep(retryPauseMs);
+          const before = current;
+          current = await jsm.streams.info(shard.stream).catch(() => before);
+        }
+        const last = current.state.last_seq;
+        if (shard.applied > last) {
+          throw new ConfigError(
+            `Cluster mode: this node applied shard ${shard.index} of the log up to ${shard.applied}, but stream ${shard.stream} on NATS_URL ends at ${last}: it belongs to another cluster, or NATS lost its data. Point NATS_URL at this node's cluster, or start the node on an empty DATA_DIR.`,
+          );
+        }
+        return last;
+      }),
+    );
+  }
+
+  /**
+   * Applies every shard in order from the next sequence this node has not applied, for as long as it runs. A
    * consumer that stops (its NATS server died, the stream was electing a leader) is made again from the next
-   * unapplied sequence: applying an operation twice is impossible (the store records the applied sequence), and
-   * skipping one is too (each new consumer starts right after it).
+   * unapplied sequence: applying an operation twice is impossible (the store records each shard's applied sequence),
+   * and skipping one is too (each new consumer starts right after it).
    */
   #start(): void {
     this.#watchdog = setInterval(() => void this.#watch(), watchdogMs);
     this.#watchdog.unref();
-    this.#loop = (async () => {
-      while (!this.#closed) {
-        try {
-          await this.#consume();
-        } catch (error) {
-          if (!this.#closed) this.#options.logger.error({ err: error }, 'cluster mode: the log consumer stopped');
+    for (const shard of this.#shards) {
+      shard.loop = (async () => {
+        while (!this.#closed) {
+          try {
+            await this.#consume(shard);
+          } catch (error) {
+            if (!this.#closed) {
+              this.#options.logger.error({ err: error, shard: shard.index }, 'cluster mode: a log consumer stopped');
+            }
+          }
+          if (!this.#closed) await sleep(shard.halted ? haltedRetryMs : retryPauseMs);
         }
-        if (!this.#closed) await sleep(this.#halted ? haltedRetryMs : retryPauseMs);
-      }
-    })();
+      })();
+    }
   }
 
   /**
    * The client's own recovery does not cover every failure (a consumer whose server died while the stream elected a
-   * leader has been seen to stay silent without reporting missed heartbeats): when the stream is ahead of this node
-   * and nothing was applied for two checks in a row, the consumer is stopped, and #start makes a new one.
+   * leader has been seen to stay silent without reporting missed heartbeats): when a shard is ahead of this node and
+   * nothing of it was applied for two checks in a row, its consumer is stopped, and #start makes a new one.
    */
   async #watch(): Promise<void> {
-    // A halted node is behind on purpose: #start retries its operation; a new consumer would change nothing.
-    if (this.#watched.busy || this.#closed || this.#halted) return;
-    this.#watched.busy = true;
+    if (this.#watchBusy || this.#closed) return;
+    this.#watchBusy = true;
     try {
-      const last = await this.lastSequence();
-      this.#known = Math.max(this.#known, last);
-      const stalled = this.#applied < last && this.#applied === this.#watched.applied;
-      this.#watched.stalls = stalled ? this.#watched.stalls + 1 : 0;
-      this.#watched.applied = this.#applied;
-      if (this.#watched.stalls >= 2) {
-        this.#watched.stalls = 0;
-        this.#options.logger.error(
-          { applied: this.#applied, last },
-          'cluster mode: the log consumer made no progress; making a new one',
-        );
-        this.#messages?.stop();
+      // Each stream from its own leader, so that a shard whose leader answers is checked while another's elects one
+      // (listing every stream needs the meta leader, which a NATS server's death may take away for a while).
+      const lasts = await Promise.all(
+        this.#shards.map((shard) =>
+          this.#boundsOf(shard.index).then(
+            (b) => b.last,
+            () => null,
+          ),
+        ),
+      );
+      for (const shard of this.#shards) {
+        const last = lasts[shard.index];
+        if (last === null || last === undefined) continue;
+        shard.known = Math.max(shard.known, last);
+        // A halted shard is behind on purpose (#start retries its operation), and one waiting for the directory
+        // shard is too: a new consumer would change nothing.
+        const stalled = shard.applied < last && shard.applied === shard.watched.applied;
+        shard.watched.stalls = stalled && !shard.halted && shard.waitingFor === null ? shard.watched.stalls + 1 : 0;
+        shard.watched.applied = shard.applied;
+        if (shard.watched.stalls >= 2) {
+          shard.watched.stalls = 0;
+          this.#options.logger.error(
+            { shard: shard.index, applied: shard.applied, last },
+            'cluster mode: a log consumer made no progress; making a new one',
+          );
+          shard.messages?.stop();
+        }
       }
     } catch {
       // NATS cannot answer now (no majority): nothing to compare; the next check tries again.
     } finally {
-      this.#watched.busy = false;
+      this.#watchBusy = false;
     }
   }
 
-  async #consume(): Promise<void> {
-    const consumer = await this.#js.consumers.get(this.#stream, {
+  async #consume(shard: Shard): Promise<void> {
+    const consumer = await this.#js.consumers.get(shard.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: this.#applied + 1,
+      opt_start_seq: shard.applied + 1,
     });
     // Pulls expire every 5 s rather than 30, so missed heartbeats (every 2.5 s) show a dead server in seconds.
     const messages = await consumer.consume({ expires: consumeExpiresMs });
-    this.#messages = messages;
+    shard.messages = messages;
     if (this.#closed) messages.stop();
     void (async () => {
       for await (const status of messages.status()) {
@@ -511,18 +752,28 @@ export class NatsLog implements OperationLog, ClusterReads {
       }
     })().catch(() => undefined);
     for await (const message of messages) {
-      this.#known = Math.max(this.#known, message.seq + message.info.pending);
-      if (message.seq <= this.#applied) continue;
-      if (message.seq > this.#applied + 1) {
+      if (this.#closed) return;
+      shard.known = Math.max(shard.known, message.seq + message.info.pending);
+      if (message.seq <= shard.applied) continue;
+      if (message.seq > shard.applied + 1) {
         // The log was truncated past this node (it counted as gone, see CLUSTER_NODE_GONE_S): what it misses is only
         // in a snapshot now. It stops rather than skip operations; restarted, it restores the latest snapshot.
-        const reason = `the log was truncated past this node: it applied ${this.#applied} and the log now starts at ${message.seq}; restart the node to restore the latest cluster snapshot`;
-        if (this.#halted?.reason !== reason) this.#options.logger.error({ applied: this.#applied }, reason);
-        this.#halted = { seq: this.#applied + 1, reason };
+        const reason = `the log was truncated past this node: it applied ${shard.applied} of shard ${shard.index} and that shard now starts at ${message.seq}; restart the node to restore the latest cluster snapshot`;
+        if (shard.halted?.reason !== reason) this.#options.logger.error({ applied: shard.applied }, reason);
+        shard.halted = { shard: shard.index, seq: shard.applied + 1, reason };
         messages.stop();
         return;
       }
-      if (!(await this.#apply(message.seq, decodeOperation(message.data)))) {
+      // The ordering rule across shards (operation-shard.ts): wait until the directory holds what this was decided on.
+      const after = Number(message.headers?.get(afterHeader) || 0);
+      const directory = this.#shard(directoryShard);
+      if (shard !== directory && after > directory.applied) {
+        shard.waitingFor = after;
+        const reached = await this.#reached(directory, after, this.#closing.signal);
+        shard.waitingFor = null;
+        if (!reached) return;
+      }
+      if (!(await this.#apply(shard, message.seq, decodeOperation(message.data)))) {
         // Never past an operation this node could not apply: the consumer stops, and #start makes a new one from
         // that same operation after a pause, until it applies (the disk has room again).
         messages.stop();
@@ -531,24 +782,28 @@ export class NatsLog implements OperationLog, ClusterReads {
     }
   }
 
-  /** Applies one operation of the log; false (and the node halted) when it failed for a reason of this node's. */
-  async #apply(seq: number, op: Operation): Promise<boolean> {
+  /** Applies one operation of a shard; false (and the shard halted) when it failed for a reason of this node's. */
+  async #apply(shard: Shard, seq: number, op: Operation): Promise<boolean> {
     let applied;
     try {
-      applied = this.#options.applier.apply(this.#stream, seq, op);
+      await this.#options.applier.prepare(shard.index, seq, op);
+      applied = this.#options.applier.apply(shard.index, seq, op);
     } catch (error) {
       const reason = (error as Error).message;
-      if (this.#halted?.seq !== seq || this.#halted.reason !== reason) {
+      if (shard.halted?.seq !== seq || shard.halted.reason !== reason) {
         this.#options.logger.error(
-          { err: error, seq, operation: op.kind, id: op.id },
+          { err: error, shard: shard.index, seq, operation: op.kind, id: op.id },
           'cluster mode: an operation of the log failed on this node only; it stops here and tries again',
         );
       }
-      this.#halted = { seq, reason };
+      shard.halted = { shard: shard.index, seq, reason };
       return false;
     }
-    this.#halted = null;
-    this.#applied = Math.max(this.#applied, seq);
+    shard.halted = null;
+    shard.applied = Math.max(shard.applied, seq);
+    // Every node learns where a tenant's data lives from the operations it applies (for X-GoDB-Seq).
+    const home = homeOf(op);
+    if ('tenantId' in home && shard.index !== directoryShard) this.#tenantShards.set(home.tenantId, shard.index);
     if (applied) {
       // Kept for every node's operations (a request retried with its Idempotency-Key may reach another node), and
       // at once: a duplicate acknowledged while the tail runs finds it.
@@ -563,10 +818,44 @@ export class NatsLog implements OperationLog, ClusterReads {
       for (const resolve of this.#waiting.get(op.id) ?? []) resolve(applied.outcome);
       this.#waiting.delete(op.id);
     }
-    const done = this.#seqWaiters.filter((w) => w.seq <= this.#applied);
-    if (done.length === 0) return true;
-    this.#seqWaiters = this.#seqWaiters.filter((w) => w.seq > this.#applied);
-    for (const waiter of done) waiter.resolve();
+    shard.waiters = release(shard.waiters, shard.applied);
+    this.#totalWaiters = release(this.#totalWaiters, this.applied);
     return true;
   }
+
+  /** Shard `i` (a number checked against the shard count where it comes from a request or the shard map). */
+  #shard(i: number): Shard {
+    const shard = this.#shards[i];
+    if (!shard) throw new Error(`shard ${i} is not one of this log's ${this.#shards.length}`);
+    return shard;
+  }
+
+  /** True once `shard` reached `seq`; false when `signal` ends the wait first. */
+  #reached(shard: Shard, seq: number, signal?: AbortSignal): Promise<boolean> {
+    if (shard.applied >= seq) return Promise.resolve(true);
+    // An aborted signal fires no more 'abort' events: answer now rather than wait for ever.
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const waiter = { seq, resolve: () => resolve(true) };
+      shard.waiters.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          shard.waiters = shard.waiters.filter((w) => w !== waiter);
+          resolve(false);
+        },
+        { once: true },
+      );
+    });
+  }
 }
+
+/** Resolves the waiters whose sequence is reached; answers those left. */
+function release(waiters: { seq: number; resolve: () => void }[], applied: number) {
+  if (!waiters.some((w) => w.seq <= applied)) return waiters;
+  for (const waiter of waiters) if (waiter.seq <= applied) waiter.resolve();
+  return waiters.filter((w) => w.seq > applied);
+}
+
+/** The key of a tenant in `godb-shards`: KV keys take few characters, tenant ids any. */
+const placementKey = (tenantId: string) => `tenant.${Buffer.from(tenantId).toString('base64url') || '_'}`;

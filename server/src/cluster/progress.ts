@@ -9,8 +9,11 @@ export const progressBucket = 'godb-progress';
 /** One node's report. */
 export interface NodeProgress {
   readonly node: string;
-  /** The last sequence of the stream it applied (or, while `restoring`, the sequence of the snapshot it restores). */
-  readonly applied: number;
+  /**
+   * The last sequence it applied of each shard, index = shard (or, while `restoring`, the sequences of the snapshot
+   * it restores).
+   */
+  readonly applied: readonly number[];
   /** Wall-clock milliseconds of the report (for people reading the bucket; expiry is the bucket's TTL). */
   readonly at: number;
   /** True while the node restores a snapshot: it needs the log from `applied` + 1 on. */
@@ -25,18 +28,18 @@ export interface ProgressOptions {
   readonly goneAfterMs: number;
   readonly replicas: number;
   /** What to report now. */
-  readonly report: () => { applied: number; restoring?: boolean };
+  readonly report: () => { applied: readonly number[]; restoring?: boolean };
 }
 
 /**
- * Progress of every node in JetStream KV (`godb-progress`): each node puts its applied sequence under its NODE_ID
+ * Progress of every node in JetStream KV (`godb-progress`): each node puts its applied sequence of every shard under its NODE_ID
  * every few seconds (a sixth of the gone-after time, at most 5 s); the bucket's TTL removes the key of a node that
- * stopped reporting, so {@link ClusterProgress.live} lists only the nodes heard from within that time. The log is
- * never truncated past the slowest of them.
+ * stopped reporting, so {@link ClusterProgress.live} lists only the nodes heard from within that time. A shard is
+ * never truncated past the slowest of them on that shard.
  *
  * @example
  *   const progress = await ClusterProgress.start(nc, { node: 'a', goneAfterMs: 900_000, replicas: 3, report });
- *   Math.min(...(await progress.live()).map((p) => p.applied));
+ *   Math.min(...(await progress.live()).map((p) => p.applied[3] ?? 0)); // the slowest on shard 3
  */
 export class ClusterProgress {
   readonly #kv: KV;

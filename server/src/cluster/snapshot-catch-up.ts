@@ -9,7 +9,7 @@ import type { ObjectStore } from '../engine/files/object-store.js';
 import { restoreSnapshot } from '../engine/snapshots/restore.js';
 import { archiveKey } from '../engine/snapshots/snapshots.js';
 import { clusterBucket, type VerifiedSnapshot } from './cluster-snapshots.js';
-import { defaultStream } from './nats-log.js';
+import { shardStream } from '../engine/cluster/operation-shard.js';
 import { NatsObjectStore, snapshotBucket } from './nats-object-store.js';
 import { progressBucket, type NodeProgress } from './progress.js';
 
@@ -17,6 +17,8 @@ export interface SnapshotCatchUpOptions {
   readonly servers: readonly string[];
   readonly nodeId: string;
   readonly dataDir: string;
+  /** How many shard streams the log has (CLUSTER_SHARDS). */
+  readonly shards: number;
   /** The shared store of cluster snapshots when it is S3; null: the JetStream object store. */
   readonly store: ObjectStore | null;
   /** Where the snapshot's uploaded files go (the node's file store). */
@@ -31,20 +33,23 @@ export interface SnapshotCatchUpOptions {
 /** What a node restored before it opened its store. */
 export interface RestoredSnapshot {
   readonly id: string;
+  /** The operations it includes, over every shard (the sum of `shards`). */
   readonly seq: number;
+  /** The last sequence of each shard it includes (index = shard). */
+  readonly shards: readonly number[];
   /** Where the node's previous data went (kept for the operator), when it had any. */
   readonly previousData?: string;
 }
 
 /**
  * Catch-up from a cluster snapshot, run before the engine opens the data folder. A node restores the newest
- * verified cluster snapshot when the log no longer holds what it needs (its applied sequence + 1 is below the
- * stream's first: the log was truncated while it was away, or gone) or when it has no store at all (new or wiped)
+ * verified cluster snapshot when the log no longer holds what it needs (its applied sequence + 1 of some shard is below
+ * that shard's first: it was truncated while the node was away, or gone) or when it has no store at all (new or wiped)
  * and a snapshot exists (faster than replaying the whole log). It first reports the snapshot's sequence as its
  * progress, renewed until the restore ends, so the log is not truncated past it meanwhile (nor that snapshot's
  * archive deleted); a previous store is moved aside into `DATA_DIR/replaced-<time>/`, never deleted; the archive's
  * checksums are checked before anything is moved into place (SNAPSHOT_CORRUPT: the next kept snapshot is tried); the
- * taking node's own rows are dropped (see dropNodeLocalRows). The node then replays the log after the snapshot's sequence as usual.
+ * taking node's own rows are dropped (see dropNodeLocalRows). The node then replays each shard after the snapshot's sequence of it as usual.
  *
  * @example const restored = await catchUpFromSnapshot({ servers, nodeId, dataDir, store: null, files, … });
  */
@@ -52,26 +57,37 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
   const nc = await connect({ servers: [...options.servers], name: `godb-${options.nodeId}-catch-up` });
   try {
     const jsm = await jetstreamManager(nc);
-    const first = await jsm.streams
-      .info(defaultStream)
-      .then((info) => info.state.first_seq)
-      .catch(() => null);
-    if (first === null) return null; // no log yet: nothing to catch up with
+    const found = new Map<string, number>();
+    for await (const info of jsm.streams.list('godb.ops.*')) found.set(info.config.name, info.state.first_seq);
+    const firsts: number[] = [];
+    for (let shard = 0; shard < options.shards; shard += 1) {
+      const first = found.get(shardStream(shard));
+      if (first === undefined) return null; // no log yet (or not all of it): nothing to catch up with
+      firsts.push(first);
+    }
     const hasStore = existsSync(join(options.dataDir, 'godb.sqlite'));
-    const applied = appliedOnDisk(options.dataDir, defaultStream);
-    const truncatedPast = applied + 1 < first;
+    const applied = appliedOnDisk(options.dataDir, options.shards);
+    // Behind on any shard's first sequence: that shard was truncated past this node.
+    const truncatedPast = firsts.some((first, shard) => (applied[shard] ?? 0) + 1 < first);
+    const total = applied.reduce((sum, seq) => sum + seq, 0);
     const replicas = Math.min(3, options.servers.length);
     const verified = await new Kvm(nc)
       .open(clusterBucket)
       .then((kv) => kv.get('snapshots'))
       .then((entry) => (entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : []))
       .catch((): VerifiedSnapshot[] => []);
-    // Only snapshots from which the log continues (every one, unless truncation outran them) and that are ahead.
-    const usable = verified.filter((s) => s.seq + 1 >= first && s.seq > applied);
+    // Only snapshots from which every shard continues (every one, unless truncation outran them) and that are ahead.
+    const usable = verified.filter(
+      (s) =>
+        Array.isArray(s.shards) &&
+        s.shards.length === options.shards &&
+        firsts.every((first, shard) => (s.shards[shard] ?? 0) + 1 >= first) &&
+        s.seq > total,
+    );
     if (!truncatedPast && (hasStore || usable.length === 0)) return null;
     if (usable.length === 0) {
       throw new ConfigError(
-        `Cluster mode: this node applied the log up to ${applied}, but the log now starts at ${first} and no verified cluster snapshot continues from there (${verified.length} listed). Start it once a snapshot was taken, or copy a node's data folder.`,
+        `Cluster mode: this node applied the shards of the log up to ${applied.join(', ')}, but they now start at ${firsts.join(', ')} and no verified cluster snapshot continues from there (${verified.length} listed). Start it once a snapshot was taken, or copy a node's data folder.`,
       );
     }
     const store = options.store ?? (await NatsObjectStore.open(nc, snapshotBucket, replicas));
@@ -88,7 +104,7 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
           options.nodeId,
           JSON.stringify({
             node: options.nodeId,
-            applied: snapshot.seq,
+            applied: snapshot.shards,
             at: Date.now(),
             restoring: true,
             snapshot: snapshot.id,
@@ -102,7 +118,7 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
       if (previousData === undefined && hasStore) previousData = moveAside(options.dataDir);
       options.onRestoring?.(snapshot);
       options.logger.info(
-        { snapshot: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes, applied, log_starts_at: first },
+        { snapshot: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes, applied, shards_start_at: firsts },
         'cluster mode: restoring the latest cluster snapshot before replaying the log',
       );
       try {
@@ -122,7 +138,12 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
         { snapshot: snapshot.id, seq: snapshot.seq, dropped_node_local_rows: dropped },
         'cluster mode: restored the cluster snapshot; replaying the log after it',
       );
-      return { id: snapshot.id, seq: snapshot.seq, ...(previousData !== undefined && { previousData }) };
+      return {
+        id: snapshot.id,
+        seq: snapshot.seq,
+        shards: snapshot.shards,
+        ...(previousData !== undefined && { previousData }),
+      };
     }
     throw lastError instanceof Error ? lastError : new Error('no cluster snapshot could be restored');
   } finally {

@@ -4,7 +4,8 @@ import type { Consistency } from './context.js';
 /**
  * Cluster mode's read options as a transport received them (HTTP headers, gRPC metadata), so that every operation
  * takes them without a field in its schema: `x-godb-consistency: strong` (everything the log holds now; `local`, the
- * default, answers from what this node applied) and `x-godb-min-seq: <n>` (an `x-godb-seq` from an earlier answer).
+ * default, answers from what this node applied) and `x-godb-min-seq: <shard>:<seq>,…` (an `x-godb-seq` from an earlier
+ * answer: the place of each shard it depends on).
  * Undefined when neither is given; a bad value is VALIDATION_FAILED naming `<where>.<name>`. A node without
  * `NATS_URL` checks them the same way and has nothing to wait for.
  *
@@ -19,12 +20,20 @@ export function consistencyOf(level: unknown, minSeq: unknown, where: 'headers' 
       { field: `${where}.x-godb-consistency` },
     );
   }
-  if (minSeq !== undefined && !/^\d{1,15}$/.test(String(minSeq))) {
+  const text = minSeq === undefined ? undefined : String(minSeq);
+  if (text !== undefined && !/^\d{1,3}:\d{1,15}(,\d{1,3}:\d{1,15})*$/.test(text)) {
     throw createError(
       'VALIDATION_FAILED',
-      { detail: 'X-GoDB-Min-Seq is a sequence number (an X-GoDB-Seq answer header)' },
+      {
+        detail: 'X-GoDB-Min-Seq is an X-GoDB-Seq answer header: shard:sequence pairs, comma-separated (0:17,5:42)',
+      },
       { field: `${where}.x-godb-min-seq` },
     );
   }
-  return { strong: level === 'strong', ...(minSeq !== undefined && { minSeq: Number(minSeq) }) };
+  const seqs: Record<number, number> = {};
+  for (const pair of text?.split(',') ?? []) {
+    const [shard, seq] = pair.split(':').map(Number) as [number, number];
+    seqs[shard] = Math.max(seqs[shard] ?? 0, seq);
+  }
+  return { strong: level === 'strong', ...(text !== undefined && { minSeq: seqs }) };
 }

@@ -1,5 +1,6 @@
 import {
   clusterHandling,
+  type ClusterHandling,
   createError,
   tenantDataCategories,
   type CatalogueOperation,
@@ -203,8 +204,11 @@ export interface Services {
   invoke(operation: CatalogueOperation, input: Parameters<AnyUseCase>[0], ctx: RequestContext): Promise<unknown>;
   /** The issue an operation waits for, or undefined when it is implemented. */
   pendingIssue(id: OperationId): number | undefined;
-  /** Cluster mode: the last sequence of the log this node applied (answers carry it as X-GoDB-Seq); else null. */
-  clusterPosition(): number | null;
+  /**
+   * Cluster mode: this node's place in the shards an answer to a caller of `tenantId` depends on (the directory's and
+   * the tenant's, `0:17,5:42`; answers carry it as X-GoDB-Seq); else null.
+   */
+  clusterPosition(tenantId?: string): string | null;
 }
 
 /** The lines of a streamed answer, then `end` however the reading stops. */
@@ -269,13 +273,17 @@ export function createServices(given: ServiceDeps): Services {
     async invoke(operation, input, ctx) {
       refuseWhileStarting();
       authorize(operation.access, ctx.principal);
-      if (deps.log && clusterHandling[operation.id] === 'refused') {
+      // None is refused today; an operation added to the catalogue may be, until the log carries it.
+      const handlings: Readonly<Record<string, ClusterHandling>> = clusterHandling;
+      if (deps.log && handlings[operation.id] === 'refused') {
         throw createError('CLUSTER_NOT_REPLICATED', {
           operation: `${operation.http.method} ${operation.http.path}`,
           detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',
         });
       }
-      if (deps.cluster && ctx.consistency) await deps.cluster.catchUp(ctx.consistency, ctx.signal);
+      if (deps.cluster && ctx.consistency) {
+        await deps.cluster.catchUp(ctx.consistency, ctx.principal?.tenantId, ctx.signal);
+      }
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
         throw createError('NOT_IMPLEMENTED', {
@@ -306,7 +314,7 @@ export function createServices(given: ServiceDeps): Services {
         if (!streamed) end?.();
       }
     },
-    clusterPosition: () => deps.cluster?.position() ?? null,
+    clusterPosition: (tenantId) => deps.cluster?.position(tenantId) ?? null,
     pendingIssue(id) {
       const entry = table[id];
       return 'pendingIssue' in entry ? entry.pendingIssue : undefined;

@@ -2,10 +2,11 @@ import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 
 /**
- * The store's side of the replicated log: the last sequence of each stream this node applied (`cluster_applied`),
- * written in the transaction of the operation it records, so a restart resumes after it.
+ * The store's side of the replicated log: the last sequence of each shard stream this node applied
+ * (`cluster_applied(shard, seq)`), written in the transaction of the operation it records, so a restart resumes after
+ * it.
  *
- * @example const applied = new AppliedRows(db); applied.record('godb', 42); applied.last('godb'); // 42
+ * @example const applied = new AppliedRows(db); applied.record(3, 42); applied.last(3); // 42
  */
 export class AppliedRows {
   readonly #sql: StatementCache;
@@ -14,19 +15,33 @@ export class AppliedRows {
     this.#sql = new StatementCache(db);
   }
 
-  /** The last sequence of `stream` applied here (0: none). */
-  last(stream: string): number {
-    const seq = this.#sql.get('SELECT seq FROM cluster_applied WHERE stream = ?').pluck().get(stream) as
+  /** The last sequence of shard `shard` applied here (0: none). */
+  last(shard: number): number {
+    const seq = this.#sql.get('SELECT seq FROM cluster_applied WHERE shard = ?').pluck().get(shard) as
       number | undefined;
     return seq ?? 0;
   }
 
-  /** Records `seq` as the last applied of `stream`; call inside the transaction that applies it. */
-  record(stream: string, seq: number): void {
+  /** Records `seq` as the last applied of `shard`; call inside the transaction that applies it. */
+  record(shard: number, seq: number): void {
     this.#sql
       .get(
-        'INSERT INTO cluster_applied (stream, seq) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq',
+        'INSERT INTO cluster_applied (shard, seq) VALUES (?, ?) ON CONFLICT (shard) DO UPDATE SET seq = excluded.seq',
       )
-      .run(stream, seq);
+      .run(shard, seq);
+  }
+
+  /**
+   * What this store applied of the single stream of before the shards (GODB_OPS), or 0: such a store cannot join a
+   * sharded cluster (its sequences mean nothing on a shard).
+   */
+  singleStream(): number {
+    const table = this.#sql
+      .get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cluster_applied_single_stream'")
+      .get();
+    if (!table) return 0;
+    return (
+      (this.#sql.get('SELECT COALESCE(MAX(seq), 0) FROM cluster_applied_single_stream').pluck().get() as number) ?? 0
+    );
   }
 }

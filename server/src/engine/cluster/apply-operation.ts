@@ -3,11 +3,17 @@ import type { Collections } from '../collections/collections.js';
 import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { JobStore } from '../jobs/job-store.js';
+import type { Outbox } from '../mail/outbox.js';
+import type { OnlineRestore } from '../snapshots/online-restore.js';
+import type { Snapshots } from '../snapshots/snapshots.js';
+import { Fences } from './fence-rows.js';
+import type { DocumentFiles } from '../files/document-files.js';
 import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { AppliedRows } from './applied-rows.js';
-import type { Operation } from './operation.js';
+import { fencedOut, type Operation } from './operation.js';
 import type { OperationClock } from './operation-clock.js';
 
 export interface ApplierDeps {
@@ -18,7 +24,16 @@ export interface ApplierDeps {
   readonly documents: Documents;
   readonly apiKeys: ApiKeyStore;
   readonly maintenance: Maintenance;
+  readonly jobs: JobStore;
+  readonly outbox: Outbox;
+  /** The snapshots users take (their store is shared by the cluster) and restores into this node. */
+  readonly snapshots: Snapshots | null;
+  readonly restore: OnlineRestore | null;
   readonly clock: OperationClock;
+  /** The cluster's shared store of uploaded files, when there is one. */
+  readonly files: DocumentFiles | null;
+  /** This node's id (NODE_ID): it deletes the shared files that the operations it took purge. */
+  readonly node: string;
 }
 
 /** What applying an operation answered: its value, or the catalogue error every node refused it with. */
@@ -34,7 +49,7 @@ const noTail = () => Promise.resolve();
 
 /**
  * Applies operations of the replicated log to this node's store, in log order. Each operation is applied
- * synchronously, in one SQLite transaction with the stream's applied sequence, and the in-memory indexes follow
+ * synchronously, in one SQLite transaction with its shard's applied sequence, and the in-memory indexes follow
  * only once it committed: a crash or a failure can neither apply an operation twice nor skip one.
  *
  * An operation the catalogue refuses (a duplicate e-mail, a document the writer may not delete: a 4xx) is refused the
@@ -45,15 +60,51 @@ const noTail = () => Promise.resolve();
 export class OperationApplier {
   readonly #deps: ApplierDeps;
   readonly #applied: AppliedRows;
+  readonly #fences: Fences;
+  /** What the asynchronous part of an operation (see prepare) answered, by operation id, until it is applied. */
+  readonly #prepared = new Map<string, Outcome>();
 
   constructor(deps: ApplierDeps) {
     this.#deps = deps;
     this.#applied = new AppliedRows(deps.db);
+    this.#fences = new Fences(deps.db);
   }
 
-  /** The last sequence of `stream` applied here (0: none). */
-  applied(stream: string): number {
-    return this.#applied.last(stream);
+  /** The last sequence of shard `shard` applied here (0: none). */
+  applied(shard: number): number {
+    return this.#applied.last(shard);
+  }
+
+  /** What this store applied of the single stream of before the shards (0: nothing; see AppliedRows). */
+  appliedSingleStream(): number {
+    return this.#applied.singleStream();
+  }
+
+  /**
+   * The part of an operation that cannot run in one synchronous transaction, run (and awaited) right before `apply`
+   * records it: a snapshot restore (the archive read from the shared store, checked, and its tenant's rows replaced
+   * in slices). Restoring the same archive again ends the same, so a crash between the two is harmless: the restore
+   * runs again when the operation is applied after the restart. A refusal of the catalogue (SNAPSHOT_CORRUPT …)
+   * is the operation's outcome, alike everywhere; any other failure throws, and the caller halts and tries again.
+   */
+  async prepare(shard: number, seq: number, op: Operation): Promise<void> {
+    if (op.kind !== 'restore-snapshot' || seq <= this.applied(shard) || this.#prepared.has(op.id)) return;
+    const { snapshots, restore } = this.#deps;
+    try {
+      if (!snapshots || !restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
+      const archive = await snapshots.kept(op.archive);
+      const staged = await restore.stage(archive.body, {
+        tenantId: op.restorer.tenantId,
+        keepTenants: op.restorer.keepTenants,
+        trustIndexFiles: op.restorer.trustIndexFiles,
+      });
+      // Nothing to drain: the tenant's writes under way come after this operation in the log.
+      const report = await restore.apply(staged);
+      this.#prepared.set(op.id, { value: { ...report, snapshot_id: op.snapshotId } });
+    } catch (error) {
+      if (!isGoDBError(error) || error.status >= 500) throw error;
+      this.#prepared.set(op.id, { error });
+    }
   }
 
   /**
@@ -61,16 +112,20 @@ export class OperationApplier {
    * and the sequence are committed and the indexes updated; `tail` is left to the caller. Throws, with nothing
    * recorded, when the failure is not a refusal of the catalogue.
    */
-  apply(stream: string, seq: number, op: Operation): Applied | null {
+  apply(shard: number, seq: number, op: Operation): Applied | null {
     const { db, text, clock, documents } = this.#deps;
-    if (seq <= this.applied(stream)) return null;
+    if (seq <= this.applied(shard)) return null;
     return documents.holdingIndexUpdates(() =>
       transaction(db, [text], () => {
-        this.#applied.record(stream, seq);
+        this.#applied.record(shard, seq);
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
+          // The files store is shared: the node that took the operation deletes the files it purges, once.
+          const run = () => clock.during(op.now, () => this.#run(op));
+          const { files } = this.#deps;
+          const shared = files && op.node !== this.#deps.node ? files : null;
           return documents.holdingIndexUpdates(() =>
-            transaction(db, [text], () => clock.during(op.now, () => this.#run(op))),
+            transaction(db, [text], () => (shared ? shared.othersDelete(run) : run())),
           );
         } catch (error) {
           // A refusal of the catalogue (EMAIL_EXISTS, FORBIDDEN …: a 4xx) depends only on the state, which every
@@ -85,7 +140,7 @@ export class OperationApplier {
 
   /** The write itself, synchronously, inside the caller's transaction. */
   #run(op: Operation): Applied {
-    const { directory, collections, documents, apiKeys, maintenance } = this.#deps;
+    const { directory, collections, documents, apiKeys, maintenance, jobs, outbox } = this.#deps;
     const done = (value: unknown): Applied => ({ outcome: { value }, tail: noTail });
     switch (op.kind) {
       case 'create-user':
@@ -101,7 +156,9 @@ export class OperationApplier {
             throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
           }
         }
-        return done(documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn));
+        return done(
+          documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn, op.fileKeys),
+        );
       }
       case 'delete-document': {
         const { removed, tail } = documents.deleteNow(op.viewer, op.documentId, {
@@ -131,6 +188,20 @@ export class OperationApplier {
         return done(op.method === 'refresh' ? maintenance.refresh(op.tenantId) : maintenance.recluster(op.tenantId));
       case 'revoke-api-key':
         return done(apiKeys.revoke(op));
+      case 'mail':
+        // A mark of a relay whose lease was taken over since (a newer token applied): refused here as everywhere.
+        if (op.fence && !this.#fences.admit(op.fence.duty, op.fence.token)) return done(fencedOut);
+        return done((outbox[op.method] as (...args: unknown[]) => unknown).apply(outbox, op.args));
+      case 'restore-snapshot': {
+        // Restored by prepare, right before; recorded now.
+        const outcome = this.#prepared.get(op.id);
+        if (!outcome) throw new Error(`the restore of ${op.snapshotId} was not prepared on this node`);
+        this.#prepared.delete(op.id);
+        if ('error' in outcome) throw outcome.error;
+        return done(outcome.value);
+      }
+      case 'job':
+        return done((jobs[op.method] as (...args: unknown[]) => unknown).apply(jobs, op.args));
     }
   }
 }

@@ -2,6 +2,8 @@ import type { CreateCollectionRequest, UpdateCollectionRequest } from '@godb/con
 import type { NewApiKey, RevokeApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { JobStore } from '../jobs/job-store.js';
+import type { Outbox } from '../mail/outbox.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
 
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
@@ -23,6 +25,31 @@ export type DocumentCall = {
   [M in keyof DocumentWrites]: { readonly method: M; readonly args: Parameters<DocumentWrites[M]> };
 }[keyof DocumentWrites];
 
+/** The jobs' writes that travel in the log as a method and its arguments (ids decided by the taking node). */
+export type JobStoreWrites = Pick<JobStore, 'create' | 'update' | 'updateLines' | 'abandon'>;
+
+/** One call of a job write, as data. */
+export type JobCall = {
+  [M in keyof JobStoreWrites]: { readonly method: M; readonly args: Parameters<JobStoreWrites[M]> };
+}[keyof JobStoreWrites];
+
+/** The outbox's writes that travel in the log as a method and its arguments (ids decided by the taking node). */
+export type OutboxWrites = Pick<Outbox, 'enqueue' | 'markSent' | 'markFailed'>;
+
+/** One call of an outbox write, as data. */
+export type MailCall = {
+  [M in keyof OutboxWrites]: { readonly method: M; readonly args: Parameters<OutboxWrites[M]> };
+}[keyof OutboxWrites];
+
+/** What a lease holder's operation carries: its duty and the lease's fencing token (see engine/cluster/fence-rows.ts). */
+export interface Fence {
+  readonly duty: string;
+  readonly token: number;
+}
+
+/** What applying a fenced operation answers when a newer holder's token was applied before it: nothing changed. */
+export const fencedOut = { fenced: true } as const;
+
 /**
  * What a replicated write carries, decided by the node that takes the request before it is published: ids,
  * password hashes, embeddings (inside the prepared documents' chunks). Applying it reads no clock but the
@@ -41,6 +68,11 @@ export type OperationBody =
       readonly expectedVersion?: number;
       /** The access stamps of the existing documents it writes over, as the taking node decided on them. */
       readonly decidedOn?: Readonly<Record<string, string>>;
+      /**
+       * The keys of the documents' files (`file_content`) in the cluster's shared store, one per document (null: no
+       * file), stored by the taking node before it published: operations carry keys, never file bytes.
+       */
+      readonly fileKeys?: readonly (string | null)[];
     }
   | {
       readonly kind: 'delete-document';
@@ -81,7 +113,36 @@ export type OperationBody =
       readonly method: 'refresh' | 'recluster';
       readonly tenantId: string;
     }
-  | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey);
+  | ({ readonly kind: 'revoke-api-key' } & RevokeApiKey)
+  /** A job's creation, progress or end (the work runs on the node the job names; every node holds the job). */
+  | ({ readonly kind: 'job' } & JobCall)
+  /**
+   * A snapshot restored on every node, in log order: `archive` is the copy of its archive the taking node kept in
+   * the shared snapshot store (see Snapshots.keep); the restore runs before the operation is recorded (see
+   * OperationApplier.prepare).
+   */
+  | {
+      readonly kind: 'restore-snapshot';
+      readonly snapshotId: string;
+      readonly archive: string;
+      /** Who restores: a tenant admin's tenant (undefined: the super admin), and the node's own tenants. */
+      readonly restorer: {
+        readonly tenantId?: string;
+        readonly keepTenants: readonly string[];
+        readonly trustIndexFiles: boolean;
+      };
+    }
+  /** The mail outbox: messages queued on any node; the relay's marks (lease holder only) carry its fence. */
+  | ({ readonly kind: 'mail'; readonly fence?: Fence } & MailCall);
+
+/**
+ * Whether the operation is part of what a request writes, and so takes the next rank of the request's
+ * Idempotency-Key (see ClusterReads.idempotent). Not so: a job's changes (how many a request makes depends on time)
+ * and a lease holder's fenced operations (the mail relay, which a request may kick, works for no request).
+ */
+export function rankedByRequest(body: OperationBody): boolean {
+  return body.kind !== 'job' && !(body.kind === 'mail' && body.fence !== undefined);
+}
 
 /** A body's own `id` would be overwritten by the operation's message id: a type error instead (name it keyId …). */
 type NoId<T extends true> = T;
@@ -108,24 +169,31 @@ export interface OperationLog {
 
 /** What a caller asks of a cluster node's progress before it is answered (ignored on an embedded node). */
 export interface Consistency {
-  /** Wait until the node applied this sequence (an X-GoDB-Seq a write answered, on any node). */
-  readonly minSeq?: number;
-  /** Wait until the node applied everything the log held when the request arrived. */
+  /**
+   * Wait until the node applied these sequences, by shard (an X-GoDB-Seq a write answered, on any node: `0:17,5:42`
+   * is `{ 0: 17, 5: 42 }`).
+   */
+  readonly minSeq?: Readonly<Record<number, number>>;
+  /** Wait until the node applied everything the caller's shards held when the request arrived. */
   readonly strong?: boolean;
 }
 
 /** What the services ask of cluster mode's log besides submitting writes (NatsLog implements it). */
 export interface ClusterReads {
   /**
-   * Resolves once this node has applied what `want` asks for; throws CLUSTER_LAGGING when that takes longer than
-   * the node's bound, VALIDATION_FAILED for a sequence the log has not reached.
+   * Resolves once this node has applied what `want` asks for — with `strong`, the directory shard's and `tenantId`'s
+   * shard's last sequences, never another tenant's; throws CLUSTER_LAGGING when that takes longer than the node's
+   * bound, VALIDATION_FAILED for a sequence the log has not reached.
    */
-  catchUp(want: Consistency, signal?: AbortSignal): Promise<void>;
-  /** The last sequence this node applied: a token (X-GoDB-Seq) another node can be asked to reach. */
-  position(): number;
+  catchUp(want: Consistency, tenantId?: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * This node's place in the shards an answer to a caller of `tenantId` depends on (the directory's, and the
+   * tenant's): a token (X-GoDB-Seq, `0:17,5:42`) another node can be asked to reach.
+   */
+  position(tenantId?: string): string;
   /**
    * While this node catches up with what the log held when it started, and finishes its start: where it is (`target`
-   * is that sequence); undefined once it serves.
+   * is what the shards held then, summed); undefined once it serves.
    */
   startingUp(): { readonly applied: number; readonly target: number; readonly from: number } | undefined;
   /**

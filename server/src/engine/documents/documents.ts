@@ -353,16 +353,27 @@ export class Documents {
     expectedVersion?: number,
     decidedOn?: DecidedOn,
   ): Promise<{ id: string; version: number }[]> {
-    refuseFileContent(prepared, path);
-    signal?.throwIfAborted();
-    return (await log.submit({
-      kind: 'write-documents',
-      viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
-      documents: prepared,
-      paths: prepared.map((_d, i) => path(i)),
-      ...(expectedVersion !== undefined && { expectedVersion }),
-      ...(decidedOn !== undefined && { decidedOn }),
-    })) as { id: string; version: number }[];
+    // Files go to the cluster's shared store first (the JetStream object store, or the S3 bucket), and the operation
+    // carries their keys, not their bytes: every node records the same key, and any node downloads the file.
+    const stored = await this.#uploadFiles(viewer, prepared);
+    const keys = [...stored.values()];
+    try {
+      signal?.throwIfAborted();
+      return (await log.submit({
+        kind: 'write-documents',
+        viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
+        documents: prepared.map((doc) => (stored.has(doc) ? { ...doc, fileContent: undefined } : doc)),
+        paths: prepared.map((_d, i) => path(i)),
+        ...(expectedVersion !== undefined && { expectedVersion }),
+        ...(decidedOn !== undefined && { decidedOn }),
+        ...(keys.length > 0 && { fileKeys: prepared.map((doc) => stored.get(doc) ?? null) }),
+      })) as { id: string; version: number }[];
+    } catch (error) {
+      // Refused (by every node alike, or before it was published): no row names the files. A 5xx may be in the log
+      // all the same (CLUSTER_LAGGING says so), so its files stay.
+      if (keys.length > 0 && (!isGoDBError(error) || error.status < 500)) await this.#deps.files?.discard(keys);
+      throw error;
+    }
   }
 
   /** Writes on this node only: the embedded store, or an operation of the replicated log being applied. */
@@ -386,16 +397,22 @@ export class Documents {
 
   /**
    * Cluster mode: writes an operation's documents synchronously, inside the applier's transaction. Operations
-   * carry no file content (the node that takes the request refuses it), so there is nothing to upload first.
+   * carry no file content: the taking node stored the files in the shared store, and `fileKeys` names them (one
+   * entry per document, null for none), so there is nothing to upload here.
    */
   writeNow(
     viewer: Viewer,
     prepared: readonly PreparedDocument[],
     path: (i: number) => string,
     decidedOn?: DecidedOn,
+    fileKeys?: readonly (string | null)[],
   ): { id: string; version: number }[] {
-    refuseFileContent(prepared, path);
-    return this.#commit(viewer, prepared, path, new Map(), decidedOn);
+    const stored = new Map<PreparedDocument, string>();
+    prepared.forEach((doc, i) => {
+      const key = fileKeys?.[i];
+      if (key) stored.set(doc, key);
+    });
+    return this.#commit(viewer, prepared, path, stored, decidedOn);
   }
 
   async #writeWithFiles(
@@ -1113,15 +1130,4 @@ export interface DeleteOptions {
   readonly recursive: boolean;
   readonly permanent: boolean;
   readonly decidedOn?: DecidedOn;
-}
-
-/** Cluster mode carries no file content in operations: a document with `file_content` is refused, naming it. */
-function refuseFileContent(prepared: readonly PreparedDocument[], path: (i: number) => string): void {
-  const withFile = prepared.findIndex((doc) => doc.fileContent !== undefined);
-  if (withFile < 0) return;
-  throw createError(
-    'CLUSTER_NOT_REPLICATED',
-    { operation: 'A document with file_content', detail: 'Store the file elsewhere and give its file_url.' },
-    { field: `${path(withFile)}.file_content` },
-  );
 }

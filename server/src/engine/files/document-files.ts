@@ -21,6 +21,7 @@ export interface DeletionReport {
 export class DocumentFiles {
   readonly store: ObjectStore;
   readonly #owed: FileDeletions;
+  #othersDelete = false;
 
   constructor(db: Db, store: ObjectStore) {
     this.store = store;
@@ -40,7 +41,21 @@ export class DocumentFiles {
 
   /** Records keys to delete; call inside the transaction that drops their documents. */
   owe(keys: readonly string[]): void {
-    this.#owed.owe(keys);
+    if (!this.#othersDelete) this.#owed.owe(keys);
+  }
+
+  /**
+   * Runs `work` with the deletions it owes left to another node: in cluster mode the store is shared, and only the
+   * node that took an operation deletes the objects it purges (once), while every node applies its rows.
+   */
+  othersDelete<T>(work: () => T): T {
+    const before = this.#othersDelete;
+    this.#othersDelete = true;
+    try {
+      return work();
+    } finally {
+      this.#othersDelete = before;
+    }
   }
 
   /** Deletes now what a failed write uploaded; what the store refuses is owed for the next pass. */

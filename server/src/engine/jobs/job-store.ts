@@ -56,7 +56,27 @@ interface JobRow {
   updated_ms: number | null;
 }
 
-/** Progress of long work (asynchronous imports), kept in the store so it survives restarts. */
+/** A new job, its id decided by the caller (in cluster mode, before the operation that creates it is published). */
+export interface NewJob {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly kind: string;
+  readonly total: number;
+  /** Cluster mode: the node that runs the work (NODE_ID); null on an embedded node. */
+  readonly node: string | null;
+}
+
+/** A fresh job id. */
+export function newJobId(): string {
+  return `job-${randomUUID()}`;
+}
+
+/**
+ * Progress of long work (asynchronous imports), kept in the store so it survives restarts. Every write reads the
+ * time from the engine's clock once: the time its caller decided (an operation's `now` in cluster mode, where jobs
+ * are replicated so that any node answers GET /api/v1/jobs/{id}; see service/jobs/job-writes.ts).
+ */
 export class JobStore {
   readonly #db: Db;
   readonly #clock: Clock;
@@ -64,23 +84,44 @@ export class JobStore {
   constructor(db: Db, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
-    // Work that was running when the process stopped will not resume: say so rather than show it running forever.
-    this.#db
-      .prepare(
-        "UPDATE jobs SET status = 'failed', error = 'the server stopped during this job; ' || processed || ' of ' || total || ' items were written', updated_at = ? WHERE status IN ('queued', 'running')",
-      )
-      .run(unixSeconds(clock));
   }
 
-  create(tenantId: string, userId: string, kind: string, total: number): Job {
-    const id = `job-${randomUUID()}`;
+  create(job: NewJob): Job {
     const now = unixSeconds(this.#clock);
     this.#db
       .prepare(
-        "INSERT INTO jobs (id, tenant_id, user_id, kind, status, processed, total, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
+        "INSERT INTO jobs (id, tenant_id, user_id, kind, status, processed, total, created_at, updated_at, node) VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)",
       )
-      .run(id, tenantId, userId, kind, total, now, now);
-    return { id, status: 'queued', processed: 0, total };
+      .run(job.id, job.tenantId, job.userId, job.kind, job.total, now, now, job.node);
+    return { id: job.id, status: 'queued', processed: 0, total: job.total };
+  }
+
+  /**
+   * Marks failed, saying why, the jobs still queued or running of `node` (null: an embedded node's, all of them):
+   * work that was running when its process stopped will not resume, and is not shown running for ever. Answers how
+   * many it marked.
+   */
+  abandon(node: string | null, why: 'restarted' | 'gone'): number {
+    const cause =
+      node === null
+        ? "'the server stopped during this job; '"
+        : why === 'restarted'
+          ? "'the node that ran this job (' || node || ') stopped during it; '"
+          : "'the node that ran this job (' || node || ') left the cluster during it; '";
+    return this.#db
+      .prepare(
+        `UPDATE jobs SET status = 'failed', error = ${cause} || processed || ' of ' || total || ' items were written', updated_at = ?
+         WHERE status IN ('queued', 'running') AND node IS ?`,
+      )
+      .run(unixSeconds(this.#clock), node).changes;
+  }
+
+  /** The nodes that run jobs still queued or running (cluster mode: the lease holder fails those of gone nodes). */
+  runningOn(): string[] {
+    return this.#db
+      .prepare("SELECT DISTINCT node FROM jobs WHERE status IN ('queued', 'running') AND node IS NOT NULL")
+      .pluck()
+      .all() as string[];
   }
 
   update(id: string, change: { status?: JobStatus; processed?: number; error?: string }): void {

@@ -22,6 +22,11 @@ export interface StoredMail extends OutgoingMail {
 /** After this many failed attempts a message is marked failed (it stays in the outbox for an operator). */
 export const maxAttempts = 20;
 
+/** A fresh id for a message of the outbox. */
+export function newMailId(): string {
+  return `mail-${randomUUID()}`;
+}
+
 /**
  * The mail outbox: every message is committed here before any delivery attempt, so nothing is lost when the
  * SMTP server is down; the relay delivers due messages and reschedules failures with exponential backoff.
@@ -35,8 +40,11 @@ export class Outbox {
     this.#clock = clock;
   }
 
-  /** Stores messages in one transaction; returns their ids. */
-  enqueue(messages: readonly OutgoingMail[]): string[] {
+  /**
+   * Stores messages in one transaction, under the ids given (decided by the caller, see newMailId: in cluster mode
+   * before the operation is published, so every node stores the same); returns their ids.
+   */
+  enqueue(messages: readonly (OutgoingMail & { readonly id: string })[]): string[] {
     const now = this.#clock.now();
     const insert = this.#db.prepare(
       `INSERT INTO outbox (id, kind, sender, client, to_address, reply_to, subject, body, status, next_attempt_at, created_at)
@@ -44,7 +52,7 @@ export class Outbox {
     );
     return this.#db.transaction(() =>
       messages.map((m) => {
-        const id = `mail-${randomUUID()}`;
+        const id = m.id;
         insert.run(id, m.kind, m.sender.toLowerCase(), m.client, m.to, m.replyTo ?? null, m.subject, m.body, now, now);
         return id;
       }),

@@ -9,7 +9,7 @@ import type { Bounds } from './slices.js';
 
 /**
  * Where a snapshot stands: the highest document seq and the schema version at its point, and for a whole node the
- * replicated log's applied sequence of each stream (cluster mode; empty on an embedded node).
+ * replicated log's applied sequence of each shard, by shard number (cluster mode; empty on an embedded node).
  */
 export interface SnapshotPoint {
   readonly lastSeq: number;
@@ -23,9 +23,10 @@ export function beginNodeRead(reader: Database.Database): SnapshotPoint {
   const lastSeq = reader.prepare('SELECT COALESCE(MAX(seq), 0) FROM documents').pluck().get() as number;
   const schemaVersion = reader.pragma('user_version', { simple: true }) as number;
   const clusterApplied = Object.fromEntries(
-    (reader.prepare('SELECT stream, seq FROM cluster_applied').all() as { stream: string; seq: number }[]).map(
-      (row) => [row.stream, row.seq],
-    ),
+    (reader.prepare('SELECT shard, seq FROM cluster_applied').all() as { shard: number; seq: number }[]).map((row) => [
+      String(row.shard),
+      row.seq,
+    ]),
   );
   return { lastSeq, schemaVersion, clusterApplied };
 }

@@ -58,8 +58,9 @@ export interface SnapshotManifest {
    */
   readonly last_write_seq: number;
   /**
-   * Cluster mode, whole-node snapshots: the last sequence of each stream of the replicated log that the snapshot's
-   * rows include (read in the same read transaction as the copy, so replaying from the next one is exact).
+   * Cluster mode, whole-node snapshots: the last sequence of each shard stream of the replicated log that the
+   * snapshot's rows include, by shard number ("0" … "15"; read in the same read transaction as the copy, so replaying
+   * each shard from its next one is exact).
    */
   readonly cluster_applied?: Readonly<Record<string, number>>;
   /** Schema version (`PRAGMA user_version`) of the stored database. */
@@ -374,6 +375,25 @@ export class Snapshots {
     if (tenantId !== undefined) await this.manifest(id, tenantId);
     const object = snapshotId.test(id) ? await this.#options.store.get(archiveKey(id)) : null;
     if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot', id });
+    return object;
+  }
+
+  /**
+   * Cluster mode: a copy of a snapshot's archive that a restore operation of the replicated log names, so that every
+   * node restores the same bytes in log order, whenever it applies it, even once the snapshot itself was deleted.
+   * Not listed (it has no manifest). Answers its key.
+   */
+  async keep(id: string, tenantId?: string): Promise<string> {
+    const archive = await this.archive(id, tenantId);
+    const key = `kept/${id}-${randomUUID()}.tar`;
+    await this.#options.store.put(key, archive.body);
+    return key;
+  }
+
+  /** The archive copy `keep` answered `key` for; NOT_FOUND when it is not in the store. */
+  async kept(key: string) {
+    const object = /^kept\/snap-[A-Za-z0-9-]+\.tar$/.test(key) ? await this.#options.store.get(key) : null;
+    if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot archive', id: key });
     return object;
   }
 

@@ -321,4 +321,39 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 13,
+    description: 'cluster mode: the node that runs each job (issue #17)',
+    // Jobs are replicated so that any node answers their progress; the work runs on the node that took it, and when
+    // that node restarts, or counts as gone, its unfinished jobs are marked failed. NULL on an embedded node.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN node TEXT;
+    `,
+  },
+  {
+    version: 14,
+    description: 'cluster mode: the newest fencing token applied for each singleton duty (issue #17)',
+    // An operation of a lease holder (the mail relay's marks) carries its lease's token; applying refuses one older
+    // than the newest recorded here, in log order, so a former holder cannot act after a new one took over.
+    sql: `
+      CREATE TABLE cluster_fences (
+        duty TEXT PRIMARY KEY,
+        token INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 15,
+    description: 'cluster mode: the last sequence applied of each shard stream of the replicated log (issue #17)',
+    // The log became 16 shard streams (godb-shard-00 ...): one row per shard, written in the transaction of each
+    // operation as before. Sequences of the one stream of before (GODB_OPS) mean nothing on a shard, so they are kept
+    // aside, not converted: a cluster node that finds one refuses to start and says what to do (ARCHITECTURE.md).
+    sql: `
+      ALTER TABLE cluster_applied RENAME TO cluster_applied_single_stream;
+      CREATE TABLE cluster_applied (
+        shard INTEGER PRIMARY KEY CHECK (shard >= 0),
+        seq INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -29,11 +29,17 @@ export const addDocumentUseCase =
     // The background write must store the id answered now, also when the server generated it.
     const input: DocumentInput = { ...body, id };
     const background = deps.background ?? new BackgroundWork();
-    // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
-    // its id when it runs, after this turn.
-    let jobId = '';
+    // The job is made once the work is admitted (a refused one leaves no job queued for ever), in this turn: the
+    // work runs after it, and its first change of the job follows the job's creation.
+    const jobId = deps.jobs.newId();
     background.start(viewer.tenantId, () => addInBackground(deps, viewer, input, jobId), 'asynchronous add');
-    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'add-document', 1).id;
+    await deps.jobs.create({
+      id: jobId,
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'add-document',
+      total: 1,
+    });
     return new StatusResult(202, { success: true, document_id: input.id, job_id: jobId }) as never;
   };
 

@@ -27,11 +27,17 @@ export const batchAddDocumentsUseCase =
     }
     deps.documents.prepare(viewer, body, path);
     const background = deps.background ?? new BackgroundWork();
-    // The job is made once the work is admitted (a refused one leaves no job queued for ever); the work reads
-    // its id when it runs, after this turn.
-    let jobId = '';
+    // The job is made once the work is admitted (a refused one leaves no job queued for ever), in this turn: the
+    // work runs after it, and its first change of the job follows the job's creation.
+    const jobId = deps.jobs.newId();
     background.start(viewer.tenantId, () => runImport(deps, viewer, body, jobId), 'asynchronous batch add');
-    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'batch-add-documents', body.length).id;
+    await deps.jobs.create({
+      id: jobId,
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'batch-add-documents',
+      total: body.length,
+    });
     return new StatusResult(202, { success: true, count: body.length, job_id: jobId }) as never;
   };
 

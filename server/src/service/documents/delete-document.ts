@@ -12,7 +12,7 @@ export const deleteDocumentUseCase =
   (deps: DocumentDeps): UseCaseOf<'delete-document'> =>
   async ({ params, query }, ctx) => {
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, ctx.signal);
+    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
     const facts = deps.documents.deletion(viewer, params.id, query);
     enforce(mayDelete(viewer, facts));
     const decidedOn = Object.fromEntries(facts.targets.map((target) => [target.id, target.stamp]));

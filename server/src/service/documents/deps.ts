@@ -1,6 +1,6 @@
 import type { Documents } from '../../engine/documents/documents.js';
 import type { Maintenance } from '../../engine/documents/maintenance.js';
-import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { JobWrites } from '../job-writes.js';
 import type { ClusterReads, OperationLog } from '../../engine/cluster/operation.js';
 import type { WriteClock } from '../write-time.js';
 import type { BackgroundWork } from './background-work.js';
@@ -8,7 +8,7 @@ import type { BackgroundWork } from './background-work.js';
 export interface DocumentDeps {
   readonly documents: Documents;
   readonly maintenance: Maintenance;
-  readonly jobs: JobStore;
+  readonly jobs: JobWrites;
   /** Bounds asynchronous adds and imports; one per server (createUseCases makes it when not given). */
   readonly background?: BackgroundWork;
   /** The engine's clock, which an embedded write is run at its decided time with (see atDecidedTime). */

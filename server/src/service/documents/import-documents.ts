@@ -256,7 +256,7 @@ export const importDocumentsUseCase =
     }
     if (last !== 10) lines += 1;
     const background = deps.background ?? new BackgroundWork();
-    let jobId = '';
+    const jobId = deps.jobs.newId();
     try {
       background.start(
         viewer.tenantId,
@@ -270,7 +270,13 @@ export const importDocumentsUseCase =
       await rm(folder, { recursive: true, force: true });
       throw error;
     }
-    jobId = deps.jobs.create(viewer.tenantId, viewer.userId, 'import-documents', lines).id;
+    await deps.jobs.create({
+      id: jobId,
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'import-documents',
+      total: lines,
+    });
     return new StatusResult(202, { success: true, lines, job_id: jobId }) as never;
   };
 

@@ -14,7 +14,7 @@ export const setVisibilityUseCase =
   async ({ params, body }, ctx) => {
     refuseUnknownVisibility(body.visibility);
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, ctx.signal);
+    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
     const facts = deps.documents.accessFacts(viewer, params.id);
     enforce(mayChangeVisibility(viewer, facts));
     await deps.documents.change('setVisibility', viewer, params.id, body.visibility, facts.stamp);

@@ -8,7 +8,7 @@ export const updateAclUseCase =
   (deps: DocumentDeps): UseCaseOf<'update-acl'> =>
   async ({ params, body }, ctx) => {
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, ctx.signal);
+    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
     const facts = deps.documents.accessFacts(viewer, params.id);
     enforce(mayChangeAcl(viewer, facts));
     await deps.documents.change('updateAcl', viewer, params.id, body.operation, body.acl, facts.stamp);

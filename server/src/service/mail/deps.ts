@@ -1,5 +1,6 @@
 import type { Outbox } from '../../engine/mail/outbox.js';
 import type { DownloadLinks } from './download-links.js';
+import type { EnqueueMail } from './relay-outbox.js';
 import type { ReleaseArtifact } from './release-artifact.js';
 
 export interface MailSettings {
@@ -12,7 +13,10 @@ export interface MailSettings {
 }
 
 export interface MailDeps {
+  /** The outbox, read (senders' recent messages); its writes go through `enqueue`. */
   readonly outbox: Outbox;
+  /** Queues messages (cluster mode: through the replicated log). */
+  readonly enqueue: EnqueueMail;
   readonly links: DownloadLinks;
   /** The release tarball the links point at (RELEASE_DIR), built on its first download when missing. */
   readonly release: ReleaseArtifact;

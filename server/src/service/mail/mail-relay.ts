@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Outbox } from '../../engine/mail/outbox.js';
+import type { RelayOutbox } from './relay-outbox.js';
 
 export interface SmtpSettings {
   readonly host: string;
@@ -21,7 +21,7 @@ export interface RelayLogger {
  * exponential backoff. It polls every second and is kicked as soon as a message is stored.
  */
 export class MailRelay {
-  readonly #outbox: Outbox;
+  readonly #outbox: RelayOutbox;
   readonly #settings: SmtpSettings;
   readonly #log: RelayLogger;
   readonly #transport: Transporter | null;
@@ -30,7 +30,7 @@ export class MailRelay {
   #again = false;
   #stopped = false;
 
-  constructor(outbox: Outbox, settings: SmtpSettings, log: RelayLogger) {
+  constructor(outbox: RelayOutbox, settings: SmtpSettings, log: RelayLogger) {
     this.#outbox = outbox;
     this.#settings = settings;
     this.#log = log;
@@ -83,8 +83,16 @@ export class MailRelay {
   }
 
   async #deliver(): Promise<void> {
-    for (const mail of this.#outbox.due()) {
+    let due;
+    try {
+      due = await this.#outbox.due();
+    } catch (error) {
+      this.#log.warn({ err: (error as Error).message }, 'the outbox could not be read; the next poll tries again');
+      return;
+    }
+    for (const mail of due) {
       if (this.#stopped || !this.#transport) return;
+      let sent = false;
       try {
         await this.#transport.sendMail({
           from: this.#settings.from,
@@ -93,10 +101,18 @@ export class MailRelay {
           subject: mail.subject,
           text: mail.body,
         });
-        this.#outbox.markSent(mail.id);
+        sent = true;
+        // False: in cluster mode, another node took over the relay meanwhile; it goes on from the outbox.
+        if (!(await this.#outbox.markSent(mail.id))) return;
         this.#log.info({ mail: mail.id, kind: mail.kind }, 'mail delivered');
       } catch (error) {
-        this.#outbox.markFailed(mail.id, mail.attempts, (error as Error).message, this.#settings.retryBaseMs);
+        if (sent) {
+          this.#log.warn({ mail: mail.id, err: (error as Error).message }, 'mail delivered, but not marked sent');
+          return;
+        }
+        await this.#outbox
+          .markFailed(mail.id, mail.attempts, (error as Error).message, this.#settings.retryBaseMs)
+          .catch(() => false);
         this.#log.warn({ mail: mail.id, err: (error as Error).message }, 'mail delivery failed; it will be retried');
         return; // the server is probably down: wait for the next poll rather than failing every message now
       }

@@ -138,7 +138,7 @@ export const sendEmailUseCase =
         },
       ];
     }
-    const ids = deps.outbox.enqueue(messages);
+    const ids = await deps.enqueue(messages);
     deps.kickRelay();
     return { success: true, message: 'OK', message_ids: ids };
   };

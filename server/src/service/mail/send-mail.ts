@@ -13,7 +13,7 @@ export const sendMailUseCase =
       '',
       body.message,
     ];
-    const ids = deps.outbox.enqueue([
+    const ids = await deps.enqueue([
       {
         kind: 'message',
         sender: body.from_email,

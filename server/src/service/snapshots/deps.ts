@@ -1,5 +1,6 @@
 import type { BackgroundWork } from '../documents/background-work.js';
-import type { JobStore } from '../../engine/jobs/job-store.js';
+import type { JobWrites } from '../job-writes.js';
+import type { OperationLog } from '../../engine/cluster/operation.js';
 import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 
@@ -8,7 +9,12 @@ export interface SnapshotDeps {
   readonly snapshots: Snapshots | null;
   /** Restores into the running node; null for an engine without a data folder. */
   readonly restore: OnlineRestore | null;
-  readonly jobs: JobStore;
+  readonly jobs: JobWrites;
+  /**
+   * Cluster mode: the replicated log, which carries restores (every node restores the same archive, in log order);
+   * the snapshots themselves are in a store every node reads.
+   */
+  readonly log?: OperationLog | null;
   /** Background writes, whose activity per tenant a tenant restore waits for (see TenantActivity). */
   readonly background?: BackgroundWork;
   /**

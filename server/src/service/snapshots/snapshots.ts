@@ -1,6 +1,8 @@
 import { createError } from '@godb/contract';
 import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
+import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { Viewer } from '../../engine/documents/types.js';
 import { systemTenantId } from '../auth/bootstrap-superadmin.js';
 import { principalOf, type RequestContext, type UseCaseOf } from '../context.js';
 import { viewerOf } from '../documents/viewer.js';
@@ -38,7 +40,13 @@ export const createSnapshotUseCase =
     if (restoring !== undefined)
       throw createError('TENANT_RESTORING', { snapshot_id: restoring }, { details: { retry_after: 5 } });
     const id = snapshots.newId();
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'create-snapshot', 1000);
+    const job = await deps.jobs.create({
+      id: deps.jobs.newId(),
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'create-snapshot',
+      total: 1000,
+    });
     deps.jobs.update(job.id, { status: 'running' });
     let last = 0;
     void snapshots
@@ -122,6 +130,7 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     const restore = restoreOf(deps);
     const viewer = viewerOf(ctx);
     const tenantId = scopeOf(ctx);
+    if (deps.log) return restoreEverywhere(deps, deps.log, snapshots, restore, body.snapshot_id, viewer, tenantId);
     const previous = restoring;
     let release = () => {};
     restoring = new Promise<void>((resolve) => (release = resolve));
@@ -139,7 +148,13 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       release();
       throw error;
     }
-    const job = deps.jobs.create(viewer.tenantId, viewer.userId, 'restore-snapshot', 1000);
+    const job = await deps.jobs.create({
+      id: deps.jobs.newId(),
+      tenantId: viewer.tenantId,
+      userId: viewer.userId,
+      kind: 'restore-snapshot',
+      total: 1000,
+    });
     deps.jobs.update(job.id, { status: 'running' });
     void restore
       .apply(
@@ -169,6 +184,63 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     };
   };
 };
+
+/**
+ * Cluster mode: a restore is an operation of the replicated log that every node applies, in log order, from the same
+ * archive: a copy the taking node keeps in the shared snapshot store (so a later deletion of the snapshot does not
+ * take it from a node that applies the operation later). The snapshot is checked here first (a damaged or misplaced
+ * one is refused before anything is published); the job follows the restore on this node.
+ */
+async function restoreEverywhere(
+  deps: SnapshotDeps,
+  log: OperationLog,
+  snapshots: Snapshots,
+  restore: OnlineRestore,
+  snapshotId: string,
+  viewer: Viewer,
+  tenantId: string | undefined,
+) {
+  const stored = await snapshots.manifest(snapshotId, tenantId);
+  const restorer = { tenantId, keepTenants: [systemTenantId], trustIndexFiles: stored.untrusted_indexes !== true };
+  const staged = await restore.stage((await snapshots.archive(snapshotId, tenantId)).body, restorer);
+  staged.discard();
+  const archive = await snapshots.keep(snapshotId, tenantId);
+  const job = await deps.jobs.create({
+    id: deps.jobs.newId(),
+    tenantId: viewer.tenantId,
+    userId: viewer.userId,
+    kind: 'restore-snapshot',
+    total: 1000,
+  });
+  deps.jobs.update(job.id, { status: 'running' });
+  void log
+    .submit({
+      kind: 'restore-snapshot',
+      snapshotId,
+      archive,
+      restorer: {
+        ...(tenantId !== undefined && { tenantId }),
+        keepTenants: restorer.keepTenants,
+        trustIndexFiles: restorer.trustIndexFiles,
+      },
+    })
+    .then(
+      () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
+      (error: unknown) =>
+        deps.jobs.update(job.id, {
+          status: 'failed',
+          error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+    );
+  return {
+    success: true as const,
+    snapshot_id: staged.manifest.id,
+    scope: staged.manifest.scope ?? 'node',
+    tenants: [...staged.tenants],
+    job_id: job.id,
+    message: 'Snapshot checked; restoring on every node',
+  };
+}
 
 /** Stores an uploaded snapshot archive once it has been checked (see Snapshots.receive). */
 export const uploadSnapshotUseCase =

@@ -95,9 +95,11 @@ export async function startGrpcServer(options: {
     // A client that cancels (or whose deadline passes) stops its work, as a closed HTTP connection does.
     const abort = new AbortController();
     call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
+    let tenantId: string | undefined;
     options.services
       .authenticate(credentials)
       .then((principal) => {
+        tenantId = principal.tenantId;
         // A key's calls draw on the same per-key budget as its REST requests.
         if (principal.apiKeyId !== undefined) options.services.throttleApiKey(principal.apiKeyId);
         // Several values are refused (not a string) rather than one picked, as for credentials.
@@ -117,10 +119,10 @@ export async function startGrpcServer(options: {
       .then((reply) => {
         // Cluster mode: how far this node had applied the log when it answered (a write's own sequence at least),
         // as REST's X-GoDB-Seq header; pass it back as x-godb-min-seq to read your write on another node.
-        const position = options.services.clusterPosition();
+        const position = options.services.clusterPosition(tenantId);
         if (position !== null) {
           const metadata = new Metadata();
-          metadata.set('x-godb-seq', String(position));
+          metadata.set('x-godb-seq', position);
           call.sendMetadata(metadata);
         }
         callback(null, reply);

@@ -16,8 +16,8 @@ import { startNatsCluster, type NatsCluster } from '../../test-support/nats-clus
 import type { TestServer } from '../../test-support/server.js';
 
 // Issue #17: cluster mode's read options over gRPC, as REST has them in headers. An answer's initial metadata
-// carries `x-godb-seq` (how far the answering node had applied the log; for a write, at least the write's own
-// operation); a call with `x-godb-min-seq: <n>` waits until its node applied n, `x-godb-consistency: strong` until
+// carries `x-godb-seq` (how far the answering node had applied the shards the answer depends on, `0:17,5:42`; for a
+// write, at least the write's own operation); a call with `x-godb-min-seq: <token>` waits until its node applied it, `x-godb-consistency: strong` until
 // it applied everything the log held; a bad value is INVALID_ARGUMENT whose godb-field trailer names the metadata.
 
 interface SearchReply {
@@ -51,6 +51,10 @@ function answered<T>(
     });
   });
 }
+
+/** An x-godb-seq token (`0:17,5:42`) as shard → sequence. */
+const shardSeqs = (token: string): Record<number, number> =>
+  Object.fromEntries(token.split(',').map((pair) => pair.split(':').map(Number) as [number, number]));
 
 describe('cluster read options over gRPC metadata (issue #17)', () => {
   let nats: NatsCluster;
@@ -95,11 +99,15 @@ describe('cluster read options over gRPC metadata (issue #17)', () => {
       return stream;
     });
     assert.equal(written.reply.written, 1);
-    const seq = Number(written.seq);
-    assert.ok(seq > 0 && seq <= a.cluster!.applied, `x-godb-seq ${written.seq}`);
+    // The token names the directory's shard and the tenant's (`0:17,5:42`), a's place in each after the write.
+    const token0 = written.seq ?? '';
+    const seqs = shardSeqs(token0);
+    const shards = Object.keys(seqs).map(Number);
+    assert.ok(shards[0] === 0 && shards.length <= 2, `x-godb-seq ${token0}`); // 1 when the tenant is on shard 0
+    for (const shard of shards) assert.ok(seqs[shard]! <= a.cluster!.appliedByShard()[shard]!, token0);
 
     // Whatever node b has applied so far, these searches wait until it has the write.
-    const waits: Record<string, string>[] = [{ 'x-godb-min-seq': String(seq) }, { 'x-godb-consistency': 'strong' }];
+    const waits: Record<string, string>[] = [{ 'x-godb-min-seq': token0 }, { 'x-godb-consistency': 'strong' }];
     for (const options of waits) {
       const found = await answered<SearchReply>((cb) =>
         searchClients[1]!.TextSearch({ query: 'quokka' }, metadataOf({ ...auth, ...options }), cb),
@@ -109,9 +117,10 @@ describe('cluster read options over gRPC metadata (issue #17)', () => {
         ['over-grpc'],
         JSON.stringify(options),
       );
-      assert.ok(Number(found.seq) >= seq, `node b answered x-godb-seq ${found.seq}`);
+      const onB = shardSeqs(found.seq ?? '');
+      for (const shard of shards) assert.ok(onB[shard]! >= seqs[shard]!, `node b answered x-godb-seq ${found.seq}`);
     }
-    assert.ok(b.cluster!.applied >= seq);
+    for (const shard of shards) assert.ok(b.cluster!.appliedByShard()[shard]! >= seqs[shard]!);
   });
 
   test('a bad x-godb-consistency or x-godb-min-seq is INVALID_ARGUMENT naming the metadata', async () => {

@@ -32,22 +32,30 @@ export interface NodeStatus {
 /** Where a cluster node is in the replicated log. */
 export interface ClusterStatus {
   readonly node: string;
-  /** The last sequence of the log this node applied. */
+  /** The operations of the log this node applied, over every shard (the sum of each shard's last applied sequence). */
   readonly applied: number;
-  /** Operations in the log this node has not applied yet, as of the last message or acknowledgement it saw. */
+  /** Operations in the log this node has not applied yet, over every shard, as of the last messages it saw. */
   readonly lag: number;
-  /** Set while the node cannot apply the next operation for a reason of its own (its disk): it retries it. */
-  readonly halted?: { readonly seq: number; readonly reason: string };
+  /** The same, per shard stream. */
+  readonly shards: readonly {
+    readonly shard: number;
+    readonly applied: number;
+    readonly lag: number;
+    /** Set while its next operation waits for the directory shard (0) to reach this sequence. */
+    readonly waitingFor?: number;
+  }[];
+  /** Set while the node cannot apply the next operation of a shard for a reason of its own (its disk): it retries it. */
+  readonly halted?: { readonly shard: number; readonly seq: number; readonly reason: string };
   /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
   readonly startingUp?: { readonly applied: number; readonly target: number };
   /** Whether this node holds the lease on the cluster's singleton work (snapshots, truncation) now. */
   readonly leaseHolder?: boolean;
   /** The newest verified cluster snapshot this node knows of (a new or wiped node starts from it). */
-  readonly latestSnapshot?: { readonly id: string; readonly seq: number };
-  /** As lease holder: the sequence below which this node last truncated the log. */
-  readonly truncatedBefore?: number;
+  readonly latestSnapshot?: { readonly id: string; readonly seq: number; readonly shards: readonly number[] };
+  /** As lease holder: the sequence below which this node last truncated each shard it truncated, by shard. */
+  readonly truncatedBefore?: Readonly<Record<number, number>>;
   /** The cluster snapshot this node restored at start-up (it was new, wiped, or the log was truncated past it). */
-  readonly restoredFrom?: { readonly id: string; readonly seq: number };
+  readonly restoredFrom?: { readonly id: string; readonly seq: number; readonly shards: readonly number[] };
 }
 
 export const emptyStatus = (): NodeStatus => ({
@@ -154,20 +162,22 @@ export function createMetrics(sources: MetricSources) {
   });
   new Gauge({
     name: 'godb_cluster_applied_sequence',
-    help: 'Cluster mode: the last sequence of the replicated log this node applied (absent on an embedded node).',
+    help: 'Cluster mode: the last sequence of each shard stream of the replicated log this node applied (absent on an embedded node).',
+    labelNames: ['shard'],
     registers: [registry],
     collect() {
-      const cluster = sources.status().cluster;
-      if (cluster) this.set(cluster.applied);
+      this.reset();
+      for (const shard of sources.status().cluster?.shards ?? []) this.set({ shard: shard.shard }, shard.applied);
     },
   });
   new Gauge({
     name: 'godb_cluster_lag_operations',
-    help: 'Cluster mode: operations in the replicated log this node has not applied yet (reads here may miss them).',
+    help: 'Cluster mode: operations of each shard stream this node has not applied yet (reads of its tenants here may miss them).',
+    labelNames: ['shard'],
     registers: [registry],
     collect() {
-      const cluster = sources.status().cluster;
-      if (cluster) this.set(cluster.lag);
+      this.reset();
+      for (const shard of sources.status().cluster?.shards ?? []) this.set({ shard: shard.shard }, shard.lag);
     },
   });
   new Gauge({
@@ -199,12 +209,14 @@ export function createMetrics(sources: MetricSources) {
   });
   new Gauge({
     name: 'godb_cluster_snapshot_sequence',
-    help: 'Cluster mode: the log sequence of the newest verified cluster snapshot this node knows of (as lease holder, or restored at start-up).',
+    help: 'Cluster mode: the sequence of each shard stream the newest verified cluster snapshot this node knows of includes (as lease holder, or restored at start-up).',
+    labelNames: ['shard'],
     registers: [registry],
     collect() {
+      this.reset();
       const cluster = sources.status().cluster;
-      const seq = cluster?.latestSnapshot?.seq ?? cluster?.restoredFrom?.seq;
-      if (seq !== undefined) this.set(seq);
+      const shards = cluster?.latestSnapshot?.shards ?? cluster?.restoredFrom?.shards ?? [];
+      for (const [shard, seq] of shards.entries()) this.set({ shard }, seq);
     },
   });
   // A blocked event loop delays every request and timer (deadlines, shutdown): this shows it, per scrape interval.

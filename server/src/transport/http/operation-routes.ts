@@ -124,8 +124,8 @@ export function registerOperationRoutes(
             );
           if (result === abandoned) return undefined;
           // Cluster mode: how far this node had applied the log when it answered (a write's own sequence at least).
-          const position = services.clusterPosition();
-          if (position !== null) void reply.header('x-godb-seq', String(position));
+          const position = services.clusterPosition(request.principal?.tenantId);
+          if (position !== null) void reply.header('x-godb-seq', position);
           if (result instanceof StatusResult) return reply.code(result.status).send(result.body);
           if (result instanceof NdjsonResult) {
             return reply.type('application/x-ndjson').send(ndjsonStream(result, () => request.raw.destroy()));

@@ -30,15 +30,29 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
           node_id: cluster.node,
           applied_seq: cluster.applied,
           lag: cluster.lag,
+          shards: cluster.shards.map((s) => ({
+            shard: s.shard,
+            applied_seq: s.applied,
+            lag: s.lag,
+            ...(s.waitingFor !== undefined && { waiting_for_directory_seq: s.waitingFor }),
+          })),
           ...(cluster.leaseHolder !== undefined && { lease_holder: cluster.leaseHolder }),
           ...(cluster.latestSnapshot && {
-            latest_snapshot: { id: cluster.latestSnapshot.id, seq: cluster.latestSnapshot.seq },
+            latest_snapshot: {
+              id: cluster.latestSnapshot.id,
+              seq: cluster.latestSnapshot.seq,
+              shards: cluster.latestSnapshot.shards,
+            },
           }),
           ...(cluster.truncatedBefore !== undefined && { truncated_before_seq: cluster.truncatedBefore }),
           ...(cluster.restoredFrom && {
             restored_snapshot: { id: cluster.restoredFrom.id, seq: cluster.restoredFrom.seq },
           }),
-          ...(cluster.halted && { halted_at_seq: cluster.halted.seq, halted_because: cluster.halted.reason }),
+          ...(cluster.halted && {
+            halted_shard: cluster.halted.shard,
+            halted_at_seq: cluster.halted.seq,
+            halted_because: cluster.halted.reason,
+          }),
           ...(cluster.startingUp && {
             catching_up: { applied_seq: cluster.startingUp.applied, target_seq: cluster.startingUp.target },
           }),

@@ -40,8 +40,9 @@ export function GrpcReference() {
         <code>api-key: &lt;key&gt;</code>. The proto file is <code>contract/proto/godb.proto</code>. In cluster mode the
         metadata also carries what REST carries in headers: <code>idempotency-key</code> on a write (a retry with it is
         applied once), <code>x-godb-min-seq</code> or <code>x-godb-consistency: strong</code> on a read (wait until this
-        node has applied that write, or everything the log holds), and every answer’s initial metadata says{' '}
-        <code>x-godb-seq</code>, how far the answering node had applied the log.
+        node has applied that write, or everything the caller’s shards hold), and every answer’s initial metadata says{' '}
+        <code>x-godb-seq</code>, how far the answering node had applied the shards the answer depends on, as{' '}
+        <code>shard:sequence</code> pairs (<code>0:17,5:42</code>: the directory’s shard and the caller’s tenant’s).
       </p>
       <PatternSearchBox
         id="grpc-search"

@@ -198,8 +198,14 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
           NATS servers and three nodes to try it. Registration, users, groups, permissions, API keys, documents (with
-          their visibility, ACLs and engagement, and deletes by filter), collections and index maintenance are
-          replicated; snapshots, mail and documents with <code>file_content</code> answer 501 until they are.
+          their visibility, ACLs and engagement, and deletes by filter), collections, index maintenance, jobs, mail and
+          snapshot restores are replicated. Files uploaded with documents and the snapshots users take are kept where
+          every node reads them (the JetStream object store, or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), so
+          any node serves them; mail is relayed by the lease holder only. The log is <code>CLUSTER_SHARDS</code> (16)
+          shard streams, <code>godb-shard-00</code> and on: the directory, jobs and mail on shard 0, each tenant&apos;s
+          data on the shard the KV bucket <code>godb-shards</code> fixed on its first write. The count is fixed when the
+          cluster is made; a node configured with another one refuses to start, as does a data folder of the earlier
+          single-stream version (start it on an empty <code>DATA_DIR</code>).
         </li>
         <li>
           Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)
@@ -207,14 +213,16 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           once. A node that starts behind the log listens at once and answers its API with 503{' '}
           <code>CLUSTER_CATCHING_UP</code> until it has replayed what it missed (<code>/readyz</code> says how far it
           is). A node that cannot apply an operation (a full disk) stops before it, retries it, and answers 503 on{' '}
-          <code>/readyz</code> with <code>cluster.halted_at_seq</code> until it succeeds.
+          <code>/readyz</code> with <code>cluster.halted_shard</code> and <code>cluster.halted_at_seq</code> until it
+          succeeds. <code>/readyz</code> <code>cluster.shards</code> and the <code>shard</code> label of{' '}
+          <code>godb_cluster_lag_operations</code> give the lag of each shard.
         </li>
         <li>
           One node at a time, the holder of a lease in JetStream KV (another node takes it within{' '}
           <code>CLUSTER_LEASE_TTL_MS</code> when it dies), takes a cluster snapshot every{' '}
           <code>CLUSTER_SNAPSHOT_EVERY_OPS</code> operations or <code>CLUSTER_SNAPSHOT_EVERY_MIN</code> minutes into the
           JetStream object store (or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), checks it by reading it back,
-          keeps the last two and truncates the log below both the newest and the slowest node heard from within{' '}
+          keeps the last two and truncates each shard below both the newest and the slowest node heard from within{' '}
           <code>CLUSTER_NODE_GONE_S</code>. A new or wiped node, or one away so long that the log was truncated past it,
           restores the newest snapshot before it opens (<code>/readyz</code> says{' '}
           <code>cluster.restoring_snapshot</code>; old data is moved to <code>DATA_DIR/replaced-&lt;time&gt;</code>),

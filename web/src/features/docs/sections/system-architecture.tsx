@@ -144,18 +144,22 @@ export default function SystemArchitecture() {
       <h2>Cluster design</h2>
       <p>
         Cluster mode (a preview: set <code>NATS_URL</code>) uses NATS JetStream as the replicated log instead of a
-        home-made consensus protocol: writes are appended to a stream as operations whose ids, times and embeddings are
-        decided by the node that took them, each node applies the stream in order to its own embedded store (recording
-        the applied sequence in the same transaction), and derived indexes follow locally — the same property that makes
-        the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one that a
-        node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried with
-        its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents (visibility,
-        ACLs, engagement, deletes by filter), collections and index maintenance are replicated so far; snapshots and
-        mail answer 501 in cluster mode. Nodes report how far they applied the log to a JetStream KV bucket; one node at
-        a time, under a KV lease whose revision is its fencing token, takes whole-node snapshots into the JetStream
-        object store, verifies them, and truncates the log below both the newest snapshot and the slowest live node. A
-        new or wiped node restores that snapshot (dropping the other node&apos;s mail outbox and jobs) and replays the
-        rest of the log.
+        home-made consensus protocol: writes are appended to shard streams (16; the directory, jobs and mail on shard 0,
+        each tenant&apos;s data on the shard a JetStream KV map fixed on its first write) as operations whose ids, times
+        and embeddings are decided by the node that took them, each node applies every shard in order to its own
+        embedded store (recording each shard&apos;s applied sequence in the same transaction; a tenant&apos;s operation
+        waits for the directory sequence it was decided on), and derived indexes follow locally — the same property that
+        makes the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one
+        that a node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried
+        with its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents
+        (visibility, ACLs, engagement, deletes by filter), collections, index maintenance, jobs, mail and snapshot
+        restores are replicated; files uploaded with documents and the snapshots users take live in a store every node
+        reads (the JetStream object store or the S3 bucket), and operations carry their keys, never their bytes. Nodes
+        report how far they applied the log to a JetStream KV bucket; one node at a time, under a KV lease whose
+        revision is its fencing token, relays the mail outbox (its marks carry the token, and a stale holder&apos;s are
+        refused when applied), fails the jobs of nodes that left, takes whole-node snapshots into the JetStream object
+        store, verifies them, and truncates each shard below both the newest snapshot and the slowest live node. A new
+        or wiped node restores that snapshot and replays the rest of the log.
       </p>
     </>
   );

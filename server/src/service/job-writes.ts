@@ -1,0 +1,136 @@
+import {
+  type Job,
+  type JobStatus,
+  type JobStore,
+  type LineFailure,
+  type LineProgress,
+  newJobId,
+} from '../engine/jobs/job-store.js';
+import type { OperationLog } from '../engine/cluster/operation.js';
+import { atDecidedTime, type WriteClock } from './write-time.js';
+
+/** How often, at most, the progress of one job travels in the replicated log (status changes go at once). */
+export const jobProgressEveryMs = 1_000;
+
+type Change = { status?: JobStatus; processed?: number; error?: string };
+
+/** A progress report held back by the throttle, merged with the ones after it until it is sent. */
+interface Held {
+  change?: Change;
+  lines?: { read: number; written: number; failed: number; newFailures: LineFailure[] };
+}
+
+export interface JobWritesOptions {
+  readonly store: JobStore;
+  /** The engine's clock: an embedded write runs at the time decided before it (see atDecidedTime). */
+  readonly writeClock?: WriteClock;
+  /** Cluster mode: the replicated log; null or absent on an embedded node. */
+  readonly log?: OperationLog | null;
+  /** Cluster mode: this node (NODE_ID), which runs the work of the jobs it creates. */
+  readonly node?: string | null;
+  /** Wall-clock milliseconds, for the progress throttle. */
+  readonly now: () => number;
+  /** Told when a job's state could not be written (cluster mode: NATS refused, after retries). */
+  readonly onError?: (error: unknown, jobId: string) => void;
+}
+
+/**
+ * The jobs' writes as the use cases make them. On an embedded node each goes to the store at once, at a time
+ * decided before it runs. In cluster mode each is an operation of the replicated log (`job`), so every node holds the
+ * job and any node answers GET /api/v1/jobs/{id}, while the work itself runs on the node that took the request: the
+ * operations of one job are published in the order they were made, its progress at most once per
+ * {@link jobProgressEveryMs} (a report held back is merged into the next one that goes), its status changes at once.
+ *
+ * @example
+ *   const id = jobs.newId(); background.start(tenant, () => run(id)); await jobs.create({ id, tenantId, … });
+ */
+export class JobWrites {
+  readonly #options: JobWritesOptions;
+  /** Cluster mode: the last operation of each unfinished job, which its next one is published after. */
+  readonly #chains = new Map<string, Promise<void>>();
+  readonly #held = new Map<string, Held>();
+  readonly #sentAt = new Map<string, number>();
+
+  constructor(options: JobWritesOptions) {
+    this.#options = options;
+  }
+
+  newId(): string {
+    return newJobId();
+  }
+
+  /** Records a new job; resolves once it is recorded (cluster mode: in the log and applied on this node). */
+  async create(job: { id: string; tenantId: string; userId: string; kind: string; total: number }): Promise<Job> {
+    const { store, log, node } = this.#options;
+    const full = { ...job, node: log ? (node ?? null) : null };
+    if (!log) return atDecidedTime(this.#options.writeClock, () => store.create(full));
+    let created: Job | undefined;
+    await this.#then(job.id, async () => {
+      created = (await log.submit({ kind: 'job', method: 'create', args: [full] })) as Job;
+    });
+    if (!created) throw new Error(`job ${job.id} was not created`);
+    return created;
+  }
+
+  /** Changes a job's status, counts or error; a change of `processed` alone is progress (throttled). */
+  update(id: string, change: Change): void {
+    if (!this.#options.log) {
+      atDecidedTime(this.#options.writeClock, () => this.#options.store.update(id, change));
+      return;
+    }
+    const held = this.#held.get(id) ?? {};
+    held.change = { ...held.change, ...change };
+    this.#held.set(id, held);
+    this.#send(id, change.status !== undefined || change.error !== undefined);
+  }
+
+  /** The progress of a line-by-line import (throttled in cluster mode; failures since the last report kept). */
+  updateLines(id: string, progress: LineProgress): void {
+    if (!this.#options.log) {
+      atDecidedTime(this.#options.writeClock, () => this.#options.store.updateLines(id, progress));
+      return;
+    }
+    const held = this.#held.get(id) ?? {};
+    held.lines = {
+      read: progress.read,
+      written: progress.written,
+      failed: progress.failed,
+      newFailures: [...(held.lines?.newFailures ?? []), ...(progress.newFailures ?? [])],
+    };
+    this.#held.set(id, held);
+    this.#send(id, false);
+  }
+
+  get(tenantId: string, id: string): Job {
+    return this.#options.store.get(tenantId, id);
+  }
+
+  /** Cluster mode: publishes what is held for the job, unless it is progress sent too soon after the last. */
+  #send(id: string, now: boolean): void {
+    const log = this.#options.log;
+    if (!log) return;
+    const at = this.#options.now();
+    if (!now && at - (this.#sentAt.get(id) ?? -Infinity) < jobProgressEveryMs) return;
+    const held = this.#held.get(id);
+    this.#held.delete(id);
+    if (!held) return;
+    this.#sentAt.set(id, at);
+    const finished = held.change?.status === 'done' || held.change?.status === 'failed';
+    void this.#then(id, async () => {
+      if (held.lines) await log.submit({ kind: 'job', method: 'updateLines', args: [id, held.lines] });
+      if (held.change) await log.submit({ kind: 'job', method: 'update', args: [id, held.change] });
+    }).catch((error: unknown) => this.#options.onError?.(error, id));
+    if (finished) this.#sentAt.delete(id);
+  }
+
+  /** Runs `work` after the job's operations made before it (the log keeps their order). */
+  #then(id: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.#chains.get(id) ?? Promise.resolve()).then(work);
+    const settled = next.catch(() => undefined);
+    this.#chains.set(id, settled);
+    void settled.then(() => {
+      if (this.#chains.get(id) === settled) this.#chains.delete(id);
+    });
+    return next;
+  }
+}

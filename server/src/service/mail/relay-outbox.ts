@@ -1,0 +1,69 @@
+import { newMailId, type OutgoingMail, type Outbox, type StoredMail } from '../../engine/mail/outbox.js';
+import { type fencedOut, type ClusterReads, type OperationLog } from '../../engine/cluster/operation.js';
+import { atDecidedTime, type WriteClock } from '../write-time.js';
+
+/** The duty whose fencing token the relay's marks carry in cluster mode. */
+export const mailRelayDuty = 'mail-relay';
+
+/** The outbox as the relay uses it: what is due, and its marks; a mark answers false when it was fenced out. */
+export interface RelayOutbox {
+  due(): Promise<StoredMail[]>;
+  markSent(id: string): Promise<boolean>;
+  markFailed(id: string, attempts: number, error: string, baseDelayMs: number): Promise<boolean>;
+}
+
+/** Queues messages; resolves with their ids once they are stored (cluster mode: in the log and applied here). */
+export type EnqueueMail = (messages: readonly OutgoingMail[]) => Promise<string[]>;
+
+/**
+ * Queuing mail: on an embedded node into the outbox at once, at a time decided before it runs; in cluster mode as an
+ * operation (`mail`) every node applies, with the message ids decided before it is published.
+ *
+ * @example const enqueue = mailQueue(engine.outbox, engine.clock, log); await enqueue([message]);
+ */
+export function mailQueue(outbox: Outbox, writeClock: WriteClock | undefined, log: OperationLog | null): EnqueueMail {
+  return async (messages) => {
+    const withIds = messages.map((m) => ({ ...m, id: newMailId() }));
+    if (!log) return atDecidedTime(writeClock, () => outbox.enqueue(withIds));
+    return (await log.submit({ kind: 'mail', method: 'enqueue', args: [withIds] })) as string[];
+  };
+}
+
+/** The embedded node's relay: it delivers its own outbox and marks it directly. */
+export function localRelayOutbox(outbox: Outbox, writeClock: WriteClock | undefined): RelayOutbox {
+  return {
+    due: () => Promise.resolve(outbox.due()),
+    markSent: (id) => Promise.resolve(atDecidedTime(writeClock, () => outbox.markSent(id))).then(() => true),
+    markFailed: (id, attempts, error, base) =>
+      Promise.resolve(atDecidedTime(writeClock, () => outbox.markFailed(id, attempts, error, base))).then(() => true),
+  };
+}
+
+/**
+ * Cluster mode's relay: it delivers only while this node holds the lease on the singleton work (`token` answers its
+ * fencing token, or null), once caught up with the log (so it sees the marks of the previous holder), and its marks
+ * are operations carrying that token: applied on every node, refused everywhere once a newer holder marked.
+ */
+export function replicatedRelayOutbox(
+  outbox: Outbox,
+  log: OperationLog & ClusterReads,
+  token: () => number | null,
+): RelayOutbox {
+  const mark = async (
+    call: { method: 'markSent'; args: [string] } | { method: 'markFailed'; args: [string, number, string, number] },
+  ) => {
+    const held = token();
+    if (held === null) return false;
+    const outcome = await log.submit({ kind: 'mail', ...call, fence: { duty: mailRelayDuty, token: held } });
+    return (outcome as typeof fencedOut | undefined)?.fenced !== true;
+  };
+  return {
+    async due() {
+      if (token() === null) return [];
+      await log.catchUp({ strong: true });
+      return token() === null ? [] : outbox.due();
+    },
+    markSent: (id) => mark({ method: 'markSent', args: [id] }),
+    markFailed: (id, attempts, error, base) => mark({ method: 'markFailed', args: [id, attempts, error, base] }),
+  };
+}
