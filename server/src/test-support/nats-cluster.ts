@@ -106,6 +106,20 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   if (!existsSync(program)) {
     throw new Error(`nats-server is not installed: apt-get install -y ${natsPackage} (.ci/run installs it)`);
   }
+  // A port found free may be taken by another test process before nats-server binds it: start again on new ports.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(size);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** A node could not bind one of its ports (taken since freePort found it free). */
+class PortTaken extends Error {}
+
+async function startOnce(size: number): Promise<NatsCluster> {
   const root = mkdtempSync(join(tmpdir(), 'godb-nats-'));
   const nodes: Node[] = [];
   for (let i = 0; i < size; i += 1) {
@@ -159,6 +173,11 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const ready = async (which: readonly Node[]) => {
     // A bound for a broken installation, not an assertion on speed.
     for (let attempt = 0; attempt < 600; attempt += 1) {
+      const taken = which.find((n) => {
+        const file = join(root, `${n.name}.log`);
+        return existsSync(file) && readFileSync(file, 'utf8').includes('address already in use');
+      });
+      if (taken) throw new PortTaken(`NATS node ${taken.name} found a port taken:\n${logs()}`);
       const states = await Promise.all(
         which.map(async (n) => (await healthy(n)) && (nodes.length === 1 || (await metaLeader(n)))),
       );
