@@ -1,3 +1,4 @@
+import { abortAfter } from './abort-after.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -443,8 +444,10 @@ export class NatsLog implements OperationLog, ClusterReads {
     }
     const behind = [...wanted].filter(([shard, seq]) => this.#shard(shard).applied < seq);
     if (behind.length === 0) return;
-    const bound = AbortSignal.any([AbortSignal.timeout(this.#options.publishTimeoutMs), ...(signal ? [signal] : [])]);
-    const reached = await Promise.all(behind.map(([shard, seq]) => this.#reached(this.#shard(shard), seq, bound)));
+    const bound = abortAfter(this.#options.publishTimeoutMs, signal);
+    const reached = await Promise.all(
+      behind.map(([shard, seq]) => this.#reached(this.#shard(shard), seq, bound.signal)),
+    ).finally(() => bound.clear());
     if (reached.every(Boolean)) return;
     signal?.throwIfAborted();
     const [shard, seq] = behind.find(([s, q]) => this.#shard(s).applied < q) ?? behind[0] ?? [0, 0];
