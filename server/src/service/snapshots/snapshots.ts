@@ -9,6 +9,19 @@ import { viewerOf } from '../documents/viewer.js';
 import { FileResult } from '../file-result.js';
 import type { SnapshotDeps } from './deps.js';
 
+/** A new job of the caller's for a snapshot or a restore, already running (progress in thousandths). */
+async function runningJob(deps: SnapshotDeps, viewer: Viewer, kind: 'create-snapshot' | 'restore-snapshot') {
+  const job = await deps.jobs.create({
+    id: deps.jobs.newId(),
+    tenantId: viewer.tenantId,
+    userId: viewer.userId,
+    kind,
+    total: 1000,
+  });
+  deps.jobs.update(job.id, { status: 'running' });
+  return job;
+}
+
 function snapshotsOf(deps: SnapshotDeps): Snapshots {
   if (!deps.snapshots) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
   return deps.snapshots;
@@ -40,14 +53,7 @@ export const createSnapshotUseCase =
     if (restoring !== undefined)
       throw createError('TENANT_RESTORING', { snapshot_id: restoring }, { details: { retry_after: 5 } });
     const id = snapshots.newId();
-    const job = await deps.jobs.create({
-      id: deps.jobs.newId(),
-      tenantId: viewer.tenantId,
-      userId: viewer.userId,
-      kind: 'create-snapshot',
-      total: 1000,
-    });
-    deps.jobs.update(job.id, { status: 'running' });
+    const job = await runningJob(deps, viewer, 'create-snapshot');
     let last = 0;
     void snapshots
       .create(
@@ -148,14 +154,7 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       release();
       throw error;
     }
-    const job = await deps.jobs.create({
-      id: deps.jobs.newId(),
-      tenantId: viewer.tenantId,
-      userId: viewer.userId,
-      kind: 'restore-snapshot',
-      total: 1000,
-    });
-    deps.jobs.update(job.id, { status: 'running' });
+    const job = await runningJob(deps, viewer, 'restore-snapshot');
     void restore
       .apply(
         staged,
@@ -205,14 +204,7 @@ async function restoreEverywhere(
   const staged = await restore.stage((await snapshots.archive(snapshotId, tenantId)).body, restorer);
   staged.discard();
   const archive = await snapshots.keep(snapshotId, tenantId);
-  const job = await deps.jobs.create({
-    id: deps.jobs.newId(),
-    tenantId: viewer.tenantId,
-    userId: viewer.userId,
-    kind: 'restore-snapshot',
-    total: 1000,
-  });
-  deps.jobs.update(job.id, { status: 'running' });
+  const job = await runningJob(deps, viewer, 'restore-snapshot');
   void log
     .submit({
       kind: 'restore-snapshot',
