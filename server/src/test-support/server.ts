@@ -29,6 +29,20 @@ export interface TestServer extends GoDBServer {
    * @example const { status, body } = await server.call('POST', '/api/v1/documents', admin.token, { id: 'a' });
    */
   call(method: HttpMethod, url: string, token?: string, payload?: unknown): Promise<Answer>;
+  /**
+   * Asks GET /api/v1/jobs/{id} as `token`'s user until the job is done or failed, and answers it.
+   *
+   * @example assert.equal((await server.finishedJob(admin.token, accepted.body.job_id)).status, 'done');
+   */
+  finishedJob(token: string, jobId: unknown): Promise<Job>;
+}
+
+/** A background job as GET /api/v1/jobs/{id} answers it. */
+export interface Job {
+  status: 'queued' | 'running' | 'done' | 'failed';
+  processed: number;
+  total: number;
+  error?: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -82,20 +96,28 @@ export async function startTestServer(
     if (res.statusCode !== 200) throw new TypeError(`login failed in test: ${res.body}`);
     return (res.json() as { token: string }).token;
   };
+  const call: TestServer['call'] = async (method, url, token, payload) => {
+    const res = await server.app.inject({
+      method,
+      url,
+      headers: token ? bearer(token) : {},
+      ...(payload !== undefined && { payload: payload as object }),
+    });
+    const json = res.body !== '' && String(res.headers['content-type']).startsWith('application/json');
+    const body = (json ? res.json() : {}) as JsonBody;
+    return { status: res.statusCode, body, text: res.body, raw: res.rawPayload, headers: res.headers };
+  };
   return {
     ...server,
     dataDir,
     login,
-    async call(method, url, token, payload) {
-      const res = await server.app.inject({
-        method,
-        url,
-        headers: token ? bearer(token) : {},
-        ...(payload !== undefined && { payload: payload as object }),
-      });
-      const json = res.body !== '' && String(res.headers['content-type']).startsWith('application/json');
-      const body = (json ? res.json() : {}) as JsonBody;
-      return { status: res.statusCode, body, text: res.body, raw: res.rawPayload, headers: res.headers };
+    call,
+    async finishedJob(token, jobId) {
+      for (;;) {
+        const job = (await call('GET', `/api/v1/jobs/${String(jobId)}`, token)).body as unknown as Job;
+        if (job.status === 'done' || job.status === 'failed') return job;
+        await new Promise((done) => setTimeout(done, 20));
+      }
     },
     async listen() {
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -12,11 +12,6 @@ import { bearer, startTestServer, type TestServer } from '../../test-support/ser
  * tenant is left as it was — it answers at once (no 503), with its data, and the import goes on to the end.
  */
 
-interface Job {
-  status: string;
-  error?: string;
-}
-
 describe('issue 18: a tenant restore waits for the tenant’s work under way only so long', () => {
   let server: TestServer;
   let base: string;
@@ -30,13 +25,6 @@ describe('issue 18: a tenant restore waits for the tenant’s work under way onl
 
   const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     server.call(method, url, token, payload);
-  const waitForJob = async (token: string, id: unknown): Promise<Job> => {
-    for (;;) {
-      const job = (await call(token, 'GET', `/api/v1/jobs/${String(id)}`)).body as unknown as Job;
-      if (job.status === 'done' || job.status === 'failed') return job;
-      await new Promise((done) => setTimeout(done, 20));
-    }
-  };
 
   test('an import kept open makes the restore fail with RESTORE_DRAIN_TIMEOUT; the tenant is untouched', async () => {
     const owner = await server.registerTenant();
@@ -44,7 +32,7 @@ describe('issue 18: a tenant restore waits for the tenant’s work under way onl
     assert.equal((await call(owner.token, 'POST', '/api/v1/documents/batch', docs)).status, 200);
     const taken = await call(owner.token, 'POST', '/api/v1/snapshots');
     assert.equal(taken.status, 202, taken.text);
-    assert.equal((await waitForJob(owner.token, taken.body.job_id)).status, 'done');
+    assert.equal((await server.finishedJob(owner.token, taken.body.job_id)).status, 'done');
     assert.equal((await call(owner.token, 'POST', '/api/v1/documents', { id: 'late', content: 'vortex' })).status, 201);
 
     // An import over real HTTP whose body the client has not finished: its first line is written and answered.
@@ -75,7 +63,7 @@ describe('issue 18: a tenant restore waits for the tenant’s work under way onl
       snapshot_id: taken.body.snapshot_id,
     });
     assert.equal(restoring.status, 202, restoring.text);
-    const job = await waitForJob(owner.token, restoring.body.job_id);
+    const job = await server.finishedJob(owner.token, restoring.body.job_id);
     assert.equal(job.status, 'failed');
     assert.match(job.error ?? '', /did not start: after 300 ms/);
     assert.match(job.error ?? '', /1 × POST \/api\/v1\/documents\/import/, 'it names what still runs');
@@ -102,7 +90,7 @@ describe('issue 18: a tenant restore waits for the tenant’s work under way onl
     // Once nothing runs, the same restore goes through.
     const again = await call(owner.token, 'POST', '/api/v1/snapshots/restore', { snapshot_id: taken.body.snapshot_id });
     assert.equal(again.status, 202, again.text);
-    const done = await waitForJob(owner.token, again.body.job_id);
+    const done = await server.finishedJob(owner.token, again.body.job_id);
     assert.equal(done.status, 'done', done.error);
     assert.equal((await call(owner.token, 'POST', '/api/v1/documents/count', {})).body.count, 20);
   });

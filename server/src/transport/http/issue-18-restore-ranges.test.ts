@@ -14,11 +14,6 @@ import { startTestServer, type TestServer } from '../../test-support/server.js';
 const words = 'shock wave boundary layer heat transfer wing lift drag nozzle flow vortex panel shell stress'.split(' ');
 const queries = ['nozzle', 'shock wave', 'heat transfer', 'vortex OR panel', 'layer', '"wing lift"'];
 
-interface Job {
-  status: string;
-  error?: string;
-}
-
 describe('issue 18: snapshot and restore by rowid ranges', () => {
   let server: TestServer;
 
@@ -30,13 +25,6 @@ describe('issue 18: snapshot and restore by rowid ranges', () => {
 
   const call = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
     server.call(method, url, token, payload);
-  const finished = async (token: string, jobId: unknown) => {
-    for (;;) {
-      const job = (await call(token, 'GET', `/api/v1/jobs/${String(jobId)}`)).body as unknown as Job;
-      if (job.status !== 'running' && job.status !== 'queued') return job;
-      await new Promise((done) => setTimeout(done, 20));
-    }
-  };
   /** What the tenant's user sees: every query's documents and scores, geo hits and the count. */
   const answers = async (token: string) => {
     const seen: Record<string, unknown> = {};
@@ -86,7 +74,7 @@ describe('issue 18: snapshot and restore by rowid ranges', () => {
 
     const taken = await call(owner.token, 'POST', '/api/v1/snapshots');
     assert.equal(taken.status, 202, taken.text);
-    const snapshotJob = await finished(owner.token, taken.body.job_id);
+    const snapshotJob = await server.finishedJob(owner.token, taken.body.job_id);
     assert.equal(snapshotJob.status, 'done', snapshotJob.error);
 
     // Changes after the snapshot, which the restore takes back.
@@ -98,7 +86,7 @@ describe('issue 18: snapshot and restore by rowid ranges', () => {
       snapshot_id: taken.body.snapshot_id,
     });
     assert.equal(restoring.status, 202, restoring.text);
-    const restoreJob = await finished(owner.token, restoring.body.job_id);
+    const restoreJob = await server.finishedJob(owner.token, restoring.body.job_id);
     assert.equal(restoreJob.status, 'done', restoreJob.error);
 
     assert.deepEqual(await answers(owner.token), before, 'the restored tenant answers as at its snapshot');

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { bearer, startTestServer, type Job, type TestServer } from '../../test-support/server.js';
 
 /**
  * Issue #18, a tenant restore that never stops the node: the tenant's rows are replaced a few at a time
@@ -11,12 +11,6 @@ import { bearer, startTestServer, type TestServer } from '../../test-support/ser
 
 const words = 'shock wave boundary layer heat transfer wing lift drag nozzle flow vortex panel shell stress'.split(' ');
 const glove = { model_name: 'glove-100' };
-
-interface Job {
-  status: string;
-  processed: number;
-  error?: string;
-}
 
 describe('issue 18: a tenant restore in slices', () => {
   let server: TestServer;
@@ -46,12 +40,8 @@ describe('issue 18: a tenant restore in slices', () => {
 
     const taken = await call(owner.token, 'POST', '/api/v1/snapshots');
     assert.equal(taken.status, 202, taken.text);
-    for (;;) {
-      const job = (await call(owner.token, 'GET', `/api/v1/jobs/${String(taken.body.job_id)}`)).body as unknown as Job;
-      if (job.status === 'done') break;
-      assert.notEqual(job.status, 'failed', job.error);
-      await new Promise((done) => setTimeout(done, 20));
-    }
+    const snapshotJob = await server.finishedJob(owner.token, taken.body.job_id);
+    assert.equal(snapshotJob.status, 'done', snapshotJob.error);
     // Changes after the snapshot, which the restore takes back.
     assert.equal((await call(owner.token, 'POST', '/api/v1/documents', { id: 'late', content: 'vortex' })).status, 201);
     const deleted = await server.app.inject({
