@@ -1,45 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
+import { postStream, vectorsTenant, type LineResult } from '../../test-support/ndjson-import.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 // Issue #16: POST /api/v1/documents/import streams NDJSON, one document per line, answered line by line; with
 // ?async=true a job reports lines read, written and failed. Over a real port, with bodies sent as they are made.
-
-interface LineResult {
-  line: number;
-  success: boolean;
-  document_id?: string;
-  error?: { code: string; message: string; field?: string };
-}
-
-/** POSTs a streamed (chunked) body and reads the answer line by line as it arrives, calling `onLine` for each. */
-function postStream(
-  url: string,
-  token: string,
-  body: Readable,
-  onLine: (line: string) => void,
-  contentType = 'application/x-ndjson',
-): Promise<{ status: number; type: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': contentType, 'transfer-encoding': 'chunked' },
-    });
-    req.on('error', reject);
-    req.on('response', (res: IncomingMessage) => {
-      const lines = createInterface({ input: res, crlfDelay: Infinity });
-      lines.on('line', (line) => line !== '' && onLine(line));
-      lines.on('close', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] }));
-      res.on('error', reject);
-    });
-    body.on('error', reject);
-    body.pipe(req);
-  });
-}
 
 /** Fails (instead of hanging) when a job never finishes: a hang detector, not a timing. */
 async function finished(base: string, token: string, jobId: string): Promise<Record<string, unknown>> {
@@ -59,15 +27,7 @@ describe('NDJSON import (issue #16)', () => {
 
   before(async () => {
     server = await startTestServer({ IMPORT_BODY_LIMIT_BYTES: String(200 * 1024 * 1024) });
-    token = (await server.registerTenant()).token;
-    base = await server.listen();
-    // Documents that carry their own vectors: no embedding model, so the test measures the import, not a model.
-    const created = await fetch(`${base}/api/v1/collections`, {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'vecs', vectors: { v: { dimensions: 4 } } }),
-    });
-    assert.equal(created.status, 201, await created.text());
+    ({ token, base } = await vectorsTenant(server));
   });
   after(async () => server.close());
 

@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { createInterface } from 'node:readline';
+import { postStream, vectorsTenant, type LineResult } from '../../test-support/ndjson-import.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
 // Issue #16 (restart and memory), over HTTP: /readyz says what is loading and how indexes came back, /metrics and
@@ -16,14 +15,7 @@ describe('restart and memory (issue #16)', () => {
 
   before(async () => {
     server = await startTestServer({ IMPORT_IDLE_TIMEOUT_MS: '200', VECTOR_INDEX_MEMORY_MB: '64' });
-    token = (await server.registerTenant()).token;
-    base = await server.listen();
-    const created = await fetch(`${base}/api/v1/collections`, {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'vecs', vectors: { v: { dimensions: 4 } } }),
-    });
-    assert.equal(created.status, 201, await created.text());
+    ({ token, base } = await vectorsTenant(server));
   });
   after(async () => server.close());
 
@@ -74,23 +66,13 @@ describe('restart and memory (issue #16)', () => {
 
   test('an NDJSON upload that stalls is stopped with IMPORT_STALLED; the lines before it are written', async () => {
     const body = new PassThrough();
-    const lines: { line: number; success: boolean; error?: { code: string; message: string } }[] = [];
-    const answered = new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${base}/api/v1/documents/import?batch_size=1`, {
-        method: 'POST',
-        headers: { ...bearer(token), 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' },
-      });
-      req.on('error', reject);
-      req.on('response', (res: IncomingMessage) => {
-        const reader = createInterface({ input: res, crlfDelay: Infinity });
-        reader.on('line', (line) => line !== '' && lines.push(JSON.parse(line) as (typeof lines)[number]));
-        reader.on('close', () => resolve(res.statusCode ?? 0));
-      });
-      body.pipe(req);
-    });
+    const lines: LineResult[] = [];
+    const answered = postStream(`${base}/api/v1/documents/import?batch_size=1`, token, body, (line) =>
+      lines.push(JSON.parse(line) as LineResult),
+    );
     // One line, then silence: the client never sends the rest nor ends the body.
     body.write(`${JSON.stringify({ id: 's1', title: 'Sent before the stall' })}\n`);
-    assert.equal(await answered, 200);
+    assert.equal((await answered).status, 200);
     assert.deepEqual(
       lines.map((l) => [l.line, l.success, l.error?.code]),
       [
