@@ -1,29 +1,15 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { serverForFile } from '../../test-support/file-server.js';
 
-let server: TestServer;
-let token: string;
-
-before(async () => {
-  server = await startTestServer();
-  token = (await server.registerTenant()).token;
-});
-after(async () => {
-  await server.close();
-});
-
-type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
-
-async function post(url: string, payload: Record<string, unknown>) {
-  const res = await server.app.inject({ method: 'POST', url, headers: bearer(token), payload });
-  return { status: res.statusCode, body: res.json() as Body };
-}
+const file = serverForFile();
+const post = (url: string, payload: Record<string, unknown>) =>
+  file.server.call('POST', url, file.admin.token, payload);
 
 test('GET /api/v1/embeddings/models lists the usable models and the effective default', async () => {
-  const res = await server.app.inject({ url: '/api/v1/embeddings/models', headers: bearer(token) });
-  assert.equal(res.statusCode, 200);
-  const body = res.json() as {
+  const res = await file.server.call('GET', '/api/v1/embeddings/models', file.admin.token);
+  assert.equal(res.status, 200);
+  const body = res.body as unknown as {
     models: string[];
     default_model: string;
     details: { name: string; dimensions: number; default: boolean }[];
@@ -39,7 +25,7 @@ test('GET /api/v1/embeddings/models lists the usable models and the effective de
     ],
   );
   assert.match(body.notes[0] ?? '', /mxbai-embed-large-v1 is not installed/);
-  assert.equal((await server.app.inject({ url: '/embeddings/models' })).statusCode, 401);
+  assert.equal((await file.server.call('GET', '/embeddings/models')).status, 401);
 });
 
 test('POST /embeddings embeds text and original_text with the default model', async () => {

@@ -1,16 +1,8 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { serverForFile } from '../../test-support/file-server.js';
 
-let server: TestServer;
-let token: string;
-before(async () => {
-  server = await startTestServer();
-  token = (await server.registerTenant()).token;
-});
-after(async () => {
-  await server.close();
-});
+const file = serverForFile();
 
 // The reference marks `query` required on these operations; a missing query and a blank one answer alike, with
 // the specification's exact message.
@@ -21,25 +13,25 @@ test('text, fuzzy and the search box answer QUERY_REQUIRED for a missing or blan
     ['POST', '/search/fuzzy', { fuzziness: 1 }],
     ['POST', '/search/fuzzy', { query: '' }],
   ] as const) {
-    const res = await server.app.inject({ method, url, headers: bearer(token), payload });
-    assert.equal(res.statusCode, 400, `${url} ${JSON.stringify(payload)}`);
-    const { error } = res.json() as { error: { code: string; message: string; field: string } };
-    assert.equal(error.code, 'QUERY_REQUIRED');
-    assert.equal(error.message, "query parameter 'query' is required");
-    assert.equal(error.field, 'body.query');
+    const res = await file.server.call(method, url, file.admin.token, payload);
+    assert.equal(res.status, 400, `${url} ${JSON.stringify(payload)}`);
+    const { code, message, field } = res.body.error ?? {};
+    assert.deepEqual(
+      { code, message, field },
+      {
+        code: 'QUERY_REQUIRED',
+        message: "query parameter 'query' is required",
+        field: 'body.query',
+      },
+    );
   }
-  const box = await server.app.inject({ method: 'GET', url: '/api/v1/search?limit=3', headers: bearer(token) });
-  assert.equal(box.statusCode, 400);
-  assert.equal((box.json() as { error: { code: string } }).error.code, 'QUERY_REQUIRED');
+  const box = await file.server.call('GET', '/api/v1/search?limit=3', file.admin.token);
+  assert.equal(box.status, 400);
+  assert.equal(box.body.error?.code, 'QUERY_REQUIRED');
 });
 
 test('smart search without a query still routes a point to geo', async () => {
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/search/smart',
-    headers: bearer(token),
-    payload: { lat: 52.52, lon: 13.405, radius: 5 },
-  });
-  assert.equal(res.statusCode, 200, res.body);
-  assert.equal((res.json() as { route: string }).route, 'geo');
+  const res = await file.server.call('POST', '/search/smart', file.admin.token, { lat: 52.52, lon: 13.405, radius: 5 });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.route, 'geo');
 });
