@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { operationById } from '@godb/contract';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 type Result = {
@@ -437,22 +438,9 @@ describe('geo, faceted, fuzzy, autocomplete, smart, multi-table', () => {
       new Set((union.body.results ?? []).map((r) => `${r.table}:${r.document_id}`)),
       new Set(['papers:p1', 'papers:p2', 'authors:a1']),
     );
-    const joined = await search(
-      '/search/multi-table',
-      {
-        table_names: ['papers', 'authors'],
-        join_conditions: [
-          {
-            left_table: 'papers',
-            left_field: 'metadata.author_id',
-            operator: 'eq',
-            right_table: 'authors',
-            right_field: 'id',
-          },
-        ],
-      },
-      tenant.token,
-    );
+    // The reference's example: papers joined to their authors by metadata.author_id.
+    const example = operationById('search-multi-table').examples[0]!.body as Record<string, unknown>;
+    const joined = await search('/search/multi-table', example, tenant.token);
     assert.deepEqual(ids(joined.body), ['p1']);
     assert.deepEqual(joined.body.results?.[0]?.joined, [{ table: 'authors', document_id: 'a1', title: 'Lighthill' }]);
     const bad = await search(
