@@ -13,6 +13,14 @@ describe('API edges', () => {
   after(async () => {
     await server.close();
   });
+  /** POST /auth/login with a body as the client sends it, for the answers of the body parser. */
+  const postLogin = (payload: string | object, contentType?: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: contentType ? { 'content-type': contentType } : {},
+      payload,
+    });
 
   test('unknown API paths answer JSON 404, never HTML', async () => {
     for (const url of ['/api/v1/nope', '/search/unknown', '/auth/whatever', '/documents/a/b/c']) {
@@ -24,22 +32,13 @@ describe('API edges', () => {
   });
 
   test('a body that is not JSON answers 400 INVALID_JSON_BODY', async () => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"email":',
-    });
+    const res = await postLogin('{"email":', 'application/json');
     assert.equal(res.statusCode, 400);
     assert.equal((res.json() as { error: { code: string } }).error.code, 'INVALID_JSON_BODY');
   });
 
   test('a body over the limit answers 413', async () => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      payload: { email: 'a@example.com', password: 'x'.repeat(4096) },
-    });
+    const res = await postLogin({ email: 'a@example.com', password: 'x'.repeat(4096) });
     assert.equal(res.statusCode, 413);
     const body = res.json() as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'PAYLOAD_TOO_LARGE');
@@ -47,12 +46,7 @@ describe('API edges', () => {
   });
 
   test('a non-JSON content type answers 415', async () => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { 'content-type': 'text/xml' },
-      payload: '<a/>',
-    });
+    const res = await postLogin('<a/>', 'text/xml');
     assert.equal(res.statusCode, 415);
   });
 

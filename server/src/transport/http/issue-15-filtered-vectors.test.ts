@@ -67,6 +67,25 @@ async function search(token: string, q: number[], filters: unknown): Promise<str
   return results.map((r) => r.document_id);
 }
 
+/** Writes `rows` into collection `table` as the admin, `size` a batch, each with its bucket (and visibility). */
+async function addRows(table: string, rows: readonly (Omit<Doc, 'private'> & { private?: boolean })[], size: number) {
+  for (let i = 0; i < rows.length; i += size) {
+    const res = await call(
+      'POST',
+      '/api/v1/documents/batch',
+      admin.token,
+      rows.slice(i, i + size).map((d) => ({
+        id: d.id,
+        primary_table: table,
+        vector: d.vector,
+        metadata: { bucket: d.bucket },
+        ...(d.private !== undefined && { visibility: d.private ? 'private' : 'public' }),
+      })),
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+  }
+}
+
 const below = (n: number) => ({ must: [{ field: 'metadata.bucket', operator: 'lt', value: n }] });
 
 before(async () => {
@@ -85,21 +104,7 @@ before(async () => {
     private: i % 7 === 0,
   }));
   for (const d of batch) docs.set(d.id, d);
-  for (let i = 0; i < batch.length; i += 500) {
-    const res = await call(
-      'POST',
-      '/api/v1/documents/batch',
-      admin.token,
-      batch.slice(i, i + 500).map((d) => ({
-        id: d.id,
-        primary_table: name,
-        vector: d.vector,
-        metadata: { bucket: d.bucket },
-        visibility: d.private ? 'private' : 'public',
-      })),
-    );
-    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
-  }
+  await addRows(name, batch, 500);
 });
 after(async () => {
   await server.close();
@@ -216,20 +221,7 @@ describe('filtered vector search on the HNSW path', () => {
         vector: vectorOf(),
         bucket: i % 100,
       }));
-      for (let i = 0; i < rows.length; i += 700) {
-        const res = await call(
-          'POST',
-          '/api/v1/documents/batch',
-          admin.token,
-          rows.slice(i, i + 700).map((r) => ({
-            id: r.id,
-            primary_table: table,
-            vector: r.vector,
-            metadata: { bucket: r.bucket },
-          })),
-        );
-        assert.equal(res.status, 200);
-      }
+      await addRows(table, rows, 700);
       const score = (a: number[], b: number[]) =>
         distance === 'dot'
           ? a.reduce((sum, x, i) => sum + x * b[i]!, 0)
