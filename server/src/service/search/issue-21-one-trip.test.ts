@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Scope } from '../../engine/search/scope.js';
-import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**
  * Issue 21, one trip: the engine's search entry points (`engine.searches`) answer the finished result — results
@@ -58,21 +58,16 @@ const withoutTime = (answer: unknown): Record<string, unknown> => {
 };
 
 async function post(url: string, payload: object): Promise<Record<string, unknown>> {
-  const res = await server.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload });
-  assert.equal(res.statusCode, 200, res.body);
-  return withoutTime(res.json());
+  const res = await server.call('POST', url, admin.token, payload);
+  assert.equal(res.status, 200, res.text);
+  return withoutTime(res.body);
 }
 
 before(async () => {
   server = await startTestServer();
   admin = await server.registerTenant();
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents/batch',
-    headers: bearer(admin.token),
-    payload: corpus,
-  });
-  assert.equal(res.statusCode, 200, res.body);
+  const res = await server.call('POST', '/api/v1/documents/batch', admin.token, corpus);
+  assert.equal(res.status, 200, res.text);
 });
 
 after(() => server.close());

@@ -34,25 +34,23 @@ before(async () => {
   alice = await server.addUser(admin);
   bob = await server.addUser(admin);
   await call('POST', '/api/v1/collections', admin.token, { name: 'shop', vectors: { v: { dimensions: 2 } } });
-  for (const [i, p] of products.entries()) {
-    const res = await call('POST', '/api/v1/documents', alice.token, {
-      ...p,
-      title: p.id,
+  /** A product in the shop, titled by its id, as `token`'s user. */
+  const addProduct = async (token: string, product: { id: string }, vector: number[]) => {
+    const res = await call('POST', '/api/v1/documents', token, {
+      ...product,
+      title: product.id,
       primary_table: 'shop',
-      vector: [1, i],
+      vector,
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-  }
+  };
+  for (const [i, p] of products.entries()) await addProduct(alice.token, p, [1, i]);
   // Bob's private product: never counted, scrolled or deleted for alice.
-  await call('POST', '/api/v1/documents', bob.token, {
-    id: 'p-secret',
-    title: 'secret',
-    primary_table: 'shop',
-    visibility: 'private',
-    metadata: { price: 30 },
-    tags: ['shoe'],
-    vector: [1, 0],
-  });
+  await addProduct(
+    bob.token,
+    { id: 'p-secret', visibility: 'private', metadata: { price: 30 }, tags: ['shoe'] },
+    [1, 0],
+  );
 });
 after(async () => {
   await server.close();

@@ -57,13 +57,8 @@ test('hybrid and smart search show each chunk once, with a fused score', async (
     { id: 'wing', title: 'Delta wings', content: 'Lift and drag of slender delta wings at high angles of attack.' },
     { id: 'pipe', title: 'Pipes', content: 'Convective heat transfer of turbulent flow inside circular pipes.' },
   ];
-  const added = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/documents/batch',
-    headers: bearer(admin.token),
-    payload: docs,
-  });
-  assert.equal(added.statusCode, 200, added.body);
+  const added = await call('POST', '/api/v1/documents/batch', docs);
+  assert.equal(added.status, 200, JSON.stringify(added.body));
   for (const [url, body] of [
     ['/api/v1/search/hybrid', { query: 'why does flow separate near a shock' }],
     ['/api/v1/search/hybrid', { query: 'why does flow separate near a shock', fusion: 'rrf' }],

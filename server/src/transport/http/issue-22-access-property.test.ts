@@ -391,8 +391,9 @@ test('an older version follows its document current access; links to unreadable 
   const admin = await server.registerTenant();
   const reader = await server.addUser(admin);
   const get = (url: string, token: string) => call('GET', url, token);
-  await must('POST', '/api/v1/documents', admin.token, { id: 'report', title: 'First draft', content: 'draft one' });
-  await must('POST', '/api/v1/documents', admin.token, { id: 'report', title: 'Second draft', content: 'draft two' });
+  const write = (doc: Record<string, unknown>) => must('POST', '/api/v1/documents', admin.token, doc);
+  await write({ id: 'report', title: 'First draft', content: 'draft one' });
+  await write({ id: 'report', title: 'Second draft', content: 'draft two' });
   assert.equal((await get('/api/v1/documents/report@v1', reader.token)).status, 200, 'public: every version');
   await must('PUT', '/api/v1/documents/report/visibility', admin.token, { visibility: 'private' });
   for (const id of ['report', 'report@v1', encodeURIComponent('report@v1#0')]) {
@@ -407,23 +408,13 @@ test('an older version follows its document current access; links to unreadable 
   const taken = await call('POST', '/api/v1/documents', reader.token, { id: 'report', content: 'new' });
   assert.equal(taken.status, 403, taken.text);
   // A document written after its owner re-uses the id opens none of the old versions.
-  await must('POST', '/api/v1/documents', admin.token, {
-    id: 'report',
-    title: 'Third',
-    content: 'new',
-    visibility: 'public',
-  });
+  await write({ id: 'report', title: 'Third', content: 'new', visibility: 'public' });
   const old = await get('/api/v1/documents/report@v1', reader.token);
   assert.equal(old.status, 404, old.text);
 
   // A public parent whose child is private: the reader sees neither the child's id nor that it is a parent.
-  await must('POST', '/api/v1/documents', admin.token, { id: 'folder', title: 'Folder', content: 'open folder' });
-  await must('POST', '/api/v1/documents', admin.token, {
-    id: 'hidden-child',
-    content: 'secret child',
-    visibility: 'private',
-    parent_doc_id: 'folder',
-  });
+  await write({ id: 'folder', title: 'Folder', content: 'open folder' });
+  await write({ id: 'hidden-child', content: 'secret child', visibility: 'private', parent_doc_id: 'folder' });
   const folder = await get('/api/v1/documents/folder', reader.token);
   assert.equal(folder.status, 200);
   assert.ok(!folder.text.includes('hidden-child'), folder.text);
