@@ -2,7 +2,7 @@ import type { DocumentInput } from '@godb/contract';
 import type { PreparedDocument, Viewer } from '../../engine/documents/types.js';
 import type { UseCaseOf } from '../context.js';
 import { StatusResult } from '../status-result.js';
-import { BackgroundWork } from './background-work.js';
+import { startBackgroundJob } from './background-job.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 import { addDocuments } from './write-documents.js';
@@ -28,18 +28,8 @@ export const addDocumentUseCase =
     const id = prepared.id;
     // The background write must store the id answered now, also when the server generated it.
     const input: DocumentInput = { ...body, id };
-    const background = deps.background ?? new BackgroundWork();
-    // The job is made once the work is admitted (a refused one leaves no job queued for ever), in this turn: the
-    // work runs after it, and its first change of the job follows the job's creation.
-    const jobId = deps.jobs.newId();
-    background.start(viewer.tenantId, () => addInBackground(deps, viewer, input, jobId), 'asynchronous add');
-    await deps.jobs.create({
-      id: jobId,
-      tenantId: viewer.tenantId,
-      userId: viewer.userId,
-      kind: 'add-document',
-      total: 1,
-    });
+    const job = { kind: 'add-document', total: 1, what: 'asynchronous add' };
+    const jobId = await startBackgroundJob(deps, viewer, job, (id) => addInBackground(deps, viewer, input, id));
     return new StatusResult(202, { success: true, document_id: input.id, job_id: jobId }) as never;
   };
 

@@ -2,7 +2,7 @@ import type { DocumentInput } from '@godb/contract';
 import type { Viewer } from '../../engine/documents/types.js';
 import type { UseCaseOf } from '../context.js';
 import { StatusResult } from '../status-result.js';
-import { BackgroundWork } from './background-work.js';
+import { startBackgroundJob } from './background-job.js';
 import type { DocumentDeps } from './deps.js';
 import { viewerOf } from './viewer.js';
 import { addDocuments, writeDocuments } from './write-documents.js';
@@ -26,18 +26,8 @@ export const batchAddDocumentsUseCase =
       return { success: true, count: written.length, document_ids: written.map((w) => w.id) };
     }
     deps.documents.prepare(viewer, body, path);
-    const background = deps.background ?? new BackgroundWork();
-    // The job is made once the work is admitted (a refused one leaves no job queued for ever), in this turn: the
-    // work runs after it, and its first change of the job follows the job's creation.
-    const jobId = deps.jobs.newId();
-    background.start(viewer.tenantId, () => runImport(deps, viewer, body, jobId), 'asynchronous batch add');
-    await deps.jobs.create({
-      id: jobId,
-      tenantId: viewer.tenantId,
-      userId: viewer.userId,
-      kind: 'batch-add-documents',
-      total: body.length,
-    });
+    const job = { kind: 'batch-add-documents', total: body.length, what: 'asynchronous batch add' };
+    const jobId = await startBackgroundJob(deps, viewer, job, (id) => runImport(deps, viewer, body, id));
     return new StatusResult(202, { success: true, count: body.length, job_id: jobId }) as never;
   };
 
