@@ -4,10 +4,5 @@ import { clampLimit, scopeOf } from './scope.js';
 
 export const searchAutocompleteUseCase =
   (deps: SearchDeps): UseCaseOf<'search-autocomplete'> =>
-  async ({ body }, ctx) =>
-    deps.searches.autocomplete(scopeOf(deps, ctx), {
-      prefix: body.prefix,
-      field: body.field,
-      fuzziness: body.fuzziness,
-      limit: clampLimit(body.limit),
-    });
+  async ({ body: { prefix, field, fuzziness, limit } }, ctx) =>
+    deps.searches.autocomplete(scopeOf(deps, ctx), { prefix, field, fuzziness, limit: clampLimit(limit) });
