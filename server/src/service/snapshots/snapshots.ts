@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
+import type { OnlineRestore, StagedSnapshot } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 import type { OperationLog } from '../../engine/cluster/operation.js';
 import type { Viewer } from '../../engine/documents/types.js';
@@ -20,6 +20,30 @@ async function runningJob(deps: SnapshotDeps, viewer: Viewer, kind: 'create-snap
   });
   deps.jobs.update(job.id, { status: 'running' });
   return job;
+}
+
+/** Ends a restore's job once the restore settles: done, or failed saying why the snapshot was not restored. */
+function endRestoreJob(deps: SnapshotDeps, jobId: string, restored: Promise<unknown>): Promise<void> {
+  return restored.then(
+    () => deps.jobs.update(jobId, { status: 'done', processed: 1000 }),
+    (error: unknown) =>
+      deps.jobs.update(jobId, {
+        status: 'failed',
+        error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+  );
+}
+
+/** The 202 answer to a restore: what the checked snapshot restores, and the job that follows it. */
+function restoreAccepted(staged: StagedSnapshot, jobId: string, message: string) {
+  return {
+    success: true as const,
+    snapshot_id: staged.manifest.id,
+    scope: staged.manifest.scope ?? 'node',
+    tenants: [...staged.tenants],
+    job_id: jobId,
+    message,
+  };
 }
 
 function snapshotsOf(deps: SnapshotDeps): Snapshots {
@@ -155,32 +179,17 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       throw error;
     }
     const job = await runningJob(deps, viewer, 'restore-snapshot');
-    void restore
-      .apply(
-        staged,
-        (done, total) => deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
-        (tenant) => drain(deps, tenant),
-      )
-      .then(
-        () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
-        (error: unknown) =>
-          deps.jobs.update(job.id, {
-            status: 'failed',
-            error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
-          }),
-      )
+    const restored = restore.apply(
+      staged,
+      (done, total) => deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
+      (tenant) => drain(deps, tenant),
+    );
+    void endRestoreJob(deps, job.id, restored)
       // The store closed under it (the server stopped): the job cannot be updated; a tenant restore cut short is
       // finished when the server starts.
       .catch(() => {})
       .finally(release);
-    return {
-      success: true as const,
-      snapshot_id: staged.manifest.id,
-      scope: staged.manifest.scope ?? 'node',
-      tenants: [...staged.tenants],
-      job_id: job.id,
-      message: 'Snapshot checked; restoring',
-    };
+    return restoreAccepted(staged, job.id, 'Snapshot checked; restoring');
   };
 };
 
@@ -205,33 +214,18 @@ async function restoreEverywhere(
   staged.discard();
   const archive = await snapshots.keep(snapshotId, tenantId);
   const job = await runningJob(deps, viewer, 'restore-snapshot');
-  void log
-    .submit({
-      kind: 'restore-snapshot',
-      snapshotId,
-      archive,
-      restorer: {
-        ...(tenantId !== undefined && { tenantId }),
-        keepTenants: restorer.keepTenants,
-        trustIndexFiles: restorer.trustIndexFiles,
-      },
-    })
-    .then(
-      () => deps.jobs.update(job.id, { status: 'done', processed: 1000 }),
-      (error: unknown) =>
-        deps.jobs.update(job.id, {
-          status: 'failed',
-          error: `the snapshot was not restored: ${error instanceof Error ? error.message : String(error)}`,
-        }),
-    );
-  return {
-    success: true as const,
-    snapshot_id: staged.manifest.id,
-    scope: staged.manifest.scope ?? 'node',
-    tenants: [...staged.tenants],
-    job_id: job.id,
-    message: 'Snapshot checked; restoring on every node',
-  };
+  const restored = log.submit({
+    kind: 'restore-snapshot',
+    snapshotId,
+    archive,
+    restorer: {
+      ...(tenantId !== undefined && { tenantId }),
+      keepTenants: restorer.keepTenants,
+      trustIndexFiles: restorer.trustIndexFiles,
+    },
+  });
+  void endRestoreJob(deps, job.id, restored);
+  return restoreAccepted(staged, job.id, 'Snapshot checked; restoring on every node');
 }
 
 /** Stores an uploaded snapshot archive once it has been checked (see Snapshots.receive). */
