@@ -98,6 +98,16 @@ export interface DocumentsDeps {
 
 type VectorChanges = Map<string, { added: WrittenChunk[]; removed: number[]; generation: number }>;
 
+/** One write's documents as its steps pass them on: whose, where each came from in the request, its stored file. */
+interface WriteBatch {
+  readonly viewer: Viewer;
+  readonly prepared: readonly PreparedDocument[];
+  readonly path: (i: number) => string;
+  /** The key of the file stored for each document that carries one. */
+  readonly stored: ReadonlyMap<PreparedDocument, string>;
+  readonly decidedOn?: DecidedOn | undefined;
+}
+
 function withField(error: unknown, field: string): unknown {
   return isGoDBError(error) && error.field === undefined
     ? new GoDBError(error.code, error.message, field, error.details ? { ...error.details } : undefined)
@@ -376,18 +386,18 @@ export class Documents {
     }
   }
 
-  /** Writes on this node only: the embedded store, or an operation of the replicated log being applied. */
+  /**
+   * Writes on this node only: the embedded store, or an operation of the replicated log being applied. It takes
+   * write()'s arguments.
+   */
   writeHere(
-    viewer: Viewer,
-    prepared: readonly PreparedDocument[],
-    path: (i: number) => string,
-    signal?: AbortSignal,
-    decidedOn?: DecidedOn,
+    ...[viewer, prepared, path, signal, decidedOn]: Parameters<Documents['write']>
   ): Promise<{ id: string; version: number }[]> {
     const now = this.#deps.clock.now(); // the write's time, decided before its files are stored
     if (!this.#deps.files || prepared.every((doc) => doc.fileContent === undefined)) {
       try {
-        return Promise.resolve(this.#at(now, () => this.#commit(viewer, prepared, path, new Map(), decidedOn)));
+        const batch = { viewer, prepared, path, stored: new Map(), decidedOn };
+        return Promise.resolve(this.#at(now, () => this.#commit(batch)));
       } catch (error) {
         return Promise.reject(error as Error);
       }
@@ -412,7 +422,7 @@ export class Documents {
       const key = fileKeys?.[i];
       if (key) stored.set(doc, key);
     });
-    return this.#commit(viewer, prepared, path, stored, decidedOn);
+    return this.#commit({ viewer, prepared, path, stored, decidedOn });
   }
 
   async #writeWithFiles(
@@ -428,7 +438,7 @@ export class Documents {
     let result: { id: string; version: number }[];
     try {
       signal?.throwIfAborted();
-      result = this.#at(now, () => this.#writeRows(viewer, prepared, path, stored, changes, decidedOn));
+      result = this.#at(now, () => this.#writeRows({ viewer, prepared, path, stored, decidedOn }, changes));
     } catch (error) {
       await this.#deps.files?.discard([...stored.values()]);
       throw error;
@@ -438,16 +448,10 @@ export class Documents {
   }
 
   /** The rows in one transaction, then the in-memory vector indexes. */
-  #commit(
-    viewer: Viewer,
-    prepared: readonly PreparedDocument[],
-    path: (i: number) => string,
-    stored: ReadonlyMap<PreparedDocument, string>,
-    decidedOn?: DecidedOn,
-  ): { id: string; version: number }[] {
+  #commit(batch: WriteBatch): { id: string; version: number }[] {
     const changes: VectorChanges = new Map();
-    const result = this.#writeRows(viewer, prepared, path, stored, changes, decidedOn);
-    this.#apply(viewer.tenantId, changes);
+    const result = this.#writeRows(batch, changes);
+    this.#apply(batch.viewer.tenantId, changes);
     return result;
   }
 
@@ -472,14 +476,8 @@ export class Documents {
     return stored;
   }
 
-  #writeRows(
-    viewer: Viewer,
-    prepared: readonly PreparedDocument[],
-    path: (i: number) => string,
-    stored: ReadonlyMap<PreparedDocument, string>,
-    changes: VectorChanges,
-    decidedOn?: DecidedOn,
-  ): { id: string; version: number }[] {
+  #writeRows(batch: WriteBatch, changes: VectorChanges): { id: string; version: number }[] {
+    const { viewer, prepared, path, stored, decidedOn } = batch;
     const now = this.now();
     return transaction(this.#deps.db, [this.#deps.text], () => {
       const out = prepared.map((doc, i) => {
