@@ -144,34 +144,39 @@ export class SearchRows {
 
   /** The light rows, among `seqs`, of live documents the scope's viewer may read in its table. */
   readableLightRows(scope: ReadScope, seqs: readonly number[]): LightRow[] {
-    return this.#sql
-      .get(
-        `SELECT ${lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
-      )
-      .raw(true)
-      .all({ ...readableBindings(scope), seqs: JSON.stringify(seqs) }) as LightRow[];
+    return this.#rowsAmong(
+      `SELECT ${lightColumns} FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
+      scope,
+      seqs,
+    );
   }
 
   /** Chunks among `chunkSeqs` with their vectors and documents' light rows, under the same rule as readableSeqs(). */
   readableChunkVectors(scope: ReadScope, chunkSeqs: readonly number[]): VectorRow[] {
-    return this.#sql
-      .get(
-        `SELECT c.seq, c.vector, ${lightColumns} FROM chunks c JOIN documents d ON d.seq = c.doc_seq
-         WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND ${readableCandidate}`,
-      )
-      .raw(true)
-      .all({ ...readableBindings(scope), seqs: JSON.stringify(chunkSeqs) }) as VectorRow[];
+    return this.#rowsAmong(
+      `SELECT c.seq, c.vector, ${lightColumns} FROM chunks c JOIN documents d ON d.seq = c.doc_seq
+       WHERE c.seq IN (SELECT value FROM json_each(@seqs)) AND c.vector IS NOT NULL AND ${readableCandidate}`,
+      scope,
+      chunkSeqs,
+    );
   }
 
   /** Client vectors among `vectorSeqs` with their documents' light rows, under the same rule. */
   readableDocumentVectors(scope: ReadScope, vectorSeqs: readonly number[]): VectorRow[] {
+    return this.#rowsAmong(
+      `SELECT v.seq, v.vector, ${lightColumns} FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
+       WHERE v.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
+      scope,
+      vectorSeqs,
+    );
+  }
+
+  /** The raw rows `select` answers for `seqs` (its JSON array @seqs) and the scope's viewer (readableBindings). */
+  #rowsAmong<Row>(select: string, scope: ReadScope, seqs: readonly number[]): Row[] {
     return this.#sql
-      .get(
-        `SELECT v.seq, v.vector, ${lightColumns} FROM document_vectors v JOIN documents d ON d.seq = v.doc_seq
-         WHERE v.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
-      )
+      .get(select)
       .raw(true)
-      .all({ ...readableBindings(scope), seqs: JSON.stringify(vectorSeqs) }) as VectorRow[];
+      .all({ ...readableBindings(scope), seqs: JSON.stringify(seqs) }) as Row[];
   }
 
   /** The newest live documents the viewer may read in the scope's table, at most `cap`, whole. */
