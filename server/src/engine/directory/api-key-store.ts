@@ -70,19 +70,18 @@ export interface RevokeApiKey {
 }
 
 export class ApiKeyStore {
-  readonly #db: Db;
-  readonly #clock: Clock;
   readonly #statements: StatementCache;
 
-  constructor(db: Db, clock: Clock) {
-    this.#db = db;
-    this.#clock = clock;
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
     this.#statements = new StatementCache(db);
   }
 
   /** Stores a new key unless its user already holds `maxPerUser` keys (400 API_KEY_LIMIT). */
   insert(key: NewApiKey, maxPerUser: number): StoredApiKey {
-    return this.#db.transaction(() => {
+    return this.db.transaction(() => {
       const held = this.#statements.get('SELECT count(*) FROM api_keys WHERE user_id = ?').pluck().get(key.userId);
       if ((held as number) >= maxPerUser) throw createError('API_KEY_LIMIT', { limit: maxPerUser });
       this.#statements
@@ -97,7 +96,7 @@ export class ApiKeyStore {
           key.name,
           key.role,
           key.secretHash,
-          unixSeconds(this.#clock),
+          unixSeconds(this.clock),
           key.expiresAt,
         );
       const stored = this.find(key.id);
