@@ -6,6 +6,13 @@ import type { JobStore } from '../jobs/job-store.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
 
+/**
+ * One call of one of `Writes`' methods, as data: its name and its arguments, e.g. `{ method: 'markSent', args: [id] }`.
+ */
+type MethodCall<Writes extends { [M in keyof Writes]: (...args: never) => unknown }> = {
+  [M in keyof Writes]: { readonly method: M; readonly args: Parameters<Writes[M]> };
+}[keyof Writes];
+
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
 export type DirectoryWrites = Pick<
   Directory,
@@ -13,33 +20,25 @@ export type DirectoryWrites = Pick<
 >;
 
 /** One call of a directory write, as data. */
-export type DirectoryCall = {
-  [M in keyof DirectoryWrites]: { readonly method: M; readonly args: Parameters<DirectoryWrites[M]> };
-}[keyof DirectoryWrites];
+export type DirectoryCall = MethodCall<DirectoryWrites>;
 
 /** The documents' writes that travel in the log as a method and its arguments (all synchronous, clock-pinned). */
 export type DocumentWrites = Pick<Documents, 'setVisibility' | 'updateAcl' | 'engage'>;
 
 /** One call of a documents' write, as data. */
-export type DocumentCall = {
-  [M in keyof DocumentWrites]: { readonly method: M; readonly args: Parameters<DocumentWrites[M]> };
-}[keyof DocumentWrites];
+export type DocumentCall = MethodCall<DocumentWrites>;
 
 /** The jobs' writes that travel in the log as a method and its arguments (ids decided by the taking node). */
 export type JobStoreWrites = Pick<JobStore, 'create' | 'update' | 'updateLines' | 'abandon'>;
 
 /** One call of a job write, as data. */
-export type JobCall = {
-  [M in keyof JobStoreWrites]: { readonly method: M; readonly args: Parameters<JobStoreWrites[M]> };
-}[keyof JobStoreWrites];
+export type JobCall = MethodCall<JobStoreWrites>;
 
 /** The outbox's writes that travel in the log as a method and its arguments (ids decided by the taking node). */
 export type OutboxWrites = Pick<Outbox, 'enqueue' | 'markSent' | 'markFailed'>;
 
 /** One call of an outbox write, as data. */
-export type MailCall = {
-  [M in keyof OutboxWrites]: { readonly method: M; readonly args: Parameters<OutboxWrites[M]> };
-}[keyof OutboxWrites];
+export type MailCall = MethodCall<OutboxWrites>;
 
 /** What a lease holder's operation carries: its duty and the lease's fencing token (see engine/cluster/fence-rows.ts). */
 export interface Fence {
