@@ -94,16 +94,19 @@ const listening = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-const storageConf = (kind: string, port: number, root: string, user: string) => `[DEFAULT]
+/** The [DEFAULT] section every server's configuration starts with: loopback, one process, no syslog. */
+const defaults = (port: number, root: string, user: string) => `[DEFAULT]
 bind_ip = 127.0.0.1
 bind_port = ${port}
 workers = 0
 user = ${user}
 swift_dir = ${root}/etc
+log_address = ${root}/no-syslog
+log_level = WARNING`;
+
+const storageConf = (kind: string, port: number, root: string, user: string) => `${defaults(port, root, user)}
 devices = ${root}/srv
 mount_check = false
-log_address = ${root}/no-syslog
-log_level = WARNING
 
 [pipeline:main]
 pipeline = ${kind}-server
@@ -112,14 +115,19 @@ pipeline = ${kind}-server
 use = egg:swift#${kind}
 `;
 
-const proxyConf = (port: number, memcachedPort: number, root: string, user: string) => `[DEFAULT]
-bind_ip = 127.0.0.1
-bind_port = ${port}
-workers = 0
-user = ${user}
-swift_dir = ${root}/etc
-log_address = ${root}/no-syslog
-log_level = WARNING
+/** The proxy pipeline's middlewares that take no settings, by their name in the pipeline: their egg. */
+const plainFilters = {
+  catch_errors: 'catch_errors',
+  gatekeeper: 'gatekeeper',
+  healthcheck: 'healthcheck',
+  'proxy-logging': 'proxy_logging',
+  listing_formats: 'listing_formats',
+  copy: 'copy',
+  slo: 'slo',
+  dlo: 'dlo',
+};
+
+const proxyConf = (port: number, memcachedPort: number, root: string, user: string) => `${defaults(port, root, user)}
 
 [pipeline:main]
 pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server
@@ -140,23 +148,9 @@ user_godb_tester = ${secretAccessKey} .admin
 use = egg:swift#memcache
 memcache_servers = 127.0.0.1:${memcachedPort}
 
-[filter:catch_errors]
-use = egg:swift#catch_errors
-[filter:gatekeeper]
-use = egg:swift#gatekeeper
-[filter:healthcheck]
-use = egg:swift#healthcheck
-[filter:proxy-logging]
-use = egg:swift#proxy_logging
-[filter:listing_formats]
-use = egg:swift#listing_formats
-[filter:copy]
-use = egg:swift#copy
-[filter:slo]
-use = egg:swift#slo
-[filter:dlo]
-use = egg:swift#dlo
-`;
+${Object.entries(plainFilters)
+  .map(([name, egg]) => `[filter:${name}]\nuse = egg:swift#${egg}\n`)
+  .join('')}`;
 
 /**
  * Starts Swift in a new temporary folder and waits until its S3 API answers. Throws, naming the Debian packages
