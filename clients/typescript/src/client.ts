@@ -1,7 +1,7 @@
-import { importNdjson } from './ndjson.js';
+import { importNdjson, type ImportOptions, type ImportSource } from './ndjson.js';
 import { operationTable } from './operations.generated.js';
 import { Transport, type TransportOptions } from './transport.js';
-import type { CallOptions, GroupMethods, GroupName, ImportOptions, ImportSource, Output, TableEntry } from './types.js';
+import type { CallOptions, GroupMethods, GroupName, Output, TableEntry } from './types.js';
 
 export type ClientOptions = TransportOptions;
 

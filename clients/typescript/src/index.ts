@@ -3,17 +3,11 @@ export { GoDBError, type GoDBErrorCode, type ClientErrorCode } from './errors.js
 export { operationTable } from './operations.generated.js';
 export { defaultRetry } from './retry.js';
 export type {
-  CallOptions,
-  GroupMethods,
-  GroupName,
   ImportDocument,
   ImportLineResult,
   ImportOptions,
   ImportProgress,
   ImportSource,
   ImportSummary,
-  Input,
-  MethodName,
-  Output,
-  RetryOptions,
-} from './types.js';
+} from './ndjson.js';
+export type { CallOptions, GroupMethods, GroupName, Input, MethodName, Output, RetryOptions } from './types.js';

@@ -1,14 +1,50 @@
+import type { Static } from '@sinclair/typebox';
 import { GoDBError, sdkMessage } from './errors.js';
 import type { Transport } from './transport.js';
-import type {
-  ImportDocument,
-  ImportLineResult,
-  ImportOptions,
-  ImportProgress,
-  ImportSource,
-  ImportSummary,
-  TableEntry,
-} from './types.js';
+import type { CallOptions, Loosen, OperationOf, OperationTable, Rest, TableEntry } from './types.js';
+
+/** One line of an NDJSON import's answer. */
+export type ImportLineResult = Static<OperationOf<OperationTable['documents']['import']>['success']['schema']>;
+/** One document of an NDJSON import: the body of `documents.add`. */
+export type ImportDocument = Loosen<
+  Static<NonNullable<OperationOf<OperationTable['documents']['import']>['ndjson']>['line']>,
+  Rest<OperationTable['documents']['import']['defaults'][number], 'line'>
+>;
+
+/** What `documents.import` reads: documents (or ready NDJSON text/bytes), from an array, a generator or a stream. */
+export type ImportSource =
+  | Iterable<ImportDocument | string | Uint8Array>
+  | AsyncIterable<ImportDocument | string | Uint8Array>
+  | ReadableStream<Uint8Array>;
+
+export interface ImportProgress {
+  /** Bytes of NDJSON sent so far. */
+  readonly bytesSent: number;
+  /** Lines the server has answered so far (blank lines are not answered). */
+  readonly linesAnswered: number;
+  readonly written: number;
+  readonly failed: number;
+}
+
+export interface ImportOptions extends CallOptions {
+  /** Lines written per transaction (server default 500). */
+  readonly batch_size?: number;
+  /** Called after each answered line and each chunk sent. */
+  readonly onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportSummary {
+  readonly lines: number;
+  readonly written: number;
+  readonly failed: number;
+  /** The ids written, in line order. */
+  readonly documentIds: readonly string[];
+  /** The lines that were not written, with the reason (code, message, field). */
+  readonly failures: readonly ImportLineResult[];
+}
+
+/** `documents.import`: streams NDJSON and reads the answer line by line as documents are written. */
+export type ImportMethod = (source: ImportSource, options?: ImportOptions) => Promise<ImportSummary>;
 
 /** Documents are sent in chunks of about this many bytes rather than one write per line. */
 const chunkBytes = 64 * 1024;

@@ -1,5 +1,6 @@
 import type { Operation } from '@godb/contract';
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { ImportMethod } from './ndjson.js';
 import type { operationTable } from './operations.generated.js';
 
 /** The generated table of operations: group → method → how to send it. */
@@ -27,7 +28,7 @@ export interface TableEntry {
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Leaf<P extends string> = P extends `${string}.${string}` ? never : P;
-type Rest<P extends string, H extends string> = P extends `${H}.${infer R}` ? R : never;
+export type Rest<P extends string, H extends string> = P extends `${H}.${infer R}` ? R : never;
 
 /**
  * `T` with the fields at the dotted paths `P` made optional: the fields the server fills in with a default. TypeBox
@@ -102,49 +103,6 @@ export interface RetryOptions {
 type Method<E extends TableEntry> = [Record<string, never>] extends [InputOf<E>]
   ? (input?: InputOf<E>, options?: CallOptions) => Promise<OutputOf<E>>
   : (input: InputOf<E>, options?: CallOptions) => Promise<OutputOf<E>>;
-
-/** One line of an NDJSON import's answer. */
-export type ImportLineResult = Static<OperationOf<OperationTable['documents']['import']>['success']['schema']>;
-/** One document of an NDJSON import: the body of `documents.add`. */
-export type ImportDocument = Loosen<
-  Static<NonNullable<OperationOf<OperationTable['documents']['import']>['ndjson']>['line']>,
-  Rest<OperationTable['documents']['import']['defaults'][number], 'line'>
->;
-
-/** What `documents.import` reads: documents (or ready NDJSON text/bytes), from an array, a generator or a stream. */
-export type ImportSource =
-  | Iterable<ImportDocument | string | Uint8Array>
-  | AsyncIterable<ImportDocument | string | Uint8Array>
-  | ReadableStream<Uint8Array>;
-
-export interface ImportProgress {
-  /** Bytes of NDJSON sent so far. */
-  readonly bytesSent: number;
-  /** Lines the server has answered so far (blank lines are not answered). */
-  readonly linesAnswered: number;
-  readonly written: number;
-  readonly failed: number;
-}
-
-export interface ImportOptions extends CallOptions {
-  /** Lines written per transaction (server default 500). */
-  readonly batch_size?: number;
-  /** Called after each answered line and each chunk sent. */
-  readonly onProgress?: (progress: ImportProgress) => void;
-}
-
-export interface ImportSummary {
-  readonly lines: number;
-  readonly written: number;
-  readonly failed: number;
-  /** The ids written, in line order. */
-  readonly documentIds: readonly string[];
-  /** The lines that were not written, with the reason (code, message, field). */
-  readonly failures: readonly ImportLineResult[];
-}
-
-/** `documents.import`: streams NDJSON and reads the answer line by line as documents are written. */
-export type ImportMethod = (source: ImportSource, options?: ImportOptions) => Promise<ImportSummary>;
 
 /** The methods of one group, typed per operation. */
 export type GroupMethods<G extends GroupName> = {
