@@ -8,11 +8,11 @@ export function ProsePage({ title, lead, children }: { title: string; lead?: Rea
   usePageTitle(title);
   return (
     <article className={styles.page}>
-      <header className={styles.header}>
+      <header className={`${prose.titleBlock} ${styles.header}`}>
         <h1>{title}</h1>
-        {lead && <p className={styles.lead}>{lead}</p>}
+        {lead && <p className={prose.lead}>{lead}</p>}
       </header>
-      <div className={`${styles.body} ${prose.prose}`}>{children}</div>
+      <div className={`${styles.body} ${prose.prose} ${prose.text}`}>{children}</div>
     </article>
   );
 }

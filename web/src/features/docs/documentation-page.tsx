@@ -47,7 +47,7 @@ export function DocumentationPage() {
           ))}
         </ol>
       </nav>
-      <article className={`${styles.content} ${prose.prose}`} aria-labelledby="doc-title">
+      <article className={`${styles.content} ${prose.prose} ${prose.text}`} aria-labelledby="doc-title">
         <h1 id="doc-title">{current.title}</h1>
         <Suspense fallback={<p className={styles.loading}>Loading {current.title}…</p>}>
           <Section />

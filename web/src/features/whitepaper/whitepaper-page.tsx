@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import { usePageTitle } from '../../lib/page-title';
 import { whitepaperSections, whitepaperSubtitle, whitepaperTitle, type Block } from './whitepaper-content';
+import prose from '../../components/ui/prose.module.css';
 import styles from './whitepaper-page.module.css';
 
 export const whitepaperPdfPath = '/godb-whitepaper.pdf';
@@ -35,11 +36,11 @@ export function WhitepaperPage() {
           Download PDF
         </a>
       </aside>
-      <article className={styles.paper}>
-        <header className={styles.header}>
+      <article className={`${styles.paper} ${prose.text}`}>
+        <header className={`${prose.titleBlock} ${styles.header}`}>
           <p className={styles.eyebrow}>Whitepaper</p>
           <h1>{whitepaperTitle}</h1>
-          <p className={styles.subtitle}>{whitepaperSubtitle}</p>
+          <p className={prose.lead}>{whitepaperSubtitle}</p>
           <a className={styles.downloadInline} href={whitepaperPdfPath} download>
             Download the whitepaper (PDF)
           </a>
