@@ -6,6 +6,7 @@ import { Alert, TextAreaField, TextField } from '../../components/ui/form-field'
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
 import { sendMail } from '../../lib/mail';
 import { usePageTitle } from '../../lib/page-title';
+import card from '../../components/ui/card.module.css';
 import styles from './contact-page.module.css';
 
 const empty = { name: '', email: '', phone: '', subject: '', message: '' };
@@ -53,7 +54,12 @@ export function ContactPage() {
       <section className={styles.body}>
         <div className={styles.reasons}>
           {reasons.map((reason, index) => (
-            <article key={reason.title} className={styles.reason} data-animate data-animate-delay={cardDelay(index)}>
+            <article
+              key={reason.title}
+              className={`${card.card} ${styles.reason}`}
+              data-animate
+              data-animate-delay={cardDelay(index)}
+            >
               <h2>{reason.title}</h2>
               <p>{reason.text}</p>
             </article>

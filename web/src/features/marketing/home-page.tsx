@@ -3,6 +3,7 @@ import { ButtonLink } from '../../components/ui/button';
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
 import { paths } from '../../config/paths';
 import { usePageTitle } from '../../lib/page-title';
+import card from '../../components/ui/card.module.css';
 import styles from './home-page.module.css';
 
 const features = [
@@ -73,7 +74,12 @@ export function HomePage() {
         </h2>
         <div className={styles.features}>
           {features.map((feature, index) => (
-            <article key={feature.title} className={styles.card} data-animate data-animate-delay={cardDelay(index)}>
+            <article
+              key={feature.title}
+              className={`${card.card} ${styles.card}`}
+              data-animate
+              data-animate-delay={cardDelay(index)}
+            >
               <svg className={styles.icon} viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
                 <path
                   d={feature.icon}

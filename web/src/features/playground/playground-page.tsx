@@ -18,6 +18,7 @@ import { playgroundCategories, playgroundEndpoints, type PlaygroundEndpoint } fr
 import { extractFileText } from './extract-file-text';
 import { JobProgress } from './job-progress';
 import { ReportIssueModal } from './report-issue-modal';
+import list from '../../components/ui/list-button.module.css';
 import prose from '../../components/ui/prose.module.css';
 import styles from './playground.module.css';
 
@@ -206,7 +207,7 @@ export function PlaygroundPage({ token }: { token: string }) {
                     <li key={op.id}>
                       <button
                         type="button"
-                        className={op.id === selectedId ? `${styles.endpoint} ${styles.selected}` : styles.endpoint}
+                        className={`${list.button} ${styles.endpoint} ${op.id === selectedId ? styles.selected : ''}`}
                         aria-pressed={op.id === selectedId}
                         onClick={() => {
                           setSelectedId(op.id);
