@@ -1,3 +1,5 @@
+import { ColumnHeads } from './column-heads';
+
 /** The pieces every benchmark section of the Performance page shows: the machine a run used and its result rows. */
 export type Rows = Record<string, string | number>[];
 
@@ -24,15 +26,7 @@ export function Table({ rows }: { rows: Rows }) {
   const headers = Object.keys(rows[0] ?? {});
   return (
     <table>
-      <thead>
-        <tr>
-          {headers.map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <ColumnHeads names={headers} />
       <tbody>
         {rows.map((row, i) => (
           <tr key={i}>

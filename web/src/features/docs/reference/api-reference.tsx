@@ -14,7 +14,9 @@ import { matcher } from '../pattern-search';
 import { GrpcReference } from './grpc-reference';
 import { fieldRows, identifiersOf, sentence, type FieldRow, type JsonSchema } from './schema-text';
 import { PatternSearchBox } from './pattern-search-box';
+import list from '../../../components/ui/list-button.module.css';
 import styles from './reference.module.css';
+import { ColumnHeads } from '../column-heads';
 
 function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
   if (rows.length === 0) return null;
@@ -23,15 +25,7 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
       <h4>{title}</h4>
       <div className={styles.tableWrap}>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Required</th>
-              <th scope="col">Default</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Name', 'Type', 'Required', 'Default', 'Description']} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.name}>
@@ -168,7 +162,7 @@ export function RestReference() {
           <ul className={styles.results} aria-label="Matching endpoints">
             {matches.map((op) => (
               <li key={op.id}>
-                <button type="button" onClick={() => jump(op.id)}>
+                <button type="button" className={list.button} onClick={() => jump(op.id)}>
                   <MethodBadge method={op.http.method} /> {op.http.path}
                 </button>
               </li>
@@ -182,6 +176,12 @@ export function RestReference() {
     </div>
   );
 }
+
+/** The reference's two halves, one tab each. */
+const interfaces = [
+  { value: 'rest', label: 'REST' },
+  { value: 'grpc', label: 'gRPC' },
+] as const;
 
 export default function ApiReference() {
   const [tab, setTab] = useState<'rest' | 'grpc'>('rest');
@@ -202,15 +202,7 @@ export default function ApiReference() {
         it expires, when it is revoked (<code>DELETE /auth/api-keys/&#123;keyID&#125;</code>, at once) or when its user
         is deleted; an unknown, expired or revoked key answers 401 without saying which.
       </p>
-      <SegmentedTabs
-        label="Interface"
-        options={[
-          { value: 'rest', label: 'REST' },
-          { value: 'grpc', label: 'gRPC' },
-        ]}
-        value={tab}
-        onChange={setTab}
-      />
+      <SegmentedTabs label="Interface" options={interfaces} value={tab} onChange={setTab} />
       <div role="tabpanel">{tab === 'rest' ? <RestReference /> : <GrpcReference />}</div>
     </>
   );

@@ -4,6 +4,7 @@ import { matcher } from '../pattern-search';
 import { PatternSearchBox } from './pattern-search-box';
 import { sentence } from './schema-text';
 import styles from './reference.module.css';
+import { ColumnHeads } from '../column-heads';
 
 /** The gRPC reference: services, methods and their messages, searchable like the REST reference. */
 export function GrpcReference() {
@@ -74,14 +75,7 @@ export function GrpcReference() {
                       <caption>
                         message <code>{name}</code>
                       </caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">#</th>
-                          <th scope="col">Field</th>
-                          <th scope="col">Type</th>
-                          <th scope="col">Description</th>
-                        </tr>
-                      </thead>
+                      <ColumnHeads names={['#', 'Field', 'Type', 'Description']} />
                       <tbody>
                         {message.fields.map((f) => (
                           <tr key={f.name}>

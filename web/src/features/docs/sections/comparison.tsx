@@ -1,3 +1,5 @@
+import { ColumnHeads } from '../column-heads';
+
 const products = [
   'GoDB',
   'Qdrant',
@@ -114,16 +116,7 @@ export default function Comparison() {
       </p>
       <div style={{ overflowX: 'auto' }}>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Capability</th>
-              {products.map((p) => (
-                <th key={p} scope="col">
-                  {p}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads names={['Capability', ...products]} />
           <tbody>
             {rows.map(([name, ...cells]) => (
               <tr key={name}>

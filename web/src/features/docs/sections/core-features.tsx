@@ -1,3 +1,5 @@
+import { ColumnHeads } from '../column-heads';
+
 const features: [string, string][] = [
   [
     'Vector search',
@@ -60,12 +62,7 @@ export default function CoreFeatures() {
         catalogue.
       </p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Feature</th>
-            <th scope="col">What it does</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Feature', 'What it does']} />
         <tbody>
           {features.map(([name, text]) => (
             <tr key={name}>

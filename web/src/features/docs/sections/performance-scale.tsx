@@ -25,6 +25,13 @@ const searchRow = (run: Run, kind: string) => run.search.find((r) => r.search ==
 /** "2.3 / 8.0" → 8.0; "over capacity" or absent → NaN. */
 const p99At500 = (run: Run, kind: string) =>
   Number(String(searchRow(run, kind)?.['p50/p99 ms at 500/s']).split('/')[1]);
+/** A chart's series: one per run, named by its size, with `value(run, kind)` for each kind. */
+const bySize = (shown: readonly string[], value: (run: Run, kind: string) => number) =>
+  runs.map((run, i) => ({
+    label: size(run.documents),
+    values: shown.map((kind) => value(run, kind)),
+    color: colorOf(i),
+  }));
 const perDocument = (mb: number, documents: number) => (mb * 2 ** 20) / documents;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 10 * 2 ** 30 ? 1 : 0)} GB`;
@@ -54,22 +61,14 @@ export function ScaleSection() {
         title="Most queries per second, 4 clients, by collection size (higher is better)"
         unit="QPS"
         labels={kinds}
-        series={runs.map((run, i) => ({
-          label: size(run.documents),
-          values: kinds.map((kind) => num(searchRow(run, kind)?.['max QPS (4 clients)'])),
-          color: colorOf(i),
-        }))}
+        series={bySize(kinds, (run, kind) => num(searchRow(run, kind)?.['max QPS (4 clients)']))}
       />
       {latencyKinds.length > 0 && (
         <BarChart
           title="p99 latency at a steady 500 requests per second, by collection size (lower is better)"
           unit="ms"
           labels={latencyKinds}
-          series={runs.map((run, i) => ({
-            label: size(run.documents),
-            values: latencyKinds.map((kind) => p99At500(run, kind)),
-            color: colorOf(i),
-          }))}
+          series={bySize(latencyKinds, p99At500)}
         />
       )}
       <h3>Import, memory and disk</h3>

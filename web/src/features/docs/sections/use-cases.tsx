@@ -1,3 +1,5 @@
+import { ColumnHeads } from '../column-heads';
+
 const cases: [string, string, string][] = [
   [
     'Retrieval-augmented generation',
@@ -36,13 +38,7 @@ export default function UseCases() {
     <>
       <p>What teams build on GoDB, and the parts of the API each one uses.</p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Use case</th>
-            <th scope="col">How</th>
-            <th scope="col">API</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Use case', 'How', 'API']} />
         <tbody>
           {cases.map(([name, how, api]) => (
             <tr key={name}>
