@@ -199,7 +199,8 @@ export async function createServer(
         applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
-        logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
+        // The start-up lines until the app's logger exists: retries while JetStream does not answer are told.
+        logger,
       }).catch(async (error: unknown) => {
         await engine.close();
         storage.close();
@@ -212,11 +213,13 @@ export async function createServer(
   const duties = operationLog
     ? await (async () => {
         for (const shared of [sharedFiles, sharedSnapshots]) {
-          shared?.attach(await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas));
+          shared?.attach(
+            await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas, logger),
+          );
         }
         const store =
           storage.clusterSnapshots ??
-          (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));
+          (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas, logger));
         const snapshots = await ClusterSnapshots.open(operationLog.connection, operationLog.replicas, {
           snapshots: new Snapshots({
             vectors: engine.vectors,
@@ -230,6 +233,7 @@ export async function createServer(
           shardCount: operationLog.shardCount,
           dataDir: config.DATA_DIR,
           node: nodeId,
+          logger,
         });
         return ClusterDuties.start({
           log: operationLog,

@@ -85,12 +85,14 @@ test('progress: every node heard from is live; a node that stops reporting is go
     goneAfterMs: 1_000,
     replicas: 1,
     report: () => ({ applied: [applied, 1] }),
+    logger: quiet,
   });
   const b = await ClusterProgress.open(await open('pb'), {
     node: 'b',
     goneAfterMs: 1_000,
     replicas: 1,
     report: () => ({ applied: [3, 0] }),
+    logger: quiet,
   });
   await a.start();
   await b.start();
@@ -113,7 +115,7 @@ test('progress: every node heard from is live; a node that stops reporting is go
 
 test('a bucket made earlier with another TTL is given the configured one (NATS keeps settings as they were made)', async () => {
   const nc = await open('ttl');
-  await openBucket(nc, 'godb-ttl-test', { ttlMs: 1_000, replicas: 1 });
-  const kv = await openBucket(nc, 'godb-ttl-test', { ttlMs: 5_000, replicas: 1 });
+  await openBucket(nc, 'godb-ttl-test', { ttlMs: 1_000, replicas: 1, logger: quiet });
+  const kv = await openBucket(nc, 'godb-ttl-test', { ttlMs: 5_000, replicas: 1, logger: quiet });
   assert.equal(millis((await kv.status()).streamInfo.config.max_age), 5_000);
 });

@@ -1,0 +1,92 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { startNodeProcess, type NodeProcess } from '../test-support/node-process.js';
+import { startTestServer, type TestServer } from '../test-support/server.js';
+
+const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+
+/** Polls `check` until it holds; a hang detector after `boundMs`, not a timing. */
+async function until(check: () => boolean | Promise<boolean>, what: string, boundMs = 180_000): Promise<void> {
+  const deadline = performance.now() + boundMs;
+  while (!(await check())) {
+    assert.ok(performance.now() < deadline, `never: ${what}`);
+    await sleep(200);
+  }
+}
+
+/** The status /readyz answers on a node process (0 while it does not listen yet). */
+const readyz = (node: NodeProcess) =>
+  fetch(`${node.baseUrl}/readyz`).then(
+    (res) => res.status,
+    () => 0,
+  );
+
+/**
+ * Issue #17: how a cluster node starts. It asks JetStream for the shard streams, the KV buckets and the object stores
+ * before it serves; a node that starts while JetStream cannot answer (busy, or electing leaders) retries each step,
+ * bounded and logged, and comes up once it answers (bench:cluster's catch-up node once exited on one request that
+ * timed out).
+ */
+describe('cluster mode: a node starting while JetStream does not answer (issue #17)', () => {
+  let nats: NatsCluster;
+  let a: TestServer;
+  const started: NodeProcess[] = [];
+
+  before(async () => {
+    nats = await startNatsCluster();
+    a = await startTestServer({ NATS_URL: nats.url, NODE_ID: 'a', JWT_SECRET: jwtSecret });
+  });
+
+  after(async () => {
+    await Promise.all(started.map((node) => node.stop()));
+    await a?.close();
+    await nats?.stop();
+  });
+
+  test('retries with a log line per attempt, comes up once a majority of NATS is back, and holds the data', async () => {
+    const { token, email, password } = await a.registerTenant();
+    const written = await a.call('POST', '/api/v1/documents', token, {
+      id: 'before',
+      title: 'written before c started',
+      content: 'kept',
+    });
+    assert.equal(written.status, 201, written.text);
+    // Two NATS servers of three stopped: JetStream has no majority and answers no request.
+    await nats.stop(1);
+    await nats.stop(2);
+    const c = await startNodeProcess({ NATS_URL: nats.url, NODE_ID: 'c', JWT_SECRET: jwtSecret });
+    started.push(c);
+    await until(
+      () => c.output().includes('cluster mode: JetStream did not answer while this node starts'),
+      'node c logs that it retries',
+    );
+    const retry = c
+      .output()
+      .split('\n')
+      .find((line) => line.includes('JetStream did not answer'));
+    const logged = JSON.parse(retry ?? '{}') as Record<string, unknown>;
+    assert.equal(logged.level, 50, retry);
+    assert.equal(logged.attempt, 1, retry);
+    assert.equal(logged.of, 8, retry);
+    assert.equal(typeof logged.step, 'string', retry);
+    assert.equal(await readyz(c), 0, 'node c does not serve while its start waits');
+    await nats.restart(1);
+    await nats.restart(2);
+    await until(async () => (await readyz(c)) === 200 || c.output().includes('GoDB failed'), 'node c serves');
+    assert.equal(await readyz(c), 200, c.output());
+    // It caught up with the log: the tenant signs in there and reads the document written before it started.
+    const login = await fetch(`${c.baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    assert.equal(login.status, 200);
+    const read = await fetch(`${c.baseUrl}/api/v1/documents/before`, {
+      headers: { authorization: `Bearer ${((await login.json()) as { token: string }).token}` },
+    });
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as { document: { title: string } }).document.title, 'written before c started');
+  });
+});
