@@ -130,6 +130,7 @@ export async function createServer(
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
+          syncAlways: config.NATS_SYNC_ALWAYS,
           onRestoring: (snapshot) => {
             const state = { node: nodeId, snapshot: { id: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes } };
             restoring ??=

@@ -24,12 +24,14 @@ const readyz = (node: NodeProcess) =>
   );
 
 /**
- * Issue #17: how a cluster node starts. It asks JetStream for the shard streams, the KV buckets and the object stores
+ * Issue #17: how a cluster node starts. It checks the NATS servers' versions against what it is asked (NATS_SYNC_ALWAYS
+ * needs 2.10+ everywhere, this machine's Debian package is 2.9) and refuses to start rather than promise durability
+ * the servers silently do not give. It asks JetStream for the shard streams, the KV buckets and the object stores
  * before it serves; a node that starts while JetStream cannot answer (busy, or electing leaders) retries each step,
  * bounded and logged, and comes up once it answers (bench:cluster's catch-up node once exited on one request that
  * timed out).
  */
-describe('cluster mode: a node starting while JetStream does not answer (issue #17)', () => {
+describe('cluster mode: how a node starts (issue #17)', () => {
   let nats: NatsCluster;
   let a: TestServer;
   const started: NodeProcess[] = [];
@@ -43,6 +45,27 @@ describe('cluster mode: a node starting while JetStream does not answer (issue #
     await Promise.all(started.map((node) => node.stop()));
     await a?.close();
     await nats?.stop();
+  });
+
+  test('NATS_SYNC_ALWAYS=true against the nats-server 2.9 servers: the node refuses to start, one line naming them', async () => {
+    const c = await startNodeProcess({
+      NATS_URL: nats.url,
+      NODE_ID: 'c',
+      JWT_SECRET: jwtSecret,
+      NATS_SYNC_ALWAYS: 'true',
+    });
+    started.push(c);
+    assert.equal(await c.exited, 2, c.output());
+    const lines = c.output().trim().split('\n');
+    assert.equal(lines.length, 1, c.output());
+    assert.match(
+      lines[0]!,
+      /^Cluster mode: NATS_SYNC_ALWAYS=true says every NATS server syncs each write to disk before acknowledging it \(jetstream \{ sync_interval: always \}\), which nats-server 2\.10\.0 added; .* reports 2\.9\.\d+, .* reports 2\.9\.\d+, .* reports 2\.9\.\d+, which would ignore that and sync on a 2-minute timer/,
+    );
+    // Every server of the cluster is named, by its client address.
+    for (const url of nats.urls) assert.ok(lines[0]!.includes(url.replace('nats://', '')), `${url} named`);
+    // Without the setting, the same servers are accepted (the suite's other nodes run on them).
+    assert.equal((await a.call('GET', '/readyz')).status, 200);
   });
 
   test('retries with a log line per attempt, comes up once a majority of NATS is back, and holds the data', async () => {

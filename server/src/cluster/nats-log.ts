@@ -29,6 +29,7 @@ import {
   rankedByRequest,
 } from '../engine/cluster/operation.js';
 import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
+import { checkNatsVersion } from './nats-version.js';
 import { retryAtStart } from './start-retries.js';
 
 export interface NatsLogOptions {
@@ -71,31 +72,6 @@ const retryPauseMs = 250;
 const keptOutcomes = 10_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
-
-/** The oldest nats-server GoDB runs on: the consumer API the client uses (named consumers) came with 2.9. */
-export const minNatsVersion = [2, 9, 0] as const;
-
-/**
- * Refuses a nats-server older than {@link minNatsVersion}: it would ignore or reject what the log asks of it
- * (consumers made by name, the stream's settings) in ways that surface only later.
- *
- * @example checkNatsVersion('2.9.10'); // passes; checkNatsVersion('2.8.4') throws a ConfigError
- */
-export function checkNatsVersion(version: string | undefined): void {
-  const parts = /^v?(\d+)\.(\d+)\.(\d+)/
-    .exec(version ?? '')
-    ?.slice(1)
-    .map(Number);
-  // The first part that differs decides (2.10 is newer than 2.9); no version at all counts as older.
-  const order = parts
-    ? minNatsVersion.reduce<number>((sign, min, i) => sign || Math.sign((parts[i] ?? 0) - min), 0)
-    : -1;
-  if (order < 0) {
-    throw new ConfigError(
-      `Cluster mode needs nats-server ${minNatsVersion.join('.')} or newer with JetStream; the server at NATS_URL reports ${version ?? 'no version'}. Upgrade it (Debian bookworm ships 2.9, trixie 2.10; 2.10+ with sync_interval: always also makes acknowledgements survive a power loss).`,
-    );
-  }
-}
 
 /** A request's Idempotency-Key, scoped, and how many operations the request has submitted so far. */
 interface Idempotency {

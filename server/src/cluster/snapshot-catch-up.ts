@@ -11,6 +11,7 @@ import { archiveKey } from '../engine/snapshots/snapshots.js';
 import { clusterBucket, type VerifiedSnapshot } from './cluster-snapshots.js';
 import { shardStream } from '../engine/cluster/operation-shard.js';
 import { NatsObjectStore, snapshotBucket } from './nats-object-store.js';
+import { checkNatsServers } from './nats-version.js';
 import { progressBucket, type NodeProgress } from './progress.js';
 import { retryAtStart } from './start-retries.js';
 
@@ -24,6 +25,8 @@ export interface SnapshotCatchUpOptions {
   readonly store: ObjectStore | null;
   /** Where the snapshot's uploaded files go (the node's file store). */
   readonly files: ObjectStore;
+  /** NATS_SYNC_ALWAYS: every NATS server must be 2.10+ (checked here, at the node's first contact with NATS). */
+  readonly syncAlways: boolean;
   /** CLUSTER_NODE_GONE_S in milliseconds: the TTL of the progress bucket, should this node be the one to make it. */
   readonly goneAfterMs: number;
   /** Told what is restored, as it starts (for the logs and /readyz). */
@@ -57,6 +60,8 @@ export interface RestoredSnapshot {
 export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Promise<RestoredSnapshot | null> {
   const nc = await connect({ servers: [...options.servers], name: `godb-${options.nodeId}-catch-up` });
   try {
+    // Before anything is restored: a node refused for its NATS servers changes nothing in its data folder.
+    await checkNatsServers(nc, { servers: options.servers, syncAlways: options.syncAlways, logger: options.logger });
     const found = await retryAtStart(
       'listing the shard streams',
       async () => {

@@ -235,7 +235,8 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           server, or of processes, loses nothing. nats-server 2.10 or newer with <code>sync_interval: always</code> in
           its <code>jetstream</code> block syncs every write before acknowledging it, and then an acknowledgement also
           survives a power loss of every server. GoDB logs the server version at start and refuses a server older than
-          2.9.
+          2.9; with <code>NATS_SYNC_ALWAYS=true</code> (servers set up so) it refuses one older than 2.10, which would
+          ignore the setting.
         </li>
       </ul>
     </>
