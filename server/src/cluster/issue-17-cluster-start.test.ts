@@ -1,20 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { startNodeProcess, type NodeProcess } from '../test-support/node-process.js';
-import { startTestServer, type TestServer } from '../test-support/server.js';
+import type { TestServer } from '../test-support/server.js';
+import { clusterJwtSecret, startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
+import { until } from '../test-support/until.js';
 
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
-
-/** Polls `check` until it holds; a hang detector after `boundMs`, not a timing. */
-async function until(check: () => boolean | Promise<boolean>, what: string, boundMs = 180_000): Promise<void> {
-  const deadline = performance.now() + boundMs;
-  while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${what}`);
-    await sleep(200);
-  }
-}
+/** A hang detector for a node process's start (a bound, not a timing). */
+const startBound = { boundMs: 180_000, pauseMs: 200 };
 
 /** The status /readyz answers on a node process (0 while it does not listen yet). */
 const readyz = (node: NodeProcess) =>
@@ -32,29 +24,33 @@ const readyz = (node: NodeProcess) =>
  * timed out).
  */
 describe('cluster mode: how a node starts (issue #17)', () => {
-  let nats: NatsCluster;
+  let cluster: TestCluster;
   let a: TestServer;
   const started: NodeProcess[] = [];
+  /** Starts node `name` as its own process on the cluster's NATS servers, with `env`. */
+  const startProcess = async (name: string, env: Record<string, string> = {}) => {
+    const node = await startNodeProcess({
+      NATS_URL: cluster.nats.url,
+      NODE_ID: name,
+      JWT_SECRET: clusterJwtSecret,
+      ...env,
+    });
+    started.push(node);
+    return node;
+  };
 
   before(async () => {
-    nats = await startNatsCluster();
-    a = await startTestServer({ NATS_URL: nats.url, NODE_ID: 'a', JWT_SECRET: jwtSecret });
+    cluster = await startTestCluster({ names: ['a'], prefix: 'start' });
+    a = cluster.node('a');
   });
 
   after(async () => {
     await Promise.all(started.map((node) => node.stop()));
-    await a?.close();
-    await nats?.stop();
+    await cluster?.close();
   });
 
   test('NATS_SYNC_ALWAYS=true against the nats-server 2.9 servers: the node refuses to start, one line naming them', async () => {
-    const c = await startNodeProcess({
-      NATS_URL: nats.url,
-      NODE_ID: 'c',
-      JWT_SECRET: jwtSecret,
-      NATS_SYNC_ALWAYS: 'true',
-    });
-    started.push(c);
+    const c = await startProcess('c', { NATS_SYNC_ALWAYS: 'true' });
     assert.equal(await c.exited, 2, c.output());
     const lines = c.output().trim().split('\n');
     assert.equal(lines.length, 1, c.output());
@@ -63,7 +59,7 @@ describe('cluster mode: how a node starts (issue #17)', () => {
       /^Cluster mode: NATS_SYNC_ALWAYS=true says every NATS server syncs each write to disk before acknowledging it \(jetstream \{ sync_interval: always \}\), which nats-server 2\.10\.0 added; .* reports 2\.9\.\d+, .* reports 2\.9\.\d+, .* reports 2\.9\.\d+, which would ignore that and sync on a 2-minute timer/,
     );
     // Every server of the cluster is named, by its client address.
-    for (const url of nats.urls) assert.ok(lines[0]!.includes(url.replace('nats://', '')), `${url} named`);
+    for (const url of cluster.nats.urls) assert.ok(lines[0]!.includes(url.replace('nats://', '')), `${url} named`);
     // Without the setting, the same servers are accepted (the suite's other nodes run on them).
     assert.equal((await a.call('GET', '/readyz')).status, 200);
   });
@@ -77,13 +73,13 @@ describe('cluster mode: how a node starts (issue #17)', () => {
     });
     assert.equal(written.status, 201, written.text);
     // Two NATS servers of three stopped: JetStream has no majority and answers no request.
-    await nats.stop(1);
-    await nats.stop(2);
-    const c = await startNodeProcess({ NATS_URL: nats.url, NODE_ID: 'c', JWT_SECRET: jwtSecret });
-    started.push(c);
+    await cluster.nats.stop(1);
+    await cluster.nats.stop(2);
+    const c = await startProcess('c');
     await until(
       () => c.output().includes('cluster mode: JetStream did not answer while this node starts'),
-      'node c logs that it retries',
+      () => `node c logs that it retries:\n${c.output()}`,
+      startBound,
     );
     const retry = c
       .output()
@@ -95,9 +91,13 @@ describe('cluster mode: how a node starts (issue #17)', () => {
     assert.equal(logged.of, 8, retry);
     assert.equal(typeof logged.step, 'string', retry);
     assert.equal(await readyz(c), 0, 'node c does not serve while its start waits');
-    await nats.restart(1);
-    await nats.restart(2);
-    await until(async () => (await readyz(c)) === 200 || c.output().includes('GoDB failed'), 'node c serves');
+    await cluster.nats.restart(1);
+    await cluster.nats.restart(2);
+    await until(
+      async () => (await readyz(c)) === 200 || c.output().includes('GoDB failed'),
+      'node c serves',
+      startBound,
+    );
     assert.equal(await readyz(c), 200, c.output());
     // It caught up with the log: the tenant signs in there and reads the document written before it started.
     const login = await fetch(`${c.baseUrl}/auth/login`, {

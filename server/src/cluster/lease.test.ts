@@ -1,8 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, millis, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { until } from '../test-support/until.js';
 import { Lease, openBucket } from './lease.js';
 import { ClusterProgress } from './progress.js';
 
@@ -24,15 +24,6 @@ after(async () => {
   for (const nc of connections) if (!nc.isClosed()) await nc.close();
   await nats.stop();
 });
-
-/** Polls `check` until it holds (a hang detector after 60 s, not a timing). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${what}`);
-    await sleep(50);
-  }
-}
 
 test('two contenders: one holds the lease; when it dies the other takes it after expiry, with a larger token', async () => {
   const options = { job: 'test-job', ttlMs: 1_500, replicas: 1, logger: quiet };
