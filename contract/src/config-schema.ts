@@ -258,6 +258,11 @@ export const ConfigSchema = Type.Object({
     'Cluster mode: how long a write keeps trying to get its operation acknowledged by JetStream (a NATS node down means a few seconds of leader election) before it answers 503 CLUSTER_UNAVAILABLE. Keep it below WRITE_TIMEOUT_MS.',
     100,
   ),
+  NATS_SYNC_ALWAYS: Type.Boolean({
+    default: false,
+    description:
+      'Cluster mode: say that every NATS server syncs each write to disk before acknowledging it (`sync_interval: always` in its `jetstream` block, nats-server 2.10+), so an acknowledged write survives a power loss of every NATS server at once. A node then refuses to start when a NATS server it reaches is older than 2.10, which would ignore that and sync on a 2-minute timer. No client can read the server setting itself: set it on every server.',
+  }),
   NODE_ID: Type.String({
     default: '',
     description: "Cluster mode: this node's name, unique in the cluster; empty uses the host name.",

@@ -130,6 +130,7 @@ export async function createServer(
           store: storage.clusterSnapshots ?? null,
           files: storage.files ?? new LocalObjectStore(join(config.DATA_DIR, 'files')),
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
+          syncAlways: config.NATS_SYNC_ALWAYS,
           onRestoring: (snapshot) => {
             const state = { node: nodeId, snapshot: { id: snapshot.id, seq: snapshot.seq, bytes: snapshot.bytes } };
             restoring ??=
@@ -199,7 +200,8 @@ export async function createServer(
         applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
-        logger: { info: (obj, message) => log?.info(obj, message), error: (obj, message) => log?.error(obj, message) },
+        // The start-up lines until the app's logger exists: retries while JetStream does not answer are told.
+        logger,
       }).catch(async (error: unknown) => {
         await engine.close();
         storage.close();
@@ -212,11 +214,13 @@ export async function createServer(
   const duties = operationLog
     ? await (async () => {
         for (const shared of [sharedFiles, sharedSnapshots]) {
-          shared?.attach(await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas));
+          shared?.attach(
+            await NatsObjectStore.open(operationLog.connection, shared.bucket, operationLog.replicas, logger),
+          );
         }
         const store =
           storage.clusterSnapshots ??
-          (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas));
+          (await NatsObjectStore.open(operationLog.connection, snapshotBucket, operationLog.replicas, logger));
         const snapshots = await ClusterSnapshots.open(operationLog.connection, operationLog.replicas, {
           snapshots: new Snapshots({
             vectors: engine.vectors,
@@ -230,6 +234,7 @@ export async function createServer(
           shardCount: operationLog.shardCount,
           dataDir: config.DATA_DIR,
           node: nodeId,
+          logger,
         });
         return ClusterDuties.start({
           log: operationLog,

@@ -79,6 +79,7 @@ export class ClusterDuties {
       goneAfterMs: options.goneAfterMs,
       replicas: log.replicas,
       report: () => ({ applied: log.appliedByShard() }),
+      logger: options.logger,
     });
     await progress.start();
     let duties: ClusterDuties | null = null;

@@ -6,6 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { ObjectStore } from '../engine/files/object-store.js';
 import { unpackSnapshot } from '../engine/snapshots/restore.js';
 import type { SnapshotManifest, Snapshots } from '../engine/snapshots/snapshots.js';
+import { retryAtStart, type StartLogger } from './start-retries.js';
 
 /** The KV bucket of the cluster's own records (no TTL): the verified snapshots under {@link snapshotsKey}. */
 export const clusterBucket = 'godb-cluster';
@@ -37,6 +38,8 @@ export interface ClusterSnapshotsOptions {
   /** This node's data folder: snapshots read back for verification are unpacked under it, then removed. */
   readonly dataDir: string;
   readonly node: string;
+  /** Where retries at start are told (see retryAtStart). */
+  readonly logger: StartLogger;
 }
 
 /**
@@ -58,7 +61,11 @@ export class ClusterSnapshots {
   }
 
   static async open(nc: NatsConnection, replicas: number, options: ClusterSnapshotsOptions): Promise<ClusterSnapshots> {
-    const kv = await new Kvm(nc).create(clusterBucket, { replicas, history: 1 });
+    const kv = await retryAtStart(
+      `opening the KV bucket ${clusterBucket}`,
+      () => new Kvm(nc).create(clusterBucket, { replicas, history: 1 }),
+      options.logger,
+    );
     return new ClusterSnapshots(kv, options);
   }
 

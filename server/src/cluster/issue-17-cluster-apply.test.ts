@@ -1,9 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   credentials,
@@ -13,8 +10,9 @@ import {
   type ServiceClientConstructor,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { freePort, startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+import { freePort } from '../test-support/nats-cluster.js';
+import { bearer, type TestServer } from '../test-support/server.js';
+import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 import { loadGodbProto } from '../transport/grpc/grpc-server.js';
 
 interface ImportReply {
@@ -27,25 +25,15 @@ type ImportClient = {
   close(): void;
 };
 
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
-
 /**
  * Issue #17, review of the first slice: an operation that fails on one node only stops that node (never skipped),
  * a write whose node cannot apply it answers 503 CLUSTER_LAGGING instead of hanging, and a write retried with its
  * Idempotency-Key is applied once, whichever node takes the retry. Real nats-server processes and GoDB servers.
  */
 describe('cluster mode: applying the log, bounded waits and idempotent retries (issue #17)', () => {
-  let nats: NatsCluster;
-  const dirs: string[] = [];
-  const nodes: TestServer[] = [];
+  let cluster: TestCluster;
   // Bounds for a broken cluster (the test fails instead of hanging), not assertions on speed.
   const bound = { timeout: 120_000 };
-
-  /** Waits until every node applied everything the log holds now. */
-  const settle = async () => {
-    const last = await nodes[0]!.cluster!.lastSequence();
-    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
-  };
 
   /** What a tenant holds on one node, hashed: every document version, and the tenant's API keys. */
   const digest = (node: TestServer, tenantId: string) => {
@@ -70,36 +58,21 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
     });
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) {
-      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-apply-${name}-`));
-      dirs.push(dir);
-      nodes.push(
-        await startTestServer({
-          NATS_URL: nats.url,
-          NODE_ID: name,
-          JWT_SECRET: jwtSecret,
-          DATA_DIR: dir,
-          NATS_PUBLISH_TIMEOUT_MS: '3000',
-          GRPC_PORT: String(await freePort()),
-        }),
-      );
-    }
+    cluster = await startTestCluster({
+      prefix: 'apply',
+      env: async () => ({ NATS_PUBLISH_TIMEOUT_MS: '3000', GRPC_PORT: String(await freePort()) }),
+    });
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.close()));
-    await nats?.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.close());
 
   test(
     'an operation that fails on one node only stops that node before it, in /readyz, until the node can apply it',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
-      await settle();
+      await cluster.settle();
       // Node b's store refuses one document, as a full disk would: on this node only, not a refusal of the API.
       b.engine.db.exec(
         `CREATE TEMP TRIGGER refuse_poison BEFORE INSERT ON main.documents WHEN NEW.title = 'Poison'
@@ -118,7 +91,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       while (!b.cluster!.status().halted) await sleep(50);
       const readyz = await b.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(readyz.statusCode, 503, readyz.body);
-      const cluster = (
+      const halted = (
         readyz.json() as {
           cluster: {
             shards: { shard: number; applied_seq: number }[];
@@ -128,10 +101,10 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
           };
         }
       ).cluster;
-      assert.equal(cluster.halted_shard, poisonShard);
-      assert.equal(cluster.halted_at_seq, poisonSeq);
-      assert.equal(cluster.shards[poisonShard]!.applied_seq, poisonSeq - 1);
-      assert.match(cluster.halted_because, /disk I\/O error \(simulated\)/);
+      assert.equal(halted.halted_shard, poisonShard);
+      assert.equal(halted.halted_at_seq, poisonSeq);
+      assert.equal(halted.shards[poisonShard]!.applied_seq, poisonSeq - 1);
+      assert.match(halted.halted_because, /disk I\/O error \(simulated\)/);
       assert.match((await b.app.inject({ method: 'GET', url: '/metrics' })).body, /^godb_cluster_halted 1$/m);
       // Node b did not go past the operation it could not apply: the later one is not there either.
       for (const id of ['poison', 'next']) {
@@ -151,7 +124,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
 
       // The disk has room again: node b applies the operation it stopped at, then the rest, and is ready.
       b.engine.db.exec('DROP TRIGGER refuse_poison');
-      await settle();
+      await cluster.settle();
       const ready = await b.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(ready.statusCode, 200, ready.body);
       assert.equal((ready.json() as { cluster: { halted_at_seq?: number } }).cluster.halted_at_seq, undefined);
@@ -159,8 +132,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       // The client retries the 503 with its key, on another node: answered as a write, applied once.
       const retried = await write(c, token, { title: 'Taken by b', content: 'While b is stuck.' }, key);
       assert.equal(retried.statusCode, 201, retried.body);
-      await settle();
-      const digests = nodes.map((n) => digest(n, tenantId));
+      await cluster.settle();
+      const digests = cluster.nodes.map((n) => digest(n, tenantId));
       assert.equal(digests[0]!.documents, 3, JSON.stringify(digests));
       assert.deepEqual(digests[1], digests[0]);
       assert.deepEqual(digests[2], digests[0]);
@@ -171,7 +144,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
     'an operation every node refuses is recorded as applied everywhere, and the nodes stay equal',
     bound,
     async () => {
-      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { tenantId, userId } = await a.registerTenant();
       const viewer = { tenantId, userId, groups: [] };
       // A delete of a document that does not exist, straight into the log: refused alike on every node.
@@ -186,8 +159,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         (error: { code?: string }) => error.code === 'NOT_FOUND',
       );
       const last = await a.cluster!.lastSequence();
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         assert.equal(node.cluster!.applied, last);
         assert.equal(node.cluster!.status().halted, undefined);
       }
@@ -199,7 +172,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
     'a write sent again with its Idempotency-Key, on any node, is applied once and answered alike',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       const other = await a.registerTenant();
       const key = `order-${randomUUID()}`;
@@ -220,8 +193,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         const res = await write(node, token, { title: 'Twice', content: 'No key.' });
         assert.equal(res.statusCode, 201, res.body);
       }
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         const count = await node.app.inject({
           method: 'POST',
           url: '/api/v1/documents/count',
@@ -245,7 +218,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
     'API keys, visibility, ACLs, engagement, collection updates, deletes by filter and index maintenance taken by one node hold on every node',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const admin = await a.registerTenant();
       const member = await a.addUser(admin);
       const call = (
@@ -255,13 +228,13 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         url: string,
         payload?: object,
       ) => node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
-      await settle();
+      await cluster.settle();
 
       // An API key made on node a authenticates on node b; revoked on node b, it is refused on node c.
       const created = await call(a, admin.token, 'POST', '/auth/api-keys', { name: 'replicated', role: 'user' });
       assert.equal(created.statusCode, 201, created.body);
       const { key, id: keyId } = created.json() as { key: string; id: string };
-      await settle();
+      await cluster.settle();
       assert.equal((await call(b, key, 'GET', '/api/v1/collections')).statusCode, 200);
       const listed = await call(c, admin.token, 'GET', '/auth/api-keys');
       assert.deepEqual(
@@ -271,8 +244,9 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       );
       const revoked = await call(b, admin.token, 'DELETE', `/auth/api-keys/${keyId}`);
       assert.equal(revoked.statusCode, 200, revoked.body);
-      await settle();
-      for (const node of nodes) assert.equal((await call(node, key, 'GET', '/api/v1/collections')).statusCode, 401);
+      await cluster.settle();
+      for (const node of cluster.nodes)
+        assert.equal((await call(node, key, 'GET', '/api/v1/collections')).statusCode, 401);
       // Revoking it again, on any node, is refused in log order: 404 everywhere alike.
       assert.equal((await call(a, admin.token, 'DELETE', `/auth/api-keys/${keyId}`)).statusCode, 404);
 
@@ -288,14 +262,14 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         visibility: 'private',
       });
       assert.equal(hidden.statusCode, 200, hidden.body);
-      await settle();
+      await cluster.settle();
       assert.equal((await call(c, member.token, 'GET', '/api/v1/documents/guarded')).statusCode, 404);
       const shared = await call(a, admin.token, 'PUT', '/api/v1/documents/guarded/acl', {
         operation: 'add',
         acl: [{ user_id: member.userId, role: 'view' }],
       });
       assert.equal(shared.statusCode, 200, shared.body);
-      await settle();
+      await cluster.settle();
       assert.equal((await call(c, member.token, 'GET', '/api/v1/documents/guarded')).statusCode, 200);
 
       // Engagement counters add up in log order, whichever node took each event.
@@ -303,8 +277,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       assert.equal(clicks.statusCode, 200, clicks.body);
       const more = await call(c, member.token, 'POST', '/api/v1/documents/guarded/engagement', { clicks: 3 });
       assert.equal(more.statusCode, 200, more.body);
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         const res = await call(node, admin.token, 'GET', '/api/v1/documents/guarded');
         const document = (res.json() as { document: { visibility: string; engagement?: { clicks?: number } } })
           .document;
@@ -322,8 +296,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         vectors: { default: { hnsw: { ef_search: 77 } } },
       });
       assert.equal(patched.statusCode, 200, patched.body);
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         const res = await call(node, admin.token, 'GET', '/api/v1/collections/vecs');
         const got = res.json() as { description: string; vectors: { default: { hnsw: { ef_search: number } } } };
         assert.deepEqual([got.description, got.vectors.default.hnsw.ef_search], ['Changed on b', 77], res.body);
@@ -340,15 +314,15 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         });
         assert.equal(res.statusCode, 201, res.body);
       }
-      await settle();
+      await cluster.settle();
       const deleted = await call(c, admin.token, 'POST', '/api/v1/documents/delete', {
         primary_table: 'mixed',
         filter: [{ field: 'tags', operator: 'eq', value: 'old' }],
       });
       assert.equal(deleted.statusCode, 200, deleted.body);
       assert.deepEqual(deleted.json(), { success: true, deleted: 2, skipped: 0 });
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         for (const [id, status] of [
           ['old-1', 404],
           ['old-2', 404],
@@ -364,7 +338,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
       const refreshed = await call(c, admin.token, 'POST', '/api/v1/indexes/refresh');
       assert.equal(refreshed.statusCode, 200, refreshed.body);
       assert.equal((refreshed.json() as { documents: number }).documents, 2);
-      await settle();
+      await cluster.settle();
 
       // Every node holds the same rows: documents (fields, engagement, visibility), ACLs, collections and keys.
       const state = (node: TestServer) => {
@@ -396,7 +370,7 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
     'a gRPC import sent again with its idempotency-key metadata, on another node, is applied once',
     bound,
     async () => {
-      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       const pkg = (loadGodbProto().grpc.godb as GrpcObject).v1 as GrpcObject;
       const clients = [a, b].map(
@@ -429,8 +403,8 @@ describe('cluster mode: applying the log, bounded waits and idempotent retries (
         await assert.rejects(importOn(clients[0]!, 'not valid!'), (e: ServiceError) =>
           /Idempotency-Key is 1-128/.test(e.details),
         );
-        await settle();
-        for (const node of nodes) assert.equal(digest(node, tenantId).documents, 2);
+        await cluster.settle();
+        for (const node of cluster.nodes) assert.equal(digest(node, tenantId).documents, 2);
       } finally {
         for (const client of clients) client.close();
       }

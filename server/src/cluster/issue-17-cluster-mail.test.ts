@@ -1,15 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mailRelayDuty } from '../service/mail/relay-outbox.js';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { startTestServer, type TestServer } from '../test-support/server.js';
+import type { TestServer } from '../test-support/server.js';
+import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 import { SmtpPeer } from '../test-support/smtp-peer.js';
-
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
 
 /**
  * Issue #17: mail in cluster mode. Messages are queued through the replicated log on any node; only the holder of
@@ -18,21 +13,15 @@ const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
  * SMTP peer.
  */
 describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () => {
-  let nats: NatsCluster;
+  let cluster: TestCluster;
   const smtp = new SmtpPeer();
   let smtpPort = 0;
-  const dirs: string[] = [];
-  let nodes: TestServer[] = [];
   // A bound for a broken cluster (the test fails instead of hanging), not an assertion on speed.
   const bound = { timeout: 120_000 };
 
-  const settle = async (which = nodes) => {
-    const last = await which[0]!.cluster!.lastSequence();
-    await Promise.all(which.map((n) => n.cluster!.waitFor(last)));
-  };
-  const holder = async (which = nodes) => {
+  const holder = async () => {
     for (;;) {
-      const found = which.find((n) => n.clusterDuties!.lease.token !== null);
+      const found = cluster.nodes.find((n) => n.clusterDuties!.lease.token !== null);
       if (found) return found;
       await sleep(100);
     }
@@ -49,31 +38,21 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
 
   before(async () => {
     smtpPort = await smtp.start();
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) {
-      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-mail-${name}-`));
-      dirs.push(dir);
-      nodes.push(
-        await startTestServer({
-          NATS_URL: nats.url,
-          NODE_ID: name,
-          JWT_SECRET: jwtSecret,
-          DATA_DIR: dir,
-          SMTP_HOST: '127.0.0.1',
-          SMTP_PORT: String(smtpPort),
-          MAIL_TEAM_ADDRESS: 'team@godb.test',
-          MAIL_RETRY_BASE_MS: '200',
-          CLUSTER_LEASE_TTL_MS: '3000',
-        }),
-      );
-    }
+    cluster = await startTestCluster({
+      prefix: 'mail',
+      env: {
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(smtpPort),
+        MAIL_TEAM_ADDRESS: 'team@godb.test',
+        MAIL_RETRY_BASE_MS: '200',
+        CLUSTER_LEASE_TTL_MS: '3000',
+      },
+    });
   });
 
   after(async () => {
-    await Promise.all(nodes.map((n) => n.close()));
-    await nats?.stop();
+    await cluster?.close();
     await smtp.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   test(
@@ -81,18 +60,18 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
     bound,
     async () => {
       const relaying = await holder();
-      const taker = nodes.find((n) => n !== relaying)!;
+      const taker = cluster.nodes.find((n) => n !== relaying)!;
       const res = await message(taker, 'Sent through a follower');
       assert.equal(res.statusCode, 200, res.body);
       const [id] = (res.json() as { message_ids: string[] }).message_ids as [string];
       await smtp.waitForMessage((m) => m.subject === 'Sent through a follower');
       for (;;) {
-        await settle();
-        if (nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
+        await cluster.settle();
+        if (cluster.nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
         await sleep(100);
       }
       // Every node holds the same row, and with it marked sent no node relays it again: it went out once.
-      assert.equal(new Set(nodes.map((n) => JSON.stringify(outboxRow(n, id)))).size, 1);
+      assert.equal(new Set(cluster.nodes.map((n) => JSON.stringify(outboxRow(n, id)))).size, 1);
       assert.equal(smtp.received.filter((m) => m.subject === 'Sent through a follower').length, 1);
     },
   );
@@ -101,7 +80,7 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
     'a message sent again with its Idempotency-Key, on another node, is queued and delivered once',
     bound,
     async () => {
-      const [first, second] = nodes as [TestServer, TestServer];
+      const [first, second] = cluster.nodes as [TestServer, TestServer];
       const send = (node: TestServer) =>
         node.app.inject({
           method: 'POST',
@@ -117,8 +96,8 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
       const [id] = (one.json() as { message_ids: string[] }).message_ids as [string];
       await smtp.waitForMessage((m) => m.subject === 'Sent twice');
       for (;;) {
-        await settle();
-        if (nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
+        await cluster.settle();
+        if (cluster.nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
         await sleep(100);
       }
       assert.equal(smtp.received.filter((m) => m.subject === 'Sent twice').length, 1);
@@ -133,25 +112,24 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
       const formerToken = former.clusterDuties!.lease.token!;
       // SMTP is down: the holder tries, fails and marks the attempt (an operation every node applies).
       await smtp.stop();
-      const taker = nodes.find((n) => n !== former)!;
+      const taker = cluster.nodes.find((n) => n !== former)!;
       const res = await message(taker, 'Left for the next holder');
       assert.equal(res.statusCode, 200, res.body);
       const [id] = (res.json() as { message_ids: string[] }).message_ids as [string];
       for (;;) {
-        await settle();
-        if (nodes.every((n) => (outboxRow(n, id)?.attempts ?? 0) >= 1)) break;
+        await cluster.settle();
+        if (cluster.nodes.every((n) => (outboxRow(n, id)?.attempts ?? 0) >= 1)) break;
         await sleep(100);
       }
       // The holder stops (it releases the lease); SMTP comes back; another node takes the lease and relays.
-      await former.close();
-      nodes = nodes.filter((n) => n !== former);
+      await cluster.stop(cluster.nameOf(former));
       await smtp.start(smtpPort);
       const next = await holder();
       assert.ok(next.clusterDuties!.lease.token! > formerToken);
       await smtp.waitForMessage((m) => m.subject === 'Left for the next holder');
       for (;;) {
-        await settle();
-        if (nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
+        await cluster.settle();
+        if (cluster.nodes.every((n) => outboxRow(n, id)?.status === 'sent')) break;
         await sleep(100);
       }
       assert.equal(smtp.received.filter((m) => m.subject === 'Left for the next holder').length, 1);
@@ -163,8 +141,8 @@ describe('cluster mode: mail relayed once, by the lease holder (issue #17)', () 
         fence: { duty: mailRelayDuty, token: formerToken },
       });
       assert.deepEqual(stale, { fenced: true });
-      await settle();
-      for (const node of nodes) assert.equal(outboxRow(node, id)?.status, 'sent');
+      await cluster.settle();
+      for (const node of cluster.nodes) assert.equal(outboxRow(node, id)?.status, 'sent');
     },
   );
 });

@@ -1,13 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clusterHandling } from '@godb/contract';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+import { bearer, type TestServer } from '../test-support/server.js';
+import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 
 interface Job {
   id: string;
@@ -18,29 +15,17 @@ interface Job {
   written?: number;
 }
 
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
-
 /**
  * Issue #17, the writes the first slices left on one node: files uploaded with documents, jobs, mail. Three real
  * nats-server processes and three GoDB nodes on loopback; a request taken by one node is seen alike on the others.
  */
 describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
-  let nats: NatsCluster;
-  const dirs: string[] = [];
-  const nodes: TestServer[] = [];
+  let cluster: TestCluster;
   // A bound for a broken cluster (the test fails instead of hanging), not an assertion on speed.
   const bound = { timeout: 120_000 };
 
-  const settle = async () => {
-    const last = await nodes[0]!.cluster!.lastSequence();
-    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
-  };
-
   const inject = (node: TestServer, token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
-
-  const startNode = (name: string, dir: string) =>
-    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dir });
 
   /** GET /api/v1/jobs/{id} on a node until `done` says it is there. */
   const pollJob = async (node: TestServer, token: string, id: string, done: (job: Job) => boolean) => {
@@ -52,19 +37,10 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
   };
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) {
-      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-writes-${name}-`));
-      dirs.push(dir);
-      nodes.push(await startNode(name, dir));
-    }
+    cluster = await startTestCluster({ prefix: 'writes' });
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.close()));
-    await nats?.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.close());
 
   test('no operation of the catalogue is refused in cluster mode any more', () => {
     const refused = Object.entries(clusterHandling).filter(([, handling]) => (handling as string) === 'refused');
@@ -75,7 +51,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     'a file uploaded on one node downloads from every node, and a purge deletes it from the shared store',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       const bytes = Buffer.from('%PDF-1.4 a file uploaded to node a\n');
       const added = await inject(a, token, 'POST', '/api/v1/documents', {
@@ -86,14 +62,14 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
         file_type: 'application/pdf',
       });
       assert.equal(added.statusCode, 201, added.body);
-      await settle();
-      for (const node of nodes) {
+      await cluster.settle();
+      for (const node of cluster.nodes) {
         const download = await inject(node, token, 'GET', '/api/v1/documents/report/file');
         assert.equal(download.statusCode, 200, `${node.cluster!.status().node}: ${download.body}`);
         assert.deepEqual(download.rawPayload, bytes);
       }
       // Every node recorded the same key: the one object in the shared store.
-      const keys = nodes.map(
+      const keys = cluster.nodes.map(
         (node) =>
           (
             node.engine.db
@@ -110,9 +86,9 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
       // Purged through node b: every node drops the row, node b deletes the object, and no node owes it any more.
       const purged = await inject(b, token, 'DELETE', '/api/v1/documents/report?permanent=true');
       assert.equal(purged.statusCode, 200, purged.body);
-      await settle();
+      await cluster.settle();
       assert.equal(await c.engine.files!.store.has(key), false);
-      for (const node of nodes) {
+      for (const node of cluster.nodes) {
         assert.equal((await inject(node, token, 'GET', '/api/v1/documents/report/file')).statusCode, 404);
         assert.equal((node.engine.db.prepare('SELECT count(*) AS n FROM file_deletions').get() as { n: number }).n, 0);
       }
@@ -120,7 +96,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
   );
 
   test('an asynchronous import taken by one node is polled on every node, which answer alike', bound, async () => {
-    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token } = await a.registerTenant();
     const lines = Array.from({ length: 40 }, (_v, i) => JSON.stringify({ id: `line-${i}`, content: `Line ${i}.` }));
     lines.splice(7, 0, '{ not json');
@@ -136,14 +112,14 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     const ended = await pollJob(b, token, jobId, (job) => job.status === 'done' || job.status === 'failed');
     assert.equal(ended.status, 'done', JSON.stringify(ended));
     assert.equal(ended.written, 40);
-    await settle();
-    const answers = await Promise.all(nodes.map((n) => inject(n, token, 'GET', `/api/v1/jobs/${jobId}`)));
+    await cluster.settle();
+    const answers = await Promise.all(cluster.nodes.map((n) => inject(n, token, 'GET', `/api/v1/jobs/${jobId}`)));
     for (const answer of answers) assert.deepEqual(answer.json(), answers[0]!.json());
     assert.equal((answers[0]!.json() as { failed: number }).failed, 1);
   });
 
   test('the unfinished jobs of a node that left the cluster are marked failed by the lease holder', bound, async () => {
-    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
     // A job whose node ("gone-node") never reported its progress: it counts as gone.
     const job = { id: `job-${randomUUID()}`, tenantId, userId: 'someone', kind: 'import-documents', total: 10 };
@@ -154,14 +130,14 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
   });
 
   test('a node that restarts marks failed the jobs it was running', bound, async () => {
-    const [a] = nodes as [TestServer, TestServer, TestServer];
+    const [a] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
     const job = { id: `job-${randomUUID()}`, tenantId, userId: 'someone', kind: 'add-document', total: 1 };
     await a.cluster!.submit({ kind: 'job', method: 'create', args: [{ ...job, node: 'c' }] });
     await a.cluster!.submit({ kind: 'job', method: 'update', args: [job.id, { status: 'running' }] });
-    await settle();
-    await nodes[2]!.close();
-    nodes[2] = await startNode('c', dirs[2]!);
+    await cluster.settle();
+    await cluster.stop('c');
+    await cluster.start('c');
     const failed = await pollJob(a, token, job.id, (j) => j.status === 'failed');
     assert.match(failed.error ?? '', /\(c\) stopped during it; 0 of 1 items were written/);
   });
@@ -170,7 +146,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     'tenant snapshots: taken on one node, listed, downloaded, uploaded, deleted and restored on every node',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       for (const id of ['kept', 'changed', 'removed'])
         assert.equal(
@@ -195,7 +171,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
 
       // Deleted through node b: no node lists it; uploaded again through node c: every node lists it.
       assert.equal((await inject(b, token, 'DELETE', `/api/v1/snapshots/${snapshotId}`)).statusCode, 200);
-      for (const node of nodes)
+      for (const node of cluster.nodes)
         assert.deepEqual((await inject(node, token, 'GET', '/api/v1/snapshots')).json(), { snapshots: [] });
       const uploaded = await c.app.inject({
         method: 'POST',
@@ -222,8 +198,8 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
       assert.equal(ended.status, 'done', JSON.stringify(ended));
       // The snapshot can go: every node restored from the copy the restore operation names.
       assert.equal((await inject(a, token, 'DELETE', `/api/v1/snapshots/${snapshotId}`)).statusCode, 200);
-      await settle();
-      const rows = nodes.map((node) =>
+      await cluster.settle();
+      const rows = cluster.nodes.map((node) =>
         JSON.stringify(
           node.engine.db
             .prepare(
@@ -233,7 +209,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
         ),
       );
       assert.equal(new Set(rows).size, 1, rows.join('\n'));
-      for (const node of nodes) {
+      for (const node of cluster.nodes) {
         const ids = node.engine.db
           .prepare('SELECT id FROM documents WHERE tenant_id = ? AND superseded = 0 AND deleted_at IS NULL ORDER BY id')
           .pluck()

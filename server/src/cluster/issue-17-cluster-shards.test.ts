@@ -1,19 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { proposedShard } from '../engine/cluster/operation-shard.js';
 import { tenantDigest } from '../test-support/digest.js';
 import { openTestEngine } from '../test-support/engine.js';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
-
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+import { withTempDirs } from '../test-support/temp-dirs.js';
+import { clusterJwtSecret, startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
+import { until } from '../test-support/until.js';
 
 /** An X-GoDB-Seq token (`0:17,5:42`) as shard → sequence. */
 const shardSeqs = (token: unknown): Record<number, number> =>
@@ -22,15 +18,6 @@ const shardSeqs = (token: unknown): Record<number, number> =>
       .split(',')
       .map((pair) => pair.split(':').map(Number) as [number, number]),
   );
-
-/** Polls `check` until it holds (a hang detector after 120 s, not a timing). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${what}`);
-    await sleep(50);
-  }
-}
 
 /** Tenant ids whose proposed shards (16 shards) are all different and none the directory's (0). */
 function tenantsOnDistinctShards(count: number): { id: string; shard: number }[] {
@@ -48,14 +35,7 @@ function tenantsOnDistinctShards(count: number): { id: string; shard: number }[]
  * write; the directory (users, groups, keys) is shard 0. Real nats-server processes and three GoDB nodes.
  */
 describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
-  let nats: NatsCluster;
-  const dirs: string[] = [];
-  const nodes: TestServer[] = [];
-
-  const settle = async () => {
-    const last = await nodes[0]!.cluster!.lastSequence();
-    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
-  };
+  let cluster: TestCluster;
 
   const register = async (node: TestServer, tenantId: string) => {
     const email = `admin-${randomUUID()}@example.com`;
@@ -75,35 +55,18 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
     node.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: { ...bearer(token), ...headers } });
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) {
-      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-shards-${name}-`));
-      dirs.push(dir);
-      nodes.push(
-        await startTestServer({
-          NATS_URL: nats.url,
-          NODE_ID: name,
-          JWT_SECRET: jwtSecret,
-          DATA_DIR: dir,
-          NATS_PUBLISH_TIMEOUT_MS: '3000',
-        }),
-      );
-    }
+    cluster = await startTestCluster({ prefix: 'shards', env: { NATS_PUBLISH_TIMEOUT_MS: '3000' } });
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.close()));
-    await nats?.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.close());
 
   test('two tenants on different shards, written on different nodes, are read on every node', async () => {
-    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const [one, two] = tenantsOnDistinctShards(2) as [{ id: string; shard: number }, { id: string; shard: number }];
     const first = await register(a, one.id);
     // Registering is a directory operation: shard 0, and only shard 0 until the tenant writes data.
     assert.deepEqual(Object.keys(shardSeqs(first.seq)), ['0']);
-    await nodes[1]!.cluster!.waitForShard(0, shardSeqs(first.seq)[0]!);
+    await cluster.nodes[1]!.cluster!.waitForShard(0, shardSeqs(first.seq)[0]!);
     const second = await register(b, two.id);
     const before = await a.cluster!.shardBounds();
     for (let i = 0; i < 3; i += 1) {
@@ -120,7 +83,7 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
     assert.equal(after[one.shard]!.last - before[one.shard]!.last, 3);
     assert.equal(after[two.shard]!.last - before[two.shard]!.last, 3);
     // The KV shard map holds the entries every node reads (the hash was the proposal, and the first create won).
-    const nc = await connect({ servers: nats.url.split(',') });
+    const nc = await connect({ servers: cluster.nats.url.split(',') });
     try {
       const kv = await new Kvm(nc).open('godb-shards');
       for (const tenant of [one, two]) {
@@ -131,8 +94,8 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
     } finally {
       await nc.close();
     }
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       for (let i = 0; i < 3; i += 1) {
         assert.equal((await read(node, first.token, `one-${i}`)).statusCode, 200);
         assert.equal((await read(node, second.token, `two-${i}`)).statusCode, 200);
@@ -141,18 +104,18 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
       assert.deepEqual(Object.keys(shardSeqs(node.services.clusterPosition(one.id))).map(Number), [0, one.shard]);
     }
     for (const tenant of [one, two]) {
-      const digests = dirs.map((dir) => tenantDigest(dir, tenant.id));
+      const digests = cluster.names.map((name) => tenantDigest(cluster.dir(name), tenant.id));
       assert.deepEqual(digests[1], digests[0]);
       assert.deepEqual(digests[2], digests[0]);
     }
   });
 
   test("strong consistency for one tenant does not wait for another shard's backlog", async () => {
-    const [a, , c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, , c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const [one, two] = tenantsOnDistinctShards(2) as [{ id: string; shard: number }, { id: string; shard: number }];
     const first = await register(a, one.id);
     const second = await register(a, two.id);
-    await settle();
+    await cluster.settle();
     // Node c's store refuses one document of tenant two, as a full disk would: c's copy of that shard stops there.
     c.engine.db.exec(
       `CREATE TEMP TRIGGER refuse_stuck BEFORE INSERT ON main.documents WHEN NEW.title = 'Stuck'
@@ -183,15 +146,15 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
       c.engine.db.exec('DROP TRIGGER IF EXISTS refuse_stuck');
     }
     // The disk has room again: node c applies the rest of tenant two's shard.
-    await settle();
+    await cluster.settle();
     assert.equal((await read(c, second.token, 'behind', { 'x-godb-consistency': 'strong' })).statusCode, 200);
   });
 
   test('a tenant operation decided on a directory change is applied only after that change (the ordering rule)', async () => {
-    const [a, , c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, , c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const [one] = tenantsOnDistinctShards(1) as [{ id: string; shard: number }];
     const admin = await register(a, one.id);
-    await settle();
+    await cluster.settle();
     // Node c's store refuses the next user, as a full disk would: its directory shard (0) stops there.
     c.engine.db.exec(
       `CREATE TEMP TRIGGER refuse_user BEFORE INSERT ON main.users WHEN NEW.email LIKE 'late-%'
@@ -226,25 +189,30 @@ describe('cluster mode: shard streams and the KV shard map (issue #17)', () => {
     } finally {
       c.engine.db.exec('DROP TRIGGER IF EXISTS refuse_user');
     }
-    await settle();
-    const digests = dirs.map((dir) => tenantDigest(dir, one.id));
+    await cluster.settle();
+    const digests = cluster.names.map((name) => tenantDigest(cluster.dir(name), one.id));
     assert.deepEqual(digests[2], digests[0]);
   });
 
   test('a node configured with another shard count, or holding a single-stream data folder, refuses to start', async () => {
     await assert.rejects(
-      startTestServer({ NATS_URL: nats.url, NODE_ID: 'eight', JWT_SECRET: jwtSecret, CLUSTER_SHARDS: '8' }),
+      startTestServer({
+        NATS_URL: cluster.nats.url,
+        NODE_ID: 'eight',
+        JWT_SECRET: clusterJwtSecret,
+        CLUSTER_SHARDS: '8',
+      }),
       /CLUSTER_SHARDS is 8, but this cluster's log has 16 shard streams/,
     );
     // A data folder of the single-stream version: its applied sequence of GODB_OPS is kept aside by the migration.
-    const dir = mkdtempSync(join(tmpdir(), 'godb-cluster-legacy-'));
-    dirs.push(dir);
-    const engine = openTestEngine(dir);
-    engine.db.prepare("INSERT INTO cluster_applied_single_stream (stream, seq) VALUES ('GODB_OPS', 42)").run();
-    await engine.close();
-    await assert.rejects(
-      startTestServer({ NATS_URL: nats.url, NODE_ID: 'legacy', JWT_SECRET: jwtSecret, DATA_DIR: dir }),
-      /applied the single replicated stream of an earlier GoDB \(GODB_OPS, up to 42\)/,
-    );
+    await withTempDirs(['godb-cluster-legacy-'], async ([dir]) => {
+      const engine = openTestEngine(dir);
+      engine.db.prepare("INSERT INTO cluster_applied_single_stream (stream, seq) VALUES ('GODB_OPS', 42)").run();
+      await engine.close();
+      await assert.rejects(
+        startTestServer({ NATS_URL: cluster.nats.url, NODE_ID: 'legacy', JWT_SECRET: clusterJwtSecret, DATA_DIR: dir }),
+        /applied the single replicated stream of an earlier GoDB \(GODB_OPS, up to 42\)/,
+      );
+    });
   });
 });

@@ -1,14 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { tenantDigest } from '../test-support/digest.js';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
-
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+import { bearer, type TestServer } from '../test-support/server.js';
+import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
+import { until } from '../test-support/until.js';
 
 interface ClusterReadyz {
   cluster: {
@@ -21,15 +18,6 @@ interface ClusterReadyz {
   };
 }
 
-/** Polls `check` until it holds (a hang detector after 120 s, not a timing). */
-async function until(check: () => boolean | Promise<boolean>, what: string | (() => string)): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${typeof what === 'string' ? what : what()}`);
-    await sleep(100);
-  }
-}
-
 /**
  * Issue #17, catch-up and truncation: three GoDB nodes on a three-node NATS JetStream cluster (real processes on
  * loopback). The lease holder takes a cluster snapshot once a small number of operations passed
@@ -37,39 +25,19 @@ async function until(check: () => boolean | Promise<boolean>, what: string | (()
  * truncated past while it was away, restore that snapshot, replay the rest and end with the same documents.
  */
 describe('cluster snapshots, log truncation and catch-up from a snapshot (issue #17)', () => {
-  let nats: NatsCluster;
-  const dirs = new Map<string, string>();
-  const nodes = new Map<string, TestServer>();
-
-  const startNode = async (name: string) => {
-    const dir = dirs.get(name) ?? mkdtempSync(join(tmpdir(), `godb-snap-${name}-`));
-    dirs.set(name, dir);
-    const node = await startTestServer({
-      NATS_URL: nats.url,
-      NODE_ID: name,
-      JWT_SECRET: jwtSecret,
-      DATA_DIR: dir,
-      CLUSTER_SNAPSHOT_EVERY_OPS: '15',
-      CLUSTER_SNAPSHOT_EVERY_MIN: '0',
-      CLUSTER_LEASE_TTL_MS: '10000',
-      CLUSTER_NODE_GONE_S: '2',
-      // TEST_LOG_LEVEL=info shows what the nodes log (snapshots, truncation, restores) when a run needs explaining.
-      ...(process.env.TEST_LOG_LEVEL && { LOG_LEVEL: process.env.TEST_LOG_LEVEL }),
-    });
-    nodes.set(name, node);
-    return node;
-  };
-  const running = () => [...nodes.values()];
+  let cluster: TestCluster;
+  const running = () => cluster.nodes;
   const readyz = async (node: TestServer) =>
     ((await node.app.inject({ method: 'GET', url: '/readyz' })).json() as ClusterReadyz).cluster;
   const holder = () => running().find((n) => n.clusterDuties!.lease.token !== null);
   /** A node's data folder (DATA_DIR; the test server's own `dataDir` is another, unused one). */
-  const dirOf = (node: TestServer) => dirs.get([...nodes.entries()].find(([, n]) => n === node)![0])!;
+  const dirOf = (node: TestServer) => cluster.dir(cluster.nameOf(node));
+  /** A running node that does not hold the lease. */
+  const follower = (leader = holder()) => cluster.nameOf(running().find((n) => n !== leader)!);
 
   /** Waits until every running node applied everything the log holds now. */
   const settle = async () => {
-    const last = await running()[0]!.cluster!.lastSequence();
-    await Promise.all(running().map((n) => n.cluster!.waitFor(last)));
+    await cluster.settle();
     // And reported it (nodes report every few seconds; truncation reads the reports).
     await Promise.all(running().map((n) => n.clusterDuties!.progress.report()));
   };
@@ -93,15 +61,20 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
   };
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) await startNode(name);
+    cluster = await startTestCluster({
+      prefix: 'snap',
+      env: {
+        CLUSTER_SNAPSHOT_EVERY_OPS: '15',
+        CLUSTER_SNAPSHOT_EVERY_MIN: '0',
+        CLUSTER_LEASE_TTL_MS: '10000',
+        CLUSTER_NODE_GONE_S: '2',
+        // TEST_LOG_LEVEL=info shows what the nodes log (snapshots, truncation, restores) when a run needs explaining.
+        ...(process.env.TEST_LOG_LEVEL && { LOG_LEVEL: process.env.TEST_LOG_LEVEL }),
+      },
+    });
   });
 
-  after(async () => {
-    await Promise.all(running().map((n) => n.close()));
-    await nats?.stop();
-    for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.close());
 
   let token = '';
   let tenantId = '';
@@ -112,7 +85,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     assert.ok(holder(), 'one node holds the lease');
     // The holder now (on a loaded machine a holder may miss its renewals and the lease move).
     const leader = () => holder()!;
-    ({ token, tenantId } = await nodes.get('a')!.registerTenant());
+    ({ token, tenantId } = await cluster.node('a').registerTenant());
     acknowledged.push(...(await write(token, 'first', 20)));
     await settle();
     await leader().clusterDuties!.check();
@@ -159,14 +132,13 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
   });
 
   test('a node whose data folder is wiped restores the latest snapshot, replays the rest, ends with the same documents', async () => {
-    const name = [...nodes.keys()].find((n) => nodes.get(n) !== holder())!;
-    await nodes.get(name)!.close();
-    nodes.delete(name);
-    rmSync(dirs.get(name)!, { recursive: true, force: true });
+    const name = follower();
+    await cluster.stop(name);
+    cluster.wipe(name);
     // Writes while it is away: after the newest snapshot, so the node replays them from the log.
     acknowledged.push(...(await write(token, 'away', 6)));
     const latest = (await holder()!.clusterDuties!.snapshots!.verified())[0]!;
-    const node = await startNode(name);
+    const node = await cluster.start(name);
     const status = await readyz(node);
     assert.deepEqual(status.restored_snapshot, { id: latest.id, seq: latest.seq });
     await settle();
@@ -194,10 +166,9 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
 
   test('a damaged snapshot is refused: the node does not start on it, and starts once the archive is whole', async () => {
     const leader = holder()!;
-    const name = [...nodes.keys()].find((n) => nodes.get(n) !== leader)!;
-    await nodes.get(name)!.close();
-    nodes.delete(name);
-    rmSync(dirs.get(name)!, { recursive: true, force: true });
+    const name = follower(leader);
+    await cluster.stop(name);
+    cluster.wipe(name);
     const store = leader.clusterDuties!.snapshots!.store;
     const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
     const chunks: Buffer[] = [];
@@ -207,13 +178,13 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     // A byte of the database file's contents (past the manifest and the tar headers) changes.
     damaged[damaged.length - 4096] = damaged[damaged.length - 4096]! ^ 0xff;
     await store.put(`${latest.id}.tar`, damaged);
-    await assert.rejects(startNode(name), (error: Error & { code?: string }) => {
+    await assert.rejects(cluster.start(name), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'SNAPSHOT_CORRUPT', error.message);
       return true;
     });
-    assert.ok(!existsSync(join(dirs.get(name)!, 'godb.sqlite')), 'nothing of a damaged snapshot is put in place');
+    assert.ok(!existsSync(join(cluster.dir(name), 'godb.sqlite')), 'nothing of a damaged snapshot is put in place');
     await store.put(`${latest.id}.tar`, whole);
-    const node = await startNode(name);
+    const node = await cluster.start(name);
     assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
     await settle();
     assert.deepEqual(
@@ -224,9 +195,8 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
 
   test('a node the log was truncated past while it was away restores the snapshot; its old store is kept aside', async () => {
     const leader = holder()!;
-    const name = [...nodes.keys()].find((n) => nodes.get(n) !== leader)!;
-    await nodes.get(name)!.close();
-    nodes.delete(name);
+    const name = follower(leader);
+    await cluster.stop(name);
     // Gone once its progress is older than CLUSTER_NODE_GONE_S: truncation no longer waits for it.
     await until(async () => !(await leader.clusterDuties!.progress.live()).some((p) => p.node === name), 'gone');
     acknowledged.push(...(await write(token, 'gone', 16)));
@@ -234,7 +204,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     await leader.clusterDuties!.check();
     const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
     acknowledged.push(...(await write(token, 'later', 3)));
-    const node = await startNode(name);
+    const node = await cluster.start(name);
     assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
     const aside = readdirSync(dirOf(node)).filter((f) => f.startsWith('replaced-'));
     assert.equal(aside.length, 1);
@@ -248,10 +218,9 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
 
   test('the lease moves to another node when its holder stops', async () => {
     const leader = holder()!;
-    const name = [...nodes.entries()].find(([, n]) => n === leader)![0];
+    const name = cluster.nameOf(leader);
     const stopped = performance.now();
-    await leader.close();
-    nodes.delete(name);
+    await cluster.stop(name);
     await until(() => holder() !== undefined, 'another node took the lease');
     console.log(`lease hand-over after the holder stopped: ${Math.round(performance.now() - stopped)} ms`);
     // The new holder goes on with the work: a snapshot once enough operations passed, and truncation.
@@ -262,7 +231,7 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     await until(async () => !(await next.clusterDuties!.progress.live()).some((p) => p.node === name), 'gone');
     await next.clusterDuties!.check();
     const latest = (await next.clusterDuties!.snapshots!.verified())[0]!;
-    assert.equal(latest.node, [...nodes.entries()].find(([, n]) => n === next)![0]);
+    assert.equal(latest.node, cluster.nameOf(next));
     assert.equal((await next.cluster!.shardBounds())[shard]!.first, latest.shards[shard]! + 1);
   });
 });

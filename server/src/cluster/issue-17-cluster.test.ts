@@ -1,13 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
-import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
-
-const jwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
+import { bearer, type TestServer } from '../test-support/server.js';
+import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 
 /**
  * Issue #17, the first slice of cluster mode: three GoDB nodes on a three-node NATS JetStream cluster, all of them
@@ -19,32 +14,7 @@ const shardSeqs = (token: string): Record<number, number> =>
   Object.fromEntries(token.split(',').map((pair) => pair.split(':').map(Number) as [number, number]));
 
 describe('cluster mode on NATS JetStream (issue #17)', () => {
-  let nats: NatsCluster;
-  const dirs: string[] = [];
-  const nodes: TestServer[] = [];
-
-  const startNode = (name: string, dataDir: string, waitUntilStarted = true) =>
-    startTestServer({ NATS_URL: nats.url, NODE_ID: name, JWT_SECRET: jwtSecret, DATA_DIR: dataDir }, undefined, {
-      waitUntilStarted,
-    });
-
-  /**
-   * Waits until every node applied everything the log holds now. Asking JetStream for the stream's last sequence
-   * is retried (at most five times) when it times out: right after NATS servers come back, the stream's leader
-   * election on a loaded machine can outlast one request's timeout.
-   */
-  const settle = async () => {
-    let last = 0;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        last = await nodes[0]!.cluster!.lastSequence();
-        break;
-      } catch (error) {
-        if (attempt === 5 || (error as Error).name !== 'TimeoutError') throw error;
-      }
-    }
-    await Promise.all(nodes.map((n) => n.cluster!.waitFor(last)));
-  };
+  let cluster: TestCluster;
 
   /** What a tenant holds on one node: every document version with its chunks' vectors, hashed. */
   const digest = (node: TestServer, tenantId: string) => {
@@ -73,24 +43,15 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   ) => node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
 
   before(async () => {
-    nats = await startNatsCluster();
-    for (const name of ['a', 'b', 'c']) {
-      const dir = mkdtempSync(join(tmpdir(), `godb-cluster-${name}-`));
-      dirs.push(dir);
-      nodes.push(await startNode(name, dir));
-    }
+    cluster = await startTestCluster();
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.close()));
-    await nats?.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.close());
 
   test('a tenant registered on one node logs in on every node, and its token works everywhere', async () => {
-    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, email, password, tenantId } = await a.registerTenant();
-    await settle();
+    await cluster.settle();
     for (const node of [b, c]) {
       const login = await node.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
       assert.equal(login.statusCode, 200, login.body);
@@ -109,12 +70,12 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     });
     assert.equal(again.statusCode, 409, again.body);
     // Each node says where it is in the log.
-    await settle();
+    await cluster.settle();
     const applied = a.cluster!.applied;
     const byShard = a.cluster!.appliedByShard();
     assert.equal(byShard.length, 16, 'sixteen shard streams by default');
     const holders: boolean[] = [];
-    for (const [i, node] of nodes.entries()) {
+    for (const [i, node] of cluster.nodes.entries()) {
       const readyz = (await node.app.inject({ method: 'GET', url: '/readyz' })).json() as {
         cluster: { lease_holder: boolean; shards: { shard: number; applied_seq: number; lag: number }[] };
       };
@@ -136,7 +97,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   });
 
   test('documents written on any node are read on every node, and the nodes hold the same data', async () => {
-    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
     const added = await inject(a, token, 'POST', '/api/v1/documents', {
       id: 'first',
@@ -179,8 +140,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.equal(readded.statusCode, 201, readded.body);
     assert.equal((readded.json() as { version: number }).version, 2);
 
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       const first = await inject(node, token, 'GET', '/api/v1/documents/first');
       assert.equal(first.statusCode, 200, first.body);
       assert.equal((first.json() as { document: { title: string } }).document.title, 'Replicated, version 2');
@@ -194,14 +155,14 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       );
       assert.deepEqual(ids.sort(), ['fifth', 'fourth']);
     }
-    const digests = nodes.map((n) => digest(n, tenantId));
+    const digests = cluster.nodes.map((n) => digest(n, tenantId));
     assert.equal(digests[0]!.documents, 6); // five documents and the first one's archived version
     assert.deepEqual(digests[1], digests[0]);
     assert.deepEqual(digests[2], digests[0]);
   });
 
   test('a read on another node can wait for a write: X-GoDB-Seq, X-GoDB-Min-Seq and X-GoDB-Consistency: strong', async () => {
-    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token } = await a.registerTenant();
     const written = await inject(a, token, 'POST', '/api/v1/documents', {
       id: 'fresh',
@@ -255,7 +216,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   });
 
   test('a partial update taken by any node applies everywhere, unless another write of the document came first', async () => {
-    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId, userId } = await a.registerTenant();
     const added = await inject(a, token, 'POST', '/api/v1/documents', {
       id: 'patched',
@@ -282,8 +243,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       a.cluster!.submit({ kind: 'write-documents', viewer, documents: [stale!], paths: ['body'], expectedVersion: 1 }),
       (error: { code?: string }) => error.code === 'DOCUMENT_CHANGED',
     );
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       const res = await inject(node, token, 'GET', '/api/v1/documents/patched');
       const document = (res.json() as { document: { title: string; version: number; tags: string[] } }).document;
       assert.deepEqual([document.title, document.version, document.tags], ['New', 2, ['edited']]);
@@ -292,11 +253,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   });
 
   test('roles, groups and user deletions made on one node hold on every node', async () => {
-    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const admin = await a.registerTenant();
     // The super admin creates an admin, the tenant admin demotes it to a user: both on node a.
     const member = await a.addUser(admin);
-    await settle();
+    await cluster.settle();
     const group = await inject(b, admin.token, 'POST', '/auth/groups', { name: 'readers', description: 'Read' });
     assert.equal(group.statusCode, 201, group.body);
     const groupId = (group.json() as { group_id: string }).group_id;
@@ -307,8 +268,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       payload: { user_id: member.userId },
     });
     assert.equal(added.statusCode, 200, added.body);
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       const user = await inject(node, admin.token, 'GET', `/auth/users/${member.userId}`);
       assert.equal(user.statusCode, 200, user.body);
       const { role, groups } = (user.json() as { user: { role: string; groups: string[] } }).user;
@@ -316,8 +277,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     }
     const removed = await inject(a, admin.token, 'DELETE', `/auth/users/${member.userId}`);
     assert.equal(removed.statusCode, 200, removed.body);
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       const login = await node.app.inject({
         method: 'POST',
         url: '/auth/login',
@@ -330,10 +291,10 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   });
 
   test('a stopped node catches up when it comes back, while the others kept taking writes', async (t) => {
-    const [a, b] = nodes as [TestServer, TestServer, TestServer];
+    const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
-    await settle();
-    await nodes[2]!.close();
+    await cluster.settle();
+    await cluster.stop('c');
     const away = 200;
     for (let i = 0; i < away; i += 10) {
       await Promise.all(
@@ -359,8 +320,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.equal(patched.statusCode, 200, patched.body);
     // Node c comes back on its data folder. It answers its health and readiness checks at once, and its API only
     // once it replayed what it missed: until then 503 CLUSTER_CATCHING_UP, never an answer from a copy behind.
-    nodes[2] = await startNode('c', dirs[2]!, false);
-    const c = nodes[2];
+    const c = await cluster.start('c', { waitUntilStarted: false });
     const seen = { refused: 0, notReady: 0 };
     let started = false;
     void c.started.then(() => (started = true));
@@ -400,15 +360,15 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     // every answer above was checked either way).
     t.diagnostic(`answered while catching up: ${JSON.stringify(seen)}`);
     assert.match((await c.app.inject({ method: 'GET', url: '/metrics' })).body, /^godb_cluster_catching_up 0$/m);
-    await settle();
-    const digests = nodes.map((n) => digest(n, tenantId));
+    await cluster.settle();
+    const digests = cluster.nodes.map((n) => digest(n, tenantId));
     assert.equal(digests[0]!.documents, away + 1, 'every document, and the patched one in two versions');
     assert.deepEqual(digests[2], digests[0]);
     assert.deepEqual(digests[1], digests[0]);
   });
 
   test('an operation published twice (a retry after a lost acknowledgement) is applied once on every node', async () => {
-    const [a] = nodes as [TestServer];
+    const [a] = cluster.nodes as [TestServer];
     const { token, tenantId, userId } = await a.registerTenant();
     const viewer = { tenantId, userId, groups: [] };
     const prepared = a.engine.documents.prepare(
@@ -431,8 +391,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     const second = await a.cluster!.publish(op);
     assert.deepEqual(second, first);
     assert.equal(await a.cluster!.lastSequence(), before, 'JetStream stored the retry as a duplicate');
-    await settle();
-    for (const node of nodes) {
+    await cluster.settle();
+    for (const node of cluster.nodes) {
       const res = await inject(node, token, 'GET', '/api/v1/documents/once');
       assert.equal(res.statusCode, 200, res.body);
       assert.equal((res.json() as { document: { version: number } }).document.version, 1);
@@ -464,10 +424,10 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     'with one NATS node of three killed, every GoDB node keeps taking writes; restarted, it rejoins',
     bound,
     async () => {
-      const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
-      await settle();
-      await nats.kill(0);
+      await cluster.settle();
+      await cluster.nats.kill(0);
       for (const [i, node] of [a, b, c].entries()) {
         const res = await writeRetrying(node, token, {
           id: `nats-down-${i}`,
@@ -476,15 +436,15 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
         });
         assert.equal(res.statusCode, 201, res.body);
       }
-      await nats.restart(0);
+      await cluster.nats.restart(0);
       const res = await writeRetrying(b, token, {
         id: 'nats-back',
         title: 'Back',
         content: 'All three.',
       });
       assert.equal(res.statusCode, 201, res.body);
-      await settle();
-      const digests = nodes.map((n) => digest(n, tenantId));
+      await cluster.settle();
+      const digests = cluster.nodes.map((n) => digest(n, tenantId));
       // Four documents, each in one version: a retried write that NATS had stored after all is applied once.
       assert.equal(digests[0]!.documents, 4, JSON.stringify(digests));
       assert.deepEqual(digests[1], digests[0]);
@@ -496,7 +456,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     'with two NATS nodes of three down, writes answer 503 CLUSTER_UNAVAILABLE and reads continue',
     bound,
     async () => {
-      const [a, b] = nodes as [TestServer, TestServer, TestServer];
+      const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token } = await a.registerTenant();
       const added = await inject(a, token, 'POST', '/api/v1/documents', {
         id: 'kept',
@@ -504,8 +464,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
         content: 'Before.',
       });
       assert.equal(added.statusCode, 201, added.body);
-      await settle();
-      await Promise.all([nats.stop(1), nats.stop(2)]);
+      await cluster.settle();
+      await Promise.all([cluster.nats.stop(1), cluster.nats.stop(2)]);
       const refused = await inject(a, token, 'POST', '/api/v1/documents', {
         title: 'Refused',
         content: 'No majority.',
@@ -514,14 +474,14 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       assert.equal((refused.json() as { error: { code: string } }).error.code, 'CLUSTER_UNAVAILABLE');
       const read = await inject(b, token, 'GET', '/api/v1/documents/kept');
       assert.equal(read.statusCode, 200, read.body);
-      await Promise.all([nats.restart(1), nats.restart(2)]);
+      await Promise.all([cluster.nats.restart(1), cluster.nats.restart(2)]);
       const again = await writeRetrying(b, token, {
         id: 'after',
         title: 'After',
         content: 'Majority back.',
       });
       assert.equal(again.statusCode, 201, again.body);
-      await settle();
+      await cluster.settle();
     },
   );
 });

@@ -1,8 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, millis, type NatsConnection } from '@nats-io/transport-node';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
+import { until } from '../test-support/until.js';
 import { Lease, openBucket } from './lease.js';
 import { ClusterProgress } from './progress.js';
 
@@ -24,15 +24,6 @@ after(async () => {
   for (const nc of connections) if (!nc.isClosed()) await nc.close();
   await nats.stop();
 });
-
-/** Polls `check` until it holds (a hang detector after 60 s, not a timing). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  while (!(await check())) {
-    assert.ok(performance.now() < deadline, `never: ${what}`);
-    await sleep(50);
-  }
-}
 
 test('two contenders: one holds the lease; when it dies the other takes it after expiry, with a larger token', async () => {
   const options = { job: 'test-job', ttlMs: 1_500, replicas: 1, logger: quiet };
@@ -85,12 +76,14 @@ test('progress: every node heard from is live; a node that stops reporting is go
     goneAfterMs: 1_000,
     replicas: 1,
     report: () => ({ applied: [applied, 1] }),
+    logger: quiet,
   });
   const b = await ClusterProgress.open(await open('pb'), {
     node: 'b',
     goneAfterMs: 1_000,
     replicas: 1,
     report: () => ({ applied: [3, 0] }),
+    logger: quiet,
   });
   await a.start();
   await b.start();
@@ -113,7 +106,7 @@ test('progress: every node heard from is live; a node that stops reporting is go
 
 test('a bucket made earlier with another TTL is given the configured one (NATS keeps settings as they were made)', async () => {
   const nc = await open('ttl');
-  await openBucket(nc, 'godb-ttl-test', { ttlMs: 1_000, replicas: 1 });
-  const kv = await openBucket(nc, 'godb-ttl-test', { ttlMs: 5_000, replicas: 1 });
+  await openBucket(nc, 'godb-ttl-test', { ttlMs: 1_000, replicas: 1, logger: quiet });
+  const kv = await openBucket(nc, 'godb-ttl-test', { ttlMs: 5_000, replicas: 1, logger: quiet });
   assert.equal(millis((await kv.status()).streamInfo.config.max_age), 5_000);
 });

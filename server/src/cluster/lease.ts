@@ -1,6 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { millis, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { retryAtStart, type StartLogger } from './start-retries.js';
 
 /** The KV bucket holding every singleton job's lease, one key per job. */
 export const leaseBucket = 'godb-leases';
@@ -30,24 +31,31 @@ interface LeaseValue {
 
 /**
  * Opens (or makes) a KV bucket whose keys NATS removes `ttlMs` after their last write. A bucket made earlier with
- * another TTL (the setting changed) is given this one: NATS keeps a bucket's settings as they were made.
+ * another TTL (the setting changed) is given this one: NATS keeps a bucket's settings as they were made. Retried
+ * while JetStream does not answer (see retryAtStart).
  */
-export async function openBucket(
+export function openBucket(
   nc: NatsConnection,
   name: string,
-  options: { ttlMs: number; replicas: number },
+  options: { ttlMs: number; replicas: number; logger: StartLogger },
 ): Promise<KV> {
-  const kv = await new Kvm(nc).create(name, { ttl: options.ttlMs, replicas: options.replicas, history: 1 });
-  const { streamInfo } = await kv.status();
-  if (millis(streamInfo.config.max_age) !== options.ttlMs) {
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.update(streamInfo.config.name, {
-      max_age: nanos(options.ttlMs),
-      // JetStream refuses a duplicate window longer than the streams' maximum age.
-      duplicate_window: nanos(Math.min(options.ttlMs, 120_000)),
-    });
-  }
-  return kv;
+  return retryAtStart(
+    `opening the KV bucket ${name}`,
+    async () => {
+      const kv = await new Kvm(nc).create(name, { ttl: options.ttlMs, replicas: options.replicas, history: 1 });
+      const { streamInfo } = await kv.status();
+      if (millis(streamInfo.config.max_age) !== options.ttlMs) {
+        const jsm = await jetstreamManager(nc);
+        await jsm.streams.update(streamInfo.config.name, {
+          max_age: nanos(options.ttlMs),
+          // JetStream refuses a duplicate window longer than the streams' maximum age.
+          duplicate_window: nanos(Math.min(options.ttlMs, 120_000)),
+        });
+      }
+      return kv;
+    },
+    options.logger,
+  );
 }
 
 /** The TTL a bucket has now, in milliseconds (another node may have set another one). */

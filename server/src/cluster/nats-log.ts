@@ -1,7 +1,7 @@
 import { abortAfter } from './abort-after.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { createError } from '@godb/contract';
 import {
   DeliverPolicy,
@@ -29,6 +29,8 @@ import {
   rankedByRequest,
 } from '../engine/cluster/operation.js';
 import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
+import { checkNatsVersion } from './nats-version.js';
+import { retryAtStart } from './start-retries.js';
 
 export interface NatsLogOptions {
   /** NATS client URLs (NATS_URL, split at commas). */
@@ -70,31 +72,6 @@ const retryPauseMs = 250;
 const keptOutcomes = 10_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
-
-/** The oldest nats-server GoDB runs on: the consumer API the client uses (named consumers) came with 2.9. */
-export const minNatsVersion = [2, 9, 0] as const;
-
-/**
- * Refuses a nats-server older than {@link minNatsVersion}: it would ignore or reject what the log asks of it
- * (consumers made by name, the stream's settings) in ways that surface only later.
- *
- * @example checkNatsVersion('2.9.10'); // passes; checkNatsVersion('2.8.4') throws a ConfigError
- */
-export function checkNatsVersion(version: string | undefined): void {
-  const parts = /^v?(\d+)\.(\d+)\.(\d+)/
-    .exec(version ?? '')
-    ?.slice(1)
-    .map(Number);
-  // The first part that differs decides (2.10 is newer than 2.9); no version at all counts as older.
-  const order = parts
-    ? minNatsVersion.reduce<number>((sign, min, i) => sign || Math.sign((parts[i] ?? 0) - min), 0)
-    : -1;
-  if (order < 0) {
-    throw new ConfigError(
-      `Cluster mode needs nats-server ${minNatsVersion.join('.')} or newer with JetStream; the server at NATS_URL reports ${version ?? 'no version'}. Upgrade it (Debian bookworm ships 2.9, trixie 2.10; 2.10+ with sync_interval: always also makes acknowledgements survive a power loss).`,
-    );
-  }
-}
 
 /** A request's Idempotency-Key, scoped, and how many operations the request has submitted so far. */
 interface Idempotency {
@@ -216,11 +193,18 @@ export class NatsLog implements OperationLog, ClusterReads {
     const log = new NatsLog(nc, options);
     try {
       checkNatsVersion(nc.info?.version);
-      const jsm = await jetstreamManager(nc);
+      // Each step that asks JetStream is retried, bounded, while it does not answer (see retryAtStart).
+      const { logger } = options;
+      const jsm = await retryAtStart('reaching JetStream', () => jetstreamManager(nc), logger);
       log.#jsm = jsm;
-      log.#placement = await new Kvm(nc).create(shardsBucket, { replicas: log.replicas, history: 1 });
-      await log.#checkShardCount(log.#placement);
-      const lasts = await log.#ensureStreams(jsm);
+      const placement = await retryAtStart(
+        `opening the KV bucket ${shardsBucket}`,
+        () => new Kvm(nc).create(shardsBucket, { replicas: log.replicas, history: 1 }),
+        logger,
+      );
+      log.#placement = placement;
+      await retryAtStart(`reading the shard count in ${shardsBucket}`, () => log.#checkShardCount(placement), logger);
+      const lasts = await retryAtStart('making the shard streams', () => log.#ensureStreams(jsm), logger);
       const target = lasts.reduce((a, b) => a + b, 0);
       for (const shard of log.#shards) shard.known = lasts[shard.index] ?? 0;
       log.#startedAt = { from: log.applied, target };
@@ -609,7 +593,12 @@ export class NatsLog implements OperationLog, ClusterReads {
     const count = this.#shards.length;
     const recorded = await kv.create(shardCountKey, String(count)).then(
       () => count,
-      async () => Number((await kv.get(shardCountKey))?.string()),
+      async (error: unknown) => {
+        const entry = await kv.get(shardCountKey);
+        // No entry: the create failed for another reason than a count recorded first (JetStream did not answer).
+        if (entry?.operation !== 'PUT') throw error;
+        return Number(entry.string());
+      },
     );
     if (recorded !== count) {
       throw new ConfigError(
@@ -782,6 +771,12 @@ export class NatsLog implements OperationLog, ClusterReads {
         messages.stop();
         return;
       }
+      // The event loop's turn between two operations. Messages the client buffered come out of this loop as
+      // microtasks, and each apply is synchronous (a 500-document import operation takes 100-200 ms): without a
+      // turn, a node replaying a backlog read no socket and ran no timer until its buffer ran dry, so its own
+      // JetStream requests (opening the KV buckets and object stores at start, lease renewals, progress reports)
+      // timed out with their answers unread, and /healthz did not answer (bench:cluster's catch-up, issue #17).
+      await nextTurn();
     }
   }
 

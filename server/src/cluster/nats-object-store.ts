@@ -4,6 +4,7 @@ import { createError } from '@godb/contract';
 import { Objm, StorageType, type ObjectStore as NatsBucket } from '@nats-io/obj';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ObjectStore, StoredObject } from '../engine/files/object-store.js';
+import { retryAtStart, type StartLogger } from './start-retries.js';
 
 /** The JetStream object store bucket holding the cluster snapshots (STORAGE_PROVIDER=internal). */
 export const snapshotBucket = 'godb-snapshots';
@@ -16,7 +17,7 @@ const unavailable = (location: string, error: unknown) =>
  * every node of the cluster can fetch what one node stored: the cluster snapshots when the storage provider is
  * `internal`. NATS checks each object's SHA-256 digest as it is read; a read that fails part way errors its stream.
  *
- * @example const store = await NatsObjectStore.open(nc, 'godb-snapshots', 3); await store.put('a.tar', body);
+ * @example const store = await NatsObjectStore.open(nc, 'godb-snapshots', 3, logger); await store.put('a.tar', body);
  */
 export class NatsObjectStore implements ObjectStore {
   readonly #bucket: NatsBucket;
@@ -27,8 +28,13 @@ export class NatsObjectStore implements ObjectStore {
     this.location = `nats-object-store://${name}`;
   }
 
-  static async open(nc: NatsConnection, name: string, replicas: number): Promise<NatsObjectStore> {
-    const bucket = await new Objm(nc).create(name, { storage: StorageType.File, replicas });
+  /** Opens (or makes) the bucket, retried while JetStream does not answer (see retryAtStart). */
+  static async open(nc: NatsConnection, name: string, replicas: number, logger: StartLogger): Promise<NatsObjectStore> {
+    const bucket = await retryAtStart(
+      `opening the object store ${name}`,
+      () => new Objm(nc).create(name, { storage: StorageType.File, replicas }),
+      logger,
+    );
     return new NatsObjectStore(bucket, name);
   }
 

@@ -2,6 +2,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { openBucket } from './lease.js';
+import { retryAtStart, type StartLogger } from './start-retries.js';
 
 /** The KV bucket where every node reports how far it applied the log: key = NODE_ID. */
 export const progressBucket = 'godb-progress';
@@ -29,6 +30,8 @@ export interface ProgressOptions {
   readonly replicas: number;
   /** What to report now. */
   readonly report: () => { applied: readonly number[]; restoring?: boolean };
+  /** Where retries at start are told (see retryAtStart). */
+  readonly logger: StartLogger;
 }
 
 /**
@@ -62,9 +65,13 @@ export class ClusterProgress {
     );
   }
 
-  /** Reports now, then every sixth of the gone-after time (at most every 5 s). */
+  /** Reports now (retried while JetStream does not answer), then every sixth of the gone-after time (at most every 5 s). */
   async start(): Promise<void> {
-    await this.report();
+    await retryAtStart(
+      `reporting this node's progress to ${progressBucket}`,
+      () => this.report(),
+      this.#options.logger,
+    );
     this.#timer = setInterval(
       () => void this.report().catch(() => undefined),
       Math.max(100, Math.min(5_000, Math.floor(this.#options.goneAfterMs / 6))),

@@ -12,7 +12,7 @@ export const tenantSnapshotsBucket = 'godb-tenant-snapshots';
  * `godb-tenant-snapshots` for the snapshots users take). The engine opens before the node connects to NATS, so the
  * bucket is handed over once the log is open (`attach`); a call made before waits for it.
  *
- * @example const files = new SharedObjectStore(filesBucket); openEngine({ files }); files.attach(await NatsObjectStore.open(nc, filesBucket, 3));
+ * @example const files = new SharedObjectStore(filesBucket); openEngine({ files }); files.attach(await NatsObjectStore.open(nc, filesBucket, 3, logger));
  */
 export class SharedObjectStore implements ObjectStore {
   readonly location: string;

@@ -11,7 +11,9 @@ import { archiveKey } from '../engine/snapshots/snapshots.js';
 import { clusterBucket, type VerifiedSnapshot } from './cluster-snapshots.js';
 import { shardStream } from '../engine/cluster/operation-shard.js';
 import { NatsObjectStore, snapshotBucket } from './nats-object-store.js';
+import { checkNatsServers } from './nats-version.js';
 import { progressBucket, type NodeProgress } from './progress.js';
+import { retryAtStart } from './start-retries.js';
 
 export interface SnapshotCatchUpOptions {
   readonly servers: readonly string[];
@@ -23,6 +25,8 @@ export interface SnapshotCatchUpOptions {
   readonly store: ObjectStore | null;
   /** Where the snapshot's uploaded files go (the node's file store). */
   readonly files: ObjectStore;
+  /** NATS_SYNC_ALWAYS: every NATS server must be 2.10+ (checked here, at the node's first contact with NATS). */
+  readonly syncAlways: boolean;
   /** CLUSTER_NODE_GONE_S in milliseconds: the TTL of the progress bucket, should this node be the one to make it. */
   readonly goneAfterMs: number;
   /** Told what is restored, as it starts (for the logs and /readyz). */
@@ -56,9 +60,18 @@ export interface RestoredSnapshot {
 export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Promise<RestoredSnapshot | null> {
   const nc = await connect({ servers: [...options.servers], name: `godb-${options.nodeId}-catch-up` });
   try {
-    const jsm = await jetstreamManager(nc);
-    const found = new Map<string, number>();
-    for await (const info of jsm.streams.list('godb.ops.*')) found.set(info.config.name, info.state.first_seq);
+    // Before anything is restored: a node refused for its NATS servers changes nothing in its data folder.
+    await checkNatsServers(nc, { servers: options.servers, syncAlways: options.syncAlways, logger: options.logger });
+    const found = await retryAtStart(
+      'listing the shard streams',
+      async () => {
+        const jsm = await jetstreamManager(nc);
+        const listed = new Map<string, number>();
+        for await (const info of jsm.streams.list('godb.ops.*')) listed.set(info.config.name, info.state.first_seq);
+        return listed;
+      },
+      options.logger,
+    );
     const firsts: number[] = [];
     for (let shard = 0; shard < options.shards; shard += 1) {
       const first = found.get(shardStream(shard));
@@ -71,11 +84,23 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
     const truncatedPast = firsts.some((first, shard) => (applied[shard] ?? 0) + 1 < first);
     const total = applied.reduce((sum, seq) => sum + seq, 0);
     const replicas = Math.min(3, options.servers.length);
-    const verified = await new Kvm(nc)
-      .open(clusterBucket)
-      .then((kv) => kv.get('snapshots'))
-      .then((entry) => (entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : []))
-      .catch((): VerifiedSnapshot[] => []);
+    // No bucket yet: no snapshot was ever taken. Any other failure is retried: a wiped node that took a timeout for
+    // "no snapshot" would replay the whole log, or find it truncated and stop.
+    const verified = await retryAtStart(
+      `reading the cluster snapshots in the KV bucket ${clusterBucket}`,
+      () =>
+        new Kvm(nc)
+          .open(clusterBucket)
+          .then((kv) => kv.get('snapshots'))
+          .then(
+            (entry) => (entry?.operation === 'PUT' ? entry.json<VerifiedSnapshot[]>() : []),
+            (error: unknown) => {
+              if (/stream not found/i.test((error as Error).message)) return [];
+              throw error;
+            },
+          ),
+      options.logger,
+    );
     // Only snapshots from which every shard continues (every one, unless truncation outran them) and that are ahead.
     const usable = verified.filter(
       (s) =>
@@ -90,8 +115,12 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
         `Cluster mode: this node applied the shards of the log up to ${applied.join(', ')}, but they now start at ${firsts.join(', ')} and no verified cluster snapshot continues from there (${verified.length} listed). Start it once a snapshot was taken, or copy a node's data folder.`,
       );
     }
-    const store = options.store ?? (await NatsObjectStore.open(nc, snapshotBucket, replicas));
-    const progress = await new Kvm(nc).create(progressBucket, { ttl: options.goneAfterMs, replicas, history: 1 });
+    const store = options.store ?? (await NatsObjectStore.open(nc, snapshotBucket, replicas, options.logger));
+    const progress = await retryAtStart(
+      `opening the KV bucket ${progressBucket}`,
+      () => new Kvm(nc).create(progressBucket, { ttl: options.goneAfterMs, replicas, history: 1 }),
+      options.logger,
+    );
     let previousData: string | undefined;
     let lastError: unknown = null;
     for (const snapshot of usable) {

@@ -191,35 +191,44 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
         </li>
         <li>Logs are JSON lines (pino) with a request id; send SIGTERM for a graceful shutdown.</li>
         <li>
-          Back up with snapshots (below) while the server runs, or copy <code>DATA_DIR</code> while it is stopped; index
+          Back up with snapshots (above) while the server runs, or copy <code>DATA_DIR</code> while it is stopped; index
           files are rebuilt if missing.
         </li>
+      </ul>
+      <h2>Cluster mode (preview)</h2>
+      <ul>
         <li>
-          Cluster mode (preview): give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
+          <strong>Start.</strong> Give every node the same <code>NATS_URL</code> (a NATS JetStream cluster) and{' '}
           <code>JWT_SECRET</code>, and its own <code>NODE_ID</code>; <code>npm run cluster:local</code> starts three
-          NATS servers and three nodes to try it. Registration, users, groups, permissions, API keys, documents (with
-          their visibility, ACLs and engagement, and deletes by filter), collections, index maintenance, jobs, mail and
+          NATS servers and three nodes to try it.
+        </li>
+        <li>
+          <strong>What is replicated.</strong> Registration, users, groups, permissions, API keys, documents (with their
+          visibility, ACLs and engagement, and deletes by filter), collections, index maintenance, jobs, mail and
           snapshot restores are replicated. Files uploaded with documents and the snapshots users take are kept where
           every node reads them (the JetStream object store, or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), so
-          any node serves them; mail is relayed by the lease holder only. The log is <code>CLUSTER_SHARDS</code> (16)
-          shard streams, <code>godb-shard-00</code> and on: the directory, jobs and mail on shard 0, each tenant&apos;s
-          data on the shard the KV bucket <code>godb-shards</code> fixed on its first write. The count is fixed when the
-          cluster is made; a node configured with another one refuses to start, as does a data folder of the earlier
-          single-stream version (start it on an empty <code>DATA_DIR</code>).
+          any node serves them; mail is relayed by the lease holder only.
         </li>
         <li>
-          Retry a replicated write that answered 503 (<code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>)
-          with the <code>Idempotency-Key</code> header it was sent with: within two minutes, on any node, it is applied
-          once. A node that starts behind the log listens at once and answers its API with 503{' '}
-          <code>CLUSTER_CATCHING_UP</code> until it has replayed what it missed (<code>/readyz</code> says how far it
-          is). A node that cannot apply an operation (a full disk) stops before it, retries it, and answers 503 on{' '}
-          <code>/readyz</code> with <code>cluster.halted_shard</code> and <code>cluster.halted_at_seq</code> until it
-          succeeds. <code>/readyz</code> <code>cluster.shards</code> and the <code>shard</code> label of{' '}
-          <code>godb_cluster_lag_operations</code> give the lag of each shard.
+          <strong>The log</strong> is <code>CLUSTER_SHARDS</code> (16) shard streams, <code>godb-shard-00</code> and on:
+          the directory, jobs and mail on shard 0, each tenant&apos;s data on the shard the KV bucket{' '}
+          <code>godb-shards</code> fixed on its first write. The count is fixed when the cluster is made; a node
+          configured with another one refuses to start, as does a data folder of the earlier single-stream version
+          (start it on an empty <code>DATA_DIR</code>).
         </li>
         <li>
-          One node at a time, the holder of a lease in JetStream KV (another node takes it within{' '}
-          <code>CLUSTER_LEASE_TTL_MS</code> when it dies), takes a cluster snapshot every{' '}
+          <strong>Retries and catch-up.</strong> Retry a replicated write that answered 503 (
+          <code>CLUSTER_UNAVAILABLE</code>, <code>CLUSTER_LAGGING</code>) with the <code>Idempotency-Key</code> header
+          it was sent with: within two minutes, on any node, it is applied once. A node that starts behind the log
+          listens at once and answers its API with 503 <code>CLUSTER_CATCHING_UP</code> until it has replayed what it
+          missed (<code>/readyz</code> says how far it is). A node that cannot apply an operation (a full disk) stops
+          before it, retries it, and answers 503 on <code>/readyz</code> with <code>cluster.halted_shard</code> and{' '}
+          <code>cluster.halted_at_seq</code> until it succeeds. <code>/readyz</code> <code>cluster.shards</code> and the{' '}
+          <code>shard</code> label of <code>godb_cluster_lag_operations</code> give the lag of each shard.
+        </li>
+        <li>
+          <strong>Singleton work.</strong> One node at a time, the holder of a lease in JetStream KV (another node takes
+          it within <code>CLUSTER_LEASE_TTL_MS</code> when it dies), takes a cluster snapshot every{' '}
           <code>CLUSTER_SNAPSHOT_EVERY_OPS</code> operations or <code>CLUSTER_SNAPSHOT_EVERY_MIN</code> minutes into the
           JetStream object store (or the S3 bucket with <code>STORAGE_PROVIDER=s3</code>), checks it by reading it back,
           keeps the last two and truncates each shard below both the newest and the slowest node heard from within{' '}
@@ -229,13 +238,14 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           then replays the log after it.
         </li>
         <li>
-          What an acknowledged write survives: it is on a majority of the NATS servers and committed to the answering
-          node&apos;s SQLite. nats-server 2.9 (Debian bookworm) writes streams to disk but syncs them on a 2-minute
-          timer, so a power loss of every NATS server at once can lose the last two minutes of the log; the loss of one
-          server, or of processes, loses nothing. nats-server 2.10 or newer with <code>sync_interval: always</code> in
-          its <code>jetstream</code> block syncs every write before acknowledging it, and then an acknowledgement also
-          survives a power loss of every server. GoDB logs the server version at start and refuses a server older than
-          2.9.
+          <strong>Durability.</strong> What an acknowledged write survives: it is on a majority of the NATS servers and
+          committed to the answering node&apos;s SQLite. nats-server 2.9 (Debian bookworm) writes streams to disk but
+          syncs them on a 2-minute timer, so a power loss of every NATS server at once can lose the last two minutes of
+          the log; the loss of one server, or of processes, loses nothing. nats-server 2.10 or newer with{' '}
+          <code>sync_interval: always</code> in its <code>jetstream</code> block syncs every write before acknowledging
+          it, and then an acknowledgement also survives a power loss of every server. GoDB logs the server version at
+          start and refuses a server older than 2.9; with <code>NATS_SYNC_ALWAYS=true</code> (servers set up so) it
+          refuses one older than 2.10, which would ignore the setting.
         </li>
       </ul>
     </>

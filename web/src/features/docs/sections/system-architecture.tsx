@@ -125,8 +125,9 @@ export default function SystemArchitecture() {
           durable.
         </li>
         <li>
-          The in-memory HNSW index takes the new vectors. After a crash, the stale index is rebuilt from the store at
-          the next use.
+          The new vectors are searchable at once, exactly, from the index&apos;s tail, and move into the HNSW graph in
+          the background. Indexes are checkpointed to files with the last write they hold, so a restart, even after kill
+          -9, loads the last checkpoint and replays only the writes after it.
         </li>
       </ol>
       <h2>A search</h2>
@@ -144,23 +145,39 @@ export default function SystemArchitecture() {
       <h2>Cluster design</h2>
       <p>
         Cluster mode (a preview: set <code>NATS_URL</code>) uses NATS JetStream as the replicated log instead of a
-        home-made consensus protocol: writes are appended to shard streams (16; the directory, jobs and mail on shard 0,
-        each tenant&apos;s data on the shard a JetStream KV map fixed on its first write) as operations whose ids, times
-        and embeddings are decided by the node that took them, each node applies every shard in order to its own
-        embedded store (recording each shard&apos;s applied sequence in the same transaction; a tenant&apos;s operation
-        waits for the directory sequence it was decided on), and derived indexes follow locally — the same property that
-        makes the embedded mode crash-safe. An operation is applied in one SQLite transaction with its sequence; one
-        that a node cannot apply for a reason of its own stops that node before it (never skipped), and a write retried
-        with its Idempotency-Key is applied once. Registration, users, groups, permissions, API keys, documents
-        (visibility, ACLs, engagement, deletes by filter), collections, index maintenance, jobs, mail and snapshot
-        restores are replicated; files uploaded with documents and the snapshots users take live in a store every node
-        reads (the JetStream object store or the S3 bucket), and operations carry their keys, never their bytes. Nodes
-        report how far they applied the log to a JetStream KV bucket; one node at a time, under a KV lease whose
-        revision is its fencing token, relays the mail outbox (its marks carry the token, and a stale holder&apos;s are
-        refused when applied), fails the jobs of nodes that left, takes whole-node snapshots into the JetStream object
-        store, verifies them, and truncates each shard below both the newest snapshot and the slowest live node. A new
-        or wiped node restores that snapshot and replays the rest of the log.
+        home-made consensus protocol. Each node keeps its own embedded store, and derived indexes follow it locally —
+        the same property that makes the embedded mode crash-safe.
       </p>
+      <ul>
+        <li>
+          <strong>Writes are operations.</strong> The node that takes a write decides its ids, times and embeddings,
+          then appends it to one of 16 shard streams: the directory, jobs and mail on shard 0, each tenant&apos;s data
+          on the shard a JetStream KV map fixed on its first write. A write retried with its Idempotency-Key is applied
+          once.
+        </li>
+        <li>
+          <strong>Every node applies every shard in order.</strong> An operation is applied in one SQLite transaction
+          with its sequence; a tenant&apos;s operation waits for the directory sequence it was decided on. One that a
+          node cannot apply for a reason of its own stops that node before it: it is never skipped.
+        </li>
+        <li>
+          <strong>Everything is replicated:</strong> registration, users, groups, permissions, API keys, documents
+          (visibility, ACLs, engagement, deletes by filter), collections, index maintenance, jobs, mail and snapshot
+          restores. Files uploaded with documents and the snapshots users take live in a store every node reads (the
+          JetStream object store or the S3 bucket); operations carry their keys, never their bytes.
+        </li>
+        <li>
+          <strong>Singleton work runs under a lease.</strong> Nodes report how far they applied the log to a JetStream
+          KV bucket. One node at a time, under a KV lease whose revision is its fencing token, relays the mail outbox (a
+          stale holder&apos;s marks are refused when applied), fails the jobs of nodes that left, takes whole-node
+          snapshots into the JetStream object store, verifies them, and truncates each shard below both the newest
+          snapshot and the slowest live node.
+        </li>
+        <li>
+          <strong>Catch-up.</strong> A restarted node replays from the sequence it applied; a new or wiped node restores
+          the newest snapshot and replays the rest of the log.
+        </li>
+      </ul>
     </>
   );
 }
