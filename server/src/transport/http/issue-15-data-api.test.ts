@@ -35,7 +35,7 @@ before(async () => {
   bob = await server.addUser(admin);
   await call('POST', '/api/v1/collections', admin.token, { name: 'shop', vectors: { v: { dimensions: 2 } } });
   /** A product in the shop, titled by its id, as `token`'s user. */
-  const addProduct = async (token: string, product: { id: string }, vector: number[]) => {
+  const addProduct = async (token: string, product: { id: string } & Record<string, unknown>, vector: number[]) => {
     const res = await call('POST', '/api/v1/documents', token, {
       ...product,
       title: product.id,
