@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { random, zipfText, zipfWord } from './engine-fixture.js';
+import { benchEngineOptions, random, zipfText, zipfWord } from './engine-fixture.js';
 import { caveat } from './support.js';
 
 const before = process.env.AB_BEFORE;
@@ -21,7 +21,6 @@ const rounds = Number(process.env.AB_ROUNDS ?? 12);
 /** Seconds the engines are left idle after the warm-up, so that their background work (copies, indexes) ends. */
 const settle = Number(process.env.AB_SETTLE ?? 10);
 const model = 'glove-100';
-const modelCacheDir = join(tmpdir(), 'godb-test-model-cache');
 const viewer = { tenantId: '00000000-0000-4000-8000-0000000000ab', userId: 'ab', groups: [] as string[] };
 const scope = { viewer, now: Math.floor(Date.now() / 1000) };
 caveat();
@@ -37,19 +36,7 @@ const sides: Side[] = [
   { name: 'before', root: join(resolve(before), 'server/src/engine') },
   { name: 'this', root: fileURLToPath(new URL('../server/src/engine', import.meta.url)) },
 ];
-const options = (dataDir: string) => ({
-  dataDir,
-  embeddings: {
-    defaultModel: model,
-    modelsDir: join(dataDir, 'models'),
-    modelCacheDir,
-    workerPoolSize: 2,
-    queueLimit: 1000,
-    cacheSize: 1000,
-    remote: [],
-    http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
-  },
-});
+const options = (dataDir: string) => benchEngineOptions(dataDir, model);
 for (const side of sides) {
   side.mods = {
     engine: await import(join(side.root, 'engine.ts')),

@@ -9,13 +9,15 @@ export const benchViewer = {
   groups: [] as string[],
 };
 
-/** A real engine on a temporary data folder, as the server composes it. */
-export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } {
-  const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-'));
-  const engine = openEngine({
+/**
+ * The engine's options as the server composes them for a data folder (its default embedding model `model`; models
+ * cached where the tests cache them): what every in-process benchmark opens its engine with.
+ */
+export function benchEngineOptions(dataDir: string, model = 'use-lite-512') {
+  return {
     dataDir,
     embeddings: {
-      defaultModel: 'use-lite-512',
+      defaultModel: model,
       modelsDir: join(dataDir, 'models'),
       modelCacheDir: join(tmpdir(), 'godb-test-model-cache'),
       workerPoolSize: 2,
@@ -24,7 +26,13 @@ export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } 
       remote: [],
       http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
     },
-  });
+  };
+}
+
+/** A real engine on a temporary data folder, as the server composes it. */
+export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-'));
+  const engine = openEngine(benchEngineOptions(dataDir));
   return {
     engine,
     dispose: async () => {

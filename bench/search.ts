@@ -11,7 +11,7 @@ import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
 import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { startServerProcess } from '../e2e/support/server-process.js';
-import { random, zipfText, zipfWord } from './engine-fixture.js';
+import { benchEngineOptions, random, zipfText, zipfWord } from './engine-fixture.js';
 import { caveat, saveResults, table } from './support.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 100_000);
@@ -183,19 +183,7 @@ process.stdout.write(
 await server.stop();
 
 // The same queries through the engine, in this process, on the same data.
-const engine = openEngine({
-  dataDir,
-  embeddings: {
-    defaultModel: model,
-    modelsDir: join(dataDir, 'models'),
-    modelCacheDir,
-    workerPoolSize: 2,
-    queueLimit: 1000,
-    cacheSize: 1000,
-    remote: [],
-    http: { timeoutMs: 1000, retries: 0, sleep: async () => {} },
-  },
-});
+const engine = openEngine(benchEngineOptions(dataDir, model));
 const scope = { viewer: { tenantId, userId, groups: [] }, now: Math.floor(Date.now() / 1000) };
 // As in the server: the text index loads in the background on the first word query; wait for it.
 await engine.text.loaded(tenantId);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clusterHandling } from '@godb/contract';
 import { bearer, type TestServer } from '../test-support/server.js';
-import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
+import { documentWithFile, startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 
 interface Job {
   id: string;
@@ -54,13 +54,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
       const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       const bytes = Buffer.from('%PDF-1.4 a file uploaded to node a\n');
-      const added = await inject(a, token, 'POST', '/api/v1/documents', {
-        id: 'report',
-        title: 'Report',
-        content: 'A report with its file.',
-        file_content: bytes.toString('base64'),
-        file_type: 'application/pdf',
-      });
+      const added = await inject(a, token, 'POST', '/api/v1/documents', documentWithFile('report', bytes));
       assert.equal(added.statusCode, 201, added.body);
       await cluster.settle();
       for (const node of cluster.nodes) {

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSwift, type SwiftS3 } from '../test-support/swift.js';
 import type { TestServer } from '../test-support/server.js';
-import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
+import { documentWithFile, startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 import { until } from '../test-support/until.js';
 
 interface ClusterReadyz {
@@ -52,13 +52,7 @@ describe('cluster mode on an S3 bucket (issue #17)', () => {
       const [a] = cluster.nodes as [TestServer];
       const bytes = Buffer.from('%PDF-1.4 a report uploaded to node a, kept in S3\n');
       const before = await swift.keys(bucket, 'files/');
-      const added = await a.call('POST', '/api/v1/documents', admin.token, {
-        id: 'report',
-        title: 'Report',
-        content: 'A report with its file, in the bucket.',
-        file_content: bytes.toString('base64'),
-        file_type: 'application/pdf',
-      });
+      const added = await a.call('POST', '/api/v1/documents', admin.token, documentWithFile('report', bytes));
       assert.equal(added.status, 201, added.text);
       await cluster.settle();
       const stored = (await swift.keys(bucket, 'files/')).filter((key) => !before.includes(key));

@@ -34,13 +34,15 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     };
   };
 
+  /** A request as `token`'s user, with `headers` besides the bearer token (the consistency headers). */
   const inject = (
     node: TestServer,
     token: string,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
-  ) => node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+    headers: Record<string, string> = {},
+  ) => node.app.inject({ method, url, headers: { ...bearer(token), ...headers }, ...(payload && { payload }) });
 
   before(async () => {
     cluster = await startTestCluster();
@@ -177,11 +179,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.ok(shards[0] === 0 && shards.length <= 2, `x-godb-seq ${token0}`);
     for (const shard of shards) assert.ok(seqs[shard]! <= a.cluster!.appliedByShard()[shard]!, token0);
     // Whatever node c has applied so far, this read waits until it has the write.
-    const onC = await c.app.inject({
-      method: 'GET',
-      url: '/api/v1/documents/fresh',
-      headers: { ...bearer(token), 'x-godb-min-seq': token0 },
-    });
+    const onC = await inject(c, token, 'GET', '/api/v1/documents/fresh', undefined, { 'x-godb-min-seq': token0 });
     assert.equal(onC.statusCode, 200, onC.body);
     const onCSeqs = shardSeqs(String(onC.headers['x-godb-seq']));
     for (const shard of shards) assert.ok(onCSeqs[shard]! >= seqs[shard]!, String(onC.headers['x-godb-seq']));
@@ -191,10 +189,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       content: 'Newer.',
     });
     assert.equal(again.statusCode, 201, again.body);
-    const onB = await b.app.inject({
-      method: 'GET',
-      url: '/api/v1/documents/fresher',
-      headers: { ...bearer(token), 'x-godb-consistency': 'strong' },
+    const onB = await inject(b, token, 'GET', '/api/v1/documents/fresher', undefined, {
+      'x-godb-consistency': 'strong',
     });
     assert.equal(onB.statusCode, 200, onB.body);
     for (const [header, value] of [
@@ -204,11 +200,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       ['x-godb-min-seq', '99:1'],
       ['x-godb-consistency', 'eventual'],
     ] as const) {
-      const bad = await b.app.inject({
-        method: 'GET',
-        url: '/api/v1/documents/fresher',
-        headers: { ...bearer(token), [header]: value },
-      });
+      const bad = await inject(b, token, 'GET', '/api/v1/documents/fresher', undefined, { [header]: value });
       assert.equal(bad.statusCode, 400, bad.body);
       const error = (bad.json() as { error: { code: string; field: string } }).error;
       assert.deepEqual([error.code, error.field], ['VALIDATION_FAILED', `headers.${header}`]);
@@ -224,12 +216,14 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       content: 'Body.',
     });
     assert.equal(added.statusCode, 201, added.body);
-    const updated = await b.app.inject({
-      method: 'PATCH',
-      url: '/api/v1/documents/patched',
-      headers: { ...bearer(token), 'x-godb-min-seq': String(added.headers['x-godb-seq']) },
-      payload: { title: 'New', tags: ['edited'] },
-    });
+    const updated = await inject(
+      b,
+      token,
+      'PATCH',
+      '/api/v1/documents/patched',
+      { title: 'New', tags: ['edited'] },
+      { 'x-godb-min-seq': String(added.headers['x-godb-seq']) },
+    );
     assert.equal(updated.statusCode, 200, updated.body);
     // An update prepared from version 1 after version 2 is in the log: refused on every node, nothing overwritten.
     const viewer = { tenantId, userId, groups: [] };
@@ -261,12 +255,14 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     const group = await inject(b, admin.token, 'POST', '/auth/groups', { name: 'readers', description: 'Read' });
     assert.equal(group.statusCode, 201, group.body);
     const groupId = (group.json() as { group_id: string }).group_id;
-    const added = await c.app.inject({
-      method: 'POST',
-      url: `/auth/groups/${groupId}/users`,
-      headers: { ...bearer(admin.token), 'x-godb-min-seq': String(group.headers['x-godb-seq']) },
-      payload: { user_id: member.userId },
-    });
+    const added = await inject(
+      c,
+      admin.token,
+      'POST',
+      `/auth/groups/${groupId}/users`,
+      { user_id: member.userId },
+      { 'x-godb-min-seq': String(group.headers['x-godb-seq']) },
+    );
     assert.equal(added.statusCode, 200, added.body);
     await cluster.settle();
     for (const node of cluster.nodes) {
@@ -311,12 +307,8 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     }
     assert.equal((await inject(b, token, 'DELETE', '/api/v1/documents/while-away-3')).statusCode, 200);
     const last = `while-away-${away - 1}`;
-    const patched = await b.app.inject({
-      method: 'PATCH',
-      url: `/api/v1/documents/${last}`, // written on b
-      headers: bearer(token),
-      payload: { title: 'Last' },
-    });
+    // Written on b, patched on b.
+    const patched = await inject(b, token, 'PATCH', `/api/v1/documents/${last}`, { title: 'Last' });
     assert.equal(patched.statusCode, 200, patched.body);
     // Node c comes back on its data folder. It answers its health and readiness checks at once, and its API only
     // once it replayed what it missed: until then 503 CLUSTER_CATCHING_UP, never an answer from a copy behind.

@@ -7,6 +7,17 @@ import { startTestServer, type TestServer } from './server.js';
 /** The JWT secret every node of a test cluster shares (a token from one node is accepted by all). */
 export const clusterJwtSecret = 'a-cluster-wide-secret-of-32-characters-or-more';
 
+/** A document with an uploaded PDF file of `bytes`: what cluster tests add to see a file in the shared store. */
+export function documentWithFile(id: string, bytes: Buffer) {
+  return {
+    id,
+    title: 'Report',
+    content: 'A report with its file.',
+    file_content: bytes.toString('base64'),
+    file_type: 'application/pdf',
+  };
+}
+
 /** Settings of every node of a test cluster, or of each by its name (a port of its own). */
 export type NodeEnv =
   Record<string, string> | ((name: string) => Record<string, string> | Promise<Record<string, string>>);
