@@ -44,6 +44,13 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     headers: Record<string, string> = {},
   ) => node.app.inject({ method, url, headers: { ...bearer(token), ...headers }, ...(payload && { payload }) });
 
+  /** Adds a document through `node`, checked acknowledged (201): its answer, with the X-GoDB-Seq header. */
+  const addDocument = async (node: TestServer, token: string, document: object) => {
+    const res = await inject(node, token, 'POST', '/api/v1/documents', document);
+    assert.equal(res.statusCode, 201, res.body);
+    return res;
+  };
+
   before(async () => {
     cluster = await startTestCluster();
   });
@@ -101,13 +108,12 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   test('documents written on any node are read on every node, and the nodes hold the same data', async () => {
     const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId } = await a.registerTenant();
-    const added = await inject(a, token, 'POST', '/api/v1/documents', {
+    await addDocument(a, token, {
       id: 'first',
       title: 'Replicated',
       content: 'Written on node a, read on every node.',
       tags: ['cluster'],
     });
-    assert.equal(added.statusCode, 201, added.body);
     // Read-your-writes on the node that took the write, with no wait.
     assert.equal((await inject(a, token, 'GET', '/api/v1/documents/first')).statusCode, 200);
 
@@ -134,12 +140,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     const deleted = await inject(c, token, 'DELETE', '/api/v1/documents/second');
     assert.equal(deleted.statusCode, 200, deleted.body);
     // Updating a document that exists makes its second version everywhere.
-    const readded = await inject(a, token, 'POST', '/api/v1/documents', {
+    const readded = await addDocument(a, token, {
       id: 'first',
       title: 'Replicated, version 2',
       content: 'Written again on node a.',
     });
-    assert.equal(readded.statusCode, 201, readded.body);
     assert.equal((readded.json() as { version: number }).version, 2);
 
     await cluster.settle();
@@ -166,12 +171,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   test('a read on another node can wait for a write: X-GoDB-Seq, X-GoDB-Min-Seq and X-GoDB-Consistency: strong', async () => {
     const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token } = await a.registerTenant();
-    const written = await inject(a, token, 'POST', '/api/v1/documents', {
+    const written = await addDocument(a, token, {
       id: 'fresh',
       title: 'Fresh',
       content: 'New.',
     });
-    assert.equal(written.statusCode, 201, written.body);
     // The token names the directory's shard (0) and the tenant's, each with a's place in it after the write.
     const token0 = String(written.headers['x-godb-seq']);
     const seqs = shardSeqs(token0);
@@ -183,12 +187,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.equal(onC.statusCode, 200, onC.body);
     const onCSeqs = shardSeqs(String(onC.headers['x-godb-seq']));
     for (const shard of shards) assert.ok(onCSeqs[shard]! >= seqs[shard]!, String(onC.headers['x-godb-seq']));
-    const again = await inject(a, token, 'POST', '/api/v1/documents', {
+    await addDocument(a, token, {
       id: 'fresher',
       title: 'Fresher',
       content: 'Newer.',
     });
-    assert.equal(again.statusCode, 201, again.body);
     const onB = await inject(b, token, 'GET', '/api/v1/documents/fresher', undefined, {
       'x-godb-consistency': 'strong',
     });
@@ -210,12 +213,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
   test('a partial update taken by any node applies everywhere, unless another write of the document came first', async () => {
     const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token, tenantId, userId } = await a.registerTenant();
-    const added = await inject(a, token, 'POST', '/api/v1/documents', {
+    const added = await addDocument(a, token, {
       id: 'patched',
       title: 'Old',
       content: 'Body.',
     });
-    assert.equal(added.statusCode, 201, added.body);
     const updated = await inject(
       b,
       token,
@@ -450,12 +452,11 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     async () => {
       const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token } = await a.registerTenant();
-      const added = await inject(a, token, 'POST', '/api/v1/documents', {
+      await addDocument(a, token, {
         id: 'kept',
         title: 'Kept',
         content: 'Before.',
       });
-      assert.equal(added.statusCode, 201, added.body);
       await cluster.settle();
       await Promise.all([cluster.nats.stop(1), cluster.nats.stop(2)]);
       const refused = await inject(a, token, 'POST', '/api/v1/documents', {

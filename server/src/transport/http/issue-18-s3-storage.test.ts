@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
@@ -11,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig } from '../../config/env.js';
 import { createServer } from '../../compose.js';
 import { DownloadLinks } from '../../service/mail/download-links.js';
+import { startNodeProcess } from '../../test-support/node-process.js';
 import { startSwift, type SwiftS3 } from '../../test-support/swift.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 
@@ -355,27 +355,16 @@ describe('issue 18: start-up checks the bucket and says what is wrong', () => {
   });
 
   test('the server process exits with 2 and that one line', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(repoRoot, 'server', 'src', 'main.ts')],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH,
-          DATA_DIR: mkdtempSync(join(work, 'data-')),
-          GRPC_PORT: '0',
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          ...swift.godbEnv('missing-bucket'),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    assert.equal(code, 2, stderr);
+    const node = await startNodeProcess({
+      LOG_LEVEL: 'error',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...swift.godbEnv('missing-bucket'),
+    });
+    const code = await node.exited;
+    await node.stop();
+    assert.equal(code, 2, node.output());
     assert.equal(
-      stderr,
+      node.output(),
       `STORAGE_PROVIDER=s3 cannot be used: S3_BUCKET "missing-bucket" does not exist at S3_ENDPOINT ${swift.endpoint}; create it or correct S3_BUCKET.\n`,
     );
   });
