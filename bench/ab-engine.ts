@@ -68,7 +68,7 @@ const next = random(9);
 const word = (rank: number) => zipfWord(Math.max(1, Math.round(rank * (0.5 + next()))));
 const queries = Array.from({ length: 100 }, () => [40, 400, 4000].map(word).join(' '));
 const phrases = Array.from({ length: 100 }, () => [4, 40].map(word).join(' '));
-const kinds: Record<string, (s: Side, q: number) => Promise<unknown>> = {
+const allKinds: Record<string, (s: Side, q: number) => Promise<unknown>> = {
   text: async (s, q) => s.mods!.text.textSearch(s.engine.search, scope, queries[q], 'match', 10),
   phrase: async (s, q) => s.mods!.text.textSearch(s.engine.search, scope, phrases[q], 'phrase', 10),
   vector: async (s, q) =>
@@ -89,6 +89,9 @@ const kinds: Record<string, (s: Side, q: number) => Promise<unknown>> = {
       useMlRanking: false,
     }),
 };
+/** AB_KINDS: some of text, phrase, vector, hybrid (comma-separated); all by default. */
+const only = process.env.AB_KINDS?.split(',');
+const kinds = Object.fromEntries(Object.entries(allKinds).filter(([kind]) => !only || only.includes(kind)));
 for (const s of sides) {
   await s.engine.text.loaded(viewer.tenantId);
   for (const run of Object.values(kinds)) for (let q = 0; q < 100; q += 1) await run(s, q);
