@@ -89,6 +89,30 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     },
   );
 
+  test(
+    'a file upload retried with its Idempotency-Key on another node leaves one object in the shared store',
+    bound,
+    async () => {
+      const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
+      const { token, tenantId } = await a.registerTenant();
+      const document = documentWithFile('retried', Buffer.from('%PDF-1.4 sent twice\n'));
+      const headers = { ...bearer(token), 'idempotency-key': randomUUID() };
+      const send = (node: TestServer) =>
+        node.app.inject({ method: 'POST', url: '/api/v1/documents', headers, payload: document });
+      const first = await send(a);
+      assert.equal(first.statusCode, 201, first.body);
+      // The answer to the first attempt was lost, say: the client sends the request again, through another node.
+      const again = await send(b);
+      assert.equal(again.statusCode, 201, again.body);
+      assert.deepEqual(again.json(), first.json());
+      await cluster.settle();
+      const objects = (await a.engine.files!.store.list()).filter((key) => key.startsWith(`${tenantId}/retried/`));
+      assert.equal(objects.length, 1, `one object, named by the document: ${objects.join(', ')}`);
+      const download = await inject(b, token, 'GET', '/api/v1/documents/retried/file');
+      assert.equal(download.statusCode, 200, download.body);
+    },
+  );
+
   test('an asynchronous import taken by one node is polled on every node, which answer alike', bound, async () => {
     const [a, b] = cluster.nodes as [TestServer, TestServer, TestServer];
     const { token } = await a.registerTenant();

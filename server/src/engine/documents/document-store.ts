@@ -224,6 +224,17 @@ export class DocumentStore {
     });
   }
 
+  /** The stored-file key recorded with version `version` of a document, current or archived (`id@v<version>`). */
+  filePathOf(tenantId: string, id: string, version: number): string | undefined {
+    const path = this.#sql
+      .get(
+        "SELECT json_extract(fields, '$.file_path') FROM documents WHERE tenant_id = ? AND id IN (?, ?) AND version = ?",
+      )
+      .pluck()
+      .get(tenantId, id, `${id}@v${version}`, version) as unknown;
+    return typeof path === 'string' ? path : undefined;
+  }
+
   /** Removes a document from the store and every index (archived versions too); returns the chunk keys. */
   purge(row: DocumentRow): number[] {
     const versions = [row.seq, ...this.#archivedVersions(row)];

@@ -369,7 +369,7 @@ export class Documents {
     const keys = [...stored.values()];
     try {
       signal?.throwIfAborted();
-      return (await log.submit({
+      const written = (await log.submit({
         kind: 'write-documents',
         viewer: { tenantId: viewer.tenantId, userId: viewer.userId, groups: [...viewer.groups] },
         documents: prepared.map((doc) => (stored.has(doc) ? { ...doc, fileContent: undefined } : doc)),
@@ -378,12 +378,36 @@ export class Documents {
         ...(decidedOn !== undefined && { decidedOn }),
         ...(keys.length > 0 && { fileKeys: prepared.map((doc) => stored.get(doc) ?? null) }),
       })) as { id: string; version: number }[];
+      if (keys.length > 0) await this.#discardUnnamed(viewer.tenantId, prepared, stored, written);
+      return written;
     } catch (error) {
       // Refused (by every node alike, or before it was published): no row names the files. A 5xx may be in the log
       // all the same (CLUSTER_LAGGING says so), so its files stay.
       if (keys.length > 0 && (!isGoDBError(error) || error.status < 500)) await this.#deps.files?.discard(keys);
       throw error;
     }
+  }
+
+  /**
+   * A request sent again with its Idempotency-Key after its first attempt was applied is answered that attempt's
+   * outcome, and the versions it wrote name that attempt's files: the files this attempt uploaded are named by no
+   * row, so they are removed from the shared store instead of staying there unnamed. A version that is gone since
+   * (purged) says nothing, and its file stays.
+   */
+  async #discardUnnamed(
+    tenantId: string,
+    prepared: readonly PreparedDocument[],
+    stored: ReadonlyMap<PreparedDocument, string>,
+    written: readonly { id: string; version: number }[],
+  ): Promise<void> {
+    const unnamed = prepared.flatMap((doc, i) => {
+      const key = stored.get(doc);
+      const version = written[i]?.version;
+      if (key === undefined || version === undefined) return [];
+      const recorded = this.store.filePathOf(tenantId, doc.id, version);
+      return recorded !== undefined && recorded !== key ? [key] : [];
+    });
+    if (unnamed.length > 0) await this.#deps.files?.discard(unnamed);
   }
 
   /**
