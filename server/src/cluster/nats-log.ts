@@ -62,6 +62,12 @@ const maxOperationBytes = 8 * 1024 * 1024;
 const duplicateWindowMs = 120_000;
 /** How long one pull of the log consumer waits for messages (heartbeats at half of it). */
 const consumeExpiresMs = 5_000;
+/**
+ * What one shard's consumer buffers at most: 16 MiB of operations (twice the largest, so that one always fits), and
+ * the client's 100 messages besides (it sets that count itself with a byte limit; giving both is refused). Counted
+ * in messages alone, a node catching up on 16 shards of 8 MiB imports could hold 12.8 GB it has not applied yet.
+ */
+const consumeMaxBytes = 2 * maxOperationBytes;
 /** How often a node checks that its consumer keeps up with the stream. */
 const watchdogMs = 2_500;
 /** How long closing lets the consumer loops end before it closes the connection under them. */
@@ -734,7 +740,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       opt_start_seq: shard.applied + 1,
     });
     // Pulls expire every 5 s rather than 30, so missed heartbeats (every 2.5 s) show a dead server in seconds.
-    const messages = await consumer.consume({ expires: consumeExpiresMs });
+    const messages = await consumer.consume({ expires: consumeExpiresMs, max_bytes: consumeMaxBytes });
     shard.messages = messages;
     if (this.#closed) messages.stop();
     void (async () => {
