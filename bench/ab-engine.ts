@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEngineOptions, random, zipfText, zipfWord } from './engine-fixture.js';
+import { benchEngineOptions, random, zipfDocuments, zipfWord } from './engine-fixture.js';
 import { caveat } from './support.js';
 
 const before = process.env.AB_BEFORE;
@@ -50,12 +50,7 @@ const dirs = [mkdtempSync(join(tmpdir(), 'godb-ab-')), mkdtempSync(join(tmpdir()
   const engine = sides[0]!.mods!.engine.openEngine(options(dirs[0]));
   const next = random(5);
   for (let i = 0; i < total; i += 1000) {
-    const docs = Array.from({ length: Math.min(1000, total - i) }, (_v, j) => ({
-      id: `d${i + j}`,
-      title: zipfText(next, 6),
-      content: zipfText(next, 60),
-      embedding_options: { model_name: model },
-    }));
+    const docs = zipfDocuments(next, i, Math.min(1000, total - i), model);
     await engine.documents.add(viewer, docs, (k: number) => `body[${k}]`);
   }
   await engine.close();

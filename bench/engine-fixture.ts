@@ -65,3 +65,16 @@ export const zipfWord = (rank: number) => `w${rank.toString(36)}`;
 export function zipfText(next: () => number, words: number, vocabulary = 20_000): string {
   return Array.from({ length: words }, () => zipfWord(Math.floor(vocabulary ** next()) - 1)).join(' ');
 }
+
+/**
+ * Documents `d<from>` … `d<from + count − 1>` as bench:search and bench:ab write them: a title of 6 and a content of
+ * 60 Zipf words, embedded with `model`.
+ */
+export function zipfDocuments(next: () => number, from: number, count: number, model: string) {
+  return Array.from({ length: count }, (_v, j) => ({
+    id: `d${from + j}`,
+    title: zipfText(next, 6),
+    content: zipfText(next, 60),
+    embedding_options: { model_name: model },
+  }));
+}

@@ -11,7 +11,7 @@ import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
 import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { startServerProcess } from '../e2e/support/server-process.js';
-import { benchEngineOptions, random, zipfText, zipfWord } from './engine-fixture.js';
+import { benchEngineOptions, random, zipfDocuments, zipfWord } from './engine-fixture.js';
 import { caveat, saveResults, table } from './support.js';
 
 const total = Number(process.env.BENCH_DOCS ?? 100_000);
@@ -48,12 +48,7 @@ const userId = ((await post('/auth/login', credentials)).user as { id: string })
 const next = random(5);
 let started = performance.now();
 for (let i = 0; i < total; i += 2000) {
-  const docs = Array.from({ length: Math.min(2000, total - i) }, (_v, j) => ({
-    id: `d${i + j}`,
-    title: zipfText(next, 6),
-    content: zipfText(next, 60),
-    embedding_options: { model_name: model },
-  }));
+  const docs = zipfDocuments(next, i, Math.min(2000, total - i), model);
   const res = await post('/api/v1/documents/batch', docs, token);
   if (res.success !== true) throw new Error(JSON.stringify(res));
 }
