@@ -73,12 +73,8 @@ describe('cluster mode on an S3 bucket (issue #17)', () => {
       const started = await b.call('POST', '/api/v1/snapshots', admin.token);
       assert.equal(started.status, 202, started.text);
       const jobId = started.body.job_id as string;
-      let job: Record<string, unknown> = {};
-      await until(async () => {
-        // Polled through another node, as behind a load balancer.
-        job = (await c.call('GET', `/api/v1/jobs/${jobId}`, admin.token)).body;
-        return job.status === 'done' || job.status === 'failed';
-      }, `the snapshot job ${jobId} ends`);
+      // Polled through another node, as behind a load balancer.
+      const job = await c.finishedJob(admin.token, jobId);
       assert.equal(job.status, 'done', JSON.stringify(job));
       await cluster.settle();
       const listed = await a.call('GET', '/api/v1/snapshots', admin.token);
