@@ -85,6 +85,11 @@ export class ExactVectors {
     return 1 - (s0 + s1 + (s2 + s3));
   }
 
+  /** The keys held, in no particular order (a small space's exact scan compares the query with every one). */
+  keys(): IterableIterator<number> {
+    return this.#slots.keys();
+  }
+
   /** The document seq of a key, or undefined when not held. */
   docOf(key: number): number | undefined {
     const slot = this.#slots.get(key);

@@ -11,6 +11,7 @@ import { clientSpaceKey } from '../collections/vector-space.js';
 import { dotProduct, squaredDistance, type ExactVectors } from '../documents/exact-vectors.js';
 import { exactSearch, MetricKind, type Matches } from 'usearch';
 import type { AllowedSet } from './allowed-sets.js';
+import { Nearest } from '../documents/index-tail.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 
@@ -48,7 +49,10 @@ const overFetch = { f32: 1, f16: 1, i8: 3, b1: 10 } as const;
 export const locationWeight = 0.3;
 /** Largest candidate set read from the HNSW index before falling back to an exact scan. */
 export const maxAnnCandidates = 4096;
-/** Below this many vectors an exact scan is as fast as the index, and exact. */
+/**
+ * Below this many vectors a space is scanned exactly instead of searched through its index: as fast, when the scan
+ * reads the float32 copies in memory and rows only for the best documents, and exact.
+ */
 export const exactBelow = 2000;
 
 /** Exact similarity of the query to a stored (unit-length) vector; euclidean maps distance d to 1 / (1 + d). */
@@ -194,7 +198,15 @@ async function nearest(
   await core.vectors.ready(scope.viewer.tenantId, model, dims); // after a crash: built in the background
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
   if (size === 0) return { hits: [], model, exact: false, dropped: 0 };
-  if (size <= exactBelow) return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
+  if (size <= exactBelow) {
+    // From the copies: every vector scored in memory, rows read for the best few documents only. The store's scan
+    // (every vector read from SQLite and every document's row loaded, each query) answered 60-90 queries a second
+    // at 1,300 vectors where the index answered 600 at 2,500: bench:cluster's three nodes, holding fewer documents
+    // than the embedded node, fell below this size and searched seven times slower.
+    const held = core.vectors.exactVectors(scope.viewer.tenantId, model);
+    const scanned = held ? copiesScan(core, scope, q, vector, held) : exactScan(core, scope, q, vector, model, source);
+    return { ...scanned, model, exact: true };
+  }
   // The index's own k best first, rescored exactly; widened while access rules and filters leave too few, unless
   // the candidates already fall below the threshold (farther ones cannot pass it).
   // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
@@ -319,6 +331,28 @@ function allowedScan(
     if (ranked.hits.length >= q.limit || count === keys.length || ranked.tail < q.threshold) {
       return { ...ranked, exact: true };
     }
+  }
+}
+
+/**
+ * An exact scan of a small space from its float32 copies: every vector's distance measured in place, the nearest
+ * few scored and their rows read, then more while the access rule, filters or geo leave too few.
+ */
+function copiesScan(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  copies: ExactVectors,
+): { hits: Hit[]; dropped: number } {
+  const keys = [...copies.keys()];
+  const metric = q.method === 'euclidean' ? 'l2sq' : 'dot';
+  const distances = keys.map((key) => copies.distance(key, query, metric));
+  for (let count = Math.min(keys.length, Math.max(64, q.limit * 8)); ; count = Math.min(keys.length, count * 4)) {
+    const nearest = new Nearest(count);
+    keys.forEach((key, i) => nearest.offer(key, distances[i]!));
+    const ranked = verify(core, scope, q, scoreKeys(q, query, nearest.result().keys, copies, null));
+    if (ranked.hits.length >= q.limit || count === keys.length || ranked.tail < q.threshold) return ranked;
   }
 }
 
