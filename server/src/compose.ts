@@ -242,6 +242,8 @@ export async function createServer(
           goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
           leaseTtlMs: config.CLUSTER_LEASE_TTL_MS,
           snapshots,
+          // Restores keep a copy of their archive there; the holder deletes it once the log is truncated past them.
+          keptStore: snapshotStore,
           snapshotEveryOps: config.CLUSTER_SNAPSHOT_EVERY_OPS,
           snapshotEveryMs: config.CLUSTER_SNAPSHOT_EVERY_MIN * 60_000,
           jobs: {

@@ -1,4 +1,6 @@
+import type { ObjectStore } from '../engine/files/object-store.js';
 import type { ClusterSnapshots, VerifiedSnapshot } from './cluster-snapshots.js';
+import { KeptArchives } from './kept-archives.js';
 import { Lease } from './lease.js';
 import type { NatsLog } from './nats-log.js';
 import { ClusterProgress } from './progress.js';
@@ -12,6 +14,11 @@ export interface ClusterDutiesOptions {
   readonly leaseTtlMs: number;
   /** The cluster snapshots; null: this node takes none (and so never truncates the log). */
   readonly snapshots: ClusterSnapshots | null;
+  /**
+   * The store of the snapshots users take, where restores keep their archive copies (`kept/`): the holder deletes a
+   * copy once the log was truncated past the restore that names it (see kept-archives.ts). Absent: none collected.
+   */
+  readonly keptStore?: ObjectStore | null;
   /** CLUSTER_SNAPSHOT_EVERY_OPS (0: not by count). */
   readonly snapshotEveryOps: number;
   /** CLUSTER_SNAPSHOT_EVERY_MIN, in milliseconds (0: not by time). */
@@ -29,6 +36,15 @@ export interface ClusterDutiesOptions {
   /** Wall-clock milliseconds (snapshots record Unix seconds). */
   readonly now: () => number;
   readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+}
+
+/**
+ * What a round's truncation left: each shard's first sequence now, and the highest sequence of it that every live
+ * node applied and the verified snapshot includes.
+ */
+interface Truncated {
+  readonly first: number[];
+  readonly held: number[];
 }
 
 /** The lease of the singleton work this module runs. */
@@ -56,6 +72,8 @@ export class ClusterDuties {
   readonly progress: ClusterProgress;
   readonly lease: Lease;
   readonly snapshots: ClusterSnapshots | null;
+  /** The archive copies restores keep, recorded as this node applies restores; null without a snapshot store. */
+  readonly keptArchives: KeptArchives | null;
   readonly #options: ClusterDutiesOptions;
   #timer: ReturnType<typeof setInterval> | null = null;
   #work: Promise<void> = Promise.resolve();
@@ -70,6 +88,15 @@ export class ClusterDuties {
     this.lease = lease;
     this.snapshots = options.snapshots;
     this.#options = options;
+    const { snapshots, keptStore, log, logger } = options;
+    this.keptArchives =
+      snapshots && keptStore ? new KeptArchives({ kv: snapshots.records, store: keptStore, logger }) : null;
+    const kept = this.keptArchives;
+    if (kept) {
+      log.onApplied((shard, seq, op) => {
+        if (op.kind === 'restore-snapshot') void kept.record(shard, seq, op.archive, op.snapshotId);
+      });
+    }
   }
 
   static async start(options: ClusterDutiesOptions): Promise<ClusterDuties> {
@@ -147,7 +174,9 @@ export class ClusterDuties {
       );
     }
     this.#latest = latest;
-    if (latest) await this.#truncate(latest, holding);
+    if (!latest) return;
+    const truncated = await this.#truncate(latest, holding);
+    if (truncated) await this.#collectKept(truncated, holding);
   }
 
   /** Fails the unfinished jobs of nodes that count as gone: their work stopped with them. */
@@ -165,19 +194,25 @@ export class ClusterDuties {
 
   /**
    * Purges each shard below min(latest verified snapshot's sequence of that shard, slowest live node's on that shard)
-   * + 1, never what a live node needs.
+   * + 1, never what a live node needs. Answers, when it purged some shard, each shard's first sequence now and how
+   * far every live node and the snapshot hold it.
    */
-  async #truncate(latest: VerifiedSnapshot, holding: () => boolean): Promise<void> {
+  async #truncate(latest: VerifiedSnapshot, holding: () => boolean): Promise<Truncated | null> {
     const { log } = this.#options;
     const live = await this.progress.live();
     const own = log.appliedByShard();
     const bounds = await log.shardBounds();
+    const truncated: Truncated = { first: bounds.map((b) => b.first), held: [] };
+    let any = false;
     for (const [shard, { first }] of bounds.entries()) {
       const slowest = Math.min(own[shard] ?? 0, ...live.map((p) => p.applied[shard] ?? 0));
+      truncated.held[shard] = Math.min(latest.shards[shard] ?? 0, slowest);
       const keepFrom = Math.min(latest.shards[shard] ?? 0, slowest) + 1;
       // A shard never written to (first 0) has nothing to purge.
       if (first === 0 || keepFrom <= first || !holding()) continue;
       const purged = await log.truncateBefore(shard, keepFrom);
+      truncated.first[shard] = keepFrom;
+      any = true;
       this.#truncatedBefore[shard] = keepFrom;
       this.#options.logger.info(
         {
@@ -191,6 +226,20 @@ export class ClusterDuties {
         'cluster mode: truncated a shard of the log',
       );
     }
+    return any ? truncated : null;
+  }
+
+  /**
+   * After a truncation: deletes the archive copies of restores whose operation left the log, was applied by every
+   * live node and is in the verified snapshot (the three hold together after a purge; each is checked, so a first
+   * sequence moved by anything else deletes nothing a node may still read).
+   */
+  async #collectKept(truncated: Truncated, holding: () => boolean): Promise<void> {
+    const past = (shard: number, seq: number) => {
+      const first = truncated.first[shard] ?? 0;
+      return first > 0 && seq < first && seq <= (truncated.held[shard] ?? 0);
+    };
+    await this.keptArchives?.collect(past, holding);
   }
 
   /** Stops the work, contending (releasing the lease if held, so another node takes over at once) and reporting. */

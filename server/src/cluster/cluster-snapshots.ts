@@ -69,6 +69,11 @@ export class ClusterSnapshots {
     return new ClusterSnapshots(kv, options);
   }
 
+  /** The KV bucket `godb-cluster` (no TTL), where the cluster keeps its other records too (kept-archives.ts). */
+  get records(): KV {
+    return this.#kv;
+  }
+
   get store(): ObjectStore {
     return this.#options.store;
   }

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tenantDigest } from '../test-support/digest.js';
 import { bearer, type TestServer } from '../test-support/server.js';
+import type { KeptArchive } from './kept-archives.js';
 import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 import { until } from '../test-support/until.js';
 
@@ -129,6 +130,80 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
       newer.slice(1).map((s) => s.id),
       [verified[0]!.id],
     );
+  });
+
+  test("a restore's kept archive copy stays while a node still has to apply the restore, and goes once the log is truncated past it", async () => {
+    const leader = () => holder()!;
+    const name = follower();
+    const behind = cluster.node(name);
+    const inject = (node: TestServer, method: 'GET' | 'POST', url: string, payload?: object) =>
+      node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+    const jobDone = (node: TestServer, id: string) =>
+      until(async () => {
+        const res = await inject(node, 'GET', `/api/v1/jobs/${id}`);
+        return res.statusCode === 200 && (res.json() as { status: string }).status === 'done';
+      }, `job ${id} done`);
+    /** Writes `count` documents through the holder only (a node halted on the shard would answer 503). */
+    const writeOnHolder = async (prefix: string, count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        const id = `${prefix}-${i}`;
+        const res = await inject(leader(), 'POST', '/api/v1/documents', { id, content: `Text of ${id}.` });
+        assert.equal(res.statusCode, 201, res.body);
+        acknowledged.push(id);
+      }
+    };
+    const taken = await inject(leader(), 'POST', '/api/v1/snapshots');
+    assert.equal(taken.statusCode, 202, taken.body);
+    const { snapshot_id: snapshotId, job_id: takenJob } = taken.json() as { snapshot_id: string; job_id: string };
+    await jobDone(leader(), takenJob);
+
+    // One node's store refuses a document of the tenant, as a full disk would: its copy of the shard stops before
+    // the restore, and its progress holds the shard's truncation there.
+    behind.engine.db.exec(
+      `CREATE TEMP TRIGGER refuse_stuck BEFORE INSERT ON main.documents WHEN NEW.title = 'Stuck'
+       BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`,
+    );
+    let kept: KeptArchive | undefined;
+    try {
+      const stuck = await inject(leader(), 'POST', '/api/v1/documents', { id: 'stuck', title: 'Stuck', content: 'x' });
+      assert.equal(stuck.statusCode, 201, stuck.body);
+      await until(() => behind.cluster!.status().halted?.shard === shard, `node ${name} halted on the tenant's shard`);
+      const restored = await inject(leader(), 'POST', '/api/v1/snapshots/restore', { snapshot_id: snapshotId });
+      assert.equal(restored.statusCode, 202, restored.body);
+      await jobDone(leader(), (restored.json() as { job_id: string }).job_id);
+      // The nodes that applied the restore recorded which operation names the copy.
+      await until(async () => {
+        kept = (await leader().clusterDuties!.keptArchives!.list()).find((k) => k.snapshot === snapshotId);
+        return kept !== undefined;
+      }, 'the kept copy recorded');
+      assert.equal(kept!.shard, shard);
+      assert.match(kept!.archive, /^kept\/snap-/);
+
+      // A snapshot and a truncation while that node has not applied the restore: the copy stays.
+      await writeOnHolder('while-behind', 16);
+      await leader().clusterDuties!.progress.report();
+      await leader().clusterDuties!.check();
+      assert.ok((await leader().cluster!.shardBounds())[shard]!.first <= kept!.seq, 'the restore is still in the log');
+      assert.ok(await leader().engine.snapshots!.kept(kept!.archive), 'the copy is still in the store');
+      assert.ok((await leader().clusterDuties!.keptArchives!.list()).some((k) => k.archive === kept!.archive));
+    } finally {
+      behind.engine.db.exec('DROP TRIGGER IF EXISTS refuse_stuck');
+    }
+    // Its disk has room again: it applies the stuck document, then the restore, from the copy.
+    await settle();
+    assert.equal(behind.cluster!.status().halted, undefined);
+    assert.deepEqual(
+      tenantDigest(dirOf(behind), tenantId).collections,
+      tenantDigest(dirOf(leader()), tenantId).collections,
+    );
+
+    // Every node applied it; the next snapshot includes it and the log is truncated past it: the copy goes.
+    await writeOnHolder('after-restore', 16);
+    await settle();
+    await leader().clusterDuties!.check();
+    assert.ok((await leader().cluster!.shardBounds())[shard]!.first > kept!.seq, 'the log was truncated past it');
+    await assert.rejects(leader().engine.snapshots!.kept(kept!.archive), /NOT_FOUND|not found/i);
+    assert.ok(!(await leader().clusterDuties!.keptArchives!.list()).some((k) => k.archive === kept!.archive));
   });
 
   test('a node whose data folder is wiped restores the latest snapshot, replays the rest, ends with the same documents', async () => {

@@ -157,6 +157,7 @@ export class NatsLog implements OperationLog, ClusterReads {
   /** Resolves once this node applied what the log held when it started. */
   ready: Promise<void> = Promise.resolve();
   readonly #idempotency = new AsyncLocalStorage<Idempotency>();
+  readonly #appliedListeners: ((shard: number, seq: number, op: Operation) => void)[] = [];
 
   private constructor(nc: NatsConnection, options: NatsLogOptions) {
     this.#nc = nc;
@@ -373,6 +374,14 @@ export class NatsLog implements OperationLog, ClusterReads {
   startingUp(): { applied: number; target: number; from: number } | undefined {
     const started = this.#startedAt;
     return started ? { applied: this.applied, ...started } : undefined;
+  }
+
+  /**
+   * Calls `listener` after each operation this node applies from now on (whatever its outcome; not one it had applied
+   * already), in log order: the cluster's duties record which restore names which kept archive copy (kept-archives.ts).
+   */
+  onApplied(listener: (shard: number, seq: number, op: Operation) => void): void {
+    this.#appliedListeners.push(listener);
   }
 
   /** The node serves its API: called once it caught up (`ready`) and finished its start (the super admin). */
@@ -809,6 +818,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     const home = homeOf(op);
     if ('tenantId' in home && shard.index !== directoryShard) this.#tenantShards.set(home.tenantId, shard.index);
     if (applied) {
+      for (const listener of this.#appliedListeners) listener(shard.index, seq, op);
       // Kept for every node's operations (a request retried with its Idempotency-Key may reach another node), and
       // at once: a duplicate acknowledged while the tail runs finds it.
       this.#outcomes.set(op.id, applied.outcome);

@@ -92,7 +92,16 @@ export class OperationApplier {
     const { snapshots, restore } = this.#deps;
     try {
       if (!snapshots || !restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
-      const archive = await snapshots.kept(op.archive);
+      const archive = await snapshots.kept(op.archive).catch((error: unknown) => {
+        // The taking node stored the copy before publishing, and it is deleted only once the log was truncated past
+        // this operation (cluster/kept-archives.ts): a node that finds it gone missed the truncation, and recording
+        // NOT_FOUND as the restore's outcome would leave its tenant unrestored here alone. It halts instead.
+        if (!isGoDBError(error) || error.code !== 'NOT_FOUND') throw error;
+        throw createError('STORAGE_UNAVAILABLE', {
+          location: 'the snapshot store',
+          reason: `the archive copy ${op.archive} of this restore is gone: it is deleted once the log is truncated past the restore, so this node is behind a truncation; restart it to restore the latest cluster snapshot`,
+        });
+      });
       const staged = await restore.stage(archive.body, {
         tenantId: op.restorer.tenantId,
         keepTenants: op.restorer.keepTenants,
