@@ -261,7 +261,7 @@ export const ConfigSchema = Type.Object({
   NATS_SYNC_ALWAYS: Type.Boolean({
     default: false,
     description:
-      'Cluster mode: say that every NATS server syncs each write to disk before acknowledging it (`sync_interval: always` in its `jetstream` block, nats-server 2.10+), so an acknowledged write survives a power loss of every NATS server at once. A node then refuses to start when a NATS server it reaches is older than 2.10, which would ignore that and sync on a 2-minute timer. No client can read the server setting itself: set it on every server.',
+      'Cluster mode: say that every NATS server syncs each write to disk before acknowledging it (`sync_interval: always` in its `jetstream` block, nats-server 2.10+), so an acknowledged write survives a power loss of every NATS server at once. A node then refuses to start when a NATS server it reaches is older than 2.10, which would ignore that and sync on a 2-minute timer, and a running node refuses writes (503 CLUSTER_NOT_DURABLE, /readyz 503) while such a server that joined or came back later is in the cluster. No client can read the server setting itself: set it on every server.',
   }),
   NODE_ID: Type.String({
     default: '',

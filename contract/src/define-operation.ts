@@ -125,6 +125,7 @@ export const commonErrors: readonly ErrorCode[] = [
   'NOT_IMPLEMENTED',
   'CLUSTER_NOT_REPLICATED',
   'CLUSTER_UNAVAILABLE',
+  'CLUSTER_NOT_DURABLE',
   'CLUSTER_LAGGING',
   'CLUSTER_CATCHING_UP',
 ];

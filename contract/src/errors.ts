@@ -484,6 +484,14 @@ export const errorCatalogue = {
     description:
       'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
   },
+  CLUSTER_NOT_DURABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'This node does not take writes now: {reason}. Nothing was written; retry once that NATS server is upgraded or has left the cluster',
+    description:
+      'Cluster mode: a NATS server that joined the cluster, or that this node reconnected to, after the node started is older than the node needs: 2.9, or 2.10 with NATS_SYNC_ALWAYS=true (an older server would sync acknowledged writes on a 2-minute timer, so the durability that setting promises would silently not hold). Reads continue; GET /readyz answers 503 and names the server until it is gone.',
+  },
   CLUSTER_CATCHING_UP: {
     http: 503,
     grpc: 'UNAVAILABLE',

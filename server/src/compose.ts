@@ -200,6 +200,7 @@ export async function createServer(
         applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
+        syncAlways: config.NATS_SYNC_ALWAYS,
         // The start-up lines until the app's logger exists: retries while JetStream does not answer are told.
         logger,
       }).catch(async (error: unknown) => {

@@ -29,6 +29,7 @@ import {
   rankedByRequest,
 } from '../engine/cluster/operation.js';
 import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
+import { NatsServerWatch, type ServerRefusal } from './nats-server-watch.js';
 import { checkNatsVersion } from './nats-version.js';
 import { retryAtStart } from './start-retries.js';
 
@@ -44,6 +45,11 @@ export interface NatsLogOptions {
   readonly publishTimeoutMs: number;
   /** How many shard streams the log has (CLUSTER_SHARDS; fixed for the cluster's life, checked at start). */
   readonly shards: number;
+  /**
+   * NATS_SYNC_ALWAYS: the NATS servers that join later must be 2.10+ too, else this node refuses writes while they
+   * are in the cluster (see nats-server-watch.ts).
+   */
+  readonly syncAlways?: boolean;
   readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
 }
 
@@ -146,6 +152,8 @@ export class NatsLog implements OperationLog, ClusterReads {
   /** Tenant → shard, as `godb-shards` holds it (fixed for a tenant's life): read once, or learnt from applied ops. */
   readonly #tenantShards = new Map<string, number>();
   #placement: KV | null = null;
+  /** The versions of the NATS servers this node learns of after its start (see nats-server-watch.ts). */
+  #servers: NatsServerWatch | null = null;
   #totalWaiters: { seq: number; resolve: () => void }[] = [];
   #jsm: JetStreamManager | null = null;
   #watchdog: ReturnType<typeof setInterval> | null = null;
@@ -200,6 +208,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     const log = new NatsLog(nc, options);
     try {
       checkNatsVersion(nc.info?.version);
+      log.#servers = NatsServerWatch.start(nc, { syncAlways: options.syncAlways ?? false, logger: options.logger });
       // Each step that asks JetStream is retried, bounded, while it does not answer (see retryAtStart).
       const { logger } = options;
       const jsm = await retryAtStart('reaching JetStream', () => jetstreamManager(nc), logger);
@@ -251,6 +260,11 @@ export class NatsLog implements OperationLog, ClusterReads {
     return Math.min(3, this.#options.servers.length);
   }
 
+  /** The watch of the NATS servers' versions after the start (tests await its checks). */
+  get servers(): NatsServerWatch | null {
+    return this.#servers;
+  }
+
   /** The version of the NATS server this node is connected to now. */
   get natsVersion(): string {
     return this.#nc.info?.version ?? 'unknown';
@@ -264,6 +278,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     shards: ShardStatus[];
     halted?: Halt;
     startingUp?: { applied: number; target: number; from: number };
+    refusingWrites?: ServerRefusal;
   } {
     const startingUp = this.startingUp();
     const shards = this.#shards.map((s) => ({
@@ -273,6 +288,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       ...(s.waitingFor !== null && { waitingFor: s.waitingFor }),
     }));
     const halted = this.#shards.find((s) => s.halted)?.halted;
+    const refusing = this.#servers?.refusal();
     return {
       node: this.#options.nodeId,
       applied: this.applied,
@@ -280,6 +296,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       shards,
       ...(halted && { halted }),
       ...(startingUp && { startingUp }),
+      ...(refusing && { refusingWrites: refusing }),
     };
   }
 
@@ -500,6 +517,9 @@ export class NatsLog implements OperationLog, ClusterReads {
    * first's outcome.
    */
   async publish(op: Operation): Promise<unknown> {
+    // A NATS server that joined since this node started cannot keep the durability promised: nothing is published.
+    const refusing = this.#servers?.refusal();
+    if (refusing) throw createError('CLUSTER_NOT_DURABLE', { reason: refusing.reason });
     const home = homeOf(op);
     const shard = this.#shard(
       'directory' in home ? directoryShard : ((await this.shardOfTenant(home.tenantId, true)) ?? directoryShard),

@@ -9,11 +9,11 @@ export const minNatsVersion = [2, 9, 0] as const;
  */
 export const syncAlwaysNatsVersion = [2, 10, 0] as const;
 
-/** How long a probe of one NATS server's version waits for it to answer (at start, with NATS_SYNC_ALWAYS only). */
+/** How long a probe of one NATS server's version waits for it to answer (with NATS_SYNC_ALWAYS, or a server joining). */
 const probeTimeoutMs = 2_000;
 
 /** True when `version` (`2.9.10`, `v2.10.22`, `2.11.0-beta.1`) is older than `min`; no version counts as older. */
-function olderThan(version: string | undefined, min: readonly number[]): boolean {
+export function olderThan(version: string | undefined, min: readonly number[]): boolean {
   const parts = /^v?(\d+)\.(\d+)\.(\d+)/
     .exec(version ?? '')
     ?.slice(1)
@@ -60,7 +60,24 @@ export function checkSyncAlways(servers: readonly NatsServerVersion[]): void {
 }
 
 /** `nats://host:port`, `tls://host:port` or `host:port` as `host:port`. */
-const addressOf = (url: string) => url.replace(/^[a-z]+:\/\//, '').replace(/\/$/, '');
+export const addressOf = (url: string) => url.replace(/^[a-z]+:\/\//, '').replace(/\/$/, '');
+
+/** The version one NATS server reports, asked on a connection of its own (null: it did not answer). */
+export async function probeVersion(server: string): Promise<string | null> {
+  try {
+    const probe = await connect({
+      servers: server,
+      name: 'godb-version-probe',
+      reconnect: false,
+      timeout: probeTimeoutMs,
+    });
+    const version = probe.info?.version ?? null;
+    await probe.close();
+    return version;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The version of every NATS server a node can find at start: the one `nc` is connected to, the others of NATS_URL
@@ -72,21 +89,7 @@ export async function natsServerVersions(nc: NatsConnection, servers: readonly s
     (server) => server !== connected,
   );
   const probed = await Promise.all(
-    others.map(async (server): Promise<NatsServerVersion> => {
-      try {
-        const probe = await connect({
-          servers: server,
-          name: 'godb-version-probe',
-          reconnect: false,
-          timeout: probeTimeoutMs,
-        });
-        const version = probe.info?.version ?? null;
-        await probe.close();
-        return { server, version };
-      } catch {
-        return { server, version: null };
-      }
-    }),
+    others.map(async (server): Promise<NatsServerVersion> => ({ server, version: await probeVersion(server) })),
   );
   return [{ server: connected, version: nc.info?.version ?? null }, ...probed];
 }

@@ -46,6 +46,11 @@ export interface ClusterStatus {
   }[];
   /** Set while the node cannot apply the next operation of a shard for a reason of its own (its disk): it retries it. */
   readonly halted?: { readonly shard: number; readonly seq: number; readonly reason: string };
+  /**
+   * Set while a NATS server that joined or came back after the node started fails its version checks: the node
+   * refuses writes (503 CLUSTER_NOT_DURABLE) and is not ready.
+   */
+  readonly refusingWrites?: { readonly server: string; readonly version: string | null; readonly reason: string };
   /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
   readonly startingUp?: { readonly applied: number; readonly target: number };
   /** Whether this node holds the lease on the cluster's singleton work (snapshots, truncation) now. */

@@ -15,12 +15,13 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   // 503 only when the store cannot answer, or (cluster mode) when the node stopped applying the log at an operation
-  // it cannot apply (its reads would fall further behind). Indexes loading after a restart do not make the node
+  // it cannot apply (its reads would fall further behind), or refuses writes while a NATS server that joined later
+  // fails the version checks (nats-server-watch.ts). Indexes loading after a restart do not make the node
   // unready: every other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says
   // what loads.
   app.get('/readyz', async (_request, reply) => {
     const { loading, vectorIndexes, cluster } = options.status();
-    const ready = options.isReady() && !cluster?.halted && !cluster?.startingUp;
+    const ready = options.isReady() && !cluster?.halted && !cluster?.startingUp && !cluster?.refusingWrites;
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
       loading,
@@ -52,6 +53,13 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
             halted_shard: cluster.halted.shard,
             halted_at_seq: cluster.halted.seq,
             halted_because: cluster.halted.reason,
+          }),
+          ...(cluster.refusingWrites && {
+            refusing_writes: {
+              server: cluster.refusingWrites.server,
+              version: cluster.refusingWrites.version,
+              reason: cluster.refusingWrites.reason,
+            },
           }),
           ...(cluster.startingUp && {
             catching_up: { applied_seq: cluster.startingUp.applied, target_seq: cluster.startingUp.target },

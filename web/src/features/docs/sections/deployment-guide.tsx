@@ -245,7 +245,11 @@ node server/dist/restore-main.js snap.tar             # the same, from the relea
           <code>sync_interval: always</code> in its <code>jetstream</code> block syncs every write before acknowledging
           it, and then an acknowledgement also survives a power loss of every server. GoDB logs the server version at
           start and refuses a server older than 2.9; with <code>NATS_SYNC_ALWAYS=true</code> (servers set up so) it
-          refuses one older than 2.10, which would ignore the setting.
+          refuses one older than 2.10, which would ignore the setting. A running node checks the same way the NATS
+          servers that join the cluster or come back, and the server it reconnects to: while one fails (older than 2.10
+          with <code>NATS_SYNC_ALWAYS=true</code>, or a server it reconnected to older than 2.9), it refuses writes with
+          503 <code>CLUSTER_NOT_DURABLE</code> and its <code>/readyz</code> answers 503 naming the server; reads
+          continue.
         </li>
       </ul>
     </>
