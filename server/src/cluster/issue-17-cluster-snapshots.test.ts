@@ -291,6 +291,68 @@ describe('cluster snapshots, log truncation and catch-up from a snapshot (issue 
     for (const id of acknowledged) assert.ok(restored.ids.has(id), `acknowledged ${id} is on the restored node`);
   });
 
+  test('a running node the log was truncated past halts at once, also with nothing after the purge, and restores once restarted', async () => {
+    const leader = holder()!;
+    const name = follower(leader);
+    const behind = cluster.node(name);
+    const others = () => running().filter((n) => n !== behind);
+    // Its store refuses a document, so its copy of the tenant's shard stops; then its reports stop reaching KV (as
+    // behind a partition) while its process runs: it counts as gone, and truncation no longer waits for it.
+    behind.engine.db.exec(
+      `CREATE TEMP TRIGGER refuse_stuck BEFORE INSERT ON main.documents WHEN NEW.title = 'Stuck'
+       BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`,
+    );
+    try {
+      const stuck = await leader.app.inject({
+        method: 'POST',
+        url: '/api/v1/documents',
+        headers: bearer(token),
+        payload: { id: 'stuck-2', title: 'Stuck', content: 'Stops one node.' },
+      });
+      assert.equal(stuck.statusCode, 201, stuck.body);
+      acknowledged.push('stuck-2');
+      await until(() => behind.cluster!.status().halted?.shard === shard, `node ${name} halted on the tenant's shard`);
+      await behind.clusterDuties!.progress.stop();
+      await until(async () => !(await leader.clusterDuties!.progress.live()).some((p) => p.node === name), 'gone');
+      for (let i = 0; i < 16; i += 1) {
+        const id = `past-${i}`;
+        const res = await leader.app.inject({
+          method: 'POST',
+          url: '/api/v1/documents',
+          headers: bearer(token),
+          payload: { id, title: id, content: `Text of ${id}.` },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        acknowledged.push(id);
+      }
+      // The nodes still counted applied everything: the snapshot holds it all and the shard is purged whole.
+      const { last } = (await leader.cluster!.shardBounds())[shard]!;
+      for (const node of others()) await node.cluster!.waitForShard(shard, last);
+      await Promise.all(others().map((n) => n.clusterDuties!.progress.report()));
+      await leader.clusterDuties!.check();
+      const bounds = (await leader.cluster!.shardBounds())[shard]!;
+      assert.equal(bounds.first, last + 1, 'nothing of the shard is left after the purge');
+      assert.ok(bounds.first > behind.cluster!.appliedByShard()[shard]! + 1, 'truncated past the node');
+      // No operation comes after the purge to show it; the node sees it in the stream's bounds and says so.
+      await until(async () => {
+        const res = await behind.app.inject({ method: 'GET', url: '/readyz' });
+        const body = res.json() as { cluster: { halted_because?: string } };
+        return res.statusCode === 503 && /truncated past this node/.test(body.cluster.halted_because ?? '');
+      }, `node ${name} halted for the truncation`);
+    } finally {
+      behind.engine.db.exec('DROP TRIGGER IF EXISTS refuse_stuck');
+    }
+    // Restarted, it restores the newest snapshot and replays what follows it.
+    await cluster.stop(name);
+    const latest = (await leader.clusterDuties!.snapshots!.verified())[0]!;
+    const node = await cluster.start(name);
+    assert.deepEqual((await readyz(node)).restored_snapshot, { id: latest.id, seq: latest.seq });
+    await settle();
+    const restored = tenantDigest(dirOf(node), tenantId);
+    assert.deepEqual(restored.collections, tenantDigest(dirOf(leader), tenantId).collections);
+    for (const id of acknowledged) assert.ok(restored.ids.has(id), `acknowledged ${id} is on the restored node`);
+  });
+
   test('the lease moves to another node when its holder stops', async () => {
     const leader = holder()!;
     const name = cluster.nameOf(leader);

@@ -730,18 +730,18 @@ export class NatsLog implements OperationLog, ClusterReads {
     try {
       // Each stream from its own leader, so that a shard whose leader answers is checked while another's elects one
       // (listing every stream needs the meta leader, which a NATS server's death may take away for a while).
-      const lasts = await Promise.all(
-        this.#shards.map((shard) =>
-          this.#boundsOf(shard.index).then(
-            (b) => b.last,
-            () => null,
-          ),
-        ),
-      );
+      const bounds = await Promise.all(this.#shards.map((shard) => this.#boundsOf(shard.index).catch(() => null)));
       for (const shard of this.#shards) {
-        const last = lasts[shard.index];
-        if (last === null || last === undefined) continue;
+        const { first, last } = bounds[shard.index] ?? {};
+        if (last === undefined || first === undefined) continue;
         shard.known = Math.max(shard.known, last);
+        // Truncated past this node with nothing after the purge: no message comes to show it (its consumer waits
+        // on an empty stream, and a halt on a failing operation kept that reason), so the bounds show it. It was seen
+        // as a halt minutes after the purge: when the shard's next operation happened to be written.
+        if (first > shard.applied + 1) {
+          this.#truncatedPast(shard, first);
+          continue;
+        }
         // A halted shard is behind on purpose (#start retries its operation), and one waiting for the directory
         // shard is too: a new consumer would change nothing.
         const stalled = shard.applied < last && shard.applied === shard.watched.applied;
@@ -783,11 +783,7 @@ export class NatsLog implements OperationLog, ClusterReads {
       shard.known = Math.max(shard.known, message.seq + message.info.pending);
       if (message.seq <= shard.applied) continue;
       if (message.seq > shard.applied + 1) {
-        // The log was truncated past this node (it counted as gone, see CLUSTER_NODE_GONE_S): what it misses is only
-        // in a snapshot now. It stops rather than skip operations; restarted, it restores the latest snapshot.
-        const reason = `the log was truncated past this node: it applied ${shard.applied} of shard ${shard.index} and that shard now starts at ${message.seq}; restart the node to restore the latest cluster snapshot`;
-        if (shard.halted?.reason !== reason) this.#options.logger.error({ applied: shard.applied }, reason);
-        shard.halted = { shard: shard.index, seq: shard.applied + 1, reason };
+        this.#truncatedPast(shard, message.seq);
         messages.stop();
         return;
       }
@@ -813,6 +809,17 @@ export class NatsLog implements OperationLog, ClusterReads {
       // timed out with their answers unread, and /healthz did not answer (bench:cluster's catch-up, issue #17).
       await nextTurn();
     }
+  }
+
+  /**
+   * The log was truncated past this node (it counted as gone, see CLUSTER_NODE_GONE_S): what it misses is only in a
+   * snapshot now, the shard starting at `first`. It stops rather than skip operations; restarted, it restores the
+   * latest snapshot.
+   */
+  #truncatedPast(shard: Shard, first: number): void {
+    const reason = `the log was truncated past this node: it applied ${shard.applied} of shard ${shard.index} and that shard now starts at ${first}; restart the node to restore the latest cluster snapshot`;
+    if (shard.halted?.reason !== reason) this.#options.logger.error({ applied: shard.applied }, reason);
+    shard.halted = { shard: shard.index, seq: shard.applied + 1, reason };
   }
 
   /** Applies one operation of a shard; false (and the shard halted) when it failed for a reason of this node's. */
