@@ -472,8 +472,13 @@ export class Bm25Index {
     const termCount = this.#termCount;
     const titleLengths = this.#titleLengths;
     const { title: titleWeight, content: contentWeight } = this.#weights;
-    const found: number[] = [];
-    const weighted: number[] = [];
+    // The chunks holding the phrase, ids ascending, and the phrase's weighted frequency in each (then its score):
+    // typed scratch space, as a common phrase is in hundreds of thousands of chunks at a million.
+    const found = this.#merged[0];
+    found.reserve(p.length);
+    const foundIds = found.ids;
+    const foundScores = found.scores;
+    let count = 0;
     let publicFound = 0;
     const { ids, firstAt, occurrences, length } = p;
     const size = phrase.length;
@@ -495,18 +500,17 @@ export class Bm25Index {
         if (k === size) weight += from - start < titleLengths[id]! ? titleWeight : contentWeight;
       }
       if (weight > 0) {
-        found.push(id);
-        weighted.push(weight);
+        foundIds[count] = id;
+        foundScores[count++] = weight;
         publicFound += this.#public[id]!;
       }
     }
     const stats = this.stats;
     const weight = idf(stats, publicFound);
-    const scores = this.#scores;
-    found.forEach((id, i) => {
-      scores[id] = termScore(weight, weighted[i]!, lengthNorm(stats, this.#lengths[id]!));
-    });
-    return this.#best(found, depth);
+    const lengths = this.#lengths;
+    for (let i = 0; i < count; i += 1)
+      foundScores[i] = termScore(weight, foundScores[i]!, lengthNorm(stats, lengths[foundIds[i]!]!));
+    return this.#bestOf(foundIds, foundScores, count, depth);
   }
 
   /** The best `depth` of `ids` by their accumulated scores, as results; clears the scores of `ids`. */
