@@ -137,8 +137,8 @@ export class Bm25Index {
   }
 
   /**
-   * Memory held, in bytes, estimated: the typed arrays' capacities, the postings' arrays, and about 64 bytes per
-   * entry of the maps (key string, number, hash slot).
+   * Memory held, in bytes, estimated: the typed arrays' capacities (searches' scratch space included), the
+   * postings' arrays, and about 64 bytes per entry of the maps (key string, number, hash slot).
    */
   get bytes(): number {
     let bytes = 0;
@@ -163,6 +163,7 @@ export class Bm25Index {
       bytes += a.byteLength;
     for (const p of this.#postings)
       bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength + 64;
+    for (const found of this.#merged) bytes += found.ids.byteLength + found.scores.byteLength;
     return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size);
   }
 
