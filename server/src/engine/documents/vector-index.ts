@@ -17,7 +17,7 @@ import {
 } from './index-stats.js';
 import { SearchBatches } from './search-batches.js';
 import { indexSome, scheduleIndexing } from './tail-indexing.js';
-import { asIndexed } from './usearch-index.js';
+import { asIndexed, readIndex } from './usearch-index.js';
 import { defaultMaxIndexLag, tailPerSlice, type VectorIndexOptions } from './vector-index-options.js';
 
 /** A chunk as the index and its exact copies hold it. */
@@ -298,17 +298,25 @@ export class VectorIndexes {
   }
 
   /**
-   * Forgets the in-memory index of a space after saving it, so the next query loads it with the space's current
-   * settings (ef_search changes without a rebuild: the file keeps the graph).
+   * Opens the in-memory index of a space again with the space's current settings (ef_search changes without a
+   * rebuild: usearch takes it only when an index is made, so the graph is saved and loaded into a new one). The rest
+   * of the entry stays: its float32 copies, which at a million vectors are 2 GB read from the store again when the
+   * entry is forgotten (searches rescored from the store meanwhile, for minutes), and its tail.
    */
   reload(tenantId: string, space: string): void {
     const registry = this.#registry;
     const key = registry.key(tenantId, space);
     const entry = registry.entries.get(key);
     if (!entry) return;
-    if (registry.options.dir) save(registry, tenantId, space, entry);
-    else entry.index = reopen(registry, tenantId, space, entry);
-    if (registry.options.dir) registry.entries.delete(key);
+    const files = registry.files(tenantId, space);
+    if (!files) {
+      entry.index = reopen(registry, tenantId, space, entry);
+      return;
+    }
+    save(registry, tenantId, space, entry);
+    const index = readIndex(files.index, () => registry.newIndex(tenantId, space, entry.dims));
+    if (index) entry.index = index;
+    else registry.entries.delete(key); // the file cannot be read back: the next query loads or rebuilds it
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Scope } from '../search/scope.js';
 import { ftsRanked } from '../search/fts-rank.js';
 import { indexTerms } from './tokenize.js';
 import { Bm25Index } from './bm25-index.js';
+import { scoreText } from './bm25-score.js';
 
 const viewer = { tenantId: '00000000-0000-4000-8000-00000000b025', userId: 'owner', groups: [] as string[] };
 const words =
@@ -142,6 +143,47 @@ describe('in-memory BM25 index', () => {
       assert.deepEqual(churned.phrase(phrase, 25), found, phrase.join(' '));
     }
     assert.ok(fresh.phrase(['drag', 'lift'], 25).length > 0);
+  });
+
+  it('finds the best chunks of an exhaustive scoring when a common word is only looked up for the likely ones', () => {
+    // Words of a Zipf-like vocabulary: `z0` is in nearly every chunk, `z40` in a few hundred, `z400` in a few. A
+    // query for all three reads the rare words' postings and only probes the common one's (MaxScore); a dead chunk
+    // must never be found, whichever list holds it.
+    const random = seededRandom(7);
+    const zipf = () => `z${Math.floor(2000 ** random()) - 1}`;
+    const chunk = (n: number) => Array.from({ length: n }, zipf).join(' ');
+    const texts = Array.from({ length: 4000 }, () => [chunk(3), chunk(30 + Math.floor(random() * 40))] as const);
+    const index = new Bm25Index({ title: 2, content: 1 });
+    texts.forEach(([title, content], i) => index.add(i + 1, i + 1, title, content, i % 5 !== 0));
+    for (let i = 0; i < 4000; i += 9) index.remove(i + 1);
+    const live = texts.flatMap(([title, content], i) => (i % 9 === 0 ? [] : [{ seq: i + 1, title, content }]));
+    const stats = index.stats;
+    for (const query of [['z0', 'z40', 'z400'], ['z1', 'z2', 'z90'], ['z3', 'z3', 'z700'], ['z0']]) {
+      const df = query.map((word) => index.publicChunks(word));
+      const expected = live
+        .map(({ seq, title, content }) => ({
+          seq,
+          score: scoreText(
+            title,
+            content,
+            query.map((word) => [word]),
+            df,
+            stats,
+            { title: 2, content: 1 },
+          ),
+        }))
+        .filter((c) => c.score > 0)
+        .sort((a, b) => b.score - a.score || a.seq - b.seq);
+      for (const depth of [10, 200]) {
+        const found = index.search(query, depth);
+        assert.deepEqual(
+          found.map((c) => c.chunk),
+          expected.slice(0, depth).map((c) => c.seq),
+          `${query.join(' ')} at depth ${depth}`,
+        );
+        found.forEach((c, i) => assert.ok(Math.abs(c.score - expected[i]!.score) < 1e-9));
+      }
+    }
   });
 
   it('loads in slices in the background, answering through FTS5 meanwhile, and keeps writes made during the load', async () => {

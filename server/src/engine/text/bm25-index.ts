@@ -55,16 +55,30 @@ class Postings {
   }
 }
 
+/** Chunks found by a search so far: local ids ascending, and their partial scores, side by side. */
+class Found {
+  ids = new Int32Array(1024);
+  scores = new Float64Array(1024);
+
+  reserve(size: number): void {
+    if (size <= this.ids.length) return;
+    const capacity = Math.max(size, this.ids.length * 2);
+    this.ids = new Int32Array(capacity);
+    this.scores = new Float64Array(capacity);
+  }
+}
+
 /**
  * An in-memory inverted index of one tenant's chunks, ranked by BM25 exactly as FTS5's `bm25()` computes it
  * (column weights, k1 1.2, b 0.75, idf log((N − n + 0.5) / (n + 0.5)) floored at 1e-6, document length = all
  * columns' tokens), with the statistics of the tenant's public chunks (CorpusStats): every chunk is indexed and
  * scored, but only public ones are counted in N, n and the average length. Queries of any of several words are
- * scored term at a time, rarest term first, into a dense accumulator, then the best `depth` chunks are kept with a
- * bounded heap. MaxScore pruning: once the chunks found so far fill `depth` and the remaining terms' score bounds
- * together cannot reach the `depth`-th best score, a chunk matching only those terms cannot enter the result, so
- * their postings only add to chunks already found. FTS5, by contrast, reads and scores every matching row
- * through its virtual-table interface.
+ * scored term at a time, rarest term first, each term's postings merged into the chunks found so far (ids ascending,
+ * so memory is read in order), then the best `depth` chunks are kept with a bounded heap. MaxScore pruning: once the
+ * chunks found so far fill `depth` and the remaining terms' score bounds together cannot reach the `depth`-th best
+ * score, a chunk matching only those terms cannot enter the result, and neither can a chunk found so far whose score
+ * plus those bounds stays below it: the remaining postings — the longest — are only searched for the others. FTS5,
+ * by contrast, reads and scores every matching row through its virtual-table interface.
  *
  * Removal marks the chunk dead and updates the statistics at once; dead postings are skipped and compacted away
  * when they outnumber the live ones. This index is derived data: TextIndex builds it from the FTS5 tables and
@@ -99,6 +113,8 @@ export class Bm25Index {
   #publicLive = 0;
   #publicLength = 0;
   #scores = new Float64Array(1024);
+  /** Two buffers of chunks found by a search, merged from one into the other list by list. */
+  readonly #merged = [new Found(), new Found()] as const;
   /** Scratch for groups(), per local id: the last group that matched the chunk, and how many groups did. */
   #groupSeen = new Int32Array(0);
   #groupsMatched = new Int32Array(0);
@@ -121,8 +137,8 @@ export class Bm25Index {
   }
 
   /**
-   * Memory held, in bytes, estimated: the typed arrays' capacities, the postings' arrays, and about 64 bytes per
-   * entry of the maps (key string, number, hash slot).
+   * Memory held, in bytes, estimated: the typed arrays' capacities (searches' scratch space included), the
+   * postings' arrays, and about 64 bytes per entry of the maps (key string, number, hash slot).
    */
   get bytes(): number {
     let bytes = 0;
@@ -147,6 +163,7 @@ export class Bm25Index {
       bytes += a.byteLength;
     for (const p of this.#postings)
       bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength + 64;
+    for (const found of this.#merged) bytes += found.ids.byteLength + found.scores.byteLength;
     return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size);
   }
 
@@ -199,20 +216,20 @@ export class Bm25Index {
     this.#alive[id] = 1;
     this.#public[id] = 0;
     this.#storeTerms(id, sequence);
+    const publicStep = isPublic ? 1 : 0;
     for (const termId of touched) {
-      this.#postings[termId]!.push(
-        id,
-        this.#freq[termId]!,
-        this.#lengths[id]!,
-        this.#firstAt[termId]!,
-        this.#occurrences[termId]!,
-      );
+      const postings = this.#postings[termId]!;
+      postings.push(id, this.#freq[termId]!, this.#lengths[id]!, this.#firstAt[termId]!, this.#occurrences[termId]!);
+      postings.publicDf += publicStep;
       this.#occurrences[termId] = 0;
     }
     this.#localIds.set(chunkSeq, id);
     this.#count += 1;
     this.#live += 1;
-    if (isPublic) this.#setPublic(id, true);
+    // As #setPublic counts a chunk, with the distinct terms at hand (building a tenant's index adds every chunk).
+    this.#public[id] = publicStep;
+    this.#publicLive += publicStep;
+    this.#publicLength += publicStep * this.#lengths[id]!;
   }
 
   /** The term id of a folded word: one lookup per word once seen, instead of a stem lookup then a term lookup. */
@@ -283,24 +300,108 @@ export class Bm25Index {
       // chunks the caller may not read, so neither does the last bit of its score.
       .sort((x, y) => x.p.publicDf - y.p.publicDf);
     let remainingBound = lists.reduce((sum, l) => sum + l.bound, 0);
-    const scores = this.#scores;
+    // The chunks found so far, ids ascending, with their partial scores: each list is merged in (postings are in
+    // id order), so memory is read in order rather than a score per chunk id at random.
+    let found = this.#merged[0];
+    let count = 0;
+    for (let l = 0; l < lists.length; l += 1) {
+      if (count >= depth) {
+        const kth = kthLargest(this.#copyScores(found.scores, count), count, depth);
+        if (remainingBound < kth) return this.#probeRest(lists.slice(l), remainingBound, kth, found, count, depth);
+      }
+      const { p, idf: weight, bound } = lists[l]!;
+      remainingBound -= bound;
+      const into = this.#merged[found === this.#merged[0] ? 1 : 0];
+      count = this.#mergeList(found, count, p, weight, into);
+      found = into;
+    }
+    return this.#bestOf(found.ids, found.scores, count, depth);
+  }
+
+  /**
+   * Merges postings `p` (its score `weight` × the saturated frequency) into the `count` chunks of `from` (ids
+   * ascending, partial scores), into `into`; answers how many chunks `into` holds. Dead chunks are skipped.
+   */
+  #mergeList(from: Found, count: number, p: Postings, weight: number, into: Found): number {
+    const stats = this.stats;
     const alive = this.#alive;
     const lengths = this.#lengths;
-    const touched: number[] = [];
-    let onlyFound = false;
-    for (const { p, idf: weight, bound } of lists) {
-      if (!onlyFound && touched.length >= depth && remainingBound < this.#kthLargest(touched, depth)) onlyFound = true;
-      remainingBound -= bound;
+    const { ids, freqs, length } = p;
+    into.reserve(count + length);
+    const outIds = into.ids;
+    const outScores = into.scores;
+    const inIds = from.ids;
+    const inScores = from.scores;
+    let a = 0;
+    let out = 0;
+    for (let i = 0; i < length; i += 1) {
+      const id = ids[i]!;
+      while (a < count && inIds[a]! < id) {
+        outIds[out] = inIds[a]!;
+        outScores[out++] = inScores[a++]!;
+      }
+      if (alive[id] === 0) continue;
+      const before = a < count && inIds[a] === id ? inScores[a++]! : 0;
+      outIds[out] = id;
+      outScores[out++] = before + termScore(weight, freqs[i]!, lengthNorm(stats, lengths[id]!));
+    }
+    while (a < count) {
+      outIds[out] = inIds[a]!;
+      outScores[out++] = inScores[a++]!;
+    }
+    return out;
+  }
+
+  /** The first `count` of `scores` copied into scratch space (kthLargest reorders what it is given). */
+  #copyScores(scores: Float64Array, count: number): Float64Array {
+    if (this.#scratch.length < count) this.#scratch = new Float64Array(count * 2);
+    this.#scratch.set(scores.subarray(0, count));
+    return this.#scratch;
+  }
+
+  /**
+   * The end of a search once the terms left (`rest`, whose bounds sum to `restBound`) cannot bring a chunk that
+   * holds none of the terms read so far into the result (MaxScore): the `depth`-th best partial score `kth` can only
+   * rise, so a chunk found so far whose partial score plus `restBound` stays below it cannot enter either. Only the
+   * others are looked up in the rest's postings — usually the longest (a common word's, at a million chunks,
+   * hundreds of thousands): a galloping search from the last position, ids ascending on both sides. Scores are
+   * summed in the same order as a full read, so they are the same to the bit.
+   */
+  #probeRest(
+    rest: readonly { p: Postings; idf: number; bound: number }[],
+    restBound: number,
+    kth: number,
+    found: Found,
+    count: number,
+    depth: number,
+  ): RankedChunk[] {
+    const stats = this.stats;
+    const lengths = this.#lengths;
+    const { ids: foundIds, scores: foundScores } = found;
+    let kept = 0;
+    for (let i = 0; i < count; i += 1) {
+      if (foundScores[i]! + restBound < kth) continue;
+      foundIds[kept] = foundIds[i]!;
+      foundScores[kept++] = foundScores[i]!;
+    }
+    for (const { p, idf: weight } of rest) {
       const { ids, freqs, length } = p;
-      for (let i = 0; i < length; i += 1) {
-        const id = ids[i]!;
-        const before = scores[id]!;
-        if ((onlyFound && before === 0) || alive[id] === 0) continue;
-        if (before === 0) touched.push(id);
-        scores[id] = before + termScore(weight, freqs[i]!, lengthNorm(stats, lengths[id]!));
+      let at = 0;
+      for (let c = 0; c < kept; c += 1) {
+        const id = foundIds[c]!;
+        at = gallop(ids, length, at, id);
+        if (at === length) break;
+        if (ids[at] === id)
+          foundScores[c] = foundScores[c]! + termScore(weight, freqs[at]!, lengthNorm(stats, lengths[id]!));
       }
     }
-    return this.#best(touched, depth);
+    return this.#bestOf(foundIds, foundScores, kept, depth);
+  }
+
+  /** The best `depth` of `count` chunks (ids and their scores, side by side), as results, best first. */
+  #bestOf(ids: Int32Array, scores: Float64Array, count: number, depth: number): RankedChunk[] {
+    const best = topByPosition(scores, count, depth, ids);
+    return best.map((i) => ({ chunk: this.#chunkSeqs[ids[i]!]!, doc: this.#docSeqs[ids[i]!]!, score: scores[i]! }));
   }
 
   /**
@@ -372,8 +473,13 @@ export class Bm25Index {
     const termCount = this.#termCount;
     const titleLengths = this.#titleLengths;
     const { title: titleWeight, content: contentWeight } = this.#weights;
-    const found: number[] = [];
-    const weighted: number[] = [];
+    // The chunks holding the phrase, ids ascending, and the phrase's weighted frequency in each (then its score):
+    // typed scratch space, as a common phrase is in hundreds of thousands of chunks at a million.
+    const found = this.#merged[0];
+    found.reserve(p.length);
+    const foundIds = found.ids;
+    const foundScores = found.scores;
+    let count = 0;
     let publicFound = 0;
     const { ids, firstAt, occurrences, length } = p;
     const size = phrase.length;
@@ -395,18 +501,17 @@ export class Bm25Index {
         if (k === size) weight += from - start < titleLengths[id]! ? titleWeight : contentWeight;
       }
       if (weight > 0) {
-        found.push(id);
-        weighted.push(weight);
+        foundIds[count] = id;
+        foundScores[count++] = weight;
         publicFound += this.#public[id]!;
       }
     }
     const stats = this.stats;
     const weight = idf(stats, publicFound);
-    const scores = this.#scores;
-    found.forEach((id, i) => {
-      scores[id] = termScore(weight, weighted[i]!, lengthNorm(stats, this.#lengths[id]!));
-    });
-    return this.#best(found, depth);
+    const lengths = this.#lengths;
+    for (let i = 0; i < count; i += 1)
+      foundScores[i] = termScore(weight, foundScores[i]!, lengthNorm(stats, lengths[foundIds[i]!]!));
+    return this.#bestOf(foundIds, foundScores, count, depth);
   }
 
   /** The best `depth` of `ids` by their accumulated scores, as results; clears the scores of `ids`. */
@@ -416,14 +521,6 @@ export class Bm25Index {
     const chunks = best.map((id) => ({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: scores[id]! }));
     for (const id of ids) scores[id] = 0;
     return chunks;
-  }
-
-  /** The `k`-th highest score among `ids` (k ≤ ids.length). */
-  #kthLargest(ids: readonly number[], k: number): number {
-    if (this.#scratch.length < ids.length) this.#scratch = new Float64Array(ids.length * 2);
-    const values = this.#scratch;
-    for (let i = 0; i < ids.length; i += 1) values[i] = this.#scores[ids[i]!]!;
-    return kthLargest(values, ids.length, k);
   }
 
   #storeTerms(id: number, terms: readonly number[]): void {
@@ -529,6 +626,27 @@ export class Bm25Index {
   }
 }
 
+/**
+ * The first position at or after `from` of `ids` (ascending, `length` of them) whose id is at least `id`, or
+ * `length`: doubling steps from `from`, then a binary search within the last step.
+ */
+export function gallop(ids: Int32Array, length: number, from: number, id: number): number {
+  if (from >= length || ids[from]! >= id) return from;
+  let low = from; // ids[low] < id
+  let step = 1;
+  while (low + step < length && ids[low + step]! < id) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, length); // ids[high] >= id, or high = length
+  while (high - low > 1) {
+    const mid = (low + high) >>> 1;
+    if (ids[mid]! < id) low = mid;
+    else high = mid;
+  }
+  return high;
+}
+
 /** The `k`-th largest of the first `length` values (k ≤ length), by quickselect; reorders them. */
 export function kthLargest(values: Float64Array, length: number, k: number): number {
   let lo = 0;
@@ -554,6 +672,42 @@ export function kthLargest(values: Float64Array, length: number, k: number): num
     else break;
   }
   return values[target]!;
+}
+
+/**
+ * The positions of the `k` highest of the first `count` scores, best first (ties: lower id first), with a bounded
+ * min-heap, as topByScore orders chunks.
+ */
+export function topByPosition(scores: Float64Array, count: number, k: number, ids: Int32Array): number[] {
+  const before = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
+  const heap: number[] = [];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (let p = 0; p < count; p += 1) {
+    if (heap.length < k) {
+      heap.push(p);
+      for (let i = heap.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1;
+        if (!before(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (k > 0 && before(heap[0]!, p)) {
+      heap[0] = p;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!);
 }
 
 /** The ids with the `k` highest scores, best first (ties: lower id first), with a bounded min-heap. */

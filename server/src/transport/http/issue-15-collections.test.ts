@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 type Body = Record<string, unknown> & { error?: { code: string; message: string; field?: string } };
 type Result = { document_id: string; score: number; chunks: unknown[] };
+type VectorStats = { index: string; indexed: number; copies_bytes: number };
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
@@ -374,6 +375,39 @@ describe('vector search over your own vectors', () => {
     assert.equal((after.body.results as Result[])[0]?.score, 1);
     await call('DELETE', '/api/v1/documents/open', admin.token);
     assert.deepEqual(ids((await search(admin.token, { vector: [-1, 0], primary_table: 'acl' })).body), ['secret']);
+  });
+
+  test('PATCH of ef_search keeps the loaded index and its float32 copies: searches never fall back to the store', async () => {
+    await call('POST', '/api/v1/collections', admin.token, { name: 'tuned', vectors: { v: { dimensions: 4 } } });
+    const random = seededRandom(5);
+    const vectors = Array.from({ length: 40 }, () => Array.from({ length: 4 }, () => random() - 0.5));
+    await call(
+      'POST',
+      '/api/v1/documents/batch',
+      user.token,
+      vectors.map((vector, i) => ({ id: `tuned-${i}`, primary_table: 'tuned', vector })),
+    );
+    const best = async () =>
+      ids((await search(user.token, { vector: vectors[7], primary_table: 'tuned', limit: 3 })).body);
+    const found = await best();
+    assert.equal(found[0], 'tuned-7');
+    const stats = async () =>
+      ((await call('GET', '/api/v1/collections/tuned', admin.token)).body.vector_stats as Record<string, VectorStats>)
+        .v!;
+    const before = await stats();
+    assert.equal(before.index, 'ready');
+    assert.ok(before.copies_bytes > 0, JSON.stringify(before));
+    const patched = await call('PATCH', '/api/v1/collections/tuned', admin.token, {
+      vectors: { v: { hnsw: { ef_search: 250 } } },
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    // Still in memory with every copy (it used to be forgotten, then loaded from its file with no copies, filled
+    // again from the store in the background while searches read vectors from the store).
+    const after = await stats();
+    assert.equal(after.index, 'ready');
+    assert.equal(after.copies_bytes, before.copies_bytes);
+    assert.equal(after.indexed, before.indexed);
+    assert.deepEqual(await best(), found);
   });
 
   test('PATCH changes ef_search without a rebuild; DELETE removes the documents and the index (admins only)', async () => {
