@@ -517,10 +517,14 @@ export class Bm25Index {
   /** The best `depth` of `ids` by their accumulated scores, as results; clears the scores of `ids`. */
   #best(ids: readonly number[], depth: number): RankedChunk[] {
     const scores = this.#scores;
-    const best = topByScore(ids, scores, depth);
-    const chunks = best.map((id) => ({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: scores[id]! }));
-    for (const id of ids) scores[id] = 0;
-    return chunks;
+    const found = this.#merged[0];
+    found.reserve(ids.length);
+    ids.forEach((id, i) => {
+      found.ids[i] = id;
+      found.scores[i] = scores[id]!;
+      scores[id] = 0;
+    });
+    return this.#bestOf(found.ids, found.scores, ids.length, depth);
   }
 
   #storeTerms(id: number, terms: readonly number[]): void {
@@ -675,8 +679,8 @@ export function kthLargest(values: Float64Array, length: number, k: number): num
 }
 
 /**
- * The positions of the `k` highest of the first `count` scores, best first (ties: lower id first), with a bounded
- * min-heap, as topByScore orders chunks.
+ * The positions of the `k` highest of the first `count` scores, best first (ties: lower id first, `ids` side by side
+ * with the scores), with a bounded min-heap.
  */
 export function topByPosition(scores: Float64Array, count: number, k: number, ids: Int32Array): number[] {
   const before = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
@@ -708,37 +712,4 @@ export function topByPosition(scores: Float64Array, count: number, k: number, id
     }
   }
   return heap.sort((a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!);
-}
-
-/** The ids with the `k` highest scores, best first (ties: lower id first), with a bounded min-heap. */
-export function topByScore(ids: readonly number[], scores: Float64Array, k: number): number[] {
-  const before = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
-  const heap: number[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  for (const id of ids) {
-    if (heap.length < k) {
-      heap.push(id);
-      for (let i = heap.length - 1; i > 0;) {
-        const parent = (i - 1) >> 1;
-        if (!before(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-        i = parent;
-      }
-    } else if (k > 0 && before(heap[0]!, id)) {
-      heap[0] = id;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
