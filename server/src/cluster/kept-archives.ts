@@ -1,5 +1,6 @@
 import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '../engine/files/object-store.js';
+import { keptArchiveKey } from '../engine/snapshots/snapshots.js';
 
 /**
  * The restore operation that names a kept archive copy (see Snapshots.keep): the copy is read by every node that
@@ -13,8 +14,6 @@ export interface KeptArchive {
   readonly snapshot: string;
 }
 
-/** Only keys of this shape are ever deleted, whatever a record says. */
-const keptKey = /^kept\/snap-[A-Za-z0-9-]+\.tar$/;
 const recordPrefix = 'kept.';
 
 /** The KV key of a kept copy's record: KV keys take few characters, so its key in base64url. */
@@ -92,7 +91,8 @@ export class KeptArchives {
     const { kv, store, logger } = this.#options;
     const deleted: string[] = [];
     for (const kept of await this.list()) {
-      if (!keptKey.test(kept.archive) || !past(kept.shard, kept.seq) || !holding()) continue;
+      // Only keys of the kept copies' shape are ever deleted, whatever a record says.
+      if (!keptArchiveKey.test(kept.archive) || !past(kept.shard, kept.seq) || !holding()) continue;
       await store.delete([kept.archive]);
       await kv.purge(recordKey(kept.archive));
       deleted.push(kept.archive);

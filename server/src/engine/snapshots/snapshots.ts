@@ -82,6 +82,8 @@ export interface SnapshotManifest {
 
 /** Snapshot ids are made by GoDB; a request's id is checked against this before it becomes an object key. */
 const snapshotId = /^snap-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
+/** The key of an archive copy a restore keeps (see Snapshots.keep): only keys of this shape are read or collected. */
+export const keptArchiveKey = /^kept\/snap-[A-Za-z0-9-]+\.tar$/;
 export const archiveKey = (id: string) => `${id}.tar`;
 const manifestKey = (id: string) => `${id}.manifest.json`;
 
@@ -392,7 +394,7 @@ export class Snapshots {
 
   /** The archive copy `keep` answered `key` for; NOT_FOUND when it is not in the store. */
   async kept(key: string) {
-    const object = /^kept\/snap-[A-Za-z0-9-]+\.tar$/.test(key) ? await this.#options.store.get(key) : null;
+    const object = keptArchiveKey.test(key) ? await this.#options.store.get(key) : null;
     if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot archive', id: key });
     return object;
   }
