@@ -207,7 +207,7 @@ export class ClusterDuties {
     for (const [shard, { first }] of bounds.entries()) {
       const slowest = Math.min(own[shard] ?? 0, ...live.map((p) => p.applied[shard] ?? 0));
       truncated.held[shard] = Math.min(latest.shards[shard] ?? 0, slowest);
-      const keepFrom = Math.min(latest.shards[shard] ?? 0, slowest) + 1;
+      const keepFrom = truncated.held[shard] + 1;
       // A shard never written to (first 0) has nothing to purge.
       if (first === 0 || keepFrom <= first || !holding()) continue;
       const purged = await log.truncateBefore(shard, keepFrom);
