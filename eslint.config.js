@@ -55,6 +55,7 @@ const storeModules = [
   'server/src/engine/snapshots/tenant-rows.ts',
   'server/src/engine/text/fts-rows.ts',
   'server/src/engine/text/fts-tables.ts',
+  'server/src/engine/text/text-checkpoint-rows.ts',
 ];
 
 export default tseslint.config(

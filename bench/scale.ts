@@ -378,12 +378,28 @@ async function untilServing(): Promise<number> {
     }
   return (performance.now() - started) / 1000;
 }
-/** Seconds from starting the server process until it answers a vector and a text query. */
-async function startAndServe(): Promise<number> {
+/**
+ * Seconds from starting the server process until it answers a vector and a text query (text is ranked through FTS5
+ * until the tenant's in-memory index is back), then until that index is back in memory too — read back from its
+ * checkpoint and caught up, or built from the store — and how it came back.
+ */
+async function startAndServe(): Promise<{ serving: number; text: number; how: string }> {
   const started = performance.now();
   server = await startServerProcess(env, dataDir);
   await untilServing();
-  return (performance.now() - started) / 1000;
+  const serving = (performance.now() - started) / 1000;
+  for (;;) {
+    const ready = JSON.parse((await send('GET', '/readyz')).body) as {
+      loading: { kind: string }[];
+      text_indexes?: { checkpoint: number; rebuild: number };
+    };
+    const opened = ready.text_indexes ?? { checkpoint: 0, rebuild: 0 };
+    if (opened.checkpoint + opened.rebuild > 0 && !ready.loading.some((l) => l.kind === 'text_index')) {
+      const how = opened.checkpoint > 0 ? 'checkpoint' : 'rebuilt';
+      return { serving, text: (performance.now() - started) / 1000, how };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 t = performance.now();
 await server.stop();
@@ -504,13 +520,15 @@ const restartRows = [
   {
     restart: 'clean (SIGTERM, then start)',
     'stop s': cleanStop.toFixed(1),
-    'to serving s': cleanRestart.toFixed(1),
+    'to serving s': cleanRestart.serving.toFixed(1),
+    'text index back s': `${cleanRestart.text.toFixed(1)} (${cleanRestart.how})`,
     goal: '≤ 10 s',
   },
   {
     restart: `kill -9 during writes (${acknowledged.length} acknowledged, ${missing} missing)`,
     'stop s': '-',
-    'to serving s': crashRestart.toFixed(1),
+    'to serving s': crashRestart.serving.toFixed(1),
+    'text index back s': `${crashRestart.text.toFixed(1)} (${crashRestart.how})`,
     goal: '≤ 60 s, none missing',
   },
 ];

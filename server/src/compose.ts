@@ -348,13 +348,17 @@ export async function createServer(
     status: () => {
       const counters = engine.vectors.counters();
       return {
-        loading: engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
+        loading: [
+          ...engine.vectors.loading().map((l) => ({ kind: 'vector_index' as const, ...l })),
+          ...engine.text.loading().map((l) => ({ kind: 'text_index' as const, space: 'text', ...l })),
+        ],
         vectorIndexes: {
           ...counters.opened,
           checkpoints: counters.checkpoints,
           evictions: counters.evictions,
           lag: engine.vectors.lag(),
         },
+        textIndexes: engine.text.counters(),
         memory: () => engine.memory(),
         ...(operationLog && {
           cluster: { ...operationLog.status(), ...duties?.status(), ...(restored && { restoredFrom: restored }) },
@@ -399,6 +403,11 @@ export async function createServer(
     } catch (error) {
       app.log.error({ err: error }, 'a vector index checkpoint failed; the next tick tries again');
     }
+    try {
+      engine.text.checkpoint();
+    } catch (error) {
+      app.log.error({ err: error }, 'a text index checkpoint failed; it is tried again after the checkpoint interval');
+    }
   }, 1000);
   checkpoints.unref();
   // Tenant restores a crash cut short are finished now, in the background; their tenants answer 503 until then.
@@ -409,6 +418,7 @@ export async function createServer(
     ),
   );
   engine.vectors.warmUp();
+  engine.text.warmUp();
   // Files of documents purged while the store refused are deleted now, or at the next purge.
   void engine.files?.deleteOwed().then(({ deleted, pending, error }) => {
     if (deleted > 0) app.log.info({ deleted }, 'deleted the stored files of purged documents');

@@ -184,7 +184,7 @@ export async function catchUpFromSnapshot(options: SnapshotCatchUpOptions): Prom
 function moveAside(dataDir: string): string {
   const target = join(dataDir, `replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(target, { recursive: true });
-  for (const name of ['godb.sqlite', 'godb.sqlite-wal', 'godb.sqlite-shm', 'vectors']) {
+  for (const name of ['godb.sqlite', 'godb.sqlite-wal', 'godb.sqlite-shm', 'vectors', 'text']) {
     if (existsSync(join(dataDir, name))) renameSync(join(dataDir, name), join(target, name));
   }
   return target;

@@ -121,7 +121,12 @@ export function openEngine(options: EngineOptions): Engine {
   });
   const fileStore = options.files ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'files')) : null);
   const files = fileStore ? new DocumentFiles(db, fileStore) : null;
-  const text = new TextIndex(db, options.textIndexBytes);
+  const text = new TextIndex(db, {
+    ...(options.textIndexBytes !== undefined && { budgetBytes: options.textIndexBytes }),
+    dir: onDisk ? join(options.dataDir, 'text') : null,
+    ...(options.checkpoint && { checkpoint: options.checkpoint }),
+    now: () => clock.now(),
+  });
   const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
   const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
@@ -176,7 +181,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
     isHealthy: () => answers(db),
     close: async () => {
-      text.close();
+      await text.close();
       vectors.close();
       await embedder.close();
       if (db.open) {

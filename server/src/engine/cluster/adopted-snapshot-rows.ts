@@ -32,7 +32,7 @@ export function appliedOnDisk(dataDir: string, shards: number): number[] {
  * restored that snapshot (before its engine opens): the mail outbox of a snapshot taken before mail was replicated
  * (migration 14; the taking node relayed its own mail then), jobs that name no node (made before jobs were replicated: they ran, and were polled, on the node
  * that took them; replicated jobs name their node and are kept, as every node holds them), tenant restores under
- * way (they name that node's folders) and stored files owed a deletion (the node that took a purge deletes its
+ * way (they name that node's folders), that node's text checkpoint files, and stored files owed a deletion (the node that took a purge deletes its
  * files). Everything else is the replicated state, taken over as it is: its applied sequence
  * (`cluster_applied`) is where this node replays from. The node id is not in the store (NODE_ID), and API keys'
  * `last_used_at` stays a per-node approximation, as it is between live nodes.
@@ -51,6 +51,9 @@ export function dropNodeLocalRows(dataDir: string): { outbox: number; jobs: numb
       const jobs = db.prepare(`DELETE FROM jobs${named ? ' WHERE node IS NULL' : ''}`).run().changes;
       db.prepare('DELETE FROM tenant_restores').run();
       db.prepare('DELETE FROM file_deletions').run();
+      // The taking node's text checkpoint files (migration 16) are not in the snapshot: forget them.
+      if (db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'text_checkpoints'").pluck().get())
+        db.prepare('DELETE FROM text_checkpoints').run();
       return { outbox, jobs };
     })();
   } finally {

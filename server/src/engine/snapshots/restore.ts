@@ -153,8 +153,10 @@ export async function restoreSnapshot(
       if (!file.path.startsWith('files/')) continue;
       await files.put(file.path.slice('files/'.length), createReadStream(join(staging, ...file.path.split('/'))));
     }
-    // An empty node's leftover index files belong to no database.
+    // An empty node's leftover index files belong to no database (text checkpoints are not in snapshots: the
+    // restored store's text indexes are built from its rows).
     rmSync(join(dataDir, 'vectors'), { recursive: true, force: true });
+    rmSync(join(dataDir, 'text'), { recursive: true, force: true });
     if (existsSync(join(staging, 'vectors'))) renameSync(join(staging, 'vectors'), join(dataDir, 'vectors'));
     for (const suffix of ['-wal', '-shm']) rmSync(join(dataDir, `godb.sqlite${suffix}`), { force: true });
     renameSync(join(staging, 'godb.sqlite'), join(dataDir, 'godb.sqlite'));

@@ -356,4 +356,21 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 16,
+    description: "the in-memory BM25 indexes' checkpoint files (issue #16)",
+    // One row per tenant whose BM25 index was saved under <data>/text/: the file's id (in its header too), the
+    // largest chunk seq it holds, its size and when it was saved. A file is read back only when this row names it, so
+    // a file of another store (a whole-node restore, a copied data folder) or of a tenant whose text was rebuilt
+    // since (the row is deleted in that transaction) is never taken for this one's.
+    sql: `
+      CREATE TABLE text_checkpoints (
+        tenant_id TEXT PRIMARY KEY,
+        file_id TEXT NOT NULL,
+        through INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        saved_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -9,6 +9,44 @@ const columnBreak = -1;
 
 export type { Bm25Weights } from './bm25-score.js';
 
+/**
+ * One term's postings as a checkpoint holds them (see Bm25Index.capture): the first `length` entries of each array
+ * (a capture refers to the index's own arrays, which may be longer).
+ */
+export interface Bm25PostingsState {
+  readonly length: number;
+  readonly ids: Int32Array<ArrayBuffer>;
+  readonly freqs: Float32Array<ArrayBuffer>;
+  readonly firstAt: Int32Array<ArrayBuffer>;
+  readonly occurrences: Int32Array<ArrayBuffer>;
+  readonly df: number;
+  readonly publicDf: number;
+  readonly maxFreq: number;
+  readonly minLength: number;
+}
+
+/** An index's whole state (see Bm25Index.capture and restore); the per-chunk arrays are by local id. */
+export interface Bm25State {
+  /** Term by term id. */
+  readonly terms: readonly string[];
+  readonly postings: readonly Bm25PostingsState[];
+  readonly chunkSeqs: Float64Array<ArrayBuffer>;
+  readonly docSeqs: Float64Array<ArrayBuffer>;
+  readonly lengths: Int32Array<ArrayBuffer>;
+  readonly alive: Uint8Array<ArrayBuffer>;
+  readonly isPublic: Uint8Array<ArrayBuffer>;
+  readonly termStart: Int32Array<ArrayBuffer>;
+  readonly termCount: Int32Array<ArrayBuffer>;
+  readonly titleLengths: Int32Array<ArrayBuffer>;
+  readonly termPool: Int32Array<ArrayBuffer>;
+  readonly dead: number;
+  readonly live: number;
+  readonly publicLive: number;
+  readonly publicLength: number;
+  /** The largest chunk seq added. */
+  readonly through: number;
+}
+
 export interface RankedChunk {
   /** Chunk seq. */
   readonly chunk: number;
@@ -126,6 +164,15 @@ export class Bm25Index {
   #occurrences = new Int32Array(1024);
   readonly #touched: number[] = [];
   readonly #sequence: number[] = [];
+  /** The largest chunk seq ever added: a checkpoint of the index holds every chunk up to it. */
+  #maxSeq = 0;
+  /** Per local id, during a check against the stored rows (beginCheck): confirmed by a stored row. */
+  #confirmed = new Uint8Array(0);
+  /**
+   * Captures being written (see capture) and checks under way (beginCheck): compaction, the only write in place of
+   * a capture's arrays and the only renumbering of local ids, waits meanwhile.
+   */
+  #held = 0;
 
   constructor(weights: Bm25Weights) {
     this.#weights = weights;
@@ -170,6 +217,137 @@ export class Bm25Index {
   /** The statistics every score uses: the live public chunks and their tokens. */
   get stats(): CorpusStats {
     return { chunks: this.#publicLive, tokens: this.#publicLength };
+  }
+
+  /** The largest chunk seq added: every chunk up to it is in the index (or was removed from it). */
+  get through(): number {
+    return this.#maxSeq;
+  }
+
+  /**
+   * The index's state as it is now, for a checkpoint (bm25-file.ts), without copying its large arrays: those are
+   * views, and the index only ever appends to them — past the captured lengths, or into new arrays when it grows —
+   * except when it compacts, which waits until `release` (a removal after it compacts). The small arrays that change
+   * in place (alive, public) and the per-term counts are copied.
+   */
+  capture(): { state: Bm25State; release: () => void } {
+    this.#held += 1;
+    let held = true;
+    const count = this.#count;
+    const terms: string[] = new Array<string>(this.#postings.length);
+    for (const [term, id] of this.#termIds) terms[id] = term;
+    const state: Bm25State = {
+      terms,
+      postings: this.#postings.map((p) => ({
+        length: p.length,
+        ids: p.ids,
+        freqs: p.freqs,
+        firstAt: p.firstAt,
+        occurrences: p.occurrences,
+        df: p.df,
+        publicDf: p.publicDf,
+        maxFreq: p.maxFreq,
+        minLength: p.minLength,
+      })),
+      chunkSeqs: this.#chunkSeqs.subarray(0, count),
+      docSeqs: this.#docSeqs.subarray(0, count),
+      lengths: this.#lengths.subarray(0, count),
+      alive: this.#alive.slice(0, count),
+      isPublic: this.#public.slice(0, count),
+      termStart: this.#termStart.subarray(0, count),
+      termCount: this.#termCount.subarray(0, count),
+      titleLengths: this.#titleLengths.subarray(0, count),
+      termPool: this.#termPool.subarray(0, this.#poolLength),
+      dead: this.#dead,
+      live: this.#live,
+      publicLive: this.#publicLive,
+      publicLength: this.#publicLength,
+      through: this.#maxSeq,
+    };
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.#held -= 1;
+    };
+    return { state, release };
+  }
+
+  /** An index holding a captured state (read back from a checkpoint): its arrays become the index's own. */
+  static restore(weights: Bm25Weights, state: Bm25State): Bm25Index {
+    const index = new Bm25Index(weights);
+    const count = state.chunkSeqs.length;
+    state.terms.forEach((term, id) => index.#termIds.set(term, id));
+    index.#postings = state.postings.map((saved) => {
+      const p = new Postings();
+      p.ids = saved.ids;
+      p.freqs = saved.freqs;
+      p.firstAt = saved.firstAt;
+      p.occurrences = saved.occurrences;
+      p.length = saved.length;
+      p.df = saved.df;
+      p.publicDf = saved.publicDf;
+      p.maxFreq = saved.maxFreq;
+      p.minLength = saved.minLength;
+      return p;
+    });
+    index.#chunkSeqs = state.chunkSeqs;
+    index.#docSeqs = state.docSeqs;
+    index.#lengths = state.lengths;
+    index.#alive = state.alive;
+    index.#public = state.isPublic;
+    index.#termStart = state.termStart;
+    index.#termCount = state.termCount;
+    index.#titleLengths = state.titleLengths;
+    index.#termPool = state.termPool;
+    index.#poolLength = state.termPool.length;
+    index.#scores = new Float64Array(Math.max(1024, count));
+    // add()'s scratch is indexed by term id: room for every term (#termId grows it one doubling at a time).
+    const terms = Math.max(1024, Math.ceil(state.terms.length * 1.25));
+    index.#freq = new Float64Array(terms);
+    index.#firstAt = new Int32Array(terms);
+    index.#occurrences = new Int32Array(terms);
+    for (let id = 0; id < count; id += 1) if (state.alive[id] === 1) index.#localIds.set(state.chunkSeqs[id]!, id);
+    index.#count = count;
+    index.#dead = state.dead;
+    index.#live = state.live;
+    index.#publicLive = state.publicLive;
+    index.#publicLength = state.publicLength;
+    index.#maxSeq = state.through;
+    return index;
+  }
+
+  /**
+   * Starts checking the index against the stored rows (a checkpoint read back): `confirm` each stored chunk, then
+   * `unconfirmed` removes the chunks no stored row confirmed. Chunks added meanwhile are not concerned.
+   */
+  beginCheck(): void {
+    this.#held += 1; // local ids stay as they are until the check ends
+    this.#confirmed = new Uint8Array(this.#count);
+  }
+
+  /**
+   * A stored chunk, public or not: `missing` when the index does not hold it; otherwise it is marked confirmed and
+   * counted as public or not as stored (`moved` when it was counted the other way).
+   */
+  confirm(chunkSeq: number, isPublic: boolean): 'missing' | 'same' | 'moved' {
+    const id = this.#localIds.get(chunkSeq);
+    if (id === undefined) return 'missing';
+    if (id < this.#confirmed.length) this.#confirmed[id] = 1;
+    if ((this.#public[id] === 1) === isPublic) return 'same';
+    this.#setPublic(id, isPublic);
+    return 'moved';
+  }
+
+  /** Ends a check (see beginCheck): removes the live chunks no stored row confirmed; answers how many. */
+  removeUnconfirmed(): number {
+    const confirmed = this.#confirmed;
+    this.#confirmed = new Uint8Array(0);
+    const gone: number[] = [];
+    for (let id = 0; id < confirmed.length; id += 1)
+      if (confirmed[id] === 0 && this.#alive[id] === 1) gone.push(this.#chunkSeqs[id]!);
+    this.#held -= 1;
+    for (const seq of gone) this.remove(seq);
+    return gone.length;
   }
 
   /**
@@ -224,6 +402,7 @@ export class Bm25Index {
       this.#occurrences[termId] = 0;
     }
     this.#localIds.set(chunkSeq, id);
+    if (chunkSeq > this.#maxSeq) this.#maxSeq = chunkSeq;
     this.#count += 1;
     this.#live += 1;
     // As #setPublic counts a chunk, with the distinct terms at hand (building a tenant's index adds every chunk).
@@ -252,7 +431,7 @@ export class Bm25Index {
     for (const term of this.#distinctTerms(id)) this.#postings[term]!.df -= 1;
     this.#live -= 1;
     this.#dead += 1;
-    if (this.#dead > 1000 && this.#dead > this.#live) this.#compact();
+    if (this.#dead > 1000 && this.#dead > this.#live && this.#held === 0) this.#compact();
   }
 
   /**

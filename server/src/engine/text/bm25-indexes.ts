@@ -1,6 +1,7 @@
 import type { Db } from '../storage/database.js';
 import type { TransactionListener } from '../storage/transaction.js';
 import { inSlices } from '../in-slices.js';
+import { Bm25Checkpoints } from './bm25-checkpoints.js';
 import { Bm25Index } from './bm25-index.js';
 import type { Bm25Weights } from './bm25-score.js';
 import type { FtsTables } from './fts-tables.js';
@@ -28,7 +29,46 @@ interface Build {
   readonly index: Bm25Index;
   /** Rows up to this FTS5 rowid (chunk seq) are in the index. */
   through: number;
+  /**
+   * Read back from a checkpoint: the stored rows up to `through` are compared with the index in seq ranges, `after`
+   * being where the next range starts (undefined: nothing to compare, or compared).
+   */
+  check: { after: number; readonly through: number; step: number } | undefined;
+  readonly how: 'replay' | 'rebuild';
+  /** Stored rows read or compared so far, of `total` when the build began. */
+  done: number;
+  readonly total: number;
+  /** Chunks added, removed or moved since the checkpoint it started from. */
+  changes: number;
 }
+
+/** A ready index's changes since it was last saved, and when that was. */
+interface SaveState {
+  changes: number;
+  savedAt: number;
+}
+
+export interface Bm25IndexesOptions {
+  /** Memory for the ready indexes (least recently used evicted beyond it), in bytes; default no limit. */
+  readonly budgetBytes?: number;
+  /** Where checkpoint files go (see Bm25Checkpoints); null or absent: none, indexes are built from FTS5. */
+  readonly dir?: string | null;
+  /** When an index is saved (see checkpoint): `writes` changes, or any change after `intervalMs` × 5. */
+  readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
+  /** The engine's clock, in ms. */
+  readonly now?: () => number;
+}
+
+/** Stored ids a check compares with the index per slice (about 10 ms of map lookups here). */
+const idsPerCheckSlice = 50_000;
+/**
+ * A text index is saved less often than a vector index with the same settings: its file is about as large as the
+ * text, and writing it takes seconds at a million chunks. Due after `writes` changes or a quarter of the index,
+ * whichever is more — so an index growing by a bulk import is written about five times its final size in all — or
+ * after any change once five times the interval has passed.
+ */
+const textIntervalFactor = 5;
+const defaultTextCheckpoint = { writes: 10_000, intervalMs: 60_000 };
 
 /**
  * Text indexed per slice of a build, in characters (~10–30 ms here), so queries keep flowing while an index
@@ -51,6 +91,10 @@ const maxRowsPerSlice = 2000;
  *   already read apply at once (the build reads later rows from the table they are in by then).
  * - A rollback, or a write outside `transaction()`, drops the tenants concerned: they are rebuilt on their next
  *   query, never trusted half-updated.
+ * - With a folder for them, indexes are checkpointed in the background (`checkpoint`, Bm25Checkpoints) and on close,
+ *   and a tenant's index is read back from its checkpoint rather than built: compared with the stored rows up to the
+ *   file's last chunk seq (rows gone are removed, rows moved between public and hidden recounted), then the rows
+ *   after it are added as a build adds them. At start, `warmUp` reads back the saved ones.
  */
 export class Bm25Indexes implements TransactionListener {
   readonly #db: Db;
@@ -58,18 +102,49 @@ export class Bm25Indexes implements TransactionListener {
   readonly #weights: Bm25Weights;
   readonly #ready = new Map<string, Bm25Index>();
   readonly #building = new Map<string, Build>();
+  /** Tenants whose checkpoint file is being read, each with the token of that read. */
+  readonly #loading = new Map<string, symbol>();
   #journal: JournalEntry[] = [];
   #closed = false;
   /** Memory for the ready indexes; beyond it the least recently used leave memory (see #evict). */
   readonly #budget: number;
   #evictions = 0;
+  readonly #checkpoints: Bm25Checkpoints | undefined;
+  readonly #checkpointPolicy: { readonly writes: number; readonly intervalMs: number };
+  readonly #now: () => number;
+  /** Per ready tenant: changes since its last save. */
+  readonly #saves = new Map<string, SaveState>();
+  /** Per tenant, bumped when its rows are rewritten (`cleared`): a save begun before is not recorded. */
+  readonly #epochs = new Map<string, number>();
+  #saving: Promise<void> | undefined;
+  #saveError: unknown;
+  readonly #counters = { checkpoint: 0, rebuild: 0, saves: 0, unreadable: 0 };
 
   /** `db`: the connection the FTS5 tables' writes go through (its transactions); `tables`: where a build reads. */
-  constructor(db: Db, tables: FtsTables, weights: Bm25Weights, budgetBytes = Infinity) {
+  constructor(db: Db, tables: FtsTables, weights: Bm25Weights, options: Bm25IndexesOptions = {}) {
     this.#db = db;
     this.#tables = tables;
     this.#weights = weights;
-    this.#budget = budgetBytes;
+    this.#budget = options.budgetBytes ?? Infinity;
+    this.#checkpoints = options.dir ? new Bm25Checkpoints(db, options.dir) : undefined;
+    this.#checkpointPolicy = options.checkpoint ?? defaultTextCheckpoint;
+    this.#now = options.now ?? (() => 0);
+  }
+
+  /**
+   * Since start: indexes read back from a checkpoint, built from the store, saved, and checkpoints found unreadable
+   * (built from the store instead).
+   */
+  counters(): { checkpoint: number; rebuild: number; saves: number; unreadable: number } {
+    return { ...this.#counters };
+  }
+
+  /** Indexes loading now: from a checkpoint (`replay`) or from the store (`rebuild`), stored rows done of total. */
+  loading(): { how: 'replay' | 'rebuild'; done: number; total: number }[] {
+    return [
+      ...[...this.#loading.keys()].map(() => ({ how: 'replay' as const, done: 0, total: 0 })),
+      ...[...this.#building.values()].map((b) => ({ how: b.how, done: Math.min(b.done, b.total), total: b.total })),
+    ];
   }
 
   /** Memory the indexes hold (estimated), their budget, and how many were evicted since start. */
@@ -95,6 +170,7 @@ export class Bm25Indexes implements TransactionListener {
       if (tenantId === keep) continue;
       total -= index.bytes;
       this.#ready.delete(tenantId);
+      this.#saves.delete(tenantId); // its checkpoint stays: read back and caught up when it is next queried
       this.#evictions += 1;
     }
   }
@@ -117,9 +193,14 @@ export class Bm25Indexes implements TransactionListener {
     if (this.#tracked(tenantId)) this.#journal.push({ kind: 'remove', tenantId, rowid });
   }
 
-  /** The tenant's rows were all deleted (a rebuild follows in the same transaction): build again later. */
+  /**
+   * The tenant's rows were all deleted, or are replaced (a rebuild or a restore follows in the same transaction):
+   * build again later, and forget its checkpoint (the rows may come back with seqs it holds).
+   */
   cleared(tenantId: string): void {
     this.#drop(tenantId);
+    this.#epochs.set(tenantId, (this.#epochs.get(tenantId) ?? 0) + 1);
+    this.#checkpoints?.forget(tenantId);
   }
 
   /**
@@ -134,16 +215,87 @@ export class Bm25Indexes implements TransactionListener {
       this.#ready.set(tenantId, index);
       return index;
     }
-    if (this.#building.has(tenantId) || this.#closed) return index;
-    const build: Build = { index: new Bm25Index(this.#weights), through: 0 };
+    if (this.#building.has(tenantId) || this.#loading.has(tenantId) || this.#closed) return index;
+    if (this.#checkpoints?.row(tenantId)) this.#load(tenantId, tables);
+    else this.#build(tenantId, tables, new Bm25Index(this.#weights), undefined);
+    return undefined;
+  }
+
+  /**
+   * Reads the tenant's checkpoint file in the background, then builds from it (#build compares it with the stored
+   * rows and adds the rows after it). Writes meanwhile are not journalled: that comparison finds them. A file that
+   * cannot be read (missing, cut short, another store's) means a build from the store.
+   */
+  #load(tenantId: string, tables: RankTables): void {
+    const token = Symbol(tenantId);
+    this.#loading.set(tenantId, token);
+    const settle = (index: Bm25Index | undefined, through: number | undefined) => {
+      if (this.#loading.get(tenantId) !== token) return; // dropped meanwhile
+      this.#loading.delete(tenantId);
+      if (this.#closed || !this.#db.open) return;
+      if (!index) this.#counters.unreadable += 1;
+      this.#build(tenantId, tables, index ?? new Bm25Index(this.#weights), through);
+    };
+    this.#checkpoints!.read(tenantId).then(
+      (state) => settle(state && Bm25Index.restore(this.#weights, state), state?.through),
+      () => settle(undefined, undefined),
+    );
+  }
+
+  /**
+   * Builds the tenant's index in the background, one slice per turn of the event loop: from `index`, read back from
+   * a checkpoint holding every chunk up to `checkedThrough` — first compared with the stored rows up to there —
+   * or empty (`checkedThrough` undefined); then the stored rows after that, in chunk-seq order.
+   */
+  #build(tenantId: string, tables: RankTables, index: Bm25Index, checkedThrough: number | undefined): void {
+    const total = this.#tables.storedCount(tables.fts) + this.#tables.storedCount(tables.hidden);
+    const build: Build = {
+      index,
+      through: checkedThrough ?? 0,
+      check: checkedThrough === undefined ? undefined : { after: 0, through: checkedThrough, step: idsPerCheckSlice },
+      how: checkedThrough === undefined ? 'rebuild' : 'replay',
+      done: 0,
+      total,
+      changes: 0,
+    };
+    if (build.check) index.beginCheck();
     this.#building.set(tenantId, build);
     // Pages read the FTS5 tables' stored rows by primary key (FtsTables.storedRows): paging the FTS5 tables
     // themselves by rowid made a build of a large tenant take hours.
     const publicPage = this.#tables.storedRows(tables.fts);
     const hiddenPage = this.#tables.storedRows(tables.hidden);
+    const publicIds = this.#tables.storedIds(tables.fts);
+    const hiddenIds = this.#tables.storedIds(tables.hidden);
     let rowsPerSlice = minRowsPerSlice;
     inSlices(() => {
       if (this.#building.get(tenantId) !== build || this.#closed || !this.#db.open) return true; // dropped meanwhile
+      const check = build.check;
+      if (check) {
+        // One seq range of both tables in one slice: a chunk moved between them by a write between slices is seen
+        // in exactly one of them either way.
+        const to = Math.min(check.through, check.after + check.step);
+        const stored = [
+          ...publicIds(check.after, to).map((seq) => ({ seq, isPublic: true })),
+          ...hiddenIds(check.after, to).map((seq) => ({ seq, isPublic: false })),
+        ];
+        for (const { seq, isPublic } of stored) {
+          const found = index.confirm(seq, isPublic);
+          if (found === 'moved') build.changes += 1;
+          if (found !== 'missing') continue;
+          // Not in the checkpoint (chunk seqs only grow, so only a file older than a rewrite it missed): added now.
+          const row = (isPublic ? publicPage : hiddenPage)(seq - 1, 1)[0];
+          if (row?.seq === seq) index.add(row.seq, row.doc, row.title, row.content, isPublic);
+          build.changes += 1;
+        }
+        build.done += stored.length;
+        check.after = to;
+        check.step = Math.max(1000, Math.round((check.step * idsPerCheckSlice) / Math.max(stored.length, 1)));
+        if (to >= check.through) {
+          build.changes += index.removeUnconfirmed();
+          build.check = undefined;
+        }
+        return false;
+      }
       // The next rows in chunk-seq order, from both tables: a page of each, merged.
       const rows = [
         ...publicPage(build.through, rowsPerSlice).map((row) => ({ row, isPublic: true })),
@@ -161,16 +313,85 @@ export class Bm25Indexes implements TransactionListener {
         // Rows larger than the last ones: the rest of the page waits for the next slice.
         if (characters >= charactersPerSlice) break;
       }
+      build.done += added;
+      build.changes += added;
       const more = rows.length === rowsPerSlice || added < rows.length;
       const average = added > 0 ? Math.max(1, characters / added) : charactersPerSlice;
       rowsPerSlice = Math.min(maxRowsPerSlice, Math.max(minRowsPerSlice, Math.floor(charactersPerSlice / average)));
       if (more) return false;
       this.#building.delete(tenantId);
       this.#ready.set(tenantId, build.index);
+      this.#counters[build.how === 'replay' ? 'checkpoint' : 'rebuild'] += 1;
+      // A build from the store is saved at the next checkpoint tick; one from a checkpoint when its changes are due.
+      this.#saves.set(
+        tenantId,
+        build.how === 'replay'
+          ? { changes: build.changes, savedAt: this.#now() }
+          : { changes: build.changes + 1, savedAt: -Infinity },
+      );
       this.#evict(tenantId);
       return true;
     });
-    return undefined;
+  }
+
+  /**
+   * Starts saving the index whose checkpoint is due, if any, unless a save is under way: its `writes` changes (or a
+   * quarter of its chunks, whichever is more) since its last save, or any change after five times the interval. One
+   * save at a time; it runs in the background. Throws the error of a save that failed since the last call.
+   */
+  checkpoint(): void {
+    const failed = this.#saveError;
+    this.#saveError = undefined;
+    if (failed !== undefined) throw failed;
+    if (!this.#checkpoints || this.#closed || this.#saving || !this.#db.open) return;
+    const { writes, intervalMs } = this.#checkpointPolicy;
+    const now = this.#now();
+    for (const [tenantId, index] of this.#ready) {
+      const state = this.#saves.get(tenantId);
+      if (!state || state.changes === 0) continue;
+      if (state.changes < Math.max(writes, index.size / 4) && now - state.savedAt < intervalMs * textIntervalFactor)
+        continue;
+      this.#save(tenantId, index, state);
+      return;
+    }
+  }
+
+  #save(tenantId: string, index: Bm25Index, state: SaveState): Promise<void> {
+    const epoch = this.#epochs.get(tenantId) ?? 0;
+    const changes = state.changes;
+    const stillValid = () => (this.#epochs.get(tenantId) ?? 0) === epoch && this.#db.open;
+    this.#saving = this.#checkpoints!.save(tenantId, index, stillValid, this.#now)
+      .then(
+        (bytes) => {
+          state.savedAt = this.#now();
+          if (bytes === 0) return;
+          state.changes -= changes;
+          this.#counters.saves += 1;
+        },
+        (error: unknown) => {
+          state.savedAt = this.#now(); // tried again after the interval, not at every tick
+          this.#saveError = error;
+        },
+      )
+      .finally(() => {
+        this.#saving = undefined;
+      });
+    return this.#saving;
+  }
+
+  /**
+   * Starts loading the indexes of tenants with a checkpoint (`tablesOf` names their tables), most recently saved
+   * first, as many as the memory budget holds: after a restart, text queries find them ready.
+   */
+  warmUp(tablesOf: (tenantId: string) => RankTables | undefined): void {
+    if (!this.#checkpoints) return;
+    let bytes = 0;
+    for (const saved of this.#checkpoints.saved()) {
+      const tables = tablesOf(saved.tenantId);
+      if (!tables || bytes + saved.bytes > this.#budget) continue;
+      bytes += saved.bytes;
+      this.ready(saved.tenantId, tables);
+    }
   }
 
   commit(): void {
@@ -181,6 +402,8 @@ export class Bm25Indexes implements TransactionListener {
       const build = this.#building.get(entry.tenantId);
       const index = ready ?? build?.index;
       if (!index) continue;
+      const state = ready ? this.#saves.get(entry.tenantId) : build;
+      if (state) state.changes += 1;
       if (entry.kind === 'remove') index.remove(entry.rowid);
       else if (entry.kind === 'publicity') index.setPublic(entry.rowid, entry.isPublic);
       else if (ready || entry.rowid <= build!.through) {
@@ -206,14 +429,28 @@ export class Bm25Indexes implements TransactionListener {
     }
   }
 
-  /** Stops builds in progress (the store is closing). */
-  close(): void {
+  /**
+   * Stops builds in progress (the store is closing), then saves the ready indexes changed since their last save, one
+   * after the other, so the next start reads them back whole; resolves once they are written.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     this.#building.clear();
+    this.#loading.clear();
+    await this.#saving;
+    if (!this.#checkpoints) return;
+    for (const [tenantId, index] of this.#ready) {
+      const state = this.#saves.get(tenantId);
+      if (!state || state.changes === 0 || !this.#db.open) continue;
+      await this.#save(tenantId, index, state);
+    }
+    this.#saveError = undefined;
   }
 
   #drop(tenantId: string): void {
     this.#ready.delete(tenantId);
     this.#building.delete(tenantId);
+    this.#loading.delete(tenantId);
+    this.#saves.delete(tenantId);
   }
 }

@@ -1,9 +1,9 @@
 import type { Db } from '../storage/database.js';
 import type { TransactionListener } from '../storage/transaction.js';
 import type { Bm25Index } from './bm25-index.js';
-import { Bm25Indexes } from './bm25-indexes.js';
+import { Bm25Indexes, type Bm25IndexesOptions } from './bm25-indexes.js';
 import type { CorpusStats } from './bm25-score.js';
-import { FtsTables } from './fts-tables.js';
+import { FtsTables, sqliteVarints } from './fts-tables.js';
 import { stem } from './tokenize.js';
 
 /** BM25 column weights: a word in the title counts twice a word in the content. */
@@ -54,11 +54,14 @@ export class TextIndex implements TransactionListener {
   readonly #keys = new Map<string, number>();
   readonly #bm25: Bm25Indexes;
 
-  /** `memoryBytes`: memory for the in-memory BM25 indexes over all tenants (least recently used evicted beyond). */
-  constructor(db: Db, memoryBytes = Infinity) {
+  /**
+   * `options`: memory for the in-memory BM25 indexes over all tenants (least recently used evicted beyond), and
+   * where and when they are checkpointed (see Bm25Indexes).
+   */
+  constructor(db: Db, options: Bm25IndexesOptions = {}) {
     this.#db = db;
     this.#tables = new FtsTables(db);
-    this.#bm25 = new Bm25Indexes(db, this.#tables, weights, memoryBytes);
+    this.#bm25 = new Bm25Indexes(db, this.#tables, weights, options);
     this.#splitOlderTenants();
   }
 
@@ -271,6 +274,26 @@ export class TextIndex implements TransactionListener {
     return t ? this.#bm25.loaded(tenantId, t) : undefined;
   }
 
+  /** Saves in the background the in-memory index whose checkpoint is due, if any (see Bm25Indexes.checkpoint). */
+  checkpoint(): void {
+    this.#bm25.checkpoint();
+  }
+
+  /** Starts reading back the checkpointed in-memory indexes (after a start), as many as their budget holds. */
+  warmUp(): void {
+    this.#bm25.warmUp((tenantId) => this.tables(tenantId));
+  }
+
+  /** In-memory indexes loading now (see Bm25Indexes.loading). */
+  loading(): { how: 'replay' | 'rebuild'; done: number; total: number }[] {
+    return this.#bm25.loading();
+  }
+
+  /** Since start: in-memory indexes read back from a checkpoint, built from the store, saved; unreadable files. */
+  counters(): { checkpoint: number; rebuild: number; saves: number; unreadable: number } {
+    return this.#bm25.counters();
+  }
+
   commit(): void {
     this.#bm25.commit();
   }
@@ -282,25 +305,8 @@ export class TextIndex implements TransactionListener {
     this.#bm25.rollback();
   }
 
-  close(): void {
-    this.#bm25.close();
+  /** Stops builds, then saves the in-memory indexes changed since their checkpoint (see Bm25Indexes.close). */
+  close(): Promise<void> {
+    return this.#bm25.close();
   }
-}
-
-/** SQLite's variable-length integers, end to end (big-endian groups of 7 bits; a ninth byte holds 8). */
-function sqliteVarints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    let value = 0;
-    let i = 0;
-    for (; i < 8; i += 1) {
-      const byte = bytes[at++]!;
-      value = value * 128 + (byte & 0x7f);
-      if ((byte & 0x80) === 0) break;
-    }
-    if (i === 8) value = value * 256 + bytes[at++]!;
-    out.push(value);
-  }
-  return out;
 }

@@ -26,6 +26,7 @@ describe('restart and memory (issue #16)', () => {
       status: 'ready',
       loading: [],
       vector_indexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
+      text_indexes: { checkpoint: 0, rebuild: 0, saves: 0, unreadable: 0 },
     });
   });
 
@@ -57,6 +58,15 @@ describe('restart and memory (issue #16)', () => {
     assert.equal(value('godb_memory_budget_bytes{kind="vector_index"}'), 64 * 1024 * 1024);
     assert.equal(value('godb_memory_budget_bytes{kind="vector_copies"}'), 1024 * 1024 * 1024);
     assert.match(metrics, /^godb_vector_indexes_opened\{how="rebuild"\} 1$/m);
+    // The text query built the tenant's BM25 index in the background; the checkpoint tick (every second) saves it.
+    let saved = metrics;
+    while (!/^godb_text_index_checkpoints 1$/m.test(saved)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      saved = await (await fetch(`${base}/metrics`)).text();
+    }
+    assert.match(saved, /^godb_text_indexes_opened\{how="rebuild"\} 1$/m);
+    const ready = (await (await fetch(`${base}/readyz`)).json()) as { text_indexes: unknown };
+    assert.deepEqual(ready.text_indexes, { checkpoint: 0, rebuild: 1, saves: 1, unreadable: 0 });
     const info = await fetch(`${base}/api/v1/collections/vecs`, { headers: bearer(token) });
     const stats = ((await info.json()) as { vector_stats: Record<string, Record<string, unknown>> }).vector_stats.v!;
     assert.equal(stats.index, 'ready');

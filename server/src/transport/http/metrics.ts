@@ -5,8 +5,9 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export interface NodeStatus {
   /** Indexes loading or catching up now; tenant data (ids, collection names) is never shown. */
   readonly loading: readonly {
-    readonly kind: 'vector_index';
-    /** A model's name, or `collection` for a collection's vector. */
+    /** A vector index, or a tenant's in-memory BM25 index (`space` is then `text`). */
+    readonly kind: 'vector_index' | 'text_index';
+    /** A model's name, or `collection` for a collection's vector; `text` for a text index. */
     readonly space: string;
     /** `replay`: its last checkpoint plus the writes after it; `rebuild`: from the store. */
     readonly how: 'replay' | 'rebuild';
@@ -22,6 +23,16 @@ export interface NodeStatus {
     readonly evictions: number;
     /** Now: vectors stored but not in their HNSW graphs yet (searched exactly meanwhile), over every index. */
     readonly lag: number;
+  };
+  /**
+   * Since start: in-memory text (BM25) indexes read back from a checkpoint and caught up, built from the store,
+   * checkpoints saved, and checkpoint files found unreadable (built from the store instead).
+   */
+  readonly textIndexes: {
+    readonly checkpoint: number;
+    readonly rebuild: number;
+    readonly saves: number;
+    readonly unreadable: number;
   };
   /** Bytes held per kind of derived state, with its budget (null: none); computed when asked (it walks indexes). */
   memory(): readonly { readonly kind: string; readonly bytes: number; readonly budget: number | null }[];
@@ -66,6 +77,7 @@ export interface ClusterStatus {
 export const emptyStatus = (): NodeStatus => ({
   loading: [],
   vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
+  textIndexes: { checkpoint: 0, rebuild: 0, saves: 0, unreadable: 0 },
   memory: () => [],
 });
 
@@ -162,7 +174,33 @@ export function createMetrics(sources: MetricSources) {
     help: 'Vector indexes loading or catching up now (vector queries for them wait up to INDEX_WAIT_MS).',
     registers: [registry],
     collect() {
-      this.set(sources.status().loading.length);
+      this.set(sources.status().loading.filter((l) => l.kind === 'vector_index').length);
+    },
+  });
+  new Gauge({
+    name: 'godb_text_indexes_loading',
+    help: 'In-memory text indexes loading now, from a checkpoint or from the store (text queries for them are ranked through FTS5 meanwhile, with the same scores).',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().loading.filter((l) => l.kind === 'text_index').length);
+    },
+  });
+  new Gauge({
+    name: 'godb_text_indexes_opened',
+    help: 'In-memory text indexes brought into memory since start, by how: checkpoint (read back, then caught up), rebuild (from the store).',
+    labelNames: ['how'] as const,
+    registers: [registry],
+    collect() {
+      const t = sources.status().textIndexes;
+      for (const how of ['checkpoint', 'rebuild'] as const) this.set({ how }, t[how]);
+    },
+  });
+  new Gauge({
+    name: 'godb_text_index_checkpoints',
+    help: 'In-memory text index checkpoints saved since start (in the background, and on shutdown).',
+    registers: [registry],
+    collect() {
+      this.set(sources.status().textIndexes.saves);
     },
   });
   new Gauge({

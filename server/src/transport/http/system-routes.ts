@@ -20,12 +20,13 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   // unready: every other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says
   // what loads.
   app.get('/readyz', async (_request, reply) => {
-    const { loading, vectorIndexes, cluster } = options.status();
+    const { loading, vectorIndexes, textIndexes, cluster } = options.status();
     const ready = options.isReady() && !cluster?.halted && !cluster?.startingUp && !cluster?.refusingWrites;
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'not ready' : loading.length > 0 ? 'loading' : 'ready',
       loading,
       vector_indexes: vectorIndexes,
+      text_indexes: textIndexes,
       ...(cluster && {
         cluster: {
           node_id: cluster.node,

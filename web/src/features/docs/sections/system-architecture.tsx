@@ -126,8 +126,9 @@ export default function SystemArchitecture() {
         </li>
         <li>
           The new vectors are searchable at once, exactly, from the index&apos;s tail, and move into the HNSW graph in
-          the background. Indexes are checkpointed to files with the last write they hold, so a restart, even after kill
-          -9, loads the last checkpoint and replays only the writes after it.
+          the background. Vector indexes and each tenant&apos;s in-memory BM25 text index are checkpointed to files with
+          the last write they hold, so a restart, even after kill -9, loads the last checkpoint and replays only the
+          writes after it. Until a text index is back, FTS5 ranks its queries with the same scores.
         </li>
       </ol>
       <h2>A search</h2>

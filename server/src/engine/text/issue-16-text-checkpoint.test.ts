@@ -1,0 +1,180 @@
+// Issue #16 (restart without full rebuilds): a tenant's in-memory BM25 index is checkpointed to a file in the
+// background; after a crash, the next start reads the file back, compares it with the stored rows (chunks deleted,
+// moved between public and private, added after it) and answers exactly as before — never from a stale file.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, rmSync, truncateSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { Engine } from '../engine.js';
+import { openTestEngine } from '../../test-support/engine.js';
+import { seededRandom } from '../documents/kmeans.js';
+import type { Viewer } from '../documents/types.js';
+import { textSearch } from '../search/text-search.js';
+
+const words =
+  'boundary layer turbulent flow heat transfer wing drag nozzle shock vortex plate cone jet noise laminar wake'.split(
+    ' ',
+  );
+const tenant = '00000000-0000-4000-8000-0000000000d1';
+const viewer: Viewer = { tenantId: tenant, userId: 'owner', groups: [] };
+const queries = ['shock vortex', 'laminar wake', 'heat', '"boundary layer"', 'jet noise drag'];
+
+const docs = (seed: number, from: number, n: number) => {
+  const next = seededRandom(seed);
+  const text = (k: number) => Array.from({ length: k }, () => words[Math.floor(next() * words.length)]).join(' ');
+  return Array.from({ length: n }, (_v, i) => ({
+    id: `t${from + i}`,
+    title: text(3),
+    content: text(40),
+    visibility: (from + i) % 5 === 0 ? ('private' as const) : ('public' as const),
+    embedding_options: { enabled: false },
+  }));
+};
+
+/** Every query's hits (document ids and scores, to the bit), from whatever ranks the tenant now. */
+const answers = (engine: Engine) =>
+  queries.map((q) =>
+    textSearch(engine.search, { viewer, now: 1_800_000_000 }, q, q.startsWith('"') ? 'phrase' : 'match', 20).hits.map(
+      (h) => [h.doc.id, h.score],
+    ),
+  );
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** Checkpoints the tenant's index now (its first save is due as soon as it is built) and waits for the file. */
+const checkpointed = async (engine: Engine) => {
+  await engine.text.loaded(tenant);
+  const saves = engine.text.counters().saves;
+  engine.text.checkpoint();
+  await until(() => engine.text.counters().saves > saves);
+};
+
+/** What a kill -9 leaves: the data folder as it is while the engine runs (no save on close). */
+const crashCopy = (dataDir: string) => {
+  const copy = mkdtempSync(join(tmpdir(), 'godb-text-crash-'));
+  cpSync(dataDir, copy, { recursive: true });
+  return copy;
+};
+
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('text index checkpoints', () => {
+  it('reads a checkpoint back after a crash, catches up with the writes after it, and answers as before', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
+    dirs.push(dataDir);
+    const engine = openTestEngine(dataDir);
+    let copy: string;
+    let before: ReturnType<typeof answers>;
+    let stats: { chunks: number; tokens: number };
+    try {
+      await engine.documents.add(viewer, docs(1, 0, 200), (i) => `[${i}]`);
+      await checkpointed(engine);
+      assert.ok(existsSync(join(dataDir, 'text', `${tenant}.bm25`)));
+      // After the checkpoint: deletions (hidden and purged), visibility both ways, new documents.
+      await engine.documents.delete(viewer, 't1', { recursive: false, permanent: false });
+      await engine.documents.delete(viewer, 't2', { recursive: false, permanent: true });
+      engine.documents.setVisibility(viewer, 't3', 'private');
+      engine.documents.setVisibility(viewer, 't5', 'public');
+      await engine.documents.add(viewer, docs(2, 200, 30), (i) => `[${i}]`);
+      before = answers(engine);
+      stats = engine.text.publicStats(tenant);
+      assert.deepEqual(engine.text.ranked(tenant)?.stats, stats, 'the live index is current');
+      assert.equal(engine.text.ranked(tenant)?.size, 228, '230 documents of one chunk, less the two deleted');
+      copy = crashCopy(dataDir);
+      dirs.push(copy);
+    } finally {
+      await engine.close();
+    }
+
+    const restarted = openTestEngine(copy);
+    try {
+      restarted.text.warmUp();
+      assert.deepEqual(
+        restarted.text.loading().map((l) => l.how),
+        ['replay'],
+        'loading from its checkpoint at start',
+      );
+      const index = await restarted.text.loaded(tenant);
+      assert.deepEqual(restarted.text.counters(), { checkpoint: 1, rebuild: 0, saves: 0, unreadable: 0 });
+      assert.deepEqual(index?.stats, stats, 'the same statistics as FTS5 keeps');
+      assert.equal(index?.size, 228, 'the chunks stored');
+      assert.deepEqual(answers(restarted), before, 'every answer the same, scores to the bit');
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('builds from the store when the checkpoint is cut short, or after the tenant’s text was rebuilt', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
+    dirs.push(dataDir);
+    const engine = openTestEngine(dataDir);
+    let before: ReturnType<typeof answers>;
+    let cut: string;
+    try {
+      await engine.documents.add(viewer, docs(3, 0, 120), (i) => `[${i}]`);
+      await checkpointed(engine);
+      before = answers(engine);
+      cut = crashCopy(dataDir);
+      dirs.push(cut);
+      // A rebuild of the tenant's text writes its rows again: the checkpoint no longer counts.
+      engine.maintenance.refresh(tenant);
+      assert.equal(existsSync(join(dataDir, 'text', `${tenant}.bm25`)), false, 'its file is gone');
+      assert.equal(engine.db.prepare('SELECT count(*) FROM text_checkpoints').pluck().get(), 0, 'and its row');
+      assert.deepEqual(answers(engine), before, 'answered by FTS5 meanwhile, with the same scores');
+    } finally {
+      await engine.close();
+    }
+
+    const file = join(cut, 'text', `${tenant}.bm25`);
+    truncateSync(file, statSync(file).size - 100);
+    const restarted = openTestEngine(cut);
+    try {
+      restarted.text.warmUp();
+      await restarted.text.loaded(tenant);
+      assert.deepEqual(restarted.text.counters(), { checkpoint: 0, rebuild: 1, saves: 0, unreadable: 1 });
+      assert.deepEqual(answers(restarted), before);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('saves a changed index on a clean shutdown, and the next start needs nothing from the store', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
+    dirs.push(dataDir);
+    const engine = openTestEngine(dataDir);
+    let before: ReturnType<typeof answers>;
+    try {
+      await engine.documents.add(viewer, docs(4, 0, 100), (i) => `[${i}]`);
+      await checkpointed(engine);
+      await engine.documents.add(viewer, docs(5, 100, 10), (i) => `[${i}]`);
+      before = answers(engine);
+    } finally {
+      await engine.close();
+    }
+    const restarted = openTestEngine(dataDir);
+    try {
+      restarted.text.warmUp();
+      const build = await new Promise<ReturnType<Engine['text']['loading']>>((resolve) => {
+        const poll = () => {
+          const loading = restarted.text.loading();
+          if (loading.length > 0 && loading[0]!.total > 0) resolve(loading);
+          else setImmediate(poll);
+        };
+        poll();
+      });
+      assert.equal(build[0]!.how, 'replay');
+      assert.equal(build[0]!.total, 110, 'progress counts the stored rows');
+      await restarted.text.loaded(tenant);
+      assert.deepEqual(answers(restarted), before);
+      assert.equal(restarted.text.counters().checkpoint, 1);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
