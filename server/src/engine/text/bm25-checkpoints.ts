@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../storage/database.js';
-import type { Bm25Index, Bm25State } from './bm25-index.js';
+import type { Bm25Index } from './bm25-index.js';
+import type { Bm25Saved } from './bm25-state.js';
 import { readBm25File, writeBm25File } from './bm25-file.js';
 import { TextCheckpointRows, type TextCheckpointRow } from './text-checkpoint-rows.js';
 
@@ -44,7 +45,7 @@ export class Bm25Checkpoints {
    * Reads the tenant's checkpoint back: its state when the file is whole and the one the store names; otherwise
    * undefined (build from the store).
    */
-  async read(tenantId: string): Promise<Bm25State | undefined> {
+  async read(tenantId: string): Promise<Bm25Saved | undefined> {
     const row = this.row(tenantId);
     if (!row) return undefined;
     const file = await readBm25File(this.#path(tenantId));

@@ -1,7 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Bm25PostingsState, Bm25State } from './bm25-index.js';
+import type { Bm25Saved, Bm25State, PostingsColumn } from './bm25-state.js';
 
 // A BM25 index's checkpoint file (see Bm25Checkpoints): the index's arrays as they are in memory, so reading it back
 // costs a file read and a few maps, not the tokenizing of every chunk again (a build reads ~12,000 chunks/s here).
@@ -19,6 +19,8 @@ import type { Bm25PostingsState, Bm25State } from './bm25-index.js';
 const magic = Buffer.from('GODBBM25');
 const endMark = Buffer.from('BM25DONE');
 const stagingBytes = 8 * 1024 * 1024;
+/** Bytes read per call when a file is read back. */
+const readBytes = 64 * 1024 * 1024;
 
 /** What a checkpoint file says of itself. */
 export interface Bm25FileHeader {
@@ -42,21 +44,24 @@ const padding = (bytes: number) => (8 - (bytes % 8)) % 8;
 
 /**
  * Writes a captured state (Bm25Index.capture) to `path` durably — a temporary file, fsynced, renamed, then its folder
- * fsynced — in writes of a few megabytes, awaiting each, so the event loop keeps serving meanwhile. Answers the
- * file's size in bytes.
+ * fsynced — through an 8 MB buffer written when full, awaiting each write, so the event loop keeps serving meanwhile.
+ * Answers the file's size in bytes.
  */
 export async function writeBm25File(
   path: string,
   state: Bm25State,
   ids: { readonly fileId: string; readonly tenantId: string },
 ): Promise<number> {
-  const termBlob = Buffer.from(state.terms.join('\u0000'), 'utf8');
-  const postings = state.postings.reduce((sum, p) => sum + p.length, 0);
+  const { lengths } = state.stats;
+  const terms = lengths.length;
+  const termBlob = Buffer.from(state.terms(terms).join('\u0000'), 'utf8');
+  let postings = 0;
+  for (let t = 0; t < terms; t += 1) postings += lengths[t]!;
   const header: Bm25FileHeader = {
     format: 1,
     fileId: ids.fileId,
     tenantId: ids.tenantId,
-    terms: state.terms.length,
+    terms,
     postings,
     chunks: state.chunkSeqs.length,
     pool: state.termPool.length,
@@ -71,7 +76,11 @@ export async function writeBm25File(
   const file = await open(tmp, 'w');
   let written = 0;
   try {
-    const staging = Buffer.allocUnsafe(stagingBytes);
+    // Filled to the end before each write, so the buffer always starts at a multiple of its size in the file and a
+    // 4-byte value at an aligned file offset is aligned in it too.
+    const staging = Buffer.allocUnsafeSlow(stagingBytes);
+    const stagingInts = new Int32Array(staging.buffer, staging.byteOffset, stagingBytes / 4);
+    const stagingFloats = new Float32Array(staging.buffer, staging.byteOffset, stagingBytes / 4);
     let used = 0;
     const flush = async () => {
       if (used === 0) return;
@@ -81,15 +90,13 @@ export async function writeBm25File(
     };
     const put = async (view: ArrayBufferView) => {
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      if (bytes.length > stagingBytes / 2) {
-        await flush();
-        await file.write(bytes);
-        written += bytes.length;
-        return;
+      for (let at = 0; at < bytes.length;) {
+        const n = Math.min(bytes.length - at, stagingBytes - used);
+        staging.set(bytes.subarray(at, at + n), used);
+        used += n;
+        at += n;
+        if (used === stagingBytes) await flush();
       }
-      if (used + bytes.length > stagingBytes) await flush();
-      staging.set(bytes, used);
-      used += bytes.length;
     };
     let section = 0;
     const pad = async () => {
@@ -104,61 +111,45 @@ export async function writeBm25File(
       }
       await pad();
     };
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
-    const lengthWords = new Uint32Array([json.length, 0]);
-    await putAll([magic, lengthWords, json]);
-    await putAll([termBlob]);
-    const perTerm = <A extends Int32Array | Float64Array>(
-      make: (n: number) => A,
-      pick: (p: Bm25PostingsState) => number,
-    ) => {
-      const out = make(state.postings.length);
-      state.postings.forEach((p, i) => (out[i] = pick(p)));
-      return out;
-    };
-    await putAll([
-      perTerm(
-        (n) => new Int32Array(n),
-        (p) => p.length,
-      ),
-    ]);
-    await putAll([
-      perTerm(
-        (n) => new Int32Array(n),
-        (p) => p.df,
-      ),
-    ]);
-    await putAll([
-      perTerm(
-        (n) => new Int32Array(n),
-        (p) => p.publicDf,
-      ),
-    ]);
-    await putAll([
-      perTerm(
-        (n) => new Float64Array(n),
-        (p) => p.maxFreq,
-      ),
-    ]);
-    await putAll([
-      perTerm(
-        (n) => new Float64Array(n),
-        (p) => p.minLength,
-      ),
-    ]);
-    // Each term's first `length` entries, viewed one term at a time as the write reaches it.
-    const column = async (pick: (p: Bm25PostingsState) => Int32Array | Float32Array) => {
-      for (const p of state.postings) {
-        const array = pick(p);
-        await put(new Uint8Array(array.buffer, array.byteOffset, p.length * 4));
-        section += p.length * 4;
+    /**
+     * One postings column: each term's entries from its array, copied one by one for short lists (most terms: a
+     * view per term would cost more than the copy) and as a block for long ones.
+     */
+    const column = async (which: PostingsColumn, into: Int32Array | Float32Array) => {
+      for (let t = 0; t < terms; t += 1) {
+        let left = lengths[t]!;
+        if (left === 0) continue;
+        const array = state.postingsArray(t, which);
+        let from = state.postingsOffset(t);
+        while (left > 0) {
+          const n = Math.min(left, (stagingBytes - used) / 4);
+          const at = used / 4;
+          if (n <= 32) for (let i = 0; i < n; i += 1) into[at + i] = array[from + i]!;
+          else into.set(array.subarray(from, from + n), at);
+          used += n * 4;
+          section += n * 4;
+          from += n;
+          left -= n;
+          if (used === stagingBytes) await flush();
+        }
       }
       await pad();
     };
-    await column((p) => p.ids);
-    await column((p) => p.freqs);
-    await column((p) => p.firstAt);
-    await column((p) => p.occurrences);
+    const json = Buffer.from(JSON.stringify(header), 'utf8');
+    await putAll([magic, new Uint32Array([json.length, 0]), json]);
+    await putAll([termBlob]);
+    for (const view of [
+      state.stats.lengths,
+      state.stats.df,
+      state.stats.publicDf,
+      state.stats.maxFreq,
+      state.stats.minLength,
+    ])
+      await putAll([view]);
+    await column(0, stagingInts);
+    await column(1, stagingFloats);
+    await column(2, stagingInts);
+    await column(3, stagingInts);
     for (const view of [
       state.chunkSeqs,
       state.docSeqs,
@@ -190,25 +181,41 @@ export async function writeBm25File(
   return written;
 }
 
-/**
- * A checkpoint file read back: its header and the state it holds (views of the file's bytes, which the restored
- * index then owns), or undefined when the file is missing, cut short, of another format or too large to read at
- * once (the caller builds the index from the store instead).
- */
-export async function readBm25File(path: string): Promise<{ header: Bm25FileHeader; state: Bm25State } | undefined> {
-  let size: number;
+/** A file's bytes, read in large calls into one buffer of its own (aligned for typed views). */
+async function readWhole(path: string): Promise<Buffer | undefined> {
+  let file;
   try {
-    size = (await stat(path)).size;
+    file = await open(path, 'r');
   } catch {
     return undefined;
   }
-  if (size > bufferConstants.MAX_LENGTH || size < 24) return undefined;
-  let bytes = await readFile(path);
-  if (bytes.byteOffset % 8 !== 0) bytes = Buffer.from(bytes); // typed views need aligned offsets
+  try {
+    const size = (await file.stat()).size;
+    if (size > bufferConstants.MAX_LENGTH || size < 24) return undefined;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await file.read(bytes, at, Math.min(readBytes, size - at), at);
+      if (bytesRead === 0) return undefined;
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * A checkpoint file read back: its header and the state it holds (views of the file's bytes, which the restored
+ * index then owns), or undefined when the file is missing, cut short, of another format or larger than a buffer
+ * can be (the caller builds the index from the store instead).
+ */
+export async function readBm25File(path: string): Promise<{ header: Bm25FileHeader; state: Bm25Saved } | undefined> {
+  const bytes = await readWhole(path);
+  if (!bytes) return undefined;
   if (!bytes.subarray(0, 8).equals(magic) || !bytes.subarray(bytes.length - 8).equals(endMark)) return undefined;
   const buffer = bytes.buffer as ArrayBuffer;
-  let at = bytes.byteOffset + 8;
   const base = bytes.byteOffset;
+  let at = base + 8;
   const take = <A>(make: (offset: number, n: number) => A, n: number, width: number): A => {
     const view = make(at, n);
     at += n * width;
@@ -222,45 +229,22 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     at += jsonLength;
     at += padding(at - base);
     if (header.format !== 1) return undefined;
-    const { terms: t, chunks: c } = header;
+    const { terms: t, chunks: c, postings: p } = header;
     const blob = take((o, n) => Buffer.from(buffer, o, n), header.termBytes, 1);
     const terms = t === 0 ? [] : blob.toString('utf8').split('\u0000');
     if (terms.length !== t) return undefined;
     const i32 = (n: number) => take((o, k) => new Int32Array(buffer, o, k), n, 4);
+    const f32 = (n: number) => take((o, k) => new Float32Array(buffer, o, k), n, 4);
     const f64 = (n: number) => take((o, k) => new Float64Array(buffer, o, k), n, 8);
     const u8 = (n: number) => take((o, k) => new Uint8Array(buffer, o, k), n, 1);
-    const lengths = i32(t);
-    const df = i32(t);
-    const publicDf = i32(t);
-    const maxFreq = f64(t);
-    const minLength = f64(t);
-    const starts = new Float64Array(t + 1);
-    for (let i = 0; i < t; i += 1) starts[i + 1] = starts[i]! + lengths[i]!;
-    if (starts[t] !== header.postings) return undefined;
-    const section = <A>(make: (offset: number, n: number) => A, width: number) => {
-      const from = at;
-      const views = Array.from({ length: t }, (_, i) => make(from + starts[i]! * width, lengths[i]!));
-      at = from + header.postings * width;
-      at += padding(at - base);
-      return views;
-    };
-    const ids = section((o, n) => new Int32Array(buffer, o, n), 4);
-    const freqs = section((o, n) => new Float32Array(buffer, o, n), 4);
-    const firstAt = section((o, n) => new Int32Array(buffer, o, n), 4);
-    const occurrences = section((o, n) => new Int32Array(buffer, o, n), 4);
-    const state: Bm25State = {
+    const stats = { lengths: i32(t), df: i32(t), publicDf: i32(t), maxFreq: f64(t), minLength: f64(t) };
+    let total = 0;
+    for (let i = 0; i < t; i += 1) total += stats.lengths[i]!;
+    if (total !== p) return undefined;
+    const state: Bm25Saved = {
       terms,
-      postings: terms.map((_, i) => ({
-        length: lengths[i]!,
-        ids: ids[i]!,
-        freqs: freqs[i]!,
-        firstAt: firstAt[i]!,
-        occurrences: occurrences[i]!,
-        df: df[i]!,
-        publicDf: publicDf[i]!,
-        maxFreq: maxFreq[i]!,
-        minLength: minLength[i]!,
-      })),
+      stats,
+      postings: { ids: i32(p), freqs: f32(p), firstAt: i32(p), occurrences: i32(p) },
       chunkSeqs: f64(c),
       docSeqs: f64(c),
       lengths: i32(c),

@@ -7,45 +7,9 @@ const maxRememberedWords = 1_000_000;
 /** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
 const columnBreak = -1;
 
+import type { Bm25Saved, Bm25State } from './bm25-state.js';
+
 export type { Bm25Weights } from './bm25-score.js';
-
-/**
- * One term's postings as a checkpoint holds them (see Bm25Index.capture): the first `length` entries of each array
- * (a capture refers to the index's own arrays, which may be longer).
- */
-export interface Bm25PostingsState {
-  readonly length: number;
-  readonly ids: Int32Array<ArrayBuffer>;
-  readonly freqs: Float32Array<ArrayBuffer>;
-  readonly firstAt: Int32Array<ArrayBuffer>;
-  readonly occurrences: Int32Array<ArrayBuffer>;
-  readonly df: number;
-  readonly publicDf: number;
-  readonly maxFreq: number;
-  readonly minLength: number;
-}
-
-/** An index's whole state (see Bm25Index.capture and restore); the per-chunk arrays are by local id. */
-export interface Bm25State {
-  /** Term by term id. */
-  readonly terms: readonly string[];
-  readonly postings: readonly Bm25PostingsState[];
-  readonly chunkSeqs: Float64Array<ArrayBuffer>;
-  readonly docSeqs: Float64Array<ArrayBuffer>;
-  readonly lengths: Int32Array<ArrayBuffer>;
-  readonly alive: Uint8Array<ArrayBuffer>;
-  readonly isPublic: Uint8Array<ArrayBuffer>;
-  readonly termStart: Int32Array<ArrayBuffer>;
-  readonly termCount: Int32Array<ArrayBuffer>;
-  readonly titleLengths: Int32Array<ArrayBuffer>;
-  readonly termPool: Int32Array<ArrayBuffer>;
-  readonly dead: number;
-  readonly live: number;
-  readonly publicLive: number;
-  readonly publicLength: number;
-  /** The largest chunk seq added. */
-  readonly through: number;
-}
 
 export interface RankedChunk {
   /** Chunk seq. */
@@ -55,14 +19,23 @@ export interface RankedChunk {
   readonly score: number;
 }
 
+const noIds = new Int32Array(0);
+const noFreqs = new Float32Array(0);
+
 /** One term's postings: local chunk ids and weighted term frequencies, in insertion order. */
 class Postings {
-  ids = new Int32Array(4);
-  freqs = new Float32Array(4);
+  // Empty until the first push (no allocation per term: an index read back from a checkpoint makes a million).
+  ids: Int32Array = noIds;
+  freqs: Float32Array = noFreqs;
   /** Where the term first occurs in the chunk's term sequence, and how many times it occurs (for phrases). */
-  firstAt = new Int32Array(4);
-  occurrences = new Int32Array(4);
+  firstAt: Int32Array = noIds;
+  occurrences: Int32Array = noIds;
   length = 0;
+  /**
+   * Read back from a checkpoint and not used since: where its entries start in the checkpoint's columns (its arrays
+   * are made on first use, see Bm25Index.#list); -1 otherwise.
+   */
+  from = -1;
   /** Live chunks containing the term. */
   df = 0;
   /** Live public chunks containing the term: its idf (see CorpusStats). */
@@ -77,10 +50,11 @@ class Postings {
         next.set(old);
         return next;
       };
-      this.ids = grow(this.ids, new Int32Array(this.length * 2));
-      this.freqs = grow(this.freqs, new Float32Array(this.length * 2));
-      this.firstAt = grow(this.firstAt, new Int32Array(this.length * 2));
-      this.occurrences = grow(this.occurrences, new Int32Array(this.length * 2));
+      const capacity = Math.max(4, this.length * 2);
+      this.ids = grow(this.ids, new Int32Array(capacity));
+      this.freqs = grow(this.freqs, new Float32Array(capacity));
+      this.firstAt = grow(this.firstAt, new Int32Array(capacity));
+      this.occurrences = grow(this.occurrences, new Int32Array(capacity));
     }
     this.ids[this.length] = id;
     this.freqs[this.length] = freq;
@@ -168,6 +142,8 @@ export class Bm25Index {
   #maxSeq = 0;
   /** Per local id, during a check against the stored rows (beginCheck): confirmed by a stored row. */
   #confirmed = new Uint8Array(0);
+  /** The postings columns of the checkpoint the index was read back from, if it was (see restore and #list). */
+  #restored: Bm25Saved['postings'] | undefined;
   /**
    * Captures being written (see capture) and checks under way (beginCheck): compaction, the only write in place of
    * a capture's arrays and the only renumbering of local ids, waits meanwhile.
@@ -208,8 +184,14 @@ export class Bm25Index {
       this.#occurrences,
     ])
       bytes += a.byteLength;
-    for (const p of this.#postings)
-      bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength + 64;
+    // A checkpoint's columns count once (the postings made from them are views of them).
+    const restored = this.#restored;
+    if (restored) for (const column of Object.values(restored)) bytes += column.byteLength;
+    for (const p of this.#postings) {
+      bytes += 64;
+      if (p.from < 0 && p.ids.buffer !== restored?.ids.buffer)
+        bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength;
+    }
     for (const found of this.#merged) bytes += found.ids.byteLength + found.scores.byteLength;
     return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size);
   }
@@ -225,30 +207,56 @@ export class Bm25Index {
   }
 
   /**
-   * The index's state as it is now, for a checkpoint (bm25-file.ts), without copying its large arrays: those are
-   * views, and the index only ever appends to them — past the captured lengths, or into new arrays when it grows —
-   * except when it compacts, which waits until `release` (a removal after it compacts). The small arrays that change
-   * in place (alive, public) and the per-term counts are copied.
+   * The index's state as it is now, for a checkpoint (bm25-file.ts), without copying its large arrays: the state
+   * refers to them, and the index only ever appends to them — past the captured lengths, or into new arrays when it
+   * grows — except when it compacts, which waits until `release` (a removal after it compacts). What changes in
+   * place (alive and public flags, per-term counts) is copied.
    */
   capture(): { state: Bm25State; release: () => void } {
     this.#held += 1;
     let held = true;
     const count = this.#count;
-    const terms: string[] = new Array<string>(this.#postings.length);
-    for (const [term, id] of this.#termIds) terms[id] = term;
+    const terms = this.#postings.length;
+    const stats = {
+      lengths: new Int32Array(terms),
+      df: new Int32Array(terms),
+      publicDf: new Int32Array(terms),
+      maxFreq: new Float64Array(terms),
+      minLength: new Float64Array(terms),
+    };
+    for (let t = 0; t < terms; t += 1) {
+      const p = this.#postings[t]!;
+      stats.lengths[t] = p.length;
+      stats.df[t] = p.df;
+      stats.publicDf[t] = p.publicDf;
+      stats.maxFreq[t] = p.maxFreq;
+      stats.minLength[t] = p.minLength;
+    }
     const state: Bm25State = {
-      terms,
-      postings: this.#postings.map((p) => ({
-        length: p.length,
-        ids: p.ids,
-        freqs: p.freqs,
-        firstAt: p.firstAt,
-        occurrences: p.occurrences,
-        df: p.df,
-        publicDf: p.publicDf,
-        maxFreq: p.maxFreq,
-        minLength: p.minLength,
-      })),
+      // Terms are never taken out of the map, and it iterates in insertion (term id) order.
+      terms: (n) => {
+        const names: string[] = [];
+        for (const term of this.#termIds.keys()) {
+          if (names.length === n) break;
+          names.push(term);
+        }
+        return names;
+      },
+      stats,
+      // A term's entries are read where they are when the write reaches them: the index's arrays (copied whole into
+      // longer ones as they grow) or the checkpoint's columns it was restored from; both hold the captured entries.
+      postingsArray: (t, column) => {
+        const p = this.#postings[t]!;
+        const source = p.from >= 0 ? this.#restored! : p;
+        return column === 0
+          ? source.ids
+          : column === 1
+            ? source.freqs
+            : column === 2
+              ? source.firstAt
+              : source.occurrences;
+      },
+      postingsOffset: (t) => Math.max(0, this.#postings[t]!.from),
       chunkSeqs: this.#chunkSeqs.subarray(0, count),
       docSeqs: this.#docSeqs.subarray(0, count),
       lengths: this.#lengths.subarray(0, count),
@@ -272,48 +280,87 @@ export class Bm25Index {
     return { state, release };
   }
 
-  /** An index holding a captured state (read back from a checkpoint): its arrays become the index's own. */
-  static restore(weights: Bm25Weights, state: Bm25State): Bm25Index {
+  /**
+   * An index holding a checkpoint read back (bm25-file.ts): its arrays become the index's own, and a term's postings
+   * arrays are made the first time it is used (views of the checkpoint's columns) — making them all costs seconds at
+   * a million terms, most of which are never searched.
+   */
+  static restore(weights: Bm25Weights, saved: Bm25Saved): Bm25Index {
+    const steps = Bm25Index.restoring(weights, saved);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `restore` one step at a time, a step being about `perStep` terms or chunks (~10–30 ms here per 25,000: maps
+   * of a million terms and chunks take over a second in all), so a caller can serve requests between steps.
+   */
+  static *restoring(weights: Bm25Weights, saved: Bm25Saved, perStep = 25_000): Generator<void, Bm25Index> {
     const index = new Bm25Index(weights);
-    const count = state.chunkSeqs.length;
-    state.terms.forEach((term, id) => index.#termIds.set(term, id));
-    index.#postings = state.postings.map((saved) => {
+    const count = saved.chunkSeqs.length;
+    const terms = saved.terms.length;
+    const { lengths, df, publicDf, maxFreq, minLength } = saved.stats;
+    const postings: Postings[] = []; // grown by push: see capture
+    let from = 0;
+    for (let t = 0; t < terms; t += 1) {
+      index.#termIds.set(saved.terms[t]!, t);
       const p = new Postings();
-      p.ids = saved.ids;
-      p.freqs = saved.freqs;
-      p.firstAt = saved.firstAt;
-      p.occurrences = saved.occurrences;
-      p.length = saved.length;
-      p.df = saved.df;
-      p.publicDf = saved.publicDf;
-      p.maxFreq = saved.maxFreq;
-      p.minLength = saved.minLength;
-      return p;
-    });
-    index.#chunkSeqs = state.chunkSeqs;
-    index.#docSeqs = state.docSeqs;
-    index.#lengths = state.lengths;
-    index.#alive = state.alive;
-    index.#public = state.isPublic;
-    index.#termStart = state.termStart;
-    index.#termCount = state.termCount;
-    index.#titleLengths = state.titleLengths;
-    index.#termPool = state.termPool;
-    index.#poolLength = state.termPool.length;
+      p.length = lengths[t]!;
+      p.from = p.length > 0 ? from : -1;
+      p.df = df[t]!;
+      p.publicDf = publicDf[t]!;
+      p.maxFreq = maxFreq[t]!;
+      p.minLength = minLength[t]!;
+      from += p.length;
+      postings.push(p);
+      if (t % perStep === perStep - 1) yield;
+    }
+    index.#postings = postings;
+    index.#restored = saved.postings;
+    index.#chunkSeqs = saved.chunkSeqs;
+    index.#docSeqs = saved.docSeqs;
+    index.#lengths = saved.lengths;
+    index.#alive = saved.alive;
+    index.#public = saved.isPublic;
+    index.#termStart = saved.termStart;
+    index.#termCount = saved.termCount;
+    index.#titleLengths = saved.titleLengths;
+    index.#termPool = saved.termPool;
+    index.#poolLength = saved.termPool.length;
     index.#scores = new Float64Array(Math.max(1024, count));
     // add()'s scratch is indexed by term id: room for every term (#termId grows it one doubling at a time).
-    const terms = Math.max(1024, Math.ceil(state.terms.length * 1.25));
-    index.#freq = new Float64Array(terms);
-    index.#firstAt = new Int32Array(terms);
-    index.#occurrences = new Int32Array(terms);
-    for (let id = 0; id < count; id += 1) if (state.alive[id] === 1) index.#localIds.set(state.chunkSeqs[id]!, id);
+    const scratch = Math.max(1024, Math.ceil(terms * 1.25));
+    index.#freq = new Float64Array(scratch);
+    index.#firstAt = new Int32Array(scratch);
+    index.#occurrences = new Int32Array(scratch);
+    for (let id = 0; id < count; id += 1) {
+      if (saved.alive[id] === 1) index.#localIds.set(saved.chunkSeqs[id]!, id);
+      if (id % perStep === perStep - 1) yield;
+    }
     index.#count = count;
-    index.#dead = state.dead;
-    index.#live = state.live;
-    index.#publicLive = state.publicLive;
-    index.#publicLength = state.publicLength;
-    index.#maxSeq = state.through;
+    index.#dead = saved.dead;
+    index.#live = saved.live;
+    index.#publicLive = saved.publicLive;
+    index.#publicLength = saved.publicLength;
+    index.#maxSeq = saved.through;
     return index;
+  }
+
+  /** A term's postings, with their arrays made if they are still the checkpoint's (see restore). */
+  #list(termId: number): Postings {
+    const p = this.#postings[termId]!;
+    if (p.from >= 0) {
+      const { ids, freqs, firstAt, occurrences } = this.#restored!;
+      const end = p.from + p.length;
+      p.ids = ids.subarray(p.from, end);
+      p.freqs = freqs.subarray(p.from, end);
+      p.firstAt = firstAt.subarray(p.from, end);
+      p.occurrences = occurrences.subarray(p.from, end);
+      p.from = -1;
+    }
+    return p;
   }
 
   /**
@@ -396,7 +443,7 @@ export class Bm25Index {
     this.#storeTerms(id, sequence);
     const publicStep = isPublic ? 1 : 0;
     for (const termId of touched) {
-      const postings = this.#postings[termId]!;
+      const postings = this.#list(termId);
       postings.push(id, this.#freq[termId]!, this.#lengths[id]!, this.#firstAt[termId]!, this.#occurrences[termId]!);
       postings.publicDf += publicStep;
       this.#occurrences[termId] = 0;
@@ -470,7 +517,7 @@ export class Bm25Index {
     const lists = terms
       .map((term) => this.#termIds.get(term))
       .flatMap((termId) => {
-        const p = termId === undefined ? undefined : this.#postings[termId]!;
+        const p = termId === undefined ? undefined : this.#list(termId);
         if (!p || p.df === 0) return [];
         const weight = idf(stats, p.publicDf);
         return [{ p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) }];
@@ -604,7 +651,7 @@ export class Bm25Index {
     groups.forEach((group, g) => {
       for (const term of group) {
         const termId = this.#termIds.get(term);
-        const p = termId === undefined ? undefined : this.#postings[termId]!;
+        const p = termId === undefined ? undefined : this.#list(termId);
         if (!p || p.df === 0) continue;
         const weight = idf(stats, p.publicDf);
         const { ids, freqs, length } = p;
@@ -644,7 +691,7 @@ export class Bm25Index {
     const phrase = termIds as number[];
     let rarest = phrase[0]!;
     for (const id of phrase) if (this.#postings[id]!.df < this.#postings[rarest]!.df) rarest = id;
-    const p = this.#postings[rarest]!;
+    const p = this.#list(rarest);
     const offset = phrase.indexOf(rarest); // where the rarest word sits in the phrase
     const pool = this.#termPool;
     const alive = this.#alive;
@@ -787,7 +834,8 @@ export class Bm25Index {
     }
     this.#termPool = pool;
     this.#poolLength = used;
-    for (const p of this.#postings) {
+    for (let t = 0; t < this.#postings.length; t += 1) {
+      const p = this.#list(t); // rewritten in place below: its own arrays, if they were a checkpoint's views
       let w = 0;
       p.maxFreq = 0;
       p.minLength = Number.MAX_SAFE_INTEGER;

@@ -3,6 +3,7 @@ import type { TransactionListener } from '../storage/transaction.js';
 import { inSlices } from '../in-slices.js';
 import { Bm25Checkpoints } from './bm25-checkpoints.js';
 import { Bm25Index } from './bm25-index.js';
+import type { Bm25Saved } from './bm25-state.js';
 import type { Bm25Weights } from './bm25-score.js';
 import type { FtsTables } from './fts-tables.js';
 
@@ -229,17 +230,28 @@ export class Bm25Indexes implements TransactionListener {
   #load(tenantId: string, tables: RankTables): void {
     const token = Symbol(tenantId);
     this.#loading.set(tenantId, token);
-    const settle = (index: Bm25Index | undefined, through: number | undefined) => {
-      if (this.#loading.get(tenantId) !== token) return; // dropped meanwhile
-      this.#loading.delete(tenantId);
-      if (this.#closed || !this.#db.open) return;
-      if (!index) this.#counters.unreadable += 1;
-      this.#build(tenantId, tables, index ?? new Bm25Index(this.#weights), through);
+    const current = () => this.#loading.get(tenantId) === token && !this.#closed && this.#db.open;
+    const settle = (saved: Bm25Saved | undefined) => {
+      if (!current()) return; // dropped meanwhile, or closing
+      if (!saved) {
+        this.#loading.delete(tenantId);
+        this.#counters.unreadable += 1;
+        this.#build(tenantId, tables, new Bm25Index(this.#weights), undefined);
+        return;
+      }
+      // The index is made from the file's arrays a step per turn of the event loop (a million terms' maps take
+      // over a second), then built on.
+      const steps = Bm25Index.restoring(this.#weights, saved);
+      inSlices(() => {
+        if (!current()) return true;
+        const step = steps.next();
+        if (!step.done) return false;
+        this.#loading.delete(tenantId);
+        this.#build(tenantId, tables, step.value, saved.through);
+        return true;
+      });
     };
-    this.#checkpoints!.read(tenantId).then(
-      (state) => settle(state && Bm25Index.restore(this.#weights, state), state?.through),
-      () => settle(undefined, undefined),
-    );
+    this.#checkpoints!.read(tenantId).then(settle, () => settle(undefined));
   }
 
   /**
