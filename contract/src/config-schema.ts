@@ -49,12 +49,12 @@ export const ConfigSchema = Type.Object({
   ),
   CHECKPOINT_WRITES: int(
     10000,
-    'A vector index is saved (checkpointed) once this many of its vectors changed since its last save, so a restart after a crash replays only the writes after it.',
+    "A vector index is saved (checkpointed) once this many of its vectors changed since its last save, so a restart after a crash replays only the writes after it. A tenant's text (BM25) index, once this many of its chunks or a quarter of them changed, whichever is more.",
     1,
   ),
   CHECKPOINT_INTERVAL_S: int(
     60,
-    'A vector index with any change is saved at the latest this many seconds after its last save.',
+    'A vector index with any change is saved at the latest this many seconds after its last save; a text (BM25) index, five times this.',
     1,
   ),
   INDEX_WAIT_MS: int(

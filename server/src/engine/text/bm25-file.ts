@@ -1,7 +1,14 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Bm25Saved, Bm25State, PostingsColumn } from './bm25-state.js';
+import {
+  chunkRoom,
+  poolRoom,
+  postingsRoom,
+  type Bm25Saved,
+  type Bm25State,
+  type PostingsColumn,
+} from './bm25-state.js';
 
 // A BM25 index's checkpoint file (see Bm25Checkpoints): the index's arrays as they are in memory, so reading it back
 // costs a file read and a few maps, not the tokenizing of every chunk again (a build reads ~12,000 chunks/s here).
@@ -10,10 +17,12 @@ import type { Bm25Saved, Bm25State, PostingsColumn } from './bm25-state.js';
 //   "GODBBM25", u32 header length, u32 0, the header (JSON, Bm25FileHeader)
 //   the terms (UTF-8, separated by NUL), by term id
 //   per term: postings length, df, public df (i32 each, one section each), max frequency, min length (f64 each)
-//   postings, every term's in term id order: ids (i32), frequencies (f32), first positions (i32), occurrences (i32)
-//   per chunk (local id): chunk seq, document seq (f64), length (i32), alive, public (u8), term start, term count,
-//     title length (i32)
-//   the term pool (i32)
+//   postings, every term's in term id order, each followed by zeros up to its room (postingsRoom): ids (i32),
+//     frequencies (f32), first positions (i32), occurrences (i32)
+//   per chunk (local id), then zeros up to `chunkRoom`: chunk seq, document seq (f64), length (i32), alive, public
+//     (u8), term start, term count, title length (i32)
+//   the term pool (i32), then zeros up to `poolRoom`
+// The room is what lets the index read back use the file's bytes as its arrays, and still take writes in place.
 //   "BM25DONE": a file cut short is never read as whole
 
 const magic = Buffer.from('GODBBM25');
@@ -29,9 +38,13 @@ export interface Bm25FileHeader {
   readonly fileId: string;
   readonly tenantId: string;
   readonly terms: number;
+  /** Postings entries, and the room their columns have (every term's postingsRoom). */
   readonly postings: number;
+  readonly postingsRoom: number;
   readonly chunks: number;
+  readonly chunkRoom: number;
   readonly pool: number;
+  readonly poolRoom: number;
   readonly termBytes: number;
   readonly dead: number;
   readonly live: number;
@@ -56,15 +69,24 @@ export async function writeBm25File(
   const terms = lengths.length;
   const termBlob = Buffer.from(state.terms(terms).join('\u0000'), 'utf8');
   let postings = 0;
-  for (let t = 0; t < terms; t += 1) postings += lengths[t]!;
+  let room = 0;
+  for (let t = 0; t < terms; t += 1) {
+    postings += lengths[t]!;
+    if (lengths[t]! > 0) room += postingsRoom(lengths[t]!);
+  }
+  const chunks = state.chunkSeqs.length;
+  const pool = state.termPool.length;
   const header: Bm25FileHeader = {
     format: 1,
     fileId: ids.fileId,
     tenantId: ids.tenantId,
     terms,
     postings,
-    chunks: state.chunkSeqs.length,
-    pool: state.termPool.length,
+    postingsRoom: room,
+    chunks,
+    chunkRoom: chunkRoom(chunks),
+    pool,
+    poolRoom: poolRoom(pool),
     termBytes: termBlob.length,
     dead: state.dead,
     live: state.live,
@@ -104,6 +126,24 @@ export async function writeBm25File(
       if (n > 0) await put(new Uint8Array(n));
       section = 0;
     };
+    /** `n` zero bytes: the room after an array's entries. */
+    const zeros = async (n: number) => {
+      for (let left = n; left > 0;) {
+        const k = Math.min(left, stagingBytes - used);
+        staging.fill(0, used, used + k);
+        used += k;
+        left -= k;
+        if (used === stagingBytes) await flush();
+      }
+      section += n;
+    };
+    /** An array's entries, then zeros up to `room` entries, as one section. */
+    const putRoomy = async (view: Float64Array | Int32Array | Uint8Array, room: number) => {
+      await put(view);
+      section += view.byteLength;
+      await zeros((room - view.length) * view.BYTES_PER_ELEMENT);
+      await pad();
+    };
     const putAll = async (views: readonly ArrayBufferView[]) => {
       for (const view of views) {
         await put(view);
@@ -132,6 +172,7 @@ export async function writeBm25File(
           left -= n;
           if (used === stagingBytes) await flush();
         }
+        await zeros((postingsRoom(lengths[t]!) - lengths[t]!) * 4);
       }
       await pad();
     };
@@ -150,6 +191,7 @@ export async function writeBm25File(
     await column(1, stagingFloats);
     await column(2, stagingInts);
     await column(3, stagingInts);
+    const room = chunkRoom(chunks);
     for (const view of [
       state.chunkSeqs,
       state.docSeqs,
@@ -159,9 +201,9 @@ export async function writeBm25File(
       state.termStart,
       state.termCount,
       state.titleLengths,
-      state.termPool,
     ])
-      await putAll([view]);
+      await putRoomy(view, room);
+    await putRoomy(state.termPool, poolRoom(pool));
     await putAll([endMark]);
     await flush();
     await file.sync();
@@ -229,7 +271,7 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     at += jsonLength;
     at += padding(at - base);
     if (header.format !== 1) return undefined;
-    const { terms: t, chunks: c, postings: p } = header;
+    const { terms: t, chunkRoom: c, postingsRoom: p } = header;
     const blob = take((o, n) => Buffer.from(buffer, o, n), header.termBytes, 1);
     const terms = t === 0 ? [] : blob.toString('utf8').split('\u0000');
     if (terms.length !== t) return undefined;
@@ -239,8 +281,13 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     const u8 = (n: number) => take((o, k) => new Uint8Array(buffer, o, k), n, 1);
     const stats = { lengths: i32(t), df: i32(t), publicDf: i32(t), maxFreq: f64(t), minLength: f64(t) };
     let total = 0;
-    for (let i = 0; i < t; i += 1) total += stats.lengths[i]!;
-    if (total !== p) return undefined;
+    let room = 0;
+    for (let i = 0; i < t; i += 1) {
+      total += stats.lengths[i]!;
+      if (stats.lengths[i]! > 0) room += postingsRoom(stats.lengths[i]!);
+    }
+    if (total !== header.postings || room !== p) return undefined;
+    if (c !== chunkRoom(header.chunks) || header.poolRoom !== poolRoom(header.pool)) return undefined;
     const state: Bm25Saved = {
       terms,
       stats,
@@ -253,7 +300,9 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
       termStart: i32(c),
       termCount: i32(c),
       titleLengths: i32(c),
-      termPool: i32(header.pool),
+      termPool: i32(header.poolRoom),
+      count: header.chunks,
+      poolLength: header.pool,
       dead: header.dead,
       live: header.live,
       publicLive: header.publicLive,

@@ -7,7 +7,7 @@ const maxRememberedWords = 1_000_000;
 /** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
 const columnBreak = -1;
 
-import type { Bm25Saved, Bm25State } from './bm25-state.js';
+import { postingsRoom, type Bm25Saved, type Bm25State } from './bm25-state.js';
 
 export type { Bm25Weights } from './bm25-score.js';
 
@@ -299,10 +299,11 @@ export class Bm25Index {
    */
   static *restoring(weights: Bm25Weights, saved: Bm25Saved, perStep = 25_000): Generator<void, Bm25Index> {
     const index = new Bm25Index(weights);
-    const count = saved.chunkSeqs.length;
+    const count = saved.count;
     const terms = saved.terms.length;
     const { lengths, df, publicDf, maxFreq, minLength } = saved.stats;
     const postings: Postings[] = []; // grown by push: see capture
+    // Each term's entries have room to grow in place in the file's columns (postingsRoom).
     let from = 0;
     for (let t = 0; t < terms; t += 1) {
       index.#termIds.set(saved.terms[t]!, t);
@@ -313,12 +314,13 @@ export class Bm25Index {
       p.publicDf = publicDf[t]!;
       p.maxFreq = maxFreq[t]!;
       p.minLength = minLength[t]!;
-      from += p.length;
+      if (p.length > 0) from += postingsRoom(p.length);
       postings.push(p);
       if (t % perStep === perStep - 1) yield;
     }
     index.#postings = postings;
     index.#restored = saved.postings;
+    // The per-chunk arrays and the term pool are the file's too, with room for more.
     index.#chunkSeqs = saved.chunkSeqs;
     index.#docSeqs = saved.docSeqs;
     index.#lengths = saved.lengths;
@@ -328,8 +330,8 @@ export class Bm25Index {
     index.#termCount = saved.termCount;
     index.#titleLengths = saved.titleLengths;
     index.#termPool = saved.termPool;
-    index.#poolLength = saved.termPool.length;
-    index.#scores = new Float64Array(Math.max(1024, count));
+    index.#poolLength = saved.poolLength;
+    index.#scores = new Float64Array(saved.chunkSeqs.length);
     // add()'s scratch is indexed by term id: room for every term (#termId grows it one doubling at a time).
     const scratch = Math.max(1024, Math.ceil(terms * 1.25));
     index.#freq = new Float64Array(scratch);
@@ -352,8 +354,9 @@ export class Bm25Index {
   #list(termId: number): Postings {
     const p = this.#postings[termId]!;
     if (p.from >= 0) {
+      // Its region of the restored columns, room to grow included (a push fills it before copying the list).
       const { ids, freqs, firstAt, occurrences } = this.#restored!;
-      const end = p.from + p.length;
+      const end = p.from + postingsRoom(p.length);
       p.ids = ids.subarray(p.from, end);
       p.freqs = freqs.subarray(p.from, end);
       p.firstAt = firstAt.subarray(p.from, end);

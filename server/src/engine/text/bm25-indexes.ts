@@ -456,6 +456,8 @@ export class Bm25Indexes implements TransactionListener {
       if (!state || state.changes === 0 || !this.#db.open) continue;
       await this.#save(tenantId, index, state);
     }
+    // A save that failed on the way out leaves the file before it, or none: the next start catches up from that
+    // file or builds from the store, as after a crash. Nothing acknowledged is lost either way.
     this.#saveError = undefined;
   }
 

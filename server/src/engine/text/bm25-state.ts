@@ -48,8 +48,14 @@ export interface Bm25State extends Omit<Bm25ChunkState, 'terms'> {
 /** The postings columns, in file order: chunk ids, frequencies, first positions, occurrences. */
 export type PostingsColumn = 0 | 1 | 2 | 3;
 
-/** A checkpoint read back: every term's postings end to end, in term id order, one column each. */
+/**
+ * A checkpoint read back: every term's postings end to end, in term id order, one column each, each term with room
+ * to grow in place (`postingsRoom`); the per-chunk arrays and the term pool hold `count` and `poolLength` entries,
+ * with room for more (`chunkRoom`, `poolRoom`).
+ */
 export interface Bm25Saved extends Bm25ChunkState {
+  readonly count: number;
+  readonly poolLength: number;
   readonly postings: {
     readonly ids: Int32Array<ArrayBuffer>;
     readonly freqs: Float32Array<ArrayBuffer>;
@@ -57,3 +63,14 @@ export interface Bm25Saved extends Bm25ChunkState {
     readonly occurrences: Int32Array<ArrayBuffer>;
   };
 }
+
+/**
+ * Entries a term's postings have room for in a checkpoint: its length, an eighth more, and 4. An index read back
+ * appends to them in place until then: exact-size arrays made the first write to each common term after a restart
+ * copy its whole list, and 1,000 writes took 8.4 s instead of 0.09 s at a million chunks.
+ */
+export const postingsRoom = (length: number) => length + (length >> 3) + 4;
+/** Room for chunks in a checkpoint's per-chunk arrays: a quarter more than it holds. */
+export const chunkRoom = (count: number) => Math.max(1024, Math.ceil(count * 1.25));
+/** Room in a checkpoint's term pool: a quarter more than it holds. */
+export const poolRoom = (length: number) => Math.max(16_384, Math.ceil(length * 1.25));

@@ -23,7 +23,8 @@ export function Machine({ machine }: { machine: BenchMachine }) {
 }
 
 export function Table({ rows }: { rows: Rows }) {
-  const headers = Object.keys(rows[0] ?? {});
+  // Every column any row has, in the order they first appear: runs saved by an older bench lack newer columns.
+  const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   return (
     <table>
       <ColumnHeads names={headers} />
@@ -31,7 +32,7 @@ export function Table({ rows }: { rows: Rows }) {
         {rows.map((row, i) => (
           <tr key={i}>
             {headers.map((h) => (
-              <td key={h}>{row[h]}</td>
+              <td key={h}>{row[h] ?? '—'}</td>
             ))}
           </tr>
         ))}
