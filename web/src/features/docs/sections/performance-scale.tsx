@@ -54,8 +54,8 @@ export function ScaleSection() {
         over HTTP into a real server process and then searched over HTTP: the most queries per second 4 clients reach,
         latency at a steady 500 requests per second (an open loop, so queueing shows), recall@10 against brute force on
         200 queries, and raw usearch on the server’s own index file as the floor. Then a clean restart and a kill -9
-        during writes (every acknowledged write checked), and the tenant’s snapshot taken on the live node and restored
-        in its place.
+        during writes (every acknowledged write checked), each timed to serving and until the text index is back in
+        memory from its checkpoint, and the tenant’s snapshot taken on the live node and restored in its place.
       </p>
       <BarChart
         title="Most queries per second, 4 clients, by collection size (higher is better)"
