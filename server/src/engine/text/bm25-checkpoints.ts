@@ -24,7 +24,7 @@ export class Bm25Checkpoints {
     this.#rows = new TextCheckpointRows(db);
     // Temporary files of saves a crash or a stop interrupted.
     if (existsSync(dir))
-      for (const name of readdirSync(dir)) if (name.includes('.tmp-')) rmSync(join(dir, name), { force: true });
+      for (const name of readdirSync(dir)) if (/\.bm25\.tmp-/.test(name)) rmSync(join(dir, name), { force: true });
   }
 
   #path(tenantId: string): string {
@@ -45,11 +45,17 @@ export class Bm25Checkpoints {
    * Reads the tenant's checkpoint back: its state when the file is whole and the one the store names; otherwise
    * undefined (build from the store).
    */
-  async read(tenantId: string): Promise<Bm25Saved | undefined> {
+  async read(
+    tenantId: string,
+    weights: { readonly title: number; readonly content: number },
+  ): Promise<Bm25Saved | undefined> {
     const row = this.row(tenantId);
     if (!row) return undefined;
     const file = await readBm25File(this.#path(tenantId));
     if (!file || file.header.fileId !== row.fileId || file.header.tenantId !== tenantId) return undefined;
+    // Frequencies are stored weighted: a file of other column weights would score otherwise.
+    if (file.header.weights.title !== weights.title || file.header.weights.content !== weights.content)
+      return undefined;
     return file.state;
   }
 
@@ -78,6 +84,11 @@ export class Bm25Checkpoints {
    */
   forget(tenantId: string): void {
     this.#rows.delete(tenantId);
-    rmSync(this.#path(tenantId), { force: true });
+    try {
+      rmSync(this.#path(tenantId), { force: true });
+    } catch {
+      // The row is what counts (a file no row names is never read): a file that cannot be removed must not undo
+      // the rewrite whose transaction this runs in.
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { analysisVersion } from './tokenize.js';
 import {
   chunkRoom,
   poolRoom,
@@ -37,6 +38,9 @@ export interface Bm25FileHeader {
   /** Names this save: the store's row for the tenant (text_checkpoints) must name it too for the file to be read. */
   readonly fileId: string;
   readonly tenantId: string;
+  /** What the terms and frequencies were made with: a file of other ones is not read back (see analysisVersion). */
+  readonly analysis: number;
+  readonly weights: { readonly title: number; readonly content: number };
   readonly terms: number;
   /** Postings entries, and the room their columns have (every term's postingsRoom). */
   readonly postings: number;
@@ -80,6 +84,8 @@ export async function writeBm25File(
     format: 1,
     fileId: ids.fileId,
     tenantId: ids.tenantId,
+    analysis: analysisVersion,
+    weights: state.weights,
     terms,
     postings,
     postingsRoom: room,
@@ -270,7 +276,7 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     const header = JSON.parse(Buffer.from(buffer, at, jsonLength).toString('utf8')) as Bm25FileHeader;
     at += jsonLength;
     at += padding(at - base);
-    if (header.format !== 1) return undefined;
+    if (header.format !== 1 || header.analysis !== analysisVersion) return undefined;
     const { terms: t, chunkRoom: c, postingsRoom: p } = header;
     const blob = take((o, n) => Buffer.from(buffer, o, n), header.termBytes, 1);
     const terms = t === 0 ? [] : blob.toString('utf8').split('\u0000');

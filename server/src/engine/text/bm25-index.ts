@@ -165,6 +165,10 @@ export class Bm25Index {
    */
   get bytes(): number {
     let bytes = 0;
+    // A checkpoint read back is held whole as long as the index is (its arrays are views of it): counted once, and
+    // the arrays that are views of it not again.
+    const file = this.#restored?.ids.buffer;
+    if (file) bytes += file.byteLength;
     for (const a of [
       this.#chunkSeqs,
       this.#docSeqs,
@@ -183,13 +187,10 @@ export class Bm25Index {
       this.#firstAt,
       this.#occurrences,
     ])
-      bytes += a.byteLength;
-    // A checkpoint's columns count once (the postings made from them are views of them).
-    const restored = this.#restored;
-    if (restored) for (const column of Object.values(restored)) bytes += column.byteLength;
+      if (a.buffer !== file) bytes += a.byteLength;
     for (const p of this.#postings) {
       bytes += 64;
-      if (p.from < 0 && p.ids.buffer !== restored?.ids.buffer)
+      if (p.ids.buffer !== file)
         bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength;
     }
     for (const found of this.#merged) bytes += found.ids.byteLength + found.scores.byteLength;
@@ -233,6 +234,7 @@ export class Bm25Index {
       stats.minLength[t] = p.minLength;
     }
     const state: Bm25State = {
+      weights: { title: this.#weights.title, content: this.#weights.content },
       // Terms are never taken out of the map, and it iterates in insertion (term id) order.
       terms: (n) => {
         const names: string[] = [];

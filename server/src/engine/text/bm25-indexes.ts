@@ -34,7 +34,7 @@ interface Build {
    * Read back from a checkpoint: the stored rows up to `through` are compared with the index in seq ranges, `after`
    * being where the next range starts (undefined: nothing to compare, or compared).
    */
-  check: { after: number; readonly through: number; step: number } | undefined;
+  check: { after: number; readonly through: number } | undefined;
   readonly how: 'replay' | 'rebuild';
   /** Stored rows read or compared so far, of `total` when the build began. */
   done: number;
@@ -47,6 +47,8 @@ interface Build {
 interface SaveState {
   changes: number;
   savedAt: number;
+  /** When its last save failed (tried again an interval later, other tenants' saves going first meanwhile). */
+  failedAt?: number;
 }
 
 export interface Bm25IndexesOptions {
@@ -60,7 +62,7 @@ export interface Bm25IndexesOptions {
   readonly now?: () => number;
 }
 
-/** Stored ids a check compares with the index per slice (about 10 ms of map lookups here). */
+/** Stored ids of each table a check compares with the index per slice (about 10 ms of map lookups here). */
 const idsPerCheckSlice = 50_000;
 /**
  * A text index is saved less often than a vector index with the same settings: its file is about as large as the
@@ -251,7 +253,7 @@ export class Bm25Indexes implements TransactionListener {
         return true;
       });
     };
-    this.#checkpoints!.read(tenantId).then(settle, () => settle(undefined));
+    this.#checkpoints!.read(tenantId, this.#weights).then(settle, () => settle(undefined));
   }
 
   /**
@@ -264,7 +266,7 @@ export class Bm25Indexes implements TransactionListener {
     const build: Build = {
       index,
       through: checkedThrough ?? 0,
-      check: checkedThrough === undefined ? undefined : { after: 0, through: checkedThrough, step: idsPerCheckSlice },
+      check: checkedThrough === undefined ? undefined : { after: 0, through: checkedThrough },
       how: checkedThrough === undefined ? 'rebuild' : 'replay',
       done: 0,
       total,
@@ -274,8 +276,8 @@ export class Bm25Indexes implements TransactionListener {
     this.#building.set(tenantId, build);
     // Pages read the FTS5 tables' stored rows by primary key (FtsTables.storedRows): paging the FTS5 tables
     // themselves by rowid made a build of a large tenant take hours.
-    const publicPage = this.#tables.storedRows(tables.fts);
-    const hiddenPage = this.#tables.storedRows(tables.hidden);
+    const publicRows = this.#tables.storedRows(tables.fts);
+    const hiddenRows = this.#tables.storedRows(tables.hidden);
     const publicIds = this.#tables.storedIds(tables.fts);
     const hiddenIds = this.#tables.storedIds(tables.hidden);
     let rowsPerSlice = minRowsPerSlice;
@@ -284,24 +286,28 @@ export class Bm25Indexes implements TransactionListener {
       const check = build.check;
       if (check) {
         // One seq range of both tables in one slice: a chunk moved between them by a write between slices is seen
-        // in exactly one of them either way.
-        const to = Math.min(check.through, check.after + check.step);
+        // in exactly one of them either way. The range ends where the first full page of either table ends (chunk
+        // seqs are shared by every tenant, so a range of seqs may hold any number of this tenant's).
+        const publicPage = publicIds(check.after, check.through, idsPerCheckSlice);
+        const hiddenPage = hiddenIds(check.after, check.through, idsPerCheckSlice);
+        let to = check.through;
+        for (const page of [publicPage, hiddenPage])
+          if (page.length === idsPerCheckSlice) to = Math.min(to, page[page.length - 1]!);
         const stored = [
-          ...publicIds(check.after, to).map((seq) => ({ seq, isPublic: true })),
-          ...hiddenIds(check.after, to).map((seq) => ({ seq, isPublic: false })),
+          ...publicPage.filter((seq) => seq <= to).map((seq) => ({ seq, isPublic: true })),
+          ...hiddenPage.filter((seq) => seq <= to).map((seq) => ({ seq, isPublic: false })),
         ];
         for (const { seq, isPublic } of stored) {
           const found = index.confirm(seq, isPublic);
           if (found === 'moved') build.changes += 1;
           if (found !== 'missing') continue;
           // Not in the checkpoint (chunk seqs only grow, so only a file older than a rewrite it missed): added now.
-          const row = (isPublic ? publicPage : hiddenPage)(seq - 1, 1)[0];
+          const row = (isPublic ? publicRows : hiddenRows)(seq - 1, 1)[0];
           if (row?.seq === seq) index.add(row.seq, row.doc, row.title, row.content, isPublic);
           build.changes += 1;
         }
         build.done += stored.length;
         check.after = to;
-        check.step = Math.max(1000, Math.round((check.step * idsPerCheckSlice) / Math.max(stored.length, 1)));
         if (to >= check.through) {
           build.changes += index.removeUnconfirmed();
           build.check = undefined;
@@ -310,8 +316,8 @@ export class Bm25Indexes implements TransactionListener {
       }
       // The next rows in chunk-seq order, from both tables: a page of each, merged.
       const rows = [
-        ...publicPage(build.through, rowsPerSlice).map((row) => ({ row, isPublic: true })),
-        ...hiddenPage(build.through, rowsPerSlice).map((row) => ({ row, isPublic: false })),
+        ...publicRows(build.through, rowsPerSlice).map((row) => ({ row, isPublic: true })),
+        ...hiddenRows(build.through, rowsPerSlice).map((row) => ({ row, isPublic: false })),
       ]
         .sort((x, y) => x.row.seq - y.row.seq)
         .slice(0, rowsPerSlice);
@@ -361,6 +367,7 @@ export class Bm25Indexes implements TransactionListener {
     for (const [tenantId, index] of this.#ready) {
       const state = this.#saves.get(tenantId);
       if (!state || state.changes === 0) continue;
+      if (state.failedAt !== undefined && now - state.failedAt < intervalMs) continue;
       if (state.changes < Math.max(writes, index.size / 4) && now - state.savedAt < intervalMs * textIntervalFactor)
         continue;
       this.#save(tenantId, index, state);
@@ -376,12 +383,13 @@ export class Bm25Indexes implements TransactionListener {
       .then(
         (bytes) => {
           state.savedAt = this.#now();
+          delete state.failedAt;
           if (bytes === 0) return;
           state.changes -= changes;
           this.#counters.saves += 1;
         },
         (error: unknown) => {
-          state.savedAt = this.#now(); // tried again after the interval, not at every tick
+          state.failedAt = this.#now(); // tried again after the interval, not at every tick
           this.#saveError = error;
         },
       )

@@ -39,6 +39,8 @@ export interface Bm25ChunkState {
  * allows: it only appends to those arrays, or copies them whole into longer ones, until the capture is released.
  */
 export interface Bm25State extends Omit<Bm25ChunkState, 'terms'> {
+  /** The column weights its frequencies are weighted with. */
+  readonly weights: { readonly title: number; readonly content: number };
   /** The first `count` terms, by term id (read when the checkpoint is written). */
   readonly terms: (count: number) => string[];
   readonly postingsArray: (term: number, column: PostingsColumn) => Int32Array | Float32Array;

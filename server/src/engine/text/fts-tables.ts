@@ -200,10 +200,13 @@ export class FtsTables {
     return (after, limit) => page.all(after, limit) as StoredChunkText[];
   }
 
-  /** A reader of the chunk seqs an FTS5 table stores in a seq range (`after`, `through`], ascending (by primary key). */
-  storedIds(table: string): (after: number, through: number) => number[] {
-    const ids = this.#sql.get(`SELECT id FROM ${table}_content WHERE id > ? AND id <= ? ORDER BY id`).pluck();
-    return (after, through) => ids.all(after, through) as number[];
+  /**
+   * A reader of the chunk seqs an FTS5 table stores in a seq range (`after`, `through`], ascending (by primary key):
+   * the first `limit` of them.
+   */
+  storedIds(table: string): (after: number, through: number, limit: number) => number[] {
+    const ids = this.#sql.get(`SELECT id FROM ${table}_content WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`).pluck();
+    return (after, through, limit) => ids.all(after, through, limit) as number[];
   }
 
   /**

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
+import { Bm25Index } from './bm25-index.js';
+import { readBm25File, writeBm25File } from './bm25-file.js';
+import { indexTerms } from './tokenize.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../documents/kmeans.js';
 import type { Viewer } from '../documents/types.js';
@@ -176,5 +179,50 @@ describe('text index checkpoints', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('a read-back index takes writes in place, compacts, and is saved again, answering as the index it came from', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-bm25-file-'));
+    dirs.push(dir);
+    const file = join(dir, 'index.bm25');
+    const weights = { title: 2, content: 1 };
+    const next = seededRandom(9);
+    const text = (k: number) => Array.from({ length: k }, () => words[Math.floor(next() * words.length)]).join(' ');
+    const chunks = Array.from({ length: 3000 }, (_v, i) => ({ title: `chunk ${i}`, content: text(30) }));
+    const built = new Bm25Index(weights);
+    chunks.forEach((c, i) => built.add(i + 1, i + 1, c.title, c.content, i % 7 !== 0));
+    const { state, release } = built.capture();
+    await writeBm25File(file, state, { fileId: 'a', tenantId: tenant });
+    release();
+    const restored = Bm25Index.restore(weights, (await readBm25File(file))!.state);
+    const same = () =>
+      ['shock vortex', 'laminar wake heat', 'chunk 17', 'jet'].every(
+        (q) =>
+          JSON.stringify(built.search(indexTerms(q), 15)) === JSON.stringify(restored.search(indexTerms(q), 15)) &&
+          JSON.stringify(built.phrase(indexTerms(q), 15)) === JSON.stringify(restored.phrase(indexTerms(q), 15)),
+      ) && JSON.stringify(built.stats) === JSON.stringify(restored.stats);
+    assert.ok(same(), 'read back');
+    for (let i = 3000; i < 3100; i += 1) {
+      const content = text(30);
+      built.add(i + 1, i + 1, `chunk ${i}`, content, true);
+      restored.add(i + 1, i + 1, `chunk ${i}`, content, true);
+    }
+    assert.ok(same(), 'after writes into the file’s room');
+    // More than half removed: both compact (local ids renumbered, postings rewritten in place).
+    for (let seq = 1; seq <= 2200; seq += 1) {
+      built.remove(seq);
+      restored.remove(seq);
+    }
+    assert.equal(restored.size, 900);
+    assert.ok(same(), 'after compaction');
+    const again = restored.capture();
+    await writeBm25File(file, again.state, { fileId: 'b', tenantId: tenant });
+    again.release();
+    const twice = Bm25Index.restore(weights, (await readBm25File(file))!.state);
+    assert.equal(
+      JSON.stringify(twice.search(indexTerms('shock vortex'), 15)),
+      JSON.stringify(built.search(indexTerms('shock vortex'), 15)),
+    );
+    assert.deepEqual(twice.stats, built.stats);
   });
 });

@@ -6,6 +6,11 @@ import { stemmer } from 'stemmer';
  * original Porter stemmer on each word (words shorter than three letters are kept as they are).
  */
 const separators = /[^\p{L}\p{N}\p{Co}]+/u;
+/**
+ * The version of this analysis (folding, separators, stemmer). Bump it with any change here: a BM25 index checkpoint
+ * (bm25-file.ts) records the version its terms were made with, and one of another version is not read back.
+ */
+export const analysisVersion = 1;
 const stems = new Map<string, string>();
 /** Distinct words whose stems are remembered; the cache is emptied when full (stemming is pure). */
 const maxCachedStems = 200_000;
