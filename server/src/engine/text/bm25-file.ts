@@ -76,7 +76,7 @@ export async function writeBm25File(
   let room = 0;
   for (let t = 0; t < terms; t += 1) {
     postings += lengths[t]!;
-    if (lengths[t]! > 0) room += postingsRoom(lengths[t]!);
+    room += postingsRoom(lengths[t]!);
   }
   const chunks = state.chunkSeqs.length;
   const pool = state.termPool.length;
@@ -290,7 +290,7 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     let room = 0;
     for (let i = 0; i < t; i += 1) {
       total += stats.lengths[i]!;
-      if (stats.lengths[i]! > 0) room += postingsRoom(stats.lengths[i]!);
+      room += postingsRoom(stats.lengths[i]!);
     }
     if (total !== header.postings || room !== p) return undefined;
     if (c !== chunkRoom(header.chunks) || header.poolRoom !== poolRoom(header.pool)) return undefined;

@@ -1,4 +1,5 @@
 import { idf, lengthNorm, termScore, type Bm25Weights, type CorpusStats } from './bm25-score.js';
+import { postingsRoom, type Bm25Saved, type Bm25State } from './bm25-state.js';
 import { foldedWords, stem } from './tokenize.js';
 
 /** Distinct folded words whose term ids an index remembers (beyond it, later new words are stemmed each time). */
@@ -6,8 +7,6 @@ const maxRememberedWords = 1_000_000;
 
 /** Separates the title's terms from the content's in a chunk's term sequence (a phrase never spans it). */
 const columnBreak = -1;
-
-import { postingsRoom, type Bm25Saved, type Bm25State } from './bm25-state.js';
 
 export type { Bm25Weights } from './bm25-score.js';
 
@@ -202,11 +201,6 @@ export class Bm25Index {
     return { chunks: this.#publicLive, tokens: this.#publicLength };
   }
 
-  /** The largest chunk seq added: every chunk up to it is in the index (or was removed from it). */
-  get through(): number {
-    return this.#maxSeq;
-  }
-
   /**
    * The index's state as it is now, for a checkpoint (bm25-file.ts), without copying its large arrays: the state
    * refers to them, and the index only ever appends to them — past the captured lengths, or into new arrays when it
@@ -316,7 +310,7 @@ export class Bm25Index {
       p.publicDf = publicDf[t]!;
       p.maxFreq = maxFreq[t]!;
       p.minLength = minLength[t]!;
-      if (p.length > 0) from += postingsRoom(p.length);
+      from += postingsRoom(p.length);
       postings.push(p);
       if (t % perStep === perStep - 1) yield;
     }
@@ -370,7 +364,7 @@ export class Bm25Index {
 
   /**
    * Starts checking the index against the stored rows (a checkpoint read back): `confirm` each stored chunk, then
-   * `unconfirmed` removes the chunks no stored row confirmed. Chunks added meanwhile are not concerned.
+   * `removeUnconfirmed` removes the chunks no stored row confirmed. Chunks added meanwhile are not concerned.
    */
   beginCheck(): void {
     this.#held += 1; // local ids stay as they are until the check ends

@@ -55,22 +55,27 @@ const checkpointed = async (engine: Engine) => {
   await until(() => engine.text.counters().saves > saves);
 };
 
-/** What a kill -9 leaves: the data folder as it is while the engine runs (no save on close). */
-const crashCopy = (dataDir: string) => {
-  const copy = mkdtempSync(join(tmpdir(), 'godb-text-crash-'));
-  cpSync(dataDir, copy, { recursive: true });
-  return copy;
-};
-
 const dirs: string[] = [];
 after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+/** A new temporary folder, removed after the tests. */
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+
+/** What a kill -9 leaves: the data folder as it is while the engine runs (no save on close). */
+const crashCopy = (dataDir: string) => {
+  const copy = tempDir('godb-text-crash-');
+  cpSync(dataDir, copy, { recursive: true });
+  return copy;
+};
 
 describe('text index checkpoints', () => {
   it('reads a checkpoint back after a crash, catches up with the writes after it, and answers as before', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir('godb-text-checkpoint-');
     const engine = openTestEngine(dataDir);
     let copy: string;
     let before: ReturnType<typeof answers>;
@@ -90,7 +95,6 @@ describe('text index checkpoints', () => {
       assert.deepEqual(engine.text.ranked(tenant)?.stats, stats, 'the live index is current');
       assert.equal(engine.text.ranked(tenant)?.size, 228, '230 documents of one chunk, less the two deleted');
       copy = crashCopy(dataDir);
-      dirs.push(copy);
     } finally {
       await engine.close();
     }
@@ -114,8 +118,7 @@ describe('text index checkpoints', () => {
   });
 
   it('builds from the store when the checkpoint is cut short, or after the tenant’s text was rebuilt', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir('godb-text-checkpoint-');
     const engine = openTestEngine(dataDir);
     let before: ReturnType<typeof answers>;
     let cut: string;
@@ -124,7 +127,6 @@ describe('text index checkpoints', () => {
       await checkpointed(engine);
       before = answers(engine);
       cut = crashCopy(dataDir);
-      dirs.push(cut);
       // A rebuild of the tenant's text writes its rows again: the checkpoint no longer counts.
       engine.maintenance.refresh(tenant);
       assert.equal(existsSync(join(dataDir, 'text', `${tenant}.bm25`)), false, 'its file is gone');
@@ -148,8 +150,7 @@ describe('text index checkpoints', () => {
   });
 
   it('saves a changed index on a clean shutdown, and the next start needs nothing from the store', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'godb-text-checkpoint-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir('godb-text-checkpoint-');
     const engine = openTestEngine(dataDir);
     let before: ReturnType<typeof answers>;
     try {
@@ -182,8 +183,7 @@ describe('text index checkpoints', () => {
   });
 
   it('a read-back index takes writes in place, compacts, and is saved again, answering as the index it came from', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'godb-bm25-file-'));
-    dirs.push(dir);
+    const dir = tempDir('godb-bm25-file-');
     const file = join(dir, 'index.bm25');
     const weights = { title: 2, content: 1 };
     const next = seededRandom(9);
