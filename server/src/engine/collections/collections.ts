@@ -33,6 +33,12 @@ interface KeptCounts {
   readonly counts: CollectionCounts;
 }
 
+/** Freezes an object and every object it holds. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** The vector a document gives, by name, resolved against its collection. */
 export interface GivenVector {
   readonly name: string;
@@ -54,6 +60,7 @@ export class Collections {
   /** Every SQL statement of collections. */
   readonly #rows: CollectionRows;
   readonly #counts = new LRUCache<string, KeptCounts>({ max: 256 });
+  readonly #kept = new LRUCache<string, { readonly changes: number; readonly collection?: Collection }>({ max: 256 });
   readonly #models: ModelCatalogue;
 
   constructor(db: Db, models: ModelCatalogue) {
@@ -61,8 +68,22 @@ export class Collections {
     this.#models = models;
   }
 
+  /**
+   * The tenant's collection of that name. Every document written reads its collection (twice: to prepare it and in
+   * its transaction), so outside a transaction the row read is kept while the store is unchanged (SQLite's
+   * total_changes(), as for counts): an import prepares a batch's lines with one read. Kept rows are frozen, as
+   * they are shared.
+   */
   get(tenantId: string, name: string): Collection | undefined {
-    return this.#rows.get(tenantId, name);
+    // Read inside a write transaction, a row may be rolled back: not kept.
+    if (this.#rows.inTransaction) return this.#rows.get(tenantId, name);
+    const key = `${tenantId}\u0000${name}`;
+    const changes = this.#rows.changes();
+    const kept = this.#kept.get(key);
+    if (kept && kept.changes === changes) return kept.collection;
+    const collection = this.#rows.get(tenantId, name);
+    this.#kept.set(key, { changes, collection: collection && deepFreeze(collection) });
+    return collection;
   }
 
   /** The collection, or 404 naming it. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readMeta, writeDurably, writeMeta } from './index-files.js';
+import { writeDurably } from '../storage/durable-files.js';
+import { readMeta, writeMeta } from './index-files.js';
 import type { Entry, IndexRegistry } from './index-registry.js';
 import { settle } from './tail-indexing.js';
 import { readIndex } from './usearch-index.js';

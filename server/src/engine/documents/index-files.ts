@@ -1,5 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeDurably } from '../storage/durable-files.js';
 
 /**
  * What an index file's metadata records: the store's generation of the space when it was saved, and `through`, the
@@ -11,26 +11,6 @@ export interface IndexMeta {
   readonly dims: number;
   readonly count: number;
   readonly through?: number;
-}
-
-/** Makes a file written by `write(tmp)` durable under `path`: written to a temporary name, fsynced, renamed. */
-export function writeDurably(path: string, write: (tmp: string) => void): void {
-  const tmp = `${path}.tmp`;
-  write(tmp);
-  const fd = openSync(tmp, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  // The rename itself is durable once the folder is synced (a crash could otherwise bring back the old name).
-  const dir = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
 }
 
 /** The metadata beside an index file, or undefined when it is missing or unreadable (the file is then not trusted). */

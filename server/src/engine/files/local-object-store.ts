@@ -1,18 +1,20 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { makeFolderDurably, syncFile, syncFolder } from '../storage/durable-files.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**
  * The `internal` storage provider: one file per object under a folder (DATA_DIR/files for uploaded files). A
- * write goes to a hidden temporary file renamed into place, so a reader never sees half an object; emptied
- * folders are removed with their last object.
+ * write goes to a hidden temporary file, fsynced and renamed into place (its folder fsynced too), so a reader never
+ * sees half an object and a put that answered survives a power cut; emptied folders are removed with their last
+ * object.
  */
 export class LocalObjectStore implements ObjectStore {
   readonly location: string;
@@ -41,10 +43,14 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.#path(key);
     const partial = join(dirname(target), `.${randomUUID()}.partial`);
     try {
-      await mkdir(dirname(target), { recursive: true });
+      await makeFolderDurably(dirname(target));
       if (Buffer.isBuffer(body)) await writeFile(partial, body);
       else await pipeline(body, createWriteStream(partial));
+      // On the disk before it is named, and named durably before the caller records the key (a row committed
+      // after a power cut must not name a file that is missing or empty).
+      await syncFile(partial);
       await rename(partial, target);
+      await syncFolder(dirname(target));
     } catch (error) {
       await rm(partial, { force: true });
       throw this.#unavailable(error);

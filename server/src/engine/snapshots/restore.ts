@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { LocalObjectStore } from '../files/local-object-store.js';
+import { syncFile, syncFolder } from '../storage/durable-files.js';
 import { keySegment, type ObjectStore } from '../files/object-store.js';
 import type { SnapshotFile, SnapshotManifest } from './snapshots.js';
 
@@ -155,11 +156,22 @@ export async function restoreSnapshot(
     }
     // An empty node's leftover index files belong to no database (text checkpoints are not in snapshots: the
     // restored store's text indexes are built from its rows).
+    // The unpacked files and their folders reach the disk before they are moved into place, and the moves before
+    // the restore answers: a power cut after it leaves the restored node, not a database cut short.
+    const folders = new Set<string>();
+    for (const file of found.files) {
+      if (file.path.startsWith('files/')) continue;
+      const path = join(staging, ...file.path.split('/'));
+      await syncFile(path);
+      for (let dir = dirname(path); dir !== staging; dir = dirname(dir)) folders.add(dir);
+    }
+    for (const dir of [...folders, staging]) await syncFolder(dir);
     rmSync(join(dataDir, 'vectors'), { recursive: true, force: true });
     rmSync(join(dataDir, 'text'), { recursive: true, force: true });
     if (existsSync(join(staging, 'vectors'))) renameSync(join(staging, 'vectors'), join(dataDir, 'vectors'));
     for (const suffix of ['-wal', '-shm']) rmSync(join(dataDir, `godb.sqlite${suffix}`), { force: true });
     renameSync(join(staging, 'godb.sqlite'), join(dataDir, 'godb.sqlite'));
+    await syncFolder(dataDir);
     return found;
   } finally {
     rmSync(staging, { recursive: true, force: true });

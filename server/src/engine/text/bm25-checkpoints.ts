@@ -25,6 +25,9 @@ export class Bm25Checkpoints {
     // Temporary files of saves a crash or a stop interrupted.
     if (existsSync(dir))
       for (const name of readdirSync(dir)) if (/\.bm25\.tmp-/.test(name)) rmSync(join(dir, name), { force: true });
+    // Rows whose file is gone (a whole-node restore or a cluster catch-up replaces the folder, not the rows): those
+    // tenants are built from the store, as if never saved, rather than counted as unreadable checkpoints.
+    for (const { tenantId } of this.#rows.saved()) if (!existsSync(this.#path(tenantId))) this.#rows.delete(tenantId);
   }
 
   #path(tenantId: string): string {
@@ -42,15 +45,14 @@ export class Bm25Checkpoints {
   }
 
   /**
-   * Reads the tenant's checkpoint back: its state when the file is whole and the one the store names; otherwise
-   * undefined (build from the store).
+   * Reads the tenant's checkpoint back: its state when the file is whole and the one the store's `row` names;
+   * otherwise undefined (build from the store).
    */
   async read(
     tenantId: string,
+    row: TextCheckpointRow,
     weights: { readonly title: number; readonly content: number },
   ): Promise<Bm25Saved | undefined> {
-    const row = this.row(tenantId);
-    if (!row) return undefined;
     const file = await readBm25File(this.#path(tenantId));
     if (!file || file.header.fileId !== row.fileId || file.header.tenantId !== tenantId) return undefined;
     // Frequencies are stored weighted: a file of other column weights would score otherwise.

@@ -1,6 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
-import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { writeFileDurably } from '../storage/durable-files.js';
 import { analysisVersion } from './tokenize.js';
 import {
   chunkRoom,
@@ -25,16 +26,20 @@ import {
 //   the term pool (i32), then zeros up to `poolRoom`
 // The room is what lets the index read back use the file's bytes as its arrays, and still take writes in place.
 //   "BM25DONE": a file cut short is never read as whole
+//   the CRC-32 of every byte before it (u32), then u32 0: a file whose bytes changed on disk is never read either
 
 const magic = Buffer.from('GODBBM25');
 const endMark = Buffer.from('BM25DONE');
+/** The end mark and the checksum after it. */
+const trailerBytes = 16;
 const stagingBytes = 8 * 1024 * 1024;
 /** Bytes read per call when a file is read back. */
 const readBytes = 64 * 1024 * 1024;
 
 /** What a checkpoint file says of itself. */
 export interface Bm25FileHeader {
-  readonly format: 1;
+  /** 2 since files end with a checksum (files of format 1 are not read: the index is built once from the store). */
+  readonly format: 2;
   /** Names this save: the store's row for the tenant (text_checkpoints) must name it too for the file to be read. */
   readonly fileId: string;
   readonly tenantId: string;
@@ -61,8 +66,8 @@ const padding = (bytes: number) => (8 - (bytes % 8)) % 8;
 
 /**
  * Writes a captured state (Bm25Index.capture) to `path` durably — a temporary file, fsynced, renamed, then its folder
- * fsynced — through an 8 MB buffer written when full, awaiting each write, so the event loop keeps serving meanwhile.
- * Answers the file's size in bytes.
+ * fsynced — through an 8 MB buffer written when full, awaiting each write, so the event loop keeps serving meanwhile;
+ * the checksum is taken of each buffer as it is written. Answers the file's size in bytes.
  */
 export async function writeBm25File(
   path: string,
@@ -81,7 +86,7 @@ export async function writeBm25File(
   const chunks = state.chunkSeqs.length;
   const pool = state.termPool.length;
   const header: Bm25FileHeader = {
-    format: 1,
+    format: 2,
     fileId: ids.fileId,
     tenantId: ids.tenantId,
     analysis: analysisVersion,
@@ -100,18 +105,18 @@ export async function writeBm25File(
     publicLength: state.publicLength,
     through: state.through,
   };
-  const tmp = `${path}.tmp-${ids.fileId}`;
-  const file = await open(tmp, 'w');
   let written = 0;
-  try {
+  await writeFileDurably(path, `${path}.tmp-${ids.fileId}`, async (file) => {
     // Filled to the end before each write, so the buffer always starts at a multiple of its size in the file and a
     // 4-byte value at an aligned file offset is aligned in it too.
     const staging = Buffer.allocUnsafeSlow(stagingBytes);
     const stagingInts = new Int32Array(staging.buffer, staging.byteOffset, stagingBytes / 4);
     const stagingFloats = new Float32Array(staging.buffer, staging.byteOffset, stagingBytes / 4);
     let used = 0;
+    let checksum = 0;
     const flush = async () => {
       if (used === 0) return;
+      checksum = crc32(staging.subarray(0, used), checksum);
       await file.write(staging, 0, used);
       written += used;
       used = 0;
@@ -212,25 +217,17 @@ export async function writeBm25File(
     await putRoomy(state.termPool, poolRoom(pool));
     await putAll([endMark]);
     await flush();
-    await file.sync();
-  } catch (error) {
-    await file.close();
-    await rm(tmp, { force: true });
-    throw error;
-  }
-  await file.close();
-  await rename(tmp, path);
-  const dir = await open(dirname(path), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
+    await file.write(new Uint8Array(new Uint32Array([checksum, 0]).buffer));
+    written += 8;
+  });
   return written;
 }
 
-/** A file's bytes, read in large calls into one buffer of its own (aligned for typed views). */
-async function readWhole(path: string): Promise<Buffer | undefined> {
+/**
+ * A file's bytes, read in large calls into one buffer of its own (aligned for typed views), when the CRC-32 of its
+ * bytes before the last 8 (taken of each call's bytes as they come) is the one those 8 start with.
+ */
+async function readChecked(path: string): Promise<Buffer | undefined> {
   let file;
   try {
     file = await open(path, 'r');
@@ -239,14 +236,17 @@ async function readWhole(path: string): Promise<Buffer | undefined> {
   }
   try {
     const size = (await file.stat()).size;
-    if (size > bufferConstants.MAX_LENGTH || size < 24) return undefined;
+    if (size > bufferConstants.MAX_LENGTH || size < 8 + trailerBytes) return undefined;
     const bytes = Buffer.allocUnsafeSlow(size);
+    const summed = size - 8;
+    let checksum = 0;
     for (let at = 0; at < size;) {
       const { bytesRead } = await file.read(bytes, at, Math.min(readBytes, size - at), at);
       if (bytesRead === 0) return undefined;
+      if (at < summed) checksum = crc32(bytes.subarray(at, Math.min(at + bytesRead, summed)), checksum);
       at += bytesRead;
     }
-    return bytes;
+    return bytes.readUInt32LE(summed) === checksum && bytes.readUInt32LE(summed + 4) === 0 ? bytes : undefined;
   } finally {
     await file.close();
   }
@@ -254,13 +254,14 @@ async function readWhole(path: string): Promise<Buffer | undefined> {
 
 /**
  * A checkpoint file read back: its header and the state it holds (views of the file's bytes, which the restored
- * index then owns), or undefined when the file is missing, cut short, of another format or larger than a buffer
- * can be (the caller builds the index from the store instead).
+ * index then owns), or undefined when the file is missing, cut short, changed since it was written (its checksum),
+ * of another format or larger than a buffer can be (the caller builds the index from the store instead).
  */
 export async function readBm25File(path: string): Promise<{ header: Bm25FileHeader; state: Bm25Saved } | undefined> {
-  const bytes = await readWhole(path);
+  const bytes = await readChecked(path);
   if (!bytes) return undefined;
-  if (!bytes.subarray(0, 8).equals(magic) || !bytes.subarray(bytes.length - 8).equals(endMark)) return undefined;
+  const ends = bytes.length - trailerBytes;
+  if (!bytes.subarray(0, 8).equals(magic) || !bytes.subarray(ends, ends + 8).equals(endMark)) return undefined;
   const buffer = bytes.buffer as ArrayBuffer;
   const base = bytes.byteOffset;
   let at = base + 8;
@@ -276,7 +277,7 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
     const header = JSON.parse(Buffer.from(buffer, at, jsonLength).toString('utf8')) as Bm25FileHeader;
     at += jsonLength;
     at += padding(at - base);
-    if (header.format !== 1 || header.analysis !== analysisVersion) return undefined;
+    if (header.format !== 2 || header.analysis !== analysisVersion) return undefined;
     const { terms: t, chunkRoom: c, postingsRoom: p } = header;
     const blob = take((o, n) => Buffer.from(buffer, o, n), header.termBytes, 1);
     const terms = t === 0 ? [] : blob.toString('utf8').split('\u0000');
@@ -315,7 +316,7 @@ export async function readBm25File(path: string): Promise<{ header: Bm25FileHead
       publicLength: header.publicLength,
       through: header.through,
     };
-    if (at - base !== bytes.length - 8) return undefined;
+    if (at - base !== ends) return undefined;
     return { header, state };
   } catch {
     return undefined; // a section out of bounds: not a file this code wrote whole

@@ -6,6 +6,7 @@ import { Bm25Index } from './bm25-index.js';
 import type { Bm25Saved } from './bm25-state.js';
 import type { Bm25Weights } from './bm25-score.js';
 import type { FtsTables } from './fts-tables.js';
+import type { TextCheckpointRow } from './text-checkpoint-rows.js';
 
 type JournalEntry =
   | {
@@ -219,7 +220,8 @@ export class Bm25Indexes implements TransactionListener {
       return index;
     }
     if (this.#building.has(tenantId) || this.#loading.has(tenantId) || this.#closed) return index;
-    if (this.#checkpoints?.row(tenantId)) this.#load(tenantId, tables);
+    const row = this.#checkpoints?.row(tenantId);
+    if (row) this.#load(tenantId, row, tables);
     else this.#build(tenantId, tables, new Bm25Index(this.#weights), undefined);
     return undefined;
   }
@@ -229,7 +231,7 @@ export class Bm25Indexes implements TransactionListener {
    * rows and adds the rows after it). Writes meanwhile are not journalled: that comparison finds them. A file that
    * cannot be read (missing, cut short, another store's) means a build from the store.
    */
-  #load(tenantId: string, tables: RankTables): void {
+  #load(tenantId: string, row: TextCheckpointRow, tables: RankTables): void {
     const token = Symbol(tenantId);
     this.#loading.set(tenantId, token);
     const current = () => this.#loading.get(tenantId) === token && !this.#closed && this.#db.open;
@@ -253,7 +255,7 @@ export class Bm25Indexes implements TransactionListener {
         return true;
       });
     };
-    this.#checkpoints!.read(tenantId, this.#weights).then(settle, () => settle(undefined));
+    this.#checkpoints!.read(tenantId, row, this.#weights).then(settle, () => settle(undefined));
   }
 
   /**

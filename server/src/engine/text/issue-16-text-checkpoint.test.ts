@@ -2,7 +2,7 @@
 // background; after a crash, the next start reads the file back, compares it with the stored rows (chunks deleted,
 // moved between public and private, added after it) and answers exactly as before — never from a stale file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync, truncateSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -117,7 +117,7 @@ describe('text index checkpoints', () => {
     }
   });
 
-  it('builds from the store when the checkpoint is cut short, or after the tenant’s text was rebuilt', async () => {
+  it('builds from the store when the checkpoint is cut short, changed on disk or gone, or after the tenant’s text was rebuilt', async () => {
     const dataDir = tempDir('godb-text-checkpoint-');
     const engine = openTestEngine(dataDir);
     let before: ReturnType<typeof answers>;
@@ -136,16 +136,30 @@ describe('text index checkpoints', () => {
       await engine.close();
     }
 
-    const file = join(cut, 'text', `${tenant}.bm25`);
-    truncateSync(file, statSync(file).size - 100);
-    const restarted = openTestEngine(cut);
-    try {
-      restarted.text.warmUp();
-      await restarted.text.loaded(tenant);
-      assert.deepEqual(restarted.text.counters(), { checkpoint: 0, rebuild: 1, saves: 0, unreadable: 1 });
-      assert.deepEqual(answers(restarted), before);
-    } finally {
-      await restarted.close();
+    const flipped = crashCopy(cut);
+    const gone = crashCopy(cut);
+    const fileIn = (dir: string) => join(dir, 'text', `${tenant}.bm25`);
+    truncateSync(fileIn(cut), statSync(fileIn(cut)).size - 100);
+    // One bit in the middle of the postings: the file's length and end mark are as written, its checksum is not.
+    const bytes = readFileSync(fileIn(flipped));
+    const middle = bytes.length >> 1;
+    bytes.writeUInt8(bytes.readUInt8(middle) ^ 0x10, middle);
+    writeFileSync(fileIn(flipped), bytes);
+    rmSync(fileIn(gone));
+    for (const [dir, unreadable] of [
+      [cut, 1],
+      [flipped, 1],
+      [gone, 0], // its row is dropped at start: built as if never saved
+    ] as const) {
+      const restarted = openTestEngine(dir);
+      try {
+        restarted.text.warmUp();
+        await restarted.text.loaded(tenant);
+        assert.deepEqual(restarted.text.counters(), { checkpoint: 0, rebuild: 1, saves: 0, unreadable });
+        assert.deepEqual(answers(restarted), before);
+      } finally {
+        await restarted.close();
+      }
     }
   });
 

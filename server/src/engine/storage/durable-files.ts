@@ -1,0 +1,86 @@
+import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+// Files outside SQLite that must survive a power cut once they are acknowledged or named by a committed row: a
+// file's bytes reach the disk with fsync, and a new name (a rename, a created file or folder) only once its folder
+// is fsynced too — until then a crash can bring back the old name or none.
+
+/** Flushes a written file's bytes to the disk. */
+export async function syncFile(path: string): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Makes the names in a folder durable (a rename into it, a file or folder created in it). */
+export async function syncFolder(dir: string): Promise<void> {
+  const folder = await open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+function syncFolderNow(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates a folder and its missing parents, and makes each new name durable in the folder that holds it. */
+export async function makeFolderDurably(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return; // it was there already
+  const created: string[] = [];
+  for (let at = dir; at !== dirname(first); at = dirname(at)) created.push(at);
+  for (const folder of created) await syncFolder(dirname(folder));
+}
+
+/**
+ * Makes a file written by `write(tmp)` durable under `path`, synchronously: written to a temporary name, fsynced,
+ * renamed, then its folder fsynced.
+ */
+export function writeDurably(path: string, write: (tmp: string) => void): void {
+  const tmp = `${path}.tmp`;
+  write(tmp);
+  const fd = openSync(tmp, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  syncFolderNow(dirname(path));
+}
+
+/**
+ * Writes a file through `write` to the temporary name `tmp`, then makes it durable under `path` (fsync, rename,
+ * fsync of the folder), awaiting each step so the event loop keeps serving. On failure the temporary file is
+ * removed and `path` is left as it was.
+ */
+export async function writeFileDurably(
+  path: string,
+  tmp: string,
+  write: (file: FileHandle) => Promise<void>,
+): Promise<void> {
+  const file = await open(tmp, 'w');
+  try {
+    await write(file);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  await file.close();
+  await rename(tmp, path);
+  await syncFolder(dirname(path));
+}
