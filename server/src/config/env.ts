@@ -6,6 +6,9 @@ import { parseRemoteModels, type RemoteModel } from '../engine/embeddings/remote
 export { ConfigSchema };
 export type Config = Static<typeof ConfigSchema>;
 
+/** As short as JWT_SECRET may be (a generated one has 64 characters). */
+export const jwtSecretMinLength = 32;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -75,9 +78,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   const config = converted as Config;
   if (config.STORAGE_PROVIDER === 's3') checkS3(config);
-  if (config.JWT_SECRET !== '' && config.JWT_SECRET.length < 32) {
+  if (config.JWT_SECRET !== '' && config.JWT_SECRET.length < jwtSecretMinLength) {
     throw new ConfigError(
-      'Invalid configuration: JWT_SECRET must be at least 32 characters (or empty to generate one).',
+      `Invalid configuration: JWT_SECRET must be at least ${jwtSecretMinLength} characters (or empty to generate one).`,
     );
   }
   if (config.NATS_URL !== '' && config.JWT_SECRET === '') {

@@ -22,4 +22,8 @@ test('a kept secret cut short (empty after a crash) is replaced, never signed wi
   const next = resolveJwtSecret(dir, '');
   assert.ok(next.length >= 32);
   assert.equal(resolveJwtSecret(dir, ''), next);
+  writeFileSync(join(dir, 'jwt-secret'), `${'a'.repeat(31)}\n`);
+  assert.notEqual(resolveJwtSecret(dir, ''), 'a'.repeat(31), '31 characters: replaced');
+  writeFileSync(join(dir, 'jwt-secret'), `${'b'.repeat(32)}\n`);
+  assert.equal(resolveJwtSecret(dir, ''), 'b'.repeat(32), '32: kept');
 });

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDurably } from '../engine/storage/durable-files.js';
-
-/** As short as a configured JWT_SECRET may be; a generated one has 64 characters. */
-const shortest = 32;
+import { jwtSecretMinLength } from './env.js';
 
 /**
  * The JWT signing secret: the configured one, else the one generated on first start and kept in
@@ -18,7 +16,7 @@ export function resolveJwtSecret(dataDir: string, configured: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();
-    if (kept.length >= shortest) return kept;
+    if (kept.length >= jwtSecretMinLength) return kept;
   }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');

@@ -71,12 +71,15 @@ export class Collections {
   /**
    * The tenant's collection of that name. Every document written reads its collection (twice: to prepare it and in
    * its transaction), so outside a transaction the row read is kept while the store is unchanged (SQLite's
-   * total_changes(), as for counts): an import prepares a batch's lines with one read. Kept rows are frozen, as
-   * they are shared.
+   * total_changes(), as for counts): an import prepares a batch's lines with one read. Answers are frozen, as kept
+   * ones are shared.
    */
   get(tenantId: string, name: string): Collection | undefined {
-    // Read inside a write transaction, a row may be rolled back: not kept.
-    if (this.#rows.inTransaction) return this.#rows.get(tenantId, name);
+    // Read inside a write transaction, a row may be rolled back: not kept (frozen all the same, as every answer).
+    if (this.#rows.inTransaction) {
+      const found = this.#rows.get(tenantId, name);
+      return found && deepFreeze(found);
+    }
     const key = `${tenantId}\u0000${name}`;
     const changes = this.#rows.changes();
     const kept = this.#kept.get(key);

@@ -1,18 +1,18 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { makeFolderDurably, syncFile, syncFolder } from '../storage/durable-files.js';
+import { syncFile, syncFoldersUpTo } from '../storage/durable-files.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**
  * The `internal` storage provider: one file per object under a folder (DATA_DIR/files for uploaded files). A
- * write goes to a hidden temporary file, fsynced and renamed into place (its folder fsynced too), so a reader never
+ * write goes to a hidden temporary file, fsynced and renamed into place (its folders fsynced too), so a reader never
  * sees half an object and a put that answered survives a power cut; emptied folders are removed with their last
  * object.
  */
@@ -43,14 +43,14 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.#path(key);
     const partial = join(dirname(target), `.${randomUUID()}.partial`);
     try {
-      await makeFolderDurably(dirname(target));
+      await mkdir(dirname(target), { recursive: true });
       if (Buffer.isBuffer(body)) await writeFile(partial, body);
       else await pipeline(body, createWriteStream(partial));
       // On the disk before it is named, and named durably before the caller records the key (a row committed
       // after a power cut must not name a file that is missing or empty).
       await syncFile(partial);
       await rename(partial, target);
-      await syncFolder(dirname(target));
+      await syncFoldersUpTo(dirname(target), dirname(this.location));
     } catch (error) {
       await rm(partial, { force: true });
       throw this.#unavailable(error);

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { unixSeconds, type Clock } from '../clock.js';
 import type { VectorIndexes } from '../documents/vector-index.js';
@@ -11,6 +11,7 @@ import { FileDeletions } from '../files/file-deletions.js';
 import { migrate, type Db } from '../storage/database.js';
 import { migrations } from '../storage/migrations.js';
 import { transaction } from '../storage/transaction.js';
+import { syncFoldersUpTo, syncTree } from '../storage/durable-files.js';
 import type { TextIndex } from '../text/text-index.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import type { SnapshotManifest } from './snapshots.js';
@@ -277,6 +278,9 @@ export class OnlineRestore {
         this.#requireEmpty(restorer.keepTenants);
         tenants = tenantsOf(database).filter((id) => !restorer.keepTenants.includes(id));
       }
+      // A committed marker names this folder, and a restart resumes from it: on the disk before that.
+      await syncTree(dir);
+      await syncFoldersUpTo(dirname(dir), this.#options.dataDir);
       return {
         manifest,
         dir,

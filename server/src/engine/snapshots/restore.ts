@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { LocalObjectStore } from '../files/local-object-store.js';
-import { syncFile, syncFolder } from '../storage/durable-files.js';
+import { makeFolderDurably, syncFolder, syncTree } from '../storage/durable-files.js';
 import { keySegment, type ObjectStore } from '../files/object-store.js';
 import type { SnapshotFile, SnapshotManifest } from './snapshots.js';
 
@@ -139,7 +139,7 @@ export async function restoreSnapshot(
   files: ObjectStore = new LocalObjectStore(join(dataDir, 'files')),
 ): Promise<SnapshotManifest> {
   if (existsSync(join(dataDir, 'godb.sqlite'))) throw createError('SNAPSHOT_TARGET_NOT_EMPTY', { dataDir });
-  mkdirSync(dataDir, { recursive: true });
+  await makeFolderDurably(dataDir);
   const staging = join(dataDir, `.restore-${randomUUID()}`);
   mkdirSync(staging);
   try {
@@ -158,14 +158,7 @@ export async function restoreSnapshot(
     // restored store's text indexes are built from its rows).
     // The unpacked files and their folders reach the disk before they are moved into place, and the moves before
     // the restore answers: a power cut after it leaves the restored node, not a database cut short.
-    const folders = new Set<string>();
-    for (const file of found.files) {
-      if (file.path.startsWith('files/')) continue;
-      const path = join(staging, ...file.path.split('/'));
-      await syncFile(path);
-      for (let dir = dirname(path); dir !== staging; dir = dirname(dir)) folders.add(dir);
-    }
-    for (const dir of [...folders, staging]) await syncFolder(dir);
+    await syncTree(staging);
     rmSync(join(dataDir, 'vectors'), { recursive: true, force: true });
     rmSync(join(dataDir, 'text'), { recursive: true, force: true });
     if (existsSync(join(staging, 'vectors'))) renameSync(join(staging, 'vectors'), join(dataDir, 'vectors'));

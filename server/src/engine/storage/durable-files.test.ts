@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { makeFolderDurably, writeDurably, writeFileDurably } from './durable-files.js';
+import { makeFolderDurably, syncFoldersUpTo, syncTree, writeDurably, writeFileDurably } from './durable-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'godb-durable-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,5 +35,15 @@ describe('durable files', () => {
     await makeFolderDurably(join(dir, 'x', 'w'));
     assert.deepEqual(readdirSync(join(dir, 'x')).sort(), ['w', 'y']);
     assert.equal(readFileSync(join(nested, 'kept'), 'utf8'), '1');
+  });
+
+  it('syncs a tree and the folders up to a top without changing them; concurrent creations all succeed', async () => {
+    const top = join(dir, 'tree');
+    await Promise.all(['a/b/c', 'a/b/d', 'a/e', 'a/b/c/'].map((p) => makeFolderDurably(join(top, p))));
+    writeFileSync(join(top, 'a', 'b', 'c', 'f'), 'x');
+    await syncTree(top);
+    await syncFoldersUpTo(join(top, 'a', 'b', 'c'), dir);
+    assert.deepEqual(readdirSync(join(top, 'a')).sort(), ['b', 'e']);
+    assert.equal(readFileSync(join(top, 'a', 'b', 'c', 'f'), 'utf8'), 'x');
   });
 });

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 // Files outside SQLite that must survive a power cut once they are acknowledged or named by a committed row: a
 // file's bytes reach the disk with fsync, and a new name (a rename, a created file or folder) only once its folder
@@ -40,8 +40,30 @@ export async function makeFolderDurably(dir: string): Promise<void> {
   const first = await mkdir(dir, { recursive: true });
   if (first === undefined) return; // it was there already
   const created: string[] = [];
-  for (let at = dir; at !== dirname(first); at = dirname(at)) created.push(at);
+  for (let at = dir; at !== dirname(first) && dirname(at) !== at; at = dirname(at)) created.push(at);
   for (const folder of created) await syncFolder(dirname(folder));
+}
+
+/**
+ * Makes durable the names from `dir` up to `top` (each folder from `dir` to `top`, both included): after a file was
+ * renamed into `dir`, whichever call created the folders between (another request may have, and not synced them
+ * yet), a power cut keeps the path to it.
+ */
+export async function syncFoldersUpTo(dir: string, top: string): Promise<void> {
+  for (let at = dir; ; at = dirname(at)) {
+    await syncFolder(at);
+    if (at === top || dirname(at) === at) return;
+  }
+}
+
+/** Flushes every file under a folder to the disk, then every folder of it (the folder itself included). */
+export async function syncTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await syncTree(path);
+    else if (entry.isFile()) await syncFile(path);
+  }
+  await syncFolder(dir);
 }
 
 /**
@@ -76,7 +98,7 @@ export async function writeFileDurably(
     await write(file);
     await file.sync();
   } catch (error) {
-    await file.close();
+    await file.close().catch(() => undefined); // the write's error is the one to report
     await rm(tmp, { force: true });
     throw error;
   }

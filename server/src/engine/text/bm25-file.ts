@@ -1,6 +1,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { nextTurn } from '../next-turn.js';
 import { writeFileDurably } from '../storage/durable-files.js';
 import { analysisVersion } from './tokenize.js';
 import {
@@ -33,6 +34,8 @@ const endMark = Buffer.from('BM25DONE');
 /** The end mark and the checksum after it. */
 const trailerBytes = 16;
 const stagingBytes = 8 * 1024 * 1024;
+/** Terms measured or written between two turns of the event loop. */
+const termsPerTurn = 50_000;
 /** Bytes read per call when a file is read back. */
 const readBytes = 64 * 1024 * 1024;
 
@@ -76,7 +79,13 @@ export async function writeBm25File(
 ): Promise<number> {
   const { lengths } = state.stats;
   const terms = lengths.length;
-  const termBlob = Buffer.from(state.terms(terms).join('\u0000'), 'utf8');
+  // The terms are measured and written a slice at a time: joined at once, a million of them held the thread ~110 ms.
+  const names = state.terms(terms);
+  let termBytes = Math.max(0, names.length - 1); // the NUL between each two
+  for (let t = 0; t < names.length; t += 1) {
+    termBytes += Buffer.byteLength(names[t]!, 'utf8');
+    if (t % termsPerTurn === termsPerTurn - 1) await nextTurn();
+  }
   let postings = 0;
   let room = 0;
   for (let t = 0; t < terms; t += 1) {
@@ -98,7 +107,7 @@ export async function writeBm25File(
     chunkRoom: chunkRoom(chunks),
     pool,
     poolRoom: poolRoom(pool),
-    termBytes: termBlob.length,
+    termBytes,
     dead: state.dead,
     live: state.live,
     publicLive: state.publicLive,
@@ -189,7 +198,27 @@ export async function writeBm25File(
     };
     const json = Buffer.from(JSON.stringify(header), 'utf8');
     await putAll([magic, new Uint32Array([json.length, 0]), json]);
-    await putAll([termBlob]);
+    // The terms, separated by NUL: encoded straight into the buffer, or through one of their own at its end.
+    const separator = new Uint8Array(1);
+    for (let t = 0; t < names.length; t += 1) {
+      const name = names[t]!;
+      if (t > 0) {
+        await put(separator);
+        section += 1;
+      }
+      if (stagingBytes - used >= name.length * 3) {
+        const n = staging.write(name, used, 'utf8');
+        used += n;
+        section += n;
+        if (used === stagingBytes) await flush();
+      } else {
+        const bytes = Buffer.from(name, 'utf8');
+        await put(bytes);
+        section += bytes.length;
+      }
+      if (t % termsPerTurn === termsPerTurn - 1) await nextTurn();
+    }
+    await pad();
     for (const view of [
       state.stats.lengths,
       state.stats.df,
@@ -217,7 +246,9 @@ export async function writeBm25File(
     await putRoomy(state.termPool, poolRoom(pool));
     await putAll([endMark]);
     await flush();
-    await file.write(new Uint8Array(new Uint32Array([checksum, 0]).buffer));
+    const trailer = Buffer.alloc(8); // the checksum, then 0, little-endian as the reader reads them
+    trailer.writeUInt32LE(checksum, 0);
+    await file.write(trailer);
     written += 8;
   });
   return written;

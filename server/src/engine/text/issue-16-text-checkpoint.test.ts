@@ -202,7 +202,12 @@ describe('text index checkpoints', () => {
     const weights = { title: 2, content: 1 };
     const next = seededRandom(9);
     const text = (k: number) => Array.from({ length: k }, () => words[Math.floor(next() * words.length)]).join(' ');
-    const chunks = Array.from({ length: 3000 }, (_v, i) => ({ title: `chunk ${i}`, content: text(30) }));
+    // Titles of words in other scripts too: the file's terms are UTF-8.
+    const scripts = ['café', 'naïve', '東京', 'Ελλάδα', 'wörter'];
+    const chunks = Array.from({ length: 3000 }, (_v, i) => ({
+      title: `chunk ${i} ${scripts[i % scripts.length]!}${i % 11}`,
+      content: text(30),
+    }));
     const built = new Bm25Index(weights);
     chunks.forEach((c, i) => built.add(i + 1, i + 1, c.title, c.content, i % 7 !== 0));
     const { state, release } = built.capture();
@@ -210,7 +215,7 @@ describe('text index checkpoints', () => {
     release();
     const restored = Bm25Index.restore(weights, (await readBm25File(file))!.state);
     const same = () =>
-      ['shock vortex', 'laminar wake heat', 'chunk 17', 'jet'].every(
+      ['shock vortex', 'laminar wake heat', 'chunk 17', 'jet', '東京3', 'café'].every(
         (q) =>
           JSON.stringify(built.search(indexTerms(q), 15)) === JSON.stringify(restored.search(indexTerms(q), 15)) &&
           JSON.stringify(built.phrase(indexTerms(q), 15)) === JSON.stringify(restored.phrase(indexTerms(q), 15)),

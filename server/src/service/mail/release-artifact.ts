@@ -41,7 +41,11 @@ function counting(handle: FileHandle, build: Build): Writable {
       }, callback);
     },
     final(callback) {
-      handle.close().then(() => callback(), callback);
+      // On the disk before it is renamed: a power cut must not leave a release cut short under its final name.
+      handle
+        .sync()
+        .then(() => handle.close())
+        .then(() => callback(), callback);
     },
   });
 }

@@ -5,7 +5,11 @@ export default function TechnicalImplementation() {
       <p>
         SQLite through better-sqlite3, in write-ahead-log mode with <code>synchronous = FULL</code>: a write is
         acknowledged only when it is durable, and every write acknowledged survives <code>kill -9</code> (a test kills
-        the server and checks). Migrations run in order and are recorded in <code>PRAGMA user_version</code>.
+        the server and checks). Migrations run in order and are recorded in <code>PRAGMA user_version</code>. Files
+        outside SQLite — uploaded files, index checkpoints, a restored node&apos;s files, the generated JWT secret — are
+        written to a temporary name, fsynced, renamed, and their folder fsynced, so a committed row never names a file a
+        power cut took; a text index checkpoint also ends with a CRC-32, and one whose bytes changed is rebuilt from the
+        store rather than read.
       </p>
       <h2>Indexes</h2>
       <ul>
