@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { LocalObjectStore } from '../files/local-object-store.js';
-import { makeFolderDurably, syncFolder, syncTree } from '../storage/durable-files.js';
+import { makeFolderDurably, syncFile, syncFolder, syncTree } from '../storage/durable-files.js';
 import { keySegment, type ObjectStore } from '../files/object-store.js';
 import type { SnapshotFile, SnapshotManifest } from './snapshots.js';
 
@@ -154,11 +154,13 @@ export async function restoreSnapshot(
       if (!file.path.startsWith('files/')) continue;
       await files.put(file.path.slice('files/'.length), createReadStream(join(staging, ...file.path.split('/'))));
     }
+    // What is moved into place (the database, the index files) reaches the disk before it is moved, and the moves
+    // before the restore answers: a power cut after it leaves the restored node, not a database cut short. The
+    // uploaded files were made durable by the store they were put in.
+    await syncFile(join(staging, 'godb.sqlite'));
+    if (existsSync(join(staging, 'vectors'))) await syncTree(join(staging, 'vectors'));
     // An empty node's leftover index files belong to no database (text checkpoints are not in snapshots: the
     // restored store's text indexes are built from its rows).
-    // The unpacked files and their folders reach the disk before they are moved into place, and the moves before
-    // the restore answers: a power cut after it leaves the restored node, not a database cut short.
-    await syncTree(staging);
     rmSync(join(dataDir, 'vectors'), { recursive: true, force: true });
     rmSync(join(dataDir, 'text'), { recursive: true, force: true });
     if (existsSync(join(staging, 'vectors'))) renameSync(join(staging, 'vectors'), join(dataDir, 'vectors'));

@@ -6,34 +6,31 @@ import { dirname, join } from 'node:path';
 // file's bytes reach the disk with fsync, and a new name (a rename, a created file or folder) only once its folder
 // is fsynced too — until then a crash can bring back the old name or none.
 
-/** Flushes a written file's bytes to the disk. */
-export async function syncFile(path: string): Promise<void> {
-  const file = await open(path, 'r+');
+/** fsync of a file ('r+') or a folder ('r'), opened for it. */
+async function fsyncPath(path: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await open(path, flags);
   try {
-    await file.sync();
+    await handle.sync();
   } finally {
-    await file.close();
+    await handle.close();
   }
 }
 
-/** Makes the names in a folder durable (a rename into it, a file or folder created in it). */
-export async function syncFolder(dir: string): Promise<void> {
-  const folder = await open(dir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
-}
-
-function syncFolderNow(dir: string): void {
-  const fd = openSync(dir, 'r');
+/** fsyncPath, synchronously. */
+function fsyncPathNow(path: string, flags: 'r' | 'r+'): void {
+  const fd = openSync(path, flags);
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
+
+/** Flushes a written file's bytes to the disk. */
+export const syncFile = (path: string): Promise<void> => fsyncPath(path, 'r+');
+
+/** Makes the names in a folder durable (a rename into it, a file or folder created in it). */
+export const syncFolder = (dir: string): Promise<void> => fsyncPath(dir, 'r');
 
 /** Creates a folder and its missing parents, and makes each new name durable in the folder that holds it. */
 export async function makeFolderDurably(dir: string): Promise<void> {
@@ -73,14 +70,9 @@ export async function syncTree(dir: string): Promise<void> {
 export function writeDurably(path: string, write: (tmp: string) => void): void {
   const tmp = `${path}.tmp`;
   write(tmp);
-  const fd = openSync(tmp, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  fsyncPathNow(tmp, 'r+');
   renameSync(tmp, path);
-  syncFolderNow(dirname(path));
+  fsyncPathNow(dirname(path), 'r');
 }
 
 /**

@@ -199,20 +199,18 @@ export async function writeBm25File(
     const json = Buffer.from(JSON.stringify(header), 'utf8');
     await putAll([magic, new Uint32Array([json.length, 0]), json]);
     // The terms, separated by NUL: encoded straight into the buffer, or through one of their own at its end.
-    const separator = new Uint8Array(1);
+    // (The buffer is never full here: it is written as soon as it is.)
     for (let t = 0; t < names.length; t += 1) {
       const name = names[t]!;
-      if (t > 0) {
-        await put(separator);
-        section += 1;
-      }
-      if (stagingBytes - used >= name.length * 3) {
-        const n = staging.write(name, used, 'utf8');
+      const nul = t > 0 ? 1 : 0;
+      if (stagingBytes - used >= nul + name.length * 3) {
+        if (nul) staging[used] = 0;
+        const n = nul + staging.write(name, used + nul, 'utf8');
         used += n;
         section += n;
         if (used === stagingBytes) await flush();
       } else {
-        const bytes = Buffer.from(name, 'utf8');
+        const bytes = Buffer.from(nul ? `\u0000${name}` : name, 'utf8');
         await put(bytes);
         section += bytes.length;
       }
