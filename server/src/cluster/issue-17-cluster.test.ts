@@ -423,7 +423,10 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
       const { token, tenantId } = await a.registerTenant();
       await cluster.settle();
-      await cluster.nats.kill(0);
+      // The meta leader: until another is elected, no consumer can be made, and each GoDB node whose consumers lived
+      // on it reads its shards from their streams' leaders meanwhile.
+      const killed = await cluster.nats.metaLeader();
+      await cluster.nats.kill(killed);
       for (const [i, node] of [a, b, c].entries()) {
         await addRetrying(node, token, {
           id: `nats-down-${i}`,
@@ -431,7 +434,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
           content: 'Still acknowledged by a majority.',
         });
       }
-      await cluster.nats.restart(0);
+      await cluster.nats.restart(killed);
       await addRetrying(b, token, {
         id: 'nats-back',
         title: 'Back',

@@ -82,6 +82,8 @@ const closeGraceMs = 2_000;
 const retryPauseMs = 250;
 /** Outcomes of operations (taken by any node) kept for a duplicate publish, a retried request, to answer with. */
 const keptOutcomes = 10_000;
+/** How many operations a shard whose consumer is silent reads from its stream's leader per watchdog check. */
+const leaderReadsPerTurn = 1_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
 
@@ -109,7 +111,11 @@ interface Shard {
   known: number;
   messages: ConsumerMessages | null;
   /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
-  watched: { applied: number; stalls: number };
+  watched: { applied: number; stalls: number; seen: number };
+  /** Set while operations are read from the stream's leader (see #readFromLeader). */
+  reading: boolean;
+  /** The last operation applied or being applied: one at a time, from the consumer or from the leader. */
+  turn: Promise<unknown>;
   /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
   halted: Halt | null;
   /** Set while the next operation waits for the directory shard to reach the sequence it was decided on. */
@@ -178,7 +184,9 @@ export class NatsLog implements OperationLog, ClusterReads {
       applied: options.applier.applied(index),
       known: 0,
       messages: null,
-      watched: { applied: -1, stalls: 0 },
+      watched: { applied: -1, stalls: 0, seen: -1 },
+      reading: false,
+      turn: Promise.resolve(),
       halted: null,
       waitingFor: null,
       waiters: [],
@@ -339,16 +347,27 @@ export class NatsLog implements OperationLog, ClusterReads {
    * The shard of a tenant's data, as the KV bucket `godb-shards` fixes it. `create`: on the tenant's first write,
    * fix it if absent (create-if-absent with the hash of its id as the proposal; whichever node's create wins, every
    * node then reads that entry); otherwise null for a tenant with no entry (it has no data in the log yet).
+   *
+   * An entry never changes once made, so any replica that holds it answers right (the KV's direct get, which works
+   * while the bucket elects a leader); but a replica that has not stored it yet answers none, so "none" is asked again
+   * of the bucket's stream leader. A tenant's write sent to another shard than its placement (the directory's, as it
+   * once was on a "none" from a lagging replica) is applied in another order on each node (issue #16: two copies of
+   * one retried write, one per shard, left the nodes with different documents). With `create`, an entry that cannot
+   * be read after a create that failed is CLUSTER_UNAVAILABLE, never a guess.
    */
   async shardOfTenant(tenantId: string, create: boolean): Promise<number | null> {
     const cached = this.#tenantShards.get(tenantId);
     if (cached !== undefined) return cached;
+    if (!this.#placement || !this.#jsm) throw new Error('the log is not open');
     const kv = this.#placement;
-    if (!kv) throw new Error('the log is not open');
+    const jsm = this.#jsm;
     const key = placementKey(tenantId);
     const read = async () => {
-      const entry = await kv.get(key);
-      return entry?.operation === 'PUT' ? Number(entry.string()) : null;
+      const replica = await kv.get(key).catch(() => null);
+      if (replica?.operation === 'PUT') return Number(replica.string());
+      const stored = await jsm.streams.getMessage(`KV_${shardsBucket}`, { last_by_subj: `$KV.${shardsBucket}.${key}` });
+      // A KV delete or purge leaves a marker with this header; GoDB never removes a placement.
+      return stored && !stored.header?.get('KV-Operation') ? Number(stored.string()) : null;
     };
     try {
       let shard = await read();
@@ -357,7 +376,11 @@ export class NatsLog implements OperationLog, ClusterReads {
         shard = await kv.create(key, String(proposal)).then(
           () => proposal,
           // Another node fixed it first (or the create was stored and its answer lost): its entry stands.
-          async () => read(),
+          async (error: unknown) => {
+            const found = await read();
+            if (found === null) throw error;
+            return found;
+          },
         );
       }
       if (shard === null) return null;
@@ -521,9 +544,10 @@ export class NatsLog implements OperationLog, ClusterReads {
     const refusing = this.#servers?.refusal();
     if (refusing) throw createError('CLUSTER_NOT_DURABLE', { reason: refusing.reason });
     const home = homeOf(op);
-    const shard = this.#shard(
-      'directory' in home ? directoryShard : ((await this.shardOfTenant(home.tenantId, true)) ?? directoryShard),
-    );
+    const tenantShard = 'directory' in home ? directoryShard : await this.shardOfTenant(home.tenantId, true);
+    // Never reached: with `create`, a tenant's shard is read or made, or the call fails.
+    if (tenantShard === null) throw new Error("the tenant's shard is not fixed");
+    const shard = this.#shard(tenantShard);
     const kept = this.#outcomes.get(op.id);
     let waiter: ((outcome: Outcome) => void) | null = null;
     const outcome =
@@ -581,6 +605,10 @@ export class NatsLog implements OperationLog, ClusterReads {
     }
     const settled = await this.#settled(outcome, shard, seq, forget);
     if ('error' in settled) throw settled.error;
+    // A new tenant's shard is fixed now, at best: its first write then needs any replica of the bucket, not the
+    // leader a create needs (its first write fixes it otherwise).
+    if (op.kind === 'create-user' && op.register)
+      void this.shardOfTenant(op.user.tenantId, true).catch(() => undefined);
     return settled.value;
   }
 
@@ -725,7 +753,15 @@ export class NatsLog implements OperationLog, ClusterReads {
    * nothing of it was applied for two checks in a row, its consumer is stopped, and #start makes a new one.
    */
   async #watch(): Promise<void> {
-    if (this.#watchBusy || this.#closed) return;
+    if (this.#closed) return;
+    // A shard this node knows to be ahead of it (a write it published, a pending count) that applied nothing since
+    // the last check is read from its leader: decided without asking JetStream, which may take a while to answer now.
+    for (const shard of this.#shards) {
+      const behind = shard.applied < shard.known && shard.applied === shard.watched.seen;
+      shard.watched.seen = shard.applied;
+      if (behind && !shard.halted && shard.waitingFor === null && !shard.reading) void this.#readFromLeader(shard);
+    }
+    if (this.#watchBusy) return;
     this.#watchBusy = true;
     try {
       // Each stream from its own leader, so that a shard whose leader answers is checked while another's elects one
@@ -781,22 +817,15 @@ export class NatsLog implements OperationLog, ClusterReads {
     for await (const message of messages) {
       if (this.#closed) return;
       shard.known = Math.max(shard.known, message.seq + message.info.pending);
-      if (message.seq <= shard.applied) continue;
-      if (message.seq > shard.applied + 1) {
-        this.#truncatedPast(shard, message.seq);
-        messages.stop();
-        return;
-      }
-      // The ordering rule across shards (operation-shard.ts): wait until the directory holds what this was decided on.
-      const after = Number(message.headers?.get(afterHeader) || 0);
-      const directory = this.#shard(directoryShard);
-      if (shard !== directory && after > directory.applied) {
-        shard.waitingFor = after;
-        const reached = await this.#reached(directory, after, this.#closing.signal);
-        shard.waitingFor = null;
-        if (!reached) return;
-      }
-      if (!(await this.#apply(shard, message.seq, decodeOperation(message.data)))) {
+      const next = await this.#inTurn(shard, async () => {
+        if (message.seq <= shard.applied) return true;
+        if (message.seq > shard.applied + 1) {
+          this.#truncatedPast(shard, message.seq);
+          return false;
+        }
+        return this.#applyStored(shard, message.seq, message.headers, message.data);
+      });
+      if (!next) {
         // Never past an operation this node could not apply: the consumer stops, and #start makes a new one from
         // that same operation after a pause, until it applies (the disk has room again).
         messages.stop();
@@ -808,6 +837,68 @@ export class NatsLog implements OperationLog, ClusterReads {
       // JetStream requests (opening the KV buckets and object stores at start, lease renewals, progress reports)
       // timed out with their answers unread, and /healthz did not answer (bench:cluster's catch-up, issue #17).
       await nextTurn();
+    }
+  }
+
+  /**
+   * Applies the operation stored at `seq` of `shard`, the next this node applies, once the directory holds what it
+   * was decided on (the ordering rule across shards, operation-shard.ts). False when it was not applied: it failed
+   * here (the shard is halted), or the log is closing.
+   */
+  async #applyStored(
+    shard: Shard,
+    seq: number,
+    stored: { get(name: string): string } | undefined,
+    data: Uint8Array,
+  ): Promise<boolean> {
+    const after = Number(stored?.get(afterHeader) || 0);
+    const directory = this.#shard(directoryShard);
+    if (shard !== directory && after > directory.applied) {
+      shard.waitingFor = after;
+      const reached = await this.#reached(directory, after, this.#closing.signal);
+      shard.waitingFor = null;
+      if (!reached) return false;
+    }
+    return this.#apply(shard, seq, decodeOperation(data));
+  }
+
+  /** Runs `work` once the shard's previous operation is applied: the consumer and the leader reads take turns. */
+  #inTurn<T>(shard: Shard, work: () => Promise<T>): Promise<T> {
+    const run = shard.turn.then(work);
+    shard.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * While a shard's consumer delivers nothing (its NATS server died, and JetStream cannot make a new one until the
+   * meta leader answers, which the same death may have taken away: its election took over 20 s on a loaded
+   * machine), what this node knows the stream holds past it is read one operation at a time from the stream's own
+   * leader, which answers as soon as the stream has one (writes are being acknowledged). Without it, a write taken
+   * by this node was stored but not applied here, and answered 503 CLUSTER_LAGGING, until a consumer could be made
+   * again (issue #16). At most {@link leaderReadsPerTurn} operations per check: a consumer is much faster for a
+   * backlog, and the watchdog stops a silent one (see #watch).
+   */
+  async #readFromLeader(shard: Shard): Promise<void> {
+    const jsm = this.#jsm;
+    if (!jsm) return;
+    shard.reading = true;
+    try {
+      for (let read = 0; read < leaderReadsPerTurn && !this.#closed && shard.applied < shard.known; read += 1) {
+        const seq = shard.applied + 1;
+        const stored = await jsm.streams.getMessage(shard.stream, { seq });
+        // Gone: the shard was truncated past this node (the watchdog sees to it from the stream's bounds).
+        if (!stored) return;
+        const next = await this.#inTurn(shard, async () =>
+          // The consumer applied it meanwhile: the next one.
+          shard.applied >= seq ? true : this.#applyStored(shard, seq, stored.header, stored.data),
+        );
+        if (!next) return;
+        await nextTurn();
+      }
+    } catch {
+      // The stream has no leader yet: the next check tries again.
+    } finally {
+      shard.reading = false;
     }
   }
 

@@ -25,6 +25,11 @@ export interface NatsCluster {
   kill(i: number): Promise<void>;
   /** Starts node `i` again on the same ports and store, and waits until it serves JetStream. */
   restart(i: number): Promise<void>;
+  /**
+   * The node that leads JetStream's metadata now (it makes consumers and streams), as a running node reports it: the
+   * hardest of the three to lose, since consumers cannot be made until another is elected.
+   */
+  metaLeader(): Promise<number>;
   /** Everything the servers logged, for a failing test to print. */
   logs(): string;
   /** Stops node `i` gracefully and waits until it exited; without `i`, stops every node and removes the folder. */
@@ -85,16 +90,21 @@ async function healthy(node: Node): Promise<boolean> {
   }
 }
 
-/** True when some node reports a JetStream meta leader (the cluster can create streams). */
-async function metaLeader(node: Node): Promise<boolean> {
+/** The name of the JetStream meta leader `node` knows of, or null (none elected, or the node does not answer). */
+async function metaLeaderOf(node: Node): Promise<string | null> {
   try {
     const response = await fetch(`http://127.0.0.1:${node.monitor}/jsz`);
-    if (!response.ok) return false;
+    if (!response.ok) return null;
     const body = (await response.json()) as { meta_cluster?: { leader?: string } };
-    return Boolean(body.meta_cluster?.leader);
+    return body.meta_cluster?.leader || null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** True when some node reports a JetStream meta leader (the cluster can create streams). */
+async function metaLeader(node: Node): Promise<boolean> {
+  return (await metaLeaderOf(node)) !== null;
 }
 
 /**
@@ -219,6 +229,14 @@ async function startOnce(size: number): Promise<NatsCluster> {
       await signal(nodeAt(i), 'SIGTERM');
     },
     kill: (i) => signal(nodeAt(i), 'SIGKILL'),
+    async metaLeader() {
+      for (const node of nodes.filter((n) => n.child)) {
+        const name = await metaLeaderOf(node);
+        const index = nodes.findIndex((n) => n.name === name);
+        if (index >= 0) return index;
+      }
+      throw new Error('no NATS node reports a JetStream meta leader');
+    },
     async restart(i) {
       const node = nodeAt(i);
       await signal(node, 'SIGTERM');

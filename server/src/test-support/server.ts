@@ -74,7 +74,8 @@ export async function startTestServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-test-'));
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    // GODB_TEST_LOG_LEVEL=info prints a failing test's server logs (the cluster tests' timelines).
+    LOG_LEVEL: process.env.GODB_TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
     // The suite logs in far more often than a person would, and its fuzz test fails logins on purpose.
