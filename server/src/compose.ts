@@ -356,6 +356,7 @@ export async function createServer(
           ...counters.opened,
           checkpoints: counters.checkpoints,
           evictions: counters.evictions,
+          unreadable: counters.unreadable,
           lag: engine.vectors.lag(),
         },
         textIndexes: engine.text.counters(),

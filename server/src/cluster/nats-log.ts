@@ -111,9 +111,13 @@ interface Shard {
   known: number;
   messages: ConsumerMessages | null;
   /** Checks that the consumer makes progress while the stream is ahead (see #watch). */
-  watched: { applied: number; stalls: number; seen: number };
+  watched: { delivered: number; stalls: number; seen: number };
+  /** The last sequence the consumer delivered (a new one starts at `applied`): how #watch tells a silent one. */
+  delivered: number;
   /** Set while operations are read from the stream's leader (see #readFromLeader). */
   reading: boolean;
+  /** Set while an operation of this shard is being applied (its prepare may take long: a snapshot's download). */
+  applying: boolean;
   /** The last operation applied or being applied: one at a time, from the consumer or from the leader. */
   turn: Promise<unknown>;
   /** Set while an operation failed here for a local reason: the consumer stopped before it, and retries. */
@@ -184,8 +188,10 @@ export class NatsLog implements OperationLog, ClusterReads {
       applied: options.applier.applied(index),
       known: 0,
       messages: null,
-      watched: { applied: -1, stalls: 0, seen: -1 },
+      watched: { delivered: -1, stalls: 0, seen: -1 },
+      delivered: options.applier.applied(index),
       reading: false,
+      applying: false,
       turn: Promise.resolve(),
       halted: null,
       waitingFor: null,
@@ -646,6 +652,8 @@ export class NatsLog implements OperationLog, ClusterReads {
     clearTimeout(timer);
     if (!this.#nc.isClosed()) await this.#nc.close();
     await loops;
+    // An operation read from a leader before the close is applied, or not, before the store closes.
+    await Promise.all(this.#shards.map((shard) => shard.turn));
   }
 
   /**
@@ -749,8 +757,10 @@ export class NatsLog implements OperationLog, ClusterReads {
 
   /**
    * The client's own recovery does not cover every failure (a consumer whose server died while the stream elected a
-   * leader has been seen to stay silent without reporting missed heartbeats): when a shard is ahead of this node and
-   * nothing of it was applied for two checks in a row, its consumer is stopped, and #start makes a new one.
+   * leader has been seen to stay silent without reporting missed heartbeats): when a shard's stream holds more than
+   * its consumer delivered, and the consumer delivered nothing for two checks in a row (while no operation of the
+   * shard was being applied), it is stopped, and #start makes a new one. Meanwhile #readFromLeader applies what the
+   * consumer does not deliver.
    */
   async #watch(): Promise<void> {
     if (this.#closed) return;
@@ -759,7 +769,10 @@ export class NatsLog implements OperationLog, ClusterReads {
     for (const shard of this.#shards) {
       const behind = shard.applied < shard.known && shard.applied === shard.watched.seen;
       shard.watched.seen = shard.applied;
-      if (behind && !shard.halted && shard.waitingFor === null && !shard.reading) void this.#readFromLeader(shard);
+      // Not while an operation is being applied (that is progress), halted (#start retries it), or waiting for the
+      // directory shard (what it waits for is read there).
+      const busy = shard.applying || shard.halted !== null || shard.waitingFor !== null || shard.reading;
+      if (behind && !busy) void this.#readFromLeader(shard);
     }
     if (this.#watchBusy) return;
     this.#watchBusy = true;
@@ -778,16 +791,18 @@ export class NatsLog implements OperationLog, ClusterReads {
           this.#truncatedPast(shard, first);
           continue;
         }
-        // A halted shard is behind on purpose (#start retries its operation), and one waiting for the directory
-        // shard is too: a new consumer would change nothing.
-        const stalled = shard.applied < last && shard.applied === shard.watched.applied;
-        shard.watched.stalls = stalled && !shard.halted && shard.waitingFor === null ? shard.watched.stalls + 1 : 0;
-        shard.watched.applied = shard.applied;
+        // A halted shard is behind on purpose (#start retries its operation), one waiting for the directory shard
+        // is too, and one applying a long operation delivers nothing meanwhile: a new consumer would change nothing.
+        // Counted in what the consumer delivered, not what was applied: reads from the leader apply too.
+        const stalled = shard.delivered < last && shard.delivered === shard.watched.delivered;
+        const excused = shard.halted !== null || shard.waitingFor !== null || shard.applying;
+        shard.watched.stalls = stalled && !excused ? shard.watched.stalls + 1 : 0;
+        shard.watched.delivered = shard.delivered;
         if (shard.watched.stalls >= 2) {
           shard.watched.stalls = 0;
           this.#options.logger.error(
-            { shard: shard.index, applied: shard.applied, last },
-            'cluster mode: a log consumer made no progress; making a new one',
+            { shard: shard.index, applied: shard.applied, delivered: shard.delivered, last },
+            'cluster mode: a log consumer delivered nothing; making a new one',
           );
           shard.messages?.stop();
         }
@@ -807,6 +822,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     // Pulls expire every 5 s rather than 30, so missed heartbeats (every 2.5 s) show a dead server in seconds.
     const messages = await consumer.consume({ expires: consumeExpiresMs, max_bytes: consumeMaxBytes });
     shard.messages = messages;
+    shard.delivered = shard.applied;
     if (this.#closed) messages.stop();
     void (async () => {
       for await (const status of messages.status()) {
@@ -817,6 +833,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     for await (const message of messages) {
       if (this.#closed) return;
       shard.known = Math.max(shard.known, message.seq + message.info.pending);
+      shard.delivered = Math.max(shard.delivered, message.seq);
       const next = await this.#inTurn(shard, async () => {
         if (message.seq <= shard.applied) return true;
         if (message.seq > shard.applied + 1) {
@@ -859,7 +876,12 @@ export class NatsLog implements OperationLog, ClusterReads {
       shard.waitingFor = null;
       if (!reached) return false;
     }
-    return this.#apply(shard, seq, decodeOperation(data));
+    shard.applying = true;
+    try {
+      return await this.#apply(shard, seq, decodeOperation(data));
+    } finally {
+      shard.applying = false;
+    }
   }
 
   /** Runs `work` once the shard's previous operation is applied: the consumer and the leader reads take turns. */
@@ -882,17 +904,25 @@ export class NatsLog implements OperationLog, ClusterReads {
     const jsm = this.#jsm;
     if (!jsm) return;
     shard.reading = true;
+    const delivered = shard.delivered;
     try {
-      for (let read = 0; read < leaderReadsPerTurn && !this.#closed && shard.applied < shard.known; read += 1) {
+      for (let read = 0; read < leaderReadsPerTurn && shard.applied < shard.known; read += 1) {
+        // The consumer delivers again: the rest is its.
+        if (this.#closed || shard.delivered > delivered) return;
         const seq = shard.applied + 1;
         const stored = await jsm.streams.getMessage(shard.stream, { seq });
         // Gone: the shard was truncated past this node (the watchdog sees to it from the stream's bounds).
         if (!stored) return;
-        const next = await this.#inTurn(shard, async () =>
+        const next = await this.#inTurn(shard, async () => {
+          if (this.#closed) return false;
           // The consumer applied it meanwhile: the next one.
-          shard.applied >= seq ? true : this.#applyStored(shard, seq, stored.header, stored.data),
-        );
-        if (!next) return;
+          return shard.applied >= seq || this.#applyStored(shard, seq, stored.header, stored.data);
+        });
+        if (!next) {
+          // Failed here: the consumer (silent or not) stops, and #start retries the operation after a pause.
+          if (shard.halted) shard.messages?.stop();
+          return;
+        }
         await nextTurn();
       }
     } catch {
@@ -968,16 +998,20 @@ export class NatsLog implements OperationLog, ClusterReads {
     // An aborted signal fires no more 'abort' events: answer now rather than wait for ever.
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
-      const waiter = { seq, resolve: () => resolve(true) };
-      shard.waiters.push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          shard.waiters = shard.waiters.filter((w) => w !== waiter);
-          resolve(false);
+      const aborted = () => {
+        shard.waiters = shard.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      };
+      // Removed once reached: every wait for the directory shard adds one to the log's closing signal.
+      const waiter = {
+        seq,
+        resolve: () => {
+          signal?.removeEventListener('abort', aborted);
+          resolve(true);
         },
-        { once: true },
-      );
+      };
+      shard.waiters.push(waiter);
+      signal?.addEventListener('abort', aborted, { once: true });
     });
   }
 }

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Index } from 'usearch';
 import { inSlices } from '../in-slices.js';
-import { evict, loadFile } from './index-checkpoints.js';
+import { evict, loadFile, readSpaceFile } from './index-checkpoints.js';
 import { readMeta } from './index-files.js';
 import type { Build, Entry, IndexRegistry } from './index-registry.js';
-import { asIndexed, readIndex } from './usearch-index.js';
+import { asIndexed } from './usearch-index.js';
 import { vectorsPerSlice } from './vector-index-options.js';
 
 // An index brought into memory from the store: built from nothing or caught up from its last checkpoint, in the
@@ -62,7 +62,7 @@ export function startReplay(
     !registry.log.covers(tenantId, space, meta.generation)
   )
     return undefined;
-  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims));
+  const index = readSpaceFile(registry, tenantId, space, meta);
   if (!index) return undefined;
   const removed = registry.log.since(tenantId, space, meta.generation);
   if (removed.length > 0) index.remove(BigUint64Array.from(removed, (k) => BigInt(k)));

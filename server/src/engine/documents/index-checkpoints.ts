@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import type { Index } from 'usearch';
 import { join } from 'node:path';
 import { writeDurably } from '../storage/durable-files.js';
-import { readMeta, writeMeta } from './index-files.js';
+import { fileCheck, readMeta, writeMeta, type FileCheck, type IndexMeta } from './index-files.js';
 import type { Entry, IndexRegistry } from './index-registry.js';
 import { settle } from './tail-indexing.js';
 import { readIndex } from './usearch-index.js';
@@ -21,7 +22,12 @@ export function save(registry: IndexRegistry, tenantId: string, space: string, e
   // The index first, then its metadata: a crash between the two leaves the older metadata beside the newer
   // index, and replaying from the older checkpoint onto it is harmless (removing a key twice changes nothing,
   // and a vector already in the index is not added again).
-  writeDurably(files.index, (tmp) => entry.index.save(tmp));
+  let check: FileCheck | undefined;
+  writeDurably(files.index, (tmp) => {
+    entry.index.save(tmp);
+    // Read back while the page cache holds it (~0.3 s per GB): the next load checks the file against it.
+    check = fileCheck(tmp);
+  });
   // The generation the graph reflects: while the index is behind (a tail waiting), an older one, so the next
   // start catches the file up from the store instead of taking it as current.
   writeMeta(files.meta, {
@@ -29,6 +35,7 @@ export function save(registry: IndexRegistry, tenantId: string, space: string, e
     dims: entry.dims,
     count: entry.index.size(),
     through: entry.through,
+    ...check,
   });
   registry.log.prune(tenantId, space, entry.indexedGeneration);
   entry.dirty = 0;
@@ -105,6 +112,28 @@ export function evict(registry: IndexRegistry, keep: string): void {
 }
 
 /**
+ * The index in a space's file, checked against its metadata; undefined when there is none or it is unreadable (a
+ * file that differs from what was saved, or that usearch cannot load: counted in `unreadable`, removed with its
+ * metadata, and the space is built from the store).
+ */
+export function readSpaceFile(
+  registry: IndexRegistry,
+  tenantId: string,
+  space: string,
+  meta: IndexMeta,
+): Index | undefined {
+  const files = registry.files(tenantId, space);
+  if (!files) return undefined;
+  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims), meta);
+  if (index !== 'unreadable') return index;
+  // Never tried again: the space is built from the store, and its next save writes both anew.
+  rmSync(files.meta, { force: true });
+  rmSync(files.index, { force: true });
+  registry.unreadable += 1;
+  return undefined;
+}
+
+/**
  * The index from its file when the file is current — recorded at `generation`, the store's by default, and of
  * `dims` dimensions when given; undefined otherwise.
  */
@@ -123,7 +152,7 @@ export function loadFile(
   if (!files) return undefined;
   const meta = readMeta(files.meta);
   if (!meta || meta.generation !== generation || (dims !== undefined && meta.dims !== dims)) return undefined;
-  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims));
+  const index = readSpaceFile(registry, tenantId, space, meta);
   if (!index) return undefined;
   const entry = registry.entry(tenantId, space, {
     index,

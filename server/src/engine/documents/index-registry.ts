@@ -81,6 +81,8 @@ export class IndexRegistry {
   readonly log: RemovalLog;
   readonly store: SpaceVectors;
   readonly opened: Record<OpenedHow, number> = { file: 0, replay: 0, rebuild: 0 };
+  /** Index files found unreadable since start (they differ from what was saved): replayed or rebuilt instead. */
+  unreadable = 0;
   checkpoints = 0;
   evictions = 0;
   uses = 0;

@@ -35,6 +35,7 @@ export interface VectorCounters {
   readonly opened: Readonly<Record<OpenedHow, number>>;
   readonly checkpoints: number;
   readonly evictions: number;
+  readonly unreadable: number;
 }
 
 /** State, size and memory of the index of a space, without loading it. */
@@ -89,5 +90,10 @@ export function loadingOf(registry: IndexRegistry): LoadingIndex[] {
 
 /** How the indexes came into memory since start, checkpoints written and evictions. */
 export function countersOf(registry: IndexRegistry): VectorCounters {
-  return { opened: { ...registry.opened }, checkpoints: registry.checkpoints, evictions: registry.evictions };
+  return {
+    opened: { ...registry.opened },
+    checkpoints: registry.checkpoints,
+    evictions: registry.evictions,
+    unreadable: registry.unreadable,
+  };
 }

@@ -3,7 +3,7 @@
 // soft deletes and purges), a query that cannot wait answers 503 INDEX_LOADING rather than an empty result, and
 // indexes beyond their memory budget leave memory and come back from their files with the same answers.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -144,6 +144,48 @@ describe('a restart after a crash', () => {
       assert.deepEqual(engine.vectors.loading(), []);
     } finally {
       await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never loads an index file whose bytes changed on disk: it is counted unreadable, removed and rebuilt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-index-checksum-'));
+    const vectors = randomVectors(2200, 15);
+    const saved = openTestEngine(dir, model);
+    write(saved, vectors, 0);
+    saved.vectors.size(tenantA, model, dims);
+    await saved.close(); // saved cleanly: the file is current
+    const base = join(dir, 'vectors', encodeURIComponent(tenantA), model);
+    const meta = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as { bytes: number; crc32: number };
+    assert.ok(meta.bytes > 0 && Number.isInteger(meta.crc32), 'the metadata records the length and CRC-32');
+    // One bit flipped in the middle of the graph: same length, every other byte as saved.
+    const fd = openSync(`${base}.usearch`, 'r+');
+    const byte = Buffer.alloc(1);
+    const at = Math.floor(meta.bytes / 2);
+    readSync(fd, byte, 0, 1, at);
+    byte[0] = byte[0]! ^ 0x10;
+    writeSync(fd, byte, 0, 1, at);
+    closeSync(fd);
+
+    const engine = openTestEngine(dir, model);
+    try {
+      await engine.vectors.ready(tenantA, model, dims);
+      const counters = engine.vectors.counters();
+      assert.equal(counters.unreadable, 1);
+      assert.deepEqual(counters.opened, { file: 0, replay: 0, rebuild: 1 }, 'built from the store, not loaded');
+      assert.equal(engine.vectors.size(tenantA, model, dims), 2200);
+      for (const i of [0, 700, 2199]) assert.equal((await top(engine, vectors[i]!))[0], `v${i}`);
+    } finally {
+      await engine.close();
+    }
+    assert.ok(existsSync(`${base}.usearch`), 'saved again at close');
+    const again = openTestEngine(dir, model);
+    try {
+      await again.vectors.ready(tenantA, model, dims);
+      assert.deepEqual(again.vectors.counters().opened, { file: 1, replay: 0, rebuild: 0 });
+      assert.equal(again.vectors.counters().unreadable, 0);
+    } finally {
+      await again.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

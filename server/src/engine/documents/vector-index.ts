@@ -314,8 +314,9 @@ export class VectorIndexes {
       return;
     }
     save(registry, tenantId, space, entry);
+    // Just written (and checked as it was): not read back a second time for its checksum.
     const index = readIndex(files.index, () => registry.newIndex(tenantId, space, entry.dims));
-    if (index) entry.index = index;
+    if (index && index !== 'unreadable') entry.index = index;
     else registry.entries.delete(key); // the file cannot be read back: the next query loads or rebuilds it
   }
 

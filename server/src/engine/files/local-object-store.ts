@@ -41,15 +41,28 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, body: Buffer | Readable): Promise<void> {
     const target = this.#path(key);
-    const partial = join(dirname(target), `.${randomUUID()}.partial`);
+    // Written at the root, which a delete never removes: in the object's own folder, a delete of that folder's last
+    // other object could remove it between the folder's creation and the write (ENOENT, the put lost).
+    const partial = join(this.location, `.${randomUUID()}.partial`);
     try {
-      await mkdir(dirname(target), { recursive: true });
+      await mkdir(this.location, { recursive: true });
       if (Buffer.isBuffer(body)) await writeFile(partial, body);
       else await pipeline(body, createWriteStream(partial));
       // On the disk before it is named, and named durably before the caller records the key (a row committed
       // after a power cut must not name a file that is missing or empty).
       await syncFile(partial);
-      await rename(partial, target);
+      // The folder again if a delete removed it, emptied, between the two steps (the partial is ours alone).
+      for (let attempt = 1; ; attempt += 1) {
+        await mkdir(dirname(target), { recursive: true });
+        const moved = await rename(partial, target).then(
+          () => true,
+          (error: unknown) => {
+            if (!isMissing(error) || attempt >= 5) throw error;
+            return false;
+          },
+        );
+        if (moved) break;
+      }
       await syncFoldersUpTo(dirname(target), dirname(this.location));
     } catch (error) {
       await rm(partial, { force: true });

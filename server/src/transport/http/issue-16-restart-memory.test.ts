@@ -25,7 +25,7 @@ describe('restart and memory (issue #16)', () => {
     assert.deepEqual(await res.json(), {
       status: 'ready',
       loading: [],
-      vector_indexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
+      vector_indexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, unreadable: 0, lag: 0 },
       text_indexes: { checkpoint: 0, rebuild: 0, saves: 0, unreadable: 0 },
     });
   });

@@ -14,13 +14,17 @@ export interface NodeStatus {
     readonly done: number;
     readonly total: number;
   }[];
-  /** Since start: indexes opened from a current file, replayed from a checkpoint, rebuilt; saves; evictions. */
+  /**
+   * Since start: indexes opened from a current file, replayed from a checkpoint, rebuilt; saves; evictions; files
+   * found unreadable (they differ from what was saved: replayed or rebuilt instead).
+   */
   readonly vectorIndexes: {
     readonly file: number;
     readonly replay: number;
     readonly rebuild: number;
     readonly checkpoints: number;
     readonly evictions: number;
+    readonly unreadable: number;
     /** Now: vectors stored but not in their HNSW graphs yet (searched exactly meanwhile), over every index. */
     readonly lag: number;
   };
@@ -76,7 +80,7 @@ export interface ClusterStatus {
 
 export const emptyStatus = (): NodeStatus => ({
   loading: [],
-  vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, lag: 0 },
+  vectorIndexes: { file: 0, replay: 0, rebuild: 0, checkpoints: 0, evictions: 0, unreadable: 0, lag: 0 },
   textIndexes: { checkpoint: 0, rebuild: 0, saves: 0, unreadable: 0 },
   memory: () => [],
 });
@@ -159,6 +163,17 @@ export function createMetrics(sources: MetricSources) {
     registers: [registry],
     collect() {
       this.set(sources.status().vectorIndexes.evictions);
+    },
+  });
+  new Gauge({
+    name: 'godb_index_files_unreadable',
+    help: 'Index files found unreadable since start (a vector index file whose length or CRC-32 differs from what was saved, a text checkpoint that fails its checksum): built from the store instead.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      const status = sources.status();
+      this.set({ kind: 'vector_index' }, status.vectorIndexes.unreadable);
+      this.set({ kind: 'text_index' }, status.textIndexes.unreadable);
     },
   });
   new Gauge({

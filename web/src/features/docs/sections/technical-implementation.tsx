@@ -8,8 +8,8 @@ export default function TechnicalImplementation() {
         the server and checks). Migrations run in order and are recorded in <code>PRAGMA user_version</code>. Files
         outside SQLite — uploaded files, index checkpoints, a restored node&apos;s files, the generated JWT secret — are
         written to a temporary name, fsynced, renamed, and their folder fsynced, so a committed row never names a file a
-        power cut took; a text index checkpoint also ends with a CRC-32, and one whose bytes changed is rebuilt from the
-        store rather than read.
+        power cut took; a text index checkpoint ends with a CRC-32 and a vector index file&apos;s length and CRC-32 are
+        recorded beside it, so an index file whose bytes changed on disk is rebuilt from the store rather than read.
       </p>
       <h2>Indexes</h2>
       <ul>
