@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { Index } from 'usearch';
 import { join } from 'node:path';
 import { writeDurably } from '../storage/durable-files.js';
-import { fileCheck, readMeta, writeMeta, type FileCheck, type IndexMeta } from './index-files.js';
+import {
+  fileCheck,
+  matchingCheck,
+  readMeta,
+  removeTemporary,
+  writeMeta,
+  type FileCheck,
+  type IndexMeta,
+} from './index-files.js';
 import type { Entry, IndexRegistry } from './index-registry.js';
 import { settle } from './tail-indexing.js';
 import { readIndex } from './usearch-index.js';
@@ -21,12 +29,15 @@ export function save(registry: IndexRegistry, tenantId: string, space: string, e
   mkdirSync(join(files.index, '..'), { recursive: true });
   // The index first, then its metadata: a crash between the two leaves the older metadata beside the newer
   // index, and replaying from the older checkpoint onto it is harmless (removing a key twice changes nothing,
-  // and a vector already in the index is not added again).
+  // and a vector already in the index is not added again). So that older metadata accepts the newer file's check
+  // too, written before the rename: the file beside it always passes the check at the next load.
+  const previous = readMeta(files.meta);
   let check: FileCheck | undefined;
   writeDurably(files.index, (tmp) => {
     entry.index.save(tmp);
     // Read back while the page cache holds it (~0.3 s per GB): the next load checks the file against it.
     check = fileCheck(tmp);
+    if (previous) writeMeta(files.meta, { ...previous, next: check });
   });
   // The generation the graph reflects: while the index is behind (a tail waiting), an older one, so the next
   // start catches the file up from the store instead of taking it as current.
@@ -112,9 +123,9 @@ export function evict(registry: IndexRegistry, keep: string): void {
 }
 
 /**
- * The index in a space's file, checked against its metadata; undefined when there is none or it is unreadable (a
- * file that differs from what was saved, or that usearch cannot load: counted in `unreadable`, removed with its
- * metadata, and the space is built from the store).
+ * The index in a space's file, checked against its metadata; undefined when there is none, it cannot be read now,
+ * or it is unreadable (a file that differs from what was saved: counted in `unreadable`, removed with its metadata,
+ * and the space is built from the store).
  */
 export function readSpaceFile(
   registry: IndexRegistry,
@@ -124,13 +135,30 @@ export function readSpaceFile(
 ): Index | undefined {
   const files = registry.files(tenantId, space);
   if (!files) return undefined;
-  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims), meta);
-  if (index !== 'unreadable') return index;
-  // Never tried again: the space is built from the store, and its next save writes both anew.
-  rmSync(files.meta, { force: true });
-  rmSync(files.index, { force: true });
-  registry.unreadable += 1;
-  return undefined;
+  removeTemporary(files.index);
+  if (!existsSync(files.index)) return undefined;
+  let matched: ReturnType<typeof matchingCheck>;
+  try {
+    matched = matchingCheck(files.index, meta);
+  } catch {
+    return undefined; // cannot be read now (EMFILE, EIO): kept, and the space is built from the store meanwhile
+  }
+  if (matched === null) {
+    // Never tried again: the space is built from the store, and its next save writes both anew.
+    rmSync(files.meta, { force: true });
+    rmSync(files.index, { force: true });
+    registry.unreadable += 1;
+    return undefined;
+  }
+  const index = readIndex(files.index, () => registry.newIndex(tenantId, space, meta.dims));
+  // The file a save renamed into place before a crash kept it from writing its metadata: the metadata names it
+  // from now on (still at the older generation, so the writes since are replayed), and the next save's `next` is
+  // added beside the file that is really there.
+  if (index && typeof matched === 'object' && matched === meta.next) {
+    const { next: _renamed, ...rest } = meta;
+    writeMeta(files.meta, { ...rest, ...matched });
+  }
+  return index;
 }
 
 /**

@@ -15,6 +15,11 @@ export interface IndexMeta {
   /** The index file's length and CRC-32, checked before it is loaded (absent from files saved before they were). */
   readonly bytes?: number;
   readonly crc32?: number;
+  /**
+   * The check of the file a save is about to rename into place, written before it (see save): a crash between the
+   * index's rename and its metadata's leaves the newer file beside this metadata, which accepts it.
+   */
+  readonly next?: FileCheck;
 }
 
 /** A file's length and CRC-32 (zlib's). */
@@ -35,6 +40,8 @@ export function readMeta(path: string): IndexMeta | undefined {
       count: meta.count ?? 0,
       ...(typeof meta.through === 'number' && { through: meta.through }),
       ...(typeof meta.bytes === 'number' && typeof meta.crc32 === 'number' && { bytes: meta.bytes, crc32: meta.crc32 }),
+      ...(typeof meta.next?.bytes === 'number' &&
+        typeof meta.next.crc32 === 'number' && { next: { bytes: meta.next.bytes, crc32: meta.next.crc32 } }),
     };
   } catch {
     return undefined;
@@ -63,14 +70,20 @@ export function fileCheck(path: string): FileCheck {
 }
 
 /**
- * True when the file at `path` has the length and CRC-32 its metadata recorded, or the metadata recorded none. usearch
- * loads a file whose bytes changed on disk without complaint and answers wrong neighbours from it, or aborts the
- * process: a file that differs is never loaded.
+ * Which check its metadata records the file at `path` has: the saved file's, or `next`, the one a save was renaming
+ * into place; `unchecked` when the metadata records none (saved before checksums); null when neither (the file's
+ * bytes changed on disk). usearch loads such a file without complaint and answers wrong neighbours from it, or aborts
+ * the process: it is never loaded. Throws when the file cannot be read.
  */
-export function matchesCheck(path: string, meta: IndexMeta): boolean {
-  if (meta.bytes === undefined || meta.crc32 === undefined) return true;
-  if (statSync(path).size !== meta.bytes) return false;
-  return fileCheck(path).crc32 === meta.crc32;
+export function matchingCheck(path: string, meta: IndexMeta): FileCheck | 'unchecked' | null {
+  if (meta.bytes === undefined || meta.crc32 === undefined) return 'unchecked';
+  const size = statSync(path).size;
+  const expected = [{ bytes: meta.bytes, crc32: meta.crc32 }, ...(meta.next ? [meta.next] : [])].filter(
+    (check) => check.bytes === size,
+  );
+  if (expected.length === 0) return null;
+  const { crc32: actual } = fileCheck(path);
+  return expected.find((check) => check.crc32 === actual) ?? null;
 }
 
 /** Leftovers of a save that a crash interrupted: never trusted, removed before a load. */

@@ -3,7 +3,18 @@
 // soft deletes and purges), a query that cannot wait answers 503 INDEX_LOADING rather than an empty result, and
 // indexes beyond their memory budget leave memory and come back from their files with the same answers.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync, closeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -186,6 +197,46 @@ describe('a restart after a crash', () => {
       assert.equal(again.vectors.counters().unreadable, 0);
     } finally {
       await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replays the file a save renamed into place when a crash kept it from writing the metadata', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'godb-index-next-'));
+    const vectors = randomVectors(2300, 16);
+    const saved = openTestEngine(dir, model);
+    write(saved, vectors.slice(0, 2100), 0);
+    saved.vectors.size(tenantA, model, dims);
+    saved.vectors.saveAll();
+    const base = join(dir, 'vectors', encodeURIComponent(tenantA), model);
+    const older = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as { generation: number };
+    write(saved, vectors.slice(2100), 2100);
+    saved.vectors.saveAll();
+    const newer = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as { bytes: number; crc32: number };
+    await crash(saved);
+    // What a crash between the index's rename and its metadata's leaves: the newer file beside the older metadata,
+    // which a save writes with the newer file's check as `next` before the rename, and the removal log not yet
+    // pruned (the prune comes after the metadata).
+    writeFileSync(`${base}.meta.json`, JSON.stringify({ ...older, next: { bytes: newer.bytes, crc32: newer.crc32 } }));
+    const db = new Database(join(dir, 'godb.sqlite'));
+    db.prepare('UPDATE vector_generations SET logged_from = ? WHERE tenant_id = ?').run(older.generation, tenantA);
+    db.close();
+
+    const engine = openTestEngine(dir, model);
+    try {
+      await engine.vectors.ready(tenantA, model, dims);
+      assert.equal(engine.vectors.counters().unreadable, 0, 'the file beside the metadata passes its check');
+      assert.deepEqual(engine.vectors.counters().opened, { file: 0, replay: 1, rebuild: 0 });
+      assert.equal(engine.vectors.size(tenantA, model, dims), 2300);
+      assert.equal((await top(engine, vectors[2200]!))[0], 'v2200');
+      const meta = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(
+        [meta.generation, meta.bytes, meta.crc32, meta.next],
+        [older.generation, newer.bytes, newer.crc32, undefined],
+        'the metadata names the file that is there, still at the older generation',
+      );
+    } finally {
+      await engine.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import type { SpaceSettings } from '../collections/vector-space.js';
-import { matchesCheck, removeTemporary, type IndexMeta } from './index-files.js';
+import { removeTemporary } from './index-files.js';
 
 /** HNSW parameters used when a space's settings give none (model spaces of the engine's defaults). */
 export interface HnswDefaults {
@@ -47,19 +47,18 @@ export function newIndex(settings: SpaceSettings | undefined, defaults: HnswDefa
 }
 
 /**
- * An index file read into a new index made by `make`: undefined when there is none, `unreadable` when it differs from
- * what its metadata `meta` recorded (length and CRC-32) or usearch cannot load it (such a file is never trusted).
+ * An index file read into a new index made by `make`; undefined when there is none or it cannot be read (checked
+ * against its metadata's checksum first: see readSpaceFile).
  */
-export function readIndex(path: string, make: () => Index, meta?: IndexMeta): Index | 'unreadable' | undefined {
+export function readIndex(path: string, make: () => Index): Index | undefined {
   removeTemporary(path);
   if (!existsSync(path)) return undefined;
   try {
-    if (meta && !matchesCheck(path, meta)) return 'unreadable';
     const index = make();
     index.load(path);
     return index;
   } catch {
-    return 'unreadable';
+    return undefined;
   }
 }
 

@@ -314,9 +314,9 @@ export class VectorIndexes {
       return;
     }
     save(registry, tenantId, space, entry);
-    // Just written (and checked as it was): not read back a second time for its checksum.
+    // Just written (and its checksum taken as it was): not read back a second time for it.
     const index = readIndex(files.index, () => registry.newIndex(tenantId, space, entry.dims));
-    if (index && index !== 'unreadable') entry.index = index;
+    if (index) entry.index = index;
     else registry.entries.delete(key); // the file cannot be read back: the next query loads or rebuilds it
   }
 
