@@ -25,6 +25,22 @@ export function unitVectors(count: number, seed: number, dims = testDims): Float
 }
 
 /**
+ * `count` random unit vectors of `dims` numbers of which only the first `rank` vary (the rest are 0): the same
+ * neighbours as random `rank`-dimensional vectors. A test that needs an HNSW graph to find each vector's own document
+ * first uses these: among random vectors of 512 dimensions (every distance alike, the graph's hardest case) a search
+ * can miss it, and the graph, built on several threads, differs from run to run (a CI run failed so, once).
+ *
+ * @example const vectors = lowRankVectors(2600, 21);
+ */
+export function lowRankVectors(count: number, seed: number, rank = 16, dims = testDims): Float32Array[] {
+  return unitVectors(count, seed, rank).map((low) => {
+    const vector = new Float32Array(dims);
+    vector.set(low);
+    return vector;
+  });
+}
+
+/**
  * Documents `v<from + i>` owned by `owner` with the given vectors, written through the engine as an import with
  * precomputed embeddings of `model`.
  *
