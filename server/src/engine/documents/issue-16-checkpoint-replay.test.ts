@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { nearestIds, unitVectors, writeVectors } from '../../test-support/vectors.js';
+import { lowRankVectors, nearestIds, writeVectors } from '../../test-support/vectors.js';
 import type { Viewer } from './types.js';
 
 const tenantA = '00000000-0000-4000-8000-0000000000b1';
@@ -29,7 +29,8 @@ const viewerOf = (tenantId: string): Viewer => ({ tenantId, userId: 'owner', gro
 const dims = 512;
 const model = 'use-lite-512';
 
-const randomVectors = (count: number, seed: number) => unitVectors(count, seed, dims);
+// Each search below expects its vector's own document first, through the HNSW graph: see lowRankVectors.
+const randomVectors = (count: number, seed: number) => lowRankVectors(count, seed, 16, dims);
 
 /** Documents `v<from + i>` with the given unit vectors, written through the engine with precomputed embeddings. */
 const write = (engine: Engine, vectors: Float32Array[], from: number, tenantId = tenantA) =>

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { normalised, searchNearest, unitVectors, writeVectors } from '../../test-support/vectors.js';
+import { lowRankVectors, normalised, searchNearest, writeVectors } from '../../test-support/vectors.js';
 import { vectorSearch } from '../search/vector-search.js';
 
 const viewer = { tenantId: '00000000-0000-4000-8000-0000000000a1', userId: 'owner', groups: [] as string[] };
@@ -15,7 +15,8 @@ const model = 'use-lite-512';
 const open = (dataDir: string, vectorCacheBytes?: number): Engine =>
   openTestEngine(dataDir, model, vectorCacheBytes === undefined ? {} : { vectorCacheBytes });
 
-const randomVectors = (count: number, seed: number) => unitVectors(count, seed, dims);
+// Each search below expects its vector's own document first, through the HNSW graph: see lowRankVectors.
+const randomVectors = (count: number, seed: number) => lowRankVectors(count, seed, 16, dims);
 /** Lets the event loop turn until the float32 copies of the test index are complete (background work). */
 async function copiesFilled(engine: Engine): Promise<void> {
   for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
