@@ -83,7 +83,7 @@ const retryPauseMs = 250;
 /** Outcomes of operations (taken by any node) kept for a duplicate publish, a retried request, to answer with. */
 const keptOutcomes = 10_000;
 /** How many operations a shard whose consumer is silent reads from its stream's leader per watchdog check. */
-const leaderReadsPerTurn = 1_000;
+const leaderReadsPerCheck = 1_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
 
@@ -897,7 +897,7 @@ export class NatsLog implements OperationLog, ClusterReads {
    * machine), what this node knows the stream holds past it is read one operation at a time from the stream's own
    * leader, which answers as soon as the stream has one (writes are being acknowledged). Without it, a write taken
    * by this node was stored but not applied here, and answered 503 CLUSTER_LAGGING, until a consumer could be made
-   * again (issue #16). At most {@link leaderReadsPerTurn} operations per check: a consumer is much faster for a
+   * again (issue #16). At most {@link leaderReadsPerCheck} operations per check: a consumer is much faster for a
    * backlog, and the watchdog stops a silent one (see #watch).
    */
   async #readFromLeader(shard: Shard): Promise<void> {
@@ -906,7 +906,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     shard.reading = true;
     const delivered = shard.delivered;
     try {
-      for (let read = 0; read < leaderReadsPerTurn && shard.applied < shard.known; read += 1) {
+      for (let read = 0; read < leaderReadsPerCheck && shard.applied < shard.known; read += 1) {
         // The consumer delivers again: the rest is its.
         if (this.#closed || shard.delivered > delivered) return;
         const seq = shard.applied + 1;

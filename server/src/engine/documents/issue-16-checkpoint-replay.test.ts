@@ -29,9 +29,6 @@ const viewerOf = (tenantId: string): Viewer => ({ tenantId, userId: 'owner', gro
 const dims = 512;
 const model = 'use-lite-512';
 
-// Each search below expects its vector's own document first, through the HNSW graph: see lowRankVectors.
-const randomVectors = (count: number, seed: number) => lowRankVectors(count, seed, 16, dims);
-
 /** Documents `v<from + i>` with the given unit vectors, written through the engine with precomputed embeddings. */
 const write = (engine: Engine, vectors: Float32Array[], from: number, tenantId = tenantA) =>
   writeVectors(engine, viewerOf(tenantId), vectors, from);
@@ -64,7 +61,7 @@ describe('checkpoints of a vector index', () => {
       checkpoint: { writes: 100, intervalMs: 60_000 },
     });
     try {
-      const vectors = randomVectors(2100, 11);
+      const vectors = lowRankVectors(2100, 11);
       write(engine, vectors.slice(0, 2050), 0);
       engine.vectors.size(tenantA, model, dims); // in memory (the build the write started, finished)
       assert.equal(engine.vectors.checkpoint(), 1, '2,050 changed vectors ≥ 100: due at once');
@@ -90,7 +87,7 @@ describe('checkpoints of a vector index', () => {
 describe('a restart after a crash', () => {
   it('loads the last checkpoint and replays the writes after it, instead of rebuilding', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-replay-'));
-    const vectors = randomVectors(2500, 12);
+    const vectors = lowRankVectors(2500, 12);
     const crashed = openTestEngine(dir, model);
     write(crashed, vectors.slice(0, 2100), 0);
     crashed.vectors.size(tenantA, model, dims);
@@ -130,7 +127,7 @@ describe('a restart after a crash', () => {
 
   it('answers INDEX_LOADING (503) with the progress to a query that cannot wait, never an empty result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-index-loading-'));
-    const vectors = randomVectors(2400, 13);
+    const vectors = lowRankVectors(2400, 13);
     const crashed = openTestEngine(dir, model);
     write(crashed, vectors.slice(0, 2100), 0);
     crashed.vectors.size(tenantA, model, dims);
@@ -162,7 +159,7 @@ describe('a restart after a crash', () => {
 
   it('never loads an index file whose bytes changed on disk: it is counted unreadable, removed and rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-index-checksum-'));
-    const vectors = randomVectors(2200, 15);
+    const vectors = lowRankVectors(2200, 15);
     const saved = openTestEngine(dir, model);
     write(saved, vectors, 0);
     saved.vectors.size(tenantA, model, dims);
@@ -204,7 +201,7 @@ describe('a restart after a crash', () => {
 
   it('replays the file a save renamed into place when a crash kept it from writing the metadata', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-index-next-'));
-    const vectors = randomVectors(2300, 16);
+    const vectors = lowRankVectors(2300, 16);
     const saved = openTestEngine(dir, model);
     write(saved, vectors.slice(0, 2100), 0);
     saved.vectors.size(tenantA, model, dims);
@@ -244,7 +241,7 @@ describe('a restart after a crash', () => {
 
   it('rebuilds an index whose file the removal log no longer covers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-replay-uncovered-'));
-    const vectors = randomVectors(2200, 14);
+    const vectors = lowRankVectors(2200, 14);
     const crashed = openTestEngine(dir, model);
     write(crashed, vectors.slice(0, 2100), 0);
     crashed.vectors.size(tenantA, model, dims);
@@ -271,8 +268,8 @@ describe('the vector index memory budget', () => {
     // One index of 2,100 × 512-d f16 vectors is about 2.5 MB: the budget holds one, not two.
     const engine = openTestEngine(dir, model, { vectorIndexBytes: 3 * 1024 * 1024 });
     try {
-      const a = randomVectors(2100, 15);
-      const b = randomVectors(2100, 16);
+      const a = lowRankVectors(2100, 15);
+      const b = lowRankVectors(2100, 16);
       write(engine, a, 0, tenantA);
       assert.equal((await top(engine, a[7]!, tenantA))[0], 'v7');
       // Compared once the graph holds every vector: until then the newest are searched exactly in the index's tail,

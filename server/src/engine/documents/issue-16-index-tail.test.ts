@@ -17,9 +17,6 @@ const viewer = { tenantId: '00000000-0000-4000-8000-0000000000b7', userId: 'owne
 const dims = 512;
 const model = 'use-lite-512';
 
-// Each search below expects its vector's own document first, through the HNSW graph: see lowRankVectors.
-const randomVectors = (count: number, seed: number) => lowRankVectors(count, seed, 16, dims);
-
 const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVectors(engine, viewer, vectors, from);
 
 const top = (engine: Engine, vector: Float32Array) => nearestIds(engine, viewer, vector);
@@ -36,7 +33,7 @@ describe('vectors written during an import (issue #16)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-index-tail-'));
     const engine = openTestEngine(dir, model);
     try {
-      const vectors = randomVectors(2600, 21);
+      const vectors = lowRankVectors(2600, 21);
       const release = engine.documents.deferIndexing();
       write(engine, vectors.slice(0, 1300), 0);
       write(engine, vectors.slice(1300), 1300);
@@ -71,7 +68,7 @@ describe('vectors written during an import (issue #16)', () => {
       clock: { now: () => 0 },
       checkpoint: { writes: 1000, intervalMs: 60_000 },
     });
-    const vectors = randomVectors(7000, 22);
+    const vectors = lowRankVectors(7000, 22);
     let lag = 0;
     try {
       write(engine, vectors.slice(0, 2100), 0);

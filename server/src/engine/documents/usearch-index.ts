@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import type { SpaceSettings } from '../collections/vector-space.js';
-import { removeTemporary } from './index-files.js';
 
 /** HNSW parameters used when a space's settings give none (model spaces of the engine's defaults). */
 export interface HnswDefaults {
@@ -47,12 +45,11 @@ export function newIndex(settings: SpaceSettings | undefined, defaults: HnswDefa
 }
 
 /**
- * An index file read into a new index made by `make`; undefined when there is none or it cannot be read (checked
- * against its metadata's checksum first: see readSpaceFile).
+ * An index file read into a new index made by `make`; undefined when it cannot be read. Callers make sure it is
+ * there and is the file that was saved: readSpaceFile checks it against its metadata's checksum, and a reload reads
+ * the file it has just saved.
  */
 export function readIndex(path: string, make: () => Index): Index | undefined {
-  removeTemporary(path);
-  if (!existsSync(path)) return undefined;
   try {
     const index = make();
     index.load(path);

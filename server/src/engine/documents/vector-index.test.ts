@@ -15,8 +15,6 @@ const model = 'use-lite-512';
 const open = (dataDir: string, vectorCacheBytes?: number): Engine =>
   openTestEngine(dataDir, model, vectorCacheBytes === undefined ? {} : { vectorCacheBytes });
 
-// Each search below expects its vector's own document first, through the HNSW graph: see lowRankVectors.
-const randomVectors = (count: number, seed: number) => lowRankVectors(count, seed, 16, dims);
 /** Lets the event loop turn until the float32 copies of the test index are complete (background work). */
 async function copiesFilled(engine: Engine): Promise<void> {
   for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
@@ -33,7 +31,7 @@ const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVe
 describe('vector index after a crash', () => {
   it('is rebuilt in the background, in slices, keeping writes made meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-vector-index-'));
-    const vectors = randomVectors(2600, 9);
+    const vectors = lowRankVectors(2600, 9);
     const crashed = open(dir);
     write(crashed, vectors, 0);
     // No close(): the index file is never saved, as after kill -9. The next start must rebuild it from the store.
@@ -84,7 +82,7 @@ describe('vector index after a crash', () => {
 describe('float32 copies for exact rescoring', () => {
   it('are filled in the background after a restart, follow writes, and score as the store does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-exact-vectors-'));
-    const vectors = randomVectors(2600, 5);
+    const vectors = lowRankVectors(2600, 5);
     const first = open(dir);
     write(first, vectors, 0);
     first.vectors.size(viewer.tenantId, model, dims);
@@ -122,7 +120,7 @@ describe('float32 copies for exact rescoring', () => {
 
   it('are dropped beyond the memory budget, and searches read the store instead', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-exact-budget-'));
-    const vectors = randomVectors(2100, 6);
+    const vectors = lowRankVectors(2100, 6);
     const engine = open(dir, 1024 * 1024); // 1 MiB: less than 2,100 × 2 KiB
     try {
       write(engine, vectors, 0);
@@ -141,7 +139,7 @@ describe('float32 copies for exact rescoring', () => {
 describe('a write before any query after a restart', () => {
   it('lands in the index file loaded for it, so that file stays current and nothing is rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-vector-write-first-'));
-    const vectors = randomVectors(2100, 7);
+    const vectors = lowRankVectors(2100, 7);
     const meta = () =>
       JSON.parse(
         readFileSync(join(dir, 'vectors', encodeURIComponent(viewer.tenantId), `${model}.meta.json`), 'utf8'),
@@ -183,7 +181,7 @@ describe('the first vectors of a tenant', () => {
     const dir = mkdtempSync(join(tmpdir(), 'godb-vector-first-write-'));
     const engine = open(dir);
     try {
-      const vectors = randomVectors(2100, 8);
+      const vectors = lowRankVectors(2100, 8);
       write(engine, vectors, 0);
       await copiesFilled(engine);
       assert.ok(engine.vectors.exactVectors(viewer.tenantId, model), 'built without a query');
