@@ -9,7 +9,7 @@ export const searchSmart = defineOperation({
   category: 'search',
   summary: 'Routes the query to the best search kind',
   description:
-    'Picks the search for the query: mode auto (default) chooses text, semantic or geo from the query and says which route it took and why; lat, lon, radius and field_name are used only when lat and lon are given.',
+    'Picks the search for the query: mode auto (default) chooses text, semantic or geo from the query and says which route it took and why; lat, lon, radius and field_name are used only when lat and lon are given. A query is required, as the playground marks it, with one exception: a geo search (mode geo, or lat and lon given and the router picks geo) finds what lies within radius of the point, and needs no words.',
   http: { method: 'POST', path: '/api/v1/search/smart', aliases: ['/search/smart'] },
   access: 'user',
   body: SmartSearchRequest,

@@ -42,7 +42,13 @@ export const GraphSearchRequest = Type.Object(
     end_node_id: Type.Optional(Type.String({ maxLength: inputLimits.id })),
     depth,
     limit,
-    query_type: Name({ default: 'shortest_path', description: `One of: ${graphQueryTypes.join(', ')}.` }),
+    query_type: Name({
+      default: 'shortest_path',
+      description:
+        `One of: ${graphQueryTypes.join(', ')}. shortest_path, astar and bellman_ford find the path of least ` +
+        'weight (the sum of its edges’ weights); bidirectional finds the path with the fewest edges, whatever ' +
+        'their weights, and still reports `cost` as that path’s weight sum (`hops` counts its edges).',
+    }),
     edge_type: Name({ default: 'links_to' }),
     centrality_type: Type.Optional(Name({ description: `One of: ${centralityTypes.join(', ')}.` })),
     node_ids: Type.Optional(
@@ -81,7 +87,13 @@ export const GraphResponse = Type.Object({
     Type.Object({ source: Type.String(), target: Type.String(), type: Type.String(), weight: Type.Number() }),
   ),
   path: Type.Optional(Type.Array(Type.String())),
-  cost: Type.Optional(Type.Number({ description: 'Sum of the path’s edge weights (every path query).' })),
+  cost: Type.Optional(
+    Type.Number({
+      description:
+        'Sum of the path’s edge weights (every path query): the least possible for shortest_path, astar and ' +
+        'bellman_ford; for bidirectional, the weight of the path with the fewest edges, which may be more.',
+    }),
+  ),
   hops: Type.Optional(Type.Integer({ description: 'Edges on the path.' })),
   embeddings: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()))),
   time_taken: Type.Number(),

@@ -285,7 +285,10 @@ export const FuzzySearchRequest = Type.Object(
 export const SmartSearchRequest = Type.Object(
   {
     query: Type.Optional(
-      semanticQuery({ description: 'Required unless mode is geo, or lat and lon are given and the router picks geo.' }),
+      semanticQuery({
+        description:
+          'Required (the playground asks for it). Only a geo search may leave it out: mode geo, or lat and lon given and the router picks geo.',
+      }),
     ),
     limit: limit(10),
     mode: Enum(smartModes, { default: 'auto' }),

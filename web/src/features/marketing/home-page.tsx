@@ -60,7 +60,7 @@ export function HomePage() {
           {/* data-snippet: a test runs every shell snippet of the site against a fresh server, as pasted. */}
           <pre className={styles.snippet} aria-label="Example search request" data-snippet="shell">
             <code>
-              {`curl -X POST localhost:8081/api/v1/search/hybrid \\
+              {`curl -s -X POST localhost:8081/api/v1/search/hybrid \\
   -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
   -d '{"query": "boundary layer transition", "alpha": 0.5}'`}
             </code>

@@ -82,7 +82,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
       },
       { h3: 'Cluster design' },
       {
-        p: 'The cluster mode builds on NATS JetStream rather than a home-made consensus protocol: writes are appended to a replicated stream, and every node applies the stream to its embedded store and rebuilds its derived indexes from it. Reads are served locally. This mode is on the roadmap; the embedded mode described above is what ships today.',
+        p: 'Cluster mode, in preview today, builds on NATS JetStream rather than a home-made consensus protocol: every write is appended to a replicated log (shard streams with three replicas on file storage), and every node applies each shard in its order to its own embedded store and rebuilds its derived indexes from it, so a document written on one node is found on all. Reads are served locally; a caller that must see its own write sends back the log position the write answered (X-GoDB-Min-Seq) or asks for a strong read. A node that lost its data restores the newest cluster snapshot and replays the log after it. The single-node embedded mode described above remains the default; the README lists what the preview replicates.',
       },
     ],
   },

@@ -1,5 +1,5 @@
 import { langchainQuickstart, typescriptQuickstart } from './client-quickstarts';
-import { pythonQuickstart } from './python-quickstart';
+import { pythonInstall, pythonQuickstart } from './python-quickstart';
 
 export default function ClientLibraries() {
   return (
@@ -74,6 +74,11 @@ npm install /path/to/godb/clients/typescript`}</code>
         with dots) become GoDB’s <code>{'{ must, should, must_not }'}</code> filters; GoDB’s own filter grammar is
         accepted as it is. Scores are GoDB’s: higher is more similar.
       </p>
+      <pre aria-label="Install the LangChain vector store">
+        <code>{`# not on npm yet: build it in a checkout of GoDB (as for @godb/client) and install it from there, with
+# LangChain's core package beside it (a peer dependency: the store and your chains share one copy)
+npm install /path/to/godb/integrations/langchain /path/to/godb/clients/typescript @langchain/core`}</code>
+      </pre>
       <pre aria-label="LangChain quickstart" data-snippet="typescript">
         <code>{langchainQuickstart}</code>
       </pre>
@@ -91,9 +96,13 @@ npm install /path/to/godb/clients/typescript`}</code>
         typed (<code>TypedDict</code>s generated from the OpenAPI document’s components).
       </p>
       <pre aria-label="Install the Python client">
-        <code>{`# not on PyPI yet: install it from a checkout of GoDB (no dependencies to download)
-pip install ./clients/python`}</code>
+        <code>{pythonInstall}</code>
       </pre>
+      <h3>Quickstart</h3>
+      <p>
+        Save as <code>quickstart.py</code> and run <code>python quickstart.py</code> in that environment against a
+        running server:
+      </p>
       <pre aria-label="Python quickstart" data-snippet="python">
         <code>{pythonQuickstart}</code>
       </pre>

@@ -73,8 +73,9 @@ export default function CoreFeatures() {
         </tbody>
       </table>
       <p>
-        REST and gRPC (SearchService, AdminService, with reflection and health checking) call the same use cases, so
-        they validate, authorize and answer alike.
+        REST and gRPC (SearchService, AdminService and DocumentService, whose client-streaming ImportDocuments takes any
+        number of documents; with reflection and health checking) call the same use cases, so they validate, authorize
+        and answer alike.
       </p>
     </>
   );

@@ -32,7 +32,10 @@ export default function DeploymentGuide() {
         <li>4+ cores</li>
         <li>8GB+ RAM</li>
         <li>SSD</li>
-        <li>Node.js 20 or newer (Linux x64 for the release binary)</li>
+        <li>
+          Node.js 20.19 or newer, 22 recommended (Linux x64 for the release binary): on Node 20, npm warns EBADENGINE
+          for three dependencies that declare Node 22, and they run on 20.19
+        </li>
       </ul>
       <h2>From source</h2>
       <pre>

@@ -21,18 +21,18 @@ npm test                     # the whole suite`}</code>
       {/* data-snippet: a test runs every shell snippet of the site against a fresh server, as pasted. */}
       <pre data-snippet="shell">
         <code>{`# register a tenant and log in
-curl -X POST localhost:8081/auth/register -H 'content-type: application/json' \\
+curl -s -X POST localhost:8081/auth/register -H 'content-type: application/json' \\
   -d '{"email":"ada@example.com","password":"correct horse battery","tenant_id":"6f1c2a3e-8b4d-4c1e-9f7a-2d3b4c5e6f70"}'
 TOKEN=$(curl -s -X POST localhost:8081/auth/login -H 'content-type: application/json' \\
   -d '{"email":"ada@example.com","password":"correct horse battery"}' \\
   | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')
 
 # store a document: it is chunked, embedded and indexed in one write
-curl -X POST localhost:8081/api/v1/documents -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+curl -s -X POST localhost:8081/api/v1/documents -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
   -d '{"title":"Shock waves","content":"Interaction of shock waves with the boundary layer causes separation."}'
 
 # search it by meaning and by words at once
-curl -X POST localhost:8081/api/v1/search/hybrid -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+curl -s -X POST localhost:8081/api/v1/search/hybrid -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
   -d '{"query":"why does flow separate near a shock"}'`}</code>
       </pre>
       <h2>Where to go next</h2>

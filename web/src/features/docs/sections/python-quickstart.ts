@@ -1,9 +1,9 @@
 /**
  * The Python client's quickstart (clients/python), for the "Client libraries" documentation section. It works
- * when pasted: clients/python/python-client.test.ts runs this very text against a real server, twice.
+ * when pasted: clients/python/python-client.test.ts runs this very text against a real server, twice, and
+ * clients/python/issue-37-readme-quickstart.test.ts runs the README's copy of it in a fresh virtual environment.
  */
-export const pythonQuickstart = `# pip install ./clients/python   (standard library only, Python 3.9+)
-import os
+export const pythonQuickstart = `import os
 import uuid
 
 from godb import GoDB, GoDBError
@@ -61,3 +61,18 @@ try:
 except GoDBError as error:
     print(error.status, error.code, error.request_id)
 `;
+
+/**
+ * How to install the Python client. Debian's and Ubuntu's python3 refuse a `pip install` outside a virtual
+ * environment (PEP 668, "externally-managed-environment"), so the environment comes first. Offline, pip cannot fetch
+ * the build tools (setuptools, wheel) into its isolated build: the venv then uses the system's.
+ */
+export const pythonInstall = `# not on PyPI yet: install it from a checkout of GoDB (standard library only, Python 3.9+).
+# Debian's and Ubuntu's python3 refuse pip install outside a virtual environment (PEP 668): make one first
+# (Debian: apt-get install python3-venv).
+python3 -m venv .venv
+. .venv/bin/activate
+pip install ./clients/python
+# Offline, pip cannot fetch its build tools: use the system's (Debian: python3-setuptools python3-wheel) instead:
+#   python3 -m venv --system-site-packages .venv && . .venv/bin/activate
+#   pip install --no-build-isolation --no-index ./clients/python`;

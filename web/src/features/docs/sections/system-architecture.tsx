@@ -60,7 +60,7 @@ export default function SystemArchitecture() {
           </defs>
           {box(20, 20, 200, 80, 'Website & playground', ['React, rendered from', 'the contract'], '#ffffff')}
           {box(280, 20, 200, 80, 'REST :8081', ['Fastify, routes generated', 'from the contract'], '#eceeff')}
-          {box(540, 20, 200, 80, 'gRPC :50051', ['SearchService,', 'AdminService'], '#eceeff')}
+          {box(540, 20, 200, 80, 'gRPC :50051', ['SearchService, AdminService,', 'DocumentService'], '#eceeff')}
           {box(
             280,
             150,
