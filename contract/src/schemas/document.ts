@@ -53,7 +53,11 @@ export const Engagement = Type.Object(
     // maxProperties as "an object without properties". The body limit bounds it.
     feedback: Type.Optional(Type.Unknown({ description: 'Free-form JSON feedback, stored with the event.' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Engagement signals (clicks, likes, views …): counts are added to the stored ones, scores set. They rank autocomplete, feed the learned re-ranking of hybrid search, and filters read them as engagement.<name>.',
+  },
 );
 export type Engagement = Static<typeof Engagement>;
 
@@ -112,18 +116,32 @@ export const DocumentInput = Type.Object(
         description: 'User or group ids (shared documents).',
       }),
     ),
-    acl: Type.Optional(Type.Array(AclEntry, { maxItems: inputLimits.aclEntries })),
+    acl: Type.Optional(
+      Type.Array(AclEntry, {
+        maxItems: inputLimits.aclEntries,
+        description:
+          'Who else may use the document: user ids with owner, edit or view, optionally until expires_at. The writer is always its owner.',
+      }),
+    ),
     vector_meta: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         maxProperties: inputLimits.metadataKeys,
         propertyNames: { maxLength: inputLimits.name },
+        description:
+          'Free-form notes about the document’s vectors (source, version …): stored and returned, not searched.',
       }),
     ),
     engagement: Type.Optional(Engagement),
     embedding_options: Type.Optional(EmbeddingOptions),
     chunk_size: Type.Optional(Type.Integer({ minimum: 16, maximum: 65536, default: 1024 })),
     chunk_overlap: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 200 })),
-    edges: Type.Optional(Type.Array(GraphEdge, { maxItems: inputLimits.edges })),
+    edges: Type.Optional(
+      Type.Array(GraphEdge, {
+        maxItems: inputLimits.edges,
+        description:
+          'Links from this document to others for graph search: target_id, type (default links_to) and weight (default 1).',
+      }),
+    ),
     vector: Type.Optional(
       DocumentVector(
         'Your own vector for the whole document: the collection’s default vector (in a new collection, a vector named `default` whose size this first vector fixes).',

@@ -39,7 +39,11 @@ export const EmbeddingOptions = Type.Object(
     quantization: Type.Optional(Type.Partial(QuantizationOptions)),
     preprocessing: Type.Optional(Type.Partial(PreprocessingOptions)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'How text is embedded: the model (the server’s default when absent), quantization and preprocessing; for a document, enabled false stores and text-indexes it without vectors.',
+  },
 );
 export type EmbeddingOptions = Static<typeof EmbeddingOptions>;
 
