@@ -34,6 +34,7 @@ export {
   type RequestBody,
 } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
+export { emailPattern, emailProblem, emailRegExp, emailRuleMessage } from './email-rule.js';
 export { clusterHandling, idempotencyKeyHeader, type ClusterHandling } from './cluster.js';
 export { nothingRegistered } from './operations/register.js';
 export {

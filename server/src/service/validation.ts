@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import { createError, isoDatePattern, type GoDBError } from '@godb/contract';
+import { createError, emailRegExp, emailRuleMessage, isoDatePattern, type GoDBError } from '@godb/contract';
 
 // ajv-formats is CommonJS: imported from ESM, its default export is the `default` property of module.exports.
 const addFormats = addFormatsModule.default;
@@ -18,6 +18,8 @@ function createAjv(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv);
+  // The contract's e-mail rule, which the website's forms check too, in place of ajv-formats' own.
+  ajv.addFormat('email', emailRegExp);
   return ajv;
 }
 
@@ -107,6 +109,9 @@ export function validationError(
       { detail: `${field} must be Unix seconds or an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z` },
       { field },
     );
+  }
+  if (issue.keyword === 'format' && params.format === 'email') {
+    return createError('VALIDATION_FAILED', { detail: `${field} ${emailRuleMessage}` }, { field });
   }
   const allowed = Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : '';
   return createError('VALIDATION_FAILED', { detail: `${field} ${issue.message ?? 'is invalid'}${allowed}` }, { field });

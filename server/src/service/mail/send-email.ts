@@ -1,10 +1,8 @@
-import { createError, mailTemplates } from '@godb/contract';
+import { createError, emailRegExp, emailRuleMessage, mailTemplates } from '@godb/contract';
 import type { OutgoingMail } from '../../engine/mail/outbox.js';
 import type { UseCaseOf } from '../context.js';
 import type { MailDeps } from './deps.js';
 import { checkSender } from './sender-policy.js';
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function param(params: Record<string, unknown>, name: string, required: boolean): string {
   const value = params[name];
@@ -57,10 +55,10 @@ export const sendEmailUseCase =
     let messages: OutgoingMail[];
     if (body.template_id === 'binary_request') {
       const email = param(params, 'from_email', true);
-      if (!emailPattern.test(email))
+      if (!emailRegExp.test(email))
         throw createError(
           'MAIL_REQUEST_INVALID',
-          { reason: 'template_params.from_email is not an e-mail address' },
+          { reason: `template_params.from_email ${emailRuleMessage}` },
           { field: 'body.template_params.from_email' },
         );
       const name = param(params, 'from_name', true);
@@ -105,10 +103,10 @@ export const sendEmailUseCase =
       ];
     } else {
       const to = param(params, 'to_email', true);
-      if (!emailPattern.test(to))
+      if (!emailRegExp.test(to))
         throw createError(
           'MAIL_REQUEST_INVALID',
-          { reason: 'template_params.to_email is not an e-mail address' },
+          { reason: `template_params.to_email ${emailRuleMessage}` },
           { field: 'body.template_params.to_email' },
         );
       const name = param(params, 'user_name', false) || to;

@@ -2,6 +2,7 @@ import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../ui/use-form';
 import { emailServiceConfig } from '../../config/env';
+import { useEmailCheck } from '../ui/use-email-check';
 import { sendEmail } from '../../lib/mail';
 import { Button } from '../ui/button';
 import { Alert, TextAreaField, TextField } from '../ui/form-field';
@@ -15,9 +16,11 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
   const { form, bind, reset } = useForm(empty);
   const [state, setState] = useState<'form' | 'sending' | 'submitted'>('form');
   const [error, setError] = useState('');
+  const email = useEmailCheck(form.email);
 
   const close = () => {
     reset();
+    email.reset();
     setState('form');
     setError('');
     onClose();
@@ -25,6 +28,7 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!email.passes()) return setError(clientMessages.binaryRequestFailed);
     setState('sending');
     setError('');
     try {
@@ -70,7 +74,14 @@ export function BinaryRequestModal({ onClose }: { onClose: () => void }) {
           {error && <Alert kind="error">{error}</Alert>}
           <TextField label="Name" required autoComplete="name" {...bind('name')} />
           <TextField label="Company" required autoComplete="organization" {...bind('company')} />
-          <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
+          <TextField
+            label="Email"
+            type="email"
+            required
+            autoComplete="email"
+            problem={email.problem}
+            {...bind('email')}
+          />
           <TextField label="Phone" type="tel" autoComplete="tel" {...bind('phone')} hint="Optional" />
           <TextAreaField label="Note" rows={3} {...bind('note')} hint="Optional: what you want to evaluate" />
           <ModalActions>

@@ -16,6 +16,8 @@ interface FieldProps {
    * specification names its own message for a missing value (site-spec §5: 'Name and Company are required…').
    */
   readonly markRequired?: boolean | undefined;
+  /** Why the value was refused, shown under the control and announced with it (aria-invalid, aria-describedby). */
+  readonly problem?: string | undefined;
 }
 
 /** Label (with the required marker), control and hint, wired together by id. */
@@ -24,9 +26,12 @@ function Field({
   hint,
   required,
   markRequired,
+  problem,
   children,
-}: FieldProps & { children: (id: string) => ReactNode }) {
+}: FieldProps & { children: (id: string, described: ProblemProps) => ReactNode }) {
   const id = useId();
+  const problemId = `${id}-problem`;
+  const described: ProblemProps = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
   return (
     <div className={styles.field}>
       <label htmlFor={id}>
@@ -38,27 +43,36 @@ function Field({
           </span>
         )}
       </label>
-      {children(id)}
+      {children(id, described)}
+      {problem && (
+        <p id={problemId} className={styles.problem}>
+          {problem}
+        </p>
+      )}
       {hint && <p className={styles.hint}>{hint}</p>}
     </div>
   );
 }
+
+type ProblemProps = { 'aria-invalid'?: true; 'aria-describedby'?: string };
 
 export function TextField({
   label,
   hint,
   required,
   markRequired,
+  problem,
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <Field label={label} hint={hint} required={required} markRequired={markRequired}>
-      {(id) => (
+    <Field label={label} hint={hint} required={required} markRequired={markRequired} problem={problem}>
+      {(id, described) => (
         <input
           id={id}
           required={required}
           aria-required={markRequired ?? undefined}
           className={styles.control}
+          {...described}
           {...input}
         />
       )}

@@ -1,6 +1,7 @@
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../../components/ui/use-form';
+import { useEmailCheck } from '../../components/ui/use-email-check';
 import { Button } from '../../components/ui/button';
 import { SegmentedTabs } from '../../components/ui/segmented-tabs';
 import { Alert, TextField } from '../../components/ui/form-field';
@@ -29,12 +30,14 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
   const [busy, setBusy] = useState(false);
   const { mutateAsync: registerAccount } = useRegisterAccount();
   const { mutateAsync: loginAccount } = useLoginAccount();
+  const email = useEmailCheck(form.email);
   usePageTitle(mode === 'login' ? 'Log in — API Playground' : 'Register — API Playground');
 
   const switchMode = (next: Mode) => {
     sessionNotice.clear();
     setMode(next);
     reset();
+    email.reset();
     setError('');
     setSuccess('');
     setCheck(newCheck());
@@ -52,6 +55,8 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
       setForm((f) => ({ ...f, answer: '' }));
       return;
     }
+    // The server refuses what the shared rule refuses: its reason beside the field, the form's failure above.
+    if (!email.passes()) return setError(mode === 'login' ? clientMessages.loginFailed : 'Registration failed');
     if (mode === 'register') {
       if (form.password !== form.confirm) return setError(clientMessages.passwordsDoNotMatch);
       if (form.name.trim() === '' || form.company.trim() === '') return setError(clientMessages.nameAndCompanyRequired);
@@ -123,6 +128,7 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
             required
             autoComplete="email"
             placeholder="you@example.com"
+            problem={email.problem}
             {...bind('email')}
           />
           <TextField

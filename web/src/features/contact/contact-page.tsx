@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Alert, TextAreaField, TextField } from '../../components/ui/form-field';
 import { cardDelay, useScrollReveal } from '../../components/ui/use-scroll-reveal';
 import { sendMail } from '../../lib/mail';
+import { useEmailCheck } from '../../components/ui/use-email-check';
 import { usePageTitle } from '../../lib/page-title';
 import card from '../../components/ui/card.module.css';
 import styles from './contact-page.module.css';
@@ -23,9 +24,11 @@ export function ContactPage() {
   useScrollReveal(root);
   const { form, bind, reset } = useForm(empty);
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'error'>('idle');
+  const email = useEmailCheck(form.email);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!email.passes()) return setStatus('error');
     setStatus('sending');
     const { success } = await sendMail({
       from_name: form.name,
@@ -71,7 +74,14 @@ export function ContactPage() {
           {status === 'error' && <Alert kind="error">{clientMessages.contactFailure}</Alert>}
           <div className={styles.row}>
             <TextField label="Name" required autoComplete="name" {...bind('name')} />
-            <TextField label="Email" type="email" required autoComplete="email" {...bind('email')} />
+            <TextField
+              label="Email"
+              type="email"
+              required
+              autoComplete="email"
+              problem={email.problem}
+              {...bind('email')}
+            />
           </div>
           <div className={styles.row}>
             <TextField label="Phone Number" type="tel" required autoComplete="tel" {...bind('phone')} />

@@ -2,6 +2,7 @@ import type { PlaygroundEndpoint } from './endpoints';
 import { clientMessages } from '@godb/contract/errors';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '../../components/ui/use-form';
+import { useEmailCheck } from '../../components/ui/use-email-check';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { Modal, ModalActions } from '../../components/ui/modal';
@@ -21,8 +22,11 @@ export function ReportIssueModal({
   const { form, bind, reset } = useForm(empty);
   const [busy, setBusy] = useState(false);
 
+  const email = useEmailCheck(form.email);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!email.passes()) return window.alert(clientMessages.issueReportFailure);
     setBusy(true);
     const { success } = await sendMail({
       from_name: form.name,
@@ -55,7 +59,7 @@ export function ReportIssueModal({
           })}
         </SelectField>
         <TextField label="Your Name" required {...bind('name')} />
-        <TextField label="Email" type="email" required {...bind('email')} />
+        <TextField label="Email" type="email" required problem={email.problem} {...bind('email')} />
         <TextAreaField label="Issue Description" rows={4} required {...bind('description')} />
         <ModalActions>
           <Button variant="secondary" onClick={onClose}>

@@ -67,7 +67,8 @@ export default function TechnicalImplementation() {
         log.
       </p>
       <pre>
-        <code>{`{ "error": { "code": "VALIDATION_FAILED", "message": "body.email must match format \\"email\\"",
+        <code>{`{ "error": { "code": "VALIDATION_FAILED",
+             "message": "body.email must be an e-mail address such as ada@example.com: a name, one @, and a domain with a dot",
              "status": 400, "field": "body.email", "request_id": "4b0c…" } }`}</code>
       </pre>
       <h2>Protection</h2>
