@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { SiteHeader } from '../components/layout/site-header';
 import { paths } from '../config/paths';
 import { usePageTitle } from '../lib/page-title';
 import styles from './error-page.module.css';
@@ -10,12 +11,15 @@ function describe(error: unknown): { status: number | undefined; detail: string 
   return { status: undefined, detail: String(error) };
 }
 
-/** Shown for any routing error and for unknown routes (site-spec §2 "Error page"). */
+/**
+ * Shown for any routing error and for unknown routes (site-spec §2 "Error page"), inside the public layout's
+ * header, main and footer.
+ */
 export function ErrorPage() {
   const { status, detail } = describe(useRouteError());
   usePageTitle(status === 404 ? 'Page not found' : 'Error');
   return (
-    <main id="main" className={styles.page}>
+    <div className={styles.page}>
       <div className={styles.card}>
         <p className={styles.code} aria-hidden="true">
           {status ?? '!'}
@@ -27,6 +31,18 @@ export function ErrorPage() {
           Return to Home
         </Link>
       </div>
-    </main>
+    </div>
+  );
+}
+
+/** The error page where no layout is around it (the layout itself failed, or the playground): with the header. */
+export function StandaloneErrorPage() {
+  return (
+    <>
+      <SiteHeader />
+      <main id="main">
+        <ErrorPage />
+      </main>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../../../components/ui/scroll-table';
 import { ColumnHeads } from '../column-heads';
 
 const products = [
@@ -114,7 +115,7 @@ export default function Comparison() {
         and access control with offline embeddings; its weaknesses are maturity and scale — it is a beta on a single
         node, while the others run large production clusters.
       </p>
-      <div style={{ overflowX: 'auto' }}>
+      <ScrollTable label="GoDB compared with similar products">
         <table>
           <ColumnHeads names={['Capability', ...products]} />
           <tbody>
@@ -128,7 +129,7 @@ export default function Comparison() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <p>
         When to choose something else: billions of vectors or GPU indexes (Milvus), complex text analysis and log
         analytics (Elasticsearch), an existing PostgreSQL estate (pgvector), or a managed production service today
