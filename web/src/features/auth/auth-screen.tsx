@@ -84,7 +84,7 @@ export function AuthScreen({ notice }: { notice?: string | null }) {
       // become a new empty tenant: the login that follows answers 'Invalid email or password' (issue #20).
       await registerAccount({ email: form.email, password: form.password }).catch(() => undefined);
       const result = await loginAccount({ email: form.email, password: form.password });
-      if (result.token) authToken.set(result.token);
+      if (result.token) authToken.set(result.token, form.email.trim());
       else setError(result.error ?? clientMessages.loginFailed);
     } catch (e) {
       setError(e instanceof NetworkFailure ? e.message : clientMessages.loginFailed);

@@ -100,6 +100,10 @@ export function PlaygroundPage({ token }: { token: string }) {
   /** A chosen PDF is being read into the form before sending. */
   const [preparing, setPreparing] = useState(false);
   // A saved file's object URL lives until the next answer replaces it.
+  // An answer is brought into view above the floating Report Issue button (html's scroll-padding-bottom).
+  useEffect(() => {
+    if (response) document.getElementById('response-title')?.parentElement?.scrollIntoView({ block: 'nearest' });
+  }, [response]);
   const fileUrl = response?.file?.url;
   useEffect(() => (fileUrl ? () => URL.revokeObjectURL(fileUrl) : undefined), [fileUrl]);
   const defaultModel = useDefaultModel(token);
@@ -310,7 +314,14 @@ export function PlaygroundPage({ token }: { token: string }) {
       <button type="button" className={styles.reportButton} onClick={() => setReporting(true)}>
         Report Issue
       </button>
-      {reporting && <ReportIssueModal endpoints={playgroundEndpoints} onClose={() => setReporting(false)} />}
+      {reporting && (
+        <ReportIssueModal
+          endpoints={playgroundEndpoints}
+          current={selected}
+          email={authToken.email()}
+          onClose={() => setReporting(false)}
+        />
+      )}
       {managingKeys && (
         <ApiKeysModal
           token={token}

@@ -9,17 +9,30 @@ import { Modal, ModalActions } from '../../components/ui/modal';
 import { apiV1Path } from '../../lib/api-client';
 import { sendMail } from '../../lib/mail';
 
-const empty = { endpoint: '', name: '', email: '', description: '' };
+/** An endpoint as the Endpoint select shows it and the report names it. */
+const labelOf = ({ op }: PlaygroundEndpoint) => `${op.name} (${op.http.method} ${apiV1Path(op)})`;
 
-/** 'Report an Issue' (api-spec §2): sent to the team through the mail helper. */
+/**
+ * 'Report an Issue' (api-spec §2): sent to the team through the mail helper. It starts on the endpoint being
+ * viewed and the signed-in visitor's e-mail, both still changeable.
+ */
 export function ReportIssueModal({
   endpoints,
+  current,
+  email: signedInEmail,
   onClose,
 }: {
   endpoints: readonly PlaygroundEndpoint[];
+  current?: PlaygroundEndpoint | null;
+  email?: string | null;
   onClose: () => void;
 }) {
-  const { form, bind, reset } = useForm(empty);
+  const { form, bind, reset } = useForm({
+    endpoint: current ? labelOf(current) : '',
+    name: '',
+    email: signedInEmail ?? '',
+    description: '',
+  });
   const [busy, setBusy] = useState(false);
 
   const email = useEmailCheck(form.email);
@@ -49,14 +62,11 @@ export function ReportIssueModal({
       <form onSubmit={submit}>
         <SelectField label="Endpoint" required {...bind('endpoint')}>
           <option value="">Choose an endpoint</option>
-          {endpoints.map(({ op }) => {
-            const label = `${op.name} (${op.http.method} ${apiV1Path(op)})`;
-            return (
-              <option key={op.id} value={label}>
-                {label}
-              </option>
-            );
-          })}
+          {endpoints.map((endpoint) => (
+            <option key={endpoint.op.id} value={labelOf(endpoint)}>
+              {labelOf(endpoint)}
+            </option>
+          ))}
         </SelectField>
         <TextField label="Your Name" required {...bind('name')} />
         <TextField label="Email" type="email" required problem={email.problem} {...bind('email')} />
