@@ -42,7 +42,7 @@ const features: [string, string][] = [
   ],
   [
     'Graph queries',
-    'Weighted shortest paths, A*, bidirectional search, Bellman-Ford, depth-limited BFS and DFS, seven centralities, random-walk, TransE and GraphSAGE-style node embeddings — over the links the caller may see.',
+    'Paths of least weight (shortest_path, A*, Bellman-Ford) and of fewest edges (bidirectional, whose cost is still that path’s weight sum), depth-limited BFS and DFS, seven centralities, random-walk, TransE and GraphSAGE-style node embeddings — over the links the caller may see.',
   ],
   [
     'Recommendations',
