@@ -214,6 +214,7 @@ class EmbeddingModel(TypedDict):
 
 
 class EmbeddingOptions(TypedDict, total=False):
+    """How text is embedded: the model (the server’s default when absent), quantization and preprocessing; for a document, enabled false stores and text-indexes it without vectors."""
     enabled: bool
     model: str
     model_name: str
@@ -244,6 +245,7 @@ class EmbeddingResponse(_EmbeddingResponseRequired, total=False):
 
 
 class Engagement(TypedDict, total=False):
+    """Engagement signals (clicks, likes, views …): counts are added to the stored ones, scores set. They rank autocomplete, feed the learned re-ranking of hybrid search, and filters read them as engagement.<name>."""
     clicks: float
     likes: float
     dislikes: float
