@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { commonErrors, authErrors, tenantDataCategories, type OperationSpec } from './define-operation.js';
 import { clusterHandling, idempotencyKeyHeader } from './cluster.js';
+import { consistencyHeader, minSeqHeader, sequenceHeader } from './cluster-headers.js';
 import type { OperationId } from './catalogue.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
 import { canonical, extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
@@ -100,6 +101,8 @@ function parameters(operation: OperationSpec): Json[] {
   }
   // Declared once under components.parameters; every write the replicated log carries takes it.
   if (isReplicated(operation)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  // Cluster mode's read options: the server reads them on every operation, before its use case runs.
+  out.push({ $ref: '#/components/parameters/GoDBConsistency' }, { $ref: '#/components/parameters/GoDBMinSeq' });
   return out;
 }
 
@@ -134,6 +137,8 @@ function responses(operation: OperationSpec): Json {
   for (const answer of [operation.success, ...(operation.alternatives ?? [])]) {
     out[answer.status] = {
       description: answer.description,
+      // Cluster mode: every answer the operation gives carries the node's place in the log.
+      headers: { [sequenceHeader.name]: { $ref: '#/components/headers/GoDBSeq' } },
       content: {
         'application/json': { schema: plain(answer.schema), ...responseExamples(operation, answer.status) },
       },
@@ -272,6 +277,26 @@ export function buildOpenApi(
           required: false,
           description: idempotencyKeyHeader.description,
           schema: { type: 'string', pattern: idempotencyKeyHeader.pattern },
+        },
+        GoDBConsistency: {
+          name: consistencyHeader.name,
+          in: 'header',
+          required: false,
+          description: consistencyHeader.description,
+          schema: { type: 'string', enum: consistencyHeader.values, default: consistencyHeader.default },
+        },
+        GoDBMinSeq: {
+          name: minSeqHeader.name,
+          in: 'header',
+          required: false,
+          description: minSeqHeader.description,
+          schema: { type: 'string', pattern: minSeqHeader.pattern },
+        },
+      },
+      headers: {
+        GoDBSeq: {
+          description: sequenceHeader.description,
+          schema: { type: 'string', pattern: sequenceHeader.pattern },
         },
       },
       securitySchemes: {

@@ -1,9 +1,12 @@
 import {
   clusterHandling,
+  consistencyHeader,
   errorCatalogue,
   idempotencyKeyHeader,
+  minSeqHeader,
   operationErrors,
   operations,
+  sequenceHeader,
   type CatalogueOperation,
 } from '@godb/contract';
 import { useMemo, useState } from 'react';
@@ -45,12 +48,33 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
   );
 }
 
-/** The request headers an operation documents: Idempotency-Key on the writes cluster mode replicates. */
+/**
+ * The request headers an operation documents: Idempotency-Key on the writes cluster mode replicates, and cluster
+ * mode's read options, which every operation takes.
+ */
 function headerRows(op: CatalogueOperation): FieldRow[] {
-  if (clusterHandling[op.id] !== 'replicated') return [];
-  const { name, description } = idempotencyKeyHeader;
-  return [{ name, type: 'string', required: false, default: '', description }];
+  const rows: FieldRow[] = [];
+  if (clusterHandling[op.id] === 'replicated') {
+    const { name, description } = idempotencyKeyHeader;
+    rows.push({ name, type: 'string', required: false, default: '', description });
+  }
+  rows.push(
+    {
+      name: consistencyHeader.name,
+      type: `one of ${consistencyHeader.values.join(', ')}`,
+      required: false,
+      default: consistencyHeader.default,
+      description: consistencyHeader.description,
+    },
+    { name: minSeqHeader.name, type: 'string', required: false, default: '', description: minSeqHeader.description },
+  );
+  return rows;
 }
+
+/** The answer headers every operation documents: cluster mode's X-GoDB-Seq. */
+const answerHeaderRows: FieldRow[] = [
+  { name: sequenceHeader.name, type: 'string', required: false, default: '', description: sequenceHeader.description },
+];
 
 function statusCodes(op: CatalogueOperation): [number, string][] {
   const byStatus = new Map<number, string[]>();
@@ -97,6 +121,7 @@ function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: bo
       <Fields title="Query parameters" rows={fieldRows(op.query as JsonSchema | undefined)} />
       <Fields title="Body fields" rows={fieldRows(op.body as JsonSchema | undefined)} />
       <Fields title="Headers" rows={headerRows(op)} />
+      <Fields title="Answer headers" rows={answerHeaderRows} />
       {example?.body !== undefined && (
         <>
           <h4>Request body sample</h4>
