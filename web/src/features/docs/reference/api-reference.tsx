@@ -49,8 +49,8 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
 }
 
 /**
- * The request headers an operation documents: Idempotency-Key on the writes cluster mode replicates, and cluster
- * mode's read options, which every operation takes.
+ * The headers an operation documents: Idempotency-Key on the writes cluster mode replicates, cluster mode's read
+ * options, which every operation takes, and the X-GoDB-Seq its answers carry in cluster mode.
  */
 function headerRows(op: CatalogueOperation): FieldRow[] {
   const rows: FieldRow[] = [];
@@ -67,14 +67,16 @@ function headerRows(op: CatalogueOperation): FieldRow[] {
       description: consistencyHeader.description,
     },
     { name: minSeqHeader.name, type: 'string', required: false, default: '', description: minSeqHeader.description },
+    {
+      name: sequenceHeader.name,
+      type: 'string, in the answer',
+      required: false,
+      default: '',
+      description: sequenceHeader.description,
+    },
   );
   return rows;
 }
-
-/** The answer headers every operation documents: cluster mode's X-GoDB-Seq. */
-const answerHeaderRows: FieldRow[] = [
-  { name: sequenceHeader.name, type: 'string', required: false, default: '', description: sequenceHeader.description },
-];
 
 function statusCodes(op: CatalogueOperation): [number, string][] {
   const byStatus = new Map<number, string[]>();
@@ -121,7 +123,6 @@ function Endpoint({ op, highlighted }: { op: CatalogueOperation; highlighted: bo
       <Fields title="Query parameters" rows={fieldRows(op.query as JsonSchema | undefined)} />
       <Fields title="Body fields" rows={fieldRows(op.body as JsonSchema | undefined)} />
       <Fields title="Headers" rows={headerRows(op)} />
-      <Fields title="Answer headers" rows={answerHeaderRows} />
       {example?.body !== undefined && (
         <>
           <h4>Request body sample</h4>
