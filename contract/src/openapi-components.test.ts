@@ -73,10 +73,15 @@ test('every reference resolves, every component is used, and names are valid com
     all.filter((ref) => ref.startsWith('#/components/schemas/')).map((ref) => ref.replace('#/components/schemas/', '')),
   );
   assert.deepEqual([...used].sort(), Object.keys(components).sort());
-  // Header parameters declared once (Idempotency-Key) are the only other references.
-  const parameters = (doc.components as { parameters: Json }).parameters;
+  // Headers declared once (Idempotency-Key, cluster mode's read options and X-GoDB-Seq) are the only other references.
+  const { parameters, headers } = doc.components as { parameters: Json; headers: Json };
   for (const ref of all.filter((r) => !r.startsWith('#/components/schemas/'))) {
-    assert.ok(ref.startsWith('#/components/parameters/') && parameters[ref.split('/').at(-1)!], ref);
+    const name = ref.split('/').at(-1)!;
+    assert.ok(
+      (ref.startsWith('#/components/parameters/') && parameters[name]) ||
+        (ref.startsWith('#/components/headers/') && headers[name]),
+      ref,
+    );
   }
   for (const name of Object.keys(components)) assert.match(name, /^[A-Za-z0-9._-]+$/);
 });

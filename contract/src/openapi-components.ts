@@ -135,30 +135,26 @@ export function extractComponents(named: readonly NamedSchema[], sites: readonly
 }
 
 /**
- * The document with every `#/components/schemas/…` (and `#/components/parameters/…`) reference replaced by its
- * target: what a reader without `$ref` support sees, and what the drift test compares with the catalogue.
+ * The document with every `#/components/schemas/…` (and `#/components/parameters/…`, `#/components/headers/…`)
+ * reference replaced by its target: what a reader without `$ref` support sees, and what the drift test compares with
+ * the catalogue.
  */
 export function dereference<T>(document: T): T {
-  const schemas = ((document as Json).components as Json | undefined)?.schemas as Record<string, Json> | undefined;
-  const parameters = ((document as Json).components as Json | undefined)?.parameters as
-    Record<string, Json> | undefined;
+  const components = ((document as Json).components ?? {}) as Record<string, Record<string, Json> | undefined>;
   const inline = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(inline);
     if (!isObject(node)) return node;
     const ref = node.$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/components/parameters/')) {
-      const target = parameters?.[ref.slice('#/components/parameters/'.length)];
-      if (!target) throw new TypeError(`unresolved reference ${ref}`);
-      return inline(target);
-    }
-    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
-      const target = schemas?.[ref.slice('#/components/schemas/'.length)];
-      if (!target) throw new TypeError(`unresolved reference ${ref}`);
+    const [, kind, name] =
+      typeof ref === 'string' ? (/^#\/components\/(schemas|parameters|headers)\/(.+)$/.exec(ref) ?? []) : [];
+    if (kind !== undefined && name !== undefined) {
+      const target = components[kind]?.[name];
+      if (!target) throw new TypeError(`unresolved reference ${String(ref)}`);
       return inline(target);
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)]));
   };
-  const { components, ...rest } = document as Json;
-  const { schemas: _schemas, ...otherComponents } = (components ?? {}) as Json;
+  const { components: _components, ...rest } = document as Json;
+  const { schemas: _schemas, ...otherComponents } = components;
   return { ...(inline(rest) as Json), components: otherComponents } as T;
 }

@@ -1,16 +1,63 @@
 import type { TSchema } from '@sinclair/typebox';
 import { commonErrors, authErrors, tenantDataCategories, type OperationSpec } from './define-operation.js';
 import { clusterHandling, idempotencyKeyHeader } from './cluster.js';
+import { consistencyHeader, minSeqHeader, sequenceHeader } from './cluster-headers.js';
 import type { OperationId } from './catalogue.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
-import { extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
+import { canonical, extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
+import { openApiView } from './openapi-view.js';
 import { ErrorBody } from './schemas/common.js';
 
 type Json = Record<string, unknown>;
 
-/** Strips TypeBox's symbol keys and `$id`s by round-tripping through JSON. */
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/** Keywords whose values map names to schemas (not schemas themselves). */
+const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose values are data, left as they are. */
+const dataKeywords = new Set(['default', 'examples', 'example', 'enum', 'const', 'required']);
+
+/**
+ * A JSON schema as OpenAPI 3.1 reads it (JSON Schema 2020-12), from the draft-07 TypeBox emits for the server's Ajv:
+ * a tuple's `items: [..]` + `additionalItems` is `prefixItems` + `items`; an `allOf` of equal parts (TypeBox's
+ * Composite of two equal fields) is that part.
+ */
+function to2020(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(to2020);
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (dataKeywords.has(key)) out[key] = value;
+    else if (schemaMaps.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, to2020(child)]));
+    } else out[key] = to2020(value);
+  }
+  if (Array.isArray(out.items)) {
+    const { items, additionalItems, ...rest } = out;
+    return { ...rest, prefixItems: items, ...(additionalItems !== undefined && { items: additionalItems }) };
+  }
+  const parts = out.allOf;
+  if (Array.isArray(parts) && parts.length > 0 && parts.every((p) => canonical(p) === canonical(parts[0]))) {
+    const { allOf: _allOf, ...rest } = out;
+    const part = parts[0] as Json;
+    if (Object.keys(part).every((key) => !(key in rest) || canonical(rest[key]) === canonical(part[key]))) {
+      return { ...part, ...rest };
+    }
+    return { ...rest, allOf: [part] };
+  }
+  return out;
+}
+
+/**
+ * A TypeBox schema as the document shows it: without TypeBox's symbol keys and `$id`s (a JSON round trip), each
+ * part published with a view of its own (publishedAs) shown as that view, in JSON Schema 2020-12.
+ */
 function plain(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value)) as Json;
+  const text = JSON.stringify(schema, (key, value: unknown) => {
+    if (key === '$id') return undefined;
+    return isObject(value) && openApiView in value ? (value as Record<symbol, unknown>)[openApiView] : value;
+  });
+  return to2020(JSON.parse(text)) as Json;
 }
 
 /**
@@ -54,6 +101,8 @@ function parameters(operation: OperationSpec): Json[] {
   }
   // Declared once under components.parameters; every write the replicated log carries takes it.
   if (isReplicated(operation)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  // Cluster mode's read options: the server reads them on every operation, before its use case runs.
+  out.push({ $ref: '#/components/parameters/GoDBConsistency' }, { $ref: '#/components/parameters/GoDBMinSeq' });
   return out;
 }
 
@@ -88,6 +137,8 @@ function responses(operation: OperationSpec): Json {
   for (const answer of [operation.success, ...(operation.alternatives ?? [])]) {
     out[answer.status] = {
       description: answer.description,
+      // Cluster mode: every answer the operation gives carries the node's place in the log.
+      headers: { [sequenceHeader.name]: { $ref: '#/components/headers/GoDBSeq' } },
       content: {
         'application/json': { schema: plain(answer.schema), ...responseExamples(operation, answer.status) },
       },
@@ -106,6 +157,16 @@ function responses(operation: OperationSpec): Json {
   }
   return out;
 }
+
+/**
+ * The licence the document states: the project's package.json says UNLICENSED (proprietary, nothing granted). That
+ * is no SPDX licence, so the identifier is SPDX's form for one off the list, LicenseRef-<name>, and the name says it in
+ * words (docs/decisions/0005-openapi-for-third-party-tools.md).
+ */
+export const documentLicense = {
+  name: 'Proprietary (UNLICENSED): no licence is granted',
+  identifier: 'LicenseRef-Proprietary',
+} as const;
 
 const sortedByName = (schemas: Record<string, Json>) =>
   Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
@@ -173,8 +234,8 @@ export function buildOpenApi(
         description: operation.ndjson.description,
         content: {
           'application/x-ndjson': {
-            // OpenAPI 3.1: each line of the stream is one item of this schema.
-            itemSchema: callerSchema(operation.ndjson.line),
+            // Each line of the stream is one item of this schema: OpenAPI 3.2's itemSchema, as an extension of 3.1.
+            'x-itemSchema': callerSchema(operation.ndjson.line),
             schema: { type: 'string', description: 'NDJSON: one JSON document per line, UTF-8, \\n separated.' },
           },
         },
@@ -188,7 +249,8 @@ export function buildOpenApi(
       };
     }
     // Either credential: a login token or an API key as a bearer token, or an API key in its own header.
-    if (operation.access !== 'public') entry.security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+    // A public operation says so (an empty list): no credential is needed.
+    entry.security = operation.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKeyAuth: [] }];
     const path = (paths[operation.http.path] ??= {});
     path[operation.http.method.toLowerCase()] = entry;
   }
@@ -198,8 +260,10 @@ export function buildOpenApi(
       title: 'GoDB API',
       version: info.version,
       description: 'Vector database and search engine. Every error answers the ErrorBody schema.',
+      license: documentLicense,
     },
-    servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+    // The document is served by the API it describes: its paths are relative to the server that served it.
+    servers: [{ url: info.serverUrl ?? '/' }],
     paths,
     components: {
       schemas: sortedByName({
@@ -213,6 +277,26 @@ export function buildOpenApi(
           required: false,
           description: idempotencyKeyHeader.description,
           schema: { type: 'string', pattern: idempotencyKeyHeader.pattern },
+        },
+        GoDBConsistency: {
+          name: consistencyHeader.name,
+          in: 'header',
+          required: false,
+          description: consistencyHeader.description,
+          schema: { type: 'string', enum: consistencyHeader.values, default: consistencyHeader.default },
+        },
+        GoDBMinSeq: {
+          name: minSeqHeader.name,
+          in: 'header',
+          required: false,
+          description: minSeqHeader.description,
+          schema: { type: 'string', pattern: minSeqHeader.pattern },
+        },
+      },
+      headers: {
+        GoDBSeq: {
+          description: sequenceHeader.description,
+          schema: { type: 'string', pattern: sequenceHeader.pattern },
         },
       },
       securitySchemes: {

@@ -412,7 +412,7 @@ class HnswSettingsInput(TypedDict, total=False):
 
 class HybridSearchRequest(TypedDict, total=False):
     query: str
-    vector: Any
+    vector: Union[List[float], str]
     vector_name: str
     alpha: float
     limit: int
@@ -749,7 +749,7 @@ class User(TypedDict):
 
 class VectorSearchRequest(TypedDict, total=False):
     query: str
-    vector: Any
+    vector: Union[List[float], str]
     vector_type: str
     vector_name: str
     limit: int

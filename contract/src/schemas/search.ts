@@ -1,6 +1,7 @@
 import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
 import { Enum, GeoPoint, inputLimits, Lat, Lon, Metadata, Name, RadiusKm, StringMap } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
+import { publishedAs } from '../openapi-view.js';
 
 /** Upper bound every `limit` is clamped to (documented in the reference). */
 export const maxSearchLimit = 1000;
@@ -37,10 +38,12 @@ const semanticQuery = (options: SchemaOptions = {}) =>
   Type.String({ maxLength: inputLimits.semanticQuery, ...options });
 /** A query vector: a JSON array of numbers, or that array as a string. */
 const QueryVector = (description: string) =>
-  Type.Unknown({
+  publishedAs(Type.Unknown({ description, maxItems: inputLimits.vectorDimensions, maxLength: inputLimits.jsonText }), {
     description,
-    maxItems: inputLimits.vectorDimensions,
-    maxLength: inputLimits.jsonText,
+    anyOf: [
+      { type: 'array', items: { type: 'number' }, minItems: 1, maxItems: inputLimits.vectorDimensions },
+      { type: 'string', maxLength: inputLimits.jsonText, description: 'The array as JSON text.' },
+    ],
   });
 
 export const FilterClause = Type.Object(

@@ -1,5 +1,8 @@
-import { createError } from '@godb/contract';
+import { createError, minSeqHeader } from '@godb/contract';
 import type { Consistency } from './context.js';
+
+/** The shape of an X-GoDB-Min-Seq, as the OpenAPI document publishes it. */
+const minSeqShape = new RegExp(minSeqHeader.pattern);
 
 /**
  * Cluster mode's read options as a transport received them (HTTP headers, gRPC metadata), so that every operation
@@ -21,7 +24,7 @@ export function consistencyOf(level: unknown, minSeq: unknown, where: 'headers' 
     );
   }
   const text = minSeq === undefined ? undefined : String(minSeq);
-  if (text !== undefined && !/^\d{1,3}:\d{1,15}(,\d{1,3}:\d{1,15})*$/.test(text)) {
+  if (text !== undefined && !minSeqShape.test(text)) {
     throw createError(
       'VALIDATION_FAILED',
       {

@@ -1,5 +1,6 @@
 import { operations, type CatalogueOperation } from '@godb/contract';
 import { createError } from '@godb/contract';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
@@ -47,10 +48,16 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/**
+ * The query of an operation that declares no query parameters: none, so that an unknown one is refused as on the
+ * operations that declare some (`?consistency=strong` is not silently ignored), with the same VALIDATION_FAILED.
+ */
+const noQuery = Type.Object({}, { additionalProperties: false });
+
 function schemaOf(operation: CatalogueOperation) {
   return {
     ...('params' in operation && { params: operation.params }),
-    ...('query' in operation && { querystring: operation.query }),
+    querystring: ('query' in operation && operation.query) || noQuery,
     ...('body' in operation && { body: operation.body }),
     response: Object.fromEntries(
       [operation.success, ...(operation.alternatives ?? [])].map((r) => [r.status, r.schema]),

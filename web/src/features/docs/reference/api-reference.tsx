@@ -1,9 +1,12 @@
 import {
   clusterHandling,
+  consistencyHeader,
   errorCatalogue,
   idempotencyKeyHeader,
+  minSeqHeader,
   operationErrors,
   operations,
+  sequenceHeader,
   type CatalogueOperation,
 } from '@godb/contract';
 import { useMemo, useState } from 'react';
@@ -45,11 +48,34 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
   );
 }
 
-/** The request headers an operation documents: Idempotency-Key on the writes cluster mode replicates. */
+/**
+ * The headers an operation documents: Idempotency-Key on the writes cluster mode replicates, cluster mode's read
+ * options, which every operation takes, and the X-GoDB-Seq its answers carry in cluster mode.
+ */
 function headerRows(op: CatalogueOperation): FieldRow[] {
-  if (clusterHandling[op.id] !== 'replicated') return [];
-  const { name, description } = idempotencyKeyHeader;
-  return [{ name, type: 'string', required: false, default: '', description }];
+  const rows: FieldRow[] = [];
+  if (clusterHandling[op.id] === 'replicated') {
+    const { name, description } = idempotencyKeyHeader;
+    rows.push({ name, type: 'string', required: false, default: '', description });
+  }
+  rows.push(
+    {
+      name: consistencyHeader.name,
+      type: `one of ${consistencyHeader.values.join(', ')}`,
+      required: false,
+      default: consistencyHeader.default,
+      description: consistencyHeader.description,
+    },
+    { name: minSeqHeader.name, type: 'string', required: false, default: '', description: minSeqHeader.description },
+    {
+      name: sequenceHeader.name,
+      type: 'string, in the answer',
+      required: false,
+      default: '',
+      description: sequenceHeader.description,
+    },
+  );
+  return rows;
 }
 
 function statusCodes(op: CatalogueOperation): [number, string][] {
