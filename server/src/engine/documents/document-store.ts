@@ -132,8 +132,8 @@ export class DocumentStore {
     seq: number,
     tenantId: string,
     collection: string,
-    vectors: readonly { name: string; space: string; vector: Float32Array }[],
-  ): { space: string; chunk: WrittenChunk }[] {
+    vectors: readonly { name: string; space: string | null; vector: Float32Array }[],
+  ): { space: string | null; chunk: WrittenChunk }[] {
     const insert = this.#sql.get(
       'INSERT INTO document_vectors (doc_seq, tenant_id, collection, name, vector) VALUES (?, ?, ?, ?, ?)',
     );
