@@ -154,6 +154,14 @@ export class DocumentStore {
       .all(seq) as { seq: number; collection: string; name: string; vector: Buffer }[];
   }
 
+  /** The names of the client vectors of a document version (no vector read). */
+  vectorNames(seq: number): string[] {
+    return this.#sql
+      .get('SELECT name FROM document_vectors WHERE doc_seq = ? ORDER BY name')
+      .pluck()
+      .all(seq) as string[];
+  }
+
   /** Replaces the ACL and access list of a document. */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);

@@ -674,7 +674,7 @@ export class Documents {
     }
     const { row, fields } = this.#asSeenBy(viewer, this.readable(viewer, id));
     const access = this.store.access(row.seq);
-    const given = this.store.vectors(row.seq);
+    const given = flags.include_embeddings ? this.store.vectors(row.seq) : [];
     const collection = this.#deps.collections.get(viewer.tenantId, row.primary_table);
     return documentView(
       {
@@ -685,7 +685,7 @@ export class Documents {
         childIds: this.#readableChildren(viewer, row.id).map((c) => c.id),
         engagementEvents: flags.include_stats ? this.#engagement.count(viewer.tenantId, row.id) : 0,
         showAcl: isOwner(access, viewer, this.now()),
-        givenNames: given.map((v) => v.name),
+        givenNames: flags.include_embeddings ? given.map((v) => v.name) : this.store.vectorNames(row.seq),
         ...(flags.include_embeddings && {
           vectors: Object.fromEntries(
             given.map((v) => [

@@ -79,6 +79,9 @@ describe('a vector given for the model’s name', () => {
       [['given#0', 'glove-100']],
     );
     assert.equal(doc.processed_by, undefined);
+    const plain = await server.call('GET', '/api/v1/documents/given', token);
+    assert.equal((plain.body.document as Doc).processed_by, undefined, 'the model did not process it');
+    assert.equal((plain.body.document as Doc).named_vectors, undefined);
   });
 
   test('is found by a vector search of that name', async () => {
