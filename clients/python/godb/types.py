@@ -469,6 +469,17 @@ class MultiTableSearchRequest(_MultiTableSearchRequestRequired, total=False):
     limit: int
 
 
+class _NamedVectorRequired(TypedDict):
+    source: Literal["given", "model"]
+
+
+class NamedVector(_NamedVectorRequired, total=False):
+    """A stored vector: `vector` when given, `chunks` when a model filled it."""
+    model: str
+    vector: List[float]
+    chunks: List[Dict[str, Any]]
+
+
 class _NewApiKeyRequired(TypedDict):
     name: str
 
@@ -698,6 +709,7 @@ class StoredDocument(_StoredDocumentRequired, total=False):
     cluster: int
     chunks: List[Any]
     embeddings: Any
+    named_vectors: Dict[str, "NamedVector"]
     stats: Any
 
 

@@ -7,7 +7,8 @@ export const getJob = defineOperation({
   name: 'Get Job',
   category: 'jobs',
   summary: 'Progress of an asynchronous job',
-  description: 'Jobs are started by asynchronous batch and NDJSON imports. Poll until `status` is done or failed.',
+  description:
+    'Jobs are started by asynchronous adds, batch and NDJSON imports, snapshots and restores. Poll until `status` is done or failed; `unit` says what `processed` and `total` count.',
   http: { method: 'GET', path: '/api/v1/jobs/{id}', aliases: ['/jobs/{id}'] },
   access: 'user',
   params: PathId,
@@ -16,8 +17,12 @@ export const getJob = defineOperation({
     schema: Type.Object({
       id: Type.String(),
       status: Enum(['queued', 'running', 'done', 'failed']),
-      processed: Type.Integer(),
-      total: Type.Integer(),
+      processed: Type.Integer({ description: 'Work done so far, counted in `unit`.' }),
+      total: Type.Integer({ description: 'All the work, counted in `unit`.' }),
+      unit: Enum(['documents', 'lines', 'thousandths'] as const, {
+        description:
+          'What `processed` and `total` count, by kind of job: documents (asynchronous add and batch add), lines read (NDJSON imports), or thousandths of the work (snapshots and restores, which copy database pages or rows and then bytes: `total` is 1000).',
+      }),
       error: Type.Optional(Type.String()),
       read: Type.Optional(Type.Integer({ description: 'NDJSON imports: lines read so far.' })),
       written: Type.Optional(Type.Integer({ description: 'NDJSON imports: documents written so far.' })),
@@ -43,7 +48,10 @@ export const getJob = defineOperation({
     {
       summary: 'A running import',
       params: { id: 'job-5f2c' },
-      response: { status: 200, body: { id: 'job-5f2c', status: 'running', processed: 20000, total: 50000 } },
+      response: {
+        status: 200,
+        body: { id: 'job-5f2c', status: 'running', processed: 20000, total: 50000, unit: 'lines' },
+      },
     },
   ],
 });

@@ -14,7 +14,7 @@ export const searchHybrid = defineOperation({
   grpc: { service: 'SearchService', method: 'HybridSearch' },
   body: HybridSearchRequest,
   success: { status: 200, schema: SearchResponse, description: 'Ranked results.' },
-  errors: ['QUERY_REQUIRED', 'INVALID_VECTOR_FORMAT', 'SHUTTING_DOWN', 'INDEX_LOADING'],
+  errors: ['QUERY_REQUIRED', 'INVALID_VECTOR_FORMAT', 'NOT_FOUND', 'SHUTTING_DOWN', 'INDEX_LOADING'],
   examples: [
     {
       summary: 'Text and vector search fused',

@@ -15,7 +15,14 @@ export const searchVector = defineOperation({
   grpc: { service: 'SearchService', method: 'VectorSearch' },
   body: VectorSearchRequest,
   success: { status: 200, schema: SearchResponse, description: 'Ranked results.' },
-  errors: ['THRESHOLD_OUT_OF_RANGE', 'INVALID_VECTOR_FORMAT', 'INVALID_FILTERS_JSON', 'SHUTTING_DOWN', 'INDEX_LOADING'],
+  errors: [
+    'THRESHOLD_OUT_OF_RANGE',
+    'INVALID_VECTOR_FORMAT',
+    'NOT_FOUND',
+    'INVALID_FILTERS_JSON',
+    'SHUTTING_DOWN',
+    'INDEX_LOADING',
+  ],
   examples: [
     {
       summary: 'Nearest neighbours by embedding (HNSW)',

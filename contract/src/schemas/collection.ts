@@ -52,7 +52,7 @@ export const VectorSettingsInput = Type.Object(
     model: Type.Optional(
       Name({
         description:
-          'An embedding model (GET /api/v1/embeddings/models) that fills this vector from each chunk’s text. Without it, you give the vector with each document.',
+          'An embedding model (GET /api/v1/embeddings/models) that fills this vector from each chunk’s text. Without it, you give the vector with each document. With it, a document may still give its own vector under this name (`vectors: {<name>: [...]}`, of the model’s dimensions): the model is then skipped for that document.',
       }),
     ),
   },

@@ -154,7 +154,7 @@ export const DocumentInput = Type.Object(
         {
           maxProperties: 16,
           description:
-            'Your own vectors by name, e.g. {"image": [...], "text": [...]}; the collection checks each size. No model runs for a name you give.',
+            'Your own vectors by name, e.g. {"image": [...], "text": [...]}; the collection checks each size. No model runs for a name you give: a vector given for a name the collection’s model fills is stored instead of the model’s (it must have the model’s dimensions, and it is one vector for the whole document, searched with the model’s vectors however many chunks the content has).',
         },
       ),
     ),
@@ -162,6 +162,26 @@ export const DocumentInput = Type.Object(
   { additionalProperties: false },
 );
 export type DocumentInput = Static<typeof DocumentInput>;
+
+/** One stored vector of a document under its collection vector name (GET with include_embeddings). */
+export const NamedVector = Type.Object(
+  {
+    source: Enum(['given', 'model'] as const, {
+      description:
+        '`given`: you gave it with the document (for a name a model fills too, in which case the model did not run); `model`: the model computed it from the content.',
+    }),
+    model: Type.Optional(Type.String({ description: 'The model that fills this name, for a model’s name.' })),
+    vector: Type.Optional(
+      Type.Array(Type.Number(), { description: 'Source `given`: the vector, as you gave it (one per document).' }),
+    ),
+    chunks: Type.Optional(
+      Type.Array(Type.Object({ chunk_id: Type.String(), vector: Type.Array(Type.Number()) }), {
+        description: 'Source `model`: one vector per embedded chunk (unit length), as in `embeddings`.',
+      }),
+    ),
+  },
+  { description: 'A stored vector: `vector` when given, `chunks` when a model filled it.' },
+);
 
 /** A document as the API returns it: the input fields plus what the server derives. */
 export const StoredDocument = Type.Composite([
@@ -186,6 +206,12 @@ export const StoredDocument = Type.Composite([
     cluster: Type.Optional(Type.Integer({ description: 'k-means cluster, after POST /indexes/recluster.' })),
     chunks: Type.Optional(Type.Array(Type.Unknown())),
     embeddings: Type.Optional(Type.Unknown()),
+    named_vectors: Type.Optional(
+      Type.Record(Type.String(), NamedVector, {
+        description:
+          'With include_embeddings: every stored vector under its collection vector name, those a model filled included, each saying its source. `vectors` holds the ones you gave, as you gave them; `embeddings` the chunk vectors with their model.',
+      }),
+    ),
     stats: Type.Optional(Type.Unknown()),
   }),
 ]);

@@ -144,7 +144,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     await a.cluster!.submit({ kind: 'job', method: 'create', args: [{ ...job, node: 'gone-node' }] });
     await a.cluster!.submit({ kind: 'job', method: 'update', args: [job.id, { status: 'running', processed: 3 }] });
     const failed = await pollJob(b, token, job.id, (j) => j.status === 'failed');
-    assert.match(failed.error ?? '', /gone-node\) left the cluster during it; 3 of 10 items were written/);
+    assert.match(failed.error ?? '', /gone-node\) left the cluster during it; 3 of 10 lines were read/);
   });
 
   test('a node that restarts marks failed the jobs it was running', bound, async () => {
@@ -157,7 +157,7 @@ describe('cluster mode: files, jobs and mail on every node (issue #17)', () => {
     await cluster.stop('c');
     await cluster.start('c');
     const failed = await pollJob(a, token, job.id, (j) => j.status === 'failed');
-    assert.match(failed.error ?? '', /\(c\) stopped during it; 0 of 1 items were written/);
+    assert.match(failed.error ?? '', /\(c\) stopped during it; 0 of 1 documents were written/);
   });
 
   test(

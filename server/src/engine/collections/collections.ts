@@ -302,6 +302,8 @@ export class Collections {
    * Checks a document's vectors against its collection, inside the write transaction, creating the collection
    * (implicit) and the vectors it does not have yet when that is allowed: an implicit collection takes any new
    * name (its first vector fixes the size, cosine and f16); an explicit one only its declared vectors.
+   * `givenModelVector` names the vector given for a name that `model` fills (prepared by given-model-vector.ts): it is
+   * answered with no space of its own (space null), as it is searched through the document's first chunk.
    */
   prepareWrite(
     tenantId: string,
@@ -309,7 +311,8 @@ export class Collections {
     model: string | null,
     given: readonly GivenVector[],
     now: number,
-  ): { name: string; space: string; vector: Float32Array }[] {
+    givenModelVector?: string,
+  ): { name: string; space: string | null; vector: Float32Array }[] {
     const existing = this.get(tenantId, table);
     const collection: Collection = existing ?? {
       name: table,
@@ -359,10 +362,14 @@ export class Collections {
         changed = true;
       }
       if (settings.model !== undefined) {
+        if (name === givenModelVector && settings.model === model && g.vector.length === settings.dimensions)
+          return { name, space: null, vector: g.vector };
+        // The collection changed between the document's preparation and its write (it was deleted and declared
+        // again): the document was prepared for other vectors.
         throw createError(
           'VALIDATION_FAILED',
           {
-            detail: `${g.field}: vector "${name}" of collection ${table} is filled by model ${settings.model} from the content; give your vectors under another name`,
+            detail: `${g.field}: vector "${name}" of collection ${table} is filled by model ${settings.model}, and the collection changed while the document was written; send it again`,
           },
           { field: g.field },
         );

@@ -132,8 +132,8 @@ export class DocumentStore {
     seq: number,
     tenantId: string,
     collection: string,
-    vectors: readonly { name: string; space: string; vector: Float32Array }[],
-  ): { space: string; chunk: WrittenChunk }[] {
+    vectors: readonly { name: string; space: string | null; vector: Float32Array }[],
+  ): { space: string | null; chunk: WrittenChunk }[] {
     const insert = this.#sql.get(
       'INSERT INTO document_vectors (doc_seq, tenant_id, collection, name, vector) VALUES (?, ?, ?, ?, ?)',
     );
@@ -152,6 +152,14 @@ export class DocumentStore {
     return this.#sql
       .get('SELECT seq, collection, name, vector FROM document_vectors WHERE doc_seq = ? ORDER BY name')
       .all(seq) as { seq: number; collection: string; name: string; vector: Buffer }[];
+  }
+
+  /** The names of the client vectors of a document version (no vector read). */
+  vectorNames(seq: number): string[] {
+    return this.#sql
+      .get('SELECT name FROM document_vectors WHERE doc_seq = ? ORDER BY name')
+      .pluck()
+      .all(seq) as string[];
   }
 
   /** Replaces the ACL and access list of a document. */

@@ -25,13 +25,43 @@ export interface ViewContext {
   readonly showAcl: boolean;
   /** The client's vectors by name (read only with include_embeddings). */
   readonly vectors?: Readonly<Record<string, number[]>>;
+  /** The names of the vectors the client gave (a model's name among them: the model was skipped). */
+  readonly givenNames?: readonly string[];
+  /** The collection's name of each model's vector, by model. */
+  readonly modelVectorNames?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Every stored vector of a document under its collection vector name (issue #37): the client's as given, and the
+ * chunk vectors a model filled under the name of the collection's vector for that model (the model's name when the
+ * collection has none), one per chunk.
+ */
+function namedVectors(ctx: ViewContext, docId: string): Record<string, unknown> {
+  const names = ctx.modelVectorNames ?? {};
+  const modelOfName = new Map(Object.entries(names).map(([model, name]) => [name, model]));
+  const named: Record<string, unknown> = {};
+  for (const [name, vector] of Object.entries(ctx.vectors ?? {})) {
+    const model = modelOfName.get(name);
+    named[name] = { source: 'given', ...(model !== undefined && { model }), vector };
+  }
+  for (const c of ctx.chunks) {
+    if (c.vector === null || c.model === null) continue;
+    const name = names[c.model] ?? c.model;
+    if (ctx.givenNames?.includes(name)) continue; // its first chunk carries the given vector
+    const entry = (named[name] ??= { source: 'model', model: c.model, chunks: [] }) as { chunks: unknown[] };
+    entry.chunks.push({ chunk_id: chunkId(docId, c.chunk_index), vector: vectorOf(c) });
+  }
+  return named;
 }
 
 /** A stored document as the API returns it (api-spec §3: the REST fields plus what a fetched document adds). */
 export function documentView(ctx: ViewContext, flags: ViewFlags): Record<string, unknown> {
   const { row, fields } = ctx;
   const children = [...new Set([...(fields.child_doc_ids ?? []), ...ctx.childIds])];
-  const embedded = ctx.chunks.some((c) => c.vector !== null);
+  // A document that gave the vector its model fills was not processed by the model.
+  const modelGiven =
+    row.model !== null && (ctx.givenNames ?? []).includes(ctx.modelVectorNames?.[row.model] ?? row.model);
+  const embedded = !modelGiven && ctx.chunks.some((c) => c.vector !== null);
   const view: Record<string, unknown> = {
     id: row.id,
     tenant_id: row.tenant_id,
@@ -97,6 +127,8 @@ export function documentView(ctx: ViewContext, flags: ViewFlags): Record<string,
       .filter((c) => c.vector !== null)
       .map((c) => ({ chunk_id: chunkId(row.id, c.chunk_index), model: c.model, vector: vectorOf(c) }));
     if (ctx.vectors && Object.keys(ctx.vectors).length > 0) view.vectors = ctx.vectors;
+    const named = namedVectors(ctx, row.id);
+    if (Object.keys(named).length > 0) view.named_vectors = named;
   }
   if (flags.include_stats) {
     view.stats = {

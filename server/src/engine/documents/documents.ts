@@ -30,11 +30,12 @@ import { EngagementStore } from './engagement-store.js';
 import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
 import { embeddingTextOf, prepareDocument } from './prepare.js';
+import { withGivenModelVector } from './given-model-vector.js';
 import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
 import type { VectorIndexes } from './vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
-import type { Collections } from '../collections/collections.js';
-import { clientSpaceKey } from '../collections/vector-space.js';
+import { defaultVectorName, type Collections } from '../collections/collections.js';
+import { clientSpaceKey, defaultHnsw } from '../collections/vector-space.js';
 import type { DocumentWrites, OperationLog } from '../cluster/operation.js';
 
 /** The fields a partial update may change. */
@@ -121,6 +122,24 @@ function embedOptionsOf(doc: PreparedDocument): EmbedOptions {
     maxTokens: p.max_tokens ?? defaultEmbedOptions.maxTokens,
     overlap: p.overlap ?? defaultEmbedOptions.overlap,
     strategy: p.strategy ?? defaultEmbedOptions.strategy,
+  };
+}
+
+/**
+ * The collection as the write will find it: an implicit collection (or one the write creates) gains a vector named
+ * after the model that embeds the document (see Collections.prepareWrite), so a vector given under that name is
+ * the model's.
+ */
+function withImplicitModelVector(
+  collection: Collection | undefined,
+  table: string,
+  model: { name: string; dimensions: number },
+): Collection | undefined {
+  if (collection && (!collection.implicit || collection.vectors[model.name])) return collection;
+  const settings = { dimensions: model.dimensions, distance: 'cosine', storage: 'f16', model: model.name } as const;
+  return {
+    ...(collection ?? { name: table, description: '', implicit: true, created_at: 0, updated_at: 0 }),
+    vectors: { ...collection?.vectors, [model.name]: { ...settings, hnsw: defaultHnsw } },
   };
 }
 
@@ -301,12 +320,19 @@ export class Documents {
       seen.set(doc.id, i);
       const modelField = `${path(i)}.embedding_options.model_name`;
       const model = this.#deps.collections.modelFor(viewer.tenantId, doc.primaryTable, doc.model, modelField);
-      if (model === null) return { ...doc, model: null };
+      const collection = this.#deps.collections.get(viewer.tenantId, doc.primaryTable);
+      if (model === null) return withGivenModelVector({ ...doc, model: null }, collection);
+      let resolved: { name: string; dimensions: number };
       try {
-        return { ...doc, model: this.#deps.embedder.resolve(model || undefined).name };
+        resolved = this.#deps.embedder.resolve(model || undefined);
       } catch (error) {
         throw withField(error, `${path(i)}.embedding_options.model_name`);
       }
+      return withGivenModelVector(
+        { ...doc, model: resolved.name },
+        withImplicitModelVector(collection, doc.primaryTable, resolved),
+        doc.model ? resolved.name : undefined,
+      );
     });
   }
 
@@ -320,7 +346,8 @@ export class Documents {
       { model: string; options: EmbedOptions; chunks: { doc: PreparedDocument; index: number }[] }
     >();
     for (const doc of prepared) {
-      if (doc.model === null) continue;
+      // A document that gives the vector its model would fill is not embedded (see given-model-vector.ts).
+      if (doc.model === null || doc.givenModelVector !== undefined) continue;
       const options = embedOptionsOf(doc);
       const key = JSON.stringify([doc.model, options]);
       const group = groups.get(key) ?? { model: doc.model, options, chunks: [] };
@@ -527,6 +554,7 @@ export class Documents {
           embedded,
           doc.vectors,
           now,
+          doc.givenModelVector,
         );
         refuseRepeatedNames(vectors, doc.vectors);
         if (existing) {
@@ -546,8 +574,9 @@ export class Documents {
           fields,
         );
         if (doc.model && chunks.length > 0) this.#change(changes, doc.model).added.push(...chunks);
+        // A given model vector (space null) is searched through the first chunk, in the model's index.
         for (const { space, chunk } of this.store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
-          this.#change(changes, space).added.push(chunk);
+          if (space !== null) this.#change(changes, space).added.push(chunk);
         return { id: doc.id, version };
       });
       this.#bump(viewer.tenantId, changes);
@@ -645,6 +674,8 @@ export class Documents {
     }
     const { row, fields } = this.#asSeenBy(viewer, this.readable(viewer, id));
     const access = this.store.access(row.seq);
+    const given = flags.include_embeddings ? this.store.vectors(row.seq) : [];
+    const collection = this.#deps.collections.get(viewer.tenantId, row.primary_table);
     return documentView(
       {
         row,
@@ -654,16 +685,20 @@ export class Documents {
         childIds: this.#readableChildren(viewer, row.id).map((c) => c.id),
         engagementEvents: flags.include_stats ? this.#engagement.count(viewer.tenantId, row.id) : 0,
         showAcl: isOwner(access, viewer, this.now()),
+        givenNames: flags.include_embeddings ? given.map((v) => v.name) : this.store.vectorNames(row.seq),
         ...(flags.include_embeddings && {
           vectors: Object.fromEntries(
-            this.store
-              .vectors(row.seq)
-              .map((v) => [
-                v.name,
-                Array.from(new Float32Array(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength / 4)),
-              ]),
+            given.map((v) => [
+              v.name,
+              Array.from(new Float32Array(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength / 4)),
+            ]),
           ),
         }),
+        modelVectorNames: Object.fromEntries(
+          Object.entries(collection?.vectors ?? {}).flatMap(([name, v]) =>
+            v.model !== undefined ? [[v.model, name] as const] : [],
+          ),
+        ),
       },
       flags,
     );
@@ -697,20 +732,29 @@ export class Documents {
         .vectors(row.seq)
         .map((v) => [v.name, { name: v.name, vector: copyVector(v.vector), field: `body.vectors.${v.name}` }]),
     );
+    const collection = this.#deps.collections.get(viewer.tenantId, row.primary_table);
     for (const v of prepareDocument(
       { ...(patch.vector && { vector: patch.vector }), ...(patch.vectors && { vectors: patch.vectors }) },
       viewer.userId,
       'body',
     ).vectors) {
-      // The unnamed vector replaces the collection's default one.
+      // The unnamed vector replaces the collection's default one, as an add reads it: a default vector a model
+      // fills is not taken by the unnamed vector (the vector named `default` is).
+      const defaultVector = collection?.default_vector;
       const name =
-        v.name === '' ? (this.#deps.collections.get(viewer.tenantId, row.primary_table)?.default_vector ?? '') : v.name;
+        v.name !== ''
+          ? v.name
+          : defaultVector !== undefined && collection?.vectors[defaultVector]?.model === undefined
+            ? defaultVector
+            : defaultVector === undefined
+              ? ''
+              : defaultVectorName;
       given.delete(name);
       given.set(name, { ...v, name });
     }
     const location =
       patch.location ?? (row.lat !== null && row.lon !== null ? ([row.lat, row.lon] as const) : undefined);
-    const prepared: PreparedDocument = {
+    const unembedded: PreparedDocument = {
       id: row.id,
       title,
       content: row.content,
@@ -748,6 +792,8 @@ export class Documents {
       ownerId: row.owner_id,
       vectors: [...given.values()],
     };
+    // A vector given for the model's name (now or with an earlier version) stays the document's: not re-embedded.
+    const prepared = withGivenModelVector(unembedded, collection);
     if (reembed) await this.embed([prepared], signal);
     signal?.throwIfAborted();
     // Cluster mode: applied only if no other write of the document came first in the log (DOCUMENT_CHANGED).
@@ -1120,8 +1166,12 @@ export class Documents {
 
   /** Takes a document version's client vectors out of their indexes (their rows stay until it is purged). */
   #removeVectors(changes: VectorChanges, row: DocumentRow): void {
-    for (const v of this.store.vectors(row.seq))
+    const collection = this.#deps.collections.get(row.tenant_id, row.primary_table);
+    for (const v of this.store.vectors(row.seq)) {
+      // A given model vector is in no index of its own: its chunk leaves the model's index with the others.
+      if (collection?.vectors[v.name]?.model !== undefined) continue;
       this.#change(changes, clientSpaceKey(v.collection, v.name)).removed.push(v.seq);
+    }
   }
 
   #change(changes: VectorChanges, model: string) {

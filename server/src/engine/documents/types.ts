@@ -104,6 +104,11 @@ export interface PreparedDocument {
   readonly fileContent: string | undefined;
   /** The owner recorded on the row (a partial update keeps the document's); the writer by default. */
   readonly ownerId?: string;
+  /**
+   * The name of the vector the client gave for a name the collection's model fills (see given-model-vector.ts): the
+   * model then embeds nothing, and the first chunk carries that vector.
+   */
+  readonly givenModelVector?: string;
   /** Vectors the client gave, by name ('' for the unnamed `vector`): checked against the collection when written. */
   readonly vectors: readonly { readonly name: string; readonly vector: Float32Array; readonly field: string }[];
 }

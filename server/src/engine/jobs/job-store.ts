@@ -5,11 +5,34 @@ import type { Db } from '../storage/database.js';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
+/** What a job's `processed` and `total` count. */
+export type JobUnit = 'documents' | 'lines' | 'thousandths';
+
+/**
+ * The unit of each kind of job: documents written (asynchronous adds), NDJSON lines read (imports), or thousandths of
+ * the work (snapshots and restores, which copy database pages or rows and then bytes, not documents).
+ */
+const abandonedText: Record<JobUnit, string> = {
+  documents: ' documents were written',
+  lines: ' lines were read',
+  thousandths: ' thousandths of the work were done',
+};
+
+const unitOfKind: Readonly<Record<string, JobUnit>> = {
+  'add-document': 'documents',
+  'batch-add-documents': 'documents',
+  'import-documents': 'lines',
+  'create-snapshot': 'thousandths',
+  'restore-snapshot': 'thousandths',
+};
+
 export interface Job {
   readonly id: string;
   readonly status: JobStatus;
   readonly processed: number;
   readonly total: number;
+  /** What `processed` and `total` count. */
+  readonly unit: JobUnit;
   readonly error?: string;
   /** NDJSON imports only, from here on. */
   readonly read?: number;
@@ -67,6 +90,11 @@ export interface NewJob {
   readonly node: string | null;
 }
 
+/** How a job cut short says what it had done, by kind (SQL CASE branches over `kind`). */
+const abandonedUnits = `${Object.entries(unitOfKind)
+  .map(([kind, unit]) => `WHEN '${kind}' THEN '${abandonedText[unit]}'`)
+  .join(' ')} ELSE ' items were written'`;
+
 /** A fresh job id. */
 export function newJobId(): string {
   return `job-${randomUUID()}`;
@@ -93,7 +121,7 @@ export class JobStore {
         "INSERT INTO jobs (id, tenant_id, user_id, kind, status, processed, total, created_at, updated_at, node) VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)",
       )
       .run(job.id, job.tenantId, job.userId, job.kind, job.total, now, now, job.node);
-    return { id: job.id, status: 'queued', processed: 0, total: job.total };
+    return { id: job.id, status: 'queued', processed: 0, total: job.total, unit: unitOf(job.kind) };
   }
 
   /**
@@ -110,7 +138,7 @@ export class JobStore {
           : "'the node that ran this job (' || node || ') left the cluster during it; '";
     return this.#db
       .prepare(
-        `UPDATE jobs SET status = 'failed', error = ${cause} || processed || ' of ' || total || ' items were written', updated_at = ?
+        `UPDATE jobs SET status = 'failed', error = ${cause} || processed || ' of ' || total || CASE kind ${abandonedUnits} END, updated_at = ?
          WHERE status IN ('queued', 'running') AND node IS ?`,
       )
       .run(unixSeconds(this.#clock), node).changes;
@@ -176,11 +204,14 @@ export class JobStore {
       status: row.status,
       processed: row.processed,
       total: row.total,
+      unit: unitOf(row.kind),
       ...(row.error !== null && { error: row.error }),
       ...(row.kind === 'import-documents' && lineProgressOf(row, this.#clock.now())),
     };
   }
 }
+
+const unitOf = (kind: string): JobUnit => unitOfKind[kind] ?? 'documents';
 
 function lineProgressOf(row: JobRow, now: number): Partial<Job> {
   const end = row.status === 'running' ? now : (row.updated_ms ?? now);

@@ -17,10 +17,13 @@ export function vectorTarget(
   },
 ): ClientVectorSpace | { model: string } | undefined {
   if (body.vector_name === undefined) {
-    if (body.primary_table === undefined || body.vector === undefined || body.vector === '') return undefined;
-    const collection = collections.get(tenantId, body.primary_table);
-    const name = collection?.default_vector;
-    const settings = name !== undefined ? collection?.vectors[name] : undefined;
+    if (body.primary_table === undefined || body.vector === undefined || body.vector === null || body.vector === '')
+      return undefined;
+    // A given vector is read against its collection's vectors: without the collection there is nothing to compare
+    // it with (it used to be checked against the default model's size, a misleading INVALID_VECTOR_FORMAT).
+    const collection = collections.require(tenantId, body.primary_table, 'body.primary_table');
+    const name = collection.default_vector;
+    const settings = name !== undefined ? collection.vectors[name] : undefined;
     return settings && settings.model === undefined && name !== undefined
       ? { collection: body.primary_table, name, settings }
       : undefined;

@@ -150,7 +150,7 @@ describe('documents with your own vectors', () => {
     assert.equal((await call('GET', '/api/v1/documents/batch-ok', user.token)).status, 404);
   });
 
-  test('the first vector of an implicit collection fixes its size; a model vector cannot be given', async () => {
+  test('the first vector of an implicit collection fixes its size; a model vector must have the model’s size', async () => {
     const first = await call('POST', '/api/v1/documents', user.token, {
       primary_table: 'implicit-vectors',
       vector: [0.1, 0.2, 0.3, 0.4],
@@ -165,12 +165,13 @@ describe('documents with your own vectors', () => {
     });
     assert.equal(second.status, 400);
     assert.match(second.body.error?.message ?? '', /has 2 numbers but vector "default" .* has 4 dimensions/);
+    // Issue 37: a vector given for a model's name is stored instead of the model's (issue-37-given-model-vectors).
     const model = await call('POST', '/api/v1/documents', user.token, {
       primary_table: 'products',
-      vectors: { text: new Array(512).fill(0.1) },
+      vectors: { text: new Array(511).fill(0.1) },
     });
     assert.equal(model.status, 400);
-    assert.match(model.body.error?.message ?? '', /is filled by model use-lite-512 from the content/);
+    assert.match(model.body.error?.message ?? '', /has 511 numbers but vector "text" .* has 512 dimensions/);
   });
 
   test('a document with vectors and no content is valid, and an explicit collection without a model embeds nothing', async () => {

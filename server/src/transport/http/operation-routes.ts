@@ -76,6 +76,9 @@ export function registerOperationRoutes(
   services: Services,
   options: { importBodyLimit: number; importIdleMs: number; streaming: WeakSet<Socket> },
 ): void {
+  // Routes that take no body: common clients (axios, fetch wrappers) send `Content-Type: application/json` with no
+  // body on a DELETE, which Fastify's JSON parser refuses ("body must not be empty"); these accept it.
+  const bodiless: RouteOptions[] = [];
   for (const operation of operations) {
     const routes: RouteOptions[] = [];
     // What a 415 tells the client to send instead.
@@ -154,7 +157,8 @@ export function registerOperationRoutes(
     }
     const streamed = operation.ndjson ? 'application/x-ndjson' : operation.binary?.contentType;
     if (streamed === undefined) {
-      for (const route of routes) app.route(route);
+      if ('body' in operation) for (const route of routes) app.route(route);
+      else bodiless.push(...routes);
       continue;
     }
     // A streamed body: only its type (NDJSON, a tar …) is accepted here, handed to the use case as the raw stream
@@ -179,6 +183,17 @@ export function registerOperationRoutes(
       for (const route of routes) scope.route(route);
     });
   }
+  void app.register(async (scope) => {
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    // A body that is there is parsed (and ignored) as before; only an empty one is taken as no body.
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body.toString();
+      if (text === '') done(null, undefined);
+      else json(request, text, done);
+    });
+    for (const route of bodiless) scope.route(route);
+  });
 }
 
 /**
