@@ -152,7 +152,7 @@ export class SearchCore {
   }
 
   /** Full-text hits ranked by BM25, grouped by document (text-hits.ts). */
-  textHits(scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
+  textHits(scope: Scope, match: TextMatch, options: { limit?: number; maxTerms?: number } = {}): Hit[] {
     return textHits(this, scope, match, options);
   }
 

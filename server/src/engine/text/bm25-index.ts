@@ -513,12 +513,16 @@ export class Bm25Index {
   search(terms: readonly string[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0) return [];
     const stats = this.stats;
-    const lists = terms
-      .map((term) => this.#termIds.get(term))
-      .flatMap((termId) => {
+    // A repeated term is read once, its weight multiplied (a query of one word repeated a thousand times costs one
+    // list, not a thousand).
+    const times = new Map<string, number>();
+    for (const term of terms) times.set(term, (times.get(term) ?? 0) + 1);
+    const lists = [...times]
+      .flatMap(([term, n]) => {
+        const termId = this.#termIds.get(term);
         const p = termId === undefined ? undefined : this.#list(termId);
         if (!p || p.df === 0) return [];
-        const weight = idf(stats, p.publicDf);
+        const weight = n * idf(stats, p.publicDf);
         return [{ p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) }];
       })
       // Rarest first by the public counts (a stable sort): the order a chunk's terms are summed in never depends on
