@@ -127,3 +127,26 @@ test('a split document scores as the same document whole, on the same BM25 scale
   const relevant = (await search('small', 'reentry')).find((r) => r.document_id === 'relevant')!;
   assert.match(relevant.chunks[0]!.content, /reentry/, 'the chunk holding the word comes first');
 });
+
+test('a new version of a split document scores as the new version whole', async () => {
+  const content = `erosion ${prose(120)} nozzle ${prose(200)} ablation ablation ${prose(60)}`;
+  for (const [layout, options] of Object.entries(layouts)) {
+    const res = await server.call('POST', '/api/v1/documents', tokens[layout], {
+      id: 'relevant',
+      title: 'Heat shield study, revised',
+      content,
+      ...options,
+      embedding_options: { enabled: false },
+    });
+    assert.ok(res.status < 300, JSON.stringify(res.body));
+  }
+  for (const query of ['ablation reentry nozzle erosion', 'revised heat shield']) {
+    const whole = await search('whole', query);
+    for (const layout of ['default', 'small'])
+      assert.deepEqual(
+        (await search(layout, query)).map((r) => [r.document_id, r.score.toFixed(9)]),
+        whole.map((r) => [r.document_id, r.score.toFixed(9)]),
+        `${layout}: ${query}`,
+      );
+  }
+});
