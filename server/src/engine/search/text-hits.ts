@@ -15,8 +15,8 @@ const maxTextDepth = 5 * maxTextCandidates;
 /**
  * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document split into
  * several chunks is scored as a whole by the in-memory index (Bm25Index: overlap counted once), one of a single
- * chunk by that chunk, and a wildcard match (or any match while the index loads) by its best chunk; its chunks are
- * those that matched, best first. Ranked by the tenant's in-memory index, or
+ * chunk by that chunk, and by its best chunk while the index loads (FTS5); its chunks are those that matched, best
+ * first. Ranked by the tenant's in-memory index, or
  * through FTS5 with the same scores while it loads (fts-rank.ts).
  *
  * Only a window of the best chunks is read: with a `limit`, the best 20 × limit chunks (at least 200) the caller

@@ -910,6 +910,7 @@ export class Bm25Index {
    */
   groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0 || groups.length === 0) return [];
+    if (this.#split > 0) return this.#groupsDocuments(groups, depth);
     const stats = this.stats;
     if (this.#groupSeen.length < this.#count) {
       this.#groupSeen = new Int32Array(this.#alive.length).fill(-1);
@@ -949,6 +950,69 @@ export class Bm25Index {
     const chunks = this.#best(found, depth);
     for (const id of touched) scores[id] = 0;
     return chunks;
+  }
+
+  /**
+   * A wildcard query's documents ranked as wholes (as #searchDocuments ranks words): those holding a term of every
+   * group somewhere in their chunks, scored over every term of every group.
+   */
+  #groupsDocuments(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
+    const stats = this.documentStats;
+    const stamp = this.#nextStamp();
+    const docs: number[] = [];
+    const chunks: number[] = [];
+    // Per document touched: the last group that matched it, and how many groups did.
+    const lastGroup = new Map<number, number>();
+    const matched = new Map<number, number>();
+    const lists = groups.flatMap((group, g) =>
+      group.flatMap((term) => {
+        const termId = this.#termIds.get(term);
+        const p = termId === undefined ? undefined : this.#list(termId);
+        return p && p.df > 0 ? [{ termId: termId!, p, g }] : [];
+      }),
+    );
+    for (const { termId, p, g } of lists) {
+      const weight = idf(stats, this.#publicDocuments(p));
+      const termStamp = this.#nextStamp();
+      const termDocs: number[] = [];
+      const { ids, freqs, length } = p;
+      for (let i = 0; i < length; i += 1) {
+        const id = ids[i]!;
+        if (this.#alive[id] === 0) continue;
+        const d = this.#docOf[id]!;
+        if (this.#docSeen[d] !== stamp) {
+          this.#docSeen[d] = stamp;
+          this.#docScore[d] = 0;
+          docs.push(d);
+        }
+        if (this.#chunkSeen[id] !== stamp) {
+          this.#chunkSeen[id] = stamp;
+          this.#scores[id] = 0;
+          chunks.push(id);
+        }
+        if (lastGroup.get(d) !== g) {
+          lastGroup.set(d, g);
+          matched.set(d, (matched.get(d) ?? 0) + 1);
+        }
+        const norm = lengthNorm(stats, this.#docLength[d]!);
+        this.#scores[id] = this.#scores[id]! + termScore(weight, freqs[i]!, norm);
+        if (this.#docTermSeen[d] !== termStamp) {
+          this.#docTermSeen[d] = termStamp;
+          this.#docTf[d] = 0;
+          termDocs.push(d);
+        }
+        this.#docTf[d] = this.#docTf[d]! + this.#ownFrequency(p, i, termId, id);
+      }
+      for (const d of termDocs)
+        this.#docScore[d] =
+          this.#docScore[d]! + termScore(weight, this.#docTf[d]!, lengthNorm(stats, this.#docLength[d]!));
+    }
+    const all = groups.length;
+    return this.#documentRows(
+      docs.filter((d) => matched.get(d) === all),
+      chunks,
+      depth,
+    );
   }
 
   /**

@@ -11,7 +11,8 @@ import { splitIntoWindows } from './text-windows.js';
 import { indexTerms } from './tokenize.js';
 
 /**
- * Issue #44: a document split into overlapping chunks is ranked as the same document whole — through writes,
+ * Issue #44: a document split into overlapping chunks is ranked as the same document whole (words, phrases and
+ * wildcard groups) — through writes,
  * visibility changes, compaction and a checkpoint read back — so chunking for embeddings never moves text scores.
  */
 
@@ -50,8 +51,15 @@ function indexes(): { whole: Bm25Index; split: Bm25Index; chunksOf: Map<number, 
 }
 
 /** The documents in order with their scores (to 1e-9), by words or as a phrase. */
-function ranked(index: Bm25Index, query: string, how: 'words' | 'phrase') {
-  const rows = how === 'words' ? index.search(indexTerms(query), 5000) : index.phrase(indexTerms(query), 5000);
+function ranked(index: Bm25Index, query: string, how: 'words' | 'phrase' | 'groups') {
+  const terms = indexTerms(query);
+  const rows =
+    how === 'words'
+      ? index.search(terms, 5000)
+      : how === 'phrase'
+        ? index.phrase(terms, 5000)
+        : // A wildcard query: its first word's expansions to one of two terms, then every other word.
+          index.groups([[terms[0]!, 'flutter'], ...terms.slice(1).map((t) => [t])], 5000);
   const seen = new Map<number, string>();
   for (const r of rows) if (!seen.has(r.doc)) seen.set(r.doc, (r.docScore ?? r.score).toFixed(9));
   return [...seen].slice(0, 25);
@@ -59,7 +67,7 @@ function ranked(index: Bm25Index, query: string, how: 'words' | 'phrase') {
 
 function assertSame(whole: Bm25Index, split: Bm25Index, when: string) {
   for (const q of queries) {
-    for (const how of ['words', 'phrase'] as const) {
+    for (const how of ['words', 'phrase', 'groups'] as const) {
       const expected = ranked(whole, q, how);
       assert.deepEqual(ranked(split, q, how), expected, `${when}: ${how} ${q}`);
       if (how === 'words') assert.ok(expected.length > 0);
@@ -78,7 +86,7 @@ describe('document-level BM25 over chunked documents', () => {
     assert.equal(sharedTerms(Int32Array.of(7, 1, 7, 1), Int32Array.of(7, 1, 9)), 2);
   });
 
-  it('scores a split document as the document whole, by words and by phrase', () => {
+  it('scores a split document as the document whole, by words, by phrase and by wildcard groups', () => {
     const { whole, split } = indexes();
     assert.ok(split.size > 4 * whole.size, 'documents of many chunks');
     assertSame(whole, split, 'built');
