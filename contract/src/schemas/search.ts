@@ -31,7 +31,7 @@ const limit = (fallback: number) =>
   });
 
 /** What every keyword query's reference says about its length and cost. */
-const keywordBound = `Up to ${inputLimits.keywordQuery.toLocaleString('en-US')} characters. A query of more than ${inputLimits.keywordTerms} distinct terms (words after stemming) is ranked by its ${inputLimits.keywordTerms} most selective, those the fewest documents hold; the others are ignored.`;
+const keywordBound = `Up to ${inputLimits.keywordQuery.toLocaleString('en-US')} characters. A query of more than ${inputLimits.keywordTerms} distinct terms (words after stemming) is ranked by its ${inputLimits.keywordTerms} most selective, those the fewest documents hold; the others are ignored (a phrase keeps all its words).`;
 
 /** A keyword query (text, fuzzy, faceted, multi-table): its description ends with what bounds its cost. */
 const keywordQuery = ({ description, ...options }: SchemaOptions = {}) =>
