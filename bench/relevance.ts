@@ -13,6 +13,7 @@ import { textSearch } from '../server/src/engine/search/text-search.js';
 import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { evaluate, loadCranfield } from './cranfield.js';
 import { benchEngine, benchViewer } from './engine-fixture.js';
+import { relevanceByChunking } from './relevance-chunking.js';
 import { caveat, saveResults, table } from './support.js';
 
 const depth = 100;
@@ -95,6 +96,8 @@ await run('GoDB hybrid (RRF)', async (q) =>
     .slice(0, depth)
     .map((h) => h.doc.id),
 );
+// Text search on chunked documents next to whole ones (issue #44): saved as relevance-chunking.json.
+await relevanceByChunking(engine, c, depth);
 await dispose();
 
 // --- Peer: raw SQLite FTS5 bm25() -----------------------------------------------------------------------------

@@ -89,6 +89,8 @@ describe('sections', () => {
     await page.goto(`${server.baseUrl}/documentation/performance`);
     await page.getByText('nDCG@10 on Cranfield').waitFor();
     await page.locator('canvas').nth(1).waitFor(); // at least two charts
+    // Issue #44: text search on whole and chunked documents, side by side.
+    await page.getByRole('img', { name: /^GoDB text search on Cranfield by chunking: nDCG@10 and MAP/ }).waitFor();
     // bench:scale's runs, one series per collection size, and what the largest means at 10 and 100 million.
     await page
       .getByRole('img', {

@@ -8,7 +8,7 @@ export const searchFaceted = defineOperation({
   category: 'search',
   summary: 'Results with counts per facet value',
   description:
-    'Counts per value of each facet (tags, categories or metadata.<key>) over the matching documents, with the top results.',
+    'Counts per value of each facet (tags, categories or metadata.<key>) over the matching documents, with the top results. The query matches any of its words and results are scored as a text search with query_type match scores them (BM25, the same scale; see Text Search); without a query every readable document matches, scored 1.',
   http: { method: 'POST', path: '/api/v1/search/faceted', aliases: ['/search/faceted'] },
   access: 'user',
   body: FacetedSearchRequest,

@@ -44,8 +44,18 @@ export const inputLimits = {
   id: 256,
   /** Characters of an id in a path: an id, or an earlier version's `<id>@v<version>` (up to 10 digits). */
   pathId: 256 + 12,
-  /** Characters of a keyword query (text, fuzzy, faceted, multi-table, the search box). */
-  keywordQuery: 1024,
+  /**
+   * Characters of a keyword query (text, fuzzy, faceted, multi-table, the search box): as long as an embedded one, so
+   * an ordinary long question is answered; the cost is bounded by {@link inputLimits.keywordTerms} instead.
+   */
+  keywordQuery: 4096,
+  /**
+   * Distinct terms (after analysis) a keyword query is ranked by at most: beyond them, the most selective are kept
+   * (those the fewest public chunks hold), so a long question costs as much as a short one of its rarest words.
+   */
+  keywordTerms: 64,
+  /** Distinct words of a fuzzy query expanded at most (each edit-distance expansion reads the vocabulary). */
+  fuzzyWords: 32,
   /** Characters of a query that is embedded (vector, hybrid, smart). */
   semanticQuery: 4096,
   /** Characters of a short name: a table, a field, a model, a tag, an edge type. */

@@ -31,8 +31,16 @@ const limit = (fallback: number) =>
     description: `Results to return (default ${fallback}, at most ${maxSearchLimit}).`,
   });
 
-/** A keyword query (text, fuzzy, faceted, multi-table). */
-const keywordQuery = (options: SchemaOptions = {}) => Type.String({ maxLength: inputLimits.keywordQuery, ...options });
+/** What every keyword query's reference says about its length and cost. */
+const keywordBound = `Up to ${inputLimits.keywordQuery.toLocaleString('en-US')} characters. A query of more than ${inputLimits.keywordTerms} distinct terms (words after stemming) is ranked by its ${inputLimits.keywordTerms} most selective, those the fewest documents hold; the others are ignored (a phrase keeps all its words).`;
+
+/** A keyword query (text, fuzzy, faceted, multi-table): its description ends with what bounds its cost. */
+const keywordQuery = ({ description, ...options }: SchemaOptions = {}) =>
+  Type.String({
+    maxLength: inputLimits.keywordQuery,
+    description: description === undefined ? keywordBound : `${String(description)} ${keywordBound}`,
+    ...options,
+  });
 /** A query that is embedded (vector, hybrid, smart). */
 const semanticQuery = (options: SchemaOptions = {}) =>
   Type.String({ maxLength: inputLimits.semanticQuery, ...options });
@@ -275,7 +283,10 @@ export const FacetedSearchResponse = Type.Composite([
 
 export const FuzzySearchRequest = Type.Object(
   {
-    query: keywordQuery({ description: 'Words to match within `fuzziness` edits (required and not blank).' }),
+    query: Type.String({
+      maxLength: inputLimits.keywordQuery,
+      description: `Words to match within \`fuzziness\` edits (required and not blank). Up to ${inputLimits.keywordQuery.toLocaleString('en-US')} characters; only the first ${inputLimits.fuzzyWords} distinct words are expanded (a note says how many others were ignored), each to at most 50 words, then ranked as a text query.`,
+    }),
     fuzziness: Type.Integer({ minimum: 0, maximum: 2, default: 1 }),
     limit: limit(10),
     prefix_length: Type.Integer({ minimum: 0, maximum: inputLimits.keywordQuery, default: 0 }),

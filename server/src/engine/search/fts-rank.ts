@@ -16,7 +16,9 @@ import type { SearchCore } from './search-core.js';
  *   their text with the public statistics instead (scoreText), the newest `cap` of them at most.
  *
  * The two lists are merged by score. Whatever is not public costs its text's tokenizing here, so this path serves
- * only the seconds a tenant's index takes to load.
+ * only the seconds a tenant's index takes to load. It ranks chunks: a document split into several (which the loaded
+ * index ranks as a whole, see Bm25Index) ranks by its best chunk meanwhile, as FTS5 cannot rank a document over
+ * overlapping chunks.
  */
 export function ftsRanked(core: SearchCore, scope: Scope, match: TextMatch, cap: number): RankedChunk[] {
   const tenantId = scope.viewer.tenantId;

@@ -1,4 +1,4 @@
-import { createError } from '@godb/contract';
+import { createError, inputLimits } from '@godb/contract';
 import { queryTokens } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import { readableTerms } from './readable-terms.js';
@@ -10,7 +10,7 @@ import type { SearchCore } from './search-core.js';
 export const maxFuzzyExpansions = 50;
 
 /** Distinct query words expanded at most; later words are reported as not expanded. */
-export const maxFuzzyWords = 32;
+export const maxFuzzyWords = inputLimits.fuzzyWords;
 
 interface Candidate {
   readonly term: string;
@@ -70,7 +70,15 @@ export function fuzzySearch(
     groups.push(...words);
   }
   return {
-    hits: groups.length > 0 ? core.textHits(scope, { words: [...new Set(groups)] }, limit ? { limit } : {}) : [],
+    hits:
+      groups.length > 0
+        ? core.textHits(
+            scope,
+            { words: [...new Set(groups)] },
+            // Its expansions are already bounded (words × expansions), and each one asked for must count.
+            { maxTerms: maxFuzzyWords * maxFuzzyExpansions, ...(limit && { limit }) },
+          )
+        : [],
     notes,
   };
 }

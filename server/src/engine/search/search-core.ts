@@ -152,11 +152,14 @@ export class SearchCore {
   }
 
   /** Full-text hits ranked by BM25, grouped by document (text-hits.ts). */
-  textHits(scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
+  textHits(scope: Scope, match: TextMatch, options: { limit?: number; maxTerms?: number } = {}): Hit[] {
     return textHits(this, scope, match, options);
   }
 
-  /** Groups chunk hits by document (best chunk scores the document), loading and filtering the documents. */
+  /**
+   * Groups chunk hits by document (its score its own when it was ranked as a whole, else its best chunk's),
+   * loading and filtering the documents.
+   */
   group(scope: Scope, chunkHits: readonly RankedChunk[], loaded?: Map<number, LoadedDocument>, lazy = false): Hit[] {
     const docs = loaded ?? this.load(scope, [...new Set(chunkHits.map((h) => h.doc))], { lazy });
     if (scope.filters) this.#readFields(docs.values());
@@ -173,13 +176,14 @@ export class SearchCore {
         }
         hit = {
           doc,
-          score: h.score,
+          score: h.docScore ?? h.score,
           chunks: [],
           ...(accepted.distance !== undefined && { distance: accepted.distance }),
         };
         hits.set(h.doc, hit);
       }
-      hit.score = Math.max(hit.score, h.score);
+      // A document ranked as a whole carries its score on each chunk (see RankedChunk.docScore).
+      hit.score = Math.max(hit.score, h.docScore ?? h.score);
       hit.chunks.push({ seq: h.chunk, score: h.score });
     }
     return [...hits.values()].sort((a, b) => b.score - a.score);

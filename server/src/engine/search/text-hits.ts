@@ -5,6 +5,7 @@ import { ftsRanked } from './fts-rank.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import { scopeReadsRows, type Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
+import { selectiveMatch } from './selective-terms.js';
 
 /** Readable chunks a text search reads at most; total_hits is exact up to this many matching chunks. */
 export const maxTextCandidates = 10_000;
@@ -12,8 +13,10 @@ export const maxTextCandidates = 10_000;
 const maxTextDepth = 5 * maxTextCandidates;
 
 /**
- * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document's score is
- * its best chunk's; its chunks are those that matched, best first. Ranked by the tenant's in-memory index, or
+ * Full-text hits ranked by BM25 (title weighted twice the content), grouped by document: a document split into
+ * several chunks is scored as a whole by the in-memory index (Bm25Index: overlap counted once), one of a single
+ * chunk by that chunk, and by its best chunk while the index loads (FTS5); its chunks are those that matched, best
+ * first. Ranked by the tenant's in-memory index, or
  * through FTS5 with the same scores while it loads (fts-rank.ts).
  *
  * Only a window of the best chunks is read: with a `limit`, the best 20 × limit chunks (at least 200) the caller
@@ -21,9 +24,15 @@ const maxTextDepth = 5 * maxTextCandidates;
  * the caller may not read are passed over, not counted in the window (up to 50,000 chunks are read to fill it),
  * so neither the results nor `total_hits` depend on documents the caller cannot read.
  */
-export function textHits(core: SearchCore, scope: Scope, match: TextMatch, options: { limit?: number } = {}): Hit[] {
+export function textHits(
+  core: SearchCore,
+  scope: Scope,
+  asked: TextMatch,
+  options: { limit?: number; maxTerms?: number } = {},
+): Hit[] {
   const tenantId = scope.viewer.tenantId;
   if (!core.text.tables(tenantId)) return [];
+  const match = selectiveMatch(core, tenantId, asked, options.maxTerms);
   const ranked = core.text.ranked(tenantId);
   let read: (cap: number) => readonly RankedChunk[];
   if (ranked && 'words' in match) {

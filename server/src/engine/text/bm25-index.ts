@@ -1,5 +1,6 @@
 import { idf, lengthNorm, termScore, type Bm25Weights, type CorpusStats } from './bm25-score.js';
 import { postingsRoom, type Bm25Saved, type Bm25State } from './bm25-state.js';
+import { sharedTerms } from './chunk-overlap.js';
 import { foldedWords, stem } from './tokenize.js';
 
 /** Distinct folded words whose term ids an index remembers (beyond it, later new words are stemmed each time). */
@@ -16,6 +17,11 @@ export interface RankedChunk {
   /** Document seq. */
   readonly doc: number;
   readonly score: number;
+  /**
+   * Its document's score, when the document is ranked as a whole (a document split into several chunks, see
+   * Bm25Index): the document ranks by it, and `score` orders the document's chunks.
+   */
+  readonly docScore?: number;
 }
 
 const noIds = new Int32Array(0);
@@ -114,6 +120,36 @@ export class Bm25Index {
   #termStart = new Int32Array(1024);
   #termCount = new Int32Array(1024);
   #titleLengths = new Int32Array(1024);
+  /**
+   * Per local id: its document's local id (see #docIds), and where the chunk's own terms start in its term sequence
+   * — 0 for a document's first chunk; for a later one, past its title (counted with the first chunk) and the terms
+   * it shares with the chunk before (the chunking overlap), so that each of the document's words counts once.
+   */
+  #docOf = new Int32Array(1024);
+  #fresh = new Int32Array(1024);
+  /** Documents: local doc id by document seq, and per local doc id the statistics of its live chunks together. */
+  #docIds = new Map<number, number>();
+  #docCount = 0;
+  /** Tokens of the document (each of its chunks' own terms: overlap and repeated titles counted once). */
+  #docLength = new Float64Array(256);
+  #docChunks = new Int32Array(256);
+  #docPublicChunks = new Int32Array(256);
+  /** The local id of the document's last chunk added (the one a next chunk overlaps), -1 if gone. */
+  #docLast = new Int32Array(256);
+  /** Live public documents and their tokens: the statistics a document-level score uses. */
+  #publicDocs = 0;
+  #publicDocTokens = 0;
+  /** Live documents of more than one chunk: while there is none, chunks are documents and rank as such. */
+  #split = 0;
+  /** Document-level search scratch, per local doc id (stamps say which query or term last touched it). */
+  #docScore = new Float64Array(256);
+  #docTf = new Float64Array(256);
+  #docSeen = new Int32Array(256);
+  #docTermSeen = new Int32Array(256);
+  #chunkSeen = new Int32Array(1024);
+  #stamp = 0;
+  /** Scratch for phrase(): per chunk found, the phrase's frequency in the chunk's own terms. */
+  #ownFound = new Float64Array(1024);
   /** Scratch space for kthLargest. */
   #scratch = new Float64Array(1024);
   #count = 0;
@@ -185,6 +221,17 @@ export class Bm25Index {
       this.#freq,
       this.#firstAt,
       this.#occurrences,
+      this.#docOf,
+      this.#fresh,
+      this.#docLength,
+      this.#docChunks,
+      this.#docPublicChunks,
+      this.#docLast,
+      this.#docScore,
+      this.#docTf,
+      this.#docSeen,
+      this.#docTermSeen,
+      this.#chunkSeen,
     ])
       if (a.buffer !== file) bytes += a.byteLength;
     for (const p of this.#postings) {
@@ -193,7 +240,7 @@ export class Bm25Index {
         bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength;
     }
     for (const found of this.#merged) bytes += found.ids.byteLength + found.scores.byteLength;
-    return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size);
+    return bytes + 64 * (this.#termIds.size + this.#wordTerms.size + this.#localIds.size + this.#docIds.size);
   }
 
   /** The statistics every score uses: the live public chunks and their tokens. */
@@ -333,8 +380,15 @@ export class Bm25Index {
     index.#freq = new Float64Array(scratch);
     index.#firstAt = new Int32Array(scratch);
     index.#occurrences = new Int32Array(scratch);
+    index.#docOf = new Int32Array(saved.chunkSeqs.length);
+    index.#fresh = new Int32Array(saved.chunkSeqs.length);
+    index.#chunkSeen = new Int32Array(saved.chunkSeqs.length);
     for (let id = 0; id < count; id += 1) {
-      if (saved.alive[id] === 1) index.#localIds.set(saved.chunkSeqs[id]!, id);
+      // The documents' statistics are not in the file: they follow from the chunks (their overlap from their terms).
+      if (saved.alive[id] === 1) {
+        index.#localIds.set(saved.chunkSeqs[id]!, id);
+        index.#attach(id);
+      }
       if (id % perStep === perStep - 1) yield;
     }
     index.#count = count;
@@ -455,6 +509,84 @@ export class Bm25Index {
     this.#public[id] = publicStep;
     this.#publicLive += publicStep;
     this.#publicLength += publicStep * this.#lengths[id]!;
+    this.#attach(id);
+  }
+
+  /**
+   * Counts a live chunk (its flags and terms set) in its document: where its own terms start (past what it repeats
+   * of the chunk before, see #fresh), the document's length and chunks, public or not.
+   */
+  #attach(id: number): void {
+    const docSeq = this.#docSeqs[id]!;
+    let d = this.#docIds.get(docSeq);
+    if (d === undefined) {
+      d = this.#docCount++;
+      this.#growDocs(d + 1);
+      this.#docIds.set(docSeq, d);
+      this.#docLength[d] = 0;
+      this.#docChunks[d] = 0;
+      this.#docPublicChunks[d] = 0;
+      this.#docLast[d] = -1;
+    }
+    this.#docOf[id] = d;
+    const previous = this.#docChunks[d]! > 0 ? this.#docLast[d]! : -1;
+    let fresh = 0;
+    if (previous >= 0 && this.#alive[previous] === 1) {
+      const content = (c: number) =>
+        this.#termPool.subarray(
+          this.#termStart[c]! + this.#titleLengths[c]! + 1,
+          this.#termStart[c]! + this.#termCount[c]!,
+        );
+      fresh = this.#titleLengths[id]! + 1 + sharedTerms(content(previous), content(id));
+    }
+    this.#fresh[id] = fresh;
+    this.#docLast[d] = id;
+    this.#countInDoc(id, 1);
+  }
+
+  /** The chunk's own tokens (see #fresh): what it adds to its document's length. */
+  #ownTokens(id: number): number {
+    const fresh = this.#fresh[id]!;
+    return fresh === 0 ? this.#lengths[id]! : this.#termCount[id]! - fresh;
+  }
+
+  /** Adds (`step` 1) or takes away (-1) a live chunk from its document's statistics. */
+  #countInDoc(id: number, step: 1 | -1): void {
+    const d = this.#docOf[id]!;
+    const before = this.#docChunks[d]!;
+    this.#docChunks[d] = before + step;
+    this.#docLength[d] = this.#docLength[d]! + step * this.#ownTokens(id);
+    if (step > 0 && before === 1) this.#split += 1;
+    if (step < 0 && before === 2) this.#split -= 1;
+    if (this.#public[id] === 1) this.#countPublicInDoc(id, step);
+    if (step < 0 && this.#docLast[d] === id) this.#docLast[d] = -1;
+  }
+
+  #countPublicInDoc(id: number, step: 1 | -1): void {
+    const d = this.#docOf[id]!;
+    const before = this.#docPublicChunks[d]!;
+    this.#docPublicChunks[d] = before + step;
+    if (step > 0 && before === 0) this.#publicDocs += 1;
+    if (step < 0 && before === 1) this.#publicDocs -= 1;
+    this.#publicDocTokens += step * this.#ownTokens(id);
+  }
+
+  #growDocs(size: number): void {
+    if (size <= this.#docLength.length) return;
+    const capacity = Math.max(size, this.#docLength.length * 2);
+    const grow = <A extends Float64Array | Int32Array>(old: A, make: (n: number) => A): A => {
+      const next = make(capacity);
+      next.set(old);
+      return next;
+    };
+    this.#docLength = grow(this.#docLength, (n) => new Float64Array(n));
+    this.#docChunks = grow(this.#docChunks, (n) => new Int32Array(n));
+    this.#docPublicChunks = grow(this.#docPublicChunks, (n) => new Int32Array(n));
+    this.#docLast = grow(this.#docLast, (n) => new Int32Array(n));
+    this.#docScore = new Float64Array(capacity);
+    this.#docTf = new Float64Array(capacity);
+    this.#docSeen = new Int32Array(capacity);
+    this.#docTermSeen = new Int32Array(capacity);
   }
 
   /** The term id of a folded word: one lookup per word once seen, instead of a stem lookup then a term lookup. */
@@ -472,6 +604,7 @@ export class Bm25Index {
     const id = this.#localIds.get(chunkSeq);
     if (id === undefined) return;
     this.#setPublic(id, false);
+    this.#countInDoc(id, -1);
     this.#localIds.delete(chunkSeq);
     this.#alive[id] = 0;
     for (const term of this.#distinctTerms(id)) this.#postings[term]!.df -= 1;
@@ -491,8 +624,10 @@ export class Bm25Index {
 
   #setPublic(id: number, isPublic: boolean): void {
     if ((this.#public[id] === 1) === isPublic) return;
-    this.#public[id] = isPublic ? 1 : 0;
     const step = isPublic ? 1 : -1;
+    if (!isPublic) this.#countPublicInDoc(id, -1);
+    this.#public[id] = isPublic ? 1 : 0;
+    if (isPublic) this.#countPublicInDoc(id, 1);
     for (const term of this.#distinctTerms(id)) this.#postings[term]!.publicDf += step;
     this.#publicLive += step;
     this.#publicLength += step * this.#lengths[id]!;
@@ -512,13 +647,18 @@ export class Bm25Index {
    */
   search(terms: readonly string[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0) return [];
+    // A repeated term is read once, its weight multiplied (a query of one word repeated a thousand times costs one
+    // list, not a thousand).
+    const times = new Map<string, number>();
+    for (const term of terms) times.set(term, (times.get(term) ?? 0) + 1);
+    if (this.#split > 0) return this.#searchDocuments(times, depth);
     const stats = this.stats;
-    const lists = terms
-      .map((term) => this.#termIds.get(term))
-      .flatMap((termId) => {
+    const lists = [...times]
+      .flatMap(([term, n]) => {
+        const termId = this.#termIds.get(term);
         const p = termId === undefined ? undefined : this.#list(termId);
         if (!p || p.df === 0) return [];
-        const weight = idf(stats, p.publicDf);
+        const weight = n * idf(stats, p.publicDf);
         return [{ p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) }];
       })
       // Rarest first by the public counts (a stable sort): the order a chunk's terms are summed in never depends on
@@ -541,6 +681,140 @@ export class Bm25Index {
       found = into;
     }
     return this.#bestOf(found.ids, found.scores, count, depth);
+  }
+
+  /** The statistics of a document-level score: the live public documents and their tokens (see #docLength). */
+  get documentStats(): CorpusStats {
+    return { chunks: this.#publicDocs, tokens: this.#publicDocTokens };
+  }
+
+  /**
+   * A term's document frequency: the live public documents holding it in any of their chunks (a document counts
+   * once however many of its chunks hold it).
+   */
+  #publicDocuments(p: Postings): number {
+    const stamp = this.#nextStamp();
+    const seen = this.#docTermSeen;
+    const { ids, length } = p;
+    let n = 0;
+    for (let i = 0; i < length; i += 1) {
+      const id = ids[i]!;
+      if (this.#alive[id] === 0 || this.#public[id] === 0) continue;
+      const d = this.#docOf[id]!;
+      if (seen[d] === stamp) continue;
+      seen[d] = stamp;
+      n += 1;
+    }
+    return n;
+  }
+
+  /**
+   * The weighted frequency of posting `i` of term `termId` counted in its chunk's own terms (see #fresh): its
+   * occurrences in the repeated title and the overlap with the chunk before are its document's already.
+   */
+  #ownFrequency(p: Postings, i: number, termId: number, id: number): number {
+    const fresh = this.#fresh[id]!;
+    const freq = p.freqs[i]!;
+    const firstAt = p.firstAt[i]!;
+    if (fresh === 0 || firstAt >= fresh) return freq;
+    const start = this.#termStart[id]!;
+    const title = this.#titleLengths[id]!;
+    let repeated = 0;
+    for (let at = firstAt; at < fresh; at += 1)
+      if (this.#termPool[start + at] === termId) repeated += at < title ? this.#weights.title : this.#weights.content;
+    return Math.max(0, freq - repeated);
+  }
+
+  /**
+   * Ranks documents split into several chunks as wholes (BM25 over the document: its length and each term's
+   * frequency counted over its chunks' own terms, so the chunking overlap and the title repeated in every chunk
+   * count once; N, the average length and the document frequencies those of the live public documents), so that
+   * evidence spread over chunks adds up and a document scores as it would unsplit. Its chunks that matched follow
+   * it, best first, each scored as its own terms would score the document (at most the document's score): the best
+   * `depth` chunks so ordered. Every list is read (no MaxScore bound holds for sums over chunks).
+   */
+  #searchDocuments(times: ReadonlyMap<string, number>, depth: number): RankedChunk[] {
+    const stats = this.documentStats;
+    const stamp = this.#nextStamp();
+    const { docSeen, docScore, docTf, chunkSeen, chunkScore } = {
+      docSeen: this.#docSeen,
+      docScore: this.#docScore,
+      docTf: this.#docTf,
+      chunkSeen: this.#chunkSeen,
+      chunkScore: this.#scores,
+    };
+    const docs: number[] = [];
+    const chunks: number[] = [];
+    const lists = [...times].flatMap(([term, n]) => {
+      const termId = this.#termIds.get(term);
+      const p = termId === undefined ? undefined : this.#list(termId);
+      return p && p.df > 0 ? [{ termId: termId!, p, n }] : [];
+    });
+    // Summed in the order the chunk path sums (rarest first by the public counts), so a document of one chunk scores
+    // the same to the bit whichever path ranks it: the path taken depends on documents a caller may not read.
+    lists.sort((x, y) => x.p.publicDf - y.p.publicDf);
+    for (const { termId, p, n } of lists) {
+      const weight = n * idf(stats, this.#publicDocuments(p));
+      const termStamp = this.#nextStamp();
+      const termSeen = this.#docTermSeen;
+      const termDocs: number[] = [];
+      const { ids, freqs, length } = p;
+      for (let i = 0; i < length; i += 1) {
+        const id = ids[i]!;
+        if (this.#alive[id] === 0) continue;
+        const d = this.#docOf[id]!;
+        if (docSeen[d] !== stamp) {
+          docSeen[d] = stamp;
+          docScore[d] = 0;
+          docs.push(d);
+        }
+        if (chunkSeen[id] !== stamp) {
+          chunkSeen[id] = stamp;
+          chunkScore[id] = 0;
+          chunks.push(id);
+        }
+        const norm = lengthNorm(stats, this.#docLength[d]!);
+        chunkScore[id] = chunkScore[id]! + termScore(weight, freqs[i]!, norm);
+        if (termSeen[d] !== termStamp) {
+          termSeen[d] = termStamp;
+          docTf[d] = 0;
+          termDocs.push(d);
+        }
+        docTf[d] = docTf[d]! + this.#ownFrequency(p, i, termId, id);
+      }
+      for (const d of termDocs)
+        if (docTf[d]! > 0)
+          docScore[d] = docScore[d]! + termScore(weight, docTf[d]!, lengthNorm(stats, this.#docLength[d]!));
+    }
+    return this.#documentRows(docs, chunks, depth);
+  }
+
+  /**
+   * The best documents of `docs` (scores in #docScore) with their chunks of `chunks` (scores in #scores, cleared
+   * here), best first, until `depth` chunks; ties in document order, then chunk order.
+   */
+  #documentRows(docs: readonly number[], chunks: readonly number[], depth: number): RankedChunk[] {
+    const docIds = Int32Array.from(docs);
+    const scores = Float64Array.from(docs, (d) => this.#docScore[d]!);
+    const best = topByPosition(scores, docs.length, Math.min(depth, docs.length), docIds);
+    const rank = new Map<number, number>(best.map((position, r) => [docIds[position]!, r]));
+    const byDoc: number[][] = best.map(() => []);
+    for (const id of chunks) {
+      const r = rank.get(this.#docOf[id]!);
+      if (r !== undefined) byDoc[r]!.push(id);
+    }
+    const rows: RankedChunk[] = [];
+    for (let r = 0; r < best.length && rows.length < depth; r += 1) {
+      const d = docIds[best[r]!]!;
+      const docScore = this.#docScore[d]!;
+      const own = byDoc[r]!.sort((x, y) => this.#scores[y]! - this.#scores[x]! || x - y);
+      for (const id of own) {
+        if (rows.length === depth) break;
+        rows.push({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: this.#scores[id]!, docScore });
+      }
+    }
+    for (const id of chunks) this.#scores[id] = 0;
+    return rows;
   }
 
   /**
@@ -636,6 +910,7 @@ export class Bm25Index {
    */
   groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
     if (this.#live === 0 || depth <= 0 || groups.length === 0) return [];
+    if (this.#split > 0) return this.#groupsDocuments(groups, depth);
     const stats = this.stats;
     if (this.#groupSeen.length < this.#count) {
       this.#groupSeen = new Int32Array(this.#alive.length).fill(-1);
@@ -678,6 +953,69 @@ export class Bm25Index {
   }
 
   /**
+   * A wildcard query's documents ranked as wholes (as #searchDocuments ranks words): those holding a term of every
+   * group somewhere in their chunks, scored over every term of every group.
+   */
+  #groupsDocuments(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
+    const stats = this.documentStats;
+    const stamp = this.#nextStamp();
+    const docs: number[] = [];
+    const chunks: number[] = [];
+    // Per document touched: the last group that matched it, and how many groups did.
+    const lastGroup = new Map<number, number>();
+    const matched = new Map<number, number>();
+    const lists = groups.flatMap((group, g) =>
+      group.flatMap((term) => {
+        const termId = this.#termIds.get(term);
+        const p = termId === undefined ? undefined : this.#list(termId);
+        return p && p.df > 0 ? [{ termId: termId!, p, g }] : [];
+      }),
+    );
+    for (const { termId, p, g } of lists) {
+      const weight = idf(stats, this.#publicDocuments(p));
+      const termStamp = this.#nextStamp();
+      const termDocs: number[] = [];
+      const { ids, freqs, length } = p;
+      for (let i = 0; i < length; i += 1) {
+        const id = ids[i]!;
+        if (this.#alive[id] === 0) continue;
+        const d = this.#docOf[id]!;
+        if (this.#docSeen[d] !== stamp) {
+          this.#docSeen[d] = stamp;
+          this.#docScore[d] = 0;
+          docs.push(d);
+        }
+        if (this.#chunkSeen[id] !== stamp) {
+          this.#chunkSeen[id] = stamp;
+          this.#scores[id] = 0;
+          chunks.push(id);
+        }
+        if (lastGroup.get(d) !== g) {
+          lastGroup.set(d, g);
+          matched.set(d, (matched.get(d) ?? 0) + 1);
+        }
+        const norm = lengthNorm(stats, this.#docLength[d]!);
+        this.#scores[id] = this.#scores[id]! + termScore(weight, freqs[i]!, norm);
+        if (this.#docTermSeen[d] !== termStamp) {
+          this.#docTermSeen[d] = termStamp;
+          this.#docTf[d] = 0;
+          termDocs.push(d);
+        }
+        this.#docTf[d] = this.#docTf[d]! + this.#ownFrequency(p, i, termId, id);
+      }
+      for (const d of termDocs)
+        this.#docScore[d] =
+          this.#docScore[d]! + termScore(weight, this.#docTf[d]!, lengthNorm(stats, this.#docLength[d]!));
+    }
+    const all = groups.length;
+    return this.#documentRows(
+      docs.filter((d) => matched.get(d) === all),
+      chunks,
+      depth,
+    );
+  }
+
+  /**
    * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
    * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
    * the number of public chunks containing it. Candidates are the chunks holding the phrase's rarest word; each is
@@ -704,6 +1042,8 @@ export class Bm25Index {
     found.reserve(p.length);
     const foundIds = found.ids;
     const foundScores = found.scores;
+    if (this.#ownFound.length < p.length)
+      this.#ownFound = new Float64Array(Math.max(p.length, this.#ownFound.length * 2));
     let count = 0;
     let publicFound = 0;
     const { ids, firstAt, occurrences, length } = p;
@@ -714,6 +1054,8 @@ export class Bm25Index {
       const start = termStart[id]!;
       const end = start + termCount[id]!;
       let weight = 0;
+      let own = 0;
+      const fresh = start + this.#fresh[id]!;
       // Each occurrence of the rarest word, from its first, is a place the phrase may sit.
       let left = occurrences[i]!;
       for (let at = start + firstAt[i]!; left > 0 && at < end; at += 1) {
@@ -723,20 +1065,73 @@ export class Bm25Index {
         if (from < start || from + size > end) continue;
         let k = 0;
         while (k < size && pool[from + k] === phrase[k]) k += 1;
-        if (k === size) weight += from - start < titleLengths[id]! ? titleWeight : contentWeight;
+        if (k !== size) continue;
+        const w = from - start < titleLengths[id]! ? titleWeight : contentWeight;
+        weight += w;
+        // Its document's own occurrence when it ends past what the chunk repeats of the one before (see #fresh).
+        if (from + size > fresh) own += w;
       }
       if (weight > 0) {
         foundIds[count] = id;
         foundScores[count++] = weight;
         publicFound += this.#public[id]!;
+        this.#ownFound[count - 1] = own;
       }
     }
+    if (this.#split > 0) return this.#phraseDocuments(foundIds, foundScores, count, depth);
     const stats = this.stats;
     const weight = idf(stats, publicFound);
     const lengths = this.#lengths;
     for (let i = 0; i < count; i += 1)
       foundScores[i] = termScore(weight, foundScores[i]!, lengthNorm(stats, lengths[foundIds[i]!]!));
     return this.#bestOf(foundIds, foundScores, count, depth);
+  }
+
+  /**
+   * A phrase's documents ranked as wholes (as #searchDocuments ranks words): `count` chunks holding it (`ids`, with
+   * its weighted frequency in each, and in #ownFound its frequency in the chunk's own terms).
+   */
+  #phraseDocuments(ids: Int32Array, weights: Float64Array, count: number, depth: number): RankedChunk[] {
+    const stats = this.documentStats;
+    const stamp = this.#nextStamp();
+    const docs: number[] = [];
+    const chunks: number[] = [];
+    let publicDocs = 0;
+    for (let i = 0; i < count; i += 1) {
+      const id = ids[i]!;
+      const d = this.#docOf[id]!;
+      if (this.#docSeen[d] !== stamp) {
+        this.#docSeen[d] = stamp;
+        this.#docTf[d] = 0;
+        docs.push(d);
+      }
+      // A public document counts once, at its first public chunk holding the phrase.
+      if (this.#public[id] === 1 && this.#docTermSeen[d] !== stamp) {
+        this.#docTermSeen[d] = stamp;
+        publicDocs += 1;
+      }
+      this.#docTf[d] = this.#docTf[d]! + this.#ownFound[i]!;
+      chunks.push(id);
+    }
+    const weight = idf(stats, publicDocs);
+    for (let i = 0; i < count; i += 1) {
+      const id = ids[i]!;
+      this.#scores[id] = termScore(weight, weights[i]!, lengthNorm(stats, this.#docLength[this.#docOf[id]!]!));
+    }
+    for (const d of docs) {
+      const f = this.#docTf[d]!;
+      this.#docScore[d] = f > 0 ? termScore(weight, f, lengthNorm(stats, this.#docLength[d]!)) : 0;
+    }
+    return this.#documentRows(docs, chunks, depth);
+  }
+
+  /** A stamp no scratch array holds yet (they are cleared before the counter would wrap). */
+  #nextStamp(): number {
+    if (this.#stamp >= 0x3fffffff) {
+      this.#stamp = 0;
+      for (const a of [this.#docSeen, this.#docTermSeen, this.#chunkSeen]) a.fill(0);
+    }
+    return ++this.#stamp;
   }
 
   /** The best `depth` of `ids` by their accumulated scores, as results; clears the scores of `ids`. */
@@ -799,7 +1194,35 @@ export class Bm25Index {
     this.#termStart = grow(this.#termStart, (n) => new Int32Array(n));
     this.#termCount = grow(this.#termCount, (n) => new Int32Array(n));
     this.#titleLengths = grow(this.#titleLengths, (n) => new Int32Array(n));
+    this.#docOf = grow(this.#docOf, (n) => new Int32Array(n));
+    this.#fresh = grow(this.#fresh, (n) => new Int32Array(n));
+    this.#chunkSeen = new Int32Array(capacity);
     this.#scores = new Float64Array(capacity);
+  }
+
+  /** Renumbers the documents that still have live chunks (the `live` first local ids, renumbered by `newId`). */
+  #compactDocs(newId: Int32Array, live: number): void {
+    const newDoc = new Int32Array(this.#docCount).fill(-1);
+    let next = 0;
+    for (let d = 0; d < this.#docCount; d += 1) {
+      if (this.#docChunks[d] === 0) continue;
+      newDoc[d] = next;
+      this.#docLength[next] = this.#docLength[d]!;
+      this.#docChunks[next] = this.#docChunks[d]!;
+      this.#docPublicChunks[next] = this.#docPublicChunks[d]!;
+      const last = this.#docLast[d]!;
+      this.#docLast[next] = last >= 0 ? newId[last]! : -1;
+      next += 1;
+    }
+    for (const [seq, d] of this.#docIds) {
+      const renumbered = newDoc[d]!;
+      if (renumbered < 0) this.#docIds.delete(seq);
+      else this.#docIds.set(seq, renumbered);
+    }
+    for (let id = 0; id < live; id += 1) this.#docOf[id] = newDoc[this.#docOf[id]!]!;
+    this.#docCount = next;
+    this.#docSeen.fill(0);
+    this.#docTermSeen.fill(0);
   }
 
   /** Drops dead chunks from the postings and renumbers the live ones. */
@@ -817,11 +1240,14 @@ export class Bm25Index {
       this.#termStart[next] = this.#termStart[id]!;
       this.#termCount[next] = this.#termCount[id]!;
       this.#titleLengths[next] = this.#titleLengths[id]!;
+      this.#docOf[next] = this.#docOf[id]!;
+      this.#fresh[next] = this.#fresh[id]!;
       this.#localIds.set(this.#chunkSeqs[next]!, next);
       next += 1;
     }
     this.#alive.fill(0, next);
     this.#public.fill(0, next);
+    this.#compactDocs(newId, next);
     const pool = new Int32Array(Math.max(16_384, this.#poolLength));
     let used = 0;
     for (let id = 0; id < next; id += 1) {

@@ -51,6 +51,8 @@ const hiddenDocs = (() => {
     visibility: i % 2 === 0 ? 'private' : 'shared',
     ...(i % 2 === 1 && { access_list: ['group-without-bob'] }),
     embedding_options: { enabled: false },
+    // Whole, as FTS5 (which ranks chunks) must rank them alike: split documents rank as wholes in memory only.
+    chunk_size: 4096,
   }));
 })();
 

@@ -1,6 +1,7 @@
 import embed from '../../../../../bench/results/embed.json';
 import ingest from '../../../../../bench/results/ingest.json';
 import relevance from '../../../../../bench/results/relevance.json';
+import relevanceChunking from '../../../../../bench/results/relevance-chunking.json';
 import graph from '../../../../../bench/results/graph.json';
 import grpc from '../../../../../bench/results/grpc.json';
 import search from '../../../../../bench/results/search.json';
@@ -14,6 +15,7 @@ import { ScaleSection } from './performance-scale';
 /** Every number on this page is read from bench/results/*.json, written by `npm run bench:*`. */
 export default function Performance() {
   const rel = relevance.results as Rows;
+  const byChunking = relevanceChunking.results as Rows;
   const emb = embed.results as Rows;
   // GloVe's tens of thousands per second would flatten the chart: it is in the table below.
   const useLite = emb.filter((r) => r.model === 'use-lite-512' && !String(r.texts).startsWith('cache'));
@@ -50,6 +52,25 @@ export default function Performance() {
       />
       <Table rows={rel} />
       <Machine machine={relevance.machine} />
+      <h3>Text search when documents are chunked</h3>
+      <p>
+        The same documents and queries, in the same run: in a text-only collection (no vector, each document whole), in
+        a collection whose model vector (use-lite-512) is filled from chunks of the default size (1,024 characters, 200
+        shared with the next chunk), and in the same with 256-character chunks. BM25 scores a document split into chunks
+        as the whole document (its words counted once, overlap included), so chunking for embeddings does not change
+        text ranking.
+      </p>
+      <BarChart
+        title="GoDB text search on Cranfield by chunking: nDCG@10 and MAP (higher is better)"
+        unit="score"
+        labels={byChunking.map((r) => String(r.setup))}
+        series={[
+          { label: 'nDCG@10', values: byChunking.map((r) => num(r['nDCG@10'])), color: '#4f5dff' },
+          { label: 'MAP', values: byChunking.map((r) => num(r.MAP)), color: '#14b8a6' },
+        ]}
+      />
+      <Table rows={byChunking} />
+      <Machine machine={relevanceChunking.machine} />
       <h2>Embedding throughput</h2>
       <BarChart
         title="use-lite-512: texts embedded per second, native runtime and TensorFlow.js WASM"
