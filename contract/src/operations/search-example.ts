@@ -51,7 +51,7 @@ export const exampleVectorResponse = {
   time_taken: 6.4,
 } as const;
 
-/** Hybrid search: alpha-weighted, min-max normalised text and vector scores (0 to 1), and the ranking used. */
+/** Hybrid search: alpha-weighted text and vector scores, each side normalised (dbsf by default), and the ranking used. */
 export const exampleHybridResponse = {
   results: [
     {
@@ -77,7 +77,7 @@ export const exampleHybridResponse = {
   ],
   total_hits: 2,
   time_taken: 7.9,
-  ranking: 'weighted',
+  ranking: 'dbsf',
 } as const;
 
 /** Geo search: nearest first, score 1 − distance / radius, distance in kilometres. */

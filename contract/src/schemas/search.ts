@@ -6,6 +6,10 @@ import { EmbeddingOptions } from './embedding.js';
 export const maxSearchLimit = 1000;
 export const textQueryTypes = ['match', 'phrase', 'wildcard'] as const;
 export const similarityMethods = ['cosine', 'euclidean', 'dot'] as const;
+/** Hybrid search's fusions (see HybridSearchRequest.fusion). */
+export const hybridFusions = ['dbsf', 'weighted', 'rrf'] as const;
+/** Hybrid search's defaults (smart search's hybrid route uses them too). */
+export const hybridDefaults = { alpha: 0.3, fusion: 'dbsf' } as const;
 export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
 export const filterOperators = [
   'eq',
@@ -135,7 +139,12 @@ export const SearchResponse = Type.Object({
     description: 'Documents found among the best candidates read (at least 20 × limit chunks; up to 10,000).',
   }),
   time_taken: Type.Number({ description: 'Milliseconds spent in the engine.' }),
-  ranking: Type.Optional(Type.String({ description: 'Hybrid search: weighted, rrf or engagement-logistic.' })),
+  ranking: Type.Optional(
+    Type.String({
+      description:
+        'Hybrid search: the fusion (dbsf, weighted or rrf), or engagement-logistic when use_ml_ranking re-ranked.',
+    }),
+  ),
   notes: Type.Optional(
     Type.Array(Type.String(), { description: 'How the query was interpreted (expansions, fallbacks).' }),
   ),
@@ -216,14 +225,14 @@ export const HybridSearchRequest = Type.Object(
     alpha: Type.Number({
       minimum: 0,
       maximum: 1,
-      default: 0.3,
+      default: hybridDefaults.alpha,
       description: 'Weight of the vector side, 0 to 1 (0.3 is best on the Cranfield benchmark: see Performance).',
     }),
     limit: limit(10),
-    fusion: Enum(['weighted', 'rrf'] as const, {
-      default: 'weighted',
+    fusion: Enum(hybridFusions, {
+      default: hybridDefaults.fusion,
       description:
-        'How the two sides combine: weighted (alpha-weighted min-max scores) or rrf (reciprocal rank fusion).',
+        'How the two sides combine, each weighted by alpha: dbsf (the default: each side’s scores normalised by their mean ± 3 standard deviations, so near-top scores stay near the top), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),

@@ -15,20 +15,35 @@ export interface HybridQuery {
   /** Weight of the vector side, 0 to 1. */
   readonly alpha: number;
   readonly limit: number;
-  readonly fusion: 'weighted' | 'rrf';
+  readonly fusion: Fusion;
   readonly useMlRanking: boolean;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** How the two sides' scores are put on one scale before alpha weighs them (see sideScores). */
+export type Fusion = 'dbsf' | 'weighted' | 'rrf';
 
 /** Reciprocal rank fusion constant. */
 export const rrfK = 60;
 
 /**
- * One side's scores on the fusion's scale, by key (a document's or a chunk's seq): min-max normalised for
- * `weighted`, 1 / (60 + rank) for `rrf` (items best first).
+ * One side's scores on the fusion's scale, by key (a document's or a chunk's seq), items best first:
+ * - `dbsf` (distribution-based, as Qdrant's): mean − 3σ → 0 and mean + 3σ → 1 (clamped). Near-top scores stay
+ *   near the top — min-max put 14 of 17 text matches scoring 5 % below the best three at 0, so documents found
+ *   by both sides ranked under ones found by one (issue #37);
+ * - `weighted`: min-max, the best 1 and the worst 0;
+ * - `rrf`: 1 / (60 + rank).
  */
-function sideScores(items: readonly { key: number; score: number }[], fusion: 'weighted' | 'rrf'): Map<number, number> {
+function sideScores(items: readonly { key: number; score: number }[], fusion: Fusion): Map<number, number> {
   if (fusion === 'rrf') return new Map(items.map((x, i) => [x.key, 1 / (rrfK + i + 1)]));
+  if (fusion === 'dbsf') {
+    const mean = items.reduce((sum, x) => sum + x.score, 0) / items.length;
+    const sigma = Math.sqrt(items.reduce((sum, x) => sum + (x.score - mean) ** 2, 0) / items.length);
+    // All equal (or one item): each is as good as the side gets.
+    if (sigma === 0) return new Map(items.map((x) => [x.key, 1]));
+    const low = mean - 3 * sigma;
+    return new Map(items.map((x) => [x.key, Math.min(1, Math.max(0, (x.score - low) / (6 * sigma)))]));
+  }
   const min = Math.min(...items.map((x) => x.score));
   const max = Math.max(...items.map((x) => x.score));
   return new Map(items.map((x) => [x.key, max === min ? 1 : (x.score - min) / (max - min)]));
@@ -45,9 +60,8 @@ const chunksOf = (hits: readonly Hit[]) =>
     .map((c) => ({ key: c.seq, score: c.score }));
 
 /**
- * Text (BM25, any word) and vector search, each asked for twice the limit, fused: `weighted` scores
- * alpha · vector + (1 − alpha) · text after min-max normalising each side; `rrf` sums 1 / (60 + rank) weighted
- * the same way. `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
+ * Text (BM25, any word) and vector search, each asked for twice the limit, fused: alpha · vector + (1 − alpha) ·
+ * text, each side on its fusion's scale (see sideScores); a document one side did not find has 0 from it. `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
  */
 export async function hybridSearch(
   core: SearchCore,
@@ -94,7 +108,7 @@ export async function hybridSearch(
     return hit;
   });
   fused.sort((a, b) => b.score - a.score);
-  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion === 'rrf' ? 'rrf' : 'weighted' };
+  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion };
 
   const engaged = core.engagement.engagedAmong(
     scope.viewer.tenantId,
@@ -116,6 +130,6 @@ export async function hybridSearch(
   return {
     hits: ltr.ranked,
     notes: [ltr.note],
-    ranking: ltr.trained ? 'engagement-logistic' : q.fusion === 'rrf' ? 'rrf' : 'weighted',
+    ranking: ltr.trained ? 'engagement-logistic' : q.fusion,
   };
 }

@@ -39,7 +39,7 @@ const rows: Row[] = [
   ],
   [
     'Hybrid fusion',
-    'weighted, RRF, learned',
+    'DBSF, weighted, RRF, learned',
     'RRF, DBSF',
     'ranked, relative score',
     'RRF, weighted',
