@@ -612,6 +612,7 @@ class _SearchResultRequired(TypedDict):
 
 
 class SearchResult(_SearchResultRequired, total=False):
+    similarity: float
     distance: float
     table: str
     joined: List[Dict[str, Any]]

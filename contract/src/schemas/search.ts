@@ -118,7 +118,16 @@ export const SearchResult = Type.Object({
   title: Type.String(),
   chunks: Type.Array(SearchChunk),
   metadata: Metadata,
-  score: Type.Number(),
+  score: Type.Number({
+    description:
+      'Higher is better; the scale depends on the search. Vector search with use-lite-512 or glove-100: the calibrated relevance, 0 to 1, whatever similarity_method (0 up to the cosine of typical unrelated texts, 0.7 where 90 % of questions keep their answer, 1 for the same text), and `threshold` applies to it; with other models or a collection’s own vectors: the similarity itself (cosine; euclidean 1 / (1 + distance); dot the raw product). With combine_location_score: 0.7 × that + 0.3 × proximity. Hybrid: the fused score.',
+  }),
+  similarity: Type.Optional(
+    Type.Number({
+      description:
+        'Vector search, when `score` is a calibrated relevance: the similarity_method’s own number (cosine; euclidean 1 / (1 + distance); dot the raw product).',
+    }),
+  ),
   distance: Type.Optional(Type.Number({ description: 'Kilometres from the query point (geo searches).' })),
   table: Type.Optional(Type.String({ description: 'Multi-table search: the primary table of the result.' })),
   joined: Type.Optional(
@@ -200,9 +209,19 @@ export const VectorSearchRequest = Type.Object(
       }),
     ),
     limit: limit(10),
-    similarity_method: Enum(similarityMethods, { default: 'cosine' }),
+    similarity_method: Enum(similarityMethods, {
+      default: 'cosine',
+      description:
+        'Cosine, euclidean (reported as 1 / (1 + distance)) or dot; answered as `similarity` beside a calibrated `score`. Model vectors are unit length, so the three rank alike and share one calibrated score.',
+    }),
     // Wide bounds only: the service answers the specification's THRESHOLD_OUT_OF_RANGE outside [0, 1].
-    threshold: Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, default: 0.7 }),
+    threshold: Type.Number({
+      minimum: -inputLimits.magnitude,
+      maximum: inputLimits.magnitude,
+      default: 0.7,
+      description:
+        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text; other models and your own vectors compare the raw similarity.',
+    }),
     primary_table: Type.Optional(Name()),
     embedding_options: Type.Optional(EmbeddingOptions),
     center: Type.Optional(GeoPoint),

@@ -78,6 +78,8 @@ export async function hybridSearch(
     model: q.model,
     method: q.space?.settings.distance ?? 'cosine',
     threshold: -1,
+    // Fused from the raw similarities (the relevance is 0 for every cosine below the unrelated median).
+    calibrated: false,
     limit: depth,
     signal: q.signal,
   };

@@ -156,7 +156,7 @@ export class Searches {
       // Say when the threshold left results out, and what it means for this model.
       ...(cut.dropped > 0
         ? [
-            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} is the calibrated relevance of ${model}, a ${q.method} score of ${cut.score.toFixed(3)}; lower it to see more`,
+            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} applies to the score, ${model}'s calibrated relevance (a ${q.method} similarity of ${cut.score.toFixed(3)}); lower it to see more`,
           ]
         : []),
     ];

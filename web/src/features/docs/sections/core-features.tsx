@@ -3,7 +3,7 @@ import { ColumnHeads } from '../column-heads';
 const features: [string, string][] = [
   [
     'Vector search',
-    'HNSW (usearch) per tenant and model; cosine, euclidean or dot similarity, exact scores, threshold, filters, geo restriction and location-aware scoring.',
+    'HNSW (usearch) per tenant and model; cosine, euclidean or dot similarity (exact), scores calibrated to a 0–1 relevance for the shipped models with a threshold on them, filters, geo restriction and location-aware scoring.',
   ],
   [
     'Collections and your own vectors',
