@@ -159,7 +159,7 @@ saveResults('relevance', rows);
 async function hybridComparison(): Promise<void> {
   const defaults = operationById('search-hybrid').body?.properties as Record<'fusion' | 'alpha', { default: unknown }>;
   const compared: Record<string, string | number>[] = [];
-  for (const fusion of ['weighted', 'rrf', 'dbsf'] as const satisfies readonly Fusion[]) {
+  for (const fusion of ['weighted', 'rrf', 'dbsf', 'dbsf_relative'] as const satisfies readonly Fusion[]) {
     for (const alpha of [0.3, 0.5]) {
       const isDefault = fusion === defaults.fusion.default && alpha === defaults.alpha.default;
       await run(`GoDB hybrid (${fusion}, alpha ${alpha})`, async (q) =>

@@ -414,7 +414,7 @@ class HybridSearchRequest(TypedDict, total=False):
     vector_name: str
     alpha: float
     limit: int
-    fusion: Literal["dbsf", "weighted", "rrf"]
+    fusion: Literal["dbsf_relative", "dbsf", "weighted", "rrf"]
     use_ml_ranking: bool
     model_name: str
     primary_table: str

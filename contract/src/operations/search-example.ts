@@ -53,7 +53,7 @@ export const exampleVectorResponse = {
   time_taken: 6.4,
 } as const;
 
-/** Hybrid search: alpha-weighted text and vector scores, each side normalised (dbsf by default), and the ranking used. */
+/** Hybrid search: alpha-weighted text and vector scores, each side normalised (dbsf_relative by default), and the ranking used. */
 export const exampleHybridResponse = {
   results: [
     {
@@ -79,7 +79,7 @@ export const exampleHybridResponse = {
   ],
   total_hits: 2,
   time_taken: 7.9,
-  ranking: 'dbsf',
+  ranking: 'dbsf_relative',
 } as const;
 
 /** Geo search: nearest first, score 1 − distance / radius, distance in kilometres. */

@@ -7,9 +7,9 @@ export const maxSearchLimit = 1000;
 export const textQueryTypes = ['match', 'phrase', 'wildcard'] as const;
 export const similarityMethods = ['cosine', 'euclidean', 'dot'] as const;
 /** Hybrid search's fusions (see HybridSearchRequest.fusion). */
-export const hybridFusions = ['dbsf', 'weighted', 'rrf'] as const;
+export const hybridFusions = ['dbsf_relative', 'dbsf', 'weighted', 'rrf'] as const;
 /** Hybrid search's defaults (smart search's hybrid route uses them too). */
-export const hybridDefaults = { alpha: 0.3, fusion: 'dbsf' } as const;
+export const hybridDefaults = { alpha: 0.3, fusion: 'dbsf_relative' } as const;
 export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
 export const filterOperators = [
   'eq',
@@ -151,7 +151,7 @@ export const SearchResponse = Type.Object({
   ranking: Type.Optional(
     Type.String({
       description:
-        'Hybrid search: the fusion (dbsf, weighted or rrf), or engagement-logistic when use_ml_ranking re-ranked.',
+        'Hybrid search: the fusion (dbsf_relative, dbsf, weighted or rrf), or engagement-logistic when use_ml_ranking re-ranked.',
     }),
   ),
   notes: Type.Optional(
@@ -251,7 +251,7 @@ export const HybridSearchRequest = Type.Object(
     fusion: Enum(hybridFusions, {
       default: hybridDefaults.fusion,
       description:
-        'How the two sides combine, each weighted by alpha: dbsf (the default: each side’s scores normalised by their mean ± 3 standard deviations, so near-top scores stay near the top), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
+        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s scores normalised by their mean ± 3 standard deviations, the deviation taken as at least a sixth of the mean, so scores a few per cent below the best stay near the top), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),

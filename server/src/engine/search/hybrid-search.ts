@@ -1,3 +1,4 @@
+import type { hybridFusions } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
@@ -21,25 +22,29 @@ export interface HybridQuery {
 }
 
 /** How the two sides' scores are put on one scale before alpha weighs them (see sideScores). */
-export type Fusion = 'dbsf' | 'weighted' | 'rrf';
+export type Fusion = (typeof hybridFusions)[number];
 
 /** Reciprocal rank fusion constant. */
 export const rrfK = 60;
 
 /**
  * One side's scores on the fusion's scale, by key (a document's or a chunk's seq), items best first:
- * - `dbsf` (distribution-based, as Qdrant's): mean − 3σ → 0 and mean + 3σ → 1 (clamped). Near-top scores stay
- *   near the top — min-max put 14 of 17 text matches scoring 5 % below the best three at 0, so documents found
- *   by both sides ranked under ones found by one (issue #37);
- * - `weighted`: min-max, the best 1 and the worst 0;
+ * - `dbsf_relative` (the default): `dbsf` with σ taken as at least |mean| / 6, so the window mean ± 3σ is never
+ *   narrower than half to one and a half times the mean and a score is never judged more finely than relative to
+ *   the side's scores (5 % below the mean is 0.05 below its 0.5). Plain dbsf stretched 14 of 17 text matches
+ *   scoring a little below the best three (σ tiny) far down, so at alpha 0.3 the documents found by both sides
+ *   ranked 4th and 5th, under three found by the text alone (issue #37, docs/decisions/0002);
+ * - `dbsf` (distribution-based, as Qdrant's): mean − 3σ → 0 and mean + 3σ → 1 (clamped);
+ * - `weighted`: min-max, the best 1 and the worst 0 (put near-top scores at 0);
  * - `rrf`: 1 / (60 + rank).
  */
 function sideScores(items: readonly { key: number; score: number }[], fusion: Fusion): Map<number, number> {
   if (fusion === 'rrf') return new Map(items.map((x, i) => [x.key, 1 / (rrfK + i + 1)]));
-  if (fusion === 'dbsf') {
+  if (fusion === 'dbsf' || fusion === 'dbsf_relative') {
     const mean = items.reduce((sum, x) => sum + x.score, 0) / items.length;
-    const sigma = Math.sqrt(items.reduce((sum, x) => sum + (x.score - mean) ** 2, 0) / items.length);
-    // All equal (or one item): each is as good as the side gets.
+    const spread = Math.sqrt(items.reduce((sum, x) => sum + (x.score - mean) ** 2, 0) / items.length);
+    const sigma = fusion === 'dbsf' ? spread : Math.max(spread, Math.abs(mean) / 6);
+    // dbsf with all scores equal (or one), or every score 0: each is as good as the side gets.
     if (sigma === 0) return new Map(items.map((x) => [x.key, 1]));
     const low = mean - 3 * sigma;
     return new Map(items.map((x) => [x.key, Math.min(1, Math.max(0, (x.score - low) / (6 * sigma)))]));
@@ -61,7 +66,8 @@ const chunksOf = (hits: readonly Hit[]) =>
 
 /**
  * Text (BM25, any word) and vector search, each asked for twice the limit, fused: alpha · vector + (1 − alpha) ·
- * text, each side on its fusion's scale (see sideScores); a document one side did not find has 0 from it. `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
+ * text, each side on its fusion's scale (see sideScores); a document one side did not find has 0 from it.
+ * `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
  */
 export async function hybridSearch(
   core: SearchCore,

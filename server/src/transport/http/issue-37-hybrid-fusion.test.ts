@@ -94,29 +94,25 @@ describe('issue 37: hybrid fusion', () => {
     });
   }
 
-  test('the default is dbsf and says so; weighted stays an option', async () => {
-    assert.equal((await hybrid('spread')).ranking, 'dbsf');
-    assert.equal((await hybrid('spread', { fusion: 'weighted' })).ranking, 'weighted');
+  test('the default is dbsf_relative and says so; dbsf, weighted and rrf stay options', async () => {
+    assert.equal((await hybrid('spread')).ranking, 'dbsf_relative');
+    for (const fusion of ['dbsf', 'weighted', 'rrf'])
+      assert.equal((await hybrid('spread', { fusion })).ranking, fusion);
   });
 
-  test('with the matches as tight as issue 37 measured, dbsf keeps both above the vector-only documents', async () => {
-    // Min-max put them under the vector-only documents too (7th); at alpha 0.3 dbsf puts them right under the
-    // three text-only ones (a 5 % text gap is still 0.44 of the side's ±3σ); rrf or alpha 0.5 put them first.
+  test('with the matches as tight as issue 37 measured, documents found by both sides rank first by default', async () => {
+    for (const body of [{}, { alpha: 0.5 }, { fusion: 'dbsf_relative', alpha: 0.3 }, { fusion: 'rrf' }]) {
+      const found = ids(await hybrid('tight', body));
+      assert.deepEqual(found.slice(0, 2).sort(), ['both-1', 'both-2'], `${JSON.stringify(body)}: ${found.join(' ')}`);
+    }
+    // What the issue met: min-max puts them under the vector-only documents too (7th); plain dbsf (σ tiny on the
+    // text side) right under the three found by the text alone.
+    assert.ok(ids(await hybrid('tight', { fusion: 'weighted' })).indexOf('both-1') >= 6);
     assert.deepEqual(
-      ids(await hybrid('tight'))
+      ids(await hybrid('tight', { fusion: 'dbsf' }))
         .slice(3, 5)
         .sort(),
       ['both-1', 'both-2'],
     );
-    assert.ok(ids(await hybrid('tight', { fusion: 'weighted' })).indexOf('both-1') >= 6);
-    for (const body of [{ fusion: 'rrf' }, { alpha: 0.5 }]) {
-      assert.deepEqual(
-        ids(await hybrid('tight', body))
-          .slice(0, 2)
-          .sort(),
-        ['both-1', 'both-2'],
-        JSON.stringify(body),
-      );
-    }
   });
 });

@@ -289,7 +289,7 @@ describe('hybrid search', () => {
     const res = await search('/search/hybrid', { query: 'shock boundary layer separation', alpha: 0.5 });
     assert.equal(res.status, 200);
     assert.equal(ids(res.body)[0], 'shock');
-    assert.equal(res.body.ranking, 'dbsf');
+    assert.equal(res.body.ranking, 'dbsf_relative');
     const rrf = await search('/search/hybrid', { query: 'shock boundary layer separation', fusion: 'rrf' });
     assert.equal(rrf.body.ranking, 'rrf');
     const ml = await search('/search/hybrid', { query: 'flow', use_ml_ranking: true });

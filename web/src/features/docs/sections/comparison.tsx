@@ -39,7 +39,7 @@ const rows: Row[] = [
   ],
   [
     'Hybrid fusion',
-    'DBSF, weighted, RRF, learned',
+    'DBSF (relative), DBSF, weighted, RRF, learned',
     'RRF, DBSF',
     'ranked, relative score',
     'RRF, weighted',

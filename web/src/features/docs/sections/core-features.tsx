@@ -15,7 +15,7 @@ const features: [string, string][] = [
   ],
   [
     'Hybrid search',
-    'Text and vector candidates fused by alpha, each side normalised by its score distribution (DBSF, the default) or min-max, or by reciprocal rank fusion; optional learning to rank from engagement.',
+    'Text and vector candidates fused by alpha, each side normalised by its score distribution (DBSF, by default with the spread at least a sixth of the mean) or min-max, or by reciprocal rank fusion; optional learning to rank from engagement.',
   ],
   [
     'Geo search',
