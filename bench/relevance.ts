@@ -15,6 +15,8 @@ import { evaluate, loadCranfield } from './cranfield.js';
 import { benchEngine, benchViewer } from './engine-fixture.js';
 import { relevanceByChunking } from './relevance-chunking.js';
 import { caveat, saveResults, table } from './support.js';
+import { operationById } from '@godb/contract';
+import type { Fusion } from '../server/src/engine/search/hybrid-search.js';
 
 const depth = 100;
 const c = loadCranfield();
@@ -68,34 +70,7 @@ await run('GoDB vector (use-lite-512)', async (q) =>
     .slice(0, depth)
     .map((h) => h.doc.id),
 );
-for (const alpha of [0.3, 0.5]) {
-  await run(`GoDB hybrid (weighted, alpha ${alpha})`, async (q) =>
-    (
-      await hybridSearch(engine.search, engine.embedder, scope, {
-        text: q,
-        alpha,
-        limit: depth / 2,
-        fusion: 'weighted',
-        useMlRanking: false,
-      })
-    ).hits
-      .slice(0, depth)
-      .map((h) => h.doc.id),
-  );
-}
-await run('GoDB hybrid (RRF)', async (q) =>
-  (
-    await hybridSearch(engine.search, engine.embedder, scope, {
-      text: q,
-      alpha: 0.5,
-      limit: depth / 2,
-      fusion: 'rrf',
-      useMlRanking: false,
-    })
-  ).hits
-    .slice(0, depth)
-    .map((h) => h.doc.id),
-);
+await hybridComparison();
 // Text search on chunked documents next to whole ones (issue #44): saved as relevance-chunking.json.
 await relevanceByChunking(engine, c, depth);
 await dispose();
@@ -179,3 +154,35 @@ if (!pgBin) {
 process.stdout.write('\n');
 table(rows);
 saveResults('relevance', rows);
+
+/**
+ * Hybrid search by each fusion at two alphas (issue #37: the default fusion must be no worse than weighted
+ * min-max), recorded with the other systems and printed side by side; the API's defaults are marked.
+ */
+async function hybridComparison(): Promise<void> {
+  const defaults = operationById('search-hybrid').body?.properties as Record<'fusion' | 'alpha', { default: unknown }>;
+  const compared: Record<string, string | number>[] = [];
+  for (const fusion of ['weighted', 'rrf', 'dbsf', 'dbsf_relative'] as const satisfies readonly Fusion[]) {
+    for (const alpha of [0.3, 0.5]) {
+      const isDefault = fusion === defaults.fusion.default && alpha === defaults.alpha.default;
+      await run(`GoDB hybrid (${fusion}, alpha ${alpha})`, async (q) =>
+        (
+          await hybridSearch(engine.search, engine.embedder, scope, {
+            text: q,
+            alpha,
+            limit: depth / 2,
+            fusion,
+            useMlRanking: false,
+          })
+        ).hits
+          .slice(0, depth)
+          .map((h) => h.doc.id),
+      );
+      const row = rows[rows.length - 1]!;
+      compared.push({ fusion, alpha, 'nDCG@10': row['nDCG@10']!, MAP: row.MAP!, default: isDefault ? 'yes' : '' });
+    }
+  }
+  process.stdout.write('\nHybrid fusions on Cranfield:\n');
+  table(compared);
+  process.stdout.write('\n');
+}

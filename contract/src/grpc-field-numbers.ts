@@ -36,6 +36,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     table: 7,
     joined: 8,
     strategies: 9,
+    similarity: 10,
   },
   SearchChunk: {
     id: 1,

@@ -69,6 +69,8 @@ export { graphQueryTypes, centralityTypes, recommendationStrategies } from './sc
 export {
   textQueryTypes,
   similarityMethods,
+  hybridFusions,
+  hybridDefaults,
   smartModes,
   filterOperators,
   maxSearchLimit,

@@ -175,7 +175,7 @@ class SearchAPI(_Namespace):
 
     @operation("search-hybrid")
     def hybrid(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> SearchResponse:
-        """Text and vector together; ``alpha`` weighs them, ``fusion`` picks weighted or rrf."""
+        """Text and vector together; ``alpha`` weighs them, ``fusion`` picks dbsf_relative (the default), dbsf, weighted or rrf."""
         return self._call("search-hybrid", body=_fields(query=query, vector=vector, **options))
 
     @operation("search-geo")

@@ -416,7 +416,7 @@ class HybridSearchRequest(TypedDict, total=False):
     vector_name: str
     alpha: float
     limit: int
-    fusion: Literal["weighted", "rrf"]
+    fusion: Literal["dbsf_relative", "dbsf", "weighted", "rrf"]
     use_ml_ranking: bool
     model_name: str
     primary_table: str
@@ -625,6 +625,7 @@ class _SearchResultRequired(TypedDict):
 
 
 class SearchResult(_SearchResultRequired, total=False):
+    similarity: float
     distance: float
     table: str
     joined: List[Dict[str, Any]]

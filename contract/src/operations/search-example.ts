@@ -29,7 +29,7 @@ export const exampleSearchResponse = {
   time_taken: 1.8,
 } as const;
 
-/** Vector search: cosine similarity of the query's embedding, 0 to 1. */
+/** Vector search (use-lite-512): the calibrated relevance as score, 0 to 1, and the cosine beside it as similarity. */
 export const exampleVectorResponse = {
   results: [
     {
@@ -38,6 +38,7 @@ export const exampleVectorResponse = {
       chunks: [chunk('cran-0184#0', 'measurements of stagnation point heat transfer at mach 8 on blunt bodies', 0.83)],
       metadata: { author: 'lees, l.' },
       score: 0.83,
+      similarity: 0.622,
     },
     {
       document_id: 'cran-0329',
@@ -45,13 +46,14 @@ export const exampleVectorResponse = {
       chunks: [chunk('cran-0329#1', 'the laminar heating rate along the cone surface was computed', 0.71)],
       metadata: { author: 'van driest, e. r.' },
       score: 0.71,
+      similarity: 0.355,
     },
   ],
   total_hits: 2,
   time_taken: 6.4,
 } as const;
 
-/** Hybrid search: alpha-weighted, min-max normalised text and vector scores (0 to 1), and the ranking used. */
+/** Hybrid search: alpha-weighted text and vector scores, each side normalised (dbsf_relative by default), and the ranking used. */
 export const exampleHybridResponse = {
   results: [
     {
@@ -77,7 +79,7 @@ export const exampleHybridResponse = {
   ],
   total_hits: 2,
   time_taken: 7.9,
-  ranking: 'weighted',
+  ranking: 'dbsf_relative',
 } as const;
 
 /** Geo search: nearest first, score 1 − distance / radius, distance in kilometres. */

@@ -7,6 +7,10 @@ import { publishedAs } from '../openapi-view.js';
 export const maxSearchLimit = 1000;
 export const textQueryTypes = ['match', 'phrase', 'wildcard'] as const;
 export const similarityMethods = ['cosine', 'euclidean', 'dot'] as const;
+/** Hybrid search's fusions (see HybridSearchRequest.fusion). */
+export const hybridFusions = ['dbsf_relative', 'dbsf', 'weighted', 'rrf'] as const;
+/** Hybrid search's defaults (smart search's hybrid route uses them too). */
+export const hybridDefaults = { alpha: 0.3, fusion: 'dbsf_relative' } as const;
 export const smartModes = ['auto', 'text', 'semantic', 'geo'] as const;
 export const filterOperators = [
   'eq',
@@ -125,7 +129,16 @@ export const SearchResult = Type.Object({
   title: Type.String(),
   chunks: Type.Array(SearchChunk),
   metadata: Metadata,
-  score: Type.Number(),
+  score: Type.Number({
+    description:
+      'Higher is better; the scale depends on the search. Vector search with use-lite-512 or glove-100: the calibrated relevance, 0 to 1, whatever similarity_method (0 up to the cosine of typical unrelated texts, 0.7 where 90 % of questions keep their answer, 1 for the same text), and `threshold` applies to it; with other models or a collection’s own vectors: the similarity itself (cosine; euclidean 1 / (1 + distance); dot the raw product). With combine_location_score: 0.7 × that + 0.3 × proximity. Hybrid: the fused score.',
+  }),
+  similarity: Type.Optional(
+    Type.Number({
+      description:
+        'Vector search, when `score` is a calibrated relevance: the similarity_method’s own number (cosine; euclidean 1 / (1 + distance); dot the raw product).',
+    }),
+  ),
   distance: Type.Optional(Type.Number({ description: 'Kilometres from the query point (geo searches).' })),
   table: Type.Optional(Type.String({ description: 'Multi-table search: the primary table of the result.' })),
   joined: Type.Optional(
@@ -146,7 +159,12 @@ export const SearchResponse = Type.Object({
     description: 'Documents found among the best candidates read (at least 20 × limit chunks; up to 10,000).',
   }),
   time_taken: Type.Number({ description: 'Milliseconds spent in the engine.' }),
-  ranking: Type.Optional(Type.String({ description: 'Hybrid search: weighted, rrf or engagement-logistic.' })),
+  ranking: Type.Optional(
+    Type.String({
+      description:
+        'Hybrid search: the fusion (dbsf_relative, dbsf, weighted or rrf), or engagement-logistic when use_ml_ranking re-ranked.',
+    }),
+  ),
   notes: Type.Optional(
     Type.Array(Type.String(), { description: 'How the query was interpreted (expansions, fallbacks).' }),
   ),
@@ -202,9 +220,19 @@ export const VectorSearchRequest = Type.Object(
       }),
     ),
     limit: limit(10),
-    similarity_method: Enum(similarityMethods, { default: 'cosine' }),
+    similarity_method: Enum(similarityMethods, {
+      default: 'cosine',
+      description:
+        'Cosine, euclidean (reported as 1 / (1 + distance)) or dot; answered as `similarity` beside a calibrated `score`. Model vectors are unit length, so the three rank alike and share one calibrated score.',
+    }),
     // Wide bounds only: the service answers the specification's THRESHOLD_OUT_OF_RANGE outside [0, 1].
-    threshold: Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, default: 0.7 }),
+    threshold: Type.Number({
+      minimum: -inputLimits.magnitude,
+      maximum: inputLimits.magnitude,
+      default: 0.7,
+      description:
+        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text; other models and your own vectors compare the raw similarity.',
+    }),
     primary_table: Type.Optional(Name()),
     embedding_options: Type.Optional(EmbeddingOptions),
     center: Type.Optional(GeoPoint),
@@ -227,14 +255,14 @@ export const HybridSearchRequest = Type.Object(
     alpha: Type.Number({
       minimum: 0,
       maximum: 1,
-      default: 0.3,
+      default: hybridDefaults.alpha,
       description: 'Weight of the vector side, 0 to 1 (0.3 is best on the Cranfield benchmark: see Performance).',
     }),
     limit: limit(10),
-    fusion: Enum(['weighted', 'rrf'] as const, {
-      default: 'weighted',
+    fusion: Enum(hybridFusions, {
+      default: hybridDefaults.fusion,
       description:
-        'How the two sides combine: weighted (alpha-weighted min-max scores) or rrf (reciprocal rank fusion).',
+        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s scores normalised by their mean ± 3 standard deviations, the deviation taken as at least a sixth of the mean, so scores a few per cent below the best stay near the top), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),

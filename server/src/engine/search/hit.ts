@@ -18,6 +18,8 @@ export interface ChunkHit {
 export interface Hit {
   readonly doc: LoadedDocument;
   score: number;
+  /** Vector search: the method's raw similarity, when the score is the model's calibrated relevance. */
+  similarity?: number;
   chunks: ChunkHit[];
   distance?: number;
   table?: string;

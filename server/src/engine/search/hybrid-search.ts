@@ -1,3 +1,4 @@
+import type { hybridFusions } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
@@ -15,20 +16,39 @@ export interface HybridQuery {
   /** Weight of the vector side, 0 to 1. */
   readonly alpha: number;
   readonly limit: number;
-  readonly fusion: 'weighted' | 'rrf';
+  readonly fusion: Fusion;
   readonly useMlRanking: boolean;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** How the two sides' scores are put on one scale before alpha weighs them (see sideScores). */
+export type Fusion = (typeof hybridFusions)[number];
 
 /** Reciprocal rank fusion constant. */
 export const rrfK = 60;
 
 /**
- * One side's scores on the fusion's scale, by key (a document's or a chunk's seq): min-max normalised for
- * `weighted`, 1 / (60 + rank) for `rrf` (items best first).
+ * One side's scores on the fusion's scale, by key (a document's or a chunk's seq), items best first:
+ * - `dbsf_relative` (the default): `dbsf` with σ taken as at least |mean| / 6, so the window mean ± 3σ is never
+ *   narrower than half to one and a half times the mean and a score is never judged more finely than relative to
+ *   the side's scores (5 % below the mean is 0.05 below its 0.5). Plain dbsf stretched 14 of 17 text matches
+ *   scoring a little below the best three (σ tiny) far down, so at alpha 0.3 the documents found by both sides
+ *   ranked 4th and 5th, under three found by the text alone (issue #37, docs/decisions/0002);
+ * - `dbsf` (distribution-based, as Qdrant's): mean − 3σ → 0 and mean + 3σ → 1 (clamped);
+ * - `weighted`: min-max, the best 1 and the worst 0 (put near-top scores at 0);
+ * - `rrf`: 1 / (60 + rank).
  */
-function sideScores(items: readonly { key: number; score: number }[], fusion: 'weighted' | 'rrf'): Map<number, number> {
+function sideScores(items: readonly { key: number; score: number }[], fusion: Fusion): Map<number, number> {
   if (fusion === 'rrf') return new Map(items.map((x, i) => [x.key, 1 / (rrfK + i + 1)]));
+  if (fusion === 'dbsf' || fusion === 'dbsf_relative') {
+    const mean = items.reduce((sum, x) => sum + x.score, 0) / items.length;
+    const spread = Math.sqrt(items.reduce((sum, x) => sum + (x.score - mean) ** 2, 0) / items.length);
+    const sigma = fusion === 'dbsf' ? spread : Math.max(spread, Math.abs(mean) / 6);
+    // dbsf with all scores equal (or one), or every score 0: each is as good as the side gets.
+    if (sigma === 0) return new Map(items.map((x) => [x.key, 1]));
+    const low = mean - 3 * sigma;
+    return new Map(items.map((x) => [x.key, Math.min(1, Math.max(0, (x.score - low) / (6 * sigma)))]));
+  }
   const min = Math.min(...items.map((x) => x.score));
   const max = Math.max(...items.map((x) => x.score));
   return new Map(items.map((x) => [x.key, max === min ? 1 : (x.score - min) / (max - min)]));
@@ -45,9 +65,9 @@ const chunksOf = (hits: readonly Hit[]) =>
     .map((c) => ({ key: c.seq, score: c.score }));
 
 /**
- * Text (BM25, any word) and vector search, each asked for twice the limit, fused: `weighted` scores
- * alpha · vector + (1 − alpha) · text after min-max normalising each side; `rrf` sums 1 / (60 + rank) weighted
- * the same way. `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
+ * Text (BM25, any word) and vector search, each asked for twice the limit, fused: alpha · vector + (1 − alpha) ·
+ * text, each side on its fusion's scale (see sideScores); a document one side did not find has 0 from it.
+ * `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
  */
 export async function hybridSearch(
   core: SearchCore,
@@ -64,6 +84,8 @@ export async function hybridSearch(
     model: q.model,
     method: q.space?.settings.distance ?? 'cosine',
     threshold: -1,
+    // Fused from the raw similarities (the relevance is 0 for every cosine below the unrelated median).
+    calibrated: false,
     limit: depth,
     signal: q.signal,
   };
@@ -94,7 +116,7 @@ export async function hybridSearch(
     return hit;
   });
   fused.sort((a, b) => b.score - a.score);
-  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion === 'rrf' ? 'rrf' : 'weighted' };
+  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion };
 
   const engaged = core.engagement.engagedAmong(
     scope.viewer.tenantId,
@@ -116,6 +138,6 @@ export async function hybridSearch(
   return {
     hits: ltr.ranked,
     notes: [ltr.note],
-    ranking: ltr.trained ? 'engagement-logistic' : q.fusion === 'rrf' ? 'rrf' : 'weighted',
+    ranking: ltr.trained ? 'engagement-logistic' : q.fusion,
   };
 }

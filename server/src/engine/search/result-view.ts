@@ -9,6 +9,7 @@ export interface SearchResultView {
   chunks: { id: string; content: string; type: string; score: number; metadata: Record<string, number> }[];
   metadata: Record<string, string | number | boolean>;
   score: number;
+  similarity?: number;
   distance?: number;
   table?: string;
   joined?: { table: string; document_id: string; title: string }[];
@@ -71,6 +72,7 @@ export function resultViews(store: SearchRows, hits: readonly Hit[], limit: numb
     }),
     metadata: (hit.doc.fields.metadata ?? {}) as Record<string, string | number | boolean>,
     score: round(hit.score),
+    ...(hit.similarity !== undefined && { similarity: round(hit.similarity) }),
     ...(hit.distance !== undefined && { distance: round(hit.distance) }),
     ...(hit.table !== undefined && { table: hit.table }),
     ...(hit.joined !== undefined && { joined: hit.joined }),

@@ -1,4 +1,4 @@
-import { createError } from '@godb/contract';
+import { createError, hybridDefaults } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -11,7 +11,7 @@ import { facetedSearch } from './faceted-search.js';
 import { fuzzySearch } from './fuzzy-search.js';
 import { geoSearch } from './geo-search.js';
 import type { Hit } from './hit.js';
-import { hybridSearch } from './hybrid-search.js';
+import { hybridSearch, type Fusion } from './hybrid-search.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
 import { resultViews, type SearchResultView } from './result-view.js';
 import type { GeoFilter, Scope } from './scope.js';
@@ -51,7 +51,7 @@ export interface VectorSearchRequest extends VectorInput {
 
 export interface HybridSearchRequest extends VectorInput {
   readonly alpha: number;
-  readonly fusion: 'weighted' | 'rrf';
+  readonly fusion: Fusion;
   readonly useMlRanking: boolean;
 }
 
@@ -156,7 +156,7 @@ export class Searches {
       // Say when the threshold left results out, and what it means for this model.
       ...(cut.dropped > 0
         ? [
-            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} is the calibrated relevance of ${model}, a ${q.method} score of ${cut.score.toFixed(3)}; lower it to see more`,
+            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} applies to the score, ${model}'s calibrated relevance (a ${q.method} similarity of ${cut.score.toFixed(3)}); lower it to see more`,
           ]
         : []),
     ];
@@ -262,9 +262,8 @@ export class Searches {
     } else {
       ({ hits, notes } = await hybridSearch(this.#core, this.#embedder, scope, {
         text: query,
-        alpha: 0.3,
+        ...hybridDefaults,
         limit,
-        fusion: 'weighted',
         useMlRanking: false,
         signal,
       }));

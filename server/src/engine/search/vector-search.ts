@@ -1,7 +1,7 @@
 import { jsonInput } from './json-input.js';
 import { createError } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
-import { scoreAt } from '../embeddings/relevance-scale.js';
+import { cosineOf, hasScale, relevanceOf, scoreAt } from '../embeddings/relevance-scale.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import type { Scope } from './scope.js';
@@ -21,10 +21,17 @@ export interface VectorQuery {
   readonly model?: string | undefined;
   readonly method: SimilarityMethod;
   /**
-   * Results below are dropped: a calibrated relevance in [0, 1] for the model (see relevance-scale.ts); 0 or less
-   * keeps everything (hybrid asks −1).
+   * Results scoring below are dropped (0 or less keeps everything; hybrid asks −1): for vectorSearch, on the
+   * score it answers (the model's relevance when calibrated); inside, on the raw similarity.
    */
   readonly threshold: number;
+  /**
+   * vectorSearch: answer the model's calibrated relevance as the score (the similarity beside it), as the API does;
+   * false keeps the raw similarity as the score (hybrid fuses raw similarities). Default true.
+   */
+  readonly calibrated?: boolean | undefined;
+  /** Inside: the score a raw similarity is answered as (absent: the similarity itself). */
+  readonly relevance?: ((similarity: number) => number) | undefined;
   readonly limit: number;
   /** Blend proximity into the score when there is a geo restriction. */
   readonly combineLocation?: boolean;
@@ -130,14 +137,19 @@ export async function vectorSearch(
   const norm = Math.hypot(...given.vector);
   const vector = q.method === 'dot' ? given.vector : given.vector.map((x) => x / norm);
   // 0 keeps everything (negative cosines too), as the specification's range 0–1 reads.
-  const cutScore =
-    q.threshold <= 0
-      ? -Infinity
-      : q.method !== 'dot' || Math.abs(norm - 1) < 1e-3
-        ? scoreAt(model, q.method, q.threshold)
-        : q.threshold;
-  const found = await nearest(core, scope, { ...q, threshold: cutScore }, vector, model, dims);
-  return { ...found, cut: { score: cutScore, dropped: found.dropped } };
+  // The model's scale holds for unit vectors: always for cosine and euclidean, for dot only with a unit query.
+  const scaled = hasScale(model) && (q.method !== 'dot' || Math.abs(norm - 1) < 1e-3);
+  const cutScore = q.threshold <= 0 ? -Infinity : scaled ? scoreAt(model, q.method, q.threshold) : q.threshold;
+  const relevance =
+    scaled && q.calibrated !== false ? (s: number) => relevanceOf(model, cosineOf(q.method, s)) : undefined;
+  const found = await nearest(core, scope, { ...q, threshold: cutScore, relevance }, vector, model, dims);
+  // The score a hit carries is the number the threshold was meant for (a similarity at the cut may map a rounding
+  // below the threshold).
+  const hits =
+    relevance && q.threshold > 0 && !(q.combineLocation && scope.geo)
+      ? found.hits.filter((h) => h.score >= q.threshold)
+      : found.hits;
+  return { ...found, hits, cut: { score: cutScore, dropped: found.dropped + found.hits.length - hits.length } };
 }
 
 /**
@@ -487,6 +499,14 @@ function rankScored(
   // The threshold applies to the similarity, before proximity is blended in (a near but unrelated document
   // must not pass it).
   const similar = new Set(hits.filter((h) => h.score >= q.threshold));
+  const relevance = q.relevance;
+  if (relevance) {
+    for (const hit of hits) {
+      hit.similarity = hit.score;
+      hit.score = relevance(hit.score);
+      hit.chunks = hit.chunks.map((c) => ({ seq: c.seq, score: relevance(c.score) }));
+    }
+  }
   if (q.combineLocation && scope.geo) {
     for (const hit of hits) {
       if (hit.distance !== undefined)

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../../test-support/server.js';
 type Result = {
   document_id: string;
   score: number;
+  similarity?: number;
   distance?: number;
   chunks: { id: string; content: string }[];
   table?: string;
@@ -191,15 +192,16 @@ describe('vector search', () => {
     const res = await search('/search/vector', { query: 'separation caused by shock waves', threshold: 0.2 });
     assert.equal(res.status, 200);
     assert.equal(ids(res.body)[0], 'shock');
-    // The threshold is use-lite-512's calibrated relevance (issue #20): 0.2 is a cosine of 0.13 + 0.2 × 0.29.
-    for (const r of res.body.results ?? []) assert.ok(r.score >= 0.188, `${r.score}`);
+    // The score is use-lite-512's calibrated relevance (issues #20, #37), and the threshold applies to it: 0.2 is a
+    // cosine similarity of 0.13 + 0.2 × 0.29.
+    for (const r of res.body.results ?? []) assert.ok(r.score >= 0.2 && r.similarity! >= 0.188, JSON.stringify(r));
     // The default 0.7 finds the obvious match and says what it left out.
     const strict = await search('/search/vector', { query: 'separation caused by shock waves' });
     assert.equal(ids(strict.body)[0], 'shock');
-    for (const r of strict.body.results ?? []) assert.ok(r.score >= 0.333, 'default threshold 0.7: cosine 0.333');
+    for (const r of strict.body.results ?? []) assert.ok(r.score >= 0.7 && r.similarity! >= 0.333, 'cosine 0.333');
     assert.ok(
       (strict.body.notes as string[]).some((n) =>
-        /below the threshold left out: threshold 0.7 is the calibrated relevance of use-lite-512, a cosine score of 0\.333/.test(
+        /below the threshold left out: threshold 0.7 applies to the score, use-lite-512's calibrated relevance \(a cosine similarity of 0\.333\)/.test(
           n,
         ),
       ),
@@ -287,7 +289,7 @@ describe('hybrid search', () => {
     const res = await search('/search/hybrid', { query: 'shock boundary layer separation', alpha: 0.5 });
     assert.equal(res.status, 200);
     assert.equal(ids(res.body)[0], 'shock');
-    assert.equal(res.body.ranking, 'weighted');
+    assert.equal(res.body.ranking, 'dbsf_relative');
     const rrf = await search('/search/hybrid', { query: 'shock boundary layer separation', fusion: 'rrf' });
     assert.equal(rrf.body.ranking, 'rrf');
     const ml = await search('/search/hybrid', { query: 'flow', use_ml_ranking: true });

@@ -74,7 +74,7 @@ export const whitepaperSections: readonly WhitepaperSection[] = [
       },
       { h3: 'Search and ranking' },
       {
-        p: 'Hybrid search fetches twice the requested results from the text and the vector side and fuses min-max normalised scores with a weight alpha, or by reciprocal rank fusion. Optionally, a logistic model learned from the tenant’s engagement events re-ranks the fused candidates. The smart router chooses text, semantic, geo or hybrid search from the shape of a query and says why.',
+        p: 'Hybrid search fetches twice the requested results from the text and the vector side and fuses the two sides’ scores with a weight alpha, each normalised by its mean ± 3 standard deviations (distribution-based score fusion; by default with the deviation taken as at least a sixth of the mean, so scores a few per cent apart stay close), by min-max, or by reciprocal rank fusion. Optionally, a logistic model learned from the tenant’s engagement events re-ranks the fused candidates. The smart router chooses text, semantic, geo or hybrid search from the shape of a query and says why.',
       },
       { h3: 'Service and transports' },
       {

@@ -40,7 +40,7 @@ const rows: Row[] = [
   ],
   [
     'Hybrid fusion',
-    'weighted, RRF, learned',
+    'DBSF (relative), DBSF, weighted, RRF, learned',
     'RRF, DBSF',
     'ranked, relative score',
     'RRF, weighted',

@@ -3,7 +3,7 @@ import { ColumnHeads } from '../column-heads';
 const features: [string, string][] = [
   [
     'Vector search',
-    'HNSW (usearch) per tenant and model; cosine, euclidean or dot similarity, exact scores, threshold, filters, geo restriction and location-aware scoring.',
+    'HNSW (usearch) per tenant and model; cosine, euclidean or dot similarity (exact), scores calibrated to a 0–1 relevance for the shipped models with a threshold on them, filters, geo restriction and location-aware scoring.',
   ],
   [
     'Collections and your own vectors',
@@ -15,7 +15,7 @@ const features: [string, string][] = [
   ],
   [
     'Hybrid search',
-    'Text and vector candidates fused by alpha (min-max) or by reciprocal rank fusion; optional learning to rank from engagement.',
+    'Text and vector candidates fused by alpha, each side normalised by its score distribution (DBSF, by default with the spread at least a sixth of the mean) or min-max, or by reciprocal rank fusion; optional learning to rank from engagement.',
   ],
   [
     'Geo search',
