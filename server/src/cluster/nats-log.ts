@@ -31,7 +31,7 @@ import {
 import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
 import { NatsServerWatch, type ServerRefusal } from './nats-server-watch.js';
 import { checkNatsVersion } from './nats-version.js';
-import { retryAtStart } from './start-retries.js';
+import { retryAtStart, type ClusterLogger } from './start-retries.js';
 
 export interface NatsLogOptions {
   /** NATS client URLs (NATS_URL, split at commas). */
@@ -50,7 +50,7 @@ export interface NatsLogOptions {
    * are in the cluster (see nats-server-watch.ts).
    */
   readonly syncAlways?: boolean;
-  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+  readonly logger: ClusterLogger;
 }
 
 /** The one stream of GoDB before the shards: a data folder that applied it cannot join a sharded cluster. */
