@@ -34,7 +34,7 @@ export {
   type RequestBody,
 } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
-export { clusterHandling, idempotencyKeyHeader, type ClusterHandling } from './cluster.js';
+export { clusterHandling, idempotencyKeyHeader, marksStale, staleHeader, type ClusterHandling } from './cluster.js';
 export { nothingRegistered } from './operations/register.js';
 export {
   sitePaths,
