@@ -179,6 +179,10 @@ export async function createServer(
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
       modelsDir: resolve(config.MODELS_DIR),
       modelCacheDir: resolve(config.MODEL_CACHE_DIR || join(config.DATA_DIR, 'model-cache')),
+      // A request needing a model still being prepared (the GloVe conversion) answers 503 MODEL_LOADING after 5 s,
+      // well before its 504.
+      modelWaitMs: Math.min(5_000, Math.floor(config.WRITE_TIMEOUT_MS / 2)),
+      sleep,
       workerPoolSize: config.WORKER_POOL_SIZE,
       useLiteRuntime: config.USE_LITE_RUNTIME,
       queueLimit: config.QUEUE_SIZE,
