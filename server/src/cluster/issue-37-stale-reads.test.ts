@@ -120,7 +120,8 @@ describe('reads marked stale while the node cannot confirm it is current (issue 
         ready.cluster.stale_because ?? '',
         /majority of the NATS servers may be down or out of reach|disconnected from every NATS server/,
       );
-      assert.ok((ready.cluster.stale_shards ?? []).includes(0), JSON.stringify(ready.cluster));
+      // Which shards first: those whose leader was on a killed server (the others' leaders step down seconds later).
+      assert.ok((ready.cluster.stale_shards ?? []).length > 0, JSON.stringify(ready.cluster));
       const grpc = await grpcSearch();
       assert.deepEqual(grpc, { ok: true, stale: ['true'] });
       // A strong read asks for a confirmation the node cannot get: refused rather than answered stale.
