@@ -18,6 +18,9 @@ const nats = await startNatsCluster();
 const dataRoot = mkdtempSync(join(tmpdir(), 'godb-cluster-local-'));
 const jwtSecret = randomBytes(32).toString('hex');
 const children: ChildProcess[] = [];
+// One model cache for the three nodes, kept between runs: GloVe is converted once on this machine (when a request
+// first names glove-100), not once per node (issue #37).
+const modelCacheDir = process.env.MODEL_CACHE_DIR ?? join(tmpdir(), 'godb-model-cache');
 
 const nodes = names.map((name, i) => ({
   name,
@@ -61,6 +64,7 @@ for (const [i, node] of nodes.entries()) {
       NATS_URL: nats.url,
       NODE_ID: node.name,
       JWT_SECRET: jwtSecret,
+      MODEL_CACHE_DIR: modelCacheDir,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -96,6 +100,7 @@ GoDB cluster mode (preview): 3 NATS JetStream servers, 3 GoDB nodes; any node ta
   NATS       ${nats.urls.join('  ')}
 ${nodes.map((n) => `  node ${n.name}     ${n.url}   (gRPC 127.0.0.1:${n.grpc})`).join('\n')}
   data       ${dataRoot} (removed on stop)
+  models     ${modelCacheDir} (shared by the nodes, kept)
 
 Try it: register on node a, log in on node c:
   curl -s -X POST ${nodes[0]!.url}/auth/register -H 'content-type: application/json' \\

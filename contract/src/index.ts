@@ -35,7 +35,7 @@ export {
 } from './playground-fields.js';
 export { buildOpenApi, operationErrors } from './openapi.js';
 export { emailPattern, emailProblem, emailRegExp, emailRuleMessage } from './email-rule.js';
-export { clusterHandling, idempotencyKeyHeader, type ClusterHandling } from './cluster.js';
+export { clusterHandling, idempotencyKeyHeader, marksStale, staleHeader, type ClusterHandling } from './cluster.js';
 export { consistencyHeader, minSeqHeader, readOptionHeaders, sequenceHeader } from './cluster-headers.js';
 export { nothingRegistered } from './operations/register.js';
 export {

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedGloveReady, sharedModelCacheDir } from '../../server/src/test-support/model-cache.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -59,6 +60,10 @@ export async function api(
  * and waits until /readyz answers.
  */
 export async function startServerProcess(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
+  // Servers convert GloVe when a request first names glove-100 (issue #37; 503 MODEL_LOADING after 5 s meanwhile):
+  // the shared test cache is filled first, as the callers that name glove-100 expect it ready.
+  if (env.MODEL_CACHE_DIR !== undefined && resolvePath(env.MODEL_CACHE_DIR) === resolvePath(sharedModelCacheDir))
+    await sharedGloveReady();
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'godb-e2e-'));
   let output = '';

@@ -66,7 +66,7 @@ function startupLogger(level: Config['LOG_LEVEL']) {
     const error = err instanceof Error && { err: { type: err.name, message: err.message, stack: err.stack } };
     stdoutLogDestination().write(`${JSON.stringify({ level: n, time: Date.now(), ...rest, ...error, msg })}\n`);
   };
-  return { info: line(30), error: line(50) };
+  return { info: line(30), warn: line(40), error: line(50) };
 }
 
 /** How long a stop lets in-flight requests finish before their connections are cut. */
@@ -115,6 +115,7 @@ export async function createServer(
   const startupLog = startupLogger(config.LOG_LEVEL);
   const logger = {
     info: (obj: object, message: string) => (log ?? startupLog).info(obj, message),
+    warn: (obj: object, message: string) => (log ?? startupLog).warn(obj, message),
     error: (obj: object, message: string) => (log ?? startupLog).error(obj, message),
   };
   // Cluster mode: a new or wiped node, or one the log was truncated past, restores the latest cluster snapshot into
@@ -178,6 +179,10 @@ export async function createServer(
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
       modelsDir: resolve(config.MODELS_DIR),
       modelCacheDir: resolve(config.MODEL_CACHE_DIR || join(config.DATA_DIR, 'model-cache')),
+      // A request needing a model still being prepared (the GloVe conversion) answers 503 MODEL_LOADING after 5 s,
+      // well before its 504.
+      modelWaitMs: Math.min(5_000, Math.floor(config.WRITE_TIMEOUT_MS / 2)),
+      sleep,
       workerPoolSize: config.WORKER_POOL_SIZE,
       useLiteRuntime: config.USE_LITE_RUNTIME,
       queueLimit: config.QUEUE_SIZE,

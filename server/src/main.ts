@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await server.app.listen({ port: config.PORT, host: config.HOST });
-  // Slow one-time preparation (the GloVe conversion) runs in the background, not on the first request.
+  // The default model's slow one-time preparation (the GloVe conversion, when glove-100 is the default) starts in
+  // the background; every other model is prepared when a request first needs it.
   server.engine.embedder
     .warmUp()
     .catch((error: unknown) => server.app.log.warn({ err: error }, 'embedding warm-up failed'));

@@ -16,6 +16,7 @@ export const createEmbedding = defineOperation({
     'MODEL_NOT_AVAILABLE',
     'EMPTY_TEXT',
     'MODEL_LOAD_FAILED',
+    'MODEL_LOADING',
     'EMBEDDING_QUEUE_FULL',
     'EMBEDDING_PROVIDER_FAILED',
   ],

@@ -4,6 +4,7 @@ import { KeptArchives } from './kept-archives.js';
 import { Lease } from './lease.js';
 import type { NatsLog } from './nats-log.js';
 import { ClusterProgress } from './progress.js';
+import type { ClusterLogger } from './start-retries.js';
 
 export interface ClusterDutiesOptions {
   readonly log: NatsLog;
@@ -35,7 +36,7 @@ export interface ClusterDutiesOptions {
   };
   /** Wall-clock milliseconds (snapshots record Unix seconds). */
   readonly now: () => number;
-  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+  readonly logger: ClusterLogger;
 }
 
 /**

@@ -90,7 +90,7 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
       };
       const { lease_holder: holder, shards, ...place } = readyz.cluster;
       holders.push(holder);
-      assert.deepEqual(place, { node_id: ['a', 'b', 'c'][i], applied_seq: applied, lag: 0 });
+      assert.deepEqual(place, { node_id: ['a', 'b', 'c'][i], applied_seq: applied, lag: 0, reads_may_be_stale: false });
       assert.deepEqual(
         shards,
         byShard.map((seq, shard) => ({ shard, applied_seq: seq, lag: 0 })),

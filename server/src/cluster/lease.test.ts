@@ -6,7 +6,7 @@ import { until } from '../test-support/until.js';
 import { Lease, openBucket } from './lease.js';
 import { ClusterProgress } from './progress.js';
 
-const quiet = { info: () => undefined, error: () => undefined };
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let nats: NatsCluster;
 const connections: NatsConnection[] = [];

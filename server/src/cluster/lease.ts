@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { millis, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { retryAtStart, type StartLogger } from './start-retries.js';
+import { retryAtStart, type StartLogger, type ClusterLogger } from './start-retries.js';
 
 /** The KV bucket holding every singleton job's lease, one key per job. */
 export const leaseBucket = 'godb-leases';
@@ -18,7 +18,7 @@ export interface LeaseOptions {
   readonly ttlMs: number;
   /** Replicas of the bucket: min(3, NATS servers). */
   readonly replicas: number;
-  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+  readonly logger: ClusterLogger;
   /** Called when this node becomes the holder (with its fencing token) and when it stops being it (null). */
   readonly onChange?: (token: number | null) => void;
 }

@@ -31,7 +31,7 @@ import {
 import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
 import { NatsServerWatch, type ServerRefusal } from './nats-server-watch.js';
 import { checkNatsVersion } from './nats-version.js';
-import { retryAtStart } from './start-retries.js';
+import { retryAtStart, type ClusterLogger } from './start-retries.js';
 
 export interface NatsLogOptions {
   /** NATS client URLs (NATS_URL, split at commas). */
@@ -50,7 +50,7 @@ export interface NatsLogOptions {
    * are in the cluster (see nats-server-watch.ts).
    */
   readonly syncAlways?: boolean;
-  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+  readonly logger: ClusterLogger;
 }
 
 /** The one stream of GoDB before the shards: a data folder that applied it cannot join a sharded cluster. */
@@ -86,6 +86,14 @@ const keptOutcomes = 10_000;
 const leaderReadsPerCheck = 1_000;
 /** The pause before a node whose apply failed for a reason of its own (see #apply) tries the operation again. */
 const haltedRetryMs = 2_000;
+/**
+ * How long a shard's last confirmation holds (its stream's leader answered reaching a majority of its replicas, or
+ * acknowledged a write): four watchdog checks. Past it, with no answer since, reads depending on the shard are marked
+ * stale (see staleness()); a failed answer marks them at once.
+ */
+const confirmedForMs = 4 * watchdogMs;
+/** A replica its stream's leader has not heard from for this long counts as out of its reach (raft beats each 1 s). */
+const replicaSilentNs = 4e9;
 
 /** A request's Idempotency-Key, scoped, and how many operations the request has submitted so far. */
 interface Idempotency {
@@ -126,6 +134,19 @@ interface Shard {
   waitingFor: number | null;
   waiters: { seq: number; resolve: () => void }[];
   loop: Promise<void>;
+  /** When (performance.now()) JetStream last confirmed this shard's last sequence with a majority behind it. */
+  confirmedAt: number;
+  /** Why the last attempt to confirm it failed (null: it succeeded); cleared by the next confirmation. */
+  unconfirmed: string | null;
+}
+
+/**
+ * Why reads answered by this node may be stale (see NatsLog.staleness), for the X-GoDB-Stale header and /readyz: the
+ * node cannot confirm it holds every write a majority of the NATS servers accepted, for these shards.
+ */
+export interface Staleness {
+  readonly reason: string;
+  readonly shards: readonly number[];
 }
 
 /** One shard's place, for /readyz and /metrics. */
@@ -166,6 +187,8 @@ export class NatsLog implements OperationLog, ClusterReads {
   #servers: NatsServerWatch | null = null;
   #totalWaiters: { seq: number; resolve: () => void }[] = [];
   #jsm: JetStreamManager | null = null;
+  /** Since when (performance.now()) the connection has been down (the client reconnecting), or null. */
+  #disconnectedAt: number | null = null;
   #watchdog: ReturnType<typeof setInterval> | null = null;
   #watchBusy = false;
   #closed = false;
@@ -197,6 +220,8 @@ export class NatsLog implements OperationLog, ClusterReads {
       waitingFor: null,
       waiters: [],
       loop: Promise.resolve(),
+      confirmedAt: performance.now(),
+      unconfirmed: null,
     }));
   }
 
@@ -223,6 +248,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     try {
       checkNatsVersion(nc.info?.version);
       log.#servers = NatsServerWatch.start(nc, { syncAlways: options.syncAlways ?? false, logger: options.logger });
+      log.#watchConnection();
       // Each step that asks JetStream is retried, bounded, while it does not answer (see retryAtStart).
       const { logger } = options;
       const jsm = await retryAtStart('reaching JetStream', () => jetstreamManager(nc), logger);
@@ -236,7 +262,8 @@ export class NatsLog implements OperationLog, ClusterReads {
       await retryAtStart(`reading the shard count in ${shardsBucket}`, () => log.#checkShardCount(placement), logger);
       const lasts = await retryAtStart('making the shard streams', () => log.#ensureStreams(jsm), logger);
       const target = lasts.reduce((a, b) => a + b, 0);
-      for (const shard of log.#shards) shard.known = lasts[shard.index] ?? 0;
+      // Each stream's leader answered just now: confirmed, until the watchdog's checks say otherwise.
+      for (const shard of log.#shards) [shard.known, shard.confirmedAt] = [lasts[shard.index] ?? 0, performance.now()];
       log.#startedAt = { from: log.applied, target };
       log.#start();
       log.ready = Promise.all(log.#shards.map((shard) => log.#reached(shard, lasts[shard.index] ?? 0))).then(
@@ -293,6 +320,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     halted?: Halt;
     startingUp?: { applied: number; target: number; from: number };
     refusingWrites?: ServerRefusal;
+    stale?: Staleness;
   } {
     const startingUp = this.startingUp();
     const shards = this.#shards.map((s) => ({
@@ -303,6 +331,7 @@ export class NatsLog implements OperationLog, ClusterReads {
     }));
     const halted = this.#shards.find((s) => s.halted)?.halted;
     const refusing = this.#servers?.refusal();
+    const stale = this.#staleOn(this.#shards);
     return {
       node: this.#options.nodeId,
       applied: this.applied,
@@ -311,14 +340,95 @@ export class NatsLog implements OperationLog, ClusterReads {
       ...(halted && { halted }),
       ...(startingUp && { startingUp }),
       ...(refusing && { refusingWrites: refusing }),
+      ...(stale && { stale }),
     };
   }
 
-  /** One shard stream's first and last sequences now, from its stream info. */
+  /**
+   * Why an answer to a caller of `tenantId` may be stale, or null when this node is current for the shards it depends
+   * on: the directory's, and the tenant's (every shard while the tenant's is not known here: its data may be on any).
+   * "Current" is what JetStream confirmed: a shard counts as current while its stream's leader answered the
+   * watchdog's last check (every 2.5 s) reaching a majority of its replicas, or acknowledged a write, within the last
+   * 10 s, and this node applies it (not halted). It may not be current when that answer failed or is older, or the
+   * connection to every NATS server is down: with a majority of the NATS servers down or out of reach, writes made
+   * through them on other nodes would not reach this one, and it cannot tell. Lag while it applies what it was told
+   * of is not staleness (`/readyz` shows it as `lag`; X-GoDB-Consistency waits for it).
+   */
+  staleness(tenantId?: string): Staleness | null {
+    const own = tenantId === undefined ? undefined : this.#tenantShards.get(tenantId);
+    const shards =
+      tenantId === undefined
+        ? [this.#shard(directoryShard)]
+        : own === undefined
+          ? this.#shards
+          : [...new Set([this.#shard(directoryShard), this.#shard(own)])];
+    return this.#staleOn(shards);
+  }
+
+  #staleOn(shards: readonly Shard[]): Staleness | null {
+    const now = performance.now();
+    const seconds = (since: number) => Math.max(1, Math.round((now - since) / 1000));
+    if (this.#disconnectedAt !== null) {
+      return {
+        reason: `this node has been disconnected from every NATS server for ${seconds(this.#disconnectedAt)} s (reconnecting); writes other nodes made since may be missing here`,
+        shards: shards.map((s) => s.index),
+      };
+    }
+    const failing = shards.filter((s) => s.halted || s.unconfirmed !== null || now - s.confirmedAt > confirmedForMs);
+    const first = failing[0];
+    if (!first) return null;
+    const named =
+      failing.length === 1
+        ? `shard ${first.index}`
+        : `${failing.length} shards (${failing.map((s) => s.index).join(', ')})`;
+    const reason = first.halted
+      ? `this node stopped applying shard ${first.index} at sequence ${first.halted.seq} (${first.halted.reason}); writes after it are missing here`
+      : `JetStream has not confirmed for ${seconds(first.confirmedAt)} s that this node is current on ${named} (stream ${first.stream}: ${first.unconfirmed ?? 'its leader has not answered since'}); a majority of the NATS servers may be down or out of reach, and writes other nodes made through them may be missing here`;
+    return { reason, shards: failing.map((s) => s.index) };
+  }
+
+  /** Follows the connection's state: while it is down (the client reconnecting), reads are marked stale. */
+  #watchConnection(): void {
+    void (async () => {
+      for await (const status of this.#nc.status()) {
+        if (status.type === 'disconnect') this.#disconnectedAt ??= performance.now();
+        if (status.type === 'reconnect') this.#disconnectedAt = null;
+      }
+    })().catch(() => undefined);
+  }
+
+  /**
+   * Records what one stream info said of its shard: confirmed when its leader reaches a majority of its replicas (a
+   * leader cut off from the others keeps answering for a while before it steps down, with what it last had).
+   */
+  #confirm(shard: Shard, info: StreamInfo): void {
+    const cluster = info.cluster;
+    if (cluster && !cluster.leader) {
+      shard.unconfirmed = 'the stream has no leader';
+      return;
+    }
+    const replicas = cluster?.replicas ?? [];
+    const reached = 1 + replicas.filter((r) => !r.offline && r.active < replicaSilentNs).length;
+    if (reached * 2 <= replicas.length + 1) {
+      shard.unconfirmed = `its leader ${cluster?.leader ?? ''} reaches ${reached} of its ${replicas.length + 1} replicas, not a majority`;
+      return;
+    }
+    shard.unconfirmed = null;
+    shard.confirmedAt = performance.now();
+  }
+
+  /** One shard stream's first and last sequences now, from its stream info (which confirms the shard, or not). */
   async #boundsOf(index: number): Promise<{ first: number; last: number }> {
-    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
-    const { state } = await jsm.streams.info(shardStream(index));
-    return { first: state.first_seq, last: state.last_seq };
+    const shard = this.#shard(index);
+    try {
+      const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+      const info = await jsm.streams.info(shardStream(index));
+      this.#confirm(shard, info);
+      return { first: info.state.first_seq, last: info.state.last_seq };
+    } catch (error) {
+      shard.unconfirmed = `its leader did not answer: ${(error as Error).message}`;
+      throw error;
+    }
   }
 
   /** Every shard stream's first and last sequences now (index = shard; the first moves up when a shard is truncated). */
@@ -475,6 +585,14 @@ export class NatsLog implements OperationLog, ClusterReads {
         ),
       );
       for (const [i, last] of lasts) this.#shard(i).known = Math.max(this.#shard(i).known, last);
+      // A leader without a majority answers what it last had: no basis for a strong read (see staleness()).
+      const doubtful = [...strong].map((i) => this.#shard(i)).find((shard) => shard.unconfirmed !== null);
+      if (doubtful) {
+        throw createError('CLUSTER_UNAVAILABLE', {
+          timeout_ms: this.#options.publishTimeoutMs,
+          reason: `shard ${doubtful.index}'s last sequence could not be confirmed: ${doubtful.unconfirmed}`,
+        });
+      }
       for (const [shard, seq] of wanted) {
         const last = lasts.get(shard) ?? 0;
         if (seq > last) {
@@ -589,6 +707,8 @@ export class NatsLog implements OperationLog, ClusterReads {
           headers: envelope,
         });
         shard.known = Math.max(shard.known, ack.seq);
+        // Acknowledged: a majority of the stream's replicas stored it.
+        [shard.unconfirmed, shard.confirmedAt] = [null, performance.now()];
         seq = ack.seq;
         duplicate = ack.duplicate;
         break;

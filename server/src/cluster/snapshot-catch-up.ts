@@ -13,7 +13,7 @@ import { shardStream } from '../engine/cluster/operation-shard.js';
 import { NatsObjectStore, snapshotBucket } from './nats-object-store.js';
 import { checkNatsServers } from './nats-version.js';
 import { progressBucket, type NodeProgress } from './progress.js';
-import { retryAtStart } from './start-retries.js';
+import { retryAtStart, type ClusterLogger } from './start-retries.js';
 
 export interface SnapshotCatchUpOptions {
   readonly servers: readonly string[];
@@ -31,7 +31,7 @@ export interface SnapshotCatchUpOptions {
   readonly goneAfterMs: number;
   /** Told what is restored, as it starts (for the logs and /readyz). */
   readonly onRestoring?: (snapshot: VerifiedSnapshot) => void;
-  readonly logger: { info(obj: object, message: string): void; error(obj: object, message: string): void };
+  readonly logger: ClusterLogger;
 }
 
 /** What a node restored before it opened its store. */

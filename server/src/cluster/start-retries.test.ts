@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { ConfigError } from '../config/env.js';
 import { retryAtStart } from './start-retries.js';
 
-/** A logger that keeps what it was told. */
+/** A logger that keeps what it was told, with the level. */
 function told() {
-  const lines: { obj: Record<string, unknown>; message: string }[] = [];
-  return { lines, logger: { error: (obj: object, message: string) => lines.push({ obj: { ...obj }, message }) } };
+  const lines: { level: string; obj: Record<string, unknown>; message: string }[] = [];
+  const at = (level: string) => (obj: object, message: string) => lines.push({ level, obj: { ...obj }, message });
+  return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
 test('a start-up step that fails is run again, each failure logged, until it answers (issue #17)', async () => {
@@ -25,21 +26,36 @@ test('a start-up step that fails is run again, each failure logged, until it ans
   assert.equal(value, 'opened');
   assert.equal(calls, 3);
   assert.deepEqual(
-    lines.map((l) => [l.message, l.obj.attempt, l.obj.of, l.obj.reason]),
-    [
-      [
-        'cluster mode: JetStream did not answer while this node starts (opening the KV bucket godb-cluster); trying again',
-        1,
-        8,
-        'timeout',
-      ],
-      [
-        'cluster mode: JetStream did not answer while this node starts (opening the KV bucket godb-cluster); trying again',
-        2,
-        8,
-        'timeout',
-      ],
-    ],
+    lines.map((l) => [l.level, l.message, l.obj.attempt, l.obj.of, l.obj.reason]),
+    [1, 2].map((attempt) => [
+      'info',
+      'cluster mode: JetStream did not answer yet while this node starts (opening the KV bucket godb-cluster), an expected retry while the NATS servers elect leaders; trying again',
+      attempt,
+      8,
+      'timeout',
+    ]),
+  );
+});
+
+test('the retries a normal start meets are info (issue #37); from the fourth on they are warnings, never errors', async () => {
+  const { lines, logger } = told();
+  let calls = 0;
+  await retryAtStart(
+    'making the shard streams',
+    async () => {
+      calls += 1;
+      if (calls < 6) throw new Error('timeout');
+    },
+    logger,
+    { firstPauseMs: 1 },
+  );
+  assert.deepEqual(
+    lines.map((l) => l.level),
+    ['info', 'info', 'info', 'warn', 'warn'],
+  );
+  assert.match(
+    lines[3]!.message,
+    /^cluster mode: JetStream has not answered for \d+ s while this node starts \(making the shard streams\); trying again, 4 attempts left$/,
   );
 });
 

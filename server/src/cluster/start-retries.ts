@@ -12,8 +12,17 @@ export interface StartRetryOptions {
   readonly firstPauseMs?: number;
 }
 
+/** Retries from this attempt on are logged at warn: the first ones are what a normal start meets (see below). */
+const warnFromAttempt = 4;
+
 /** Where the retries are told: the node's log (before its HTTP app exists, compose.ts's start-up lines). */
 export interface StartLogger {
+  info(obj: object, message: string): void;
+  warn(obj: object, message: string): void;
+}
+
+/** What the cluster's parts log through: the retries at start, and their own lines. */
+export interface ClusterLogger extends StartLogger {
   error(obj: object, message: string): void;
 }
 
@@ -25,6 +34,10 @@ export interface StartLogger {
  * attempts, pauses from 0.5 s doubling to 8 s, about a minute with the requests' own timeouts; each failure is
  * logged with what was asked, and after the last the node refuses to start (a ConfigError: one line, exit 2) rather
  * than wait for ever. A ConfigError of the step itself (a setting the cluster refuses) is not retried.
+ *
+ * A normal start of a whole cluster meets one or two of these (three nodes make the same streams and buckets while
+ * JetStream elects their leaders), so the first three are logged at info as the expected retries they are, later
+ * ones at warn (about 20 s in: no longer a start's usual wait); only the last is an error, the ConfigError.
  *
  * @example const kv = await retryAtStart('opening the KV bucket godb-cluster', () => new Kvm(nc).create(name), logger);
  */
@@ -49,9 +62,14 @@ export async function retryAtStart<T>(
           `Cluster mode: the node could not start: ${what} failed ${attempts} times in ${seconds} s (the last: ${reason}). Check that a majority of the NATS servers at NATS_URL run with JetStream and answer (their monitoring port's /healthz), then start the node again.`,
         );
       }
-      logger.error(
+      const log = attempt >= warnFromAttempt ? logger.warn : logger.info;
+      const seconds = Math.round((performance.now() - started) / 1000);
+      log.call(
+        logger,
         { step: what, attempt, of: attempts, retry_in_ms: pauseMs, reason },
-        `cluster mode: JetStream did not answer while this node starts (${what}); trying again`,
+        attempt >= warnFromAttempt
+          ? `cluster mode: JetStream has not answered for ${seconds} s while this node starts (${what}); trying again, ${attempts - attempt} attempts left`
+          : `cluster mode: JetStream did not answer yet while this node starts (${what}), an expected retry while the NATS servers elect leaders; trying again`,
       );
       await sleep(pauseMs);
       pauseMs = Math.min(pauseMs * 2, longestPauseMs);

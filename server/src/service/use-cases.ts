@@ -1,5 +1,6 @@
 import {
   clusterHandling,
+  marksStale,
   type ClusterHandling,
   createError,
   tenantDataCategories,
@@ -209,6 +210,11 @@ export interface Services {
    * the tenant's, `0:17,5:42`; answers carry it as X-GoDB-Seq); else null.
    */
   clusterPosition(tenantId?: string): string | null;
+  /**
+   * Cluster mode: why an answer of `operation` to a caller of `tenantId` may be stale (X-GoDB-Stale; only for the
+   * operations that read this node's copy, see marksStale), or null when it is current or the operation reads none.
+   */
+  clusterStale(operation: OperationId, tenantId?: string): string | null;
 }
 
 /** The lines of a streamed answer, then `end` however the reading stops. */
@@ -315,6 +321,8 @@ export function createServices(given: ServiceDeps): Services {
       }
     },
     clusterPosition: (tenantId) => deps.cluster?.position(tenantId) ?? null,
+    clusterStale: (operation, tenantId) =>
+      deps.cluster && marksStale(operation) ? (deps.cluster.staleness(tenantId)?.reason ?? null) : null,
     pendingIssue(id) {
       const entry = table[id];
       return 'pendingIssue' in entry ? entry.pendingIssue : undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './nats-cluster.js';
-import { sharedModelCacheDir } from './model-cache.js';
+import { sharedGloveReady, sharedModelCacheDir } from './model-cache.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -27,6 +27,8 @@ export interface NodeProcess {
  * @example const node = await startNodeProcess({ NATS_URL: nats.url, NODE_ID: 'c', JWT_SECRET: secret });
  */
 export async function startNodeProcess(env: Record<string, string>): Promise<NodeProcess> {
+  // As startTestServer: GloVe is converted lazily, so the shared cache is filled first unless the test gives its own.
+  if (env.MODEL_CACHE_DIR === undefined) await sharedGloveReady();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-node-process-'));
   const child = spawn(

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../config/env.js';
 import { createServer, type GoDBServer } from '../compose.js';
 import type { Clock } from '../engine/clock.js';
-import { sharedModelCacheDir } from './model-cache.js';
+import { sharedGloveReady, sharedModelCacheDir } from './model-cache.js';
 
 export interface TestServer extends GoDBServer {
   readonly dataDir: string;
@@ -71,6 +71,9 @@ export async function startTestServer(
   clock?: Clock,
   { waitUntilStarted = true } = {},
 ): Promise<TestServer> {
+  // Servers convert GloVe lazily; the tests that name glove-100 expect it ready (a test of the lazy conversion gives
+  // a MODEL_CACHE_DIR of its own).
+  if (overrides.MODEL_CACHE_DIR === undefined) await sharedGloveReady();
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-test-'));
   const config: Config = loadConfig({
     DATA_DIR: dataDir,

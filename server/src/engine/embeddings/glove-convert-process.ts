@@ -1,6 +1,7 @@
 import { createError } from '@godb/contract';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const fromSource = import.meta.url.endsWith('.ts');
@@ -11,13 +12,17 @@ export interface GloveConversion {
   readonly done: Promise<void>;
   /** Kills the converter and removes its partial file; `done` rejects. Resolves once the process has gone. */
   cancel(): Promise<void>;
+  /** What it does now (`reading its JSON`, `writing the compact file`), as it last said. */
+  readonly phase: string;
 }
 
 /**
  * Converts wink's GloVe JSON in a child process, not a worker thread: parsing its 307 MB of JSON is one long
  * native call that a worker cannot be stopped in, and process.exit() waits for every worker thread, so a server
  * stopped during the conversion (the first seconds of a new data folder) took as long to exit as the conversion
- * took to finish (issue #22). A child process is killed at once, and its 1.5 GB of memory goes with it.
+ * took to finish (issue #22). A child process is killed at once, and its 1.5 GB of memory goes with it. It runs at the
+ * lowest CPU priority (nice 19): requests that do not need it are served first (issue #37: three nodes converting
+ * at once on two cores made the first write take 18 s).
  *
  * @example const conversion = startGloveConversion('glove-100', source, target); await conversion.done;
  */
@@ -26,8 +31,18 @@ export function startGloveConversion(model: string, source: string, target: stri
   const child = spawn(
     process.execPath,
     [...(fromSource ? ['--conditions=source', '--import', import.meta.resolve('tsx')] : []), entry, source, target],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not allowed here (a container without it): it runs at normal priority.
+  }
+  let phase = 'starting';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const last = chunk.toString().trim().split('\n').at(-1);
+    if (last) phase = last;
+  });
   let reason = '';
   child.stderr.on('data', (chunk: Buffer) => {
     if (reason.length < 2000) reason += chunk.toString();
@@ -47,6 +62,9 @@ export function startGloveConversion(model: string, source: string, target: stri
   });
   return {
     done,
+    get phase() {
+      return phase;
+    },
     async cancel() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       cancelled = true;

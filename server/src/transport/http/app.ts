@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: origins.includes('*') ? true : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    // Cluster mode's read options and position (X-GoDB-Min-Seq, X-GoDB-Consistency, X-GoDB-Seq) and its writes'
+    // Cluster mode's read options and position (X-GoDB-Min-Seq, X-GoDB-Consistency, X-GoDB-Seq, X-GoDB-Stale) and its writes'
     // Idempotency-Key cross origins too.
     allowedHeaders: [
       'authorization',
@@ -127,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       'x-godb-consistency',
       'idempotency-key',
     ],
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-godb-seq'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-godb-seq', 'x-godb-stale'],
     maxAge: 600,
   });
 

@@ -66,6 +66,11 @@ export interface ClusterStatus {
    * refuses writes (503 CLUSTER_NOT_DURABLE) and is not ready.
    */
   readonly refusingWrites?: { readonly server: string; readonly version: string | null; readonly reason: string };
+  /**
+   * Set while the node cannot confirm it is current on some shards (see NatsLog.staleness): its reads of them are
+   * marked X-GoDB-Stale, and /readyz says why. It stays ready: reads go on.
+   */
+  readonly stale?: { readonly reason: string; readonly shards: readonly number[] };
   /** Set while the node catches up with what the log held when it started (its API answers 503 until then). */
   readonly startingUp?: { readonly applied: number; readonly target: number };
   /** Whether this node holds the lease on the cluster's singleton work (snapshots, truncation) now. */
@@ -245,6 +250,15 @@ export function createMetrics(sources: MetricSources) {
     collect() {
       const cluster = sources.status().cluster;
       if (cluster) this.set(cluster.halted ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'godb_cluster_reads_may_be_stale',
+    help: 'Cluster mode: 1 while this node cannot confirm it is current with the replicated log (a majority of the NATS servers down or out of reach: its reads answer with X-GoDB-Stale: true), else 0.',
+    registers: [registry],
+    collect() {
+      const cluster = sources.status().cluster;
+      if (cluster) this.set(cluster.stale ? 1 : 0);
     },
   });
   new Gauge({

@@ -104,6 +104,12 @@ export function registerOperationRoutes(
           bodyType,
         },
         ...(authenticate && { onRequest: authenticate }),
+        // Cluster mode: every answer of a read (errors too) says when this node cannot confirm it is current.
+        onSend: async (request, reply, payload) => {
+          if (services.clusterStale(operation.id, request.principal?.tenantId ?? undefined) !== null)
+            void reply.header('x-godb-stale', 'true');
+          return payload;
+        },
         handler: async (request, reply) => {
           if ((operation.ndjson || operation.binary) && !isStream(request.body)) {
             throw createError('UNSUPPORTED_MEDIA_TYPE', {

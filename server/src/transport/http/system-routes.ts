@@ -16,7 +16,9 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   app.get('/healthz', async () => ({ status: 'ok' }));
   // 503 only when the store cannot answer, or (cluster mode) when the node stopped applying the log at an operation
   // it cannot apply (its reads would fall further behind), or refuses writes while a NATS server that joined later
-  // fails the version checks (nats-server-watch.ts). Indexes loading after a restart do not make the node
+  // fails the version checks (nats-server-watch.ts). A node that cannot confirm it is current (a majority of the NATS
+  // servers down or out of reach) stays ready, since reads go on, and says so: `cluster.reads_may_be_stale`, and why
+  // (its reads carry X-GoDB-Stale: true meanwhile). Indexes loading after a restart do not make the node
   // unready: every other request is served, and vector queries for them wait (then 503 INDEX_LOADING); the body says
   // what loads.
   app.get('/readyz', async (_request, reply) => {
@@ -32,6 +34,8 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
           node_id: cluster.node,
           applied_seq: cluster.applied,
           lag: cluster.lag,
+          reads_may_be_stale: cluster.stale !== undefined,
+          ...(cluster.stale && { stale_because: cluster.stale.reason, stale_shards: cluster.stale.shards }),
           shards: cluster.shards.map((s) => ({
             shard: s.shard,
             applied_seq: s.applied,
