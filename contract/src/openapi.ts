@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { commonErrors, authErrors, tenantDataCategories, type OperationSpec } from './define-operation.js';
 import { clusterHandling, idempotencyKeyHeader } from './cluster.js';
 import { consistencyHeader, minSeqHeader, sequenceHeader } from './cluster-headers.js';
+import { marksStale, staleHeader } from './cluster.js';
 import type { OperationId } from './catalogue.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
 import { canonical, extractComponents, namedSchemas, type SchemaSite, type SchemaView } from './openapi-components.js';
@@ -134,11 +135,15 @@ function responseExamples(operation: OperationSpec, status: number): Json {
 
 function responses(operation: OperationSpec): Json {
   const out: Json = {};
+  // Cluster mode: a read of the replicated data says, on every answer, errors too, when it may be stale.
+  const stale: Json = marksStale(operation.id as OperationId)
+    ? { [staleHeader.name]: { $ref: '#/components/headers/GoDBStale' } }
+    : {};
   for (const answer of [operation.success, ...(operation.alternatives ?? [])]) {
     out[answer.status] = {
       description: answer.description,
       // Cluster mode: every answer the operation gives carries the node's place in the log.
-      headers: { [sequenceHeader.name]: { $ref: '#/components/headers/GoDBSeq' } },
+      headers: { [sequenceHeader.name]: { $ref: '#/components/headers/GoDBSeq' }, ...stale },
       content: {
         'application/json': { schema: plain(answer.schema), ...responseExamples(operation, answer.status) },
       },
@@ -152,6 +157,7 @@ function responses(operation: OperationSpec): Json {
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[status] = {
       description: codes.map((c) => `${c}: ${errorCatalogue[c].description}`).join(' '),
+      ...(Object.keys(stale).length > 0 ? { headers: stale } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
     };
   }
@@ -298,6 +304,7 @@ export function buildOpenApi(
           description: sequenceHeader.description,
           schema: { type: 'string', pattern: sequenceHeader.pattern },
         },
+        GoDBStale: { description: staleHeader.description, schema: staleHeader.schema },
       },
       securitySchemes: {
         bearerAuth: {

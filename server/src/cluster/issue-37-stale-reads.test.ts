@@ -8,6 +8,10 @@ import { grpcClient, startGrpcTestServer } from '../test-support/grpc.js';
 import { startNatsCluster, type NatsCluster } from '../test-support/nats-cluster.js';
 import { bearer, type TestServer } from '../test-support/server.js';
 
+type OpenApiPaths = {
+  paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+};
+
 // Issue #37 (item 4): with a majority of the NATS servers down, a node goes on answering reads from its copy, and
 // says they may be stale: `X-GoDB-Stale: true` on every answer of a read (errors too), `x-godb-stale` in gRPC
 // metadata, and `/readyz` says why (`cluster.reads_may_be_stale`, `cluster.stale_because`). When the node is
@@ -110,6 +114,10 @@ describe('reads marked stale while the node cannot confirm it is current (issue 
       const missing = await read('/api/v1/documents/missing');
       assert.equal(missing.statusCode, 404, missing.body);
       assert.equal(missing.headers['x-godb-stale'], 'true');
+      // Both answers are declared with the header in the OpenAPI document the node serves.
+      const doc = (await node.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as OpenApiPaths;
+      const responses = doc.paths['/api/v1/documents/{id}']?.get?.responses ?? {};
+      for (const status of ['200', '404']) assert.ok(responses[status]?.headers?.['X-GoDB-Stale'], status);
       // The node stays ready (reads go on) and says why they may be stale.
       const probe = await node.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(probe.statusCode, 200, probe.body);

@@ -3,10 +3,12 @@ import {
   consistencyHeader,
   errorCatalogue,
   idempotencyKeyHeader,
+  marksStale,
   minSeqHeader,
   operationErrors,
   operations,
   sequenceHeader,
+  staleHeader,
   type CatalogueOperation,
 } from '@godb/contract';
 import { useMemo, useState } from 'react';
@@ -50,7 +52,8 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
 
 /**
  * The headers an operation documents: Idempotency-Key on the writes cluster mode replicates, cluster mode's read
- * options, which every operation takes, and the X-GoDB-Seq its answers carry in cluster mode.
+ * options, which every operation takes, the X-GoDB-Seq its answers carry in cluster mode, and X-GoDB-Stale on the
+ * reads of replicated data.
  */
 function headerRows(op: CatalogueOperation): FieldRow[] {
   const rows: FieldRow[] = [];
@@ -75,6 +78,10 @@ function headerRows(op: CatalogueOperation): FieldRow[] {
       description: sequenceHeader.description,
     },
   );
+  if (marksStale(op.id)) {
+    const { name, description } = staleHeader;
+    rows.push({ name, type: 'true, in the answer', required: false, default: '', description });
+  }
   return rows;
 }
 
