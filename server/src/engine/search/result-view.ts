@@ -1,5 +1,6 @@
 import { chunkId } from '../documents/document-view.js';
 import type { SearchRows } from '../documents/search-rows.js';
+import { chunksPerHit } from '../text/bm25-index.js';
 import { CandidateDocument } from './candidate-document.js';
 import type { Hit } from './hit.js';
 
@@ -46,12 +47,12 @@ export function resultViews(store: SearchRows, hits: readonly Hit[], limit: numb
       if (seq !== undefined) hit.chunks = [{ seq, score: hit.score }];
     }
   }
-  const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, 3).map((c) => c.seq));
+  const chunkSeqs = top.flatMap((h) => h.chunks.slice(0, chunksPerHit).map((c) => c.seq));
   const chunks = store.chunkTexts(chunkSeqs);
   return top.map((hit) => ({
     document_id: hit.doc.id,
     title: hit.doc.title,
-    chunks: hit.chunks.slice(0, 3).flatMap((c) => {
+    chunks: hit.chunks.slice(0, chunksPerHit).flatMap((c) => {
       const chunk = chunks.get(c.seq);
       return chunk
         ? [

@@ -11,6 +11,12 @@ const columnBreak = -1;
 
 export type { Bm25Weights } from './bm25-score.js';
 
+/**
+ * Chunks a hit shows (result-view.ts): a document ranked as a whole answers at most this many of its chunks, so
+ * that a long document matching in thousands of chunks does not fill a search's window of chunks alone.
+ */
+export const chunksPerHit = 3;
+
 export interface RankedChunk {
   /** Chunk seq. */
   readonly chunk: number;
@@ -790,8 +796,9 @@ export class Bm25Index {
   }
 
   /**
-   * The best documents of `docs` (scores in #docScore) with their chunks of `chunks` (scores in #scores, cleared
-   * here), best first, until `depth` chunks; ties in document order, then chunk order.
+   * The best documents of `docs` (scores in #docScore) with their best chunks of `chunks` (scores in #scores,
+   * cleared here; at most chunksPerHit of each), best first, until `depth` chunks; ties in document order, then
+   * chunk order.
    */
   #documentRows(docs: readonly number[], chunks: readonly number[], depth: number): RankedChunk[] {
     const docIds = Int32Array.from(docs);
@@ -808,7 +815,7 @@ export class Bm25Index {
       const d = docIds[best[r]!]!;
       const docScore = this.#docScore[d]!;
       const own = byDoc[r]!.sort((x, y) => this.#scores[y]! - this.#scores[x]! || x - y);
-      for (const id of own) {
+      for (const id of own.slice(0, chunksPerHit)) {
         if (rows.length === depth) break;
         rows.push({ chunk: this.#chunkSeqs[id]!, doc: this.#docSeqs[id]!, score: this.#scores[id]!, docScore });
       }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { seededRandom } from '../documents/kmeans.js';
-import { Bm25Index } from './bm25-index.js';
+import { Bm25Index, chunksPerHit } from './bm25-index.js';
 import { readBm25File, writeBm25File } from './bm25-file.js';
 import { sharedTerms } from './chunk-overlap.js';
 import { splitIntoWindows } from './text-windows.js';
@@ -110,6 +110,23 @@ describe('document-level BM25 over chunked documents', () => {
       split.add(9_000_000 + i, 5000, 'new version', w.text, true),
     );
     assertSame(whole, split, 'after an addition');
+  });
+
+  it('answers at most the chunks a hit shows per document, so long documents leave room for others', () => {
+    const index = new Bm25Index(weights);
+    // 30 long documents of 60 chunks, each chunk mentioning the word: a window of 200 chunks held 4 documents.
+    for (let d = 1; d <= 30; d += 1)
+      for (let c = 0; c < 60; c += 1) index.add(d * 1000 + c, d, `report ${d}`, `flow ${text(30)}`, true);
+    for (const rows of [
+      index.search(indexTerms('flow'), 200),
+      index.phrase(indexTerms('flow'), 200),
+      index.groups([indexTerms('flow')], 200),
+    ]) {
+      const perDoc = new Map<number, number>();
+      for (const r of rows) perDoc.set(r.doc, (perDoc.get(r.doc) ?? 0) + 1);
+      assert.equal(perDoc.size, 30);
+      assert.ok([...perDoc.values()].every((n) => n === chunksPerHit));
+    }
   });
 
   it('reads the document statistics back from a checkpoint of its chunks', async () => {
