@@ -51,6 +51,11 @@ class Postings {
   df = 0;
   /** Live public chunks containing the term: its idf (see CorpusStats). */
   publicDf = 0;
+  /**
+   * Live public documents containing the term (a document-level idf, see Bm25Index.#publicDocuments), or -1 until
+   * counted: every write to a chunk holding the term sets it back to -1, so a query counts it only after writes.
+   */
+  publicDocs = -1;
   /** Bounds over the postings (never tightened on removal, so always safe): for the term's score bound. */
   maxFreq = 0;
   minLength = Number.MAX_SAFE_INTEGER;
@@ -505,6 +510,7 @@ export class Bm25Index {
       const postings = this.#list(termId);
       postings.push(id, this.#freq[termId]!, this.#lengths[id]!, this.#firstAt[termId]!, this.#occurrences[termId]!);
       postings.publicDf += publicStep;
+      postings.publicDocs = -1;
       this.#occurrences[termId] = 0;
     }
     this.#localIds.set(chunkSeq, id);
@@ -613,7 +619,11 @@ export class Bm25Index {
     this.#countInDoc(id, -1);
     this.#localIds.delete(chunkSeq);
     this.#alive[id] = 0;
-    for (const term of this.#distinctTerms(id)) this.#postings[term]!.df -= 1;
+    for (const term of this.#distinctTerms(id)) {
+      const p = this.#postings[term]!;
+      p.df -= 1;
+      p.publicDocs = -1;
+    }
     this.#live -= 1;
     this.#dead += 1;
     if (this.#dead > 1000 && this.#dead > this.#live && this.#held === 0) this.#compact();
@@ -634,7 +644,11 @@ export class Bm25Index {
     if (!isPublic) this.#countPublicInDoc(id, -1);
     this.#public[id] = isPublic ? 1 : 0;
     if (isPublic) this.#countPublicInDoc(id, 1);
-    for (const term of this.#distinctTerms(id)) this.#postings[term]!.publicDf += step;
+    for (const term of this.#distinctTerms(id)) {
+      const p = this.#postings[term]!;
+      p.publicDf += step;
+      p.publicDocs = -1;
+    }
     this.#publicLive += step;
     this.#publicLength += step * this.#lengths[id]!;
   }
@@ -696,9 +710,11 @@ export class Bm25Index {
 
   /**
    * A term's document frequency: the live public documents holding it in any of their chunks (a document counts
-   * once however many of its chunks hold it).
+   * once however many of its chunks hold it). Counted over the postings once, then kept until a write touches the
+   * term (see Postings.publicDocs): counting it on every query read a common word's postings twice per query.
    */
   #publicDocuments(p: Postings): number {
+    if (p.publicDocs >= 0) return p.publicDocs;
     const stamp = this.#nextStamp();
     const seen = this.#docTermSeen;
     const { ids, length } = p;
@@ -711,6 +727,7 @@ export class Bm25Index {
       seen[d] = stamp;
       n += 1;
     }
+    p.publicDocs = n;
     return n;
   }
 
@@ -804,11 +821,19 @@ export class Bm25Index {
     const docIds = Int32Array.from(docs);
     const scores = Float64Array.from(docs, (d) => this.#docScore[d]!);
     const best = topByPosition(scores, docs.length, Math.min(depth, docs.length), docIds);
-    const rank = new Map<number, number>(best.map((position, r) => [docIds[position]!, r]));
+    // Each best document's rank, in scratch per local doc id (a map lookup per matching chunk cost more than scoring).
+    const stamp = this.#nextStamp();
+    const seen = this.#docTermSeen;
+    const rank = this.#docTf;
+    best.forEach((position, r) => {
+      const d = docIds[position]!;
+      seen[d] = stamp;
+      rank[d] = r;
+    });
     const byDoc: number[][] = best.map(() => []);
     for (const id of chunks) {
-      const r = rank.get(this.#docOf[id]!);
-      if (r !== undefined) byDoc[r]!.push(id);
+      const d = this.#docOf[id]!;
+      if (seen[d] === stamp) byDoc[rank[d]!]!.push(id);
     }
     const rows: RankedChunk[] = [];
     for (let r = 0; r < best.length && rows.length < depth; r += 1) {
