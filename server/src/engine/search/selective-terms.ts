@@ -1,11 +1,11 @@
 import { inputLimits } from '@godb/contract';
-import { indexTerms } from '../text/tokenize.js';
+import { foldedWords, indexTerms } from '../text/tokenize.js';
 import type { TextMatch } from './fts-query.js';
 import type { SearchCore } from './search-core.js';
 
 /**
  * The match with at most `max` distinct terms (words after analysis): beyond them, the most selective are kept —
- * those the fewest public chunks hold (ties: the first in the query), counted over public chunks only so the choice
+ * those the fewest public chunks hold, terms no public chunk holds last (ties: the first in the query), counted over public chunks only so the choice
  * depends on nothing the caller may not read. A keyword query may be as long as an embedded one (4,096
  * characters); its cost is bounded here, by its terms, not by a refusal. The kept words keep their order and
  * repetitions. A phrase is kept whole (every word must match); a wildcard query's plain words are capped alongside
@@ -30,20 +30,25 @@ export function selectiveMatch(
 
 const termOf = (word: string) => indexTerms(word).join(' ');
 
-/** The terms of the `max` most selective distinct terms of `words`, or undefined when there are no more than `max`. */
+/**
+ * The terms of the `max` most selective distinct terms of `words`, or undefined when there are no more than `max`.
+ * Frequencies are looked up by the words as the index holds them (folded, then stemmed by the lookup): the raw word
+ * ("Télévision") is no term of it. A term no public chunk holds comes last: it matches nothing.
+ */
 function selectiveWords(core: SearchCore, tenantId: string, words: readonly string[], max: number) {
-  const first = new Map<string, string>();
+  const first = new Map<string, string[]>();
   for (const word of words) {
     const term = termOf(word);
-    if (!first.has(term)) first.set(term, word);
+    if (!first.has(term)) first.set(term, foldedWords(word));
   }
   if (first.size <= max) return undefined;
-  const frequency = core.text.publicFrequencies(tenantId, first.values());
-  const order = [...first.entries()].map(([term, word], position) => ({
+  const frequency = core.text.publicFrequencies(tenantId, [...first.values()].flat());
+  const order = [...first.entries()].map(([term, folded], position) => ({
     term,
-    df: frequency.get(word) ?? 0,
+    // A word of several terms ("e-mail") matches at least as many chunks as its commonest.
+    df: folded.reduce((most, w) => Math.max(most, frequency.get(w) ?? 0), 0),
     position,
   }));
-  order.sort((a, b) => a.df - b.df || a.position - b.position);
+  order.sort((a, b) => Number(a.df === 0) - Number(b.df === 0) || a.df - b.df || a.position - b.position);
   return new Set(order.slice(0, max).map((t) => t.term));
 }

@@ -103,3 +103,13 @@ test('the longest keyword query, 4,096 characters of distinct words, is answered
   assert.equal(longer.status, 400, 'beyond 4,096 characters, as for an embedded query');
   assert.equal((longer.body as { error: { field: string } }).error.field, 'body.query');
 });
+
+test('the most selective terms are counted as the index holds them: capitals, accents, and unknown words last', async () => {
+  // 70 words no abstract holds, then the two that find cran-1, capitalised and accented: those two must be kept.
+  const unknown = Array.from({ length: 70 }, (_v, i) => `zq${String.fromCharCode(97 + (i % 26))}${i}xv`);
+  const query = `${unknown.join(' ')} SLIPSTRÉAM Destalling`;
+  const res = await server.call('POST', '/api/v1/search/text', token, { query, query_type: 'match' });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const results = (res.body as { results: { document_id: string }[] }).results;
+  assert.equal(results[0]?.document_id, 'cran-1', JSON.stringify(res.body).slice(0, 300));
+});
