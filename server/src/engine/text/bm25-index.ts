@@ -472,7 +472,15 @@ export class Bm25Index {
 
   /** Adds (or replaces) a chunk; `isPublic`: its document is public, so it counts in the statistics. */
   add(chunkSeq: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
-    if (this.#localIds.has(chunkSeq)) this.remove(chunkSeq);
+    // A chunk added again (a write replayed) keeps its place in its document: attached after the document's last
+    // chunk, it would be compared with a chunk it does not follow (see #attach).
+    let replaced: { fresh: number; last: boolean } | undefined;
+    const old = this.#localIds.get(chunkSeq);
+    if (old !== undefined) {
+      const d = this.#docOf[old]!;
+      if (this.#docSeqs[old] === docSeq) replaced = { fresh: this.#fresh[old]!, last: this.#docLast[d] === old };
+      this.remove(chunkSeq);
+    }
     // Per-term statistics of this chunk go to scratch arrays indexed by term id (no object or map per chunk):
     // building a tenant's index adds every chunk, and allocation made it cost ~2 µs per word.
     const sequence = this.#sequence;
@@ -521,14 +529,14 @@ export class Bm25Index {
     this.#public[id] = publicStep;
     this.#publicLive += publicStep;
     this.#publicLength += publicStep * this.#lengths[id]!;
-    this.#attach(id);
+    this.#attach(id, replaced);
   }
 
   /**
    * Counts a live chunk (its flags and terms set) in its document: where its own terms start (past what it repeats
    * of the chunk before, see #fresh), the document's length and chunks, public or not.
    */
-  #attach(id: number): void {
+  #attach(id: number, replaced?: { fresh: number; last: boolean }): void {
     const docSeq = this.#docSeqs[id]!;
     let d = this.#docIds.get(docSeq);
     if (d === undefined) {
@@ -541,6 +549,12 @@ export class Bm25Index {
       this.#docLast[d] = -1;
     }
     this.#docOf[id] = d;
+    if (replaced) {
+      this.#fresh[id] = Math.min(replaced.fresh, this.#termCount[id]!);
+      if (replaced.last) this.#docLast[d] = id;
+      this.#countInDoc(id, 1);
+      return;
+    }
     const previous = this.#docChunks[d]! > 0 ? this.#docLast[d]! : -1;
     let fresh = 0;
     if (previous >= 0 && this.#alive[previous] === 1) {
@@ -758,6 +772,7 @@ export class Bm25Index {
    */
   #searchDocuments(times: ReadonlyMap<string, number>, depth: number): RankedChunk[] {
     const stats = this.documentStats;
+    this.#reserveStamps(2 * times.size + 2); // the query's, each term's two and the rows'
     const stamp = this.#nextStamp();
     const { docSeen, docScore, docTf, chunkSeen, chunkScore } = {
       docSeen: this.#docSeen,
@@ -990,6 +1005,7 @@ export class Bm25Index {
    */
   #groupsDocuments(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
     const stats = this.documentStats;
+    this.#reserveStamps(2 * groups.reduce((n, g) => n + g.length, 0) + 2);
     const stamp = this.#nextStamp();
     const docs: number[] = [];
     const chunks: number[] = [];
@@ -1125,6 +1141,7 @@ export class Bm25Index {
    */
   #phraseDocuments(ids: Int32Array, weights: Float64Array, count: number, depth: number): RankedChunk[] {
     const stats = this.documentStats;
+    this.#reserveStamps(2);
     const stamp = this.#nextStamp();
     const docs: number[] = [];
     const chunks: number[] = [];
@@ -1157,12 +1174,18 @@ export class Bm25Index {
     return this.#documentRows(docs, chunks, depth);
   }
 
-  /** A stamp no scratch array holds yet (they are cleared before the counter would wrap). */
+  /**
+   * Makes room for the `count` stamps a query is about to take (#nextStamp): the scratch arrays are cleared and the
+   * counter restarted before a query rather than during one, which would forget what the query had marked.
+   */
+  #reserveStamps(count: number): void {
+    if (this.#stamp + count < 0x3fffffff) return;
+    this.#stamp = 0;
+    for (const a of [this.#docSeen, this.#docTermSeen, this.#chunkSeen]) a.fill(0);
+  }
+
+  /** A stamp no scratch array holds yet (reserved by the query, see #reserveStamps). */
   #nextStamp(): number {
-    if (this.#stamp >= 0x3fffffff) {
-      this.#stamp = 0;
-      for (const a of [this.#docSeen, this.#docTermSeen, this.#chunkSeen]) a.fill(0);
-    }
     return ++this.#stamp;
   }
 

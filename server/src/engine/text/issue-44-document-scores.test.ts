@@ -111,6 +111,13 @@ describe('document-level BM25 over chunked documents', () => {
       split.add(9_000_000 + i, 5000, 'new version', w.text, true),
     );
     assertSame(whole, split, 'after an addition');
+    // Writes replayed: chunks added again, a middle and the last of a document, keep their place in it.
+    const seqs = chunksOf.get(docs[350]!.seq)!;
+    const again = splitIntoWindows(docs[350]!.content, { size: 256, overlap: 200, unit: 'chars' });
+    assert.ok(seqs.length > 2);
+    for (const i of [1, seqs.length - 1])
+      split.add(seqs[i]!, docs[350]!.seq, docs[350]!.title, again[i]!.text, docs[350]!.isPublic);
+    assertSame(whole, split, 'after chunks added again');
   });
 
   it('answers at most the chunks a hit shows per document, so long documents leave room for others', () => {
