@@ -231,7 +231,7 @@ export const VectorSearchRequest = Type.Object(
       maximum: inputLimits.magnitude,
       default: 0.7,
       description:
-        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text; other models and your own vectors compare the raw similarity.',
+        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text (a cosine within 1e-6 of 1, float32 rounding, counts as 1); other models and your own vectors compare the raw similarity.',
     }),
     primary_table: Type.Optional(Name()),
     embedding_options: Type.Optional(EmbeddingOptions),
