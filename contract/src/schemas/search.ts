@@ -233,7 +233,12 @@ export const VectorSearchRequest = Type.Object(
       description:
         'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text (a cosine within 1e-6 of 1, float32 rounding, counts as 1); other models and your own vectors compare the raw similarity.',
     }),
-    primary_table: Type.Optional(Name()),
+    primary_table: Type.Optional(
+      Name({
+        description:
+          'The collection to search. One that does not exist (neither created nor named by a document) answers 404 NOT_FOUND naming it, whether the query is text or a vector; documents, where documents without primary_table go, finds nothing for a new tenant.',
+      }),
+    ),
     embedding_options: Type.Optional(EmbeddingOptions),
     center: Type.Optional(GeoPoint),
     ...geoFields,
@@ -266,7 +271,12 @@ export const HybridSearchRequest = Type.Object(
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),
-    primary_table: Type.Optional(Name()),
+    primary_table: Type.Optional(
+      Name({
+        description:
+          'The collection to search; one that does not exist answers 404 NOT_FOUND, as in vector search (documents, the default, finds nothing for a new tenant).',
+      }),
+    ),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
