@@ -231,9 +231,14 @@ export const VectorSearchRequest = Type.Object(
       maximum: inputLimits.magnitude,
       default: 0.7,
       description:
-        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text; other models and your own vectors compare the raw similarity.',
+        'Results whose `score` is below are dropped, 0 to 1 (0 keeps everything). use-lite-512 and glove-100 score a calibrated relevance, so 0.7 keeps typical matches (a raw use-lite-512 cosine of 0.33) and 1 only the same text (a cosine within 1e-6 of 1, float32 rounding, counts as 1); other models and your own vectors compare the raw similarity.',
     }),
-    primary_table: Type.Optional(Name()),
+    primary_table: Type.Optional(
+      Name({
+        description:
+          'The collection to search. One that does not exist (neither created nor named by a document) answers 404 NOT_FOUND naming it, whether the query is text or a vector; documents, where documents without primary_table go, finds nothing for a new tenant.',
+      }),
+    ),
     embedding_options: Type.Optional(EmbeddingOptions),
     center: Type.Optional(GeoPoint),
     ...geoFields,
@@ -262,11 +267,16 @@ export const HybridSearchRequest = Type.Object(
     fusion: Enum(hybridFusions, {
       default: hybridDefaults.fusion,
       description:
-        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s scores normalised by their mean ± 3 standard deviations, the deviation taken as at least a sixth of the mean, so scores a few per cent below the best stay near the top), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
+        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s best is 1 and a score is 1 − (best − score) / 6 standard deviations, at least 0, the deviation taken as at least a sixth of the mean, so scores a few per cent below the best stay near the top and a side that found one document, or a few close ones, still reaches 1), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),
-    primary_table: Type.Optional(Name()),
+    primary_table: Type.Optional(
+      Name({
+        description:
+          'The collection to search; one that does not exist answers 404 NOT_FOUND, as in vector search (documents, the default, finds nothing for a new tenant).',
+      }),
+    ),
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),

@@ -47,6 +47,9 @@ export interface GivenVector {
   readonly field: string;
 }
 
+/** The collection of documents written without primary_table. */
+export const defaultCollection = 'documents';
+
 /** The name a document's unnamed `vector` gets in a collection that has no vector of its own yet. */
 export const defaultVectorName = 'default';
 

@@ -24,6 +24,12 @@ export const relevanceScales: Readonly<Record<string, RelevanceScale>> = {
 const calibratedUpTo = 0.7;
 
 /**
+ * A cosine at least this close to 1 is the same text: float32 unit vectors of one text often have a cosine of
+ * 0.99999994, and threshold 1 must keep them.
+ */
+export const sameTextCosine = 1 - 1e-6;
+
+/**
  * A cosine's relevance for a model, in [0, 1] and rising with the cosine: 0 up to the median cosine of unrelated
  * texts, then linear as calibrated ((cosine − unrelated) / (related − unrelated)) up to 0.7, the specification's
  * default threshold, then linear again to 1 at a cosine of 1 (the same text). Models without a scale: the cosine.
@@ -32,6 +38,7 @@ export function relevanceOf(model: string, cosine: number): number {
   const scale = relevanceScales[model];
   if (!scale) return cosine;
   const knee = cosineAt(model, calibratedUpTo);
+  if (cosine >= sameTextCosine) return 1;
   if (cosine <= scale.unrelated) return 0;
   if (cosine <= knee) return Math.min(calibratedUpTo, (cosine - scale.unrelated) / (scale.related - scale.unrelated));
   return Math.min(1, calibratedUpTo + ((1 - calibratedUpTo) * (cosine - knee)) / (1 - knee));
@@ -40,9 +47,10 @@ export function relevanceOf(model: string, cosine: number): number {
 /** Whether a model's scores are calibrated relevance (relevanceOf) rather than raw similarity. */
 export const hasScale = (model: string): boolean => relevanceScales[model] !== undefined;
 
-/** The raw cosine at which a model's relevance (relevanceOf) equals `threshold`. */
+/** The raw cosine at which a model's relevance (relevanceOf) equals `threshold` (1: the same text, sameTextCosine). */
 export function cosineAt(model: string, threshold: number): number {
   const scale = relevanceScales[model];
+  if (threshold >= 1) return sameTextCosine;
   if (!scale) return threshold;
   if (threshold <= calibratedUpTo) return scale.unrelated + threshold * (scale.related - scale.unrelated);
   const knee = scale.unrelated + calibratedUpTo * (scale.related - scale.unrelated);

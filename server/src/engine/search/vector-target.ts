@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import type { Collections } from '../collections/collections.js';
+import { defaultCollection, type Collections } from '../collections/collections.js';
 import type { ClientVectorSpace } from './vector-search.js';
 
 /**
@@ -17,11 +17,17 @@ export function vectorTarget(
   },
 ): ClientVectorSpace | { model: string } | undefined {
   if (body.vector_name === undefined) {
-    if (body.primary_table === undefined || body.vector === undefined || body.vector === null || body.vector === '')
-      return undefined;
-    // A given vector is read against its collection's vectors: without the collection there is nothing to compare
-    // it with (it used to be checked against the default model's size, a misleading INVALID_VECTOR_FORMAT).
-    const collection = collections.require(tenantId, body.primary_table, 'body.primary_table');
+    const given = body.vector !== undefined && body.vector !== null && body.vector !== '';
+    if (body.primary_table === undefined || (!given && body.query === undefined)) return undefined;
+    // A search in a collection that does not exist answers 404 naming it, whether it gives a vector (it used to be
+    // checked against the default model's size, a misleading INVALID_VECTOR_FORMAT) or text to embed (it used to
+    // answer nothing). The default collection, where documents without primary_table go, exists for every tenant:
+    // a new tenant's search there finds nothing.
+    const collection =
+      body.primary_table === defaultCollection
+        ? collections.get(tenantId, body.primary_table)
+        : collections.require(tenantId, body.primary_table, 'body.primary_table');
+    if (!collection || !given) return undefined;
     const name = collection.default_vector;
     const settings = name !== undefined ? collection.vectors[name] : undefined;
     return settings && settings.model === undefined && name !== undefined

@@ -50,6 +50,7 @@ const search = async (kind: string, table: string, body: Record<string, unknown>
 };
 const hybrid = (table: string, body: Record<string, unknown> = {}) => search('hybrid', table, body);
 /** Result ids without the table's prefix. */
+const rareCode = 'zq7731xk';
 const ids = (body: Body) => (body.results ?? []).map((r) => r.document_id.replace(/^[a-z]+-/, ''));
 
 before(async () => {
@@ -67,6 +68,27 @@ before(async () => {
     const added = await server.call('POST', '/api/v1/documents/batch', token, cases(table, spread));
     assert.equal(added.status, 200, JSON.stringify(added.body));
   }
+  // One document holds a rare product code; its vector is a little farther from the query's than its neighbours'.
+  const rare = await server.call('POST', '/api/v1/collections', token, {
+    name: 'rare',
+    vectors: { v: { dimensions: 2 } },
+  });
+  assert.equal(rare.status, 201, JSON.stringify(rare.body));
+  const parts = await server.call(
+    'POST',
+    '/api/v1/documents/batch',
+    token,
+    [
+      { id: 'rare-code', title: 'code', content: `replacement seal kit ${rareCode}`, vector: [1, 0.6] },
+      ...Array.from({ length: 12 }, (_, i) => ({
+        id: `rare-vector-${i + 1}`,
+        title: `vector-${i + 1}`,
+        content: `replacement seal kit model ${i + 1}`,
+        vector: [1, i / 20],
+      })),
+    ].map(({ vector, ...d }) => ({ ...d, primary_table: 'rare', vectors: { v: vector } })),
+  );
+  assert.equal(parts.status, 200, JSON.stringify(parts.body));
 });
 after(async () => {
   await server.close();
@@ -114,5 +136,13 @@ describe('issue 37: hybrid fusion', () => {
         .sort(),
       ['both-1', 'both-2'],
     );
+  });
+
+  test('a rare product code only one document holds ranks that document first at alpha 0.5', async () => {
+    const found = await hybrid('rare', { query: rareCode, alpha: 0.5 });
+    assert.equal(found.ranking, 'dbsf_relative');
+    assert.equal(ids(found)[0], 'code', ids(found).join(' '));
+    // Its text side is 1, as plain dbsf's for one match, not 0.5 under a vector side reaching 1.
+    assert.ok((found.results?.[0]?.score ?? 0) > 0.5, JSON.stringify(found.results?.slice(0, 3)));
   });
 });

@@ -31,6 +31,31 @@ for (const kind of ['vector', 'hybrid'] as const) {
   });
 }
 
+for (const kind of ['vector', 'hybrid'] as const) {
+  test(`a ${kind} search with text to embed for a collection that does not exist answers 404 naming it`, async () => {
+    const res = await server.call('POST', `/api/v1/search/${kind}`, admin.token, {
+      primary_table: 'no-such-collection',
+      query: 'shoes',
+      ...(kind === 'vector' && { threshold: 0 }),
+    });
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.body.error?.code, 'NOT_FOUND');
+    assert.equal(res.body.error?.message, 'Collection no-such-collection not found');
+    assert.equal(res.body.error?.field, 'body.primary_table');
+  });
+}
+
+test('a new tenant’s vector search in the default collection, named or not, finds nothing rather than 404', async () => {
+  const fresh = await server.registerTenant();
+  for (const table of [{ primary_table: 'documents' }, {}]) {
+    for (const body of [{ query: 'shoes' }, { vector: Array.from({ length: 512 }, (_, i) => (i === 0 ? 1 : 0)) }]) {
+      const res = await server.call('POST', '/api/v1/search/vector', fresh.token, { ...table, ...body, threshold: 0 });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.results, []);
+    }
+  }
+});
+
 test('once the collection exists, the same vector is read against its vectors', async () => {
   await server.call('POST', '/api/v1/collections', admin.token, {
     name: 'four-numbers',

@@ -88,4 +88,23 @@ describe('issue 37: the vector threshold applies to the score a hit carries', ()
       assert.ok(Math.abs(found.results![0]!.similarity! - 1) < 1e-3, method);
     }
   });
+
+  test('threshold 1 keeps the same text (a float32 cosine of 0.99999994 is 1), for every method', async () => {
+    const doc = await server.call('GET', '/api/v1/documents/heat?include_embeddings=true', token);
+    const own = (doc.body as unknown as { document: { embeddings: { vector: number[] }[] } }).document.embeddings[0]!
+      .vector;
+    for (const method of ['cosine', 'euclidean', 'dot'] as const) {
+      // The text embedded for a document: its title, then its content.
+      for (const body of [{ vector: own }, { query: `heat\n${texts.heat}` }]) {
+        const found = await vector({ ...body, similarity_method: method, threshold: 1 });
+        const what = `${method} ${Object.keys(body)[0]}`;
+        assert.deepEqual(
+          (found.results ?? []).map((r) => r.document_id),
+          ['heat'],
+          what,
+        );
+        assert.equal(found.results![0]!.score, 1, what);
+      }
+    }
+  });
 });
