@@ -29,6 +29,9 @@ export const viewports = {
 } as const;
 
 /** Saves a screenshot under e2e/screenshots/ for a human to look at. */
+/** The tallest picture a screenshot takes, in CSS pixels. */
+const maxShotHeight = 12_000;
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = join(repoRoot, 'e2e', 'screenshots');
   mkdirSync(dir, { recursive: true });
@@ -44,6 +47,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.waitForTimeout(900);
   // The API reference is tens of thousands of pixels tall: on a machine busy with other suites, capturing it takes
   // longer than Playwright's default 30 s, and a screenshot for people to look at is no reason to fail a test.
-  await page.screenshot({ path: file, fullPage: true, timeout: 120_000 });
+  // Past ~16,000 px Chromium composes a full-page capture in tiles, which took over 120 s for the mobile API
+  // reference: pictures of such pages show their first screens, enough to look at the layout.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const width = page.viewportSize()?.width ?? 1280;
+  const clip = height > maxShotHeight ? { x: 0, y: 0, width, height: maxShotHeight } : undefined;
+  await page.screenshot({ path: file, fullPage: true, timeout: 120_000, ...(clip ? { clip } : {}) });
   return file;
 }
