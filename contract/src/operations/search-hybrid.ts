@@ -8,7 +8,7 @@ export const searchHybrid = defineOperation({
   category: 'search',
   summary: 'Text and vector search fused',
   description:
-    'Fetches twice the limit from each side and fuses them: score = alpha × vector + (1 − alpha) × text, each side normalised by `fusion` (dbsf_relative by default: the best 1, then down by (best − score) / 6 standard deviations, the deviation at least a sixth of the mean; dbsf: mean ± 3 standard deviations; weighted: min-max; rrf: 1 / (60 + rank)). use_ml_ranking re-ranks with a model learned from your tenant’s engagement.',
+    'Fetches twice the limit from each side and fuses them: score = alpha × vector + (1 − alpha) × text, each side normalised by `fusion` (dbsf_relative by default: mean ± 3 standard deviations, the deviation at least a sixth of the mean for a side of three documents or more; dbsf: mean ± 3 standard deviations; weighted: min-max; rrf: 1 / (60 + rank)). use_ml_ranking re-ranks with a model learned from your tenant’s engagement.',
   http: { method: 'POST', path: '/api/v1/search/hybrid', aliases: ['/search/hybrid'] },
   access: 'user',
   grpc: { service: 'SearchService', method: 'HybridSearch' },

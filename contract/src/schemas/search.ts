@@ -267,7 +267,7 @@ export const HybridSearchRequest = Type.Object(
     fusion: Enum(hybridFusions, {
       default: hybridDefaults.fusion,
       description:
-        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s best is 1 and a score is 1 − (best − score) / 6 standard deviations, at least 0, the deviation taken as at least a sixth of the mean, so scores a few per cent below the best stay near the top and a side that found one document, or a few close ones, still reaches 1), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
+        'How the two sides combine, each weighted by alpha: dbsf_relative (the default: each side’s scores normalised by their mean ± 3 standard deviations, the deviation taken as at least a sixth of the mean when the side found three documents or more, so scores a few per cent below the best stay near the top; a side that found one document scores it 1), dbsf (the same without that floor, as Qdrant’s: when a side’s scores are close, small gaps become large), weighted (min-max normalised: the best 1, the worst 0) or rrf (reciprocal rank fusion, 1 / (60 + rank)). A document one side did not find gets 0 from it.',
     }),
     use_ml_ranking: Type.Boolean({ default: false }),
     model_name: Type.Optional(Name()),

@@ -29,13 +29,12 @@ export const rrfK = 60;
 
 /**
  * One side's scores on the fusion's scale, by key (a document's or a chunk's seq), items best first:
- * - `dbsf_relative` (the default): the side's best 1, each other score 1 − (best − score) / 6σ (at least 0), σ
- *   taken as at least |mean| / 6, so a score is never judged more finely than relative to the side's scores (5 % of
- *   the mean below the best is 0.05 below its 1). Plain dbsf stretched 14 of 17 text matches scoring a little below
- *   the best three (σ tiny) far down, so at alpha 0.3 the documents found by both sides ranked 4th and 5th, under
- *   three found by the text alone (issue #37, docs/decisions/0002); anchored at the best, a side that found one
- *   document, or a few close ones, is not capped near 0.5 under a side that found many (a rare product code only
- *   one document holds ranks first at alpha 0.5);
+ * - `dbsf_relative` (the default): `dbsf` with σ taken as at least |mean| / 6, so the window mean ± 3σ is never
+ *   narrower than half to one and a half times the mean and a score is never judged more finely than relative to
+ *   the side's scores (5 % below the mean is 0.05 below its 0.5). Plain dbsf stretched 14 of 17 text matches
+ *   scoring a little below the best three (σ tiny) far down, so at alpha 0.3 the documents found by both sides
+ *   ranked 4th and 5th, under three found by the text alone (issue #37, docs/decisions/0002). The floor applies to
+ *   sides of three documents or more;
  * - `dbsf` (distribution-based, as Qdrant's): mean − 3σ → 0 and mean + 3σ → 1 (clamped);
  * - `weighted`: min-max, the best 1 and the worst 0 (put near-top scores at 0);
  * - `rrf`: 1 / (60 + rank).
@@ -45,13 +44,12 @@ function sideScores(items: readonly { key: number; score: number }[], fusion: Fu
   if (fusion === 'dbsf' || fusion === 'dbsf_relative') {
     const mean = items.reduce((sum, x) => sum + x.score, 0) / items.length;
     const spread = Math.sqrt(items.reduce((sum, x) => sum + (x.score - mean) ** 2, 0) / items.length);
-    const sigma = fusion === 'dbsf' ? spread : Math.max(spread, Math.abs(mean) / 6);
+    // The floor needs a distribution: a side of one or two documents is judged as plain dbsf judges it (one match
+    // scores 1), never capped near 0.5 under a side that found many (a rare code only one document holds).
+    const floor = fusion === 'dbsf_relative' && items.length >= 3 ? Math.abs(mean) / 6 : 0;
+    const sigma = Math.max(spread, floor);
     // dbsf with all scores equal (or one), or every score 0: each is as good as the side gets.
     if (sigma === 0) return new Map(items.map((x) => [x.key, 1]));
-    if (fusion === 'dbsf_relative') {
-      const best = Math.max(...items.map((x) => x.score));
-      return new Map(items.map((x) => [x.key, Math.max(0, 1 - (best - x.score) / (6 * sigma))]));
-    }
     const low = mean - 3 * sigma;
     return new Map(items.map((x) => [x.key, Math.min(1, Math.max(0, (x.score - low) / (6 * sigma)))]));
   }
