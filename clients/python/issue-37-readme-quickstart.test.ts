@@ -1,12 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../server/src/test-support/server.js';
 import { pythonInstall, pythonQuickstart } from '../../web/src/features/docs/sections/python-quickstart.js';
-import { python, pythonClientDir, type PythonRun } from './run-python.js';
+import { python, pythonClientDir, runCommand } from './run-python.js';
 
 // Issue #37 (7, 12): the README shows the Python quickstart the documentation shows, with the virtual environment
 // Debian's python3 needs (PEP 668), and it works as pasted: the client is installed with pip into a fresh venv made
@@ -27,25 +26,8 @@ const block = (language: string) => {
 let server: TestServer;
 let dir: string;
 
-function run(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<PythonRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}) =>
+  runCommand(command, args, { cwd, env });
 
 before(async () => {
   server = await startTestServer();

@@ -18,17 +18,21 @@ export function runPython(
   env: Record<string, string> = {},
   stdin?: string,
 ): Promise<PythonRun> {
+  // No bytecode files left in the checkout.
+  return runCommand(python, args, { cwd: pythonClientDir, env: { PYTHONDONTWRITEBYTECODE: '1', ...env }, stdin });
+}
+
+/** Runs `command` (python3, a venv's python or pip) in `cwd` without blocking the event loop. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string | undefined },
+): Promise<PythonRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, args, {
-      cwd: pythonClientDir,
-      // Loopback never goes through a proxy; no bytecode files left in the checkout.
-      env: {
-        ...process.env,
-        NO_PROXY: '127.0.0.1,localhost',
-        no_proxy: '127.0.0.1,localhost',
-        PYTHONDONTWRITEBYTECODE: '1',
-        ...env,
-      },
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      // Loopback never goes through a proxy.
+      env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -37,6 +41,6 @@ export function runPython(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
+    child.stdin.end(options.stdin ?? '');
   });
 }
