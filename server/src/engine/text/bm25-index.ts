@@ -96,6 +96,15 @@ class Found {
   }
 }
 
+type TypedColumn = Float64Array | Int32Array | Uint8Array;
+
+/** A column of `capacity` entries made by `make`, holding `old`'s entries first. */
+function grown<A extends TypedColumn>(old: A, capacity: number, make: (n: number) => A): A {
+  const next = make(capacity);
+  next.set(old);
+  return next;
+}
+
 /**
  * An in-memory inverted index of one tenant's chunks, ranked by BM25 exactly as FTS5's `bm25()` computes it
  * (column weights, k1 1.2, b 0.75, idf log((N − n + 0.5) / (n + 0.5)) floored at 1e-6, document length = all
@@ -600,15 +609,10 @@ export class Bm25Index {
   #growDocs(size: number): void {
     if (size <= this.#docLength.length) return;
     const capacity = Math.max(size, this.#docLength.length * 2);
-    const grow = <A extends Float64Array | Int32Array>(old: A, make: (n: number) => A): A => {
-      const next = make(capacity);
-      next.set(old);
-      return next;
-    };
-    this.#docLength = grow(this.#docLength, (n) => new Float64Array(n));
-    this.#docChunks = grow(this.#docChunks, (n) => new Int32Array(n));
-    this.#docPublicChunks = grow(this.#docPublicChunks, (n) => new Int32Array(n));
-    this.#docLast = grow(this.#docLast, (n) => new Int32Array(n));
+    this.#docLength = grown(this.#docLength, capacity, (n) => new Float64Array(n));
+    this.#docChunks = grown(this.#docChunks, capacity, (n) => new Int32Array(n));
+    this.#docPublicChunks = grown(this.#docPublicChunks, capacity, (n) => new Int32Array(n));
+    this.#docLast = grown(this.#docLast, capacity, (n) => new Int32Array(n));
     this.#docScore = new Float64Array(capacity);
     this.#docTf = new Float64Array(capacity);
     this.#docSeen = new Int32Array(capacity);
@@ -1236,21 +1240,16 @@ export class Bm25Index {
   #grow(size: number): void {
     if (size <= this.#alive.length) return;
     const capacity = Math.max(size, this.#alive.length * 2);
-    const grow = <A extends Float64Array | Int32Array | Uint8Array>(old: A, make: (n: number) => A): A => {
-      const next = make(capacity);
-      next.set(old);
-      return next;
-    };
-    this.#chunkSeqs = grow(this.#chunkSeqs, (n) => new Float64Array(n));
-    this.#docSeqs = grow(this.#docSeqs, (n) => new Float64Array(n));
-    this.#lengths = grow(this.#lengths, (n) => new Int32Array(n));
-    this.#alive = grow(this.#alive, (n) => new Uint8Array(n));
-    this.#public = grow(this.#public, (n) => new Uint8Array(n));
-    this.#termStart = grow(this.#termStart, (n) => new Int32Array(n));
-    this.#termCount = grow(this.#termCount, (n) => new Int32Array(n));
-    this.#titleLengths = grow(this.#titleLengths, (n) => new Int32Array(n));
-    this.#docOf = grow(this.#docOf, (n) => new Int32Array(n));
-    this.#fresh = grow(this.#fresh, (n) => new Int32Array(n));
+    this.#chunkSeqs = grown(this.#chunkSeqs, capacity, (n) => new Float64Array(n));
+    this.#docSeqs = grown(this.#docSeqs, capacity, (n) => new Float64Array(n));
+    this.#lengths = grown(this.#lengths, capacity, (n) => new Int32Array(n));
+    this.#alive = grown(this.#alive, capacity, (n) => new Uint8Array(n));
+    this.#public = grown(this.#public, capacity, (n) => new Uint8Array(n));
+    this.#termStart = grown(this.#termStart, capacity, (n) => new Int32Array(n));
+    this.#termCount = grown(this.#termCount, capacity, (n) => new Int32Array(n));
+    this.#titleLengths = grown(this.#titleLengths, capacity, (n) => new Int32Array(n));
+    this.#docOf = grown(this.#docOf, capacity, (n) => new Int32Array(n));
+    this.#fresh = grown(this.#fresh, capacity, (n) => new Int32Array(n));
     this.#chunkSeen = new Int32Array(capacity);
     this.#scores = new Float64Array(capacity);
   }
