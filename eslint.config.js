@@ -17,7 +17,7 @@ const group = (group, message) => ({ group, message });
  * `pragma` with a string: `documents.prepare(viewer, …)` and `regex.exec(id)` are not SQL).
  */
 const sqlMessage =
-  'SQL lives in stores (issue #21): add a typed function to the store of its domain (e.g. engine/documents/document-store.ts, search-rows.ts, text/fts-rows.ts, snapshots/restore-rows.ts; see ARCHITECTURE.md) and call it';
+  'SQL lives in stores (issue #21): add a typed function to the store of its domain (e.g. engine/documents/document-store.ts, access/search-rows.ts, text/fts-rows.ts, snapshots/restore-rows.ts; see ARCHITECTURE.md) and call it';
 const sqlPattern = String.raw`/\b(SELECT|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(VIRTUAL\s+)?(TABLE|INDEX|TRIGGER)|DROP\s+TABLE|ATTACH\s+DATABASE|DETACH\s+DATABASE|PRAGMA|json_each)\b/`;
 const sqlOutsideStores = [
   { selector: `Literal[value=${sqlPattern}]`, message: sqlMessage },
@@ -35,18 +35,18 @@ const sqlOutsideStores = [
  */
 const storeModules = [
   'server/src/engine/storage/**',
-  'server/src/engine/cluster/adopted-snapshot-rows.ts',
-  'server/src/engine/cluster/applied-rows.ts',
-  'server/src/engine/cluster/fence-rows.ts',
+  'server/src/engine/operations/adopted-snapshot-rows.ts',
+  'server/src/engine/operations/applied-rows.ts',
+  'server/src/engine/operations/fence-rows.ts',
   'server/src/engine/collections/collection-rows.ts',
   'server/src/engine/directory/api-key-store.ts',
   'server/src/engine/directory/directory.ts',
   'server/src/engine/documents/document-store.ts',
   'server/src/engine/documents/engagement-store.ts',
   'server/src/engine/documents/maintenance-rows.ts',
-  'server/src/engine/documents/removal-log.ts',
-  'server/src/engine/documents/search-rows.ts',
-  'server/src/engine/documents/space-vectors.ts',
+  'server/src/engine/vectors/removal-log.ts',
+  'server/src/engine/access/search-rows.ts',
+  'server/src/engine/vectors/space-vectors.ts',
   'server/src/engine/files/file-deletions.ts',
   'server/src/engine/jobs/job-store.ts',
   'server/src/engine/mail/outbox.ts',

@@ -43,7 +43,7 @@ export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } 
 }
 
 /** Deterministic pseudo-random generator (the engine's mulberry32). */
-export { seededRandom as random } from '../server/src/engine/documents/kmeans.js';
+export { seededRandom as random } from '../server/src/engine/vectors/kmeans.js';
 
 const vocabulary =
   'aerodynamic boundary layer shock wave turbulent laminar flow heat transfer wing lift drag pressure gradient nozzle supersonic hypersonic viscous flat plate cone cylinder jet noise vortex separation transition stability buckling panel shell stress thermal radiation ablation reentry inlet compressor turbine blade cooling film combustion'.split(

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../server/src/engine/documents/kmeans.js';
+import { seededRandom } from '../../server/src/engine/vectors/kmeans.js';
 
 /**
  * A deterministic vector of `dims` numbers in [-0.5, 0.5) for document number `n` (the engine's mulberry32, seeded

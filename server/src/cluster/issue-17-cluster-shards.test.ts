@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
-import { proposedShard } from '../engine/cluster/operation-shard.js';
+import { proposedShard } from '../engine/operations/operation-shard.js';
 import { tenantDigest } from '../test-support/digest.js';
 import { openTestEngine } from '../test-support/engine.js';
 import { bearer, startTestServer, type TestServer } from '../test-support/server.js';

@@ -17,7 +17,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { connect, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { ConfigError } from '../config/env.js';
 import type { Clock } from '../engine/clock.js';
-import type { OperationApplier, Outcome } from '../engine/cluster/apply-operation.js';
+import type { OperationApplier, Outcome } from '../engine/operations/operation-applier.js';
 import {
   type ClusterReads,
   type Consistency,
@@ -27,8 +27,14 @@ import {
   type OperationBody,
   type OperationLog,
   rankedByRequest,
-} from '../engine/cluster/operation.js';
-import { directoryShard, homeOf, proposedShard, shardStream, shardSubject } from '../engine/cluster/operation-shard.js';
+} from '../engine/operations/operation.js';
+import {
+  directoryShard,
+  homeOf,
+  proposedShard,
+  shardStream,
+  shardSubject,
+} from '../engine/operations/operation-shard.js';
 import { NatsServerWatch, type ServerRefusal } from './nats-server-watch.js';
 import { checkNatsVersion } from './nats-version.js';
 import { retryAtStart, type ClusterLogger } from './start-retries.js';

@@ -1,12 +1,12 @@
 import { systemClock, type Clock } from './clock.js';
-import { OperationClock } from './cluster/operation-clock.js';
+import { OperationClock } from './operations/operation-clock.js';
 import { ApiKeyStore } from './directory/api-key-store.js';
 import { Directory } from './directory/directory.js';
 import { join } from 'node:path';
 import { Documents } from './documents/documents.js';
 import { Maintenance } from './documents/maintenance.js';
-import type { VectorIndexes } from './documents/vector-index.js';
-import { defaultVectorIndexOptions } from './documents/vector-index-options.js';
+import type { VectorIndexes } from './vectors/vector-index.js';
+import { defaultVectorIndexOptions } from './vectors/vector-index-options.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
 import { DocumentFiles } from './files/document-files.js';
 import { LocalObjectStore } from './files/local-object-store.js';

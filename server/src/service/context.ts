@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
-import type { Consistency } from '../engine/cluster/operation.js';
+import type { Consistency } from '../engine/operations/operation.js';
 
 export type { Consistency };
 

@@ -6,7 +6,7 @@ import {
   type LineProgress,
   newJobId,
 } from '../engine/jobs/job-store.js';
-import type { OperationLog } from '../engine/cluster/operation.js';
+import type { OperationLog } from '../engine/operations/operation.js';
 import { atDecidedTime, type WriteClock } from './write-time.js';
 
 /** How often, at most, the progress of one job travels in the replicated log (status changes go at once). */

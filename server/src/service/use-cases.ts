@@ -88,7 +88,7 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { NdjsonResult } from './ndjson-result.js';
-import type { ClusterReads } from '../engine/cluster/operation.js';
+import type { ClusterReads } from '../engine/operations/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {

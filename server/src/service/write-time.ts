@@ -1,4 +1,4 @@
-import type { OperationClock } from '../engine/cluster/operation-clock.js';
+import type { OperationClock } from '../engine/operations/operation-clock.js';
 
 /** The engine's clock as a write's time is decided with it (the composition root passes Engine.clock). */
 export type WriteClock = Pick<OperationClock, 'now' | 'during'>;

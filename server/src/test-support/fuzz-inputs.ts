@@ -26,7 +26,7 @@ export type Schema = Record<string, unknown> & {
 };
 
 /** mulberry32, the engine's seeded generator: a failing run can be replayed from its seed. */
-export { seededRandom } from '../engine/documents/kmeans.js';
+export { seededRandom } from '../engine/vectors/kmeans.js';
 
 /**
  * Stand-ins for JSON text that JSON.stringify cannot write (1e309 parses as Infinity, -0, numbers past 2^53

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { seededRandom } from '../engine/documents/kmeans.js';
+import { seededRandom } from '../engine/vectors/kmeans.js';
 import { prepareDocument } from '../engine/documents/prepare.js';
 import type { PreparedDocument, Viewer } from '../engine/documents/types.js';
 import { vectorSearch } from '../engine/search/vector-search.js';

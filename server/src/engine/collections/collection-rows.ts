@@ -1,7 +1,7 @@
 import type { Collection, VectorSettings } from '@godb/contract';
-import { principalsOf } from '../documents/access.js';
-import { alive, readableSql } from '../documents/search-rows.js';
-import type { Viewer } from '../documents/types.js';
+import { principalsOf } from '../access/access.js';
+import { alive, readableSql } from '../access/search-rows.js';
+import type { Viewer } from '../access/viewer.js';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 

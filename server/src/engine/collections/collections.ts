@@ -8,8 +8,8 @@ import {
   type VectorSettings,
 } from '@godb/contract';
 import type { Db } from '../storage/database.js';
-import { principalsOf } from '../documents/access.js';
-import type { Viewer } from '../documents/types.js';
+import { principalsOf } from '../access/access.js';
+import type { Viewer } from '../access/viewer.js';
 import { CollectionRows } from './collection-rows.js';
 import { LRUCache } from 'lru-cache';
 import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';

@@ -10,7 +10,7 @@ import {
   type UpdateCollectionRequest,
 } from '@godb/contract';
 import { unixSeconds, type Clock } from '../clock.js';
-import type { OperationClock } from '../cluster/operation-clock.js';
+import type { OperationClock } from '../operations/operation-clock.js';
 import { defaultEmbedOptions, type Embedder, type EmbedOptions } from '../embeddings/embedder.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { StoredObject } from '../files/object-store.js';
@@ -25,18 +25,18 @@ import {
   type DecidedOn,
   type DeletionFacts,
   type DocumentAccessFacts,
-} from './access.js';
+} from '../access/access.js';
 import { EngagementStore } from './engagement-store.js';
 import { DocumentStore, type WrittenChunk } from './document-store.js';
 import { chunkView, documentView, type ViewFlags } from './document-view.js';
 import { embeddingTextOf, prepareDocument } from './prepare.js';
 import { withGivenModelVector } from './given-model-vector.js';
 import type { DocumentFields, DocumentRow, PreparedDocument, Viewer } from './types.js';
-import type { VectorIndexes } from './vector-index.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { defaultVectorName, type Collections } from '../collections/collections.js';
 import { clientSpaceKey, defaultHnsw } from '../collections/vector-space.js';
-import type { DocumentWrites, OperationLog } from '../cluster/operation.js';
+import type { DocumentWrites, OperationLog } from '../operations/operation.js';
 
 /** The fields a partial update may change. */
 export interface DocumentPatch {

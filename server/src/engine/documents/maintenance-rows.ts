@@ -1,6 +1,6 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
-import { alive } from './search-rows.js';
+import { alive } from '../access/search-rows.js';
 
 /** A tenant's counts of live documents, of those with a position, and of distinct clusters. */
 export interface DocumentCounts {

@@ -1,9 +1,9 @@
 import { unixSeconds, type Clock } from '../clock.js';
 import type { Db } from '../storage/database.js';
 import { transaction } from '../storage/transaction.js';
-import { sphericalKMeans } from './kmeans.js';
+import { sphericalKMeans } from '../vectors/kmeans.js';
 import { MaintenanceRows } from './maintenance-rows.js';
-import type { VectorIndexes } from './vector-index.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import type { TextIndex } from '../text/text-index.js';
 
 export interface TenantStats {

@@ -1,11 +1,7 @@
 import type { AclEntry, DocumentInput, Visibility } from '@godb/contract';
 
-/** Who is reading or writing: the engine's view of a principal. */
-export interface Viewer {
-  readonly tenantId: string;
-  readonly userId: string;
-  readonly groups: readonly string[];
-}
+// Who reads and what grants access belong to the access rule; documents name them too.
+export type { AccessEntry, Viewer } from '../access/viewer.js';
 
 /** Fields kept as JSON beside the indexed columns of a document row. */
 export interface DocumentFields {
@@ -68,12 +64,6 @@ export interface ChunkRow {
   readonly end_offset: number;
   readonly model: string | null;
   readonly vector: Buffer | null;
-}
-
-export interface AccessEntry {
-  readonly principal: string;
-  readonly role: 'owner' | 'edit' | 'view' | 'list';
-  readonly expires_at: number | null;
 }
 
 /** A chunk ready to be written: its text and, when embedded, its vector. */

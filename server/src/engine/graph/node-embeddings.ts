@@ -1,4 +1,4 @@
-import { seededRandom } from '../documents/kmeans.js';
+import { seededRandom } from '../vectors/kmeans.js';
 import type { DocumentGraph } from './build-graph.js';
 
 const normalize = (v: Float64Array): number[] => {

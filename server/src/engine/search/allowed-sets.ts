@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { parseSpaceKey } from '../collections/vector-space.js';
-import type { ExactVectors } from '../documents/exact-vectors.js';
-import type { SearchRows } from '../documents/search-rows.js';
+import type { ExactVectors } from '../vectors/exact-vectors.js';
+import type { SearchRows } from '../access/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
 
 /** Filter sets remembered at most (the least recently used is forgotten first). */

@@ -1,6 +1,6 @@
 import type { LoadedDocument } from './hit.js';
 
-import type { FullRow, HeavyRow, LightRow } from '../documents/search-rows.js';
+import type { FullRow, HeavyRow, LightRow } from '../access/search-rows.js';
 
 export type { FullRow, HeavyRow, LightRow };
 

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { prepareDocument } from '../documents/prepare.js';
-import { SearchRows } from '../documents/search-rows.js';
+import { SearchRows } from '../access/search-rows.js';
 import { PublicRows } from './public-rows.js';
 import { vectorSearch } from './vector-search.js';
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { SearchRows } from '../documents/search-rows.js';
+import type { SearchRows } from '../access/search-rows.js';
 
 /** Rows remembered at most; the oldest are forgotten first. */
 const maxRows = 50_000;

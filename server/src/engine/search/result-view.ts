@@ -1,5 +1,5 @@
 import { chunkId } from '../documents/document-view.js';
-import type { SearchRows } from '../documents/search-rows.js';
+import type { SearchRows } from '../access/search-rows.js';
 import { chunksPerHit } from '../text/bm25-index.js';
 import { CandidateDocument } from './candidate-document.js';
 import type { Hit } from './hit.js';

@@ -2,9 +2,9 @@ import type { Db } from '../storage/database.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { FtsRows } from '../text/fts-rows.js';
-import type { VectorIndexes } from '../documents/vector-index.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import { EngagementStore } from '../documents/engagement-store.js';
-import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../documents/search-rows.js';
+import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets } from './allowed-sets.js';
 import { CandidateDocument } from './candidate-document.js';
@@ -18,7 +18,7 @@ import { textHits } from './text-hits.js';
  * What every search kind's ranking shares: candidate loading under the access rule and grouping chunk hits by
  * document; the scope's restrictions are in scope.ts, the text candidate window in text-hits.ts, the answer's
  * shape in result-view.ts (finished by searches.ts, the entry points), and every SQL statement in the stores
- * (documents/search-rows.ts, text/fts-rows.ts). The access rule is applied in
+ * (access/search-rows.ts, text/fts-rows.ts). The access rule is applied in
  * SQL on every candidate, so no search can return a document the caller cannot GET.
  */
 export class SearchCore {

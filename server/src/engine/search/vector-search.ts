@@ -8,10 +8,10 @@ import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { VectorSettings } from '@godb/contract';
 import { clientSpaceKey } from '../collections/vector-space.js';
-import { dotProduct, squaredDistance, type ExactVectors } from '../documents/exact-vectors.js';
+import { dotProduct, squaredDistance, type ExactVectors } from '../vectors/exact-vectors.js';
 import { exactSearch, MetricKind, type Matches } from 'usearch';
 import type { AllowedSet } from './allowed-sets.js';
-import { Nearest } from '../documents/index-tail.js';
+import { Nearest } from '../vectors/index-tail.js';
 
 export type SimilarityMethod = 'cosine' | 'euclidean' | 'dot';
 

@@ -1,5 +1,5 @@
 import { createError } from '@godb/contract';
-import { VectorIndexes } from '../documents/vector-index.js';
+import { VectorIndexes } from '../vectors/vector-index.js';
 
 /**
  * The vector indexes of a node that restores tenants online: an index of a tenant whose rows a restore is replacing

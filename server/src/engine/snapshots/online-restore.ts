@@ -5,7 +5,7 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSyn
 import { dirname, join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { unixSeconds, type Clock } from '../clock.js';
-import type { VectorIndexes } from '../documents/vector-index.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import { FileDeletions } from '../files/file-deletions.js';
 import { migrate, type Db } from '../storage/database.js';

@@ -17,7 +17,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { unixSeconds, type Clock } from '../clock.js';
-import type { VectorIndexes } from '../documents/vector-index.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import type { ObjectStore } from '../files/object-store.js';
 import { checkTenantPaths, unpackSnapshot } from './restore.js';
 import { maxSliceRows, SliceSizer, walkRanges } from './slices.js';

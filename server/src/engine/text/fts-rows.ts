@@ -1,7 +1,7 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
-import { principalsOf } from '../documents/access.js';
-import { alive, readableBindings, readableCandidate, readableSql, type ReadScope } from '../documents/search-rows.js';
+import { principalsOf } from '../access/access.js';
+import { alive, readableBindings, readableCandidate, readableSql, type ReadScope } from '../access/search-rows.js';
 import type { RankedChunk } from './bm25-index.js';
 import type { TextTables } from './text-index.js';
 

@@ -11,7 +11,7 @@ import { Bm25Index } from './bm25-index.js';
 import { readBm25File, writeBm25File } from './bm25-file.js';
 import { indexTerms } from './tokenize.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { seededRandom } from '../documents/kmeans.js';
+import { seededRandom } from '../vectors/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { textSearch } from '../search/text-search.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { seededRandom } from '../documents/kmeans.js';
+import { seededRandom } from '../vectors/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { textSearch } from '../search/text-search.js';
 

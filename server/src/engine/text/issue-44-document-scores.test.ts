@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { seededRandom } from '../documents/kmeans.js';
+import { seededRandom } from '../vectors/kmeans.js';
 import { Bm25Index, chunksPerHit } from './bm25-index.js';
 import { readBm25File, writeBm25File } from './bm25-file.js';
 import { sharedTerms } from './chunk-overlap.js';

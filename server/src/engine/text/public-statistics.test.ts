@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DocumentInput } from '@godb/contract';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
-import { seededRandom } from '../documents/kmeans.js';
+import { seededRandom } from '../vectors/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { ftsRanked } from '../search/fts-rank.js';
 import type { Scope } from '../search/scope.js';

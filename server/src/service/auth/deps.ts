@@ -1,5 +1,5 @@
 import type { ApiKeyStore } from '../../engine/directory/api-key-store.js';
-import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Directory } from '../../engine/directory/directory.js';
 import type { ApiKeyRateLimit } from './api-keys.js';
 import type { PasswordHasher } from './passwords.js';

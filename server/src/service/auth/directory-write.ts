@@ -1,4 +1,4 @@
-import type { DirectoryWrites } from '../../engine/cluster/operation.js';
+import type { DirectoryWrites } from '../../engine/operations/operation.js';
 import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 

@@ -1,7 +1,7 @@
-import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Collections } from '../../engine/collections/collections.js';
 import type { Documents } from '../../engine/documents/documents.js';
-import type { VectorIndexes } from '../../engine/documents/vector-index.js';
+import type { VectorIndexes } from '../../engine/vectors/vector-index.js';
 
 export interface CollectionDeps {
   readonly collections: Collections;

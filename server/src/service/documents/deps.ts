@@ -1,7 +1,7 @@
 import type { Documents } from '../../engine/documents/documents.js';
 import type { Maintenance } from '../../engine/documents/maintenance.js';
 import type { JobWrites } from '../job-writes.js';
-import type { ClusterReads, OperationLog } from '../../engine/cluster/operation.js';
+import type { ClusterReads, OperationLog } from '../../engine/operations/operation.js';
 import type { WriteClock } from '../write-time.js';
 import type { BackgroundWork } from './background-work.js';
 

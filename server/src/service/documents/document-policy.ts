@@ -1,5 +1,5 @@
 import { createError, type GoDBError } from '@godb/contract';
-import { canEdit, isOwner, type DeletionFacts, type DocumentAccessFacts } from '../../engine/documents/access.js';
+import { canEdit, isOwner, type DeletionFacts, type DocumentAccessFacts } from '../../engine/access/access.js';
 import type { Viewer } from '../../engine/documents/types.js';
 
 /** A decision: allowed, or the catalogue error the caller is answered. */

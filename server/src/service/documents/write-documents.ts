@@ -1,4 +1,4 @@
-import type { DecidedOn } from '../../engine/documents/access.js';
+import type { DecidedOn } from '../../engine/access/access.js';
 import type { PreparedDocument, Viewer } from '../../engine/documents/types.js';
 import type { DocumentDeps } from './deps.js';
 import { enforce, mayOverwrite } from './document-policy.js';

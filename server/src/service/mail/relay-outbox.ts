@@ -1,5 +1,5 @@
 import { newMailId, type OutgoingMail, type Outbox, type StoredMail } from '../../engine/mail/outbox.js';
-import { type fencedOut, type ClusterReads, type OperationLog } from '../../engine/cluster/operation.js';
+import { type fencedOut, type ClusterReads, type OperationLog } from '../../engine/operations/operation.js';
 import { atDecidedTime, type WriteClock } from '../write-time.js';
 
 /** The duty whose fencing token the relay's marks carry in cluster mode. */

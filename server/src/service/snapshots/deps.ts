@@ -1,6 +1,6 @@
 import type { BackgroundWork } from '../documents/background-work.js';
 import type { JobWrites } from '../job-writes.js';
-import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { OperationLog } from '../../engine/operations/operation.js';
 import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 

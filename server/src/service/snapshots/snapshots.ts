@@ -1,7 +1,7 @@
 import { createError } from '@godb/contract';
 import type { OnlineRestore, StagedSnapshot } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
-import type { OperationLog } from '../../engine/cluster/operation.js';
+import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Viewer } from '../../engine/documents/types.js';
 import { systemTenantId } from '../auth/bootstrap-superadmin.js';
 import { principalOf, type RequestContext, type UseCaseOf } from '../context.js';

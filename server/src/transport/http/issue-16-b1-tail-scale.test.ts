@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
-import { seededRandom } from '../../engine/documents/kmeans.js';
+import { seededRandom } from '../../engine/vectors/kmeans.js';
 
 // Issue #16 (index tail): a b1 index compares bits (Hamming distance) while the tail of vectors not yet in the
 // graph is compared exactly (1 − cosine). Without float32 copies (VECTOR_CACHE_MB=0) the graph's candidates were

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../engine/documents/kmeans.js';
+import { seededRandom } from '../../engine/vectors/kmeans.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
 
 /**

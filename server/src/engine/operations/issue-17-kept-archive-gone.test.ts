@@ -7,7 +7,7 @@ import { isGoDBError } from '@godb/contract';
 import { systemClock } from '../clock.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { LocalObjectStore } from '../files/local-object-store.js';
-import { OperationApplier } from './apply-operation.js';
+import { OperationApplier } from './operation-applier.js';
 import { OperationClock } from './operation-clock.js';
 import type { Operation } from './operation.js';
 

@@ -21,7 +21,7 @@ import { describe, it } from 'node:test';
 import type { Engine } from '../engine.js';
 import { openTestEngine } from '../../test-support/engine.js';
 import { lowRankVectors, nearestIds, writeVectors } from '../../test-support/vectors.js';
-import type { Viewer } from './types.js';
+import type { Viewer } from '../documents/types.js';
 
 const tenantA = '00000000-0000-4000-8000-0000000000b1';
 const tenantB = '00000000-0000-4000-8000-0000000000b2';

@@ -40,7 +40,7 @@ export type OutboxWrites = Pick<Outbox, 'enqueue' | 'markSent' | 'markFailed'>;
 /** One call of an outbox write, as data. */
 export type MailCall = MethodCall<OutboxWrites>;
 
-/** What a lease holder's operation carries: its duty and the lease's fencing token (see engine/cluster/fence-rows.ts). */
+/** What a lease holder's operation carries: its duty and the lease's fencing token (see engine/operations/fence-rows.ts). */
 export interface Fence {
   readonly duty: string;
   readonly token: number;

@@ -1,4 +1,4 @@
-import type { AccessEntry, Viewer } from './types.js';
+import type { AccessEntry, Viewer } from './viewer.js';
 import type { Visibility } from '@godb/contract';
 
 const active = (entry: AccessEntry, now: number) => entry.expires_at === null || entry.expires_at > now;

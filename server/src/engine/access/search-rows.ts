@@ -1,10 +1,10 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import { principalsOf } from './access.js';
-import type { Viewer } from './types.js';
+import type { Viewer } from './viewer.js';
 
 /**
- * The access rule (`canRead` in documents/access.ts, which must say the same) as SQL over a `documents` row aliased
+ * The access rule (`canRead` in access/access.ts, which must say the same) as SQL over a `documents` row aliased
  * `d`, for searches: bind `principals` (JSON array of the user id and group ids) and `now`.
  */
 export const readableSql = `(d.visibility = 'public' OR EXISTS (
@@ -83,7 +83,7 @@ export interface ChunkText {
 /**
  * The store's side of searches, recommendations and the graph's content vectors: every SQL statement they run on
  * `documents`, `chunks`, `document_vectors` and `geo_rtree`. Reads named `readable…` apply the access rule in SQL
- * (documents/access.ts), so no search can return a document the caller cannot GET; the others say why they need
+ * (access/access.ts), so no search can return a document the caller cannot GET; the others say why they need
  * none. Statements are prepared once per SQL text (StatementCache).
  *
  * @example const rows = new SearchRows(db); rows.readableLightRows(scope, [12, 15]);
