@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine, type Engine } from '../server/src/engine/engine.js';
+import { openEngine } from '../server/src/engine/engine.js';
+import { withLocalLog, type TestEngine } from '../server/src/test-support/engine.js';
 
 export const benchViewer = {
   tenantId: '00000000-0000-4000-8000-0000000000be',
@@ -30,9 +31,10 @@ export function benchEngineOptions(dataDir: string, model = 'use-lite-512') {
 }
 
 /** A real engine on a temporary data folder, as the server composes it. */
-export function benchEngine(): { engine: Engine; dispose: () => Promise<void> } {
+export function benchEngine(): { engine: TestEngine; dispose: () => Promise<void> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-'));
-  const engine = openEngine(benchEngineOptions(dataDir));
+  // Writes go through the embedded log, as the server composes it.
+  const engine = withLocalLog(openEngine(benchEngineOptions(dataDir)));
   return {
     engine,
     dispose: async () => {

@@ -28,7 +28,7 @@ const prepared: PreparedDocument[] = outgoing.map((edgesOf, i) =>
   ),
 );
 for (let i = 0; i < prepared.length; i += 2000)
-  engine.documents.write(benchViewer, prepared.slice(i, i + 2000), () => 'bench');
+  engine.commands.write(benchViewer, prepared.slice(i, i + 2000), () => 'bench');
 const scope = { viewer: benchViewer, now: Math.floor(Date.now() / 1000) };
 const base: GraphRequest = {
   queryType: 'bfs',

@@ -21,7 +21,7 @@ async function measure(label: string, total: number, batch: number, embed: boole
       location: [next() * 180 - 90, next() * 360 - 180] as [number, number],
       embedding_options: embed ? { model_name: 'use-lite-512' } : { enabled: false },
     }));
-    await engine.documents.add(benchViewer, docs, (i) => `docs[${i}]`);
+    await engine.add(benchViewer, docs, (i) => `docs[${i}]`);
     n += batch;
   }
   const seconds = (performance.now() - started) / 1000;

@@ -2,7 +2,7 @@
 // text-only collection (whole documents, no vector), in a collection whose model vector (use-lite-512) is filled
 // from chunks of the default size (1024 characters, 200 of overlap), and in the same with chunk_size 256. Each
 // setup is its own tenant, so each has its own BM25 statistics. Saved as bench/results/relevance-chunking.json.
-import type { Engine } from '../server/src/engine/engine.js';
+import type { TestEngine } from '../server/src/test-support/engine.js';
 import type { Scope } from '../server/src/engine/search/scope.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
 import { evaluate, type Cranfield } from './cranfield.js';
@@ -18,7 +18,7 @@ const setups = [
 ] as const;
 
 /** Runs the three setups through `engine`, prints and saves nDCG@10 and MAP side by side; answers the rows. */
-export async function relevanceByChunking(engine: Engine, c: Cranfield, depth: number) {
+export async function relevanceByChunking(engine: TestEngine, c: Cranfield, depth: number) {
   const rows: Record<string, string | number>[] = [];
   let baseline: { ndcg10: number; map: number } | undefined;
   for (const [i, { setup, options }] of setups.entries()) {
@@ -28,7 +28,7 @@ export async function relevanceByChunking(engine: Engine, c: Cranfield, depth: n
       groups: [],
     };
     const started = performance.now();
-    await engine.documents.add(
+    await engine.add(
       viewer,
       c.docs.map((d) => ({ id: d.id, title: d.title, content: d.text, ...options })),
       (n) => `docs[${n}]`,

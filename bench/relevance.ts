@@ -36,7 +36,7 @@ const tokens = (q: string) => q.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 const { engine, dispose } = benchEngine();
 const viewer = benchViewer;
 const started = performance.now();
-await engine.documents.add(
+await engine.add(
   viewer,
   c.docs.map((d) => ({ id: d.id, title: d.title, content: d.text })),
   (i) => `docs[${i}]`,

@@ -32,7 +32,7 @@ for (let n = 0; n < total; n += 1000) {
     vector: vector(),
     embedding_options: { enabled: false },
   }));
-  await engine.documents.add(benchViewer, docs, (i) => `docs[${i}]`);
+  await engine.add(benchViewer, docs, (i) => `docs[${i}]`);
 }
 const ingest = seconds(started);
 started = performance.now();

@@ -11,7 +11,10 @@ import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
 import { filesBucket, SharedObjectStore, tenantSnapshotsBucket } from './cluster/shared-object-store.js';
 import { NatsLog } from './cluster/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
+import { DocumentCommands } from './engine/operations/document-commands.js';
+import { LocalLog } from './engine/operations/local-log.js';
 import { OperationApplier } from './engine/operations/operation-applier.js';
+import type { NodeLog } from './engine/operations/operation.js';
 import { OperationClock } from './engine/operations/operation-clock.js';
 import { resolveJwtSecret } from './config/jwt-secret.js';
 import { openStorage } from './config/storage.js';
@@ -25,11 +28,10 @@ import { argon2Hasher } from './service/auth/passwords.js';
 import { createTokenService } from './service/auth/tokens.js';
 import { DownloadLinks } from './service/mail/download-links.js';
 import { MailRelay } from './service/mail/mail-relay.js';
-import { localRelayOutbox, mailQueue, replicatedRelayOutbox } from './service/mail/relay-outbox.js';
+import { leasedRelayOutbox, mailQueue, soleRelayOutbox } from './service/mail/relay-outbox.js';
 import { ReleaseArtifact } from './service/mail/release-artifact.js';
 import { createServices, type Services } from './service/use-cases.js';
-import { JobWrites } from './service/job-writes.js';
-import { atDecidedTime } from './service/write-time.js';
+import { JobWrites, jobProgressEveryMs } from './service/job-writes.js';
 import { buildApp } from './transport/http/app.js';
 import type { RestoringState } from './transport/http/restoring-responder.js';
 import { startGrpcServer, type RunningGrpc } from './transport/grpc/grpc-server.js';
@@ -152,20 +154,21 @@ export async function createServer(
           })
       : null;
   // Cluster mode: the engine reads an operation's own time while applying it (see OperationClock).
-  const engineClock = natsUrls.length > 0 ? new OperationClock(clock) : null;
+  const clustered = natsUrls.length > 0;
+  const engineClock = new OperationClock(clock);
   // Cluster mode: uploaded files are kept where every node reads them, the S3 bucket or the JetStream object store
   // (attached once NATS is connected), so operations carry their keys and any node serves a download.
-  const sharedFiles = engineClock && !storage.files ? new SharedObjectStore(filesBucket) : null;
+  const sharedFiles = clustered && !storage.files ? new SharedObjectStore(filesBucket) : null;
   const files = storage.files ?? sharedFiles;
   // The snapshots users take go where every node lists, downloads and restores them: the bucket, or another bucket
   // of the JetStream object store.
-  const sharedSnapshots = engineClock && !storage.snapshots ? new SharedObjectStore(tenantSnapshotsBucket) : null;
+  const sharedSnapshots = clustered && !storage.snapshots ? new SharedObjectStore(tenantSnapshotsBucket) : null;
   const snapshotStore = storage.snapshots ?? sharedSnapshots;
   const engine = openEngine({
     dataDir: config.DATA_DIR,
     ...(files && { files }),
     ...(snapshotStore && { snapshots: snapshotStore }),
-    clock: engineClock ?? clock,
+    clock: engineClock,
     vectorCacheBytes: config.VECTOR_CACHE_MB * 1024 * 1024,
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
@@ -197,12 +200,14 @@ export async function createServer(
   });
   // Cluster mode: this node catches up with the replicated log in the background (its API refuses requests until it
   // has), then its writes go through it.
-  const operationLog = engineClock
+  // Every write is an operation applied by this one applier: at once embedded, in log order in a cluster.
+  const applier = new OperationApplier({ ...engine, node: nodeId });
+  const operationLog = clustered
     ? await NatsLog.open({
         servers: natsUrls,
         nodeId,
         shards: config.CLUSTER_SHARDS,
-        applier: new OperationApplier({ ...engine, clock: engineClock, node: nodeId }),
+        applier,
         clock: engineClock,
         publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
         syncAlways: config.NATS_SYNC_ALWAYS,
@@ -214,7 +219,8 @@ export async function createServer(
         throw error;
       })
     : null;
-  if (operationLog) engine.documents.useLog(operationLog);
+  const writeLog: NodeLog =
+    operationLog ?? new LocalLog({ applier, clock: engine.clock, node: nodeId, snapshots: engine.snapshots });
 
   // Cluster mode: progress reported to KV, and the lease on the singleton work (see cluster/cluster-duties.ts).
   const duties = operationLog
@@ -277,9 +283,10 @@ export async function createServer(
     maintenance: engine.maintenance,
     jobs: new JobWrites({
       store: engine.jobs,
-      writeClock: engine.clock,
-      log: operationLog,
-      node: nodeId,
+      log: writeLog,
+      // Embedded, a job's node is null: every job of the store is this node's.
+      node: operationLog ? nodeId : null,
+      progressEveryMs: operationLog ? jobProgressEveryMs : 0,
       now: () => clock.now(),
       onError: (error, jobId) => log?.error({ err: error, jobId }, 'cluster mode: a change of a job was not written'),
     }),
@@ -295,7 +302,6 @@ export async function createServer(
     passwords: argon2Hasher,
     tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),
     apiKeys: engine.apiKeys,
-    writeClock: engine.clock,
     // The engine's clock, so tests can hold time still; a clock set back only delays refills (see TokenBuckets).
     apiKeyRateLimit: new ApiKeyRateLimit({
       rate: config.RATE_LIMIT_RPS,
@@ -303,7 +309,7 @@ export async function createServer(
       now: () => clock.now(),
     }),
     outbox: engine.outbox,
-    enqueue: mailQueue(engine.outbox, engine.clock, operationLog),
+    enqueue: mailQueue(writeLog),
     links: new DownloadLinks(config.DOWNLOAD_SECRET || jwtSecret, config.SIGNED_URL_EXPIRY_S, publicUrl, () =>
       clock.now(),
     ),
@@ -331,17 +337,23 @@ export async function createServer(
       storage.releases,
     ),
     kickRelay: () => relay?.kick(),
-    log: operationLog,
-    cluster: operationLog,
+    log: writeLog,
+    commands: new DocumentCommands({
+      log: writeLog,
+      documents: engine.documents,
+      files: engine.files,
+      clock: engine.clock,
+    }),
   };
   const bootstrap = async () => {
     if (config.SUPERADMIN_EMAIL !== '')
       await bootstrapSuperAdmin(deps, config.SUPERADMIN_EMAIL, config.SUPERADMIN_PASSWORD);
     // Work that was running when this node's process stopped will not resume: its jobs say so rather than show
     // "running" for ever (in cluster mode through the log, for this node's jobs only).
-    if (!operationLog) atDecidedTime(engine.clock, () => engine.jobs.abandon(null, 'restarted'));
-    else if (engine.jobs.runningOn().includes(nodeId))
-      await operationLog.submit({ kind: 'job', method: 'abandon', args: [nodeId, 'restarted'] });
+    const node = operationLog ? nodeId : null;
+    // A cluster node submits only when it has jobs to abandon: every start would otherwise add an operation.
+    if (node === null || engine.jobs.runningOn().includes(node))
+      await writeLog.submit({ kind: 'job', method: 'abandon', args: [node, 'restarted'] });
   };
   // In cluster mode the super admin is looked for once the node caught up: another node may have made it already.
   if (!operationLog) await bootstrap();
@@ -433,8 +445,8 @@ export async function createServer(
   // Cluster mode: only the lease holder relays, and its marks carry the lease's fencing token.
   relay = new MailRelay(
     operationLog && duties
-      ? replicatedRelayOutbox(engine.outbox, operationLog, () => duties.lease.token)
-      : localRelayOutbox(engine.outbox, engine.clock),
+      ? leasedRelayOutbox(engine.outbox, operationLog, () => duties.lease.token)
+      : soleRelayOutbox(engine.outbox, writeLog),
     {
       host: config.SMTP_HOST,
       port: config.SMTP_PORT,

@@ -229,12 +229,12 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     assert.equal(updated.statusCode, 200, updated.body);
     // An update prepared from version 1 after version 2 is in the log: refused on every node, nothing overwritten.
     const viewer = { tenantId, userId, groups: [] };
-    const [stale] = a.engine.documents.prepare(
+    const [stale] = a.engine.documents.preparation.prepare(
       viewer,
       [{ id: 'patched', title: 'Stale', content: 'Body.' }],
       () => 'body',
     );
-    await a.engine.documents.embed([stale!]);
+    await a.engine.documents.preparation.embed([stale!]);
     await assert.rejects(
       a.cluster!.submit({ kind: 'write-documents', viewer, documents: [stale!], paths: ['body'], expectedVersion: 1 }),
       (error: { code?: string }) => error.code === 'DOCUMENT_CHANGED',
@@ -365,12 +365,12 @@ describe('cluster mode on NATS JetStream (issue #17)', () => {
     const [a] = cluster.nodes as [TestServer];
     const { token, tenantId, userId } = await a.registerTenant();
     const viewer = { tenantId, userId, groups: [] };
-    const prepared = a.engine.documents.prepare(
+    const prepared = a.engine.documents.preparation.prepare(
       viewer,
       [{ id: 'once', title: 'Once', content: 'Applied once.' }],
       () => 'body',
     );
-    await a.engine.documents.embed(prepared);
+    await a.engine.documents.preparation.embed(prepared);
     const op = {
       kind: 'write-documents' as const,
       viewer,

@@ -7,9 +7,8 @@ import {
   newJobId,
 } from '../engine/jobs/job-store.js';
 import type { OperationLog } from '../engine/operations/operation.js';
-import { atDecidedTime, type WriteClock } from './write-time.js';
 
-/** How often, at most, the progress of one job travels in the replicated log (status changes go at once). */
+/** How often, at most, the progress of one job travels in a cluster's log (status changes go at once). */
 export const jobProgressEveryMs = 1_000;
 
 type Change = { status?: JobStatus; processed?: number; error?: string };
@@ -22,12 +21,15 @@ interface Held {
 
 export interface JobWritesOptions {
   readonly store: JobStore;
-  /** The engine's clock: an embedded write runs at the time decided before it (see atDecidedTime). */
-  readonly writeClock?: WriteClock;
-  /** Cluster mode: the replicated log; null or absent on an embedded node. */
-  readonly log?: OperationLog | null;
-  /** Cluster mode: this node (NODE_ID), which runs the work of the jobs it creates. */
+  /** The log every change of a job is submitted to. */
+  readonly log: OperationLog;
+  /** Cluster mode: this node (NODE_ID), which runs the work of the jobs it creates; null on an embedded node. */
   readonly node?: string | null;
+  /**
+   * How often, at most, a job's progress is submitted: {@link jobProgressEveryMs} where each operation costs a
+   * round trip to the cluster, 0 (every report) on an embedded node.
+   */
+  readonly progressEveryMs: number;
   /** Wall-clock milliseconds, for the progress throttle. */
   readonly now: () => number;
   /** Told when a job's state could not be written (cluster mode: NATS refused, after retries). */
@@ -35,11 +37,10 @@ export interface JobWritesOptions {
 }
 
 /**
- * The jobs' writes as the use cases make them. On an embedded node each goes to the store at once, at a time
- * decided before it runs. In cluster mode each is an operation of the replicated log (`job`), so every node holds the
- * job and any node answers GET /api/v1/jobs/{id}, while the work itself runs on the node that took the request: the
- * operations of one job are published in the order they were made, its progress at most once per
- * {@link jobProgressEveryMs} (a report held back is merged into the next one that goes), its status changes at once.
+ * The jobs' writes as the use cases make them: each is an operation of the log (`job`), so in a cluster every node
+ * holds the job and any node answers GET /api/v1/jobs/{id}, while the work itself runs on the node that took the
+ * request. The operations of one job are submitted in the order they were made, its progress at most once per
+ * `progressEveryMs` (a report held back is merged into the next one that goes), its status changes at once.
  *
  * @example
  *   const id = jobs.newId(); background.start(tenant, () => run(id)); await jobs.create({ id, tenantId, … });
@@ -59,11 +60,10 @@ export class JobWrites {
     return newJobId();
   }
 
-  /** Records a new job; resolves once it is recorded (cluster mode: in the log and applied on this node). */
+  /** Records a new job; resolves once it is recorded (in the log and applied on this node). */
   async create(job: { id: string; tenantId: string; userId: string; kind: string; total: number }): Promise<Job> {
-    const { store, log, node } = this.#options;
-    const full = { ...job, node: log ? (node ?? null) : null };
-    if (!log) return atDecidedTime(this.#options.writeClock, () => store.create(full));
+    const { log, node } = this.#options;
+    const full = { ...job, node: node ?? null };
     let created: Job | undefined;
     await this.#then(job.id, async () => {
       created = (await log.submit({ kind: 'job', method: 'create', args: [full] })) as Job;
@@ -74,22 +74,14 @@ export class JobWrites {
 
   /** Changes a job's status, counts or error; a change of `processed` alone is progress (throttled). */
   update(id: string, change: Change): void {
-    if (!this.#options.log) {
-      atDecidedTime(this.#options.writeClock, () => this.#options.store.update(id, change));
-      return;
-    }
     const held = this.#held.get(id) ?? {};
     held.change = { ...held.change, ...change };
     this.#held.set(id, held);
     this.#send(id, change.status !== undefined || change.error !== undefined);
   }
 
-  /** The progress of a line-by-line import (throttled in cluster mode; failures since the last report kept). */
+  /** The progress of a line-by-line import (throttled; the failures since the last report are kept). */
   updateLines(id: string, progress: LineProgress): void {
-    if (!this.#options.log) {
-      atDecidedTime(this.#options.writeClock, () => this.#options.store.updateLines(id, progress));
-      return;
-    }
     const held = this.#held.get(id) ?? {};
     held.lines = {
       read: progress.read,
@@ -105,12 +97,11 @@ export class JobWrites {
     return this.#options.store.get(tenantId, id);
   }
 
-  /** Cluster mode: publishes what is held for the job, unless it is progress sent too soon after the last. */
+  /** Submits what is held for the job, unless it is progress sent too soon after the last. */
   #send(id: string, now: boolean): void {
-    const log = this.#options.log;
-    if (!log) return;
+    const { log, progressEveryMs } = this.#options;
     const at = this.#options.now();
-    if (!now && at - (this.#sentAt.get(id) ?? -Infinity) < jobProgressEveryMs) return;
+    if (!now && at - (this.#sentAt.get(id) ?? -Infinity) < progressEveryMs) return;
     const held = this.#held.get(id);
     this.#held.delete(id);
     if (!held) return;
@@ -123,9 +114,13 @@ export class JobWrites {
     if (finished) this.#sentAt.delete(id);
   }
 
-  /** Runs `work` after the job's operations made before it (the log keeps their order). */
+  /**
+   * Runs `work` after the job's operations made before it (the log keeps their order); with none under way, at once,
+   * so an embedded log has applied the change when the call returns.
+   */
   #then(id: string, work: () => Promise<void>): Promise<void> {
-    const next = (this.#chains.get(id) ?? Promise.resolve()).then(work);
+    const previous = this.#chains.get(id);
+    const next = previous ? previous.then(work) : work();
     const settled = next.catch(() => undefined);
     this.#chains.set(id, settled);
     void settled.then(() => {

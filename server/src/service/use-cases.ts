@@ -88,7 +88,6 @@ import type { EmbeddingDeps } from './embeddings/deps.js';
 import { listEmbeddingModelsUseCase } from './embeddings/list-embedding-models.js';
 import { datesToUnixSeconds } from './dates.js';
 import { NdjsonResult } from './ndjson-result.js';
-import type { ClusterReads } from '../engine/operations/operation.js';
 
 /** An operation of the catalogue whose feature has not landed yet: it answers 501 naming the issue. */
 export interface PendingOperation {
@@ -97,13 +96,7 @@ export interface PendingOperation {
 
 export type UseCaseTable = { readonly [Id in OperationId]: AnyUseCase | PendingOperation };
 
-/** Cluster mode's reads of the log (absent on an embedded node). */
-export interface ClusterDeps {
-  readonly cluster?: ClusterReads | null;
-}
-
-export type ServiceDeps = ClusterDeps &
-  AuthDeps &
+export type ServiceDeps = AuthDeps &
   EmbeddingDeps &
   DocumentDeps &
   DocumentScanDeps &
@@ -256,7 +249,7 @@ export function createServices(given: ServiceDeps): Services {
   };
   /** Cluster mode: refuses every request while this node catches up with the log it started behind. */
   const refuseWhileStarting = () => {
-    const starting = deps.cluster?.startingUp();
+    const starting = deps.log.startingUp();
     if (starting) {
       throw createError(
         'CLUSTER_CATCHING_UP',
@@ -281,15 +274,13 @@ export function createServices(given: ServiceDeps): Services {
       authorize(operation.access, ctx.principal);
       // None is refused today; an operation added to the catalogue may be, until the log carries it.
       const handlings: Readonly<Record<string, ClusterHandling>> = clusterHandling;
-      if (deps.log && handlings[operation.id] === 'refused') {
+      if (handlings[operation.id] === 'refused') {
         throw createError('CLUSTER_NOT_REPLICATED', {
           operation: `${operation.http.method} ${operation.http.path}`,
           detail: 'Reads, and the writes the README lists under "Cluster mode (preview)", work on every node.',
         });
       }
-      if (deps.cluster && ctx.consistency) {
-        await deps.cluster.catchUp(ctx.consistency, ctx.principal?.tenantId, ctx.signal);
-      }
+      if (ctx.consistency) await deps.log.catchUp(ctx.consistency, ctx.principal?.tenantId, ctx.signal);
       const entry = table[operation.id];
       if ('pendingIssue' in entry) {
         throw createError('NOT_IMPLEMENTED', {
@@ -303,11 +294,11 @@ export function createServices(given: ServiceDeps): Services {
       try {
         // The one conversion point of date-like fields, after validation and before any use case.
         const run = () => entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
-        // Cluster mode: a replicated write sent with an Idempotency-Key publishes operations named by it, per tenant.
+        // A replicated write sent with an Idempotency-Key submits operations named by it, per tenant.
         const key = ctx.idempotencyKey;
         const named =
-          deps.cluster && key !== undefined && clusterHandling[operation.id] === 'replicated'
-            ? deps.cluster.idempotent(ctx.principal?.tenantId ?? '', key)
+          key !== undefined && clusterHandling[operation.id] === 'replicated'
+            ? deps.log.idempotent(ctx.principal?.tenantId ?? '', key)
             : null;
         const answer = await (named ? named(run) : run());
         // A streamed answer writes while the transport reads it: its writes are named by the key too.
@@ -320,9 +311,9 @@ export function createServices(given: ServiceDeps): Services {
         if (!streamed) end?.();
       }
     },
-    clusterPosition: (tenantId) => deps.cluster?.position(tenantId) ?? null,
+    clusterPosition: (tenantId) => deps.log.position(tenantId),
     clusterStale: (operation, tenantId) =>
-      deps.cluster && marksStale(operation) ? (deps.cluster.staleness(tenantId)?.reason ?? null) : null,
+      marksStale(operation) ? (deps.log.staleness(tenantId)?.reason ?? null) : null,
     pendingIssue(id) {
       const entry = table[id];
       return 'pendingIssue' in entry ? entry.pendingIssue : undefined;

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/engine.js';
+import type { TestEngine } from './engine.js';
 import { seededRandom } from '../engine/vectors/kmeans.js';
 import { prepareDocument } from '../engine/documents/prepare.js';
 import type { PreparedDocument, Viewer } from '../engine/documents/types.js';
@@ -47,7 +47,7 @@ export function lowRankVectors(count: number, seed: number, rank = 16, dims = te
  * @example writeVectors(engine, viewer, vectors.slice(0, 100), 0);
  */
 export function writeVectors(
-  engine: Engine,
+  engine: TestEngine,
   viewer: Viewer,
   vectors: Float32Array[],
   from: number,
@@ -62,7 +62,7 @@ export function writeVectors(
     model,
     chunks: [{ content: `v${from + i}`, start: 0, end: 0, vector }],
   }));
-  engine.documents.write(viewer, prepared, () => 'x');
+  engine.commands.write(viewer, prepared, () => 'x');
 }
 
 /**
@@ -70,7 +70,7 @@ export function writeVectors(
  *
  * @example const { hits } = await searchNearest(engine, viewer, vectors[9]!);
  */
-export const searchNearest = (engine: Engine, viewer: Viewer, vector: Float32Array, limit = 3) =>
+export const searchNearest = (engine: TestEngine, viewer: Viewer, vector: Float32Array, limit = 3) =>
   vectorSearch(
     engine.search,
     engine.embedder,
@@ -79,5 +79,5 @@ export const searchNearest = (engine: Engine, viewer: Viewer, vector: Float32Arr
   );
 
 /** The ids of the three documents nearest to `vector`, best first. */
-export const nearestIds = async (engine: Engine, viewer: Viewer, vector: Float32Array): Promise<string[]> =>
+export const nearestIds = async (engine: TestEngine, viewer: Viewer, vector: Float32Array): Promise<string[]> =>
   (await searchNearest(engine, viewer, vector)).hits.map((h) => h.doc.id);

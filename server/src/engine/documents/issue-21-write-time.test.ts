@@ -41,16 +41,16 @@ test('a write is stamped with the time it was taken, not the time its file finis
       embedding_options: { enabled: false },
     });
     const docs = ['a', 'b'].map((id) => ({ ...prepareDocument(input(id), 'owner', 'body'), model: null, chunks: [] }));
-    await engine.documents.write(owner, docs, (i) => `body[${i}]`);
+    await engine.commands.write(owner, docs, (i) => `body[${i}]`);
     assert.equal(now, taken + 180_000, 'both files were stored, each taking 90 s');
     for (const id of ['a', 'b']) {
-      const row = engine.documents.readable(owner, id);
+      const row = engine.documents.reads.readable(owner, id);
       assert.deepEqual([row.created_at, row.updated_at], [taken / 1000, taken / 1000], id);
     }
     // A delete and a visibility change are stamped with their own time the same way.
     now += 5_000;
-    await engine.documents.change('setVisibility', owner, 'a', 'public');
-    assert.equal(engine.documents.readable(owner, 'a').updated_at, (taken + 185_000) / 1000);
+    await engine.commands.change('setVisibility', owner, 'a', 'public');
+    assert.equal(engine.documents.reads.readable(owner, 'a').updated_at, (taken + 185_000) / 1000);
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import type { Collections } from '../collections/collections.js';
 import type { ApiKeyStore } from '../directory/api-key-store.js';
 import type { Directory } from '../directory/directory.js';
 import type { Documents } from '../documents/documents.js';
+import type { VectorIndexes } from '../vectors/vector-index.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { OnlineRestore } from '../snapshots/online-restore.js';
@@ -13,7 +14,8 @@ import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { AppliedRows } from './applied-rows.js';
-import { fencedOut, type Operation } from './operation.js';
+import { updateCollectionSettings } from '../documents/collection-settings.js';
+import { fencedOut, type DocumentChanges, type SubmitOptions, type Operation } from './operation.js';
 import type { OperationClock } from './operation-clock.js';
 
 export interface ApplierDeps {
@@ -22,6 +24,7 @@ export interface ApplierDeps {
   readonly directory: Directory;
   readonly collections: Collections;
   readonly documents: Documents;
+  readonly vectors: VectorIndexes;
   readonly apiKeys: ApiKeyStore;
   readonly maintenance: Maintenance;
   readonly jobs: JobStore;
@@ -89,6 +92,33 @@ export class OperationApplier {
    */
   async prepare(shard: number, seq: number, op: Operation): Promise<void> {
     if (op.kind !== 'restore-snapshot' || seq <= this.applied(shard) || this.#prepared.has(op.id)) return;
+    await this.#restore(op);
+  }
+
+  /**
+   * Applies an operation at once, in the caller's transaction, with the clock held at its time (the embedded log:
+   * there is no sequence to record). A restore is run first, with `effects` told how it goes. Throws what applying
+   * throws, refusals of the catalogue included; nothing of a refused operation stays.
+   */
+  async applyNow(op: Operation, effects?: SubmitOptions): Promise<unknown> {
+    if (op.kind === 'restore-snapshot') await this.#restore(op, effects);
+    const { outcome, tail } = this.applyNowSync(op);
+    if ('error' in outcome) throw outcome.error;
+    await tail();
+    return outcome.value;
+  }
+
+  /**
+   * The synchronous part of applyNow, for every operation but a restore: the rows are written (or nothing, when it
+   * throws) before it returns, with no turn of the event loop in between.
+   */
+  applyNowSync(op: Operation): Applied {
+    const { db, text, clock, documents } = this.#deps;
+    return documents.updates.holding(() => transaction(db, [text], () => clock.during(op.now, () => this.#run(op))));
+  }
+
+  /** Restores the operation's archive copy; its outcome waits for the operation's apply (see prepare). */
+  async #restore(op: Extract<Operation, { kind: 'restore-snapshot' }>, effects?: SubmitOptions): Promise<void> {
     const { snapshots, restore } = this.#deps;
     try {
       if (!snapshots || !restore) throw createError('NOT_FOUND', { resource: 'Snapshot store', id: 'in-memory' });
@@ -107,8 +137,9 @@ export class OperationApplier {
         keepTenants: op.restorer.keepTenants,
         trustIndexFiles: op.restorer.trustIndexFiles,
       });
-      // Nothing to drain: the tenant's writes under way come after this operation in the log.
-      const report = await restore.apply(staged);
+      // Nothing to drain in the log: the tenant's writes under way come after this operation. The taking node still
+      // waits for its own requests under way (effects.drain), as the embedded node always did.
+      const report = await restore.apply(staged, effects?.restore?.progress, effects?.restore?.drain);
       this.#prepared.set(op.id, { value: { ...report, snapshot_id: op.snapshotId } });
     } catch (error) {
       if (!isGoDBError(error) || error.status >= 500) throw error;
@@ -124,7 +155,7 @@ export class OperationApplier {
   apply(shard: number, seq: number, op: Operation): Applied | null {
     const { db, text, clock, documents } = this.#deps;
     if (seq <= this.applied(shard)) return null;
-    return documents.holdingIndexUpdates(() =>
+    return documents.updates.holding(() =>
       transaction(db, [text], () => {
         this.#applied.record(shard, seq);
         try {
@@ -133,7 +164,7 @@ export class OperationApplier {
           const run = () => clock.during(op.now, () => this.#run(op));
           const { files } = this.#deps;
           const shared = files && op.node !== this.#deps.node ? files : null;
-          return documents.holdingIndexUpdates(() =>
+          return documents.updates.holding(() =>
             transaction(db, [text], () => (shared ? shared.othersDelete(run) : run())),
           );
         } catch (error) {
@@ -157,38 +188,39 @@ export class OperationApplier {
       case 'directory':
         return done((directory[op.method] as (...args: unknown[]) => unknown).apply(directory, op.args));
       case 'write-documents': {
-        const [first] = op.documents;
-        if (op.expectedVersion !== undefined && first) {
-          const current = documents.store.row(op.viewer.tenantId, first.id);
-          const version = current && current.deleted_at === null ? current.version : 0;
-          if (version !== op.expectedVersion) {
-            throw createError('DOCUMENT_CHANGED', { id: first.id, expected: op.expectedVersion, current: version });
-          }
-        }
-        return done(
-          documents.writeNow(op.viewer, op.documents, (i) => op.paths[i] ?? `body[${i}]`, op.decidedOn, op.fileKeys),
-        );
+        const { viewer, paths, expectedVersion, decidedOn, fileKeys } = op;
+        const path = (i: number) => paths[i] ?? `body[${i}]`;
+        return done(documents.writes.write(viewer, op.documents, path, { expectedVersion, decidedOn, fileKeys }));
       }
       case 'delete-document': {
-        const { removed, tail } = documents.deleteNow(op.viewer, op.documentId, {
+        const { value, tail } = documents.deletes.delete(op.viewer, op.documentId, {
           recursive: op.recursive,
           permanent: op.permanent,
           ...(op.decidedOn !== undefined && { decidedOn: op.decidedOn }),
         });
-        return { outcome: { value: removed }, tail };
+        return { outcome: { value }, tail };
       }
       case 'create-collection':
         return done(collections.create(op.tenantId, op.body, Math.floor(op.now / 1000)));
       case 'delete-collection': {
-        const { removed, tail } = documents.deleteCollectionNow(op.tenantId, op.name);
-        return { outcome: { value: removed }, tail };
+        const { value, tail } = documents.deletes.deleteCollection(op.tenantId, op.name);
+        return { outcome: { value }, tail };
       }
-      case 'documents':
-        return done((documents[op.method] as (...args: unknown[]) => unknown).apply(documents, op.args));
-      case 'update-collection':
-        return done(documents.updateCollectionNow(op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
+      case 'documents': {
+        const changes: DocumentChanges = {
+          setVisibility: (...args) => documents.access.setVisibility(...args),
+          updateAcl: (...args) => documents.access.updateAcl(...args),
+          engage: (...args) => documents.engagement.engage(...args),
+        };
+        return done((changes[op.method] as (...args: unknown[]) => unknown)(...op.args));
+      }
+      case 'update-collection': {
+        const { vectors } = this.#deps;
+        const settings = { collections, vectors, updates: documents.updates };
+        return done(updateCollectionSettings(settings, op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
+      }
       case 'delete-some': {
-        const { value, tail } = documents.deleteSomeNow(op.viewer, op.ids, op.permanent, op.decidedOn);
+        const { value, tail } = documents.deletes.deleteSome(op.viewer, op.ids, op.permanent, op.decidedOn);
         return { outcome: { value }, tail };
       }
       case 'create-api-key':

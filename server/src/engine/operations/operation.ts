@@ -1,7 +1,8 @@
 import type { CreateCollectionRequest, UpdateCollectionRequest } from '@godb/contract';
 import type { NewApiKey, RevokeApiKey } from '../directory/api-key-store.js';
 import type { Directory, NewUser } from '../directory/directory.js';
-import type { Documents } from '../documents/documents.js';
+import type { AccessChanges } from '../documents/access-changes.js';
+import type { DocumentEngagement } from '../documents/document-engagement.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { PreparedDocument, Viewer } from '../documents/types.js';
@@ -16,17 +17,28 @@ type MethodCall<Writes extends { [M in keyof Writes]: (...args: never) => unknow
 /** The directory's writes that travel in the log as a method and its arguments (ids already decided). */
 export type DirectoryWrites = Pick<
   Directory,
-  'updateUser' | 'deleteUser' | 'createGroup' | 'addMember' | 'removeMember' | 'createPermission' | 'grantPermission'
+  | 'updateUser'
+  | 'setPasswordHash'
+  | 'deleteUser'
+  | 'createGroup'
+  | 'addMember'
+  | 'removeMember'
+  | 'createPermission'
+  | 'grantPermission'
 >;
 
 /** One call of a directory write, as data. */
 export type DirectoryCall = MethodCall<DirectoryWrites>;
 
-/** The documents' writes that travel in the log as a method and its arguments (all synchronous, clock-pinned). */
-export type DocumentWrites = Pick<Documents, 'setVisibility' | 'updateAcl' | 'engage'>;
+/** The documents' changes that travel in the log as a method and its arguments (all synchronous, clock-pinned). */
+export interface DocumentChanges {
+  readonly setVisibility: AccessChanges['setVisibility'];
+  readonly updateAcl: AccessChanges['updateAcl'];
+  readonly engage: DocumentEngagement['engage'];
+}
 
-/** One call of a documents' write, as data. */
-export type DocumentCall = MethodCall<DocumentWrites>;
+/** One call of a documents' change, as data. */
+export type DocumentCall = MethodCall<DocumentChanges>;
 
 /** The jobs' writes that travel in the log as a method and its arguments (ids decided by the taking node). */
 export type JobStoreWrites = Pick<JobStore, 'create' | 'update' | 'updateLines' | 'abandon'>;
@@ -92,7 +104,7 @@ export type OperationBody =
       readonly body: UpdateCollectionRequest;
     }
   | {
-      /** One batch of a delete by filter: the ids the taking node matched and decided on (see deleteSomeNow). */
+      /** One batch of a delete by filter: the ids the taking node matched and decided on (see DocumentDeletes.deleteSome). */
       readonly kind: 'delete-some';
       readonly viewer: Viewer;
       readonly ids: readonly string[];
@@ -157,13 +169,36 @@ export type Operation = OperationBody & {
   readonly now: number;
 };
 
-/** The replicated log as the engine sees it; cluster mode attaches one (see engine.attachLog). */
+/** What a restore reports to the node that took it while it runs there (never part of the operation). */
+export interface RestoreEffects {
+  /** Files, then rows, restored so far. */
+  readonly progress?: (done: number, total: number) => void;
+  /** Waits for the tenant's requests and background writes under way (see OnlineRestore.apply). */
+  readonly drain?: (tenantId: string) => Promise<void>;
+}
+
+/** How the taking node submits an operation: its time when decided earlier, and what it observes applying it. */
+export interface SubmitOptions {
+  /**
+   * The operation's time (ms), when the write was taken before it could be submitted (its files were stored
+   * first): its rows carry the time it was taken. Default: the time of submitting.
+   */
+  readonly at?: number;
+  /** What a restore reports on this node (never part of the operation; other nodes restore without it). */
+  readonly restore?: RestoreEffects;
+}
+
+/**
+ * The one way state changes: every write is submitted as an operation and applied by the OperationApplier, at once
+ * on an embedded node (LocalLog) or in log order on every node of a cluster (cluster/log/NatsLog).
+ */
 export interface OperationLog {
   /**
-   * Publishes the operation, waits until the log stored it and this node applied it, and answers what applying
-   * answered (or throws its error): a write is acknowledged only once it can be read here.
+   * Decides the operation's id and time, has it applied (embedded: at once; clustered: once the log stored it and
+   * this node applied it) and answers what applying answered, or throws its error: a write is acknowledged only
+   * once it can be read here.
    */
-  submit(op: OperationBody): Promise<unknown>;
+  submit(op: OperationBody, options?: SubmitOptions): Promise<unknown>;
 }
 
 /** What a caller asks of a cluster node's progress before it is answered (ignored on an embedded node). */
@@ -177,7 +212,10 @@ export interface Consistency {
   readonly strong?: boolean;
 }
 
-/** What the services ask of cluster mode's log besides submitting writes (NatsLog implements it). */
+/**
+ * What the services ask of the log besides submitting writes: how current this node is. NatsLog answers for the
+ * cluster; LocalLog, the only copy, is always current.
+ */
 export interface ClusterReads {
   /**
    * Resolves once this node has applied what `want` asks for — with `strong`, the directory shard's and `tenantId`'s
@@ -189,7 +227,7 @@ export interface ClusterReads {
    * This node's place in the shards an answer to a caller of `tenantId` depends on (the directory's, and the
    * tenant's): a token (X-GoDB-Seq, `0:17,5:42`) another node can be asked to reach.
    */
-  position(tenantId?: string): string;
+  position(tenantId?: string): string | null;
   /**
    * Why an answer to a caller of `tenantId` may be stale (this node cannot confirm it is current on the shards the
    * answer depends on: see NatsLog.staleness), or null: the X-GoDB-Stale header.
@@ -208,6 +246,9 @@ export interface ClusterReads {
    */
   idempotent(scope: string, key: string): <R>(work: () => R) => R;
 }
+
+/** The log as a node's services use it: submitting operations, and how current this node is. */
+export type NodeLog = OperationLog & ClusterReads;
 
 const f32 = '$f32';
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { prepareDocument } from '../documents/prepare.js';
 
 // A filtered search gathers the float32 copies of the vectors its filter allows, once, and keeps them. A vector the
@@ -12,7 +11,7 @@ const owner = { tenantId, userId: 'owner', groups: [] as string[] };
 const model = 'use-lite-512';
 const axis = (i: number) => Float32Array.from({ length: 512 }, (_v, d) => (d === i ? 1 : 0));
 
-let engine: Engine;
+let engine: TestEngine;
 before(() => {
   engine = openTestEngine(':memory:', model);
 });
@@ -20,7 +19,7 @@ after(() => engine.close());
 
 function write(id: string, i: number): void {
   const doc = prepareDocument({ id, title: id, embedding_options: { enabled: false } }, 'owner', 'x');
-  engine.documents.write(
+  engine.commands.write(
     owner,
     [{ ...doc, model, chunks: [{ content: id, start: 0, end: 0, vector: axis(i) }] }],
     () => 'x',

@@ -23,8 +23,8 @@ describe('vector search of a space smaller than exactBelow (issue #17)', () => {
       const vectors = unitVectors(300, 17);
       assert.ok(vectors.length <= exactBelow);
       for (const engine of [withCopies, storeOnly]) writeVectors(engine, viewer, vectors, 0);
-      await withCopies.documents.delete(viewer, 'v9', { recursive: false, permanent: false });
-      await storeOnly.documents.delete(viewer, 'v9', { recursive: false, permanent: false });
+      await withCopies.commands.delete(viewer, 'v9', { recursive: false, permanent: false });
+      await storeOnly.commands.delete(viewer, 'v9', { recursive: false, permanent: false });
 
       for (const n of [0, 9, 150, 299]) {
         const a = await searchNearest(withCopies, viewer, vectors[n]!, 10);

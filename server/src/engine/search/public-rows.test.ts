@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { prepareDocument } from '../documents/prepare.js';
 import { SearchRows } from '../access/search-rows.js';
 import { PublicRows } from './public-rows.js';
@@ -15,7 +14,7 @@ const reader = { tenantId, userId: 'reader', groups: [] as string[] };
 const model = 'use-lite-512';
 const axis = (i: number) => Float32Array.from({ length: 512 }, (_v, d) => (d === i ? 1 : d === 511 ? 0.5 : 0));
 
-let engine: Engine;
+let engine: TestEngine;
 before(() => {
   engine = openTestEngine(':memory:', model);
 });
@@ -23,7 +22,7 @@ after(() => engine.close());
 
 function write(id: string, title: string, visibility: 'public' | 'private', vector: Float32Array): void {
   const doc = prepareDocument({ id, title, visibility, embedding_options: { enabled: false } }, 'owner', 'x');
-  engine.documents.write(owner, [{ ...doc, model, chunks: [{ content: title, start: 0, end: 0, vector }] }], () => 'x');
+  engine.commands.write(owner, [{ ...doc, model, chunks: [{ content: title, start: 0, end: 0, vector }] }], () => 'x');
 }
 
 /** What the reader finds near the shared direction: id → title. */
@@ -49,17 +48,17 @@ test('a remembered public row is forgotten when its document changes visibility,
   assert.deepEqual(await found(), { p: 'P', q: 'Q' });
   assert.deepEqual(await found(), { p: 'P', q: 'Q' }, 'the same from memory');
 
-  engine.documents.setVisibility(owner, 'p', 'private');
+  engine.documents.access.setVisibility(owner, 'p', 'private');
   assert.deepEqual(await found(), { q: 'Q' });
-  engine.documents.setVisibility(owner, 'p', 'public');
+  engine.documents.access.setVisibility(owner, 'p', 'public');
   assert.deepEqual(await found(), { p: 'P', q: 'Q' });
 
   write('q', 'Q, second version', 'public', axis(2));
   assert.deepEqual(await found(), { p: 'P', q: 'Q, second version' });
 
-  engine.documents.delete(owner, 'p', { recursive: false, permanent: false });
+  engine.commands.delete(owner, 'p', { recursive: false, permanent: false });
   assert.deepEqual(await found(), { q: 'Q, second version' });
-  engine.documents.delete(owner, 'q', { recursive: false, permanent: true });
+  engine.commands.delete(owner, 'q', { recursive: false, permanent: true });
   assert.deepEqual(await found(), {});
 });
 

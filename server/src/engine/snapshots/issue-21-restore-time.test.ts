@@ -15,7 +15,7 @@ test('a tenant restored onto a node without it gets its tenant row at the time o
   const to = mkdtempSync(join(tmpdir(), 'godb-restore-time-to-'));
   try {
     const source = openTestEngine(from);
-    await source.documents.add(
+    await source.add(
       { tenantId, userId: 'owner', groups: [] },
       [{ id: 'a', title: 'a', content: 'shock wave', embedding_options: { enabled: false } }],
       (i) => `docs[${i}]`,

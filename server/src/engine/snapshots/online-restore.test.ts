@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { createReadStream, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { withTempDirs } from '../../test-support/temp-dirs.js';
-import type { Engine } from '../engine.js';
 
 /** Ids `<prefix>0` to `<prefix><count - 1>`. */
 const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_v, i) => `${prefix}${i}`);
@@ -20,8 +19,8 @@ const viewerOf = (tenantId: string) => ({ tenantId, userId: 'owner', groups: [] 
 const noRetry = { retries: 0, wait: async () => {} };
 const words = 'shock wave boundary layer heat transfer wing lift drag nozzle'.split(' ');
 
-async function add(engine: Engine, tenantId: string, ids: string[]): Promise<void> {
-  await engine.documents.add(
+async function add(engine: TestEngine, tenantId: string, ids: string[]): Promise<void> {
+  await engine.add(
     viewerOf(tenantId),
     ids.map((id, i) => ({
       id,
@@ -33,12 +32,12 @@ async function add(engine: Engine, tenantId: string, ids: string[]): Promise<voi
   );
 }
 
-const count = (engine: Engine, tenantId: string) =>
+const count = (engine: TestEngine, tenantId: string) =>
   engine.db
     .prepare('SELECT count(*) FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0')
     .pluck()
     .get(tenantId) as number;
-const indexed = (engine: Engine, tenantId: string) => {
+const indexed = (engine: TestEngine, tenantId: string) => {
   const t = engine.text.tables(tenantId);
   if (!t) return 0;
   return (
@@ -156,7 +155,7 @@ describe('a tenant restore on another node while its other tenants write', () =>
   }
 });
 
-const fileKeyOf = (engine: Engine, tenantId: string, id: string) =>
+const fileKeyOf = (engine: TestEngine, tenantId: string, id: string) =>
   engine.db
     .prepare(
       "SELECT json_extract(fields, '$.file_path') FROM documents WHERE tenant_id = ? AND id = ? AND superseded = 0",
@@ -175,7 +174,7 @@ describe('a tenant restore that fails part way, in a running engine', () => {
       });
       await add(engine, tenantA, numbered('a', 60));
       const file = (id: string, text: string) =>
-        engine.documents.add(
+        engine.add(
           viewerOf(tenantA),
           [{ id, content: text, file_content: Buffer.from(`%PDF-1.7 ${text}`).toString('base64') }],
           (i) => `docs[${i}]`,
@@ -264,7 +263,7 @@ describe('the vector index of a tenant being restored', () => {
   it('is not built from its half-restored rows; after the restore it is loaded from the snapshot’s file', async () => {
     await withTempDirs(['godb-restore-vectors-'], async ([dir]) => {
       const engine = openTestEngine(dir, 'glove-100', { restoreSliceRows: 10 });
-      await engine.documents.add(
+      await engine.add(
         viewerOf(tenantA),
         Array.from({ length: 40 }, (_v, i) => ({ id: `v${i}`, content: `${words[i % words.length]} nozzle` })),
         (i) => `docs[${i}]`,

@@ -399,6 +399,11 @@ export class Snapshots {
     return object;
   }
 
+  /** Deletes an archive copy `keep` made, once nothing will read it (only keys of the copies' shape). */
+  async forgetKept(key: string): Promise<void> {
+    if (keptArchiveKey.test(key)) await this.#options.store.delete([key]);
+  }
+
   /** Removes a snapshot (its archive and manifest); with `tenantId`, only that tenant's. */
   async delete(id: string, tenantId?: string): Promise<void> {
     await this.manifest(id, tenantId);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../vectors/kmeans.js';
 import type { Scope } from '../search/scope.js';
 import { ftsRanked } from '../search/fts-rank.js';
@@ -23,10 +22,10 @@ function text(next: () => number, n: number): string {
  * The same query through the in-memory index and through FTS5 (fts-rank.ts): any of the words (an OR expression),
  * with `phrase` the words in order (a quoted phrase), or groups of words (a wildcard's expansions).
  */
-async function bothWays(engine: Engine, query: string[] | string[][], phrase = false, as = viewer) {
+async function bothWays(engine: TestEngine, query: string[] | string[][], phrase = false, as = viewer) {
   await engine.text.loaded(viewer.tenantId);
   const scope: Scope = { viewer: as, now: 1_800_000_000 };
-  const view = (hits: ReturnType<Engine['search']['textHits']>) =>
+  const view = (hits: ReturnType<TestEngine['search']['textHits']>) =>
     hits.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9, chunks: h.chunks.length }));
   const match = Array.isArray(query[0])
     ? { groups: query as string[][] }
@@ -41,7 +40,7 @@ async function bothWays(engine: Engine, query: string[] | string[][], phrase = f
 }
 
 describe('in-memory BM25 index', () => {
-  let engine: Engine;
+  let engine: TestEngine;
   const next = seededRandom(11);
   const docs = (from: number, n: number) =>
     Array.from({ length: n }, (_v, i) => ({
@@ -55,7 +54,7 @@ describe('in-memory BM25 index', () => {
 
   before(async () => {
     engine = openTestEngine(':memory:');
-    await engine.documents.add(viewer, docs(0, 300), (i) => `[${i}]`);
+    await engine.add(viewer, docs(0, 300), (i) => `[${i}]`);
   });
   after(async () => engine.close());
 
@@ -97,16 +96,12 @@ describe('in-memory BM25 index', () => {
 
   it('stays equal to FTS5 after additions, new versions, deletions and a rolled-back batch', async () => {
     await engine.text.loaded(viewer.tenantId); // the writes below are applied to the loaded index
-    await engine.documents.add(viewer, docs(300, 50), (i) => `[${i}]`);
-    await engine.documents.add(viewer, docs(0, 20), (i) => `[${i}]`); // new versions of d0…d19
-    engine.documents.delete(viewer, 'd25', { recursive: false, permanent: true });
-    engine.documents.delete(viewer, 'd26', { recursive: false, permanent: false });
+    await engine.add(viewer, docs(300, 50), (i) => `[${i}]`);
+    await engine.add(viewer, docs(0, 20), (i) => `[${i}]`); // new versions of d0…d19
+    engine.commands.delete(viewer, 'd25', { recursive: false, permanent: true });
+    engine.commands.delete(viewer, 'd26', { recursive: false, permanent: false });
     await assert.rejects(
-      engine.documents.add(
-        viewer,
-        [...docs(400, 3), { ...docs(403, 1)[0]!, parent_doc_id: 'missing' }],
-        (i) => `[${i}]`,
-      ),
+      engine.add(viewer, [...docs(400, 3), { ...docs(403, 1)[0]!, parent_doc_id: 'missing' }], (i) => `[${i}]`),
     );
     for (const [query, phrase] of [
       [['drag'], false],
@@ -198,15 +193,15 @@ describe('in-memory BM25 index', () => {
           content: text(random, 12),
           embedding_options: { enabled: false },
         }));
-      await many.documents.add(viewer, small(0, 5000), (i) => `[${i}]`); // three slices of 2,000 rows
+      await many.add(viewer, small(0, 5000), (i) => `[${i}]`); // three slices of 2,000 rows
       const scope: Scope = { viewer, now: 1_800_000_000 };
       assert.equal(many.text.ranked(viewer.tenantId), undefined, 'the first call starts the load');
       const during = many.search.textHits(scope, { words: ['drag'] }, { limit: 5 });
       assert.ok(during.length >= 5, 'answered through FTS5 while loading');
       await new Promise((resolve) => setImmediate(resolve)); // one slice read
-      many.documents.delete(viewer, 'm10', { recursive: false, permanent: true }); // in the rows read
-      many.documents.delete(viewer, 'm4900', { recursive: false, permanent: true }); // not read yet
-      await many.documents.add(viewer, small(5000, 10), (i) => `[${i}]`);
+      many.commands.delete(viewer, 'm10', { recursive: false, permanent: true }); // in the rows read
+      many.commands.delete(viewer, 'm4900', { recursive: false, permanent: true }); // not read yet
+      await many.add(viewer, small(5000, 10), (i) => `[${i}]`);
       assert.equal(many.text.ranked(viewer.tenantId), undefined, 'still loading');
       for (const query of [['drag'], ['vortex', 'shell', 'x']]) {
         const { memory, fts } = await bothWays(many, query);

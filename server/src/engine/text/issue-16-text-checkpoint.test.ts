@@ -81,15 +81,15 @@ describe('text index checkpoints', () => {
     let before: ReturnType<typeof answers>;
     let stats: { chunks: number; tokens: number };
     try {
-      await engine.documents.add(viewer, docs(1, 0, 200), (i) => `[${i}]`);
+      await engine.add(viewer, docs(1, 0, 200), (i) => `[${i}]`);
       await checkpointed(engine);
       assert.ok(existsSync(join(dataDir, 'text', `${tenant}.bm25`)));
       // After the checkpoint: deletions (hidden and purged), visibility both ways, new documents.
-      await engine.documents.delete(viewer, 't1', { recursive: false, permanent: false });
-      await engine.documents.delete(viewer, 't2', { recursive: false, permanent: true });
-      engine.documents.setVisibility(viewer, 't3', 'private');
-      engine.documents.setVisibility(viewer, 't5', 'public');
-      await engine.documents.add(viewer, docs(2, 200, 30), (i) => `[${i}]`);
+      await engine.commands.delete(viewer, 't1', { recursive: false, permanent: false });
+      await engine.commands.delete(viewer, 't2', { recursive: false, permanent: true });
+      engine.documents.access.setVisibility(viewer, 't3', 'private');
+      engine.documents.access.setVisibility(viewer, 't5', 'public');
+      await engine.add(viewer, docs(2, 200, 30), (i) => `[${i}]`);
       before = answers(engine);
       stats = engine.text.publicStats(tenant);
       assert.deepEqual(engine.text.ranked(tenant)?.stats, stats, 'the live index is current');
@@ -123,7 +123,7 @@ describe('text index checkpoints', () => {
     let before: ReturnType<typeof answers>;
     let cut: string;
     try {
-      await engine.documents.add(viewer, docs(3, 0, 120), (i) => `[${i}]`);
+      await engine.add(viewer, docs(3, 0, 120), (i) => `[${i}]`);
       await checkpointed(engine);
       before = answers(engine);
       cut = crashCopy(dataDir);
@@ -168,9 +168,9 @@ describe('text index checkpoints', () => {
     const engine = openTestEngine(dataDir);
     let before: ReturnType<typeof answers>;
     try {
-      await engine.documents.add(viewer, docs(4, 0, 100), (i) => `[${i}]`);
+      await engine.add(viewer, docs(4, 0, 100), (i) => `[${i}]`);
       await checkpointed(engine);
-      await engine.documents.add(viewer, docs(5, 100, 10), (i) => `[${i}]`);
+      await engine.add(viewer, docs(5, 100, 10), (i) => `[${i}]`);
       before = answers(engine);
     } finally {
       await engine.close();

@@ -42,7 +42,7 @@ describe('the text index memory budget', () => {
     const probe = openTestEngine(':memory:');
     let oneIndex: number;
     try {
-      await probe.documents.add(viewerOf(tenants[0]!), docs(1), (i) => `[${i}]`);
+      await probe.add(viewerOf(tenants[0]!), docs(1), (i) => `[${i}]`);
       oneIndex = (await loaded(probe, tenants[0]!)).bytes;
     } finally {
       await probe.close();
@@ -50,8 +50,7 @@ describe('the text index memory budget', () => {
     // Room for one tenant's index, not two.
     const engine = openTestEngine(':memory:', 'glove-100', { textIndexBytes: Math.round(oneIndex * 1.5) });
     try {
-      for (const [i, tenantId] of tenants.entries())
-        await engine.documents.add(viewerOf(tenantId), docs(i + 1), (n) => `[${n}]`);
+      for (const [i, tenantId] of tenants.entries()) await engine.add(viewerOf(tenantId), docs(i + 1), (n) => `[${n}]`);
       const first = search(engine, tenants[0]!); // ranked by FTS5 while the index builds
       await loaded(engine, tenants[0]!);
       assert.deepEqual(search(engine, tenants[0]!), first, 'the in-memory index ranks as FTS5 did');

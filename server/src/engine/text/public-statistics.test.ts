@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DocumentInput } from '@godb/contract';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../vectors/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { ftsRanked } from '../search/fts-rank.js';
@@ -64,7 +63,7 @@ const queries: TextMatch[] = [
 ];
 
 /** A caller's hits for a match: ids with scores (to 1e-9), through the loaded index or through FTS5. */
-async function hits(engine: Engine, as: Viewer, match: TextMatch, via: 'memory' | 'fts5') {
+async function hits(engine: TestEngine, as: Viewer, match: TextMatch, via: 'memory' | 'fts5') {
   await engine.text.loaded(tenantId);
   const scope: Scope = { viewer: as, now };
   const found =
@@ -75,15 +74,15 @@ async function hits(engine: Engine, as: Viewer, match: TextMatch, via: 'memory' 
 }
 
 describe('BM25 statistics of the public chunks only', () => {
-  let onlyPublic: Engine;
-  let mixed: Engine;
+  let onlyPublic: TestEngine;
+  let mixed: TestEngine;
 
   before(async () => {
     onlyPublic = openTestEngine(':memory:');
-    await onlyPublic.documents.add(alice, publicDocs, (i) => `[${i}]`);
+    await onlyPublic.add(alice, publicDocs, (i) => `[${i}]`);
     mixed = openTestEngine(':memory:');
-    await mixed.documents.add(alice, publicDocs, (i) => `[${i}]`);
-    await mixed.documents.add(carol, hiddenDocs, (i) => `[${i}]`);
+    await mixed.add(alice, publicDocs, (i) => `[${i}]`);
+    await mixed.add(carol, hiddenDocs, (i) => `[${i}]`);
   });
   after(async () => {
     await onlyPublic.close();
@@ -126,7 +125,7 @@ describe('BM25 statistics of the public chunks only', () => {
     assert.deepEqual(start.memory, start.fts5);
     assert.equal(start.memory.chunks, 60, 'one chunk per public document');
 
-    mixed.documents.setVisibility(carol, 'h0', 'public');
+    mixed.documents.access.setVisibility(carol, 'h0', 'public');
     const opened = stats();
     assert.deepEqual(opened.memory, opened.fts5);
     assert.equal(opened.memory.chunks, 61);
@@ -137,7 +136,7 @@ describe('BM25 statistics of the public chunks only', () => {
       await hits(onlyPublic, bob, { words: ['boundary'] }, 'memory'),
       'a public document counts',
     );
-    mixed.documents.setVisibility(carol, 'h0', 'shared');
+    mixed.documents.access.setVisibility(carol, 'h0', 'shared');
     assert.deepEqual(stats(), start, 'and stops counting when it is no longer public');
     for (const via of ['memory', 'fts5'] as const) {
       assert.deepEqual(
@@ -146,10 +145,10 @@ describe('BM25 statistics of the public chunks only', () => {
       );
     }
 
-    await mixed.documents.add(alice, [{ ...publicDocs[0]!, content: 'boundary '.repeat(30) }], () => 'body');
-    await mixed.documents.add(carol, [{ ...hiddenDocs[2]!, visibility: 'public' }], () => 'body'); // v2 public
-    mixed.documents.delete(alice, 'p1', { recursive: false, permanent: false });
-    mixed.documents.delete(alice, 'p2', { recursive: false, permanent: true });
+    await mixed.add(alice, [{ ...publicDocs[0]!, content: 'boundary '.repeat(30) }], () => 'body');
+    await mixed.add(carol, [{ ...hiddenDocs[2]!, visibility: 'public' }], () => 'body'); // v2 public
+    mixed.commands.delete(alice, 'p1', { recursive: false, permanent: false });
+    mixed.commands.delete(alice, 'p2', { recursive: false, permanent: true });
     const changed = stats();
     assert.deepEqual(changed.memory, changed.fts5);
     const h2Chunks = mixed.db
@@ -171,8 +170,8 @@ describe('BM25 statistics of the public chunks only', () => {
   it('orders expansions by public chunks, the same before and after the index loads', async () => {
     const engine = openTestEngine(':memory:');
     try {
-      await engine.documents.add(alice, publicDocs, (i) => `[${i}]`);
-      await engine.documents.add(carol, hiddenDocs, (i) => `[${i}]`);
+      await engine.add(alice, publicDocs, (i) => `[${i}]`);
+      await engine.add(carol, hiddenDocs, (i) => `[${i}]`);
       const asked = [...words, 'layers', 'flows', 'missing'];
       assert.equal(engine.text.ranked(tenantId), undefined, 'not loaded yet');
       const fromFts5 = engine.text.publicFrequencies(tenantId, asked);
@@ -190,7 +189,7 @@ describe('BM25 statistics of the public chunks only', () => {
   it('scores with neutral statistics when a tenant has no public text', async () => {
     const engine = openTestEngine(':memory:');
     try {
-      await engine.documents.add(carol, hiddenDocs.slice(0, 6), (i) => `[${i}]`);
+      await engine.add(carol, hiddenDocs.slice(0, 6), (i) => `[${i}]`);
       assert.deepEqual(engine.text.publicStats(tenantId), { chunks: 0, tokens: 0 });
       for (const match of queries) {
         const memory = await hits(engine, carol, match, 'memory');
@@ -208,8 +207,8 @@ describe('a store written before the text tables were split by visibility', () =
     const dir = mkdtempSync(join(tmpdir(), 'godb-split-'));
     try {
       const first = openTestEngine(dir);
-      await first.documents.add(alice, publicDocs.slice(0, 20), (i) => `[${i}]`);
-      await first.documents.add(carol, hiddenDocs.slice(0, 10), (i) => `[${i}]`);
+      await first.add(alice, publicDocs.slice(0, 20), (i) => `[${i}]`);
+      await first.add(carol, hiddenDocs.slice(0, 10), (i) => `[${i}]`);
       const expected = await hits(first, carol, queries[1]!, 'memory');
       const key = first.text.key(tenantId)!;
       const hiddenChunks = first.db

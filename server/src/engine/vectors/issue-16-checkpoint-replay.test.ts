@@ -18,8 +18,7 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { lowRankVectors, nearestIds, writeVectors } from '../../test-support/vectors.js';
 import type { Viewer } from '../documents/types.js';
 
@@ -30,14 +29,14 @@ const dims = 512;
 const model = 'use-lite-512';
 
 /** Documents `v<from + i>` with the given unit vectors, written through the engine with precomputed embeddings. */
-const write = (engine: Engine, vectors: Float32Array[], from: number, tenantId = tenantA) =>
+const write = (engine: TestEngine, vectors: Float32Array[], from: number, tenantId = tenantA) =>
   writeVectors(engine, viewerOf(tenantId), vectors, from);
 
-const top = (engine: Engine, vector: Float32Array, tenantId = tenantA) =>
+const top = (engine: TestEngine, vector: Float32Array, tenantId = tenantA) =>
   nearestIds(engine, viewerOf(tenantId), vector);
 
 /** The end of a process killed with SIGKILL, as far as the engine can tell: nothing saved, the store closed. */
-async function crash(engine: Engine): Promise<void> {
+async function crash(engine: TestEngine): Promise<void> {
   engine.vectors.close();
   engine.db.close();
   await engine.embedder.close();
@@ -49,7 +48,7 @@ const metaOf = (dir: string, tenantId = tenantA) =>
     through: number;
   };
 
-const logRows = (engine: Engine) =>
+const logRows = (engine: TestEngine) =>
   engine.db.prepare('SELECT count(*) FROM vector_removals WHERE tenant_id = ?').pluck().get(tenantA) as number;
 
 describe('checkpoints of a vector index', () => {
@@ -67,7 +66,7 @@ describe('checkpoints of a vector index', () => {
       assert.equal(engine.vectors.checkpoint(), 1, '2,050 changed vectors ≥ 100: due at once');
       assert.equal(engine.vectors.checkpoint(), 0, 'nothing changed since');
       const saved = metaOf(dir);
-      await engine.documents.delete(viewerOf(tenantA), 'v1', { recursive: false, permanent: false });
+      await engine.commands.delete(viewerOf(tenantA), 'v1', { recursive: false, permanent: false });
       write(engine, vectors.slice(2050, 2060), 2050);
       assert.equal(logRows(engine), 1, 'the delete is in the removal log');
       assert.equal(engine.vectors.checkpoint(), 0, '11 changes, and less than 60 s since the last save');
@@ -95,9 +94,9 @@ describe('a restart after a crash', () => {
     // After it: new documents, a replaced one, a hidden one, a purged one, an added-then-purged one.
     write(crashed, vectors.slice(2100, 2400), 2100);
     write(crashed, [vectors[2450]!], 10); // v10 now has another vector
-    await crashed.documents.delete(viewerOf(tenantA), 'v20', { recursive: false, permanent: false });
-    await crashed.documents.delete(viewerOf(tenantA), 'v30', { recursive: false, permanent: true });
-    await crashed.documents.delete(viewerOf(tenantA), 'v2300', { recursive: false, permanent: true });
+    await crashed.commands.delete(viewerOf(tenantA), 'v20', { recursive: false, permanent: false });
+    await crashed.commands.delete(viewerOf(tenantA), 'v30', { recursive: false, permanent: true });
+    await crashed.commands.delete(viewerOf(tenantA), 'v2300', { recursive: false, permanent: true });
     await crash(crashed);
 
     const engine = openTestEngine(dir, model);
@@ -246,7 +245,7 @@ describe('a restart after a crash', () => {
     write(crashed, vectors.slice(0, 2100), 0);
     crashed.vectors.size(tenantA, model, dims);
     crashed.vectors.saveAll();
-    await crashed.documents.delete(viewerOf(tenantA), 'v3', { recursive: false, permanent: true });
+    await crashed.commands.delete(viewerOf(tenantA), 'v3', { recursive: false, permanent: true });
     // As in a data folder from before the log existed (migration 10 starts it at the current generation).
     crashed.db.prepare('UPDATE vector_generations SET logged_from = generation').run();
     await crash(crashed);

@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { lowRankVectors, nearestIds, writeVectors } from '../../test-support/vectors.js';
 import { IndexTail, Nearest } from './index-tail.js';
 import { sliceSize } from './tail-indexing.js';
@@ -17,12 +16,13 @@ const viewer = { tenantId: '00000000-0000-4000-8000-0000000000b7', userId: 'owne
 const dims = 512;
 const model = 'use-lite-512';
 
-const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVectors(engine, viewer, vectors, from);
+const write = (engine: TestEngine, vectors: Float32Array[], from: number) =>
+  writeVectors(engine, viewer, vectors, from);
 
-const top = (engine: Engine, vector: Float32Array) => nearestIds(engine, viewer, vector);
+const top = (engine: TestEngine, vector: Float32Array) => nearestIds(engine, viewer, vector);
 
 /** Lets the event loop turn until the background indexing has nothing left (a hang detector, not a timing). */
-async function indexed(engine: Engine): Promise<void> {
+async function indexed(engine: TestEngine): Promise<void> {
   for (let turn = 0; turn < 10_000 && engine.vectors.lag() > 0; turn += 1)
     await new Promise((resolve) => setImmediate(resolve));
   assert.equal(engine.vectors.lag(), 0, 'the background indexing finished');
@@ -43,7 +43,7 @@ describe('vectors written during an import (issue #16)', () => {
       for (const n of [0, 5, 1299, 1300, 2222, 2599]) assert.equal((await top(engine, vectors[n]!))[0], `v${n}`);
       // A document replaced or deleted while waiting leaves the results like any other.
       write(engine, [vectors[7]!.map((x) => -x)], 7);
-      await engine.documents.delete(viewer, 'v8', { recursive: false, permanent: false });
+      await engine.commands.delete(viewer, 'v8', { recursive: false, permanent: false });
       assert.notEqual((await top(engine, vectors[7]!))[0], 'v7');
       assert.ok(!(await top(engine, vectors[8]!)).includes('v8'));
       release();

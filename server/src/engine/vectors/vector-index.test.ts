@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Engine } from '../engine.js';
-import { openTestEngine } from '../../test-support/engine.js';
+import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { lowRankVectors, normalised, searchNearest, writeVectors } from '../../test-support/vectors.js';
 import { vectorSearch } from '../search/vector-search.js';
 
@@ -12,21 +11,22 @@ const viewer = { tenantId: '00000000-0000-4000-8000-0000000000a1', userId: 'owne
 const dims = 512;
 const model = 'use-lite-512';
 
-const open = (dataDir: string, vectorCacheBytes?: number): Engine =>
+const open = (dataDir: string, vectorCacheBytes?: number): TestEngine =>
   openTestEngine(dataDir, model, vectorCacheBytes === undefined ? {} : { vectorCacheBytes });
 
 /** Lets the event loop turn until the float32 copies of the test index are complete (background work). */
-async function copiesFilled(engine: Engine): Promise<void> {
+async function copiesFilled(engine: TestEngine): Promise<void> {
   for (let turn = 0; turn < 100 && !engine.vectors.exactVectors(viewer.tenantId, model); turn += 1)
     await new Promise((resolve) => setImmediate(resolve));
 }
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 const searcher =
-  (engine: Engine) =>
+  (engine: TestEngine) =>
   (vector: Float32Array, limit = 3) =>
     searchNearest(engine, viewer, vector, limit);
 
-const write = (engine: Engine, vectors: Float32Array[], from: number) => writeVectors(engine, viewer, vectors, from);
+const write = (engine: TestEngine, vectors: Float32Array[], from: number) =>
+  writeVectors(engine, viewer, vectors, from);
 
 describe('vector index after a crash', () => {
   it('is rebuilt in the background, in slices, keeping writes made meanwhile', async () => {
@@ -54,8 +54,8 @@ describe('vector index after a crash', () => {
       setImmediate(count); // another party's work, which must run between the build's slices
       const pending = search(vectors[100]!); // starts the build and waits for it
       await new Promise((resolve) => setImmediate(resolve)); // one slice built
-      engine.documents.delete(viewer, 'v200', { recursive: false, permanent: true }); // already in the index
-      engine.documents.delete(viewer, 'v2500', { recursive: false, permanent: false }); // not reached yet
+      engine.commands.delete(viewer, 'v200', { recursive: false, permanent: true }); // already in the index
+      engine.commands.delete(viewer, 'v2500', { recursive: false, permanent: false }); // not reached yet
       write(engine, [normalised(vectors[300]!.map((x, i) => (i === 0 ? x + 0.01 : x)))], 5000); // near v300, meanwhile
       const first = await pending;
       counting = false;
@@ -92,7 +92,7 @@ describe('float32 copies for exact rescoring', () => {
       const search = searcher(engine);
       const before = await search(vectors[42]!);
       assert.equal(engine.vectors.exactVectors(viewer.tenantId, model), null, 'still filling: rescored from the store');
-      engine.documents.delete(viewer, 'v7', { recursive: false, permanent: true });
+      engine.commands.delete(viewer, 'v7', { recursive: false, permanent: true });
       write(engine, [normalised(vectors[300]!.map((x, i) => (i === 0 ? x + 0.01 : x)))], 5000);
       await copiesFilled(engine);
       const exact = engine.vectors.exactVectors(viewer.tenantId, model);
@@ -145,7 +145,7 @@ describe('a write before any query after a restart', () => {
       JSON.parse(
         readFileSync(join(dir, 'vectors', encodeURIComponent(viewer.tenantId), `${model}.meta.json`), 'utf8'),
       ) as { generation: number };
-    const generation = (engine: Engine) =>
+    const generation = (engine: TestEngine) =>
       engine.db
         .prepare('SELECT generation FROM vector_generations WHERE tenant_id = ? AND model = ?')
         .pluck()
@@ -157,7 +157,7 @@ describe('a write before any query after a restart', () => {
     const engine = open(dir);
     try {
       write(engine, vectors.slice(2000), 2000); // no query yet: the file is loaded for the write
-      engine.documents.delete(viewer, 'v5', { recursive: false, permanent: true });
+      engine.commands.delete(viewer, 'v5', { recursive: false, permanent: true });
       assert.equal(engine.vectors.size(viewer.tenantId, model, dims), 2099);
       // Loaded from its file, its float32 copies are still being filled in the background; a rebuild from the store
       // would have made them at once.

@@ -2,7 +2,6 @@ import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import { generateApiKey, maxApiKeysPerUser, toApiKey } from './api-keys.js';
 import type { StoredApiKey } from '../../engine/directory/api-key-store.js';
-import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 import { roleRank } from './roles.js';
 
@@ -43,13 +42,11 @@ export const createApiKeyUseCase =
       role: body.role,
       expiresAt: body.expires_at ?? null,
     };
-    // Cluster mode: the id and the secret's hash travel in the log (never the secret); every node stores the key.
-    const stored = deps.log
-      ? ((await deps.log.submit({
-          kind: 'create-api-key',
-          key: { ...newKey, secretHash: secretHash.toString('hex') },
-          maxPerUser: maxApiKeysPerUser,
-        })) as StoredApiKey)
-      : atDecidedTime(deps.writeClock, () => deps.apiKeys.insert({ ...newKey, secretHash }, maxApiKeysPerUser));
+    // The id and the secret's hash travel in the log (never the secret); every node stores the key.
+    const stored = (await deps.log.submit({
+      kind: 'create-api-key',
+      key: { ...newKey, secretHash: secretHash.toString('hex') },
+      maxPerUser: maxApiKeysPerUser,
+    })) as StoredApiKey;
     return { ...toApiKey(stored), key };
   };

@@ -3,7 +3,6 @@ import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Directory } from '../../engine/directory/directory.js';
 import type { ApiKeyRateLimit } from './api-keys.js';
 import type { PasswordHasher } from './passwords.js';
-import type { WriteClock } from '../write-time.js';
 import type { TokenService } from './tokens.js';
 
 export interface AuthDeps {
@@ -15,8 +14,6 @@ export interface AuthDeps {
   readonly apiKeyRateLimit: ApiKeyRateLimit;
   /** Milliseconds since the Unix epoch (the engine's clock). */
   readonly now: () => number;
-  /** The engine's clock, which an embedded write is run at its decided time with (see atDecidedTime). */
-  readonly writeClock?: WriteClock;
-  /** Cluster mode: the replicated log that takes users and tenants (absent: the embedded store). */
-  readonly log?: OperationLog | null;
+  /** The log every write is submitted to (users, tenants, groups, keys). */
+  readonly log: OperationLog;
 }

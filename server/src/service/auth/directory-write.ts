@@ -1,10 +1,9 @@
 import type { DirectoryWrites } from '../../engine/operations/operation.js';
-import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 
 /**
- * Runs one of the directory's writes on the embedded store, or in cluster mode through the replicated log, so that
- * every node makes the same change (ids, such as a new group's, are decided by the caller and passed in).
+ * Submits one of the directory's writes to the log, so that every node makes the same change (ids, such as a new
+ * group's, are decided by the caller and passed in).
  *
  * @example await directoryWrite(deps, 'updateUser', tenantId, userId, { role: 'user' });
  */
@@ -14,9 +13,5 @@ export async function directoryWrite<M extends keyof DirectoryWrites>(
   ...args: Parameters<DirectoryWrites[M]>
 ): Promise<ReturnType<DirectoryWrites[M]>> {
   type Result = ReturnType<DirectoryWrites[M]>;
-  if (!deps.log)
-    return atDecidedTime(deps.writeClock, () =>
-      (deps.directory[method] as (...a: unknown[]) => Result).apply(deps.directory, args),
-    );
   return (await deps.log.submit({ kind: 'directory', method, args } as never)) as Result;
 }

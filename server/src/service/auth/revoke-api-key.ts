@@ -1,5 +1,4 @@
 import { principalOf, type UseCaseOf } from '../context.js';
-import { atDecidedTime } from '../write-time.js';
 import type { AuthDeps } from './deps.js';
 import { keyOwnerScope } from './list-api-keys.js';
 
@@ -10,8 +9,7 @@ export const revokeApiKeyUseCase =
     const caller = principalOf(ctx);
     const scope = keyOwnerScope(caller);
     const command = { tenantId: caller.tenantId, keyId: params.keyID, userId: scope };
-    // One command, one write (ApiKeyStore.revoke): here, or in cluster mode applied by every node in log order.
-    if (deps.log) await deps.log.submit({ kind: 'revoke-api-key', ...command });
-    else atDecidedTime(deps.writeClock, () => deps.apiKeys.revoke(command));
+    // One command, one write (ApiKeyStore.revoke), applied by every node in log order.
+    await deps.log.submit({ kind: 'revoke-api-key', ...command });
     return { success: true, message: 'API key revoked' };
   };

@@ -10,7 +10,6 @@ export const createCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'create-collection'> =>
   async ({ body }, ctx) => {
     const tenantId = viewerOf(ctx).tenantId;
-    if (!deps.log) return deps.collections.create(tenantId, body, seconds(deps));
     return (await deps.log.submit({ kind: 'create-collection', tenantId, body })) as Awaited<
       ReturnType<UseCaseOf<'create-collection'>>
     >;
@@ -61,12 +60,12 @@ export const updateCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'update-collection'> =>
   async ({ params, body }, ctx) => {
     const tenantId = viewerOf(ctx).tenantId;
-    return deps.documents.updateCollection(tenantId, params.name, body, seconds(deps));
+    return deps.commands.updateCollection(tenantId, params.name, body);
   };
 
 export const deleteCollectionUseCase =
   (deps: CollectionDeps): UseCaseOf<'delete-collection'> =>
   async ({ params }, ctx) => ({
     success: true as const,
-    deleted_documents: await deps.documents.deleteCollection(viewerOf(ctx).tenantId, params.name),
+    deleted_documents: await deps.commands.deleteCollection(viewerOf(ctx).tenantId, params.name),
   });

@@ -1,3 +1,4 @@
+import type { DocumentCommands } from '../../engine/operations/document-commands.js';
 import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Collections } from '../../engine/collections/collections.js';
 import type { Documents } from '../../engine/documents/documents.js';
@@ -8,6 +9,8 @@ export interface CollectionDeps {
   readonly documents: Documents;
   readonly vectors: VectorIndexes;
   readonly now: () => number;
-  /** Cluster mode: the replicated log that takes collection changes (absent: the embedded store). */
-  readonly log?: OperationLog | null;
+  /** The log every write is submitted to. */
+  readonly log: OperationLog;
+  /** The documents' writes as operations (a collection's removal takes its documents). */
+  readonly commands: DocumentCommands;
 }

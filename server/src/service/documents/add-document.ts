@@ -24,7 +24,7 @@ export const addDocumentUseCase =
       ];
       return { success: true, document_id: id, version };
     }
-    const [prepared] = deps.documents.prepare(viewer, [body], path) as [PreparedDocument];
+    const [prepared] = deps.documents.preparation.prepare(viewer, [body], path) as [PreparedDocument];
     const id = prepared.id;
     // The background write must store the id answered now, also when the server generated it.
     const input: DocumentInput = { ...body, id };

@@ -25,7 +25,7 @@ export const batchAddDocumentsUseCase =
       const written = await addDocuments(deps, viewer, body, path, ctx.signal);
       return { success: true, count: written.length, document_ids: written.map((w) => w.id) };
     }
-    deps.documents.prepare(viewer, body, path);
+    deps.documents.preparation.prepare(viewer, body, path);
     const job = { kind: 'batch-add-documents', total: body.length, what: 'asynchronous batch add' };
     const jobId = await startBackgroundJob(deps, viewer, job, (id) => runImport(deps, viewer, body, id));
     return new StatusResult(202, { success: true, count: body.length, job_id: jobId }) as never;
@@ -42,8 +42,8 @@ async function runImport(
   try {
     for (let start = 0; start < inputs.length; start += importGroupSize) {
       const group = inputs.slice(start, start + importGroupSize);
-      const prepared = deps.documents.prepare(viewer, group, (i) => path(start + i));
-      await deps.documents.embed(prepared);
+      const prepared = deps.documents.preparation.prepare(viewer, group, (i) => path(start + i));
+      await deps.documents.preparation.embed(prepared);
       await writeDocuments(deps, viewer, prepared, (i) => path(start + i));
       processed += group.length;
       deps.jobs.update(jobId, { processed });

@@ -12,11 +12,11 @@ export const deleteDocumentUseCase =
   (deps: DocumentDeps): UseCaseOf<'delete-document'> =>
   async ({ params, query }, ctx) => {
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
-    const facts = deps.documents.deletion(viewer, params.id, query);
+    await deps.log.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
+    const facts = deps.documents.reads.deletion(viewer, params.id, query);
     enforce(mayDelete(viewer, facts));
     const decidedOn = Object.fromEntries(facts.targets.map((target) => [target.id, target.stamp]));
-    const count = await deps.documents.delete(viewer, params.id, { ...query, decidedOn });
+    const count = await deps.commands.delete(viewer, params.id, { ...query, decidedOn });
     const how = query.permanent ? 'permanently' : '(hidden; add permanent=true to remove it from the store)';
     const extra = count > 1 ? ` with ${count - 1} descendant document(s)` : '';
     return { success: true, message: `Document ${params.id}${extra} deleted ${how}` };

@@ -3,6 +3,7 @@ import { countDocuments, matchingDocuments, scrollDocuments } from '../../engine
 import { parseFilters } from '../../engine/search/filters.js';
 import type { Scope } from '../../engine/search/scope.js';
 import type { SearchCore } from '../../engine/search/search-core.js';
+import type { DocumentCommands } from '../../engine/operations/document-commands.js';
 import type { Documents } from '../../engine/documents/documents.js';
 import { nextTurn } from '../../engine/next-turn.js';
 import type { RequestContext, UseCaseOf } from '../context.js';
@@ -12,6 +13,7 @@ import { deletable } from './document-policy.js';
 export interface DocumentScanDeps {
   readonly search: SearchCore;
   readonly documents: Documents;
+  readonly commands: DocumentCommands;
   readonly now: () => number;
 }
 
@@ -67,7 +69,7 @@ export const scrollDocumentsUseCase =
       include_stats: false,
     };
     return {
-      documents: documents.map((doc) => deps.documents.get(scope.viewer, doc.id, flags)) as never,
+      documents: documents.map((doc) => deps.documents.reads.get(scope.viewer, doc.id, flags)) as never,
       ...(next !== null && { next_cursor: encodeCursor(next) }),
     };
   };
@@ -92,11 +94,11 @@ export const deleteDocumentsUseCase =
     for (let i = 0; i < ids.length; i += deletesPerBatch) {
       if (i > 0) await nextTurn(ctx.signal);
       // Decided here, batch by batch, on the matched documents as they are now; the engine deletes only those.
-      const facts = deps.documents.batchDeletion(scope.viewer, ids.slice(i, i + deletesPerBatch));
+      const facts = deps.documents.reads.batchDeletion(scope.viewer, ids.slice(i, i + deletesPerBatch));
       const owned = deletable(scope.viewer, facts);
       skipped += facts.targets.length - owned.length;
       const decidedOn = Object.fromEntries(owned.map((target) => [target.id, target.stamp]));
-      const done = await deps.documents.deleteSome(
+      const done = await deps.commands.deleteSome(
         scope.viewer,
         owned.map((target) => target.id),
         body.permanent,

@@ -10,7 +10,7 @@ const mediaType = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 export const downloadDocumentFileUseCase =
   (deps: DocumentDeps): UseCaseOf<'download-document-file'> =>
   async ({ params }, ctx) => {
-    const file = await deps.documents.file(viewerOf(ctx), params.id);
+    const file = await deps.documents.reads.file(viewerOf(ctx), params.id);
     const type =
       file.contentType !== undefined && mediaType.test(file.contentType)
         ? file.contentType

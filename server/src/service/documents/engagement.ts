@@ -5,7 +5,7 @@ import { viewerOf } from './viewer.js';
 async function engage(deps: DocumentDeps, id: string, body: object, ctx: RequestContext) {
   return {
     success: true as const,
-    updated_fields: await deps.documents.change('engage', viewerOf(ctx), id, body as Record<string, unknown>),
+    updated_fields: await deps.commands.change('engage', viewerOf(ctx), id, body as Record<string, unknown>),
   };
 }
 

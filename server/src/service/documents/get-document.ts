@@ -4,4 +4,4 @@ import { viewerOf } from './viewer.js';
 
 export const getDocumentUseCase =
   (deps: DocumentDeps): UseCaseOf<'get-document'> =>
-  async ({ params, query }, ctx) => ({ document: deps.documents.get(viewerOf(ctx), params.id, query) as never });
+  async ({ params, query }, ctx) => ({ document: deps.documents.reads.get(viewerOf(ctx), params.id, query) as never });

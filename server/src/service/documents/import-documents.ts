@@ -107,7 +107,7 @@ function prepareLine(
   }
   validateJson(DocumentInput, value, field);
   const input = datesToUnixSeconds(DocumentInput, value) as DocumentInput;
-  const [prepared] = deps.documents.prepare(viewer, [input], () => field);
+  const [prepared] = deps.documents.preparation.prepare(viewer, [input], () => field);
   if (!prepared) throw createError('INTERNAL', { request_id: '' });
   return prepared;
 }
@@ -125,7 +125,7 @@ async function writeGroup(
 ): Promise<LineResult[]> {
   if (group.length === 0) return [];
   try {
-    await deps.documents.embed(
+    await deps.documents.preparation.embed(
       group.map((g) => g.doc),
       signal,
     );

@@ -1,18 +1,13 @@
 import type { UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
-import { atDecidedTime } from '../write-time.js';
 import { viewerOf } from './viewer.js';
 
-/** Runs a maintenance pass here, or in cluster mode through the log: every node rebuilds its own indexes. */
+/** Submits a maintenance pass to the log: every node rebuilds its own indexes. */
 async function maintain<M extends 'refresh' | 'recluster'>(
   deps: DocumentDeps,
   method: M,
   tenantId: string,
 ): Promise<ReturnType<DocumentDeps['maintenance'][M]>> {
-  if (!deps.log)
-    return atDecidedTime(deps.writeClock, () => deps.maintenance[method](tenantId)) as ReturnType<
-      DocumentDeps['maintenance'][M]
-    >;
   return (await deps.log.submit({ kind: 'maintenance', method, tenantId })) as ReturnType<
     DocumentDeps['maintenance'][M]
   >;

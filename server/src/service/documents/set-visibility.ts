@@ -1,4 +1,4 @@
-import { refuseUnknownVisibility } from '../../engine/documents/documents.js';
+import { refuseUnknownVisibility } from '../../engine/documents/access-changes.js';
 import type { UseCaseOf } from '../context.js';
 import type { DocumentDeps } from './deps.js';
 import { enforce, mayChangeVisibility } from './document-policy.js';
@@ -14,9 +14,9 @@ export const setVisibilityUseCase =
   async ({ params, body }, ctx) => {
     refuseUnknownVisibility(body.visibility);
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
-    const facts = deps.documents.accessFacts(viewer, params.id);
+    await deps.log.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
+    const facts = deps.documents.reads.accessFacts(viewer, params.id);
     enforce(mayChangeVisibility(viewer, facts));
-    await deps.documents.change('setVisibility', viewer, params.id, body.visibility, facts.stamp);
+    await deps.commands.change('setVisibility', viewer, params.id, body.visibility, facts.stamp);
     return { success: true, message: `Visibility set to ${body.visibility}` };
   };

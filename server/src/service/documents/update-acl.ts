@@ -8,9 +8,9 @@ export const updateAclUseCase =
   (deps: DocumentDeps): UseCaseOf<'update-acl'> =>
   async ({ params, body }, ctx) => {
     const viewer = viewerOf(ctx);
-    if (deps.cluster) await deps.cluster.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
-    const facts = deps.documents.accessFacts(viewer, params.id);
+    await deps.log.catchUp({ strong: true }, viewer.tenantId, ctx.signal);
+    const facts = deps.documents.reads.accessFacts(viewer, params.id);
     enforce(mayChangeAcl(viewer, facts));
-    await deps.documents.change('updateAcl', viewer, params.id, body.operation, body.acl, facts.stamp);
+    await deps.commands.change('updateAcl', viewer, params.id, body.operation, body.acl, facts.stamp);
     return { success: true, message: 'ACL updated' };
   };

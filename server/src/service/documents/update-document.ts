@@ -11,9 +11,9 @@ export const updateDocumentUseCase =
     // access by then is refused, ACCESS_CHANGED); in cluster mode writing it also checks the version it was prepared
     // from (DOCUMENT_CHANGED), on every node alike. An earlier version (`id@v2`) is left to the engine, which refuses
     // it as invalid input first, as it always did.
-    const facts = deps.documents.accessFacts(viewer, params.id);
+    const facts = deps.documents.reads.accessFacts(viewer, params.id);
     if (!facts.superseded) enforce(mayUpdate(viewer, facts));
-    const { id, version } = await deps.documents.patch(
+    const { id, version } = await deps.commands.patch(
       viewer,
       params.id,
       { ...body, location: body.location as [number, number] | undefined },

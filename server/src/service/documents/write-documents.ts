@@ -14,13 +14,13 @@ import { enforce, mayOverwrite } from './document-policy.js';
  * @example await writeDocuments(deps, viewer, prepared, (i) => `body[${i}]`, ctx.signal);
  */
 export function writeDocuments(
-  deps: Pick<DocumentDeps, 'documents'>,
+  deps: Pick<DocumentDeps, 'documents' | 'commands'>,
   viewer: Viewer,
   prepared: readonly PreparedDocument[],
   path: (i: number) => string,
   signal?: AbortSignal,
 ): Promise<{ id: string; version: number }[]> {
-  const facts = deps.documents.overwriteFacts(
+  const facts = deps.documents.reads.overwriteFacts(
     viewer,
     prepared.map((doc) => doc.id),
   );
@@ -33,7 +33,7 @@ export function writeDocuments(
   });
   // Object.fromEntries, not assignment: an id such as `__proto__` becomes a property of its own.
   const decidedOn: DecidedOn = Object.fromEntries(stamps);
-  return deps.documents.write(viewer, prepared, path, signal, decidedOn);
+  return deps.commands.write(viewer, prepared, path, { signal, decidedOn });
 }
 
 /**
@@ -41,15 +41,15 @@ export function writeDocuments(
  * invalid document, nothing is written; when `signal` aborts before the write, nothing is written.
  */
 export async function addDocuments(
-  deps: Pick<DocumentDeps, 'documents'>,
+  deps: Pick<DocumentDeps, 'documents' | 'commands'>,
   viewer: Viewer,
-  inputs: Parameters<DocumentDeps['documents']['prepare']>[1],
+  inputs: Parameters<DocumentDeps['documents']['preparation']['prepare']>[1],
   path: (i: number) => string,
   signal?: AbortSignal,
 ): Promise<{ id: string; version: number }[]> {
-  const prepared = deps.documents.prepare(viewer, inputs, path);
+  const prepared = deps.documents.preparation.prepare(viewer, inputs, path);
   signal?.throwIfAborted();
-  await deps.documents.embed(prepared, signal);
+  await deps.documents.preparation.embed(prepared, signal);
   signal?.throwIfAborted();
   return writeDocuments(deps, viewer, prepared, path, signal);
 }

@@ -1,6 +1,5 @@
 import { newMailId, type OutgoingMail, type Outbox, type StoredMail } from '../../engine/mail/outbox.js';
 import { type fencedOut, type ClusterReads, type OperationLog } from '../../engine/operations/operation.js';
-import { atDecidedTime, type WriteClock } from '../write-time.js';
 
 /** The duty whose fencing token the relay's marks carry in cluster mode. */
 export const mailRelayDuty = 'mail-relay';
@@ -16,26 +15,29 @@ export interface RelayOutbox {
 export type EnqueueMail = (messages: readonly OutgoingMail[]) => Promise<string[]>;
 
 /**
- * Queuing mail: on an embedded node into the outbox at once, at a time decided before it runs; in cluster mode as an
- * operation (`mail`) every node applies, with the message ids decided before it is published.
+ * Queuing mail: an operation (`mail`) every node applies, with the message ids decided before it is submitted.
  *
- * @example const enqueue = mailQueue(engine.outbox, engine.clock, log); await enqueue([message]);
+ * @example const enqueue = mailQueue(log); await enqueue([message]);
  */
-export function mailQueue(outbox: Outbox, writeClock: WriteClock | undefined, log: OperationLog | null): EnqueueMail {
+export function mailQueue(log: OperationLog): EnqueueMail {
   return async (messages) => {
     const withIds = messages.map((m) => ({ ...m, id: newMailId() }));
-    if (!log) return atDecidedTime(writeClock, () => outbox.enqueue(withIds));
     return (await log.submit({ kind: 'mail', method: 'enqueue', args: [withIds] })) as string[];
   };
 }
 
-/** The embedded node's relay: it delivers its own outbox and marks it directly. */
-export function localRelayOutbox(outbox: Outbox, writeClock: WriteClock | undefined): RelayOutbox {
+/** The relay of a node that is the only one (embedded): it delivers its outbox always; its marks carry no fence. */
+export function soleRelayOutbox(outbox: Outbox, log: OperationLog): RelayOutbox {
   return {
     due: () => Promise.resolve(outbox.due()),
-    markSent: (id) => Promise.resolve(atDecidedTime(writeClock, () => outbox.markSent(id))).then(() => true),
-    markFailed: (id, attempts, error, base) =>
-      Promise.resolve(atDecidedTime(writeClock, () => outbox.markFailed(id, attempts, error, base))).then(() => true),
+    markSent: async (id) => {
+      await log.submit({ kind: 'mail', method: 'markSent', args: [id] });
+      return true;
+    },
+    markFailed: async (id, attempts, error, base) => {
+      await log.submit({ kind: 'mail', method: 'markFailed', args: [id, attempts, error, base] });
+      return true;
+    },
   };
 }
 
@@ -44,7 +46,7 @@ export function localRelayOutbox(outbox: Outbox, writeClock: WriteClock | undefi
  * fencing token, or null), once caught up with the log (so it sees the marks of the previous holder), and its marks
  * are operations carrying that token: applied on every node, refused everywhere once a newer holder marked.
  */
-export function replicatedRelayOutbox(
+export function leasedRelayOutbox(
   outbox: Outbox,
   log: OperationLog & ClusterReads,
   token: () => number | null,

@@ -11,10 +11,10 @@ export interface SnapshotDeps {
   readonly restore: OnlineRestore | null;
   readonly jobs: JobWrites;
   /**
-   * Cluster mode: the replicated log, which carries restores (every node restores the same archive, in log order);
-   * the snapshots themselves are in a store every node reads.
+   * The log restores are submitted to (in a cluster every node restores the same archive, in log order; the
+   * snapshots themselves are in a store every node reads).
    */
-  readonly log?: OperationLog | null;
+  readonly log: OperationLog;
   /** Background writes, whose activity per tenant a tenant restore waits for (see TenantActivity). */
   readonly background?: BackgroundWork;
   /**

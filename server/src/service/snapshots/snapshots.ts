@@ -1,7 +1,6 @@
 import { createError } from '@godb/contract';
 import type { OnlineRestore, StagedSnapshot } from '../../engine/snapshots/online-restore.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
-import type { OperationLog } from '../../engine/operations/operation.js';
 import type { Viewer } from '../../engine/documents/types.js';
 import { systemTenantId } from '../auth/bootstrap-superadmin.js';
 import { principalOf, type RequestContext, type UseCaseOf } from '../context.js';
@@ -148,8 +147,11 @@ async function drain(deps: SnapshotDeps, tenantId: string): Promise<void> {
 }
 
 /**
- * Restores a stored snapshot into this node: reads and checks it in the request (a damaged or misplaced snapshot
- * is refused before anything changes), then applies it as a job. Restores queue behind each other.
+ * Restores a stored snapshot: reads and checks it in the request (a damaged or misplaced snapshot is refused before
+ * anything changes), then submits the restore to the log and follows it with a job. The operation names a copy of
+ * the archive kept in the snapshot store, so a later deletion of the snapshot does not take it from a node of a
+ * cluster that applies the operation later; every node restores the same archive, in log order. Restores queue
+ * behind each other.
  */
 export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-snapshot'> => {
   // Restores run one at a time per server, each from its check to the end of its job: each swaps rows and index
@@ -160,29 +162,35 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     const restore = restoreOf(deps);
     const viewer = viewerOf(ctx);
     const tenantId = scopeOf(ctx);
-    if (deps.log) return restoreEverywhere(deps, deps.log, snapshots, restore, body.snapshot_id, viewer, tenantId);
     const previous = restoring;
     let release = () => {};
     restoring = new Promise<void>((resolve) => (release = resolve));
-    let staged;
+    let staged: StagedSnapshot;
+    let archive: string;
+    let restorer: { keepTenants: string[]; trustIndexFiles: boolean };
     try {
       await previous;
       const stored = await snapshots.manifest(body.snapshot_id, tenantId);
-      const archive = await snapshots.archive(body.snapshot_id, tenantId);
-      staged = await restore.stage(archive.body, {
-        tenantId,
-        keepTenants: [systemTenantId],
-        trustIndexFiles: stored.untrusted_indexes !== true,
-      });
+      restorer = { keepTenants: [systemTenantId], trustIndexFiles: stored.untrusted_indexes !== true };
+      const checked = await snapshots.archive(body.snapshot_id, tenantId);
+      staged = await restore.stage(checked.body, { tenantId, ...restorer });
+      staged.discard();
+      archive = await snapshots.keep(body.snapshot_id, tenantId);
     } catch (error) {
       release();
       throw error;
     }
     const job = await runningJob(deps, viewer, 'restore-snapshot');
-    const restored = restore.apply(
-      staged,
-      (done, total) => deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) }),
-      (tenant) => drain(deps, tenant),
+    const progress = (done: number, total: number) =>
+      deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) });
+    const restored = deps.log.submit(
+      {
+        kind: 'restore-snapshot',
+        snapshotId: body.snapshot_id,
+        archive,
+        restorer: { ...(tenantId !== undefined && { tenantId }), ...restorer },
+      },
+      { restore: { progress, drain: (tenant) => drain(deps, tenant) } },
     );
     void endRestoreJob(deps, job.id, restored)
       // The store closed under it (the server stopped): the job cannot be updated; a tenant restore cut short is
@@ -192,41 +200,6 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
     return restoreAccepted(staged, job.id, 'Snapshot checked; restoring');
   };
 };
-
-/**
- * Cluster mode: a restore is an operation of the replicated log that every node applies, in log order, from the same
- * archive: a copy the taking node keeps in the shared snapshot store (so a later deletion of the snapshot does not
- * take it from a node that applies the operation later). The snapshot is checked here first (a damaged or misplaced
- * one is refused before anything is published); the job follows the restore on this node.
- */
-async function restoreEverywhere(
-  deps: SnapshotDeps,
-  log: OperationLog,
-  snapshots: Snapshots,
-  restore: OnlineRestore,
-  snapshotId: string,
-  viewer: Viewer,
-  tenantId: string | undefined,
-) {
-  const stored = await snapshots.manifest(snapshotId, tenantId);
-  const restorer = { tenantId, keepTenants: [systemTenantId], trustIndexFiles: stored.untrusted_indexes !== true };
-  const staged = await restore.stage((await snapshots.archive(snapshotId, tenantId)).body, restorer);
-  staged.discard();
-  const archive = await snapshots.keep(snapshotId, tenantId);
-  const job = await runningJob(deps, viewer, 'restore-snapshot');
-  const restored = log.submit({
-    kind: 'restore-snapshot',
-    snapshotId,
-    archive,
-    restorer: {
-      ...(tenantId !== undefined && { tenantId }),
-      keepTenants: restorer.keepTenants,
-      trustIndexFiles: restorer.trustIndexFiles,
-    },
-  });
-  void endRestoreJob(deps, job.id, restored);
-  return restoreAccepted(staged, job.id, 'Snapshot checked; restoring on every node');
-}
 
 /** Stores an uploaded snapshot archive once it has been checked (see Snapshots.receive). */
 export const uploadSnapshotUseCase =
