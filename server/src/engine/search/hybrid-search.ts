@@ -5,7 +5,8 @@ import { engagementFeature, learnToRank } from './ltr.js';
 import type { Hit } from './hit.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
-import { clientVectorSearch, vectorSearch, type ClientVectorSpace } from './vector-search.js';
+import type { ClientVectorSpace } from './vector-query.js';
+import { clientVectorSearch, vectorSearch } from './vector-search.js';
 
 export interface HybridQuery {
   readonly text?: string | undefined;

@@ -18,7 +18,8 @@ import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
-import { clientVectorSearch, vectorSearch, type SimilarityMethod } from './vector-search.js';
+import type { SimilarityMethod } from './vector-query.js';
+import { clientVectorSearch, vectorSearch } from './vector-search.js';
 import { vectorTarget } from './vector-target.js';
 
 /** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */

@@ -1,6 +1,6 @@
 import { createError } from '@godb/contract';
 import { defaultCollection, type Collections } from '../collections/collections.js';
-import type { ClientVectorSpace } from './vector-search.js';
+import type { ClientVectorSpace } from './vector-query.js';
 
 /**
  * What a vector search compares with: a collection's own vector (named, or its default one when the request

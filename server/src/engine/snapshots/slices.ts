@@ -44,6 +44,9 @@ export class SliceSizer {
   }
 }
 
+/** Resolves at the event loop's next turn: where a sliced job lets other requests run. */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The largest slice of a tenant snapshot (rows, or a rowid range): the time budget sizes them below this. */
 export const maxSliceRows = 100_000;
 

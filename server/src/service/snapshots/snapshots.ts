@@ -1,5 +1,6 @@
 import { createError } from '@godb/contract';
-import type { OnlineRestore, StagedSnapshot } from '../../engine/snapshots/online-restore.js';
+import type { OnlineRestore } from '../../engine/snapshots/online-restore.js';
+import type { StagedSnapshot } from '../../engine/snapshots/snapshot-staging.js';
 import type { Snapshots } from '../../engine/snapshots/snapshots.js';
 import type { Viewer } from '../../engine/documents/types.js';
 import { systemTenantId } from '../auth/bootstrap-superadmin.js';

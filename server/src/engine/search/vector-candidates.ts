@@ -1,0 +1,143 @@
+import type { Hit } from './hit.js';
+import type { Scope } from './scope.js';
+import type { SearchCore } from './search-core.js';
+import { locationWeight, rank, rankScored, scoreKeys, unit, verify, type Ranked } from './vector-hits.js';
+import type { SpaceSource, VectorQuery } from './vector-query.js';
+import { allowedScan, exactScan, type AllowedSpace } from './vector-scans.js';
+
+/** Largest candidate set read from the HNSW index before falling back to an exact scan. */
+export const maxAnnCandidates = 4096;
+
+/** A model's space or a collection's own vector, searched through its HNSW index. */
+export interface IndexedSpace {
+  /** The space's key: a model, or a collection's own vector. */
+  readonly model: string;
+  readonly dims: number;
+  /** Vectors the index holds. */
+  readonly size: number;
+  /** The index's ef_search: candidates it explores whatever k is. */
+  readonly ef: number;
+  /** Whether filters, a geo radius or one collection of a shared model index restrict the candidates. */
+  readonly restricted: boolean;
+  readonly source: SpaceSource;
+}
+
+/**
+ * Nearest documents through the HNSW index: the index's own k best first, rescored exactly; widened while access
+ * rules and filters leave too few, unless the candidates already fall below the threshold (farther ones cannot pass
+ * it). Past maxAnnCandidates the space is scanned exactly instead.
+ *
+ * @example const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+ */
+export async function indexSearch(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  vector: Float32Array,
+  space: IndexedSpace,
+): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number }> {
+  const { model, dims, size, ef, restricted, source } = space;
+  // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
+  // (filters, a geo radius, or one collection of a model index shared by several) asks for all of them at once,
+  // and a 10 % filter usually has its results after one round.
+  let k = Math.max(q.limit * source.factor, restricted ? ef : 0);
+  for (;;) {
+    const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
+    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source);
+    const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
+    // Candidates that cover the whole index were all scored exactly: as exact as a scan.
+    const whole = ann.keys.length >= size;
+    if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole, dropped };
+    if (k >= maxAnnCandidates) break;
+    // Widen at least ×4, or straight to what the pass rate so far says is needed (with a margin): a 1 % filter
+    // reaches its thousand candidates in two or three rounds instead of five.
+    const rate = (hits.length + 1) / Math.max(1, ann.keys.length);
+    k = Math.min(maxAnnCandidates, Math.max(k * 4, Math.ceil((q.limit / rate) * 1.5)));
+  }
+  return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
+}
+
+/**
+ * When an exact scan of the allowed vectors beats the index. The index reads about k / share candidates for k
+ * results (share: the filter's part of the index), each costing some 20 distance computations to find; the scan
+ * costs one per allowed vector. So the scan wins while allowed² ≤ 20 · k · index size: at 100,000 vectors and
+ * k = 10, up to about 4,500 allowed vectors (a 4 % filter); at a million, 14,000 (1.4 %).
+ */
+const scanCostRatio = 20;
+/** Numbers an exact scan gathers at most (64 MB of float32), whatever the cost model says. */
+const maxGathered = 16_000_000;
+
+/**
+ * Filtered search over the documents a filter allows (their set known before any vector is compared). Few
+ * vectors: all of them are compared exactly (faster than the index, and exact — recall 1 however selective the
+ * filter). Many: the index is asked for as many candidates as the filter's share of the index says are needed,
+ * and candidates outside the set are dropped by a lookup; rows are read only for the best few, which are checked
+ * again against the access rule and the filters (the set ignores the caller, and may hold a document deleted since).
+ *
+ * @example const found = await allowedSearch(core, scope, q, vector, { space, dims, size, ef, source, allowed, copies });
+ */
+export async function allowedSearch(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  s: AllowedSpace,
+): Promise<{ hits: Hit[]; exact: boolean; dropped: number }> {
+  const keys = s.allowed.keys(s.space);
+  const wanted = q.limit * s.source.factor;
+  if (keys.length === 0) return { hits: [], exact: true, dropped: 0 };
+  const scanWins = keys.length ** 2 <= scanCostRatio * wanted * s.size && keys.length * s.dims <= maxGathered;
+  if (scanWins || keys.length <= wanted * 4) return allowedScan(core, scope, q, query, s);
+  const share = keys.length / s.size;
+  let k = Math.min(maxAnnCandidates, Math.max(s.ef, Math.ceil((wanted / share) * 1.5)));
+  for (;;) {
+    const ann = await core.vectors.search(
+      scope.viewer.tenantId,
+      s.space,
+      s.dims,
+      query,
+      Math.min(k, s.size),
+      s.allowed.docs,
+    );
+    const scored = scoreKeys(q, query, ann.keys, s.copies, s.allowed.docs);
+    const ranked = verify(core, scope, q, scored);
+    const whole = ann.keys.length >= s.size;
+    if (ranked.hits.length >= q.limit || whole || ranked.tail < q.threshold) return { ...ranked, exact: whole };
+    if (k >= maxAnnCandidates) break;
+    k = Math.min(maxAnnCandidates, k * 4);
+  }
+  return { ...verify(core, scope, q, scoreKeys(q, query, keys, s.copies, null)), exact: true };
+}
+
+/**
+ * Scores HNSW candidates exactly: from the index's float32 copies in memory, with the documents' rows and the
+ * access rule read from the store; or, without copies, vectors and documents from the store in one query.
+ */
+function score(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  query: Float32Array,
+  model: string,
+  chunkSeqs: readonly number[],
+  source: SpaceSource,
+): Ranked {
+  if (chunkSeqs.length === 0) return { hits: [], tail: Infinity, dropped: 0 };
+  const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
+  if (!exact) {
+    const { chunks, docs } = source.client
+      ? core.loadDocumentVectors(scope, chunkSeqs)
+      : core.loadChunkVectors(scope, chunkSeqs);
+    return rank(core, scope, q, query, source.client ? unit(source.client, chunks) : chunks, docs);
+  }
+  const held = scoreKeys(q, query, chunkSeqs, exact, null);
+  // Rows with the rule: most candidates of a vector search are results (k starts at the limit).
+  const docs = core.load(scope, [...new Set(held.map((c) => c.doc))]);
+  return rankScored(
+    core,
+    scope,
+    q,
+    held.filter((c) => docs.has(c.doc)),
+    docs,
+  );
+}
