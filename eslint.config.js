@@ -58,6 +58,43 @@ const storeModules = [
   'server/src/engine/text/text-checkpoint-rows.ts',
 ];
 
+/** What every engine file may not import: the engine knows no transport, service or config. */
+const engineOutside = group(
+  ['**/service/**', '**/transport/**', '**/config/**', 'fastify', '@fastify/*', '@grpc/*'],
+  'the engine knows no transport, service or config',
+);
+
+/**
+ * The engine's folders in layers, lowest first (ARCHITECTURE.md "Layers"): a folder imports only folders of lower
+ * layers (the search folders call each other), so the operations applier, on top, is the only one that knows them all
+ * and nothing below reaches back up into it.
+ */
+const engineLayers = [
+  ['storage'],
+  ['access', 'files', 'directory', 'jobs', 'mail'],
+  ['text', 'collections'],
+  ['embeddings', 'vectors'],
+  ['documents', 'snapshots'],
+  ['search', 'graph', 'recommend'],
+  ['operations'],
+];
+const engineFolderRules = engineLayers.flatMap((layer, rank) =>
+  layer.map((folder) => ({
+    files: [`server/src/engine/${folder}/**/*.ts`],
+    // Tests may drive a part through the layers above it (a write, then a search).
+    ignores: ['**/*.test.ts'],
+    rules: restrict([
+      engineOutside,
+      ...engineLayers
+        .slice(rank + 1)
+        .flat()
+        .map((above) =>
+          group([`../${above}/**`], `engine/${folder} is below engine/${above}: move the shared part down instead`),
+        ),
+    ]),
+  })),
+);
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'release/**', 'e2e/screenshots/**', 'bench/results/**'],
@@ -84,12 +121,7 @@ export default tseslint.config(
       // Numeric kernels index typed arrays inside loops that bound the index; with noUncheckedIndexedAccess that
       // needs `!`. Outside the engine the rule stays on.
       '@typescript-eslint/no-non-null-assertion': 'off',
-      ...restrict([
-        group(
-          ['**/service/**', '**/transport/**', '**/config/**', 'fastify', '@fastify/*', '@grpc/*'],
-          'the engine knows no transport, service or config',
-        ),
-      ]),
+      ...restrict([engineOutside]),
       'no-restricted-globals': [
         'error',
         { name: 'setTimeout', message: 'inject a clock or scheduler into the engine' },
@@ -102,6 +134,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...engineFolderRules,
   {
     // Stores own SQL (issue #21): the engine (ranking, writes, snapshots, indexes), the log adapter and the service
     // call a store's typed functions, never SQL. Tests may read rows to check what a user cannot see.

@@ -35,8 +35,8 @@ export const SuccessMessage = Type.Object({
 export type SuccessMessage = Static<typeof SuccessMessage>;
 
 /**
- * Bounds of request fields, chosen so no real client meets them and every request stays cheap (see the decisions
- * table in ARCHITECTURE.md). The router's path-parameter limit derives from {@link inputLimits.pathId}, so an id
+ * Bounds of request fields, chosen so no real client meets them and every request stays cheap (see
+ * docs/decisions/0043). The router's path-parameter limit derives from {@link inputLimits.pathId}, so an id
  * that can be created can always be read, and so can its earlier versions.
  */
 export const inputLimits = {

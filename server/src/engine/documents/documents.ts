@@ -2,7 +2,6 @@ import type { Clock } from '../clock.js';
 import type { Collections } from '../collections/collections.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { DocumentFiles } from '../files/document-files.js';
-import type { OperationClock } from '../operations/operation-clock.js';
 import type { Db } from '../storage/database.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { VectorIndexes } from '../vectors/vector-index.js';
@@ -20,8 +19,8 @@ import { IndexUpdates } from './index-updates.js';
 export interface DocumentsDeps {
   readonly db: Db;
   readonly text: TextIndex;
-  /** The engine's clock, held at an operation's time while it is applied (see OperationClock). */
-  readonly clock: Clock & Pick<OperationClock, 'during'>;
+  /** The engine's clock (held at an operation's time while the applier applies it: see OperationClock). */
+  readonly clock: Clock;
   readonly embedder: Embedder;
   readonly vectors: VectorIndexes;
   /** Where uploaded files are kept; null keeps none (an in-memory engine). */

@@ -347,7 +347,7 @@ export const migrations: readonly { readonly version: number; readonly descripti
     description: 'cluster mode: the last sequence applied of each shard stream of the replicated log (issue #17)',
     // The log became 16 shard streams (godb-shard-00 ...): one row per shard, written in the transaction of each
     // operation as before. Sequences of the one stream of before (GODB_OPS) mean nothing on a shard, so they are kept
-    // aside, not converted: a cluster node that finds one refuses to start and says what to do (ARCHITECTURE.md).
+    // aside, not converted: a cluster node that finds one refuses to start and says what to do (docs/decisions/0032).
     sql: `
       ALTER TABLE cluster_applied RENAME TO cluster_applied_single_stream;
       CREATE TABLE cluster_applied (

@@ -24,7 +24,7 @@ interface Waiting {
  * `threads` threads: the same answers as one by one (each query explores the graph alone), in less wall time when a
  * core is idle. usearch starts its threads for each call, which pays only when a search is long: on an index of
  * fewer than `minVectors` vectors (SEARCH_BATCH_MIN_VECTORS), and with one thread, each query is searched at once on
- * the calling thread (measured in ARCHITECTURE.md: at 1M vectors together is faster, at 100k slower).
+ * the calling thread (docs/decisions/0019: at 1M vectors together is faster, at 100k slower).
  *
  * @example const nearest = await batches.search(entry.index, query, 10);
  */

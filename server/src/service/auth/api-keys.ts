@@ -21,7 +21,7 @@ export const invalidApiKey = () =>
 
 /**
  * A new key: 8 random bytes of id and 32 of secret, as hex. Only the SHA-256 of the secret is stored; a slow
- * password hash adds nothing to 256 random bits (see ARCHITECTURE.md) and would cost every request.
+ * password hash adds nothing to 256 random bits (docs/decisions/0008) and would cost every request.
  *
  * @example generateApiKey().key // 'godb_3f9c2a7e1b4d8c06_9b1f…' (86 characters)
  */

@@ -100,7 +100,7 @@ function productionPackages(root: string): string[] {
 /**
  * What a release holds, each name under `godb-<version>/`: the compiled server and contract, the built website, the
  * gRPC definitions, the production dependencies (native binaries for this platform only, no source maps), the
- * README and a START.txt. No sources, tests, dev dependencies or data. Unpacked, it starts with
+ * README, the architecture map with its decision records, and a START.txt. No sources, tests, dev dependencies or data. Unpacked, it starts with
  * `node server/dist/main.js` on Node 20.
  *
  * @example tarStream(await releaseEntries({ root, webDist, version: '0.1.0', platform: 'linux', arch: 'x64', now }))
@@ -118,6 +118,8 @@ export async function releaseEntries(sources: ReleaseSources): Promise<TarEntry[
 
   for (const file of ['package.json', 'package-lock.json', 'README.md', 'ARCHITECTURE.md', '.npmrc'])
     if (existsSync(join(root, file))) add(join(root, file), file);
+  // ARCHITECTURE.md links the decision records.
+  await addTree(join(root, 'docs'), 'docs', (rel) => rel.endsWith('.md') || !rel.includes('.'));
   entries.push({
     name: `${top}/START.txt`,
     mtime: sources.now,

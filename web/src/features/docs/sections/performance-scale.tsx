@@ -118,7 +118,7 @@ export function ScaleSection() {
         node, 100 million about {gb(rssPerDoc * 1e8)} and {gb(diskPerDoc * 1e8)}. The float32 copies are the largest
         part and are optional (a smaller <code>VECTOR_CACHE_MB</code> rescores from the store instead), and i8 or b1
         storage shrinks the graph; past one machine’s memory the answer is more machines, each holding a share of the
-        tenants (ARCHITECTURE.md, “Memory model and restart”).
+        tenants (docs/decisions/0024 and bench/scale.md in the repository).
       </p>
     </>
   );

@@ -151,7 +151,7 @@ export default function Performance() {
         </li>
         <li>
           Cluster mode (preview, NATS JetStream) replicates every write to every node, so reads scale with nodes;
-          placing tenants on a subset of nodes (shards) is the next step, designed in ARCHITECTURE.md.
+          placing tenants on a subset of nodes (shards) is the next step, designed in docs/decisions/0040.
         </li>
       </ul>
     </>
