@@ -9,7 +9,7 @@ import { startNatsCluster, type NatsCluster } from '../../server/src/test-suppor
 import { api, startServerProcess, type ServerProcess } from './server-process.js';
 
 /**
- * The shard stream of a tenant's data (server/src/cluster/nats-log.ts): its entry in the KV shard map `godb-shards`,
+ * The shard stream of a tenant's data (server/src/cluster/log/placement.ts): its entry in the KV shard map `godb-shards`,
  * made on the tenant's first write.
  */
 export async function tenantStream(urls: readonly string[], tenantId: string): Promise<string> {

@@ -9,7 +9,7 @@ import { ClusterSnapshots } from './cluster/cluster-snapshots.js';
 import { NatsObjectStore, snapshotBucket } from './cluster/nats-object-store.js';
 import { catchUpFromSnapshot } from './cluster/snapshot-catch-up.js';
 import { filesBucket, SharedObjectStore, tenantSnapshotsBucket } from './cluster/shared-object-store.js';
-import { NatsLog } from './cluster/nats-log.js';
+import { NatsLog } from './cluster/log/nats-log.js';
 import { natsUrlsOf, remoteModelsOf, type Config } from './config/env.js';
 import { DocumentCommands } from './engine/operations/document-commands.js';
 import { LocalLog } from './engine/operations/local-log.js';

@@ -2,7 +2,7 @@ import type { ObjectStore } from '../engine/files/object-store.js';
 import type { ClusterSnapshots, VerifiedSnapshot } from './cluster-snapshots.js';
 import { KeptArchives } from './kept-archives.js';
 import { Lease } from './lease.js';
-import type { NatsLog } from './nats-log.js';
+import type { NatsLog } from './log/nats-log.js';
 import { ClusterProgress } from './progress.js';
 import type { ClusterLogger } from './start-retries.js';
 
