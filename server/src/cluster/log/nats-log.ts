@@ -8,6 +8,7 @@ import type {
   Consistency,
   Operation,
   OperationBody,
+  SubmitOptions,
   OperationLog,
 } from '../../engine/operations/operation.js';
 import { NatsServerWatch, type ServerRefusal } from '../nats-server-watch.js';
@@ -294,8 +295,8 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#publisher.idempotent(scope, key);
   }
 
-  submit(body: OperationBody): Promise<unknown> {
-    return this.#publisher.submit(body);
+  submit(body: OperationBody, options?: SubmitOptions): Promise<unknown> {
+    return this.#publisher.submit(body, options);
   }
 
   /** Publishes a decided operation to its home shard and answers its outcome here (see Publisher.publish). */

@@ -10,6 +10,7 @@ import {
   encodeOperation,
   type Operation,
   type OperationBody,
+  type SubmitOptions,
   rankedByRequest,
 } from '../../engine/operations/operation.js';
 import { directoryShard, homeOf } from '../../engine/operations/operation-shard.js';
@@ -72,8 +73,11 @@ export class Publisher {
     return (work) => this.#idempotency.run(request, work);
   }
 
-  /** Decides an operation (its id, this node, the clock's time) and publishes it (see publish). */
-  submit(body: OperationBody): Promise<unknown> {
+  /**
+   * Decides an operation (its id, this node, its time: `options.at` or the clock's) and publishes it (see publish).
+   * `options.restore` is not observed here: a restore reports nothing on the way in a cluster.
+   */
+  submit(body: OperationBody, options?: SubmitOptions): Promise<unknown> {
     const request = this.#idempotency.getStore();
     let id: string = randomUUID();
     // Only what the request itself writes takes a rank, so its operations get the same ids when it is sent again.
@@ -85,7 +89,7 @@ export class Publisher {
         .digest('hex')
         .slice(0, 40)}`;
     }
-    return this.publish({ ...body, id, node: this.#options.nodeId, now: this.#options.clock.now() });
+    return this.publish({ ...body, id, node: this.#options.nodeId, now: options?.at ?? this.#options.clock.now() });
   }
 
   /**
