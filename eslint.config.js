@@ -151,7 +151,7 @@ export default tseslint.config(
     ]),
   },
   {
-    // The replicated log's adapter: it applies operations through the engine and is composed in compose.ts.
+    // The replicated log's adapter: it applies operations through the engine and is composed in compose/.
     files: ['server/src/cluster/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict([

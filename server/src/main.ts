@@ -1,11 +1,11 @@
 import './runtime-flags.js';
 import { ConfigError, loadConfig } from './config/env.js';
-import { createServer } from './compose.js';
+import { createServer } from './compose/create-server.js';
 import { startRestoringResponder } from './transport/http/restoring-responder.js';
 import { startExitWatchdog } from './exit-watchdog.js';
 import { stdoutLogDestination } from './logging/log-destination.js';
 
-/** How long a stop may take before the process exits anyway (compose.ts cuts in-flight requests sooner). */
+/** How long a stop may take before the process exits anyway (compose/shutdown.ts cuts in-flight requests sooner). */
 const forceExitMs = 10_000;
 
 /** Starts GoDB: site and API on PORT, data in DATA_DIR; stops gracefully on SIGINT/SIGTERM. */

@@ -15,7 +15,7 @@ export interface StartRetryOptions {
 /** Retries from this attempt on are logged at warn: the first ones are what a normal start meets (see below). */
 const warnFromAttempt = 4;
 
-/** Where the retries are told: the node's log (before its HTTP app exists, compose.ts's start-up lines). */
+/** Where the retries are told: the node's log (before its HTTP app exists, compose/node-logger.ts's start-up lines). */
 export interface StartLogger {
   info(obj: object, message: string): void;
   warn(obj: object, message: string): void;

@@ -23,7 +23,7 @@ function describeProblem(name: string, schema: TSchema, raw: string): string {
   return `Invalid configuration: ${name}=${JSON.stringify(raw)} must be ${expected}.`;
 }
 
-/** The S3_* settings that STORAGE_PROVIDER=s3 needs; the bucket itself is checked at start-up (compose.ts). */
+/** The S3_* settings that STORAGE_PROVIDER=s3 needs; the bucket itself is checked at start-up (config/storage.ts). */
 function checkS3(config: Config): void {
   if (config.S3_BUCKET === '') {
     throw new ConfigError(

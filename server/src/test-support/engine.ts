@@ -8,7 +8,7 @@ import { LocalLog } from '../engine/operations/local-log.js';
 import { OperationApplier } from '../engine/operations/operation-applier.js';
 import { sharedModelCacheDir } from './model-cache.js';
 
-/** An engine with the embedded log composed on it, as the server composes it (compose.ts). */
+/** An engine with the embedded log composed on it, as the server composes it (compose/write-log.ts). */
 export interface TestEngine extends Engine {
   readonly log: LocalLog;
   readonly commands: DocumentCommands;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../config/env.js';
-import { createServer, type GoDBServer } from '../compose.js';
+import { createServer, type GoDBServer } from '../compose/create-server.js';
 import type { Clock } from '../engine/clock.js';
 import { sharedGloveReady, sharedModelCacheDir } from './model-cache.js';
 

@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig } from '../../config/env.js';
-import { createServer } from '../../compose.js';
+import { createServer } from '../../compose/create-server.js';
 import { DownloadLinks } from '../../service/mail/download-links.js';
 import { startNodeProcess } from '../../test-support/node-process.js';
 import { startSwift, type SwiftS3 } from '../../test-support/swift.js';

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../config/env.js';
-import { createServer, type GoDBServer } from '../../compose.js';
+import { createServer, type GoDBServer } from '../../compose/create-server.js';
 import { SmtpPeer } from '../../test-support/smtp-peer.js';
 
 /**
