@@ -9,7 +9,8 @@ export type ClusterHandling = 'replicated' | 'local' | 'refused';
  * - `local`: it only reads this node's copy (or changes nothing the cluster shares, or only the shared snapshot
  *   store, which every node reads), as on one node;
  * - `refused`: a write the log does not carry yet: it answers 501 CLUSTER_NOT_REPLICATED rather than change only
- *   this node's copy, which would make the nodes diverge.
+ *   this node's copy, which would make the nodes diverge. Every write goes through the log on an embedded node too,
+ *   so such an operation is refused there as well.
  * The mapped type makes an operation added to the catalogue without a decision here a type error.
  */
 export const clusterHandling = {

@@ -293,7 +293,7 @@ export const errorCatalogue = {
     message:
       'Document {id} changed while this update was prepared (it was version {expected}, it is now {current}). Read it again and retry the update',
     description:
-      'Cluster mode: a partial update is prepared from the document as the node that took it had it; when another write of that document came first in the log, the update is refused everywhere instead of overwriting it.',
+      'A partial update is prepared from the document as it was read (in a cluster, as the node that took it had it); when another write of that document was applied first, the update is refused (on every node alike) instead of overwriting it.',
   },
   ACCESS_CHANGED: {
     http: 409,

@@ -136,8 +136,8 @@ export interface MailRelayOptions {
 export function startMailRelay(options: MailRelayOptions): MailRelay {
   const { config, engine, cluster, duties } = options;
   const relay = new MailRelay(
-    cluster && duties
-      ? leasedRelayOutbox(engine.outbox, cluster, () => duties.lease.token)
+    cluster
+      ? leasedRelayOutbox(engine.outbox, cluster, () => duties?.lease.token ?? null)
       : soleRelayOutbox(engine.outbox, options.writeLog),
     {
       host: config.SMTP_HOST,

@@ -59,8 +59,7 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
       node: clustered ? nodeId : null,
       progressEveryMs: clustered ? jobProgressEveryMs : 0,
       now: () => clock.now(),
-      onError: (error, jobId) =>
-        logger.app?.error({ err: error, jobId }, 'cluster mode: a change of a job was not written'),
+      onError: (error, jobId) => logger.app?.error({ err: error, jobId }, 'a change of a job was not written'),
     }),
     snapshots: engine.snapshots,
     restore: engine.restore,

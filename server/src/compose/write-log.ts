@@ -45,6 +45,9 @@ export async function openWriteLog(options: WriteLogOptions): Promise<WriteLogs>
           logger: options.logger,
         })
       : null;
-  const writeLog = cluster ?? new LocalLog({ applier, clock: engine.clock, node: nodeId, snapshots: engine.snapshots });
-  return { writeLog, cluster };
+  if (cluster) return { writeLog: cluster, cluster };
+  const local = new LocalLog({ applier, clock: engine.clock, node: nodeId, snapshots: engine.snapshots });
+  // Before the API serves, so no restore's fresh copy is swept; a store that cannot be listed now says so later.
+  await local.forgetLeftovers().catch(() => {});
+  return { writeLog: local, cluster };
 }

@@ -32,7 +32,7 @@ export interface JobWritesOptions {
   readonly progressEveryMs: number;
   /** Wall-clock milliseconds, for the progress throttle. */
   readonly now: () => number;
-  /** Told when a job's state could not be written (cluster mode: NATS refused, after retries). */
+  /** Told when a job's state could not be written (the store failed; in a cluster, NATS refused after retries). */
   readonly onError?: (error: unknown, jobId: string) => void;
 }
 
@@ -101,7 +101,7 @@ export class JobWrites {
   #send(id: string, now: boolean): void {
     const { log, progressEveryMs } = this.#options;
     const at = this.#options.now();
-    if (!now && at - (this.#sentAt.get(id) ?? -Infinity) < progressEveryMs) return;
+    if (!now && progressEveryMs > 0 && at - (this.#sentAt.get(id) ?? -Infinity) < progressEveryMs) return;
     const held = this.#held.get(id);
     this.#held.delete(id);
     if (!held) return;
@@ -115,8 +115,9 @@ export class JobWrites {
   }
 
   /**
-   * Runs `work` after the job's operations made before it (the log keeps their order); with none under way, at once,
-   * so an embedded log has applied the change when the call returns.
+   * Runs `work` after the job's operations made before it (the log keeps their order); with none under way, at once
+   * (an embedded log has then applied the change when the call returns; one made right behind another follows it a
+   * few microtasks later).
    */
   #then(id: string, work: () => Promise<void>): Promise<void> {
     const previous = this.#chains.get(id);

@@ -53,3 +53,23 @@ test('a failed put leaves no temporary file, no folder, and answers STORAGE_UNAV
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a copy holds the same bytes, and outlives the object it was copied from', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'godb-object-store-'));
+  try {
+    const store = new LocalObjectStore(join(dir, 'snapshots'));
+    await store.put('snap-1.tar', Buffer.from('the archive'));
+    await store.copy('snap-1.tar', 'kept/snap-1-copy.tar');
+    assert.equal(await text(store, 'kept/snap-1-copy.tar'), 'the archive');
+    await store.delete(['snap-1.tar']);
+    assert.equal(await text(store, 'kept/snap-1-copy.tar'), 'the archive');
+    // A put over the original's name makes a new file: the copy keeps the old bytes.
+    await store.copy('kept/snap-1-copy.tar', 'snap-1.tar');
+    await store.put('snap-1.tar', Buffer.from('another archive'));
+    assert.equal(await text(store, 'kept/snap-1-copy.tar'), 'the archive');
+    await assert.rejects(store.copy('missing.tar', 'kept/x.tar'), { code: 'STORAGE_UNAVAILABLE' });
+    assert.deepEqual(readdirSync(join(dir, 'snapshots')).sort(), ['kept', 'snap-1.tar'], 'no temporary file left');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

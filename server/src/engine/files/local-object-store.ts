@@ -1,7 +1,7 @@
 import { createError } from '@godb/contract';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -51,23 +51,40 @@ export class LocalObjectStore implements ObjectStore {
       // On the disk before it is named, and named durably before the caller records the key (a row committed
       // after a power cut must not name a file that is missing or empty).
       await syncFile(partial);
-      // The folder again if a delete removed it, emptied, between the two steps (the partial is ours alone).
-      for (let attempt = 1; ; attempt += 1) {
-        await mkdir(dirname(target), { recursive: true });
-        const moved = await rename(partial, target).then(
-          () => true,
-          (error: unknown) => {
-            if (!isMissing(error) || attempt >= 5) throw error;
-            return false;
-          },
-        );
-        if (moved) break;
-      }
-      await syncFoldersUpTo(dirname(target), dirname(this.location));
+      await this.#place(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
       throw this.#unavailable(error);
     }
+  }
+
+  /** A hard link: an object is never changed in place (put renames a new file over the name), so both stay whole. */
+  async copy(from: string, to: string): Promise<void> {
+    const partial = join(this.location, `.${randomUUID()}.partial`);
+    try {
+      await link(this.#path(from), partial);
+      await this.#place(partial, this.#path(to));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw this.#unavailable(error);
+    }
+  }
+
+  /** Names a synced file at the store's root `target`, durably. */
+  async #place(partial: string, target: string): Promise<void> {
+    // The folder again if a delete removed it, emptied, between the two steps (the partial is ours alone).
+    for (let attempt = 1; ; attempt += 1) {
+      await mkdir(dirname(target), { recursive: true });
+      const moved = await rename(partial, target).then(
+        () => true,
+        (error: unknown) => {
+          if (!isMissing(error) || attempt >= 5) throw error;
+          return false;
+        },
+      );
+      if (moved) break;
+    }
+    await syncFoldersUpTo(dirname(target), dirname(this.location));
   }
 
   async get(key: string): Promise<StoredObject | null> {

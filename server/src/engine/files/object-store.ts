@@ -32,6 +32,11 @@ export interface ObjectStore {
   list(): Promise<string[]>;
   /** Removes the objects (missing ones are not an error). */
   delete(keys: readonly string[]): Promise<void>;
+  /**
+   * Makes `to` hold what `from` holds, without reading it through the caller, where the store can (a folder: a
+   * hard link, objects being immutable once put); absent: callers copy with get and put.
+   */
+  copy?(from: string, to: string): Promise<void>;
 }
 
 /** A key segment for an id: its URI encoding, or a digest when that would not fit a file name (255 bytes). */

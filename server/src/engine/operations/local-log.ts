@@ -55,6 +55,14 @@ export class LocalLog implements OperationLog, ClusterReads {
     }
   }
 
+  /**
+   * Deletes the archive copies of restores a crash cut short (a restore resumes from its staging folder, never from
+   * its copy): called once when the node starts.
+   */
+  async forgetLeftovers(): Promise<number> {
+    return (await this.#options.snapshots?.forgetAllKept()) ?? 0;
+  }
+
   catchUp(): Promise<void> {
     return Promise.resolve();
   }

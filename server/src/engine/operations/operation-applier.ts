@@ -137,8 +137,8 @@ export class OperationApplier {
         keepTenants: op.restorer.keepTenants,
         trustIndexFiles: op.restorer.trustIndexFiles,
       });
-      // Nothing to drain in the log: the tenant's writes under way come after this operation. The taking node still
-      // waits for its own requests under way (effects.drain), as the embedded node always did.
+      // Nothing to drain in the log: the tenant's writes under way come after this operation. An embedded node still
+      // waits for its requests under way (LocalLog passes effects.drain; NatsLog does not).
       const report = await restore.apply(staged, effects?.restore?.progress, effects?.restore?.drain);
       this.#prepared.set(op.id, { value: { ...report, snapshot_id: op.snapshotId } });
     } catch (error) {

@@ -386,9 +386,13 @@ export class Snapshots {
    * Not listed (it has no manifest). Answers its key.
    */
   async keep(id: string, tenantId?: string): Promise<string> {
+    const { store } = this.#options;
     const archive = await this.archive(id, tenantId);
     const key = `kept/${id}-${randomUUID()}.tar`;
-    await this.#options.store.put(key, archive.body);
+    if (store.copy) {
+      archive.body.destroy();
+      await store.copy(archiveKey(id), key);
+    } else await store.put(key, archive.body);
     return key;
   }
 
@@ -397,6 +401,16 @@ export class Snapshots {
     const object = keptArchiveKey.test(key) ? await this.#options.store.get(key) : null;
     if (!object) throw createError('NOT_FOUND', { resource: 'Snapshot archive', id: key });
     return object;
+  }
+
+  /**
+   * Deletes every archive copy `keep` made: on a node that is the only one, nothing reads a copy once its restore
+   * ended, and a restore cut short by a crash resumes from its staging folder, not from the copy.
+   */
+  async forgetAllKept(): Promise<number> {
+    const kept = (await this.#options.store.list()).filter((key) => keptArchiveKey.test(key));
+    await this.#options.store.delete(kept);
+    return kept.length;
   }
 
   /** Deletes an archive copy `keep` made, once nothing will read it (only keys of the copies' shape). */

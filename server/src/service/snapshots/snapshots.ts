@@ -181,7 +181,15 @@ export const restoreSnapshotUseCase = (deps: SnapshotDeps): UseCaseOf<'restore-s
       release();
       throw error;
     }
-    const job = await runningJob(deps, viewer, 'restore-snapshot');
+    let job: Awaited<ReturnType<typeof runningJob>>;
+    try {
+      job = await runningJob(deps, viewer, 'restore-snapshot');
+    } catch (error) {
+      // No operation names the copy, and the next restore must not wait for this one.
+      await snapshots.forgetKept(archive).catch(() => {});
+      release();
+      throw error;
+    }
     const progress = (done: number, total: number) =>
       deps.jobs.update(job.id, { processed: Math.min(999, Math.floor((done / total) * 1000)) });
     const restored = deps.log.submit(
