@@ -296,6 +296,7 @@ export async function createServer(
     search: engine.search,
     searches: engine.searches,
     collections: engine.collections,
+    fieldIndexes: engine.fieldIndexes,
     vectors: engine.vectors,
     graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },
     now: () => clock.now(),

@@ -74,6 +74,7 @@ class _CollectionRequired(TypedDict):
 
 class Collection(_CollectionRequired, total=False):
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -89,6 +90,8 @@ class _CollectionInfoRequired(TypedDict):
 
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
 
@@ -105,6 +108,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     description: str
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -292,6 +296,18 @@ class _FacetedSearchResponseRequired(TypedDict):
 class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+
+
+class _FieldIndexStatsRequired(TypedDict):
+    kind: Literal["keyword", "integer", "float", "bool", "datetime"]
+    state: Literal["building", "ready", "failed"]
+    progress: float
+    documents: int
+    postings: int
+
+
+class FieldIndexStats(_FieldIndexStatsRequired, total=False):
+    error: str
 
 
 class _FilterClauseRequired(TypedDict):
@@ -748,6 +764,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     description: str
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class User(TypedDict):

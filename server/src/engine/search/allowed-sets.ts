@@ -61,6 +61,9 @@ export type FilterableScan = (
   through: number,
 ) => Iterable<FilterableDocument & { readonly seq: number }>;
 
+/** The documents of a collection a filter lets through, from its field indexes, or undefined (see indexed-filters.ts). */
+export type FilterPlan = (tenant: string, table: string, filters: FilterGroup) => ReadonlySet<number> | undefined;
+
 /**
  * The allowed sets of recent filters, like a search engine's filter cache (Elasticsearch caches filter bitsets per
  * segment). A set stays valid while the store's document epoch is unchanged — a trigger bumps it on every UPDATE
@@ -71,13 +74,15 @@ export type FilterableScan = (
 export class AllowedSets {
   readonly #store: SearchRows;
   readonly #scan: FilterableScan;
+  readonly #plan: FilterPlan | undefined;
   readonly #entries = new Map<string, Entry>();
   /** Filters seen once without a set, with the epoch they were seen at (the least recently seen forgotten first). */
   readonly #seen = new LRUCache<string, number>({ max: maxSets * 4 });
 
-  constructor(store: SearchRows, scan: FilterableScan) {
+  constructor(store: SearchRows, scan: FilterableScan, plan?: FilterPlan) {
     this.#store = store;
     this.#scan = scan;
+    this.#plan = plan;
   }
 
   /**
@@ -90,6 +95,17 @@ export class AllowedSets {
     const epoch = this.#store.epoch();
     let entry = this.#entries.get(id);
     this.#entries.delete(id);
+    if ((!entry || entry.epoch !== epoch) && table !== undefined && filters) {
+      // A filter on indexed fields: its set comes from the postings, as current as the store (issue #39).
+      const last = this.#store.lastSeq();
+      const planned = this.#plan?.(tenant, table, filters);
+      if (planned) {
+        if (planned.size * 40 > maxBytes / 2) return undefined;
+        entry = this.#empty(tenant, epoch);
+        for (const seq of planned) entry.docs.add(seq);
+        entry.through = last;
+      }
+    }
     if (!entry || entry.epoch !== epoch) {
       // Building a set reads every document of the collection, which pays off only when the filter comes back
       // before the next update: it is built the second time a filter is seen at the same epoch. A workload that
