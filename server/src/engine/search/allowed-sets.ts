@@ -20,6 +20,8 @@ const maxBytes = 256 * 2 ** 20;
  * and parsing each candidate's row.
  */
 export interface AllowedSet {
+  /** How the set was made: from the collection's field indexes, or by reading every document. */
+  readonly source: 'index' | 'scan';
   /** Document seqs that match (a superset: a document deleted since may remain; hits are checked again). */
   readonly docs: ReadonlySet<number>;
   /** The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise). */
@@ -101,7 +103,7 @@ export class AllowedSets {
       const planned = this.#plan?.(tenant, table, filters);
       if (planned) {
         if (planned.size * 40 > maxBytes / 2) return undefined;
-        entry = this.#empty(tenant, epoch);
+        entry = this.#empty(tenant, epoch, 'index');
         for (const seq of planned) entry.docs.add(seq);
         entry.through = last;
       }
@@ -115,7 +117,7 @@ export class AllowedSets {
         return undefined;
       }
       this.#seen.delete(id);
-      entry = this.#empty(tenant, epoch);
+      entry = this.#empty(tenant, epoch, 'scan');
     }
     const last = this.#store.lastSeq();
     if (entry.through < last) {
@@ -144,7 +146,7 @@ export class AllowedSets {
     }
   }
 
-  #empty(tenant: string, epoch: number): Entry {
+  #empty(tenant: string, epoch: number, source: 'index' | 'scan'): Entry {
     const docs = new Set<number>();
     const byKeys = new Map<string, number[]>();
     const gathered = new Map<string, Gathered>();
@@ -157,6 +159,7 @@ export class AllowedSets {
       return found;
     };
     return {
+      source,
       epoch,
       through: 0,
       docs,

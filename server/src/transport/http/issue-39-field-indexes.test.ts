@@ -21,21 +21,30 @@ const next = seededRandom(39);
 const vectorOf = () => Array.from({ length: dims }, () => next() * 2 - 1);
 const tags = ['red', 'green', 'blue', 'black'];
 
-async function search(token: string, q: number[], filters: unknown): Promise<Result[]> {
+interface Plan {
+  filter: string;
+  allowed?: number;
+  path: string;
+  exact: boolean;
+}
+
+async function searchPlan(token: string, q: number[], filters: unknown): Promise<{ results: Result[]; plan: Plan }> {
   const res = await call('POST', '/api/v1/search/vector', token, {
     vector: q,
     primary_table: name,
     limit: 10,
     threshold: 0,
     filters,
+    explain: true,
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return (res.body.results as Result[]).map((r) => ({ document_id: r.document_id, score: r.score }));
+  const results = (res.body.results as Result[]).map((r) => ({ document_id: r.document_id, score: r.score }));
+  return { results, plan: res.body.plan as Plan };
 }
 
 /** Filters selective enough that the allowed documents are scanned exactly (so answers can be compared exactly). */
 const selective: unknown[] = [
-  { 'metadata.sku': 7 },
+  [{ field: 'metadata.sku', operator: 'eq', value: 7 }],
   { must: [{ field: 'metadata.price', operator: 'lt', value: 3 }] },
   {
     must: [
@@ -112,8 +121,12 @@ describe('declared field indexes over HTTP', () => {
     for (const token of [user.token, admin.token]) {
       const answers: Result[][] = [];
       for (const [i, filters] of selective.entries()) {
-        await search(token, queries[i]!, filters);
-        answers.push(await search(token, queries[i]!, filters));
+        // The set ignores the caller: the user's first search is the filter's first sight, for both.
+        const first = (await searchPlan(token, queries[i]!, filters)).plan.filter;
+        assert.equal(first, token === user.token ? 'per-candidate' : 'scan');
+        const second = await searchPlan(token, queries[i]!, filters);
+        assert.equal(second.plan.filter, 'scan', 'seen again: every document was read');
+        answers.push(second.results);
       }
       scanned.push(answers);
     }
@@ -151,11 +164,10 @@ describe('declared field indexes over HTTP', () => {
     await call('POST', '/api/v1/documents', admin.token, { id: 'elsewhere', primary_table: 'other', title: 'y' });
     for (const [t, token] of [user.token, admin.token].entries()) {
       for (const [i, filters] of selective.entries()) {
-        assert.deepEqual(
-          await search(token, queries[i]!, filters),
-          scanned[t]![i],
-          `filter ${JSON.stringify(filters)}`,
-        );
+        const { results, plan } = await searchPlan(token, queries[i]!, filters);
+        assert.deepEqual(results, scanned[t]![i], `filter ${JSON.stringify(filters)}`);
+        assert.equal(plan.filter, 'index', 'first seen, answered from the indexes');
+        assert.equal(plan.path, 'allowed-exact');
       }
     }
   });
@@ -173,5 +185,23 @@ describe('declared field indexes over HTTP', () => {
     assert.equal(error.field, 'body.metadata.price');
     assert.match(error.message, /float/);
     assert.equal((await call('GET', '/api/v1/documents/bad', admin.token)).status, 404);
+  });
+
+  test('explain answers how many documents the indexes allowed', async () => {
+    const { plan } = await searchPlan(user.token, vectorOf(), [{ field: 'metadata.sku', operator: 'eq', value: 11 }]);
+    assert.equal(plan.filter, 'index');
+    assert.equal(
+      plan.allowed,
+      total / 200,
+      'the allowed set ignores the caller: hits are checked with the access rule',
+    );
+    assert.equal(plan.exact, true);
+    const without = await call('POST', '/api/v1/search/vector', user.token, {
+      vector: vectorOf(),
+      primary_table: name,
+      threshold: 0,
+      filters: [{ field: 'metadata.sku', operator: 'eq', value: 11 }],
+    });
+    assert.equal(without.body.plan, undefined, 'only when asked');
   });
 });
