@@ -17,6 +17,8 @@ export interface BuildRow {
   /** Live documents to index when it was declared, and how many of them are done. */
   readonly total: number;
   readonly done: number;
+  /** 1 once a document held two values or more (a list) in this index. */
+  readonly multi: number;
   readonly error: string | null;
 }
 
@@ -75,7 +77,15 @@ export class FieldIndexRows {
       'INSERT INTO field_postings (tenant_id, collection, path, value, doc_seq) VALUES (?, ?, ?, ?, ?)',
     );
     insert.run(tenantId, collection, path, null, seq);
-    for (const key of new Set(keys)) insert.run(tenantId, collection, path, key, seq);
+    const distinct = new Set(keys);
+    for (const key of distinct) insert.run(tenantId, collection, path, key, seq);
+    if (distinct.size > 1) {
+      this.#sql
+        .get(
+          'UPDATE field_index_builds SET multi = 1 WHERE tenant_id = ? AND collection = ? AND path = ? AND multi = 0',
+        )
+        .run(tenantId, collection, path);
+    }
   }
 
   /** Removes a document's postings of one path (a build indexing it again). */
@@ -85,13 +95,15 @@ export class FieldIndexRows {
 
   /** Seqs of the documents whose field holds one of `keys`. */
   equal(tenantId: string, collection: string, path: string, keys: readonly (string | number)[]): number[] {
-    return this.#sql
-      .get(
-        `SELECT doc_seq FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ?
-           AND value IN (SELECT value FROM json_each(?))`,
-      )
-      .pluck()
-      .all(tenantId, collection, path, JSON.stringify(keys)) as number[];
+    // One lookup per key: with `value IN (SELECT value FROM json_each(?))` SQLite read every posting of the path
+    // (19 ms for a 50-document tag at 50,000 documents, growing with the collection).
+    const lookup = this.#sql
+      .get('SELECT doc_seq FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ? AND value = ?')
+      .pluck();
+    const out: number[] = [];
+    for (const key of new Set(keys))
+      for (const seq of lookup.all(tenantId, collection, path, key) as number[]) out.push(seq);
+    return out;
   }
 
   /** Seqs of the documents whose field holds a value in the range (each bound given, or open). */

@@ -259,10 +259,27 @@ test('an index declared over existing documents is built in the background, and 
       { 'metadata.tag': 'a' },
       { 'metadata.tag': ['b', '5'] },
       [{ field: 'metadata.price', operator: 'gte', value: 2 }],
+      // Ranges of one field read as one range; a repeated bound stays apart.
+      [
+        { field: 'metadata.price', operator: 'gte', value: 2 },
+        { field: 'metadata.price', operator: 'lt', value: '10' },
+      ],
+      {
+        must: [
+          { field: 'metadata.price', operator: 'gt', value: 1 },
+          { field: 'metadata.price', operator: 'gt', value: 5 },
+          { field: 'metadata.price', operator: 'lte', value: 100.25 },
+          { field: 'metadata.tag', operator: 'ne', value: 'a' },
+        ],
+      },
     ]) {
       const filters = parseFilters(raw)!;
       const expected = [...model.docs.values()].filter((d) => matchesFilters(filterable(d), filters)).map((d) => d.id!);
-      assert.deepEqual(idsOf(engine, plannedSet(engine.fieldIndexes, tenantId, 'c', filters)!), expected.sort());
+      assert.deepEqual(
+        idsOf(engine, plannedSet(engine.fieldIndexes, tenantId, 'c', filters)!),
+        expected.sort(),
+        JSON.stringify(raw),
+      );
     }
 
     await engine.log.submit({

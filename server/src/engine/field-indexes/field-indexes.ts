@@ -17,10 +17,17 @@ export interface FieldIndexInfo {
   readonly error?: string;
 }
 
+/** A ready index as the planner sees it. */
+export interface ReadyIndex {
+  readonly kind: FieldIndexKind;
+  /** Whether a document held two values or more (then conditions on the field cannot be merged into one range). */
+  readonly multi: boolean;
+}
+
 /** What a planner reads of a collection's ready indexes. */
 export interface FieldIndexReader {
   /** The collection's ready indexes, by path. */
-  ready(tenantId: string, collection: string): ReadonlyMap<string, FieldIndexKind>;
+  ready(tenantId: string, collection: string): ReadonlyMap<string, ReadyIndex>;
   equal(tenantId: string, collection: string, path: string, keys: readonly (string | number)[]): number[];
   range(tenantId: string, collection: string, path: string, range: ValueRange): number[];
   present(tenantId: string, collection: string, path: string): number[];
@@ -175,12 +182,12 @@ export class FieldIndexes implements FieldIndexReader {
     return out;
   }
 
-  ready(tenantId: string, collection: string): ReadonlyMap<string, FieldIndexKind> {
+  ready(tenantId: string, collection: string): ReadonlyMap<string, ReadyIndex> {
     return new Map(
       this.#rows
         .builds(tenantId, collection)
         .filter((b) => b.state === 'ready')
-        .map((b) => [b.path, b.kind]),
+        .map((b) => [b.path, { kind: b.kind, multi: b.multi === 1 }]),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { FieldIndexKind } from '@godb/contract';
-import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
+import type { FieldIndexReader, ReadyIndex } from '../field-indexes/field-indexes.js';
 import type { Filter, FilterGroup, FilterNode } from './filters.js';
 
 /** Documents a part of a filter lets through: `seqs`, or (`not`) every live document of the collection but those. */
@@ -71,11 +71,11 @@ interface Target {
   readonly reader: FieldIndexReader;
   readonly tenant: string;
   readonly collection: string;
-  readonly ready: ReadonlyMap<string, FieldIndexKind>;
+  readonly ready: ReadonlyMap<string, ReadyIndex>;
 }
 
 function condition(t: Target, f: Filter): Planned {
-  const kind = t.ready.get(f.field);
+  const kind = t.ready.get(f.field)?.kind;
   if (kind === undefined) throw new Unplannable();
   const { reader, tenant, collection } = t;
   const equalTo = (values: readonly unknown[]): Planned => {
@@ -120,10 +120,46 @@ function condition(t: Target, f: Filter): Planned {
   }
 }
 
+const rangeOperators = ['gt', 'gte', 'lt', 'lte'] as const;
+type RangeOperator = (typeof rangeOperators)[number];
+const isRange = (n: FilterNode): n is Filter & { operator: RangeOperator } =>
+  'field' in n && (rangeOperators as readonly string[]).includes(n.operator);
+
+/**
+ * The range conditions of a `must` on one indexed number field whose documents hold one value each, read as one range (`price >= 10` and `price < 20`
+ * read the postings between, not half the collection twice); the rest of the conditions, as they are.
+ */
+function mergedRanges(t: Target, must: readonly FilterNode[]): { planned: (() => Planned)[]; rest: FilterNode[] } {
+  const byField = new Map<string, Map<RangeOperator, number>>();
+  const rest: FilterNode[] = [];
+  for (const n of must) {
+    // A list [1, 50] matches `>= 2` and `< 10` (each by another element) but holds nothing in [2, 10).
+    const index = isRange(n) ? t.ready.get(n.field) : undefined;
+    const kind = index && !index.multi ? index.kind : undefined;
+    const bound = isRange(n) && n.value !== undefined && n.value !== null ? Number(n.value) : NaN;
+    const numeric = kind === 'integer' || kind === 'float' || kind === 'bool';
+    const ops = isRange(n) ? byField.get(n.field) : undefined;
+    if (!isRange(n) || !numeric || Number.isNaN(bound) || ops?.has(n.operator)) {
+      rest.push(n);
+      continue;
+    }
+    byField.set(n.field, (ops ?? new Map<RangeOperator, number>()).set(n.operator, bound));
+  }
+  const planned = [...byField].map(
+    ([field, ops]) =>
+      () =>
+        of(t.reader.range(t.tenant, t.collection, field, Object.fromEntries(ops))),
+  );
+  return { planned, rest };
+}
+
 function group(t: Target, g: FilterGroup): Planned {
   const node = (n: FilterNode): Planned => ('field' in n ? condition(t, n) : group(t, n));
   let out = all;
-  for (const n of g.must) out = and(out, node(n));
+  const { planned, rest } = mergedRanges(t, g.must);
+  // Every other condition first: a missing index gives up before any range is read.
+  for (const n of rest) out = and(out, node(n));
+  for (const read of planned) out = and(out, read());
   if (g.should.length > 0) out = and(out, g.should.map(node).reduce(or, nothing));
   if (g.mustNot.length > 0) out = and(out, not(g.mustNot.map(node).reduce(or, nothing)));
   return out;

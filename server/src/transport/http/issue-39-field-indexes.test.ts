@@ -45,6 +45,11 @@ async function searchPlan(token: string, q: number[], filters: unknown): Promise
 /** Filters selective enough that the allowed documents are scanned exactly (so answers can be compared exactly). */
 const selective: unknown[] = [
   [{ field: 'metadata.sku', operator: 'eq', value: 7 }],
+  // Two bounds of one single-valued field: read as one range.
+  [
+    { field: 'metadata.price', operator: 'gte', value: 40 },
+    { field: 'metadata.price', operator: 'lt', value: 41 },
+  ],
   { must: [{ field: 'metadata.price', operator: 'lt', value: 3 }] },
   {
     must: [
