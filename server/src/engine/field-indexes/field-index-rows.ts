@@ -124,6 +124,15 @@ export class FieldIndexRows {
       .all({ tenant: tenantId, collection, path, ...r }) as number[];
   }
 
+  /** The postings of one path among documents `seqs` (JSON array): a NULL value says the document has one. */
+  valuesOf(seqs: string, path: string): { seq: number; value: string | number | null }[] {
+    return this.#sql
+      .get(
+        'SELECT doc_seq AS seq, value FROM field_postings WHERE doc_seq IN (SELECT value FROM json_each(?)) AND +path = ?',
+      )
+      .all(seqs, path) as { seq: number; value: string | number | null }[];
+  }
+
   /** Seqs of the documents that have a value (not missing, not null) for the field. */
   present(tenantId: string, collection: string, path: string): number[] {
     return this.#sql

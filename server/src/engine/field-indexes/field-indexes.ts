@@ -32,6 +32,8 @@ export interface FieldIndexReader {
   range(tenantId: string, collection: string, path: string, range: ValueRange): number[];
   present(tenantId: string, collection: string, path: string): number[];
   live(tenantId: string, collection: string): number[];
+  /** Of documents `seqs`, which have a value for the field, and the keys each holds. */
+  valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> };
 }
 
 /**
@@ -205,5 +207,21 @@ export class FieldIndexes implements FieldIndexReader {
 
   live(tenantId: string, collection: string): number[] {
     return this.#rows.live(tenantId, collection);
+  }
+
+  valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> } {
+    const present = new Set<number>();
+    const keys = new Map<number, (string | number)[]>();
+    for (let i = 0; i < seqs.length; i += 10_000) {
+      for (const { seq, value } of this.#rows.valuesOf(JSON.stringify(seqs.slice(i, i + 10_000)), path)) {
+        if (value === null) present.add(seq);
+        else {
+          const held = keys.get(seq);
+          if (held) held.push(value);
+          else keys.set(seq, [value]);
+        }
+      }
+    }
+    return { present, keys };
   }
 }

@@ -64,6 +64,9 @@ function equalKey(kind: FieldIndexKind, value: unknown): string | number | typeo
   }
 }
 
+/** Allowed documents up to which further conditions are checked on their own postings (see probeLookup). */
+const probeBelow = 2000;
+
 /** A condition the indexes cannot answer exactly as the filter evaluates it: the filter reads the documents. */
 class Unplannable extends Error {}
 
@@ -74,15 +77,63 @@ interface Target {
   readonly ready: ReadonlyMap<string, ReadyIndex>;
 }
 
-function condition(t: Target, f: Filter): Planned {
+const rangeOperators = ['gt', 'gte', 'lt', 'lte'] as const;
+type RangeOperator = (typeof rangeOperators)[number];
+
+/** How the postings answer one condition: the documents holding some keys, a range, or a value at all. */
+interface Lookup {
+  equal(keys: readonly (string | number)[]): Planned;
+  range(operator: (typeof rangeOperators)[number], bound: string | number): Planned;
+  present(): Planned;
+}
+
+/** Lookups over the whole index: postings read by value. */
+const indexLookup = (t: Target, path: string): Lookup => ({
+  equal: (keys) => of(keys.length === 0 ? [] : t.reader.equal(t.tenant, t.collection, path, keys)),
+  range: (operator, bound) => of(t.reader.range(t.tenant, t.collection, path, { [operator]: bound })),
+  present: () => of(t.reader.present(t.tenant, t.collection, path)),
+});
+
+/**
+ * Lookups among a few documents already allowed: their postings of the field read by document and compared here
+ * (keys compare as SQLite compares them: numbers as numbers, the ASCII dates as text), so that a broad condition
+ * after a selective one costs the few documents, not its own matches.
+ */
+function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
+  const { present, keys } = t.reader.valuesOf([...within], path);
+  const holding = (test: (key: string | number) => boolean) => {
+    const out = new Set<number>();
+    for (const [seq, held] of keys) if (held.some(test)) out.add(seq);
+    return { not: false, seqs: out };
+  };
+  const compare = {
+    gt: (a: string | number, b: string | number) => a > b,
+    gte: (a: string | number, b: string | number) => a >= b,
+    lt: (a: string | number, b: string | number) => a < b,
+    lte: (a: string | number, b: string | number) => a <= b,
+  };
+  return {
+    equal: (wanted) => {
+      const set = new Set(wanted);
+      return holding((key) => set.has(key));
+    },
+    range: (operator, bound) => holding((key) => typeof key === typeof bound && compare[operator](key, bound)),
+    present: () => ({ not: false, seqs: present }),
+  };
+}
+
+/** Documents that are in `within` and in (or not in) `p`. */
+const inside = (within: Set<number>, p: Planned): Planned =>
+  of(p.not ? minus(within, p.seqs) : intersect(within, p.seqs));
+
+function condition(t: Target, f: Filter, lookup: Lookup = indexLookup(t, f.field)): Planned {
   const kind = t.ready.get(f.field)?.kind;
   if (kind === undefined) throw new Unplannable();
-  const { reader, tenant, collection } = t;
   const equalTo = (values: readonly unknown[]): Planned => {
     // eq null matches a null value, which the index does not hold.
     if (values.some((v) => v === undefined || v === null)) throw new Unplannable();
     const keys = values.map((v) => equalKey(kind, v)).filter((k): k is string | number => k !== noMatch);
-    return of(reader.equal(tenant, collection, f.field, keys));
+    return lookup.equal(keys);
   };
   switch (f.operator) {
     case 'eq':
@@ -94,7 +145,7 @@ function condition(t: Target, f: Filter): Planned {
     case 'nin':
       return not(equalTo(f.value as unknown[]));
     case 'exists': {
-      const present = of(reader.present(tenant, collection, f.field));
+      const present = lookup.present();
       return (f.value === undefined ? true : Boolean(f.value)) ? present : not(present);
     }
     case 'gt':
@@ -112,7 +163,7 @@ function condition(t: Target, f: Filter): Planned {
         bound = Number(f.value);
         if (Number.isNaN(bound)) return nothing;
       }
-      return of(reader.range(tenant, collection, f.field, { [f.operator]: bound }));
+      return lookup.range(f.operator, bound);
     }
     case 'contains':
     case 'geo_radius':
@@ -120,8 +171,6 @@ function condition(t: Target, f: Filter): Planned {
   }
 }
 
-const rangeOperators = ['gt', 'gte', 'lt', 'lte'] as const;
-type RangeOperator = (typeof rangeOperators)[number];
 const isRange = (n: FilterNode): n is Filter & { operator: RangeOperator } =>
   'field' in n && (rangeOperators as readonly string[]).includes(n.operator);
 
@@ -129,8 +178,12 @@ const isRange = (n: FilterNode): n is Filter & { operator: RangeOperator } =>
  * The range conditions of a `must` on one indexed number field whose documents hold one value each, read as one range (`price >= 10` and `price < 20`
  * read the postings between, not half the collection twice); the rest of the conditions, as they are.
  */
-function mergedRanges(t: Target, must: readonly FilterNode[]): { planned: (() => Planned)[]; rest: FilterNode[] } {
+function mergedRanges(
+  t: Target,
+  must: readonly FilterNode[],
+): { planned: { read: () => Planned; nodes: Filter[] }[]; rest: FilterNode[] } {
   const byField = new Map<string, Map<RangeOperator, number>>();
+  const nodes = new Map<string, Filter[]>();
   const rest: FilterNode[] = [];
   for (const n of must) {
     // A list [1, 50] matches `>= 2` and `< 10` (each by another element) but holds nothing in [2, 10).
@@ -144,12 +197,12 @@ function mergedRanges(t: Target, must: readonly FilterNode[]): { planned: (() =>
       continue;
     }
     byField.set(n.field, (ops ?? new Map<RangeOperator, number>()).set(n.operator, bound));
+    nodes.set(n.field, [...(nodes.get(n.field) ?? []), n]);
   }
-  const planned = [...byField].map(
-    ([field, ops]) =>
-      () =>
-        of(t.reader.range(t.tenant, t.collection, field, Object.fromEntries(ops))),
-  );
+  const planned = [...byField].map(([field, ops]) => ({
+    read: () => of(t.reader.range(t.tenant, t.collection, field, Object.fromEntries(ops))),
+    nodes: nodes.get(field)!,
+  }));
   return { planned, rest };
 }
 
@@ -157,11 +210,32 @@ function group(t: Target, g: FilterGroup): Planned {
   const node = (n: FilterNode): Planned => ('field' in n ? condition(t, n) : group(t, n));
   let out = all;
   const { planned, rest } = mergedRanges(t, g.must);
-  // Every other condition first: a missing index gives up before any range is read.
-  for (const n of rest) out = and(out, node(n));
-  for (const read of planned) out = and(out, read());
-  if (g.should.length > 0) out = and(out, g.should.map(node).reduce(or, nothing));
-  if (g.mustNot.length > 0) out = and(out, not(g.mustNot.map(node).reduce(or, nothing)));
+  // A few documents allowed so far: the next conditions are checked on their postings alone.
+  const few = () => !out.not && out.seqs.size <= probeBelow;
+  const each = (n: FilterNode): Planned =>
+    'field' in n && few() ? inside(out.seqs, condition(t, n, probeLookup(t, n.field, out.seqs))) : and(out, node(n));
+  // Equalities first (usually the most selective), ranges last: a missing index gives up before any range is read.
+  const first = (n: FilterNode) => 'field' in n && (n.operator === 'eq' || n.operator === 'in');
+  for (const n of [...rest.filter(first), ...rest.filter((n) => !first(n))]) out = each(n);
+  // The alternatives before the ranges of the must: a selective should leaves the ranges a few documents to check.
+  if (g.should.length > 0) {
+    const within = out;
+    const one = (n: FilterNode): Planned =>
+      'field' in n && !within.not && within.seqs.size <= probeBelow
+        ? inside(within.seqs, condition(t, n, probeLookup(t, n.field, within.seqs)))
+        : and(within, node(n));
+    out = g.should.map(one).reduce(or, nothing);
+  }
+  for (const p of planned) {
+    if (!few()) out = and(out, p.read());
+    else for (const n of p.nodes) out = each(n);
+  }
+  for (const n of g.mustNot) {
+    out =
+      'field' in n && few()
+        ? inside(out.seqs, not(condition(t, n, probeLookup(t, n.field, out.seqs))))
+        : and(out, not(node(n)));
+  }
   return out;
 }
 
