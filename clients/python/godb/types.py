@@ -296,6 +296,7 @@ class _FacetedSearchResponseRequired(TypedDict):
 class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
 
 
 class _FieldIndexStatsRequired(TypedDict):
@@ -621,6 +622,16 @@ class SearchChunk(_SearchChunkRequired, total=False):
     metadata: Dict[str, Union[str, float, bool]]
 
 
+class _SearchPlanRequired(TypedDict):
+    filter: Literal["none", "index", "scan", "per-candidate"]
+    path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
+    exact: bool
+
+
+class SearchPlan(_SearchPlanRequired, total=False):
+    allowed: int
+
+
 class _SearchResponseRequired(TypedDict):
     results: List["SearchResult"]
     total_hits: int
@@ -630,6 +641,7 @@ class _SearchResponseRequired(TypedDict):
 class SearchResponse(_SearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
 
 
 class _SearchResultRequired(TypedDict):
@@ -671,6 +683,7 @@ class _SmartSearchResponseRequired(TypedDict):
 class SmartSearchResponse(_SmartSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
 
 
 class _StoredDocumentRequired(TypedDict):
@@ -794,6 +807,7 @@ class VectorSearchRequest(TypedDict, total=False):
     field_name: str
     combine_location_score: bool
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    explain: bool
 
 
 class _VectorSettingsRequired(TypedDict):
