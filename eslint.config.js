@@ -44,6 +44,7 @@ const storeModules = [
   'server/src/engine/documents/document-store.ts',
   'server/src/engine/documents/engagement-store.ts',
   'server/src/engine/documents/maintenance-rows.ts',
+  'server/src/engine/field-indexes/field-index-rows.ts',
   'server/src/engine/vectors/removal-log.ts',
   'server/src/engine/access/search-rows.ts',
   'server/src/engine/vectors/space-vectors.ts',
@@ -72,7 +73,7 @@ const engineOutside = group(
 const engineLayers = [
   ['storage'],
   ['access', 'files', 'directory', 'jobs', 'mail'],
-  ['text', 'collections'],
+  ['text', 'collections', 'field-indexes'],
   ['embeddings', 'vectors'],
   ['documents', 'snapshots'],
   ['search', 'graph', 'recommend'],

@@ -25,6 +25,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     time_taken: 3,
     ranking: 4,
     notes: 5,
+    plan: 6,
   },
   SearchResult: {
     document_id: 1,
@@ -50,6 +51,12 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     document_id: 2,
     title: 3,
   },
+  SearchPlan: {
+    filter: 1,
+    allowed: 2,
+    path: 3,
+    exact: 4,
+  },
   VectorSearchRequest: {
     vector: 1,
     offset: 2,
@@ -70,6 +77,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     lat: 17,
     lon: 18,
     field_name: 19,
+    explain: 20,
   },
   EmbeddingOptions: {
     model: 1,

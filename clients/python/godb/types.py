@@ -74,6 +74,7 @@ class _CollectionRequired(TypedDict):
 
 class Collection(_CollectionRequired, total=False):
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -89,6 +90,8 @@ class _CollectionInfoRequired(TypedDict):
 
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
 
@@ -105,6 +108,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     description: str
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -292,6 +296,19 @@ class _FacetedSearchResponseRequired(TypedDict):
 class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
+
+
+class _FieldIndexStatsRequired(TypedDict):
+    kind: Literal["keyword", "integer", "float", "bool", "datetime"]
+    state: Literal["building", "ready", "failed"]
+    progress: float
+    documents: int
+    postings: int
+
+
+class FieldIndexStats(_FieldIndexStatsRequired, total=False):
+    error: str
 
 
 class _FilterClauseRequired(TypedDict):
@@ -605,6 +622,16 @@ class SearchChunk(_SearchChunkRequired, total=False):
     metadata: Dict[str, Union[str, float, bool]]
 
 
+class _SearchPlanRequired(TypedDict):
+    filter: Literal["none", "index", "scan", "per-candidate"]
+    path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
+    exact: bool
+
+
+class SearchPlan(_SearchPlanRequired, total=False):
+    allowed: int
+
+
 class _SearchResponseRequired(TypedDict):
     results: List["SearchResult"]
     total_hits: int
@@ -614,6 +641,7 @@ class _SearchResponseRequired(TypedDict):
 class SearchResponse(_SearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
 
 
 class _SearchResultRequired(TypedDict):
@@ -655,6 +683,7 @@ class _SmartSearchResponseRequired(TypedDict):
 class SmartSearchResponse(_SmartSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
+    plan: "SearchPlan"
 
 
 class _StoredDocumentRequired(TypedDict):
@@ -748,6 +777,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     description: str
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
 
 
 class User(TypedDict):
@@ -777,6 +807,7 @@ class VectorSearchRequest(TypedDict, total=False):
     field_name: str
     combine_location_score: bool
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    explain: bool
 
 
 class _VectorSettingsRequired(TypedDict):

@@ -418,7 +418,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['vector_type', 'limit', 'similarity_method', 'threshold', 'combine_location_score'],
+      defaults: ['vector_type', 'limit', 'similarity_method', 'threshold', 'combine_location_score', 'explain'],
     },
     hybrid: {
       id: 'search-hybrid',

@@ -7,7 +7,7 @@ export const createCollection = defineOperation({
   category: 'collections',
   summary: 'Declare a collection and its vectors',
   description:
-    'A collection holds the documents that name it in `primary_table`. Declare its vectors: each has `dimensions`, a `distance` (cosine, euclidean or dot), a `storage` kind for its HNSW index (f32, f16 — the default —, i8 or b1; scores stay exact, candidates are rescored from float32) and optional `hnsw` parameters; give `model` to have GoDB fill it from the text instead of giving vectors yourself. Documents then carry `vector` (the default vector) or `vectors: {<name>: [...]}`. A document naming a collection that does not exist creates it implicitly, as before.',
+    'A collection holds the documents that name it in `primary_table`. Declare its vectors: each has `dimensions`, a `distance` (cosine, euclidean or dot), a `storage` kind for its HNSW index (f32, f16 — the default —, i8 or b1; scores stay exact, candidates are rescored from float32) and optional `hnsw` parameters; give `model` to have GoDB fill it from the text instead of giving vectors yourself. Documents then carry `vector` (the default vector) or `vectors: {<name>: [...]}`. A document naming a collection that does not exist creates it implicitly, as before. Declare `indexes` on fields that filters use (`{"metadata.tag": "keyword", "metadata.price": "float"}`): a filtered search whose conditions are all on indexed fields then learns the documents it allows from the indexes instead of reading every document, and a document whose value has another type than declared is refused (400 naming the field).',
   http: { method: 'POST', path: '/api/v1/collections', aliases: ['/collections'] },
   access: 'user',
   body: CreateCollectionRequest,
@@ -24,6 +24,7 @@ export const createCollection = defineOperation({
           text: { model: 'use-lite-512' },
         },
         default_vector: 'image',
+        indexes: { 'metadata.tag': 'keyword', 'metadata.price': 'float' },
       },
       response: {
         status: 201,
@@ -47,6 +48,7 @@ export const createCollection = defineOperation({
           },
           default_vector: 'image',
           implicit: false,
+          indexes: { 'metadata.tag': 'keyword', 'metadata.price': 'float' },
           created_at: 1767225600,
           updated_at: 1767225600,
         },
@@ -62,6 +64,7 @@ export const createCollection = defineOperation({
         placeholder: '{"image": {"dimensions": 512, "distance": "cosine", "storage": "f16"}}',
       },
       default_vector: { placeholder: 'image' },
+      indexes: { kind: 'textarea', placeholder: '{"metadata.tag": "keyword", "metadata.price": "float"}' },
     },
   },
 });

@@ -7,7 +7,7 @@ export const getCollection = defineOperation({
   category: 'collections',
   summary: 'Settings and counts of a collection',
   description:
-    'The settings, the documents and chunks you may read, and for tenant admins each vector’s index: live vectors, whether it is in memory, bytes per vector for its storage kind, memory and disk.',
+    'The settings, the documents and chunks you may read, each declared field index (building with its progress, ready or failed; its documents and entries), and for tenant admins each vector’s index: live vectors, whether it is in memory, bytes per vector for its storage kind, memory and disk.',
   http: { method: 'GET', path: '/api/v1/collections/{name}', aliases: ['/collections/{name}'] },
   access: 'user',
   params: CollectionParams,
@@ -32,10 +32,14 @@ export const getCollection = defineOperation({
           },
           default_vector: 'image',
           implicit: false,
+          indexes: { 'metadata.tag': 'keyword' },
           created_at: 1767225600,
           updated_at: 1767225600,
           documents: 2,
           chunks: 2,
+          field_indexes: {
+            'metadata.tag': { kind: 'keyword', state: 'ready', progress: 1, documents: 2, postings: 3 },
+          },
           vector_stats: {
             image: {
               vectors: 2,

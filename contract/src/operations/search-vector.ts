@@ -9,7 +9,7 @@ export const searchVector = defineOperation({
   category: 'search',
   summary: 'Nearest neighbours by embedding (HNSW)',
   description:
-    'Give `query` (embedded with embedding_options’ model) or `vector`. similarity_method cosine (default), euclidean or dot; results below `threshold` (0 to 1, default 0.7) are dropped, compared with the `score` each result carries: the model’s calibrated relevance for use-lite-512 and glove-100 (the method’s raw number beside it as `similarity`), the similarity itself otherwise. Optional center {lat, lon} + radius (km) and combine_location_score.',
+    'Give `query` (embedded with embedding_options’ model) or `vector`. similarity_method cosine (default), euclidean or dot; results below `threshold` (0 to 1, default 0.7) are dropped, compared with the `score` each result carries: the model’s calibrated relevance for use-lite-512 and glove-100 (the method’s raw number beside it as `similarity`), the similarity itself otherwise. Optional center {lat, lon} + radius (km) and combine_location_score. Filters on fields a collection indexes (POST /api/v1/collections `indexes`) are answered from the indexes; `explain: true` answers the `plan` (index or scan, allowed documents, exact or HNSW).',
   http: { method: 'POST', path: '/api/v1/search/vector', aliases: ['/search/vector'] },
   access: 'user',
   grpc: { service: 'SearchService', method: 'VectorSearch' },

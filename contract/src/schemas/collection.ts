@@ -69,6 +69,25 @@ export const VectorSettings = Type.Object({
 });
 export type VectorSettings = Static<typeof VectorSettings>;
 
+/** The kinds of field index a collection can declare (issue #39). */
+export const fieldIndexKinds = ['keyword', 'integer', 'float', 'bool', 'datetime'] as const;
+export type FieldIndexKind = (typeof fieldIndexKinds)[number];
+
+/** Declared field indexes: {<field path>: <kind>}. */
+export const FieldIndexDeclarations = Type.Record(
+  Type.String({ minLength: 1, maxLength: 200 }),
+  Enum(fieldIndexKinds, {
+    description:
+      'keyword: strings (equality, in, exists); integer and float: numbers (equality, ranges); bool: true or false; datetime: ISO 8601 strings (equality, ranges, compared as text).',
+  }),
+  {
+    maxProperties: 32,
+    description:
+      'Field indexes: {<field>: <kind>}, e.g. {"metadata.tag": "keyword", "metadata.price": "float", "created_at": "integer"}. Fields: `metadata.<key>` (nested keys with dots), `created_at`, `tags`, `categories`, `lang_code`, `external_id`, `source_url`, `file_type`, `content_type`, `label`, `title`, `id`, `parent_doc_id`. A filtered search whose conditions are all on ready indexes learns the documents it allows from them instead of reading every document. Lists index each element; a missing or null field is simply not indexed. A document whose value is of another type than declared (a string in a float index) is refused with 400 naming the field. Existing documents are indexed in the background (state and progress in GET /collections/{name}).',
+  },
+);
+export type FieldIndexDeclarations = Static<typeof FieldIndexDeclarations>;
+
 export const CreateCollectionRequest = Type.Object(
   {
     name: NamePattern('The collection’s name: documents name it in `primary_table`.'),
@@ -84,6 +103,7 @@ export const CreateCollectionRequest = Type.Object(
     default_vector: Type.Optional(
       NamePattern('The vector used when a request gives `vector` without `vector_name` (default: the first).'),
     ),
+    indexes: Type.Optional(FieldIndexDeclarations),
   },
   { additionalProperties: false },
 );
@@ -107,6 +127,13 @@ export const UpdateCollectionRequest = Type.Object(
         },
       ),
     ),
+    indexes: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Enum(fieldIndexKinds), {
+        maxProperties: 32,
+        description:
+          'The field indexes the collection has from now on, replacing the declared ones: a new field is indexed over the existing documents in the background, a field left out is dropped, `{}` drops them all.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -118,6 +145,11 @@ export const Collection = Type.Object({
   vectors: Type.Record(Type.String(), VectorSettings),
   default_vector: Type.Optional(Type.String()),
   implicit: Type.Boolean({ description: 'Created by the first document that named it, not by POST /collections.' }),
+  indexes: Type.Optional(
+    Type.Record(Type.String(), Enum(fieldIndexKinds), {
+      description: 'The declared field indexes (when there are any).',
+    }),
+  ),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });
@@ -151,11 +183,29 @@ export const VectorStats = Type.Object({
   disk_bytes: Type.Integer({ description: 'The index file and the float32 vectors in the store.' }),
 });
 
+export const FieldIndexStats = Type.Object({
+  kind: Enum(fieldIndexKinds),
+  state: Enum(['building', 'ready', 'failed'] as const, {
+    description:
+      'building: existing documents are being indexed (filters on it read the documents meanwhile); ready: filters use it; failed: an existing document holds a value of another type (see `error`): filters read the documents; fix or remove the document, then declare the index again.',
+  }),
+  progress: Type.Number({ description: 'Of the documents to index when it was declared, the part done (0 to 1).' }),
+  documents: Type.Integer({ description: 'Live documents that have a value for the field.' }),
+  postings: Type.Integer({ description: 'Entries of the index (one per value of each document; lists give several).' }),
+  error: Type.Optional(Type.String({ description: 'Why the build failed.' })),
+});
+
 export const CollectionInfo = Type.Composite([
   Collection,
   Type.Object({
     documents: Type.Integer({ description: 'Live documents (current versions) you may read.' }),
     chunks: Type.Integer({ description: 'Their chunks.' }),
+    field_indexes: Type.Optional(
+      Type.Record(Type.String(), FieldIndexStats, {
+        description:
+          'Tenant admins: each declared field index, its state (building with its progress, ready, failed) and size.',
+      }),
+    ),
     vector_stats: Type.Optional(
       Type.Record(Type.String(), VectorStats, {
         description:

@@ -153,6 +153,20 @@ export const SearchResult = Type.Object({
   ),
 });
 
+/** How a vector search found its results (issue #39): asked with `explain: true`. */
+export const SearchPlan = Type.Object({
+  filter: Enum(['none', 'index', 'scan', 'per-candidate'] as const, {
+    description:
+      'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); per-candidate: each candidate of the HNSW index was read and checked.',
+  }),
+  allowed: Type.Optional(Type.Integer({ description: 'Documents the filters allow (index or scan).' })),
+  path: Enum(['empty', 'small-exact', 'allowed-exact', 'allowed-hnsw', 'hnsw'] as const, {
+    description:
+      'How vectors were compared: empty (no vectors); small-exact: every vector of a small space; allowed-exact: every allowed vector, exactly; allowed-hnsw: the HNSW index with the allowed set as a predicate; hnsw: the HNSW index, widened until enough candidates passed.',
+  }),
+  exact: Type.Boolean({ description: 'Whether the results are exact (every candidate vector was compared).' }),
+});
+
 export const SearchResponse = Type.Object({
   results: Type.Array(SearchResult),
   total_hits: Type.Integer({
@@ -168,6 +182,7 @@ export const SearchResponse = Type.Object({
   notes: Type.Optional(
     Type.Array(Type.String(), { description: 'How the query was interpreted (expansions, fallbacks).' }),
   ),
+  plan: Type.Optional(SearchPlan),
 });
 
 export const SimpleSearchQuery = Type.Object(
@@ -244,6 +259,11 @@ export const VectorSearchRequest = Type.Object(
     ...geoFields,
     combine_location_score: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
+    explain: Type.Boolean({
+      default: false,
+      description:
+        'Answer `plan`: whether the filters were answered from field indexes or by reading the documents, how many documents they allow, and how vectors were compared.',
+    }),
   },
   { additionalProperties: false },
 );

@@ -67,6 +67,7 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
     search: engine.search,
     searches: engine.searches,
     collections: engine.collections,
+    fieldIndexes: engine.fieldIndexes,
     vectors: engine.vectors,
     graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },
     now: () => clock.now(),

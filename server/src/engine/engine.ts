@@ -12,6 +12,7 @@ import { DocumentFiles } from './files/document-files.js';
 import { LocalObjectStore } from './files/local-object-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { Collections } from './collections/collections.js';
+import { FieldIndexes } from './field-indexes/field-indexes.js';
 import { JobStore } from './jobs/job-store.js';
 import { FencedVectorIndexes } from './snapshots/fenced-vector-indexes.js';
 import { OnlineRestore, type RestoreRetry } from './snapshots/online-restore.js';
@@ -72,6 +73,8 @@ export interface Engine {
   readonly maintenance: Maintenance;
   readonly vectors: VectorIndexes;
   readonly collections: Collections;
+  /** The collections' declared field indexes (issue #39). */
+  readonly fieldIndexes: FieldIndexes;
   readonly text: TextIndex;
   readonly search: SearchCore;
   /** The search entry points: each answers a finished result (see search/searches.ts). */
@@ -127,7 +130,8 @@ export function openEngine(options: EngineOptions): Engine {
     ...(options.checkpoint && { checkpoint: options.checkpoint }),
     now: () => clock.now(),
   });
-  const documents = new Documents({ db, text, clock, embedder, vectors, files, collections });
+  const fieldIndexes = new FieldIndexes(db);
+  const documents = new Documents({ db, text, clock, embedder, vectors, files, collections, fieldIndexes });
   const maintenance = new Maintenance(db, vectors, text, clock);
   const jobs = new JobStore(db, clock);
   const snapshotStore = options.snapshots ?? (onDisk ? new LocalObjectStore(join(options.dataDir, 'snapshots')) : null);
@@ -135,7 +139,9 @@ export function openEngine(options: EngineOptions): Engine {
     onDisk && snapshotStore
       ? new Snapshots({ vectors, dataDir: options.dataDir, store: snapshotStore, files: fileStore, clock })
       : null;
-  const search = new SearchCore(db, text, vectors);
+  const search = new SearchCore(db, text, vectors, fieldIndexes);
+  // Indexes declared but not built (a restored tenant's) start building; builds under way continue.
+  fieldIndexes.start();
   const restore = onDisk
     ? new OnlineRestore({
         db,
@@ -160,6 +166,7 @@ export function openEngine(options: EngineOptions): Engine {
     maintenance,
     vectors,
     collections,
+    fieldIndexes,
     text,
     search,
     searches: new Searches({ core: search, embedder, collections }),

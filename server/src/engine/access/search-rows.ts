@@ -116,8 +116,10 @@ export class SearchRows {
   chunkKeys(tenant: string, model: string, docs: string): number[] {
     return this.#sql
       .get(
-        `SELECT c.seq FROM chunks c WHERE c.doc_seq IN (SELECT value FROM json_each(?)) AND c.model = ?
-         AND c.tenant_id = ? AND c.vector IS NOT NULL`,
+        // The unary + keeps SQLite on the documents' index (chunks_doc): through (tenant, model) it read every chunk
+        // of the model for a set of 50 documents (issue #39: such sets come from field indexes at every query).
+        `SELECT c.seq FROM chunks c WHERE c.doc_seq IN (SELECT value FROM json_each(?)) AND +c.model = ?
+         AND +c.tenant_id = ? AND c.vector IS NOT NULL`,
       )
       .pluck()
       .all(docs, model, tenant) as number[];
@@ -127,8 +129,9 @@ export class SearchRows {
   vectorKeys(tenant: string, space: { readonly collection: string; readonly name: string }, docs: string): number[] {
     return this.#sql
       .get(
+        // On the documents' index, as chunkKeys.
         `SELECT v.seq FROM document_vectors v WHERE v.doc_seq IN (SELECT value FROM json_each(?))
-         AND v.tenant_id = ? AND v.collection = ? AND v.name = ?`,
+         AND +v.tenant_id = ? AND +v.collection = ? AND +v.name = ?`,
       )
       .pluck()
       .all(docs, tenant, space.collection, space.name) as number[];

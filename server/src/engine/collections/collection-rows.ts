@@ -1,4 +1,4 @@
-import type { Collection, VectorSettings } from '@godb/contract';
+import type { Collection, FieldIndexDeclarations, VectorSettings } from '@godb/contract';
 import { principalsOf } from '../access/access.js';
 import { alive, readableSql } from '../access/search-rows.js';
 import type { Viewer } from '../access/viewer.js';
@@ -11,6 +11,7 @@ type CollectionRow = {
   vectors: string;
   default_vector: string | null;
   implicit: number;
+  indexes: string;
   created_at: number;
   updated_at: number;
 };
@@ -21,6 +22,7 @@ const toCollection = (row: CollectionRow): Collection => ({
   vectors: JSON.parse(row.vectors) as Record<string, VectorSettings>,
   ...(row.default_vector !== null && { default_vector: row.default_vector }),
   implicit: row.implicit === 1,
+  ...(row.indexes !== '{}' && { indexes: JSON.parse(row.indexes) as FieldIndexDeclarations }),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -52,14 +54,14 @@ export class CollectionRows {
     ).map(toCollection);
   }
 
-  /** Inserts the collection, or updates its description, vectors, default vector and update time. */
+  /** Inserts the collection, or updates its description, vectors, default vector, field indexes and update time. */
   write(tenantId: string, c: Collection): void {
     this.#sql
       .get(
-        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, created_at, updated_at)
-         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @created, @updated)
+        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, created_at, updated_at)
+         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @indexes, @created, @updated)
          ON CONFLICT (tenant_id, name) DO UPDATE SET description = @description, vectors = @vectors,
-           default_vector = @default, updated_at = @updated`,
+           default_vector = @default, indexes = @indexes, updated_at = @updated`,
       )
       .run({
         tenant: tenantId,
@@ -68,6 +70,7 @@ export class CollectionRows {
         vectors: JSON.stringify(c.vectors),
         default: c.default_vector ?? null,
         implicit: c.implicit ? 1 : 0,
+        indexes: JSON.stringify(c.indexes ?? {}),
         created: c.created_at,
         updated: c.updated_at,
       });

@@ -11,6 +11,7 @@ import type { Db } from '../storage/database.js';
 import { principalsOf } from '../access/access.js';
 import type { Viewer } from '../access/viewer.js';
 import { CollectionRows } from './collection-rows.js';
+import { refuseBadDeclarations } from '../field-indexes/field-values.js';
 import { LRUCache } from 'lru-cache';
 import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';
 
@@ -156,6 +157,7 @@ export class Collections {
       };
     }
     const names = Object.keys(vectors);
+    if (input.indexes) refuseBadDeclarations(input.indexes, 'body.indexes');
     if (input.default_vector !== undefined && !names.includes(input.default_vector)) {
       throw createError(
         'VALIDATION_FAILED',
@@ -169,6 +171,7 @@ export class Collections {
       vectors,
       ...((input.default_vector ?? names[0]) !== undefined && { default_vector: input.default_vector ?? names[0] }),
       implicit: false,
+      ...(input.indexes && Object.keys(input.indexes).length > 0 && { indexes: { ...input.indexes } }),
       created_at: now,
       updated_at: now,
     };
@@ -176,7 +179,10 @@ export class Collections {
     return collection;
   }
 
-  /** Changes what needs no rebuild; returns the collection and the vectors whose ef_search changed. */
+  /**
+   * Changes what needs no rebuild (and the declared field indexes, which build in the background); returns the
+   * collection and the vectors whose ef_search changed.
+   */
   update(
     tenantId: string,
     name: string,
@@ -212,9 +218,13 @@ export class Collections {
         { field: 'body.default_vector' },
       );
     }
+    if (patch.indexes) refuseBadDeclarations(patch.indexes, 'body.indexes');
+    const { indexes: _declared, ...rest } = current;
+    const indexes = patch.indexes ?? current.indexes ?? {};
     const collection: Collection = {
-      ...current,
+      ...rest,
       vectors,
+      ...(Object.keys(indexes).length > 0 && { indexes: { ...indexes } }),
       description: patch.description ?? current.description,
       ...(patch.default_vector !== undefined && { default_vector: patch.default_vector }),
       updated_at: now,

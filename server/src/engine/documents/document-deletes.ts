@@ -3,6 +3,7 @@ import { accessStamp, decidedStamp, type DecidedOn } from '../access/access.js';
 import type { Collections } from '../collections/collections.js';
 import { clientSpaceKey } from '../collections/vector-space.js';
 import type { DocumentFiles } from '../files/document-files.js';
+import type { FieldIndexes } from '../field-indexes/field-indexes.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import type { VectorIndexes } from '../vectors/vector-index.js';
@@ -37,6 +38,7 @@ export interface DocumentDeletesDeps {
   readonly vectors: VectorIndexes;
   readonly files: DocumentFiles | null;
   readonly updates: IndexUpdates;
+  readonly fieldIndexes: FieldIndexes;
 }
 
 /** Takes a document version's client vectors out of their indexes (their rows stay until it is purged). */
@@ -132,6 +134,7 @@ export class DocumentDeletes {
         if (row.model) IndexUpdates.change(changes, row.model).removed.push(...removed);
       }
       collections.remove(tenantId, name);
+      this.#deps.fieldIndexes.dropCollection(tenantId, name);
       updates.bump(tenantId, changes);
     });
     updates.apply(tenantId, changes);

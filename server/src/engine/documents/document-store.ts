@@ -268,13 +268,15 @@ export class DocumentStore {
     return keys;
   }
 
-  /** Takes a document's chunks out of the text, geo and vector indexes (its rows stay); returns the chunk keys. */
+  /** Takes a document's chunks out of the text, geo, field and vector indexes (its rows stay); returns the chunk keys. */
   #unindex(seq: number): number[] {
     const { tenant_id: tenantId } = this.#sql.get('SELECT tenant_id FROM documents WHERE seq = ?').get(seq) as {
       tenant_id: string;
     };
     this.#text.delete(tenantId, this.#sql.get('SELECT seq FROM chunks WHERE doc_seq = ?').pluck().all(seq) as number[]);
     this.#sql.get('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
+    // Field indexes hold current live versions only (issue #39).
+    this.#sql.get('DELETE FROM field_postings WHERE doc_seq = ?').run(seq);
     return this.#sql
       .get('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')
       .pluck()

@@ -1,6 +1,7 @@
 import { createError } from '@godb/contract';
 import { accessStamp, decidedStamp, type DecidedOn } from '../access/access.js';
 import type { Collections } from '../collections/collections.js';
+import type { FieldIndexes } from '../field-indexes/field-indexes.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { takeOutClientVectors } from './document-deletes.js';
@@ -9,6 +10,8 @@ import type { DocumentStore } from './document-store.js';
 import { IndexUpdates, type VectorChanges } from './index-updates.js';
 import type { DocumentFields, PreparedDocument, Viewer } from './types.js';
 
+type FilterableFields = Record<string, unknown> & { metadata?: Record<string, unknown> };
+
 export interface DocumentWritesDeps {
   readonly db: Db;
   readonly text: TransactionListener;
@@ -16,6 +19,7 @@ export interface DocumentWritesDeps {
   readonly reads: DocumentReads;
   readonly collections: Collections;
   readonly updates: IndexUpdates;
+  readonly fieldIndexes: FieldIndexes;
 }
 
 /** What a write of prepared documents was decided on, and what the taking node stored for it. */
@@ -86,7 +90,7 @@ export class DocumentWrites {
     { decidedOn, fileKeys }: WriteConditions,
     changes: VectorChanges,
   ): { id: string; version: number }[] {
-    const { db, text, store, reads, collections, updates } = this.#deps;
+    const { db, text, store, reads, collections, updates, fieldIndexes } = this.#deps;
     const now = reads.now();
     return transaction(db, [text], () => {
       const out = prepared.map((doc, i) => {
@@ -125,6 +129,26 @@ export class DocumentWrites {
         if (filePath) fields.file_path = filePath;
         const { seq, chunks } = store.insert(viewer.tenantId, doc.ownerId ?? viewer.userId, doc, version, now, fields);
         if (doc.model && chunks.length > 0) IndexUpdates.change(changes, doc.model).added.push(...chunks);
+        // The collection's field indexes, in this transaction: a value of another type than declared refuses the
+        // whole write, naming the field.
+        fieldIndexes.post(
+          viewer.tenantId,
+          collections.get(viewer.tenantId, doc.primaryTable),
+          seq,
+          {
+            id: doc.id,
+            title: doc.title,
+            content: doc.content,
+            primary_table: doc.primaryTable,
+            visibility: doc.visibility,
+            created_at: doc.createdAt ?? now,
+            updated_at: doc.updatedAt ?? now,
+            parent_doc_id: doc.parentDocId ?? null,
+            cluster: null,
+            fields: fields as unknown as FilterableFields,
+          },
+          (field) => `${path(i)}.${field}`,
+        );
         // A given model vector (space null) is searched through the first chunk, in the model's index.
         for (const { space, chunk } of store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
           if (space !== null) IndexUpdates.change(changes, space).added.push(chunk);

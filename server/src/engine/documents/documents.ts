@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Collections } from '../collections/collections.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import type { FieldIndexes } from '../field-indexes/field-indexes.js';
 import type { DocumentFiles } from '../files/document-files.js';
 import type { Db } from '../storage/database.js';
 import type { TextIndex } from '../text/text-index.js';
@@ -26,6 +27,8 @@ export interface DocumentsDeps {
   /** Where uploaded files are kept; null keeps none (an in-memory engine). */
   readonly files: DocumentFiles | null;
   readonly collections: Collections;
+  /** The collections' field indexes, posted by every write. */
+  readonly fieldIndexes: FieldIndexes;
 }
 
 /**
@@ -47,7 +50,7 @@ export class Documents {
   readonly #vectors: VectorIndexes;
 
   constructor(deps: DocumentsDeps) {
-    const { db, text, clock, embedder, vectors, files, collections } = deps;
+    const { db, text, clock, embedder, vectors, files, collections, fieldIndexes } = deps;
     this.#vectors = vectors;
     this.store = new DocumentStore(db, text);
     const engagement = new EngagementStore(db);
@@ -56,8 +59,8 @@ export class Documents {
     const parts = { db, text, store: this.store, reads: this.reads, collections, updates: this.updates };
     this.preparation = new DocumentPreparation({ embedder, collections });
     this.patches = new DocumentPatches({ ...parts, preparation: this.preparation });
-    this.writes = new DocumentWrites(parts);
-    this.deletes = new DocumentDeletes({ ...parts, vectors, files });
+    this.writes = new DocumentWrites({ ...parts, fieldIndexes });
+    this.deletes = new DocumentDeletes({ ...parts, vectors, files, fieldIndexes });
     this.access = new AccessChanges(parts);
     this.engagement = new DocumentEngagement({ ...parts, engagement });
   }

@@ -14,7 +14,8 @@ import type { Maintenance } from '../documents/maintenance.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { AppliedRows } from './applied-rows.js';
-import { updateCollectionSettings } from '../documents/collection-settings.js';
+import { createCollectionWithIndexes, updateCollectionSettings } from '../documents/collection-settings.js';
+import type { FieldIndexes } from '../field-indexes/field-indexes.js';
 import { fencedOut, type DocumentChanges, type SubmitOptions, type Operation } from './operation.js';
 import type { OperationClock } from './operation-clock.js';
 
@@ -23,6 +24,7 @@ export interface ApplierDeps {
   readonly text: TransactionListener;
   readonly directory: Directory;
   readonly collections: Collections;
+  readonly fieldIndexes: FieldIndexes;
   readonly documents: Documents;
   readonly vectors: VectorIndexes;
   readonly apiKeys: ApiKeyStore;
@@ -200,8 +202,11 @@ export class OperationApplier {
         });
         return { outcome: { value }, tail };
       }
-      case 'create-collection':
-        return done(collections.create(op.tenantId, op.body, Math.floor(op.now / 1000)));
+      case 'create-collection': {
+        const { vectors, fieldIndexes } = this.#deps;
+        const settings = { collections, vectors, updates: documents.updates, fieldIndexes };
+        return done(createCollectionWithIndexes(settings, op.tenantId, op.body, Math.floor(op.now / 1000)));
+      }
       case 'delete-collection': {
         const { value, tail } = documents.deletes.deleteCollection(op.tenantId, op.name);
         return { outcome: { value }, tail };
@@ -215,8 +220,8 @@ export class OperationApplier {
         return done((changes[op.method] as (...args: unknown[]) => unknown)(...op.args));
       }
       case 'update-collection': {
-        const { vectors } = this.#deps;
-        const settings = { collections, vectors, updates: documents.updates };
+        const { vectors, fieldIndexes } = this.#deps;
+        const settings = { collections, vectors, updates: documents.updates, fieldIndexes };
         return done(updateCollectionSettings(settings, op.tenantId, op.name, op.body, Math.floor(op.now / 1000)));
       }
       case 'delete-some': {

@@ -20,6 +20,8 @@ const maxBytes = 256 * 2 ** 20;
  * and parsing each candidate's row.
  */
 export interface AllowedSet {
+  /** How the set was made: from the collection's field indexes, or by reading every document. */
+  readonly source: 'index' | 'scan';
   /** Document seqs that match (a superset: a document deleted since may remain; hits are checked again). */
   readonly docs: ReadonlySet<number>;
   /** The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise). */
@@ -61,6 +63,9 @@ export type FilterableScan = (
   through: number,
 ) => Iterable<FilterableDocument & { readonly seq: number }>;
 
+/** The documents of a collection a filter lets through, from its field indexes, or undefined (see indexed-filters.ts). */
+export type FilterPlan = (tenant: string, table: string, filters: FilterGroup) => ReadonlySet<number> | undefined;
+
 /**
  * The allowed sets of recent filters, like a search engine's filter cache (Elasticsearch caches filter bitsets per
  * segment). A set stays valid while the store's document epoch is unchanged — a trigger bumps it on every UPDATE
@@ -71,13 +76,15 @@ export type FilterableScan = (
 export class AllowedSets {
   readonly #store: SearchRows;
   readonly #scan: FilterableScan;
+  readonly #plan: FilterPlan | undefined;
   readonly #entries = new Map<string, Entry>();
   /** Filters seen once without a set, with the epoch they were seen at (the least recently seen forgotten first). */
   readonly #seen = new LRUCache<string, number>({ max: maxSets * 4 });
 
-  constructor(store: SearchRows, scan: FilterableScan) {
+  constructor(store: SearchRows, scan: FilterableScan, plan?: FilterPlan) {
     this.#store = store;
     this.#scan = scan;
+    this.#plan = plan;
   }
 
   /**
@@ -90,6 +97,17 @@ export class AllowedSets {
     const epoch = this.#store.epoch();
     let entry = this.#entries.get(id);
     this.#entries.delete(id);
+    if ((!entry || entry.epoch !== epoch) && table !== undefined && filters) {
+      // A filter on indexed fields: its set comes from the postings, as current as the store (issue #39).
+      const last = this.#store.lastSeq();
+      const planned = this.#plan?.(tenant, table, filters);
+      if (planned) {
+        if (planned.size * 40 > maxBytes / 2) return undefined;
+        entry = this.#empty(tenant, epoch, 'index');
+        for (const seq of planned) entry.docs.add(seq);
+        entry.through = last;
+      }
+    }
     if (!entry || entry.epoch !== epoch) {
       // Building a set reads every document of the collection, which pays off only when the filter comes back
       // before the next update: it is built the second time a filter is seen at the same epoch. A workload that
@@ -99,7 +117,7 @@ export class AllowedSets {
         return undefined;
       }
       this.#seen.delete(id);
-      entry = this.#empty(tenant, epoch);
+      entry = this.#empty(tenant, epoch, 'scan');
     }
     const last = this.#store.lastSeq();
     if (entry.through < last) {
@@ -128,7 +146,7 @@ export class AllowedSets {
     }
   }
 
-  #empty(tenant: string, epoch: number): Entry {
+  #empty(tenant: string, epoch: number, source: 'index' | 'scan'): Entry {
     const docs = new Set<number>();
     const byKeys = new Map<string, number[]>();
     const gathered = new Map<string, Gathered>();
@@ -141,6 +159,7 @@ export class AllowedSets {
       return found;
     };
     return {
+      source,
       epoch,
       through: 0,
       docs,

@@ -1,6 +1,10 @@
 import { jsonInput } from './json-input.js';
 import { createError, filterOperators, inputLimits, maxFilterDepth } from '@godb/contract';
 import { haversineKm, pointOf } from './geo.js';
+import { fieldValue, topLevelFields, type FilterableDocument } from '../field-indexes/field-values.js';
+
+export { fieldValue, type FilterableDocument };
+type Json = Record<string, unknown>;
 
 export type FilterOperator = (typeof filterOperators)[number];
 
@@ -25,33 +29,6 @@ const groupKeys = ['must', 'should', 'must_not'] as const;
 /** Whether filters given as an object are a group {must, should, must_not} (not a {field: value} map). */
 export const isFilterGroup = (value: object) => groupKeys.some((k) => k in value);
 
-/** What a filter can read of a document. */
-export interface FilterableDocument {
-  readonly id: string;
-  readonly title: string;
-  readonly content: string;
-  readonly primary_table: string;
-  readonly visibility: string;
-  readonly created_at: number;
-  readonly updated_at: number;
-  readonly parent_doc_id: string | null;
-  readonly cluster: number | null;
-  readonly fields: Record<string, unknown> & { metadata?: Record<string, unknown> };
-  readonly lat?: number | null;
-  readonly lon?: number | null;
-}
-
-const topLevel = [
-  'id',
-  'title',
-  'content',
-  'primary_table',
-  'visibility',
-  'created_at',
-  'updated_at',
-  'parent_doc_id',
-  'cluster',
-] as const;
 const inFields = [
   'tags',
   'categories',
@@ -64,7 +41,7 @@ const inFields = [
   'access_list',
 ] as const;
 export const filterableFields = [
-  ...topLevel,
+  ...topLevelFields,
   ...inFields,
   'location',
   'metadata.<key>',
@@ -72,42 +49,9 @@ export const filterableFields = [
   'engagement.<key>',
 ];
 
-/**
- * A metadata value by key: the key as it is (keys may contain dots), else a path into nested objects
- * (`metadata.specs.weight`); lists along the way give the values of their elements.
- */
-function metadataValue(metadata: Record<string, unknown> | undefined, key: string): unknown {
-  if (!metadata) return undefined;
-  if (key in metadata) return metadata[key];
-  let values: unknown[] = [metadata];
-  for (const part of key.split('.')) {
-    values = values.flatMap((v) => {
-      if (Array.isArray(v))
-        return v.flatMap((x) => (x && typeof x === 'object' && part in x ? [(x as Json)[part]] : []));
-      return v && typeof v === 'object' && part in v ? [(v as Json)[part]] : [];
-    });
-    if (values.length === 0) return undefined;
-  }
-  return values.length === 1 ? values[0] : values.flat();
-}
-type Json = Record<string, unknown>;
-
-/** The value of a field of a document: top-level fields, `location`, `metadata.<key>` and `engagement.<key>`. */
-export function fieldValue(doc: FilterableDocument, field: string): unknown {
-  if (field === 'location')
-    return doc.lat !== undefined && doc.lat !== null && doc.lon !== undefined && doc.lon !== null
-      ? [doc.lat, doc.lon]
-      : undefined;
-  if (field.startsWith('metadata.')) return metadataValue(doc.fields.metadata, field.slice('metadata.'.length));
-  if (field.startsWith('engagement.'))
-    return (doc.fields.engagement as Record<string, unknown> | undefined)?.[field.slice('engagement.'.length)];
-  if ((topLevel as readonly string[]).includes(field)) return doc[field as (typeof topLevel)[number]];
-  return doc.fields[field];
-}
-
 function validField(field: string): boolean {
   return (
-    (topLevel as readonly string[]).includes(field) ||
+    (topLevelFields as readonly string[]).includes(field) ||
     (inFields as readonly string[]).includes(field) ||
     field === 'location' ||
     /^metadata\.[^.]+(\.[^.]+)*$/.test(field) ||

@@ -7,6 +7,8 @@ import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets } from './allowed-sets.js';
+import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
+import { plannedSet } from './indexed-filters.js';
 import { CandidateDocument } from './candidate-document.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox } from './geo.js';
@@ -34,14 +36,16 @@ export class SearchCore {
   readonly allowed: AllowedSets;
   readonly engagement: EngagementStore;
 
-  constructor(db: Db, text: TextIndex, vectors: VectorIndexes) {
+  constructor(db: Db, text: TextIndex, vectors: VectorIndexes, fieldIndexes?: FieldIndexReader) {
     this.db = db;
     this.rows = new SearchRows(db);
     this.fts = new FtsRows(db);
     this.#public = new PublicRows(this.rows);
     this.engagement = new EngagementStore(db);
-    this.allowed = new AllowedSets(this.rows, (tenant, table, after, through) =>
-      this.#filterable(tenant, table, after, through),
+    this.allowed = new AllowedSets(
+      this.rows,
+      (tenant, table, after, through) => this.#filterable(tenant, table, after, through),
+      fieldIndexes && ((tenant, table, filters) => plannedSet(fieldIndexes, tenant, table, filters)),
     );
     this.text = text;
     this.vectors = vectors;

@@ -19,7 +19,7 @@ import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
 import type { SimilarityMethod } from './vector-query.js';
-import { clientVectorSearch, vectorSearch } from './vector-search.js';
+import { clientVectorSearch, vectorSearch, type SearchPlan } from './vector-search.js';
 import { vectorTarget } from './vector-target.js';
 
 /** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
@@ -30,6 +30,8 @@ export interface SearchAnswer {
   time_taken: number;
   ranking?: string;
   notes?: string[];
+  /** How a vector search found its results, when asked (`explain`). */
+  plan?: SearchPlan;
 }
 
 /** Where a vector query points: its text or vector, and a collection's named vector (the scope's table). */
@@ -48,6 +50,8 @@ export interface VectorSearchRequest extends VectorInput {
   readonly method: SimilarityMethod;
   readonly threshold: number;
   readonly combineLocation: boolean;
+  /** Answer the plan (see SearchPlan). */
+  readonly explain?: boolean;
 }
 
 export interface HybridSearchRequest extends VectorInput {
@@ -119,7 +123,7 @@ export class Searches {
     const target = this.#target(scope, q);
     if (target && 'collection' in target) {
       const { settings } = target;
-      const { hits, exact, cut } = await clientVectorSearch(this.#core, scope, target, {
+      const { hits, exact, cut, plan } = await clientVectorSearch(this.#core, scope, target, {
         vector: q.vector,
         method: settings.distance,
         threshold: q.threshold,
@@ -139,9 +143,9 @@ export class Searches {
             ]
           : []),
       ];
-      return this.#answer(started, hits, q.limit, { notes });
+      return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
     }
-    const { hits, model, exact, cut } = await vectorSearch(this.#core, this.#embedder, scope, {
+    const { hits, model, exact, cut, plan } = await vectorSearch(this.#core, this.#embedder, scope, {
       text: q.query,
       vector: q.vector,
       model: target?.model ?? q.model,
@@ -161,7 +165,7 @@ export class Searches {
           ]
         : []),
     ];
-    return this.#answer(started, hits, q.limit, { notes });
+    return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
   }
 
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
@@ -340,13 +344,19 @@ export class Searches {
   }
 
   /** Hits as the API answers them: the top `limit` as results, all of them counted. */
-  #answer(started: number, hits: readonly Hit[], limit: number, extra: { notes?: string[]; ranking?: string } = {}) {
+  #answer(
+    started: number,
+    hits: readonly Hit[],
+    limit: number,
+    extra: { notes?: string[]; ranking?: string; plan?: SearchPlan } = {},
+  ) {
     return {
       results: resultViews(this.#core.rows, hits, limit),
       total_hits: hits.length,
       time_taken: this.#elapsed(started),
       ...(extra.ranking !== undefined && { ranking: extra.ranking }),
       ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
+      ...(extra.plan && { plan: extra.plan }),
     };
   }
 }

@@ -83,12 +83,19 @@ export async function allowedSearch(
   query: Float32Array,
   s: AllowedSpace,
 ): Promise<{ hits: Hit[]; exact: boolean; dropped: number }> {
-  const keys = s.allowed.keys(s.space);
   const wanted = q.limit * s.source.factor;
-  if (keys.length === 0) return { hits: [], exact: true, dropped: 0 };
-  const scanWins = keys.length ** 2 <= scanCostRatio * wanted * s.size && keys.length * s.dims <= maxGathered;
-  if (scanWins || keys.length <= wanted * 4) return allowedScan(core, scope, q, query, s);
-  const share = keys.length / s.size;
+  // A set from field indexes is new at each query with a new value; looking up its vector keys costs as much as the
+  // set again. When its documents alone (a document has one vector or more, but may have none in this space: hence
+  // the margin) say the index wins, the keys are not looked up: the index takes the documents as its predicate.
+  const docs = s.allowed.docs.size;
+  const broad = docs ** 2 > 4 * scanCostRatio * wanted * s.size && docs > wanted * 16;
+  const keys = broad ? undefined : s.allowed.keys(s.space);
+  if (keys?.length === 0 || docs === 0) return { hits: [], exact: true, dropped: 0 };
+  if (keys) {
+    const scanWins = keys.length ** 2 <= scanCostRatio * wanted * s.size && keys.length * s.dims <= maxGathered;
+    if (scanWins || keys.length <= wanted * 4) return allowedScan(core, scope, q, query, s);
+  }
+  const share = Math.min(1, (keys?.length ?? docs) / s.size);
   let k = Math.min(maxAnnCandidates, Math.max(s.ef, Math.ceil((wanted / share) * 1.5)));
   for (;;) {
     const ann = await core.vectors.search(
@@ -106,7 +113,10 @@ export async function allowedSearch(
     if (k >= maxAnnCandidates) break;
     k = Math.min(maxAnnCandidates, k * 4);
   }
-  return { ...verify(core, scope, q, scoreKeys(q, query, keys, s.copies, null)), exact: true };
+  return {
+    ...verify(core, scope, q, scoreKeys(q, query, keys ?? s.allowed.keys(s.space), s.copies, null)),
+    exact: true,
+  };
 }
 
 /**

@@ -15,6 +15,15 @@ import {
 } from './vector-query.js';
 import { copiesScan, exactScan } from './vector-scans.js';
 
+/** How a vector search found its results (answered with `explain`; see the contract's SearchPlan). */
+export interface SearchPlan {
+  readonly filter: 'none' | 'index' | 'scan' | 'per-candidate';
+  readonly allowed?: number;
+  readonly path: 'empty' | 'small-exact' | 'allowed-exact' | 'allowed-hnsw' | 'hnsw';
+  readonly exact: boolean;
+}
+type Nearest = { hits: Hit[]; model: string; exact: boolean; dropped: number; plan: SearchPlan };
+
 /**
  * HNSW candidates read per result, by storage kind: quantised indexes order candidates less exactly, so more are
  * rescored from float32 (i8 keeps about 8 bits per number, b1 only the sign).
@@ -38,7 +47,13 @@ export async function vectorSearch(
   embedder: Embedder,
   scope: Scope,
   q: VectorQuery,
-): Promise<{ hits: Hit[]; model: string; exact: boolean; cut: { score: number; dropped: number } }> {
+): Promise<{
+  hits: Hit[];
+  model: string;
+  exact: boolean;
+  cut: { score: number; dropped: number };
+  plan: SearchPlan;
+}> {
   const given = await queryVector(embedder, q);
   const { model, dims } = given;
   // Stored vectors are unit length; cosine and euclidean compare directions, so the query is made unit length too
@@ -73,7 +88,7 @@ export async function clientVectorSearch(
   scope: Scope,
   space: ClientVectorSpace,
   q: VectorQuery,
-): Promise<{ hits: Hit[]; exact: boolean; cut: { score: number; dropped: number } }> {
+): Promise<{ hits: Hit[]; exact: boolean; cut: { score: number; dropped: number }; plan: SearchPlan }> {
   const { settings } = space;
   if (q.vector === undefined || q.vector === null || q.vector === '') {
     throw createError(
@@ -99,7 +114,7 @@ export async function clientVectorSearch(
     { factor: overFetch[settings.storage], client: space },
   );
   for (const hit of found.hits) hit.chunks = [];
-  return { hits: found.hits, exact: found.exact, cut: { score: cutScore, dropped: found.dropped } };
+  return { hits: found.hits, exact: found.exact, cut: { score: cutScore, dropped: found.dropped }, plan: found.plan };
 }
 
 /**
@@ -115,10 +130,14 @@ async function nearest(
   model: string,
   dims: number,
   source: SpaceSource = { factor: 1 },
-): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number }> {
+): Promise<Nearest> {
   await core.vectors.ready(scope.viewer.tenantId, model, dims); // after a crash: built in the background
   const size = core.vectors.size(scope.viewer.tenantId, model, dims);
-  if (size === 0) return { hits: [], model, exact: false, dropped: 0 };
+  const restricted =
+    scope.filters !== undefined || scope.geo !== undefined || (scope.table !== undefined && !source.client);
+  const checked = restricted ? ('per-candidate' as const) : ('none' as const);
+  if (size === 0)
+    return { hits: [], model, exact: false, dropped: 0, plan: { filter: checked, path: 'empty', exact: true } };
   if (size <= exactBelow) {
     // From the copies: every vector scored in memory, rows read for the best few documents only. The store's scan
     // (every vector read from SQLite and every document's row loaded, each query) answered 60-90 queries a second
@@ -126,10 +145,8 @@ async function nearest(
     // than the embedded node, fell below this size and searched seven times slower.
     const held = core.vectors.exactVectors(scope.viewer.tenantId, model);
     const scanned = held ? copiesScan(core, scope, q, vector, held) : exactScan(core, scope, q, vector, model, source);
-    return { ...scanned, model, exact: true };
+    return { ...scanned, model, exact: true, plan: { filter: checked, path: 'small-exact', exact: true } };
   }
-  const restricted =
-    scope.filters !== undefined || scope.geo !== undefined || (scope.table !== undefined && !source.client);
   const ef = core.vectors.settings(scope.viewer.tenantId, model).hnsw.ef_search;
   const copies = core.vectors.exactVectors(scope.viewer.tenantId, model);
   // Filters (or one collection of a shared model index) without a geo restriction: the documents they allow are
@@ -139,10 +156,18 @@ async function nearest(
       ? core.allowed.get(scope.viewer.tenantId, scope.table, scope.filters)
       : undefined;
   if (allowed && copies) {
-    return {
-      ...(await allowedSearch(core, scope, q, vector, { space: model, dims, size, ef, source, allowed, copies })),
-      model,
-    };
+    const found = await allowedSearch(core, scope, q, vector, {
+      space: model,
+      dims,
+      size,
+      ef,
+      source,
+      allowed,
+      copies,
+    });
+    const path = found.exact ? 'allowed-exact' : 'allowed-hnsw';
+    return { ...found, model, plan: { filter: allowed.source, allowed: allowed.docs.size, path, exact: found.exact } };
   }
-  return indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+  const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+  return { ...found, plan: { filter: checked, path: 'hnsw', exact: found.exact } };
 }

@@ -237,11 +237,17 @@ export function unnamed(db: Db, keys: readonly string[]): string[] {
   return keys.filter((key) => named.get(key) === undefined);
 }
 
-/** Deletes the geo and access rows of the tenant's documents with a seq in (`after`, `through`]. */
+/**
+ * Deletes the geo, access and field-index rows of the tenant's documents with a seq in (`after`, `through`], and the
+ * state of its field index builds: the restored documents are indexed again from their rows (the declarations come
+ * with the restored collections; their builds start when the node starts, and filters read the documents meanwhile).
+ */
 export function deleteDocumentIndexRows(db: Db, tenantId: string, after: number, through: number): void {
   const seqs = `SELECT seq FROM documents NOT INDEXED WHERE seq > :after AND seq <= :through AND tenant_id = :tenant`;
   db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
+  db.prepare(`DELETE FROM field_postings WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
+  db.prepare('DELETE FROM field_index_builds WHERE tenant_id = :tenant').run({ tenant: tenantId });
 }
 
 /** Deletes up to `limit` of the tenant's rows of `table`; answers how many. */

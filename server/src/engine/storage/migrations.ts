@@ -373,4 +373,39 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT;
     `,
   },
+  {
+    version: 17,
+    description: 'declared field indexes of collections and their postings (issue #39)',
+    // The declaration is a collection's setting (copied with it by a snapshot); the postings and the state of their
+    // build are derived, kept per node and rebuilt from the documents when missing. One posting per value of a
+    // document's field (each element of a list), and one with a NULL value saying that the field has a value at all
+    // (for exists, and for negations), only for current live versions. `multi` is set once a document held two
+    // values or more (a list): until then, ranges of one field in a `must` are read as one range.
+    sql: `
+      ALTER TABLE collections ADD COLUMN indexes TEXT NOT NULL DEFAULT '{}';
+      CREATE TABLE field_index_builds (
+        tenant_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        state TEXT NOT NULL,
+        built_through INTEGER NOT NULL,
+        target INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        done INTEGER NOT NULL,
+        multi INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        PRIMARY KEY (tenant_id, collection, path)
+      ) STRICT;
+      CREATE TABLE field_postings (
+        tenant_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        path TEXT NOT NULL,
+        value ANY,
+        doc_seq INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX field_postings_lookup ON field_postings(tenant_id, collection, path, value, doc_seq);
+      CREATE INDEX field_postings_doc ON field_postings(doc_seq);
+    `,
+  },
 ];

@@ -48,10 +48,14 @@ export const getCollectionUseCase =
         ];
       }),
     );
+    // Index sizes count every document, readable or not: for admins too.
+    const fieldIndexes =
+      admin && collection.indexes ? deps.fieldIndexes.info(viewer.tenantId, collection.name) : undefined;
     return {
       ...collection,
       documents: counts.documents,
       chunks: counts.chunks,
+      ...(fieldIndexes && { field_indexes: fieldIndexes }),
       ...(admin && { vector_stats: vectorStats }),
     };
   };

@@ -32,6 +32,7 @@ export const searchVectorUseCase =
       threshold: body.threshold,
       limit: clampLimit(body.limit),
       combineLocation: body.combine_location_score,
+      explain: body.explain,
       signal: ctx.signal,
     });
   };

@@ -1,0 +1,267 @@
+import type { FieldIndexKind } from '@godb/contract';
+import type { FieldIndexReader, ReadyIndex } from '../field-indexes/field-indexes.js';
+import type { Filter, FilterGroup, FilterNode } from './filters.js';
+
+/** Documents a part of a filter lets through: `seqs`, or (`not`) every live document of the collection but those. */
+interface Planned {
+  readonly not: boolean;
+  readonly seqs: Set<number>;
+}
+
+const of = (seqs: Iterable<number>, not = false): Planned => ({ not, seqs: new Set(seqs) });
+const all: Planned = { not: true, seqs: new Set() };
+const nothing: Planned = { not: false, seqs: new Set() };
+
+function intersect(a: Set<number>, b: Set<number>): Set<number> {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const out = new Set<number>();
+  for (const s of small) if (large.has(s)) out.add(s);
+  return out;
+}
+function minus(a: Set<number>, b: Set<number>): Set<number> {
+  const out = new Set<number>();
+  for (const s of a) if (!b.has(s)) out.add(s);
+  return out;
+}
+function union(a: Set<number>, b: Set<number>): Set<number> {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const out = new Set(large);
+  for (const s of small) out.add(s);
+  return out;
+}
+
+/** Both (complements kept as complements: a negation costs its own matches, not the collection). */
+function and(a: Planned, b: Planned): Planned {
+  if (!a.not && !b.not) return of(intersect(a.seqs, b.seqs));
+  if (!a.not) return of(minus(a.seqs, b.seqs));
+  if (!b.not) return of(minus(b.seqs, a.seqs));
+  return of(union(a.seqs, b.seqs), true);
+}
+function or(a: Planned, b: Planned): Planned {
+  if (!a.not && !b.not) return of(union(a.seqs, b.seqs));
+  if (!a.not) return of(minus(b.seqs, a.seqs), true);
+  if (!b.not) return of(minus(a.seqs, b.seqs), true);
+  return of(intersect(a.seqs, b.seqs), true);
+}
+const not = (a: Planned): Planned => ({ not: !a.not, seqs: a.seqs });
+
+/** The key an index of `kind` holds for the values a filter's value equals (see filters.ts `equal`), or none. */
+const noMatch = Symbol('no match');
+function equalKey(kind: FieldIndexKind, value: unknown): string | number | typeof noMatch {
+  const text = String(value);
+  switch (kind) {
+    case 'keyword':
+    case 'datetime':
+      return text;
+    case 'integer':
+    case 'float': {
+      // A number equals a value whose text is its text: 5 and "5", not "5.0".
+      const n = Number(text);
+      return Number.isFinite(n) && String(n) === text ? n : noMatch;
+    }
+    case 'bool':
+      return text === 'true' ? 1 : text === 'false' ? 0 : noMatch;
+  }
+}
+
+/** Allowed documents up to which further conditions are checked on their own postings (see probeLookup). */
+const probeBelow = 2000;
+
+/** A condition the indexes cannot answer exactly as the filter evaluates it: the filter reads the documents. */
+class Unplannable extends Error {}
+
+interface Target {
+  readonly reader: FieldIndexReader;
+  readonly tenant: string;
+  readonly collection: string;
+  readonly ready: ReadonlyMap<string, ReadyIndex>;
+}
+
+const rangeOperators = ['gt', 'gte', 'lt', 'lte'] as const;
+type RangeOperator = (typeof rangeOperators)[number];
+
+/** How the postings answer one condition: the documents holding some keys, a range, or a value at all. */
+interface Lookup {
+  equal(keys: readonly (string | number)[]): Planned;
+  range(operator: (typeof rangeOperators)[number], bound: string | number): Planned;
+  present(): Planned;
+}
+
+/** Lookups over the whole index: postings read by value. */
+const indexLookup = (t: Target, path: string): Lookup => ({
+  equal: (keys) => of(keys.length === 0 ? [] : t.reader.equal(t.tenant, t.collection, path, keys)),
+  range: (operator, bound) => of(t.reader.range(t.tenant, t.collection, path, { [operator]: bound })),
+  present: () => of(t.reader.present(t.tenant, t.collection, path)),
+});
+
+/**
+ * Lookups among a few documents already allowed: their postings of the field read by document and compared here
+ * (keys compare as SQLite compares them: numbers as numbers, the ASCII dates as text), so that a broad condition
+ * after a selective one costs the few documents, not its own matches.
+ */
+function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
+  const { present, keys } = t.reader.valuesOf([...within], path);
+  const holding = (test: (key: string | number) => boolean) => {
+    const out = new Set<number>();
+    for (const [seq, held] of keys) if (held.some(test)) out.add(seq);
+    return { not: false, seqs: out };
+  };
+  const compare = {
+    gt: (a: string | number, b: string | number) => a > b,
+    gte: (a: string | number, b: string | number) => a >= b,
+    lt: (a: string | number, b: string | number) => a < b,
+    lte: (a: string | number, b: string | number) => a <= b,
+  };
+  return {
+    equal: (wanted) => {
+      const set = new Set(wanted);
+      return holding((key) => set.has(key));
+    },
+    range: (operator, bound) => holding((key) => typeof key === typeof bound && compare[operator](key, bound)),
+    present: () => ({ not: false, seqs: present }),
+  };
+}
+
+/** Documents that are in `within` and in (or not in) `p`. */
+const inside = (within: Set<number>, p: Planned): Planned =>
+  of(p.not ? minus(within, p.seqs) : intersect(within, p.seqs));
+
+function condition(t: Target, f: Filter, lookup: Lookup = indexLookup(t, f.field)): Planned {
+  const kind = t.ready.get(f.field)?.kind;
+  if (kind === undefined) throw new Unplannable();
+  const equalTo = (values: readonly unknown[]): Planned => {
+    // eq null matches a null value, which the index does not hold.
+    if (values.some((v) => v === undefined || v === null)) throw new Unplannable();
+    const keys = values.map((v) => equalKey(kind, v)).filter((k): k is string | number => k !== noMatch);
+    return lookup.equal(keys);
+  };
+  switch (f.operator) {
+    case 'eq':
+      return equalTo([f.value]);
+    case 'ne':
+      return not(equalTo([f.value]));
+    case 'in':
+      return equalTo(f.value as unknown[]);
+    case 'nin':
+      return not(equalTo(f.value as unknown[]));
+    case 'exists': {
+      const present = lookup.present();
+      return (f.value === undefined ? true : Boolean(f.value)) ? present : not(present);
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      // As filters.ts `compare`: nothing compares with null; two strings compare as text, anything else as numbers.
+      if (f.value === undefined || f.value === null) return nothing;
+      if (kind === 'keyword') throw new Unplannable(); // text order of any string: JavaScript's, not SQLite's
+      let bound: string | number;
+      if (kind === 'datetime') {
+        if (typeof f.value !== 'string') return nothing; // an ISO date is not a number
+        bound = f.value;
+      } else {
+        bound = Number(f.value);
+        if (Number.isNaN(bound)) return nothing;
+      }
+      return lookup.range(f.operator, bound);
+    }
+    case 'contains':
+    case 'geo_radius':
+      throw new Unplannable();
+  }
+}
+
+const isRange = (n: FilterNode): n is Filter & { operator: RangeOperator } =>
+  'field' in n && (rangeOperators as readonly string[]).includes(n.operator);
+
+/**
+ * The range conditions of a `must` on one indexed number field whose documents hold one value each, read as one range (`price >= 10` and `price < 20`
+ * read the postings between, not half the collection twice); the rest of the conditions, as they are.
+ */
+function mergedRanges(
+  t: Target,
+  must: readonly FilterNode[],
+): { planned: { read: () => Planned; nodes: Filter[] }[]; rest: FilterNode[] } {
+  const byField = new Map<string, Map<RangeOperator, number>>();
+  const nodes = new Map<string, Filter[]>();
+  const rest: FilterNode[] = [];
+  for (const n of must) {
+    // A list [1, 50] matches `>= 2` and `< 10` (each by another element) but holds nothing in [2, 10).
+    const index = isRange(n) ? t.ready.get(n.field) : undefined;
+    const kind = index && !index.multi ? index.kind : undefined;
+    const bound = isRange(n) && n.value !== undefined && n.value !== null ? Number(n.value) : NaN;
+    const numeric = kind === 'integer' || kind === 'float' || kind === 'bool';
+    const ops = isRange(n) ? byField.get(n.field) : undefined;
+    if (!isRange(n) || !numeric || Number.isNaN(bound) || ops?.has(n.operator)) {
+      rest.push(n);
+      continue;
+    }
+    byField.set(n.field, (ops ?? new Map<RangeOperator, number>()).set(n.operator, bound));
+    nodes.set(n.field, [...(nodes.get(n.field) ?? []), n]);
+  }
+  const planned = [...byField].map(([field, ops]) => ({
+    read: () => of(t.reader.range(t.tenant, t.collection, field, Object.fromEntries(ops))),
+    nodes: nodes.get(field)!,
+  }));
+  return { planned, rest };
+}
+
+function group(t: Target, g: FilterGroup): Planned {
+  const node = (n: FilterNode): Planned => ('field' in n ? condition(t, n) : group(t, n));
+  let out = all;
+  const { planned, rest } = mergedRanges(t, g.must);
+  // A few documents allowed so far: the next conditions are checked on their postings alone.
+  const few = () => !out.not && out.seqs.size <= probeBelow;
+  const each = (n: FilterNode): Planned =>
+    'field' in n && few() ? inside(out.seqs, condition(t, n, probeLookup(t, n.field, out.seqs))) : and(out, node(n));
+  // Equalities first (usually the most selective), ranges last: a missing index gives up before any range is read.
+  const first = (n: FilterNode) => 'field' in n && (n.operator === 'eq' || n.operator === 'in');
+  for (const n of [...rest.filter(first), ...rest.filter((n) => !first(n))]) out = each(n);
+  // The alternatives before the ranges of the must: a selective should leaves the ranges a few documents to check.
+  if (g.should.length > 0) {
+    const within = out;
+    const one = (n: FilterNode): Planned =>
+      'field' in n && !within.not && within.seqs.size <= probeBelow
+        ? inside(within.seqs, condition(t, n, probeLookup(t, n.field, within.seqs)))
+        : and(within, node(n));
+    out = g.should.map(one).reduce(or, nothing);
+  }
+  for (const p of planned) {
+    if (!few()) out = and(out, p.read());
+    else for (const n of p.nodes) out = each(n);
+  }
+  for (const n of g.mustNot) {
+    out =
+      'field' in n && few()
+        ? inside(out.seqs, not(condition(t, n, probeLookup(t, n.field, out.seqs))))
+        : and(out, not(node(n)));
+  }
+  return out;
+}
+
+/**
+ * The live documents of a collection that a filter lets through, computed from the collection's ready field indexes
+ * in time proportional to the postings it reads (a negation alone reads the collection's live seqs): or undefined
+ * when a condition is on a field without a ready index, or one the indexes cannot answer exactly as filters.ts
+ * evaluates it (contains, geo_radius, a comparison with null, a text range on a keyword): the caller then reads
+ * the documents. The access rule is not applied (the caller checks its hits with it).
+ *
+ * @example const seqs = plannedSet(engine.fieldIndexes, tenantId, 'products', parseFilters({ 'metadata.tag': 'a' }));
+ */
+export function plannedSet(
+  reader: FieldIndexReader,
+  tenant: string,
+  collection: string,
+  filters: FilterGroup,
+): Set<number> | undefined {
+  const ready = reader.ready(tenant, collection);
+  if (ready.size === 0) return undefined;
+  let planned: Planned;
+  try {
+    planned = group({ reader, tenant, collection, ready }, filters);
+  } catch (error) {
+    if (error instanceof Unplannable) return undefined;
+    throw error;
+  }
+  return planned.not ? minus(new Set(reader.live(tenant, collection)), planned.seqs) : planned.seqs;
+}
