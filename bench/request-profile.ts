@@ -144,12 +144,16 @@ async function compare(): Promise<{ before: number; after: number } | null> {
 server = await startServerProcess(env, dataDir, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
 await login();
 await ready();
+const profiled = server;
 let engineMs = 0;
 let searches = 0;
+/** Searches the profiled server answered after its first (the profile's query phase): the per-query divisor. */
+let served = 0;
 const search = async (i: number) => {
   const answer = await call('POST', '/api/v1/search/vector', bodies[i % 200]);
   engineMs += answer.time_taken as number;
   searches += 1;
+  if (server === profiled) served += 1;
 };
 const compared = await compare();
 await rate(2, search); // warm-up
@@ -186,6 +190,28 @@ const where = (url: string, name: string): string => {
   const c = /contract\/(?:dist|src)/.exec(url);
   return c ? 'godb contract' : url;
 };
+type Frame = { functionName: string; url: string };
+/** What a sample is doing: the first of these that any frame of its stack belongs to (decision 0049's table). */
+const phases: [string, (f: Frame) => boolean][] = [
+  ['usearch search', (f) => f.url.includes('usearch')],
+  ['socket write (writev)', (f) => f.functionName === 'writev' && f.url === ''],
+  ['authentication', (f) => f.url.includes('/auth/') || f.functionName === 'authenticate'],
+  ['request body JSON parse', (f) => f.functionName === 'defaultJsonParser' || f.url.includes('secure-json-parse')],
+  ['Ajv validation', (f) => /^validate\d*$/.test(f.functionName) || f.url.includes('/ajv/')],
+  [
+    'response serialization',
+    (f) => (f.functionName === 'serialize' && f.url.endsWith('reply.js')) || f.url.includes('fast-json-stringify'),
+  ],
+  ['row reads and result view', (f) => /result-view|search-rows|candidate-document/.test(f.url)],
+  ['rest of the engine', (f) => f.url.includes('/engine/')],
+  ['service layer', (f) => f.url.includes('/service/')],
+  ['CORS', (f) => f.url.includes('@fastify/cors')],
+  ['metrics', (f) => f.url.includes('prom-client') || f.url.endsWith('/metrics.js')],
+  ["GoDB's hooks and guards", (f) => f.url.includes('/transport/http/')],
+  ['Fastify', (f) => /\/(fastify|find-my-way|avvio)\//.test(f.url)],
+  ["Node's HTTP and streams", (f) => f.url.startsWith('node:')],
+];
+const byPhase = new Map<string, number>();
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;
@@ -196,6 +222,10 @@ profile.samples.forEach((id, i) => {
   if (!started) return;
   const us = profile.timeDeltas[i]!;
   const top = frames[0]!;
+  if (top.functionName !== '(idle)') {
+    const phase = phases.find(([, test]) => frames.some(test))?.[0] ?? (top.url === '' ? top.functionName : 'other');
+    byPhase.set(phase, (byPhase.get(phase) ?? 0) + us);
+  }
   const key = where(top.url, top.functionName);
   self.set(key, (self.get(key) ?? 0) + us);
   total += us;
@@ -214,7 +244,7 @@ const rows = [...self.entries()]
     where: key,
     'self % of busy': ((100 * us) / busy).toFixed(1),
     'inclusive % of busy': ((100 * (inclusive.get(key) ?? 0)) / busy).toFixed(1),
-    'µs per query': (us / searches).toFixed(0),
+    'µs per query': (us / served).toFixed(0),
   }));
 rmSync(dataDir, { recursive: true, force: true });
 process.stdout.write(`\n${n} × ${dims} f16 vectors, top ${k}, one client, ${seconds} s\n`);
@@ -225,8 +255,14 @@ table([
 ]);
 process.stdout.write(
   `GoDB ÷ raw usearch: ${(godbQps / rawQps).toFixed(2)}; engine time_taken ${(engineMs / searches).toFixed(3)} ms; ` +
-    `server busy ${((100 * busy) / total).toFixed(0)} % of the query phase, ${(busy / searches).toFixed(0)} µs per query\n\n`,
+    `server busy ${((100 * busy) / total).toFixed(0)} % of the query phase, ${(busy / served).toFixed(0)} µs per query\n\n`,
 );
+table(
+  [...byPhase.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([phase, us]) => ({ 'what the server thread does': phase, share: `${((100 * us) / busy).toFixed(1)} %` })),
+);
+process.stdout.write('\nBy where the code lives (self time; inclusive counts a place once per sample)\n');
 table(rows);
 if (compared)
   process.stdout.write(
