@@ -34,9 +34,6 @@ export interface UserChanges {
   readonly groups?: readonly string[];
 }
 
-/** Users getUser keeps between writes (each a few hundred bytes); past it the kept ones are dropped. */
-const keptUsers = 10_000;
-
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
@@ -50,10 +47,6 @@ export class Directory {
   /** The statements every authenticated request runs (the caller and its groups), compiled once. */
   readonly #sql: StatementCache;
   readonly #clock: Clock;
-  /** Users read by getUser since the store last changed, by tenant and id. */
-  readonly #users = new Map<string, User>();
-  /** SQLite's total_changes() when #users was started: any row written since (a trigger's too) moves it. */
-  #usersAt = -1;
 
   constructor(db: Db, clock: Clock) {
     this.#db = db;
@@ -117,27 +110,6 @@ export class Directory {
 
   /** A user of the given tenant, or undefined (users of other tenants are not found). */
   getUser(tenantId: string, userId: string): User | undefined {
-    // Every authenticated call reads its user and groups (two queries): kept until the store changes, as the
-    // collection counts are (decision 0049). Not inside a transaction: what it reads there may be rolled back.
-    if (this.#db.inTransaction) return this.#readUser(tenantId, userId);
-    const changes = this.#sql.get('SELECT total_changes()').pluck().get() as number;
-    if (changes !== this.#usersAt) {
-      this.#users.clear();
-      this.#usersAt = changes;
-    }
-    const key = `${tenantId}\u0000${userId}`;
-    let user = this.#users.get(key);
-    if (user === undefined) {
-      user = this.#readUser(tenantId, userId);
-      if (user === undefined) return undefined;
-      if (this.#users.size >= keptUsers) this.#users.clear();
-      this.#users.set(key, user);
-    }
-    // A copy: callers may change what they are given.
-    return { ...user, groups: [...user.groups] };
-  }
-
-  #readUser(tenantId: string, userId: string): User | undefined {
     const row = this.#sql.get('SELECT * FROM users WHERE id = ? AND tenant_id = ?').get(userId, tenantId) as
       UserRow | undefined;
     return row && this.#toUser(row);
