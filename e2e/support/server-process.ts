@@ -55,11 +55,23 @@ export async function api(
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** How a benchmark launches the server: `prefix` runs before node (`taskset -c 0`), `nodeArgs` after it (`--cpu-prof`). */
+export interface Launch {
+  readonly prefix?: readonly string[];
+  readonly nodeArgs?: readonly string[];
+  /** Another build's entry point (a before/after comparison), instead of `server/dist/main.js`. */
+  readonly main?: string;
+}
+
 /**
  * Starts the built server (`server/dist/main.js`, as `npm start` does) on a free port with its own data folder,
  * and waits until /readyz answers.
  */
-export async function startServerProcess(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  launch: Launch = {},
+): Promise<ServerProcess> {
   // Servers convert GloVe when a request first names glove-100 (issue #37; 503 MODEL_LOADING after 5 s meanwhile):
   // the shared test cache is filled first, as the callers that name glove-100 expect it ready.
   if (env.MODEL_CACHE_DIR !== undefined && resolvePath(env.MODEL_CACHE_DIR) === resolvePath(sharedModelCacheDir))
@@ -67,7 +79,9 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'godb-e2e-'));
   let output = '';
-  const child = spawn(process.execPath, [join(repoRoot, 'server', 'dist', 'main.js')], {
+  const argv = [...(launch.nodeArgs ?? []), launch.main ?? join(repoRoot, 'server', 'dist', 'main.js')];
+  const [command, ...args] = [...(launch.prefix ?? []), process.execPath, ...argv] as [string, ...string[]];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,

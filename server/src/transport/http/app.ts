@@ -83,9 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // answers 415 saying to send application/json, rather than "body must be object".
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every answer (decision 0049).
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
     void reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   app.setErrorHandler((error, request, reply) => {

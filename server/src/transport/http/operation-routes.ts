@@ -105,10 +105,11 @@ export function registerOperationRoutes(
         },
         ...(authenticate && { onRequest: authenticate }),
         // Cluster mode: every answer of a read (errors too) says when this node cannot confirm it is current.
-        onSend: async (request, reply, payload) => {
+        // A callback hook, not an async one: it runs on every answer (decision 0049).
+        onSend: (request, reply, payload, done) => {
           if (services.clusterStale(operation.id, request.principal?.tenantId ?? undefined) !== null)
             void reply.header('x-godb-stale', 'true');
-          return payload;
+          done(null, payload);
         },
         handler: async (request, reply) => {
           if ((operation.ndjson || operation.binary) && !isStream(request.body)) {

@@ -78,9 +78,11 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   );
   app.get('/api/v1/openapi.json', async () => openApi);
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks, not async ones, on every request: each promise of an async hook costs a turn (decision 0049).
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     options.metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     options.metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 }
