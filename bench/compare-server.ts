@@ -55,7 +55,9 @@ export async function startServerAt(
   exitOnSignals();
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [join(root, 'server', 'dist', 'main.js')], {
+  // COMPARE_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the servers under a measurement.
+  const nodeArgs = (process.env.COMPARE_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'server', 'dist', 'main.js')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, GRPC_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
