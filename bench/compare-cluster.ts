@@ -14,7 +14,7 @@ import { appliedEverywhere } from '../e2e/support/cluster-nodes.js';
 import { type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText } from './engine-fixture.js';
 import { printResult, rootArgument, startServerAt } from './compare-server.js';
-import { closedLoopRate, httpRequest } from './support.js';
+import { closedLoopRate, httpRequest, unthrottledServerEnv } from './support.js';
 
 const root = rootArgument(process.argv.slice(2));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -23,10 +23,7 @@ const dims = 64;
 const collection = 'bench';
 const seed = 2026;
 const env = {
-  RATE_LIMIT_RPS: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-  MAX_CONCURRENT_OPERATIONS: '1000',
-  LOG_LEVEL: 'error',
+  ...unthrottledServerEnv,
   JWT_SECRET: 'bench-cluster-secret-of-at-least-32-characters',
 };
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { random, zipfText } from './engine-fixture.js';
 import { printResult, rootArgument, startServerAt, type Metric } from './compare-server.js';
-import { httpRequest } from './support.js';
+import { httpRequest, unthrottledServerEnv } from './support.js';
 import { embeddingLikeVectors, rowJson, type VectorSet } from './vector-data.js';
 
 const root = rootArgument(process.argv.slice(2));
@@ -53,10 +53,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-compare-import-'));
 const server = await startServerAt(
   root,
   {
-    RATE_LIMIT_RPS: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    MAX_CONCURRENT_OPERATIONS: '1000',
-    LOG_LEVEL: 'error',
+    ...unthrottledServerEnv,
     MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
     VECTOR_CACHE_MB: String(Math.max(1024, Math.ceil((total * dims * 4 * 1.2) / 2 ** 20))),
   },

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { sharedGloveReady, sharedModelCacheDir } from '../server/src/test-support/model-cache.js';
 import { random, zipfDocuments, zipfWord } from './engine-fixture.js';
 import { printResult, rootArgument, startServerAt, type Metric } from './compare-server.js';
+import { unthrottledServerEnv } from './support.js';
 
 const root = rootArgument(process.argv.slice(2));
 const total = Number(process.env.BENCH_DOCS ?? 100_000);
@@ -24,10 +25,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-compare-search-'));
 const server = await startServerAt(
   root,
   {
-    RATE_LIMIT_RPS: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    MAX_CONCURRENT_OPERATIONS: '1000',
-    LOG_LEVEL: 'error',
+    ...unthrottledServerEnv,
     MODEL_CACHE_DIR: sharedModelCacheDir,
     DEFAULT_EMBEDDING_MODEL: model,
   },

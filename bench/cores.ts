@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfDocuments, zipfWord } from './engine-fixture.js';
-import { caveat, httpRequest, saveResults, table } from './support.js';
+import { caveat, httpRequest, saveResults, table, unthrottledServerEnv } from './support.js';
 import { clusteredVectors, row, rowJson } from './vector-data.js';
 
 const vectors = Number(process.env.BENCH_VECTORS ?? 100_000);
@@ -36,10 +36,7 @@ process.stdout.write(
 );
 const { data, queries } = clusteredVectors(vectors, 200, dims);
 const env = {
-  RATE_LIMIT_RPS: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-  MAX_CONCURRENT_OPERATIONS: '1000',
-  LOG_LEVEL: 'error',
+  ...unthrottledServerEnv,
   MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
   DEFAULT_EMBEDDING_MODEL: model,
 };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess } from '../e2e/support/server-process.js';
-import { caveat, httpRequest, table } from './support.js';
+import { caveat, httpRequest, table, unthrottledServerEnv } from './support.js';
 import { clusteredVectors, row, rowJson } from './vector-data.js';
 
 const n = Number(process.env.BENCH_VECTORS ?? 50_000);
@@ -44,10 +44,7 @@ raw.add(
 );
 
 const env = {
-  RATE_LIMIT_RPS: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-  MAX_CONCURRENT_OPERATIONS: '1000',
-  LOG_LEVEL: 'error',
+  ...unthrottledServerEnv,
   MODEL_CACHE_DIR: join(tmpdir(), 'godb-test-model-cache'),
 };
 const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-profile-'));
