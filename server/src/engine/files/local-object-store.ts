@@ -72,16 +72,18 @@ export class LocalObjectStore implements ObjectStore {
 
   /** Names a synced file at the store's root `target`, durably. */
   async #place(partial: string, target: string): Promise<void> {
-    // The folder again if a delete removed it, emptied, between the two steps (the partial is ours alone).
+    // The folder again if a delete removed it, emptied, between the two steps (the partial is ours alone). A delete
+    // can also remove a parent that a recursive mkdir has just made, before it makes the child: ENOENT from mkdir.
     for (let attempt = 1; ; attempt += 1) {
-      await mkdir(dirname(target), { recursive: true });
-      const moved = await rename(partial, target).then(
-        () => true,
-        (error: unknown) => {
-          if (!isMissing(error) || attempt >= 5) throw error;
-          return false;
-        },
-      );
+      const moved = await mkdir(dirname(target), { recursive: true })
+        .then(() => rename(partial, target))
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (!isMissing(error) || attempt >= 10) throw error;
+            return false;
+          },
+        );
       if (moved) break;
     }
     await syncFoldersUpTo(dirname(target), dirname(this.location));
