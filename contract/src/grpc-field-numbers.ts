@@ -56,6 +56,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     allowed: 2,
     path: 3,
     exact: 4,
+    estimated_at_least: 5,
   },
   VectorSearchRequest: {
     vector: 1,

@@ -630,6 +630,7 @@ class _SearchPlanRequired(TypedDict):
 
 class SearchPlan(_SearchPlanRequired, total=False):
     allowed: int
+    estimated_at_least: int
 
 
 class _SearchResponseRequired(TypedDict):

@@ -160,6 +160,12 @@ export const SearchPlan = Type.Object({
       'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); per-candidate: each candidate of the HNSW index was read and checked.',
   }),
   allowed: Type.Optional(Type.Integer({ description: 'Documents the filters allow (index or scan).' })),
+  estimated_at_least: Type.Optional(
+    Type.Integer({
+      description:
+        'A broad filter on indexed fields: the field indexes counted at least this many allowed documents, so the allowed set was not made and each HNSW candidate was checked instead.',
+    }),
+  ),
   path: Enum(['empty', 'small-exact', 'allowed-exact', 'allowed-hnsw', 'hnsw'] as const, {
     description:
       'How vectors were compared: empty (no vectors); small-exact: every vector of a small space; allowed-exact: every allowed vector, exactly; allowed-hnsw: the HNSW index with the allowed set as a predicate; hnsw: the HNSW index, widened until enough candidates passed.',

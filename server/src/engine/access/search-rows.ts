@@ -206,6 +206,32 @@ export class SearchRows {
       .all({ ...readableBindings(scope), after: afterId, limit }) as FullRow[];
   }
 
+  /**
+   * Live documents the viewer may read among `seqs` (a filter's documents, from the field indexes), in id order
+   * after `afterId`, at most `limit`: what `readablePage` answers, the filter applied already.
+   */
+  readablePageAmong(scope: ReadScope, seqs: readonly number[], afterId: string | null, limit: number): FullRow[] {
+    return this.#sql
+      .get(
+        `SELECT ${lightColumns}, d.content, d.fields FROM documents d
+         WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}
+           AND (@after IS NULL OR d.id > @after)
+         ORDER BY d.id LIMIT @limit`,
+      )
+      .raw(true)
+      .all({ ...readableBindings(scope), seqs: JSON.stringify(seqs), after: afterId, limit }) as FullRow[];
+  }
+
+  /** How many of `seqs` are live documents the viewer may read in the scope's table. */
+  countReadableAmong(scope: ReadScope, seqs: readonly number[]): number {
+    return this.#sql
+      .get(
+        `SELECT count(*) FROM documents d WHERE d.seq IN (SELECT value FROM json_each(@seqs)) AND ${readableCandidate}`,
+      )
+      .pluck()
+      .get({ ...readableBindings(scope), seqs: JSON.stringify(seqs) }) as number;
+  }
+
   /** How many live documents the viewer may read in the scope's table. */
   countReadable(scope: ReadScope): number {
     return this.#sql

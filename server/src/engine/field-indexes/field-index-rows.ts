@@ -42,6 +42,17 @@ export interface ValueRange {
   readonly lte?: string | number;
 }
 
+/** The WHERE terms of a range's bounds (named parameters @gt, @gte, @lt, @lte), or any value at all. */
+function rangeWhere(r: ValueRange): string {
+  const bounds = [
+    r.gt !== undefined ? 'value > @gt' : '',
+    r.gte !== undefined ? 'value >= @gte' : '',
+    r.lt !== undefined ? 'value < @lt' : '',
+    r.lte !== undefined ? 'value <= @lte' : '',
+  ].filter((b) => b !== '');
+  return bounds.length > 0 ? bounds.join(' AND ') : 'value IS NOT NULL';
+}
+
 /**
  * Every SQL statement of field indexes (issue #39): the postings (tenant, collection, path, value, document seq),
  * looked up by value, by range and by presence; the state of each index's build; and the rows a build reads.
@@ -108,20 +119,57 @@ export class FieldIndexRows {
 
   /** Seqs of the documents whose field holds a value in the range (each bound given, or open). */
   range(tenantId: string, collection: string, path: string, r: ValueRange): number[] {
-    const bounds = [
-      r.gt !== undefined ? 'value > @gt' : '',
-      r.gte !== undefined ? 'value >= @gte' : '',
-      r.lt !== undefined ? 'value < @lt' : '',
-      r.lte !== undefined ? 'value <= @lte' : '',
-    ].filter((b) => b !== '');
-    const where = bounds.length > 0 ? bounds.join(' AND ') : 'value IS NOT NULL';
     return this.#sql
       .get(
         `SELECT doc_seq FROM field_postings WHERE tenant_id = @tenant AND collection = @collection AND path = @path
-           AND ${where}`,
+           AND ${rangeWhere(r)}`,
       )
       .pluck()
       .all({ tenant: tenantId, collection, path, ...r }) as number[];
+  }
+
+  /**
+   * Documents whose field holds one of `keys`, counted up to `cap` per key (the planner's estimate: reading the
+   * index's entries, not the documents, and stopping at the cap).
+   */
+  countEqual(
+    tenantId: string,
+    collection: string,
+    path: string,
+    keys: readonly (string | number)[],
+    cap: number,
+  ): number {
+    const count = this.#sql
+      .get(
+        `SELECT count(*) FROM (SELECT 1 FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ? AND value = ?
+           LIMIT ?)`,
+      )
+      .pluck();
+    let total = 0;
+    for (const key of new Set(keys)) total += count.get(tenantId, collection, path, key, cap) as number;
+    return total;
+  }
+
+  /** Postings in the range, counted up to `cap`. */
+  countRange(tenantId: string, collection: string, path: string, r: ValueRange, cap: number): number {
+    return this.#sql
+      .get(
+        `SELECT count(*) FROM (SELECT 1 FROM field_postings WHERE tenant_id = @tenant AND collection = @collection
+           AND path = @path AND ${rangeWhere(r)} LIMIT @cap)`,
+      )
+      .pluck()
+      .get({ tenant: tenantId, collection, path, cap, ...r }) as number;
+  }
+
+  /** Documents that have a value for the field, counted up to `cap`. */
+  countPresent(tenantId: string, collection: string, path: string, cap: number): number {
+    return this.#sql
+      .get(
+        `SELECT count(*) FROM (SELECT 1 FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ?
+           AND value IS NULL LIMIT ?)`,
+      )
+      .pluck()
+      .get(tenantId, collection, path, cap) as number;
   }
 
   /** The postings of one path among documents `seqs` (JSON array): a NULL value says the document has one. */

@@ -32,6 +32,16 @@ export interface FieldIndexReader {
   range(tenantId: string, collection: string, path: string, range: ValueRange): number[];
   present(tenantId: string, collection: string, path: string): number[];
   live(tenantId: string, collection: string): number[];
+  /** The planner's estimates: the same lookups counted, stopping at `cap` (per key for `countEqual`). */
+  countEqual(
+    tenantId: string,
+    collection: string,
+    path: string,
+    keys: readonly (string | number)[],
+    cap: number,
+  ): number;
+  countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number;
+  countPresent(tenantId: string, collection: string, path: string, cap: number): number;
   /** Of documents `seqs`, which have a value for the field, and the keys each holds. */
   valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> };
 }
@@ -207,6 +217,24 @@ export class FieldIndexes implements FieldIndexReader {
 
   live(tenantId: string, collection: string): number[] {
     return this.#rows.live(tenantId, collection);
+  }
+
+  countEqual(
+    tenantId: string,
+    collection: string,
+    path: string,
+    keys: readonly (string | number)[],
+    cap: number,
+  ): number {
+    return keys.length === 0 ? 0 : this.#rows.countEqual(tenantId, collection, path, keys, cap);
+  }
+
+  countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number {
+    return this.#rows.countRange(tenantId, collection, path, range, cap);
+  }
+
+  countPresent(tenantId: string, collection: string, path: string, cap: number): number {
+    return this.#rows.countPresent(tenantId, collection, path, cap);
   }
 
   valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> } {

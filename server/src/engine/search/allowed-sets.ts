@@ -3,6 +3,7 @@ import { parseSpaceKey } from '../collections/vector-space.js';
 import type { ExactVectors } from '../vectors/exact-vectors.js';
 import type { SearchRows } from '../access/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
+import type { MatchEstimate } from './indexed-filters.js';
 
 /** Filter sets remembered at most (the least recently used is forgotten first). */
 const maxSets = 64;
@@ -63,8 +64,13 @@ export type FilterableScan = (
   through: number,
 ) => Iterable<FilterableDocument & { readonly seq: number }>;
 
-/** The documents of a collection a filter lets through, from its field indexes, or undefined (see indexed-filters.ts). */
-export type FilterPlan = (tenant: string, table: string, filters: FilterGroup) => ReadonlySet<number> | undefined;
+/** A collection's field indexes as the filters' planner reads them (see indexed-filters.ts). */
+export interface FilterPlanner {
+  /** The documents a filter lets through, or undefined when a condition is not on a ready index. */
+  set(tenant: string, table: string, filters: FilterGroup): ReadonlySet<number> | undefined;
+  /** Bounds of how many documents that set holds, its postings counted up to `cap`; undefined as for `set`. */
+  estimate(tenant: string, table: string, filters: FilterGroup, cap: number): MatchEstimate | undefined;
+}
 
 /**
  * The allowed sets of recent filters, like a search engine's filter cache (Elasticsearch caches filter bitsets per
@@ -76,15 +82,29 @@ export type FilterPlan = (tenant: string, table: string, filters: FilterGroup) =
 export class AllowedSets {
   readonly #store: SearchRows;
   readonly #scan: FilterableScan;
-  readonly #plan: FilterPlan | undefined;
+  readonly #plan: FilterPlanner | undefined;
   readonly #entries = new Map<string, Entry>();
   /** Filters seen once without a set, with the epoch they were seen at (the least recently seen forgotten first). */
   readonly #seen = new LRUCache<string, number>({ max: maxSets * 4 });
 
-  constructor(store: SearchRows, scan: FilterableScan, plan?: FilterPlan) {
+  constructor(store: SearchRows, scan: FilterableScan, plan?: FilterPlanner) {
     this.#store = store;
     this.#scan = scan;
     this.#plan = plan;
+  }
+
+  /**
+   * Bounds of how many documents of a collection `filters` let through, from its field indexes without making the
+   * set (postings counted up to `cap`); undefined when a condition is not on a ready index.
+   */
+  estimate(
+    tenant: string,
+    table: string | undefined,
+    filters: FilterGroup | undefined,
+    cap: number,
+  ): MatchEstimate | undefined {
+    if (table === undefined || !filters) return undefined;
+    return this.#plan?.estimate(tenant, table, filters, cap);
   }
 
   /**
@@ -100,7 +120,7 @@ export class AllowedSets {
     if ((!entry || entry.epoch !== epoch) && table !== undefined && filters) {
       // A filter on indexed fields: its set comes from the postings, as current as the store (issue #39).
       const last = this.#store.lastSeq();
-      const planned = this.#plan?.(tenant, table, filters);
+      const planned = this.#plan?.set(tenant, table, filters);
       if (planned) {
         if (planned.size * 40 > maxBytes / 2) return undefined;
         entry = this.#empty(tenant, epoch, 'index');

@@ -6,9 +6,9 @@ import type { VectorIndexes } from '../vectors/vector-index.js';
 import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
 import type { TextMatch } from './fts-query.js';
-import { AllowedSets } from './allowed-sets.js';
+import { AllowedSets, type FilterPlanner } from './allowed-sets.js';
 import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
-import { plannedSet } from './indexed-filters.js';
+import { estimateMatches, plannedSet } from './indexed-filters.js';
 import { CandidateDocument } from './candidate-document.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox } from './geo.js';
@@ -35,6 +35,7 @@ export class SearchCore {
   /** The documents recent filters let through, for filtered vector search. */
   readonly allowed: AllowedSets;
   readonly engagement: EngagementStore;
+  readonly #planner: FilterPlanner | undefined;
 
   constructor(db: Db, text: TextIndex, vectors: VectorIndexes, fieldIndexes?: FieldIndexReader) {
     this.db = db;
@@ -42,10 +43,14 @@ export class SearchCore {
     this.fts = new FtsRows(db);
     this.#public = new PublicRows(this.rows);
     this.engagement = new EngagementStore(db);
+    this.#planner = fieldIndexes && {
+      set: (tenant, table, filters) => plannedSet(fieldIndexes, tenant, table, filters),
+      estimate: (tenant, table, filters, cap) => estimateMatches(fieldIndexes, tenant, table, filters, cap),
+    };
     this.allowed = new AllowedSets(
       this.rows,
       (tenant, table, after, through) => this.#filterable(tenant, table, after, through),
-      fieldIndexes && ((tenant, table, filters) => plannedSet(fieldIndexes, tenant, table, filters)),
+      this.#planner,
     );
     this.text = text;
     this.vectors = vectors;
@@ -133,6 +138,38 @@ export class SearchCore {
     return rows.map(
       (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
     );
+  }
+
+  /**
+   * The documents of the scope's collection its filters let through, from the collection's field indexes: undefined
+   * when a condition is not on a ready index, or (with `below`) when the indexes count that many or more. The
+   * access rule is not applied (see pageAmong, countAmong).
+   */
+  indexedDocs(scope: Scope, below = Infinity): ReadonlySet<number> | undefined {
+    const planner = this.#planner;
+    if (!planner || scope.table === undefined || !scope.filters) return undefined;
+    const tenant = scope.viewer.tenantId;
+    if (below !== Infinity) {
+      const estimate = planner.estimate(tenant, scope.table, scope.filters, below);
+      if (!estimate || estimate.high >= below) return undefined;
+    }
+    return planner.set(tenant, scope.table, scope.filters);
+  }
+
+  /** Live documents the viewer may read among `seqs`, in id order after `afterId`, at most `limit` (as `page`). */
+  pageAmong(scope: Scope, seqs: readonly number[], afterId: string | null, limit: number): LoadedDocument[] {
+    const rows = this.rows.readablePageAmong(scope, seqs, afterId, limit);
+    return rows.map(
+      (row) => new CandidateDocument(row[0], this.#readRow, row.slice(0, 12) as LightRow, row.slice(12) as HeavyRow),
+    );
+  }
+
+  /** How many of `seqs` are live documents the viewer may read in the scope's table. */
+  countAmong(scope: Scope, seqs: readonly number[]): number {
+    let count = 0;
+    for (let i = 0; i < seqs.length; i += 10_000)
+      count += this.rows.countReadableAmong(scope, seqs.slice(i, i + 10_000));
+    return count;
   }
 
   /** Live documents the viewer may read in the scope's table (no filters), counted in SQL. */

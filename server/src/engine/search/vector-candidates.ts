@@ -68,6 +68,17 @@ const scanCostRatio = 20;
 const maxGathered = 16_000_000;
 
 /**
+ * From how many allowed documents a filter on indexed fields is broad: its set is not made, and the HNSW index is
+ * searched with each candidate checked instead. Making the set costs about 3 µs per allowed document (postings,
+ * vector keys, gathering); checking candidates about 20 µs each, and the index reads some 1.5 · k / share of them.
+ * They cost the same at allowed² = 10 · k · index size: at 50,000 vectors and k = 10, 2,200 documents (4.5 %); at
+ * a million, 10,000 (1 %). bench:filters measured both sides (docs/decisions/0050-field-indexes.md).
+ */
+export function broadFilterFrom(wanted: number, size: number): number {
+  return Math.ceil(Math.max(wanted * 16, Math.sqrt(10 * wanted * size)));
+}
+
+/**
  * Filtered search over the documents a filter allows (their set known before any vector is compared). Few
  * vectors: all of them are compared exactly (faster than the index, and exact — recall 1 however selective the
  * filter). Many: the index is asked for as many candidates as the filter's share of the index says are needed,

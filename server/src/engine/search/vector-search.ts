@@ -5,7 +5,7 @@ import { clientSpaceKey } from '../collections/vector-space.js';
 import type { Hit } from './hit.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
-import { allowedSearch, indexSearch } from './vector-candidates.js';
+import { allowedSearch, broadFilterFrom, indexSearch } from './vector-candidates.js';
 import {
   parseVector,
   queryVector,
@@ -19,6 +19,8 @@ import { copiesScan, exactScan } from './vector-scans.js';
 export interface SearchPlan {
   readonly filter: 'none' | 'index' | 'scan' | 'per-candidate';
   readonly allowed?: number;
+  /** A broad filter on indexed fields: the documents it allows, at least (counted up to the broad threshold). */
+  readonly estimated_at_least?: number;
   readonly path: 'empty' | 'small-exact' | 'allowed-exact' | 'allowed-hnsw' | 'hnsw';
   readonly exact: boolean;
 }
@@ -149,6 +151,23 @@ async function nearest(
   }
   const ef = core.vectors.settings(scope.viewer.tenantId, model).hnsw.ef_search;
   const copies = core.vectors.exactVectors(scope.viewer.tenantId, model);
+  // A filter its field indexes count as broad is not made into a set (that would cost more than the search):
+  // the index is searched and its candidates checked one by one, which finds enough among the first few.
+  const broadFrom = broadFilterFrom(q.limit * source.factor, size);
+  const estimate =
+    restricted && !scope.geo && copies
+      ? core.allowed.estimate(scope.viewer.tenantId, scope.table, scope.filters, broadFrom)
+      : undefined;
+  if (estimate && estimate.low >= broadFrom) {
+    const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+    const plan = {
+      filter: 'per-candidate',
+      estimated_at_least: estimate.low,
+      path: 'hnsw',
+      exact: found.exact,
+    } as const;
+    return { ...found, plan };
+  }
   // Filters (or one collection of a shared model index) without a geo restriction: the documents they allow are
   // known first, so a selective filter scans only their vectors and a broad one drops candidates by a set lookup.
   const allowed =

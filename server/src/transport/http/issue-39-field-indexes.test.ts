@@ -19,11 +19,14 @@ const name = 'shop';
 const call: TestServer['call'] = (...args) => server.call(...args);
 const next = seededRandom(39);
 const vectorOf = () => Array.from({ length: dims }, () => next() * 2 - 1);
+/** Every document's vector and price, for brute force. */
+const stored: { vector: number[]; price: number; sku: number; visibility: string }[] = [];
 const tags = ['red', 'green', 'blue', 'black'];
 
 interface Plan {
   filter: string;
   allowed?: number;
+  estimated_at_least?: number;
   path: string;
   exact: boolean;
 }
@@ -82,10 +85,12 @@ before(async () => {
       admin.token,
       Array.from({ length: Math.min(500, total - i) }, (_v, j) => {
         const n = i + j;
+        const vector = vectorOf();
+        stored[n] = { vector, price: (n * 37) % 100, sku: n % 200, visibility: n % 5 === 0 ? 'private' : 'public' };
         return {
           id: `p-${n}`,
           primary_table: name,
-          vector: vectorOf(),
+          vector,
           visibility: n % 5 === 0 ? 'private' : 'public',
           metadata: {
             sku: n % 200,
@@ -192,6 +197,46 @@ describe('declared field indexes over HTTP', () => {
     assert.equal((await call('GET', '/api/v1/documents/bad', admin.token)).status, 404);
   });
 
+  test('a broad filter on indexed fields is checked per candidate, never made into a set or a scan', async () => {
+    // price >= 50 allows half the documents: counting its postings stops at the broad threshold, the set is not made
+    // (it would cost more than the search) and the HNSW candidates are checked one by one, the second time too.
+    const filters = [{ field: 'metadata.price', operator: 'gte', value: 50 }];
+    const cosine = (a: number[], b: number[]) => {
+      let dot = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < a.length; i += 1) {
+        dot += a[i]! * b[i]!;
+        na += a[i]! ** 2;
+        nb += b[i]! ** 2;
+      }
+      return dot / Math.sqrt(na * nb);
+    };
+    let found = 0;
+    const queries = 20;
+    for (let i = 0; i < queries; i += 1) {
+      const q = vectorOf();
+      for (const time of ['first', 'again']) {
+        const { results, plan } = await searchPlan(user.token, q, filters);
+        assert.equal(plan.filter, 'per-candidate', `${time}: ${JSON.stringify(plan)}`);
+        assert.equal(plan.path, 'hnsw');
+        assert.ok((plan.estimated_at_least ?? 0) >= 160, JSON.stringify(plan));
+        assert.equal(plan.allowed, undefined);
+        assert.equal(results.length, 10);
+        if (time === 'again') continue;
+        const truth = stored
+          .map((d, n) => ({ id: `p-${n}`, d, s: cosine(q, d.vector) }))
+          .filter(({ d }) => d.price >= 50 && d.visibility === 'public')
+          .sort((a, b) => b.s - a.s)
+          .slice(0, 10)
+          .map(({ id }) => id);
+        found += results.filter((r) => truth.includes(r.document_id)).length;
+      }
+    }
+    const recall = found / (queries * 10);
+    assert.ok(recall >= 0.95, `recall@10 against brute force: ${recall}`);
+  });
+
   test('explain answers how many documents the indexes allowed', async () => {
     const { plan } = await searchPlan(user.token, vectorOf(), [{ field: 'metadata.sku', operator: 'eq', value: 11 }]);
     assert.equal(plan.filter, 'index');
@@ -208,5 +253,61 @@ describe('declared field indexes over HTTP', () => {
       filters: [{ field: 'metadata.sku', operator: 'eq', value: 11 }],
     });
     assert.equal(without.body.plan, undefined, 'only when asked');
+  });
+  test('count, scroll and delete by filter are answered from the indexes, under the access rule', async () => {
+    const readable = (token: string, n: number) => token === admin.token || stored[n]!.visibility === 'public';
+    const cases: { filter: unknown; allow: (n: number) => boolean }[] = [
+      { filter: [{ field: 'metadata.sku', operator: 'in', value: [3, 4] }], allow: (n) => [3, 4].includes(n % 200) },
+      { filter: [{ field: 'metadata.price', operator: 'gte', value: 50 }], allow: (n) => stored[n]!.price >= 50 },
+      {
+        filter: {
+          must: [{ field: 'metadata.price', operator: 'lt', value: 10 }],
+          must_not: [{ field: 'metadata.sku', operator: 'lt', value: 100 }],
+        },
+        allow: (n) => stored[n]!.price < 10 && n % 200 >= 100,
+      },
+    ];
+    for (const token of [user.token, admin.token]) {
+      for (const { filter, allow } of cases) {
+        const expected = stored
+          .map((_d, n) => n)
+          .filter((n) => allow(n) && readable(token, n))
+          .map((n) => `p-${n}`)
+          .sort();
+        const counted = await call('POST', '/api/v1/documents/count', token, { primary_table: name, filter });
+        assert.equal(counted.status, 200, JSON.stringify(counted.body));
+        assert.equal(counted.body.count, expected.length, `count ${JSON.stringify(filter)}`);
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await call('POST', '/api/v1/documents/scroll', token, {
+            primary_table: name,
+            filter,
+            limit: 100,
+            ...(cursor !== undefined && { cursor }),
+          });
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          seen.push(...(page.body.documents as { id: string }[]).map((d) => d.id));
+          cursor = page.body.next_cursor as string | undefined;
+        } while (cursor !== undefined);
+        assert.deepEqual(seen, expected, `scroll ${JSON.stringify(filter)}`);
+      }
+    }
+    // price in [40, 41): the user owns none (skipped as readable but not theirs); the admin deletes them all.
+    const filter = [
+      { field: 'metadata.price', operator: 'gte', value: 40 },
+      { field: 'metadata.price', operator: 'lt', value: 41 },
+    ];
+    const matching = stored.map((_d, n) => n).filter((n) => stored[n]!.price === 40);
+    const byUser = await call('POST', '/api/v1/documents/delete', user.token, { primary_table: name, filter });
+    assert.deepEqual(byUser.body, {
+      success: true,
+      deleted: 0,
+      skipped: matching.filter((n) => readable(user.token, n)).length,
+    });
+    const byAdmin = await call('POST', '/api/v1/documents/delete', admin.token, { primary_table: name, filter });
+    assert.deepEqual(byAdmin.body, { success: true, deleted: matching.length, skipped: 0 });
+    const left = await call('POST', '/api/v1/documents/count', admin.token, { primary_table: name, filter });
+    assert.equal(left.body.count, 0);
   });
 });
