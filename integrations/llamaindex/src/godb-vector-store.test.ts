@@ -277,4 +277,36 @@ describe('GoDBVectorStore in LlamaIndex’s VectorStoreIndex flow, against a rea
     const left = await index.asRetriever({ similarityTopK: 10 }).retrieve('snapshots of a live node');
     assert.deepEqual(refDocs(left), ['doc-hnsw', 'doc-hybrid', 'doc-storage']);
   });
+
+  test('a document written through GoDB’s own API reads back as a text node, and deletes by its id', async () => {
+    const text = 'Plain GoDB document about replication written without LlamaIndex';
+    await client.documents.batchAdd({
+      body: [
+        {
+          id: 'plain-1',
+          primary_table: 'li_notes',
+          content: text,
+          metadata: { topic: 'plain' },
+          vectors: { default: await new HashingEmbedding().getTextEmbedding(text) },
+        },
+      ],
+    });
+    const filters: MetadataFilters = { filters: [{ key: 'topic', operator: '==', value: 'plain' }] };
+    const [plain] = await index.asRetriever({ similarityTopK: 5, filters }).retrieve('replication');
+    assert.equal(plain?.node.id_, 'plain-1');
+    assert.equal(textOf(plain), text);
+    assert.deepEqual(plain?.node.metadata, { topic: 'plain' });
+
+    // docIds (node ids) narrow a query, as LlamaIndex's own stores do.
+    const only = await vectorStore.query({
+      queryEmbedding: await new HashingEmbedding().getTextEmbedding('GoDB'),
+      similarityTopK: 10,
+      mode: VectorStoreQueryMode.DEFAULT,
+      docIds: ['plain-1'],
+    });
+    assert.deepEqual(only.ids, ['plain-1']);
+
+    await index.deleteRefDoc('plain-1');
+    assert.equal((await client.documents.count({ primary_table: 'li_notes' })).count, 3);
+  });
 });
