@@ -175,7 +175,11 @@ export default tseslint.config(
   {
     // The client libraries ship alone: the contract's types at compile time only (its run-time part is the generated
     // table), and nothing of the server or the web.
-    files: ['clients/typescript/src/**/*.ts', 'integrations/langchain/src/**/*.ts'],
+    files: [
+      'clients/typescript/src/**/*.ts',
+      'integrations/langchain/src/**/*.ts',
+      'integrations/llamaindex/src/**/*.ts',
+    ],
     ignores: ['**/*.test.ts', '**/test-support/**'],
     rules: {
       'no-restricted-imports': [

@@ -40,13 +40,21 @@ const npx = (tool, toolArgs) => ['npx', ['--no-install', tool, ...toolArgs]];
 if (only !== 'unit') {
   run(
     'build: contract, server, clients and integrations (tsc -b)',
-    ...npx('tsc', ['-b', 'contract', 'server', 'clients/typescript', 'integrations/langchain']),
+    ...npx('tsc', [
+      '-b',
+      'contract',
+      'server',
+      'clients/typescript',
+      'integrations/langchain',
+      'integrations/llamaindex',
+    ]),
   );
   run('build: website (vite)', 'npm', ['run', 'build', '-w', 'web', '--silent']);
   run('type-check: tests and web', ...npx('tsc', ['-p', 'contract/tsconfig.test.json']));
   run('type-check: server tests', ...npx('tsc', ['-p', 'server/tsconfig.test.json']));
   run('type-check: TypeScript client tests', ...npx('tsc', ['-p', 'clients/typescript/tsconfig.test.json']));
   run('type-check: LangChain integration tests', ...npx('tsc', ['-p', 'integrations/langchain/tsconfig.test.json']));
+  run('type-check: LlamaIndex integration tests', ...npx('tsc', ['-p', 'integrations/llamaindex/tsconfig.test.json']));
   run('type-check: web', ...npx('tsc', ['-p', 'web/tsconfig.json']));
   run('type-check: e2e', ...npx('tsc', ['-p', 'e2e/tsconfig.json']));
   run('type-check: Python client tests', ...npx('tsc', ['-p', 'clients/python/tsconfig.json']));
@@ -60,6 +68,7 @@ const unit = [
   'clients/typescript/src',
   'clients/python',
   'integrations/langchain/src',
+  'integrations/llamaindex/src',
   'web/src',
 ].flatMap((d) => findTests(join(root, d)));
 const browser = only === 'unit' ? [] : findTests(join(root, 'e2e'));
