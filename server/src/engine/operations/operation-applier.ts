@@ -142,6 +142,8 @@ export class OperationApplier {
       // Nothing to drain in the log: the tenant's writes under way come after this operation. An embedded node still
       // waits for its requests under way (LocalLog passes effects.drain; NatsLog does not).
       const report = await restore.apply(staged, effects?.restore?.progress, effects?.restore?.drain);
+      // The restore dropped the tenant's postings and builds: its declared indexes are built again at once.
+      this.#deps.fieldIndexes.start();
       this.#prepared.set(op.id, { value: { ...report, snapshot_id: op.snapshotId } });
     } catch (error) {
       if (!isGoDBError(error) || error.status >= 500) throw error;

@@ -310,4 +310,45 @@ describe('declared field indexes over HTTP', () => {
     const left = await call('POST', '/api/v1/documents/count', admin.token, { primary_table: name, filter });
     assert.equal(left.body.count, 0);
   });
+  test('a tenant restore builds the declared indexes again at once, and filters answer from them', async () => {
+    const filter = [{ field: 'metadata.sku', operator: 'in', value: [5, 6, 7] }];
+    const countOf = async () =>
+      (await call('POST', '/api/v1/documents/count', admin.token, { primary_table: name, filter })).body.count;
+    const before = await countOf();
+    const accepted = await call('POST', '/api/v1/snapshots', admin.token);
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const { snapshot_id: id, job_id: jobId } = accepted.body as { snapshot_id: string; job_id: string };
+    assert.equal((await server.finishedJob(admin.token, jobId)).status, 'done');
+    // After the snapshot, documents of the filter go; the restore brings them back.
+    const gone = await call('POST', '/api/v1/documents/delete', admin.token, { primary_table: name, filter });
+    assert.ok((gone.body.deleted as number) > 0, JSON.stringify(gone.body));
+    assert.equal(await countOf(), 0);
+    const restored = await call('POST', '/api/v1/snapshots/restore', admin.token, { snapshot_id: id });
+    assert.equal(restored.status, 202, JSON.stringify(restored.body));
+    const job = await server.finishedJob(admin.token, (restored.body as { job_id: string }).job_id);
+    assert.equal(job.status, 'done', job.error);
+    for (let waited = 0; ; waited += 1) {
+      const info = (await call('GET', `/api/v1/collections/${name}`, admin.token)).body.field_indexes as Record<
+        string,
+        { state: string; documents: number }
+      >;
+      if (info && Object.values(info).every((i) => i.state === 'ready')) {
+        assert.equal(info['metadata.sku']!.documents, total - stored.filter((d) => d.price === 40).length);
+        break;
+      }
+      assert.ok(waited < 500, `the indexes are built again without a restart: ${JSON.stringify(info)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(await countOf(), before);
+    // The restored vector index loads its float32 copies in the background; from then on the set is the indexes'.
+    for (let waited = 0; ; waited += 1) {
+      const { plan } = await searchPlan(admin.token, vectorOf(), filter);
+      if (plan.filter === 'index') {
+        assert.equal(plan.allowed, before);
+        break;
+      }
+      assert.ok(waited < 500, JSON.stringify(plan));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
 });
