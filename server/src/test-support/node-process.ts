@@ -18,6 +18,8 @@ export interface NodeProcess {
   readonly exited: Promise<number | null>;
   /** Stops it (SIGTERM) if it still runs, waits for its exit and removes its data folder. */
   stop(): Promise<void>;
+  /** Sends it `signal` (SIGKILL: a crash, nothing saved) and waits for its exit; its data folder stays. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -67,6 +69,10 @@ export async function startNodeProcess(env: Record<string, string>): Promise<Nod
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,
     exited,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
