@@ -623,7 +623,7 @@ class SearchChunk(_SearchChunkRequired, total=False):
 
 
 class _SearchPlanRequired(TypedDict):
-    filter: Literal["none", "index", "scan", "per-candidate"]
+    filter: Literal["none", "index", "scan", "access", "per-candidate"]
     path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
     exact: bool
 

@@ -155,9 +155,9 @@ export const SearchResult = Type.Object({
 
 /** How a vector search found its results (issue #39): asked with `explain: true`. */
 export const SearchPlan = Type.Object({
-  filter: Enum(['none', 'index', 'scan', 'per-candidate'] as const, {
+  filter: Enum(['none', 'index', 'scan', 'access', 'per-candidate'] as const, {
     description:
-      'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); per-candidate: each candidate of the HNSW index was read and checked.',
+      'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); access: they are the few documents you may read, from the access indexes (filters checked on the hits); per-candidate: each candidate of the HNSW index was read and checked.',
   }),
   allowed: Type.Optional(Type.Integer({ description: 'Documents the filters allow (index or scan).' })),
   estimated_at_least: Type.Optional(

@@ -232,6 +232,36 @@ export class SearchRows {
       .get({ ...readableBindings(scope), seqs: JSON.stringify(seqs) }) as number;
   }
 
+  /** The public live documents of a tenant (and table), at most `cap` (by the partial index documents_public). */
+  publicSeqs(tenant: string, table: string | undefined, cap: number): number[] {
+    const which = table === undefined ? '' : ' AND d.primary_table = @table';
+    return this.#sql
+      .get(
+        `SELECT d.seq FROM documents d INDEXED BY documents_public
+         WHERE d.tenant_id = @tenant${which} AND d.visibility = 'public' AND ${alive} LIMIT @cap`,
+      )
+      .pluck()
+      .all({ tenant, cap, ...(table !== undefined && { table }) }) as number[];
+  }
+
+  /**
+   * Live documents of the scope's tenant (and table) that are not public and that an access entry lets the viewer
+   * read (the access rule's second half, from document_access_principal), at most `cap`.
+   */
+  sharedSeqs(scope: ReadScope, cap: number): number[] {
+    return this.#sql
+      .get(
+        `SELECT DISTINCT d.seq FROM document_access a JOIN documents d ON d.seq = a.doc_seq
+         WHERE a.principal IN (SELECT value FROM json_each(@principals))
+           AND (a.expires_at IS NULL OR a.expires_at > @now)
+           AND d.visibility <> 'public' AND (a.role <> 'list' OR d.visibility = 'shared')
+           AND d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table)
+         LIMIT @cap`,
+      )
+      .pluck()
+      .all({ ...readableBindings(scope), cap }) as number[];
+  }
+
   /** How many live documents the viewer may read in the scope's table. */
   countReadable(scope: ReadScope): number {
     return this.#sql

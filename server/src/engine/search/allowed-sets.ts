@@ -21,8 +21,11 @@ const maxBytes = 256 * 2 ** 20;
  * and parsing each candidate's row.
  */
 export interface AllowedSet {
-  /** How the set was made: from the collection's field indexes, or by reading every document. */
-  readonly source: 'index' | 'scan';
+  /**
+   * How the set was made: from the collection's field indexes, by reading every document, or from the access
+   * rule's indexes (the documents the viewer may read, when they are few).
+   */
+  readonly source: 'index' | 'scan' | 'access';
   /** Document seqs that match (a superset: a document deleted since may remain; hits are checked again). */
   readonly docs: ReadonlySet<number>;
   /** The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise). */
@@ -155,6 +158,16 @@ export class AllowedSets {
     return entry;
   }
 
+  /**
+   * An allowed set of given documents (the few a viewer may read), made for one search and not remembered: their
+   * vector keys are looked up, and their vectors gathered, on demand as for any set.
+   */
+  of(tenant: string, docs: ReadonlySet<number>, source: 'access'): AllowedSet {
+    const entry = this.#empty(tenant, this.#store.epoch(), source);
+    for (const seq of docs) entry.docs.add(seq);
+    return entry;
+  }
+
   /** Forgets the least recently used sets beyond the count and memory budgets (the newest always stays). */
   #evict(): void {
     let total = 0;
@@ -166,7 +179,7 @@ export class AllowedSets {
     }
   }
 
-  #empty(tenant: string, epoch: number, source: 'index' | 'scan'): Entry {
+  #empty(tenant: string, epoch: number, source: AllowedSet['source']): Entry {
     const docs = new Set<number>();
     const byKeys = new Map<string, number[]>();
     const gathered = new Map<string, Gathered>();

@@ -7,6 +7,7 @@ import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets, type FilterPlanner } from './allowed-sets.js';
+import { ReadableSets } from './readable-sets.js';
 import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
 import { estimateMatches, plannedSet } from './indexed-filters.js';
 import { CandidateDocument } from './candidate-document.js';
@@ -34,6 +35,8 @@ export class SearchCore {
   readonly #public: PublicRows<LightRow>;
   /** The documents recent filters let through, for filtered vector search. */
   readonly allowed: AllowedSets;
+  /** The documents a viewer may read, from the access rule's indexes, when they are few. */
+  readonly readable: ReadableSets;
   readonly engagement: EngagementStore;
   readonly #planner: FilterPlanner | undefined;
 
@@ -52,6 +55,7 @@ export class SearchCore {
       (tenant, table, after, through) => this.#filterable(tenant, table, after, through),
       this.#planner,
     );
+    this.readable = new ReadableSets(this.rows);
     this.text = text;
     this.vectors = vectors;
   }

@@ -17,7 +17,7 @@ import { copiesScan, exactScan } from './vector-scans.js';
 
 /** How a vector search found its results (answered with `explain`; see the contract's SearchPlan). */
 export interface SearchPlan {
-  readonly filter: 'none' | 'index' | 'scan' | 'per-candidate';
+  readonly filter: 'none' | 'index' | 'scan' | 'access' | 'per-candidate';
   readonly allowed?: number;
   /** A broad filter on indexed fields: the documents it allows, at least (counted up to the broad threshold). */
   readonly estimated_at_least?: number;
@@ -151,29 +151,25 @@ async function nearest(
   }
   const ef = core.vectors.settings(scope.viewer.tenantId, model).hnsw.ef_search;
   const copies = core.vectors.exactVectors(scope.viewer.tenantId, model);
-  // A filter its field indexes count as broad is not made into a set (that would cost more than the search):
-  // the index is searched and its candidates checked one by one, which finds enough among the first few.
+  // How many allowed documents make a set cost more than checking HNSW candidates (vector-candidates.ts).
   const broadFrom = broadFilterFrom(q.limit * source.factor, size);
   const estimate =
     restricted && !scope.geo && copies
       ? core.allowed.estimate(scope.viewer.tenantId, scope.table, scope.filters, broadFrom)
       : undefined;
-  if (estimate && estimate.low >= broadFrom) {
-    const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
-    const plan = {
-      filter: 'per-candidate',
-      estimated_at_least: estimate.low,
-      path: 'hnsw',
-      exact: found.exact,
-    } as const;
-    return { ...found, plan };
-  }
+  const broadFilter = estimate !== undefined && estimate.low >= broadFrom;
   // Filters (or one collection of a shared model index) without a geo restriction: the documents they allow are
   // known first, so a selective filter scans only their vectors and a broad one drops candidates by a set lookup.
-  const allowed =
-    restricted && !scope.geo && copies
+  let allowed =
+    restricted && !scope.geo && copies && !broadFilter
       ? core.allowed.get(scope.viewer.tenantId, scope.table, scope.filters)
       : undefined;
+  if (!allowed && !scope.geo && copies) {
+    // No set from the filters, but a viewer who may read few documents of the space: those are the set (its hits
+    // are checked against the filters as any set's are), rather than candidates checked until enough are readable.
+    const few = core.readable.few(scope, broadFrom);
+    if (few) allowed = core.allowed.of(scope.viewer.tenantId, few, 'access');
+  }
   if (allowed && copies) {
     const found = await allowedSearch(core, scope, q, vector, {
       space: model,
@@ -186,6 +182,18 @@ async function nearest(
     });
     const path = found.exact ? 'allowed-exact' : 'allowed-hnsw';
     return { ...found, model, plan: { filter: allowed.source, allowed: allowed.docs.size, path, exact: found.exact } };
+  }
+  if (broadFilter) {
+    // A filter its field indexes count as broad is not made into a set (that would cost more than the search):
+    // the index is searched and its candidates checked one by one, which finds enough among the first few.
+    const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+    const plan = {
+      filter: 'per-candidate',
+      estimated_at_least: estimate.low,
+      path: 'hnsw',
+      exact: found.exact,
+    } as const;
+    return { ...found, plan };
   }
   const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
   return { ...found, plan: { filter: checked, path: 'hnsw', exact: found.exact } };

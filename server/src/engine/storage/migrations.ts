@@ -408,4 +408,13 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE INDEX field_postings_doc ON field_postings(doc_seq);
     `,
   },
+  {
+    version: 19,
+    description: 'the public live documents of a collection, indexed (issue #39: the access rule as an index)',
+    // With document_access_principal, what a viewer may read is known from indexes: the public live documents of
+    // the collection, and those with an entry for the viewer's principals. A vector search whose readable documents
+    // are few searches those alone, instead of checking HNSW candidates one by one until enough are readable.
+    sql: `CREATE INDEX documents_public ON documents(tenant_id, primary_table)
+            WHERE visibility = 'public' AND deleted_at IS NULL AND superseded = 0;`,
+  },
 ];

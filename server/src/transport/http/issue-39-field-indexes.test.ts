@@ -351,4 +351,67 @@ describe('declared field indexes over HTTP', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
+  test('a viewer who may read few documents of a large collection searches those, from the access indexes', async () => {
+    // 2,600 private notes of the admin; the user may read 30 shared with them and 10 public ones.
+    const notes: { id: string; vector: number[]; readable: boolean; kind: string }[] = [];
+    await call('POST', '/api/v1/collections', admin.token, {
+      name: 'notes',
+      vectors: { v: { dimensions: dims, distance: 'cosine', storage: 'f16' } },
+    });
+    for (let i = 0; i < total; i += 500) {
+      const docs = Array.from({ length: Math.min(500, total - i) }, (_v, j) => {
+        const n = i + j;
+        const kind = n % 65 === 0 ? 'public' : n % 86 === 1 ? 'shared' : 'private';
+        const vector = vectorOf();
+        notes.push({ id: `n-${n}`, vector, readable: kind !== 'private', kind });
+        return {
+          id: `n-${n}`,
+          primary_table: 'notes',
+          vector,
+          visibility: kind === 'public' ? 'public' : 'private',
+          metadata: { kind },
+          ...(kind === 'shared' && { acl: [{ user_id: user.userId, role: 'view' }] }),
+        };
+      });
+      const res = await call('POST', '/api/v1/documents/batch', admin.token, docs);
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    }
+    const readable = notes.filter((d) => d.readable);
+    assert.ok(readable.length > 50 && readable.length < 100, `${readable.length} readable`);
+    const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+    const norm = (a: number[]) => Math.sqrt(dot(a, a));
+    const search = async (token: string, q: number[], filters?: unknown) => {
+      const res = await call('POST', '/api/v1/search/vector', token, {
+        vector: q,
+        primary_table: 'notes',
+        limit: 10,
+        threshold: 0,
+        explain: true,
+        ...(filters !== undefined && { filters }),
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return { ids: (res.body.results as Result[]).map((r) => r.document_id), plan: res.body.plan as Plan };
+    };
+    for (let i = 0; i < 10; i += 1) {
+      const q = vectorOf();
+      const best = (docs: typeof notes) =>
+        docs
+          .map((d) => ({ id: d.id, s: dot(q, d.vector) / (norm(q) * norm(d.vector)) }))
+          .sort((a, b) => b.s - a.s)
+          .slice(0, 10)
+          .map((d) => d.id);
+      const mine = await search(user.token, q);
+      assert.equal(mine.plan.filter, 'access', JSON.stringify(mine.plan));
+      assert.equal(mine.plan.allowed, readable.length);
+      assert.equal(mine.plan.exact, true);
+      assert.deepEqual(mine.ids, best(readable), 'exactly the nearest of the documents the user may read');
+      // A filter on an unindexed field: the access set (or, seen again, the filter's own), checked on its hits.
+      const shared = await search(user.token, q, [{ field: 'metadata.kind', operator: 'eq', value: 'shared' }]);
+      assert.equal(shared.plan.filter, i === 0 ? 'access' : 'scan', JSON.stringify(shared.plan));
+      assert.deepEqual(shared.ids, best(readable.filter((d) => d.kind === 'shared')));
+      // The admin may read them all: the HNSW index, as before.
+      const all = await search(admin.token, q);
+      assert.equal(all.plan.filter, 'none', JSON.stringify(all.plan));
+    }
+  });
 });

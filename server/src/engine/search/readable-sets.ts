@@ -1,0 +1,57 @@
+import { LRUCache } from 'lru-cache';
+import { principalsOf } from '../access/access.js';
+import type { ReadScope, SearchRows } from '../access/search-rows.js';
+
+/** How long a "many readable documents" verdict is trusted while the store changes (it only picks a plan). */
+const broadForMs = 1000;
+
+interface Broad {
+  readonly epoch: number;
+  readonly last: number;
+  readonly at: number;
+}
+
+/**
+ * The documents a viewer may read in a collection, from indexes, when they are few (issue #39: the access rule as
+ * one more indexed predicate): the public live documents (the partial index documents_public) and those an access
+ * entry of the viewer's principals lets them read (document_access_principal), each read up to a cap. A vector
+ * search for a viewer who may read a few documents of a large collection then scans those, instead of checking HNSW
+ * candidates one by one until enough are readable (which, under 0.1 %, ended in reading every document). Many
+ * readable documents: the verdict is remembered while the store is unchanged (or for a second), so the common case
+ * — a collection of public documents — costs a cache lookup.
+ */
+export class ReadableSets {
+  readonly #rows: SearchRows;
+  readonly #now: () => number;
+  readonly #broad = new LRUCache<string, Broad>({ max: 4096 });
+
+  constructor(rows: SearchRows, now: () => number = () => performance.now()) {
+    this.#rows = rows;
+    this.#now = now;
+  }
+
+  /**
+   * The live documents of the scope's tenant (and table) its viewer may read, when fewer than `cap`; undefined when
+   * there are as many or more. A superset is never answered: exactly the documents the access rule lets through.
+   *
+   * @example const few = readable.few({ viewer, now: Date.now(), table: 'notes' }, 2000); // Set of seqs, or undefined
+   */
+  few(scope: ReadScope, cap: number): Set<number> | undefined {
+    const tenant = scope.viewer.tenantId;
+    const key = JSON.stringify([tenant, scope.table ?? null, principalsOf(scope.viewer), cap]);
+    const epoch = this.#rows.epoch();
+    const last = this.#rows.lastSeq();
+    const known = this.#broad.get(key);
+    if (known && ((known.epoch === epoch && known.last === last) || this.#now() - known.at < broadForMs))
+      return undefined;
+    const publicSeqs = this.#rows.publicSeqs(tenant, scope.table, cap);
+    const shared = publicSeqs.length < cap ? this.#rows.sharedSeqs(scope, cap - publicSeqs.length) : [];
+    if (publicSeqs.length + shared.length >= cap) {
+      this.#broad.set(key, { epoch, last, at: this.#now() });
+      return undefined;
+    }
+    const out = new Set(publicSeqs);
+    for (const seq of shared) out.add(seq);
+    return out;
+  }
+}
