@@ -5,6 +5,8 @@
 // without indexes (the filter is first seen, so the search checks HNSW candidates one by one), then with the three
 // fields indexed (the allowed set comes from the postings). recall@10 against brute force over the allowed set,
 // p50/p99 and QPS beside unfiltered in the same run, the build time of the indexes and their disk per document.
+// Documents are private but 0.1 % (public), and 5 % are shared with one user: the same searches unfiltered as
+// that user (ACL 5 %) and as a user who may read the public ones only (ACL 0.1 %) show the access rule's plan.
 // BENCH_DOCS and BENCH_QUERIES (50 per filter) change the size. About 5 minutes on 2 shared cores, most of it the
 // searches without indexes (a selective first-seen filter reads thousands of candidates, then every document).
 import { parseFilters } from '../server/src/engine/search/filters.js';
@@ -24,8 +26,15 @@ const tagOf = (i: number) => `t${(i * 7) % 1000}`;
 const priceOf = (i: number) => ((i * 7919) % 100_000) / 100; // 0 to 999.99, spread evenly
 const createdOf = (i: number) => 1_700_000_000 + i;
 
+const reader = { ...benchViewer, userId: 'reader' };
+const stranger = { ...benchViewer, userId: 'stranger' };
+const isPublic = (i: number) => i % 1000 === 0;
+const sharedWithReader = (i: number) => i % 20 === 1;
+
 interface Case {
   readonly label: string;
+  /** Who searches (the owner of every document when absent), and which documents that viewer may read. */
+  readonly viewer?: { readonly who: typeof benchViewer; readonly reads: (i: number) => boolean };
   /** The filter of query `q` (its values used by no other query) and the predicate brute force applies. */
   readonly filter: (q: number) => { raw: unknown; allow: (i: number) => boolean };
 }
@@ -70,6 +79,16 @@ const cases: Case[] = [
       };
     },
   },
+  {
+    label: 'ACL 5 % (user)',
+    viewer: { who: reader, reads: (i) => isPublic(i) || sharedWithReader(i) },
+    filter: () => ({ raw: undefined, allow: () => true }),
+  },
+  {
+    label: 'ACL 0.1 % (user)',
+    viewer: { who: stranger, reads: isPublic },
+    filter: () => ({ raw: undefined, allow: () => true }),
+  },
 ];
 
 caveat();
@@ -92,6 +111,8 @@ for (let from = 0; from < n; from += 1000) {
       vector: Array.from(row(data, i)),
       created_at: createdOf(i),
       metadata: { tag: tagOf(i), price: priceOf(i) },
+      visibility: isPublic(i) ? ('public' as const) : ('private' as const),
+      ...(sharedWithReader(i) && { acl: [{ user_id: reader.userId, role: 'view' as const }] }),
     };
   });
   await engine.add(benchViewer, docs, (i) => `body[${i}]`);
@@ -130,8 +151,11 @@ async function measure(phase: string, offset: number): Promise<Record<string, st
     const plans = new Map<string, number>();
     for (let q = 0; q < queryCount; q += 1) {
       // Values never used before in the run: the two phases use different ones.
-      const { raw, allow } = c.filter(q + offset);
-      const scope: Scope = { viewer: benchViewer, now: 0, table: name, filters: parseFilters(raw) };
+      const { raw, allow: allowed } = c.filter(q + offset);
+      const reads = c.viewer?.reads ?? (() => true);
+      const allow = (i: number) => allowed(i) && reads(i);
+      const viewer = c.viewer?.who ?? benchViewer;
+      const scope: Scope = { viewer, now: 0, table: name, filters: parseFilters(raw) };
       const started = performance.now();
       const answer = await engine.searches.vector(scope, {
         vector: Array.from(row(queries, q)),

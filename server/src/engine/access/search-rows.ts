@@ -251,11 +251,13 @@ export class SearchRows {
   sharedSeqs(scope: ReadScope, cap: number): number[] {
     return this.#sql
       .get(
-        `SELECT DISTINCT d.seq FROM document_access a JOIN documents d ON d.seq = a.doc_seq
+        // CROSS JOIN keeps the entries first (by document_access_principal): joined the other way, SQLite read the
+        // tenant's every document and probed its entries (7 ms at 5,000 documents).
+        `SELECT DISTINCT d.seq FROM document_access a CROSS JOIN documents d ON d.seq = a.doc_seq
          WHERE a.principal IN (SELECT value FROM json_each(@principals))
            AND (a.expires_at IS NULL OR a.expires_at > @now)
            AND d.visibility <> 'public' AND (a.role <> 'list' OR d.visibility = 'shared')
-           AND d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table)
+           AND +d.tenant_id = @tenant AND ${alive} AND (@table IS NULL OR d.primary_table = @table)
          LIMIT @cap`,
       )
       .pluck()
