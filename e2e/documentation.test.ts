@@ -98,6 +98,10 @@ describe('sections', () => {
       })
       .waitFor();
     await page.getByRole('heading', { name: 'What the largest run means at 10 and 100 million' }).waitFor();
+    // Issue #39: filtered search with and without field indexes, from bench:filters.
+    await page
+      .getByRole('img', { name: /^Queries per second by filter, one client, in process \(higher is better\)/ })
+      .waitFor();
     await screenshot(page, 'docs-performance-desktop');
     await page.close();
   });
