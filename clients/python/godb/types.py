@@ -74,7 +74,7 @@ class _CollectionRequired(TypedDict):
 
 class Collection(_CollectionRequired, total=False):
     default_vector: str
-    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -90,7 +90,7 @@ class _CollectionInfoRequired(TypedDict):
 
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
-    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
     field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
@@ -108,7 +108,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     description: str
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
-    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -300,7 +300,7 @@ class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
 
 
 class _FieldIndexStatsRequired(TypedDict):
-    kind: Literal["keyword", "integer", "float", "bool", "datetime"]
+    kind: Literal["keyword", "integer", "float", "bool", "datetime", "geo"]
     state: Literal["building", "ready", "failed"]
     progress: float
     documents: int
@@ -778,7 +778,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     description: str
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
-    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
 
 
 class User(TypedDict):

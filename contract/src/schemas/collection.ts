@@ -70,7 +70,7 @@ export const VectorSettings = Type.Object({
 export type VectorSettings = Static<typeof VectorSettings>;
 
 /** The kinds of field index a collection can declare (issue #39). */
-export const fieldIndexKinds = ['keyword', 'integer', 'float', 'bool', 'datetime'] as const;
+export const fieldIndexKinds = ['keyword', 'integer', 'float', 'bool', 'datetime', 'geo'] as const;
 export type FieldIndexKind = (typeof fieldIndexKinds)[number];
 
 /** Declared field indexes: {<field path>: <kind>}. */
@@ -78,12 +78,12 @@ export const FieldIndexDeclarations = Type.Record(
   Type.String({ minLength: 1, maxLength: 200 }),
   Enum(fieldIndexKinds, {
     description:
-      'keyword: strings (equality, in, exists); integer and float: numbers (equality, ranges); bool: true or false; datetime: ISO 8601 strings (equality, ranges, compared as text).',
+      "keyword: strings (equality, in, exists); integer and float: numbers (equality, ranges); bool: true or false; datetime: ISO 8601 strings (equality, ranges, compared as text); geo: the document's `location` (geo_radius), answered by its R*Tree.",
   }),
   {
     maxProperties: 32,
     description:
-      'Field indexes: {<field>: <kind>}, e.g. {"metadata.tag": "keyword", "metadata.price": "float", "created_at": "integer"}. Fields: `metadata.<key>` (nested keys with dots), `created_at`, `tags`, `categories`, `lang_code`, `external_id`, `source_url`, `file_type`, `content_type`, `label`, `title`, `id`, `parent_doc_id`. A filtered search whose conditions are all on ready indexes learns the documents it allows from them instead of reading every document. Lists index each element; a missing or null field is simply not indexed. A document whose value is of another type than declared (a string in a float index) is refused with 400 naming the field. Existing documents are indexed in the background (state and progress in GET /collections/{name}).',
+      'Field indexes: {<field>: <kind>}, e.g. {"metadata.tag": "keyword", "metadata.price": "float", "created_at": "integer"}. Fields: `metadata.<key>` (nested keys with dots), `created_at`, `tags`, `categories`, `lang_code`, `external_id`, `source_url`, `file_type`, `content_type`, `label`, `title`, `id`, `parent_doc_id` (keyword), and `location` (geo). A filtered search whose conditions are all on ready indexes learns the documents it allows from them instead of reading every document. Lists index each element; a missing or null field is simply not indexed. A document whose value is of another type than declared (a string in a float index) is refused with 400 naming the field. Existing documents are indexed in the background (state and progress in GET /collections/{name}).',
   },
 );
 export type FieldIndexDeclarations = Static<typeof FieldIndexDeclarations>;

@@ -34,6 +34,14 @@ export interface BuildDocument {
   readonly fields: string;
 }
 
+/** A latitude/longitude box, in degrees. */
+export interface GeoBox {
+  readonly minLat: number;
+  readonly maxLat: number;
+  readonly minLon: number;
+  readonly maxLon: number;
+}
+
 /** A range of values: any of the bounds (a number, or text compared as text). */
 export interface ValueRange {
   readonly gt?: string | number;
@@ -172,6 +180,35 @@ export class FieldIndexRows {
       .get(tenantId, collection, path, cap) as number;
   }
 
+  /**
+   * Live documents of a collection whose location is in the box (the R*Tree, whose float32 boxes contain the true
+   * points), with their exact coordinates, at most `cap`.
+   */
+  pointsInBox(
+    tenantId: string,
+    collection: string,
+    box: GeoBox,
+    cap: number,
+  ): { seq: number; lat: number; lon: number }[] {
+    return this.#sql
+      .get(
+        `SELECT d.seq, d.lat, d.lon FROM geo_rtree g CROSS JOIN documents d ON d.seq = g.doc_seq
+         WHERE g.max_lat >= @minLat AND g.min_lat <= @maxLat AND g.max_lon >= @minLon AND g.min_lon <= @maxLon
+           AND +d.tenant_id = @tenant AND +d.primary_table = @collection AND ${alive} LIMIT @cap`,
+      )
+      .all({ ...box, tenant: tenantId, collection, cap }) as { seq: number; lat: number; lon: number }[];
+  }
+
+  /** Located live documents of a collection (a geo index's size). */
+  located(tenantId: string, collection: string): number {
+    return this.#sql
+      .get(
+        `SELECT count(*) FROM documents d WHERE d.tenant_id = ? AND d.primary_table = ? AND d.lat IS NOT NULL AND ${alive}`,
+      )
+      .pluck()
+      .get(tenantId, collection) as number;
+  }
+
   /** The postings of one path among documents `seqs` (JSON array): a NULL value says the document has one. */
   valuesOf(seqs: string, path: string): { seq: number; value: string | number | null }[] {
     return this.#sql
@@ -233,7 +270,8 @@ export class FieldIndexRows {
         `INSERT INTO field_index_builds (tenant_id, collection, path, kind, state, built_through, target, total, done)
          VALUES (?, ?, ?, ?, ?, 0, ?, ?, 0)`,
       )
-      .run(tenantId, collection, path, kind, total === 0 ? 'ready' : 'building', target, total);
+      // A geo index is the R*Tree every located document is in already: ready at once.
+      .run(tenantId, collection, path, kind, total === 0 || kind === 'geo' ? 'ready' : 'building', target, total);
   }
 
   /** Records a build's progress; `ready` when it reached its target. */

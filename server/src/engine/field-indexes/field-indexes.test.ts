@@ -349,6 +349,7 @@ test('an unknown kind or a field no index can be declared on is refused, naming 
   try {
     for (const [declared, field] of [
       [{ 'metadata.a': 'geo' }, 'body.indexes.metadata.a'],
+      [{ location: 'keyword' }, 'body.indexes.location'],
       [{ content: 'keyword' }, 'body.indexes.content'],
       [{ 'engagement.views': 'integer' }, 'body.indexes.engagement.views'],
       [{ created_at: 'keyword' }, 'body.indexes.created_at'],
@@ -363,6 +364,68 @@ test('an unknown kind or a field no index can be declared on is refused, naming 
       );
     }
     assert.equal(engine.collections.get(tenantId, 'c'), undefined);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('a geo index on location answers geo_radius from the R*Tree, exactly as the filter measures', async () => {
+  const engine = openTestEngine(':memory:', 'use-lite-512');
+  try {
+    const geoRnd = random(4242);
+    await engine.log.submit({
+      kind: 'create-collection',
+      tenantId,
+      body: { name: 'places', indexes: { location: 'geo', 'metadata.tag': 'keyword' } },
+    });
+    // Points around a centre, a few near the poles and the antimeridian, some with no location at all.
+    const docs = Array.from({ length: 400 }, (_v, i) => {
+      const far = i % 17 === 0;
+      const lat = far ? 89.5 - geoRnd() : 48 + (geoRnd() - 0.5) * 4;
+      const lon = far ? 179.9 - geoRnd() * 0.2 : 2 + (geoRnd() - 0.5) * 6;
+      return {
+        id: `g${i}`,
+        title: `g${i}`,
+        primary_table: 'places',
+        metadata: { tag: pick(tags) },
+        ...(i % 9 !== 0 && { location: [lat, lon] }),
+        embedding_options: { enabled: false },
+      } as DocumentInput;
+    });
+    await engine.add(viewer, docs, (i) => `body[${i}]`);
+    const info = engine.fieldIndexes.info(tenantId, 'places');
+    assert.equal(info.location?.state, 'ready', 'ready at once: nothing to build');
+    assert.equal(info.location?.documents, docs.filter((d) => d.location).length);
+    const rows = new Map(
+      docs.map((d) => [
+        d.id!,
+        {
+          ...filterable(d),
+          primary_table: 'places',
+          ...(d.location && { lat: d.location[0], lon: d.location[1] }),
+        } as FilterableDocument,
+      ]),
+    );
+    for (let i = 0; i < 60; i += 1) {
+      const centre = i % 5 === 0 ? { lat: 89, lon: 179.5 } : { lat: 48 + geoRnd() - 0.5, lon: 2 + geoRnd() - 0.5 };
+      const radius = [1, 25, 80, 200, 500][i % 5]!;
+      const near = { field: 'location', operator: 'geo_radius', value: { ...centre, radius } };
+      const raw =
+        i % 2 === 0 ? [near] : { must: [near], must_not: [{ field: 'metadata.tag', operator: 'eq', value: 'a' }] };
+      const filters = parseFilters(raw)!;
+      const expected = [...rows.values()]
+        .filter((d) => matchesFilters(d, filters))
+        .map((d) => d.id)
+        .sort();
+      const seqs = plannedSet(engine.fieldIndexes, tenantId, 'places', filters);
+      assert.ok(seqs, 'planned from the indexes');
+      assert.deepEqual(idsOf(engine, seqs), expected, JSON.stringify(raw));
+      const estimate = estimateMatches(engine.fieldIndexes, tenantId, 'places', filters, 50)!;
+      assert.ok(estimate.low <= seqs.size && seqs.size <= estimate.high, JSON.stringify({ estimate, n: seqs.size }));
+    }
+    // Another condition on the location reads the documents.
+    const exists = parseFilters([{ field: 'location', operator: 'exists', value: true }])!;
+    assert.equal(plannedSet(engine.fieldIndexes, tenantId, 'places', exists), undefined);
   } finally {
     await engine.close();
   }

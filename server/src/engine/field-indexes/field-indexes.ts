@@ -1,7 +1,7 @@
 import type { Collection, FieldIndexDeclarations, FieldIndexKind } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
-import { FieldIndexRows, type BuildRow, type ValueRange } from './field-index-rows.js';
+import { FieldIndexRows, type BuildRow, type GeoBox, type ValueRange } from './field-index-rows.js';
 import { fieldValue, indexedValue, wrongTypeError, type FilterableDocument } from './field-values.js';
 
 /** Documents a build indexes per slice (a few milliseconds; writes and searches are served between slices). */
@@ -42,6 +42,13 @@ export interface FieldIndexReader {
   ): number;
   countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number;
   countPresent(tenantId: string, collection: string, path: string, cap: number): number;
+  /** Located live documents of a collection in a box, with their exact coordinates, at most `cap` (a geo index). */
+  pointsInBox(
+    tenantId: string,
+    collection: string,
+    box: GeoBox,
+    cap: number,
+  ): { seq: number; lat: number; lon: number }[];
   /** Of documents `seqs`, which have a value for the field, and the keys each holds. */
   valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> };
 }
@@ -77,6 +84,7 @@ export class FieldIndexes implements FieldIndexReader {
     if (!indexes) return;
     const posts: [string, readonly (string | number)[]][] = [];
     for (const [path, kind] of Object.entries(indexes)) {
+      if (kind === 'geo') continue; // the R*Tree holds the location (see field-values.ts)
       const value = indexedValue(kind, fieldValue(doc, path));
       if ('wrong' in value) throw wrongTypeError(field(path), path, kind, value.wrong, collection.name);
       if (value.present) posts.push([path, value.keys]);
@@ -182,7 +190,10 @@ export class FieldIndexes implements FieldIndexReader {
   info(tenantId: string, collection: string): Record<string, FieldIndexInfo> {
     const out: Record<string, FieldIndexInfo> = {};
     for (const b of this.#rows.builds(tenantId, collection)) {
-      const counts = this.#rows.counts(tenantId, collection, b.path);
+      const counts =
+        b.kind === 'geo'
+          ? { documents: this.#rows.located(tenantId, collection), postings: 0 }
+          : this.#rows.counts(tenantId, collection, b.path);
       out[b.path] = {
         kind: b.kind,
         state: b.state,
@@ -235,6 +246,15 @@ export class FieldIndexes implements FieldIndexReader {
 
   countPresent(tenantId: string, collection: string, path: string, cap: number): number {
     return this.#rows.countPresent(tenantId, collection, path, cap);
+  }
+
+  pointsInBox(
+    tenantId: string,
+    collection: string,
+    box: GeoBox,
+    cap: number,
+  ): { seq: number; lat: number; lon: number }[] {
+    return this.#rows.pointsInBox(tenantId, collection, box, cap);
   }
 
   valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> } {

@@ -67,8 +67,8 @@ export function fieldValue(doc: FilterableDocument, field: string): unknown {
 
 /**
  * Fields an index may be declared on, with the kinds each takes. Left out: content (long text), engagement and
- * cluster (changed by other writes than a document's), visibility and updated_at (changed in place), location
- * (geo has its own R*Tree).
+ * cluster (changed by other writes than a document's), visibility and updated_at (changed in place). `location`
+ * takes a geo index: the R*Tree every located document is in already answers it, so it holds no postings.
  */
 const keywordFields = [
   'id',
@@ -87,7 +87,8 @@ const metadataPath = /^metadata\.[^.]+(\.[^.]+)*$/;
 
 /** The kinds an index on `path` may have, or undefined when no index can be declared on it. */
 function kindsFor(path: string): readonly FieldIndexKind[] | undefined {
-  if (metadataPath.test(path)) return fieldIndexKinds;
+  if (metadataPath.test(path)) return fieldIndexKinds.filter((kind) => kind !== 'geo');
+  if (path === 'location') return ['geo'];
   if (path === 'created_at') return ['integer', 'float'];
   if (keywordFields.includes(path)) return ['keyword'];
   return undefined;
@@ -112,7 +113,7 @@ export function refuseBadDeclarations(indexes: FieldIndexDeclarations, at: strin
       throw createError(
         'VALIDATION_FAILED',
         {
-          detail: `${field}: no index can be declared on "${path}": index metadata.<key> (any kind), created_at (integer or float) or one of ${keywordFields.join(', ')} (keyword)`,
+          detail: `${field}: no index can be declared on "${path}": index metadata.<key> (any kind but geo), created_at (integer or float), location (geo) or one of ${keywordFields.join(', ')} (keyword)`,
         },
         { field },
       );
@@ -143,6 +144,8 @@ function keyOf(kind: FieldIndexKind, value: unknown): string | number | undefine
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'bool':
       return typeof value === 'boolean' ? (value ? 1 : 0) : undefined;
+    case 'geo':
+      return undefined; // no postings: see kindsFor
   }
 }
 
@@ -152,6 +155,7 @@ const kindWords: Record<FieldIndexKind, string> = {
   integer: 'a whole number',
   float: 'a number',
   bool: 'true or false',
+  geo: 'a location',
 };
 
 /** What an index holds of one document's field: whether it has a value (not missing, not null) and its keys. */

@@ -2,6 +2,7 @@ import type { FieldIndexKind } from '@godb/contract';
 import type { FieldIndexReader, ReadyIndex } from '../field-indexes/field-indexes.js';
 import type { ValueRange } from '../field-indexes/field-index-rows.js';
 import type { Filter, FilterGroup, FilterNode } from './filters.js';
+import { boundingBox, haversineKm, pointOf } from './geo.js';
 
 /** Documents a part of a filter lets through: `seqs`, or (`not`) every live document of the collection but those. */
 interface Planned {
@@ -62,7 +63,41 @@ function equalKey(kind: FieldIndexKind, value: unknown): string | number | typeo
     }
     case 'bool':
       return text === 'true' ? 1 : text === 'false' ? 0 : noMatch;
+    case 'geo':
+      return noMatch; // only geo_radius is answered by a geo index (see condition)
   }
+}
+
+/** A geo_radius condition's value (validated by filters.ts). */
+interface Radius {
+  readonly lat: number;
+  readonly lon: number;
+  readonly radius: number;
+}
+
+/**
+ * The box the R*Tree is asked for around a radius: boundingBox, widened by about 10 m so that a point on the circle
+ * is never lost to rounding (its exact distance decides).
+ */
+function boxAround(r: Radius) {
+  const box = boundingBox(r.lat, r.lon, r.radius);
+  const margin = 1e-4;
+  return {
+    minLat: box.minLat - margin,
+    maxLat: box.maxLat + margin,
+    minLon: box.minLon - margin,
+    maxLon: box.maxLon + margin,
+  };
+}
+
+/** The located documents within the radius, measured as filters.ts measures them (pointOf, haversineKm). */
+function withinRadius(t: Target, r: Radius): number[] {
+  const out: number[] = [];
+  for (const p of t.reader.pointsInBox(t.tenant, t.collection, boxAround(r), Number.MAX_SAFE_INTEGER)) {
+    const point = pointOf([p.lat, p.lon]);
+    if (point && haversineKm(r.lat, r.lon, point[0], point[1]) <= r.radius) out.push(p.seq);
+  }
+  return out;
 }
 
 /** Allowed documents up to which further conditions are checked on their own postings (see probeLookup). */
@@ -83,6 +118,8 @@ type RangeOperator = (typeof rangeOperators)[number];
 
 /** How the postings answer one condition: the documents holding some keys, a range, or a value at all. */
 interface Lookup {
+  /** The few documents a probe looks among (undefined: the whole index). */
+  readonly among?: Set<number>;
   equal(keys: readonly (string | number)[]): Planned;
   range(operator: (typeof rangeOperators)[number], bound: string | number): Planned;
   present(): Planned;
@@ -114,6 +151,7 @@ function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
     lte: (a: string | number, b: string | number) => a <= b,
   };
   return {
+    among: within,
     equal: (wanted) => {
       const set = new Set(wanted);
       return holding((key) => set.has(key));
@@ -130,6 +168,12 @@ const inside = (within: Set<number>, p: Planned): Planned =>
 function condition(t: Target, f: Filter, lookup: Lookup = indexLookup(t, f.field)): Planned {
   const kind = t.ready.get(f.field)?.kind;
   if (kind === undefined) throw new Unplannable();
+  if (kind === 'geo') {
+    // The R*Tree answers a radius; any other condition on the location reads the documents.
+    if (f.operator !== 'geo_radius') throw new Unplannable();
+    const near = of(withinRadius(t, f.value as Radius));
+    return lookup.among ? inside(lookup.among, near) : near;
+  }
   const equalTo = (values: readonly unknown[]): Planned => {
     // eq null matches a null value, which the index does not hold.
     if (values.some((v) => v === undefined || v === null)) throw new Unplannable();
@@ -265,6 +309,12 @@ function conditionEstimate(t: Target, f: Filter, cap: number): MatchEstimate {
   const index = t.ready.get(f.field);
   if (index === undefined) throw new Unplannable();
   const { kind, multi } = index;
+  if (kind === 'geo') {
+    if (f.operator !== 'geo_radius') throw new Unplannable();
+    // The box holds the circle: its points bound the matches from above.
+    const inBox = t.reader.pointsInBox(t.tenant, t.collection, boxAround(f.value as Radius), cap).length;
+    return inBox >= cap ? unknown : { low: 0, high: inBox };
+  }
   const equalTo = (values: readonly unknown[]): MatchEstimate => {
     if (values.some((v) => v === undefined || v === null)) throw new Unplannable();
     const keys = [...new Set(values.map((v) => equalKey(kind, v)).filter((k): k is string | number => k !== noMatch))];
