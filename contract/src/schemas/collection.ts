@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { AnalysisSettings } from './analysis.js';
 import { Enum, inputLimits, Name } from './common.js';
 
 export const vectorDistances = ['cosine', 'euclidean', 'dot'] as const;
@@ -104,6 +105,7 @@ export const CreateCollectionRequest = Type.Object(
       NamePattern('The vector used when a request gives `vector` without `vector_name` (default: the first).'),
     ),
     indexes: Type.Optional(FieldIndexDeclarations),
+    analysis: Type.Optional(AnalysisSettings),
   },
   { additionalProperties: false },
 );
@@ -134,6 +136,7 @@ export const UpdateCollectionRequest = Type.Object(
           'The field indexes the collection has from now on, replacing the declared ones: a new field is indexed over the existing documents in the background, a field left out is dropped, `{}` drops them all.',
       }),
     ),
+    analysis: Type.Optional(AnalysisSettings),
   },
   { additionalProperties: false },
 );
@@ -150,6 +153,7 @@ export const Collection = Type.Object({
       description: 'The declared field indexes (when there are any).',
     }),
   ),
+  analysis: Type.Optional(AnalysisSettings),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });

@@ -408,4 +408,10 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE INDEX field_postings_doc ON field_postings(doc_seq);
     `,
   },
+  {
+    version: 18,
+    description: 'text analysis settings of collections: language, stop words, synonyms (issue #42)',
+    // A collection's setting, copied with it by a snapshot; applied at query time, so no index depends on it.
+    sql: `ALTER TABLE collections ADD COLUMN analysis TEXT NOT NULL DEFAULT '{}';`,
+  },
 ];
