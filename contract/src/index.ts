@@ -101,7 +101,7 @@ export {
   type AnalysisLanguage,
   type StopWordList,
   type AnalysisSettings,
-} from './schemas/analysis.js';
+} from './schemas/collection.js';
 export { ConfigSchema } from './config-schema.js';
 export {
   grpcServices,

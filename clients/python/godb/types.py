@@ -75,6 +75,7 @@ class _CollectionRequired(TypedDict):
 class Collection(_CollectionRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    analysis: Dict[str, Any]
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -91,6 +92,7 @@ class _CollectionInfoRequired(TypedDict):
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    analysis: Dict[str, Any]
     field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
@@ -109,6 +111,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    analysis: Dict[str, Any]
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -441,6 +444,8 @@ class HybridSearchRequest(TypedDict, total=False):
     lon: float
     radius: float
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    highlight: bool
 
 
 class _LoginBodyRequired(TypedDict):
@@ -658,6 +663,7 @@ class SearchResult(_SearchResultRequired, total=False):
     table: str
     joined: List[Dict[str, Any]]
     strategies: Dict[str, float]
+    highlights: List[str]
 
 
 class SmartSearchRequest(TypedDict, total=False):
@@ -764,6 +770,8 @@ class TextSearchRequest(_TextSearchRequestRequired, total=False):
     field_name: str
     require_geo: bool
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    highlight: bool
 
 
 class TokenResponse(TypedDict):
@@ -778,6 +786,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
+    analysis: Dict[str, Any]
 
 
 class User(TypedDict):

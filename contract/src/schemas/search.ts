@@ -1,6 +1,6 @@
 import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
 import { Enum, GeoPoint, inputLimits, Lat, Lon, Metadata, Name, RadiusKm, StringMap } from './common.js';
-import { AnalysisLanguageParam } from './analysis.js';
+import { AnalysisLanguageParam } from './collection.js';
 import { EmbeddingOptions } from './embedding.js';
 import { publishedAs } from '../openapi-view.js';
 
