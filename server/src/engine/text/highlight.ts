@@ -76,7 +76,10 @@ function marked(text: string, words: readonly Word[], matched: readonly boolean[
     out += matched[k] ? `<em>${word}</em>` : word;
     at = w.end;
   }
-  return out;
+  // The punctuation closing the last word ("Haus." keeps its full stop), up to the next space or word.
+  const next = from <= to && to + 1 < words.length ? words[to + 1]!.start : text.length;
+  const tail = /^[^\s]*/u.exec(text.slice(at, next))![0];
+  return out + escapeHtml(tail);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AnalysisLanguage, AnalysisSettings } from '@godb/contract';
 import { stopWordsOf } from './stop-words.js';
-import { fold, foldedWords, indexTerms } from './tokenize.js';
+import { fold, foldedWords, indexTerms, stem } from './tokenize.js';
 
 /**
  * How a keyword query is analysed (issue #42): its language (the stemmer; the request's `lang`, else its
@@ -11,7 +11,10 @@ export interface QueryAnalysis {
   readonly language: AnalysisLanguage;
   /** Folded stop words. */
   readonly stopWords: ReadonlySet<string>;
-  /** Folded word → the folded words its synonyms add (a synonym of several words adds each). */
+  /**
+   * Index term (of a one-word entry, in `language`) → the words its group's other entries add (a synonym of several
+   * words adds each): "cars" finds the group of "car".
+   */
   readonly synonyms: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -24,7 +27,7 @@ export type QueryMatch =
   | { readonly phrase: readonly string[] }
   | { readonly groups: readonly (readonly string[])[] };
 
-const prepared = new WeakMap<AnalysisSettings, Omit<QueryAnalysis, 'language'>>();
+const prepared = new WeakMap<AnalysisSettings, Map<AnalysisLanguage, QueryAnalysis>>();
 
 /**
  * The analysis of a query of a collection with these settings in `lang` (default: the settings' language, else
@@ -34,26 +37,30 @@ const prepared = new WeakMap<AnalysisSettings, Omit<QueryAnalysis, 'language'>>(
 export function queryAnalysis(settings: AnalysisSettings | undefined, lang?: AnalysisLanguage): QueryAnalysis {
   const language = lang ?? settings?.language ?? 'en';
   if (!settings) return language === 'en' ? defaultQueryAnalysis : { ...defaultQueryAnalysis, language };
-  let ready = prepared.get(settings);
+  let languages = prepared.get(settings);
+  if (!languages) prepared.set(settings, (languages = new Map()));
+  let ready = languages.get(language);
   if (!ready) {
-    ready = { stopWords: stopWordsOf(settings.stop_words), synonyms: synonymMap(settings.synonyms ?? []) };
-    prepared.set(settings, ready);
+    const stopWords = languages.values().next().value?.stopWords ?? stopWordsOf(settings.stop_words);
+    ready = { language, stopWords, synonyms: synonymMap(settings.synonyms ?? [], language) };
+    languages.set(language, ready);
   }
-  return { language, ...ready };
+  return ready;
 }
 
-/** Every word of a group adds the words of the group's other entries. */
-function synonymMap(groups: readonly (readonly string[])[]): Map<string, string[]> {
+/** Every one-word entry of a group (by its index term) adds the words of the group's other entries. */
+function synonymMap(groups: readonly (readonly string[])[], language: AnalysisLanguage): Map<string, string[]> {
   const out = new Map<string, Set<string>>();
   for (const group of groups) {
     const entries = group.map(foldedWords).filter((words) => words.length > 0);
     for (const entry of entries) {
       // Only a one-word entry is matched against a query word; every entry's words are added.
       if (entry.length !== 1) continue;
-      const key = entry[0]!;
+      const key = stem(entry[0]!, language);
       let adds = out.get(key);
       if (!adds) out.set(key, (adds = new Set()));
-      for (const other of entries) for (const word of other) if (word !== key) adds.add(word);
+      for (const other of entries)
+        if (other !== entry) for (const word of other) if (stem(word, language) !== key) adds.add(word);
     }
   }
   return new Map([...out].map(([word, adds]) => [word, [...adds]]));
@@ -73,7 +80,7 @@ export function analyseMatch(
   const notes: string[] = [];
   const added: string[] = [];
   const synonymsOf = (word: string): readonly string[] => {
-    const adds = analysis.synonyms.get(fold(word)) ?? [];
+    const adds = analysis.synonyms.get(stem(fold(word), analysis.language)) ?? [];
     if (adds.length > 0) added.push(`${word} → ${adds.join(', ')}`);
     return adds;
   };
