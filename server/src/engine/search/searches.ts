@@ -359,7 +359,8 @@ export class Searches {
 
   /** How the scope's text queries are analysed: `lang`, and the settings of the collection the scope names. */
   #analysis(scope: Scope, lang: AnalysisLanguage | undefined): QueryAnalysis {
-    const collection = scope.table === undefined ? undefined : this.#collections.get(scope.viewer.tenantId, scope.table);
+    const collection =
+      scope.table === undefined ? undefined : this.#collections.get(scope.viewer.tenantId, scope.table);
     return queryAnalysis(collection?.analysis, lang);
   }
 

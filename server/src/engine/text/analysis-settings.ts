@@ -25,8 +25,4 @@ export function checkedAnalysis(given: AnalysisSettings, field: string): Analysi
 }
 
 const noWord = (field: string, what: string) =>
-  createError(
-    'VALIDATION_FAILED',
-    { detail: `${field}: ${what} must hold a word (letters or digits)` },
-    { field },
-  );
+  createError('VALIDATION_FAILED', { detail: `${field}: ${what} must hold a word (letters or digits)` }, { field });

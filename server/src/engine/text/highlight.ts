@@ -92,11 +92,13 @@ export function hitHighlights(
   language: AnalysisLanguage,
   max: number = highlightLimits.passages,
 ): string[] {
-  return contents
-    .flatMap((content, chunk) => highlightPassages(content, terms, language, max).map((p) => ({ ...p, chunk })))
-    .sort((a, b) => b.score - a.score || a.chunk - b.chunk)
-    .map((p) => p.passage)
-    // Neighbouring chunks overlap: a passage they share is shown once.
-    .filter((passage, i, all) => all.indexOf(passage) === i)
-    .slice(0, max);
+  return (
+    contents
+      .flatMap((content, chunk) => highlightPassages(content, terms, language, max).map((p) => ({ ...p, chunk })))
+      .sort((a, b) => b.score - a.score || a.chunk - b.chunk)
+      .map((p) => p.passage)
+      // Neighbouring chunks overlap: a passage they share is shown once.
+      .filter((passage, i, all) => all.indexOf(passage) === i)
+      .slice(0, max)
+  );
 }

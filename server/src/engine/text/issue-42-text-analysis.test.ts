@@ -110,7 +110,13 @@ describe('per-language analysis', () => {
     const engine = openTestEngine(':memory:');
     try {
       await engine.add(viewer, corpus, (i) => `[${i}]`);
-      const settings = { stop_words: 'english' as const, synonyms: [['car', 'automobile'], ['river', 'stream']] };
+      const settings = {
+        stop_words: 'english' as const,
+        synonyms: [
+          ['car', 'automobile'],
+          ['river', 'stream'],
+        ],
+      };
       const analysis = queryAnalysis(settings);
       const search = (query: string) => textSearch(engine.search, scope, query, 'match', 20, analysis);
       const cars = search('the car');
@@ -160,9 +166,13 @@ describe('per-language analysis', () => {
         return view(engine.search.group(scope, ftsRanked(engine.search, scope, match, 10_000)));
       });
       assert.equal(engine.text.ranked(tenant), undefined, 'not loaded yet');
-      const duringLoad = cases.map(([q, analysis, type]) => view(textSearch(engine.search, scope, q, type, 50, analysis).hits));
+      const duringLoad = cases.map(([q, analysis, type]) =>
+        view(textSearch(engine.search, scope, q, type, 50, analysis).hits),
+      );
       await engine.text.loaded(tenant);
-      const loaded = cases.map(([q, analysis, type]) => view(textSearch(engine.search, scope, q, type, 50, analysis).hits));
+      const loaded = cases.map(([q, analysis, type]) =>
+        view(textSearch(engine.search, scope, q, type, 50, analysis).hits),
+      );
       for (let i = 0; i < cases.length; i += 1) {
         assert.ok(loaded[i]!.length > 0, cases[i]![0]);
         assert.deepEqual(loaded[i], fts[i], cases[i]![0]);

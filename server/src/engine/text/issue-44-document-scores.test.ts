@@ -124,7 +124,8 @@ describe('document-level BM25 over chunked documents', () => {
     const index = new Bm25Index(weights);
     // 30 long documents of 60 chunks, each chunk mentioning the word: a window of 200 chunks held 4 documents.
     for (let d = 1; d <= 30; d += 1)
-      for (let c = 0; c < 60; c += 1) index.add(d * 1000 + c, d, analysed(`report ${d}`), analysed(`flow ${text(30)}`), true);
+      for (let c = 0; c < 60; c += 1)
+        index.add(d * 1000 + c, d, analysed(`report ${d}`), analysed(`flow ${text(30)}`), true);
     for (const rows of [
       index.search(indexTerms('flow'), 200),
       index.phrase(indexTerms('flow'), 200),
