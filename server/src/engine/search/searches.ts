@@ -273,7 +273,7 @@ export class Searches {
       hits = geoSearch(this.#core, { ...scope, geo });
     } else if (route === 'text') {
       const type = /^".+"$/.test(query.trim()) ? 'phrase' : /[*?]/.test(query) ? 'wildcard' : 'match';
-      ({ hits, notes } = textSearch(this.#core, scope, query, type, limit));
+      ({ hits, notes } = textSearch(this.#core, scope, query, type, limit, this.#analysis(scope, undefined)));
     } else if (route === 'semantic') {
       ({ hits } = await vectorSearch(this.#core, this.#embedder, scope, {
         text: query,
@@ -289,6 +289,7 @@ export class Searches {
         limit,
         useMlRanking: false,
         signal,
+        analysis: this.#analysis(scope, undefined),
       }));
     }
     return { ...this.#answer(started, hits, limit, { notes }), route, reason };

@@ -122,6 +122,8 @@ describe('per-language analysis', () => {
       const cars = search('the car');
       assert.deepEqual(cars.hits.map((h) => h.doc.id).sort(), ['en-1', 'en-2', 'en-3']);
       assert.deepEqual(cars.notes, ['stop words left out: the', 'synonyms: car → automobile']);
+      // A group is found by the stem of a query word: "cars" is "car".
+      assert.deepEqual(search('cars').notes, ['synonyms: cars → automobile']);
       // Without the settings "the" matches (nearly) every English document and "car" only its own word's.
       assert.deepEqual(ids(engine, 'car', queryAnalysis(undefined)), ['en-1', 'en-2']);
       // A query of stop words only keeps them; a phrase keeps every word and gets no synonyms.
