@@ -108,6 +108,22 @@ describe('text analysis settings over HTTP', () => {
     assert.ok(hybrid.notes?.includes('synonyms: auto → wagen'), JSON.stringify(hybrid.notes));
   });
 
+  test('a document whose lang_code changes is analysed in its new language', async () => {
+    const added = await call('POST', '/api/v1/documents', admin.token, {
+      id: 'p1',
+      title: 'Mühlen',
+      content: 'Die alten Mühlen am Bach.',
+      lang_code: 'en',
+      embedding_options: { enabled: false },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const mills = { query: 'Mühle', query_type: 'match', lang: 'de' };
+    assert.deepEqual(ids(await search(mills)), [], 'stemmed as English: "muhlen"');
+    const patched = await call('PATCH', '/api/v1/documents/p1', admin.token, { lang_code: 'de' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual(ids(await search(mills)), ['p1']);
+  });
+
   test('bad settings and an unknown language are refused with 400 naming the field', async () => {
     const refused = async (method: 'POST' | 'PATCH', url: string, body: Record<string, unknown>, field: RegExp) => {
       const res = await call(method, url, admin.token, body);
