@@ -28,6 +28,12 @@ class AclUpdate(TypedDict):
     acl: List["AclChange"]
 
 
+class AnalysisSettings(TypedDict, total=False):
+    language: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    stop_words: Union[Literal["english", "german", "french", "spanish", "italian", "portuguese", "dutch", "swedish", "danish", "norwegian", "finnish", "russian", "hungarian", "romanian", "turkish"], List[str]]
+    synonyms: List[List[str]]
+
+
 class _ApiKeyRequired(TypedDict):
     id: str
     name: str
@@ -75,7 +81,7 @@ class _CollectionRequired(TypedDict):
 class Collection(_CollectionRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
-    analysis: Dict[str, Any]
+    analysis: "AnalysisSettings"
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -92,7 +98,7 @@ class _CollectionInfoRequired(TypedDict):
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
-    analysis: Dict[str, Any]
+    analysis: "AnalysisSettings"
     field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
@@ -111,7 +117,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
-    analysis: Dict[str, Any]
+    analysis: "AnalysisSettings"
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -786,7 +792,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime"]]
-    analysis: Dict[str, Any]
+    analysis: "AnalysisSettings"
 
 
 class User(TypedDict):

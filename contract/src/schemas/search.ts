@@ -155,7 +155,7 @@ export const SearchResult = Type.Object({
   highlights: Type.Optional(
     Type.Array(Type.String(), {
       description:
-        'With `highlight: true` (text and hybrid search): up to three passages of the shown chunks holding the query’s terms, best first, the matched words marked <em>…</em> and everything else HTML-escaped (&amp;, &lt;, &gt;, &quot;, &#39;); empty when only the title matched.',
+        'With `highlight: true` (text and hybrid search): up to three passages (about 160 characters each, within the first 10,000 characters of each chunk) of the shown chunks holding the query’s terms, best first, the matched words marked <em>…</em> and everything else HTML-escaped (&amp;, &lt;, &gt;, &quot;, &#39;); empty when only the title matched.',
     }),
   ),
 });

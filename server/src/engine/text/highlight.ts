@@ -1,8 +1,12 @@
 import type { AnalysisLanguage } from '@godb/contract';
 import { indexTerms } from './tokenize.js';
 
-/** Passages a hit shows at most, and about how many characters each holds. */
-export const highlightLimits = { passages: 3, width: 160 } as const;
+/**
+ * Passages a hit shows at most, about how many characters each holds, and how many characters of a chunk are looked
+ * at (as Elasticsearch's max_analyzed_offset): a search of 1,000 results of three 64 KiB chunks each would otherwise
+ * analyse 200 MB of text.
+ */
+export const highlightLimits = { passages: 3, width: 160, analysed: 10_000 } as const;
 
 /** A word of a text and where it is (characters of the original text). */
 interface Word {
@@ -22,7 +26,7 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => esca
  * The passages of `text` where any of `terms` (index terms, see tokenize.ts) occurs, analysed in `language` (the
  * document's): each about `width` characters cut at word boundaries, starting shortly before its first match, with
  * every matching word marked `<em>…</em>` and the rest HTML-escaped. Scored by the distinct terms they hold, then by
- * their matches; best first, at most `max`.
+ * their matches; best first, at most `max`. Only the first `highlightLimits.analysed` characters are looked at.
  *
  * @example highlightPassages('Horses & <b>chevaux</b>', new Set(['cheval']), 'fr') // ['Horses &amp; &lt;b&gt;<em>chevaux</em>&lt;/b&gt;']
  */
@@ -35,7 +39,8 @@ export function highlightPassages(
 ): { passage: string; score: number }[] {
   if (terms.size === 0 || max <= 0) return [];
   const words: Word[] = [];
-  for (const m of text.matchAll(wordPattern)) {
+  const scanned = text.length > highlightLimits.analysed ? text.slice(0, highlightLimits.analysed) : text;
+  for (const m of scanned.matchAll(wordPattern)) {
     words.push({ start: m.index, end: m.index + m[0].length, terms: indexTerms(m[0], language) });
   }
   const matched = words.map((w) => w.terms.some((t) => terms.has(t)));

@@ -263,5 +263,9 @@ describe('highlighting', () => {
       assert.ok(text.includes(passage.replace(/<\/?em>/g, '')), 'whole words of the text');
     }
     assert.equal(hitHighlights([text, text], terms, 'en').length, 2, 'a passage shared by two chunks once');
+    // Only the first 10,000 characters of a chunk are looked at.
+    const long = `${'x '.repeat(6000)}shock`;
+    assert.deepEqual(highlightPassages(long, terms, 'en'), []);
+    assert.equal(highlightPassages(`shock ${long}`, terms, 'en').length, 1);
   });
 });
