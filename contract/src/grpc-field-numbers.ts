@@ -18,6 +18,8 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     radius: 13,
     field_name: 14,
     require_geo: 15,
+    lang: 16,
+    highlight: 17,
   },
   SearchResponse: {
     results: 1,
@@ -38,6 +40,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     joined: 8,
     strategies: 9,
     similarity: 10,
+    highlights: 11,
   },
   SearchChunk: {
     id: 1,
@@ -120,6 +123,8 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     lat: 14,
     lon: 15,
     radius: 16,
+    lang: 17,
+    highlight: 18,
   },
   GetUserRequest: {
     user_id: 1,

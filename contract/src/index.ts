@@ -94,6 +94,14 @@ export {
   type CreateCollectionRequest,
   type UpdateCollectionRequest,
 } from './schemas/collection.js';
+export {
+  analysisLanguages,
+  stopWordLists,
+  analysisLimits,
+  type AnalysisLanguage,
+  type StopWordList,
+  type AnalysisSettings,
+} from './schemas/collection.js';
 export { ConfigSchema } from './config-schema.js';
 export {
   grpcServices,

@@ -28,6 +28,12 @@ class AclUpdate(TypedDict):
     acl: List["AclChange"]
 
 
+class AnalysisSettings(TypedDict, total=False):
+    language: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    stop_words: Union[Literal["english", "german", "french", "spanish", "italian", "portuguese", "dutch", "swedish", "danish", "norwegian", "finnish", "russian", "hungarian", "romanian", "turkish"], List[str]]
+    synonyms: List[List[str]]
+
+
 class _ApiKeyRequired(TypedDict):
     id: str
     name: str
@@ -75,6 +81,7 @@ class _CollectionRequired(TypedDict):
 class Collection(_CollectionRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
+    analysis: "AnalysisSettings"
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -91,6 +98,7 @@ class _CollectionInfoRequired(TypedDict):
 class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
+    analysis: "AnalysisSettings"
     field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
@@ -109,6 +117,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     vectors: Dict[str, "VectorSettingsInput"]
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
+    analysis: "AnalysisSettings"
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -441,6 +450,8 @@ class HybridSearchRequest(TypedDict, total=False):
     lon: float
     radius: float
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    highlight: bool
 
 
 class _LoginBodyRequired(TypedDict):
@@ -659,6 +670,7 @@ class SearchResult(_SearchResultRequired, total=False):
     table: str
     joined: List[Dict[str, Any]]
     strategies: Dict[str, float]
+    highlights: List[str]
 
 
 class SmartSearchRequest(TypedDict, total=False):
@@ -765,6 +777,8 @@ class TextSearchRequest(_TextSearchRequestRequired, total=False):
     field_name: str
     require_geo: bool
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
+    highlight: bool
 
 
 class TokenResponse(TypedDict):
@@ -779,6 +793,7 @@ class UpdateCollectionRequest(TypedDict, total=False):
     default_vector: str
     vectors: Dict[str, Dict[str, Any]]
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
+    analysis: "AnalysisSettings"
 
 
 class User(TypedDict):

@@ -408,7 +408,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['limit', 'query_type', 'chunk_size', 'chunk_overlap', 'require_geo'],
+      defaults: ['limit', 'query_type', 'chunk_size', 'chunk_overlap', 'require_geo', 'highlight'],
     },
     vector: {
       id: 'search-vector',
@@ -428,7 +428,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['alpha', 'limit', 'fusion', 'use_ml_ranking'],
+      defaults: ['alpha', 'limit', 'fusion', 'use_ml_ranking', 'highlight'],
     },
     geo: {
       id: 'search-geo',

@@ -7,7 +7,7 @@ export const createCollection = defineOperation({
   category: 'collections',
   summary: 'Declare a collection and its vectors',
   description:
-    'A collection holds the documents that name it in `primary_table`. Declare its vectors: each has `dimensions`, a `distance` (cosine, euclidean or dot), a `storage` kind for its HNSW index (f32, f16 — the default —, i8 or b1; scores stay exact, candidates are rescored from float32) and optional `hnsw` parameters; give `model` to have GoDB fill it from the text instead of giving vectors yourself. Documents then carry `vector` (the default vector) or `vectors: {<name>: [...]}`. A document naming a collection that does not exist creates it implicitly, as before. Declare `indexes` on fields that filters use (`{"metadata.tag": "keyword", "metadata.price": "float"}`): a filtered search whose conditions are all on indexed fields then learns the documents it allows from the indexes instead of reading every document, and a document whose value has another type than declared is refused (400 naming the field).',
+    'A collection holds the documents that name it in `primary_table`. Declare its vectors: each has `dimensions`, a `distance` (cosine, euclidean or dot), a `storage` kind for its HNSW index (f32, f16 — the default —, i8 or b1; scores stay exact, candidates are rescored from float32) and optional `hnsw` parameters; give `model` to have GoDB fill it from the text instead of giving vectors yourself. Documents then carry `vector` (the default vector) or `vectors: {<name>: [...]}`. A document naming a collection that does not exist creates it implicitly, as before. Declare `indexes` on fields that filters use (`{"metadata.tag": "keyword", "metadata.price": "float"}`): a filtered search whose conditions are all on indexed fields then learns the documents it allows from the indexes instead of reading every document, and a document whose value has another type than declared is refused (400 naming the field). `analysis` sets how its text searches read a query: `language` (the stemmer when a search gives no `lang`; documents are stemmed by their own lang_code), `stop_words` (a named list such as "english", or your own words) and `synonyms` (groups of words that match each other); all apply at query time, so changing them rebuilds nothing.',
   http: { method: 'POST', path: '/api/v1/collections', aliases: ['/collections'] },
   access: 'user',
   body: CreateCollectionRequest,
@@ -65,6 +65,10 @@ export const createCollection = defineOperation({
       },
       default_vector: { placeholder: 'image' },
       indexes: { kind: 'textarea', placeholder: '{"metadata.tag": "keyword", "metadata.price": "float"}' },
+      analysis: {
+        kind: 'textarea',
+        placeholder: '{"language": "de", "stop_words": "german", "synonyms": [["auto", "wagen"]]}',
+      },
     },
   },
 });

@@ -7,7 +7,7 @@ export const updateCollection = defineOperation({
   category: 'collections',
   summary: 'Change what needs no rebuild',
   description:
-    'Changes the description, the default vector and each vector’s `hnsw.ef_search` (more candidates: better recall, slower queries). Sizes, distances and storage kinds are fixed when a vector is declared. `indexes` replaces the declared field indexes: a new one is built over the existing documents in the background (its state and progress in GET /collections/{name}; filters read the documents until it is ready), one left out is dropped.',
+    'Changes the description, the default vector and each vector’s `hnsw.ef_search` (more candidates: better recall, slower queries). Sizes, distances and storage kinds are fixed when a vector is declared. `indexes` replaces the declared field indexes: a new one is built over the existing documents in the background (its state and progress in GET /collections/{name}; filters read the documents until it is ready), one left out is dropped. `analysis` replaces the collection’s analysis settings whole (`{}` removes them): applied from the next query, nothing is rebuilt.',
   http: { method: 'PATCH', path: '/api/v1/collections/{name}', aliases: ['/collections/{name}'] },
   access: 'admin',
   params: CollectionParams,
@@ -46,6 +46,7 @@ export const updateCollection = defineOperation({
       default_vector: { placeholder: 'image' },
       vectors: { kind: 'textarea', placeholder: '{"image": {"hnsw": {"ef_search": 200}}}' },
       indexes: { kind: 'textarea', placeholder: '{"metadata.tag": "keyword", "created_at": "integer"}' },
+      analysis: { kind: 'textarea', placeholder: '{"stop_words": "english", "synonyms": [["car", "automobile"]]}' },
     },
   },
 });

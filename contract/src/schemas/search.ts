@@ -1,5 +1,6 @@
 import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
 import { Enum, GeoPoint, inputLimits, Lat, Lon, Metadata, Name, RadiusKm, StringMap } from './common.js';
+import { AnalysisLanguageParam } from './collection.js';
 import { EmbeddingOptions } from './embedding.js';
 import { publishedAs } from '../openapi-view.js';
 
@@ -151,6 +152,12 @@ export const SearchResult = Type.Object({
       description: 'Recommendations: the score each contributing strategy gave.',
     }),
   ),
+  highlights: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'With `highlight: true` (text and hybrid search): up to three passages (about 160 characters each, within the first 10,000 characters of each chunk) of the shown chunks holding the query’s terms, best first, the matched words marked <em>…</em> and everything else HTML-escaped (&amp;, &lt;, &gt;, &quot;, &#39;); empty when only the title matched.',
+    }),
+  ),
 });
 
 /** How a vector search found its results (issue #39): asked with `explain: true`. */
@@ -214,6 +221,20 @@ export const AutocompleteResponse = Type.Object({
   time_taken: Type.Number(),
 });
 
+/** How a keyword query is analysed, and whether hits show their matched passages (text and hybrid search). */
+const textAnalysisFields = {
+  lang: Type.Optional(
+    AnalysisLanguageParam(
+      'The language the query is analysed (stemmed) in; default the collection’s `analysis.language`, else en. A document matches when its own lang_code’s analysis gives the same terms; accents never matter.',
+    ),
+  ),
+  highlight: Type.Boolean({
+    default: false,
+    description:
+      'Answer each result’s `highlights`: the passages of its chunks where the query’s terms (synonyms included) occur, the words marked <em>…</em>, the rest HTML-escaped.',
+  }),
+};
+
 export const TextSearchRequest = Type.Object(
   {
     query: keywordQuery({ description: 'The words to search for (required and not blank).' }),
@@ -225,6 +246,7 @@ export const TextSearchRequest = Type.Object(
     ...geoFields,
     require_geo: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
+    ...textAnalysisFields,
   },
   { additionalProperties: false },
 );
@@ -307,6 +329,7 @@ export const HybridSearchRequest = Type.Object(
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
     filters: Type.Optional(Filters),
+    ...textAnalysisFields,
   },
   { additionalProperties: false },
 );

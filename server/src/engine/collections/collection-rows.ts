@@ -1,4 +1,4 @@
-import type { Collection, FieldIndexDeclarations, VectorSettings } from '@godb/contract';
+import type { AnalysisSettings, Collection, FieldIndexDeclarations, VectorSettings } from '@godb/contract';
 import { principalsOf } from '../access/access.js';
 import { alive, readableSql } from '../access/search-rows.js';
 import type { Viewer } from '../access/viewer.js';
@@ -12,6 +12,7 @@ type CollectionRow = {
   default_vector: string | null;
   implicit: number;
   indexes: string;
+  analysis: string;
   created_at: number;
   updated_at: number;
 };
@@ -23,6 +24,7 @@ const toCollection = (row: CollectionRow): Collection => ({
   ...(row.default_vector !== null && { default_vector: row.default_vector }),
   implicit: row.implicit === 1,
   ...(row.indexes !== '{}' && { indexes: JSON.parse(row.indexes) as FieldIndexDeclarations }),
+  ...(row.analysis !== '{}' && { analysis: JSON.parse(row.analysis) as AnalysisSettings }),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -54,14 +56,14 @@ export class CollectionRows {
     ).map(toCollection);
   }
 
-  /** Inserts the collection, or updates its description, vectors, default vector, field indexes and update time. */
+  /** Inserts the collection, or updates its description, vectors, default vector, field indexes, analysis and update time. */
   write(tenantId: string, c: Collection): void {
     this.#sql
       .get(
-        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, created_at, updated_at)
-         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @indexes, @created, @updated)
+        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, analysis, created_at, updated_at)
+         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @indexes, @analysis, @created, @updated)
          ON CONFLICT (tenant_id, name) DO UPDATE SET description = @description, vectors = @vectors,
-           default_vector = @default, indexes = @indexes, updated_at = @updated`,
+           default_vector = @default, indexes = @indexes, analysis = @analysis, updated_at = @updated`,
       )
       .run({
         tenant: tenantId,
@@ -71,6 +73,7 @@ export class CollectionRows {
         default: c.default_vector ?? null,
         implicit: c.implicit ? 1 : 0,
         indexes: JSON.stringify(c.indexes ?? {}),
+        analysis: JSON.stringify(c.analysis ?? {}),
         created: c.created_at,
         updated: c.updated_at,
       });

@@ -12,6 +12,7 @@ import { principalsOf } from '../access/access.js';
 import type { Viewer } from '../access/viewer.js';
 import { CollectionRows } from './collection-rows.js';
 import { refuseBadDeclarations } from '../field-indexes/field-values.js';
+import { checkedAnalysis } from '../text/analysis-settings.js';
 import { LRUCache } from 'lru-cache';
 import { clientSpaceKey, defaultHnsw, modelSpace, parseSpaceKey, type SpaceSettings } from './vector-space.js';
 
@@ -158,6 +159,7 @@ export class Collections {
     }
     const names = Object.keys(vectors);
     if (input.indexes) refuseBadDeclarations(input.indexes, 'body.indexes');
+    const analysis = input.analysis && checkedAnalysis(input.analysis, 'body.analysis');
     if (input.default_vector !== undefined && !names.includes(input.default_vector)) {
       throw createError(
         'VALIDATION_FAILED',
@@ -172,6 +174,7 @@ export class Collections {
       ...((input.default_vector ?? names[0]) !== undefined && { default_vector: input.default_vector ?? names[0] }),
       implicit: false,
       ...(input.indexes && Object.keys(input.indexes).length > 0 && { indexes: { ...input.indexes } }),
+      ...(analysis && { analysis }),
       created_at: now,
       updated_at: now,
     };
@@ -219,12 +222,15 @@ export class Collections {
       );
     }
     if (patch.indexes) refuseBadDeclarations(patch.indexes, 'body.indexes');
-    const { indexes: _declared, ...rest } = current;
+    const { indexes: _declared, analysis: _analysed, ...rest } = current;
     const indexes = patch.indexes ?? current.indexes ?? {};
+    // Analysis settings are replaced whole (`{}` removes them); they apply at query time, so nothing is rebuilt.
+    const analysis = patch.analysis ? checkedAnalysis(patch.analysis, 'body.analysis') : current.analysis;
     const collection: Collection = {
       ...rest,
       vectors,
       ...(Object.keys(indexes).length > 0 && { indexes: { ...indexes } }),
+      ...(analysis && { analysis }),
       description: patch.description ?? current.description,
       ...(patch.default_vector !== undefined && { default_vector: patch.default_vector }),
       updated_at: now,

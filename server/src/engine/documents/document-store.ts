@@ -121,7 +121,7 @@ export class DocumentStore {
           chunk.vector ? vectorBlob(chunk.vector) : null,
         ).lastInsertRowid,
       );
-      this.#text.insert(tenantId, key, seq, doc.title, chunk.content, doc.visibility === 'public');
+      this.#text.insert(tenantId, key, seq, doc.title, chunk.content, doc.visibility === 'public', fields.lang_code);
       if (chunk.vector) written.push({ key, doc: seq, vector: chunk.vector });
     });
     return { seq, chunks: written };

@@ -17,6 +17,8 @@ export interface ChunkForText {
   readonly content: string;
   /** 1 when its document is public. */
   readonly public: number;
+  /** Its document's lang_code (the language its text is analysed in). */
+  readonly lang: string | null;
 }
 
 /**
@@ -63,7 +65,7 @@ export class MaintenanceRows {
   liveChunks(tenantId: string): ChunkForText[] {
     return this.#sql
       .get(
-        `SELECT c.seq, c.doc_seq AS doc, d.title, c.content, d.visibility = 'public' AS public FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
+        `SELECT c.seq, c.doc_seq AS doc, d.title, c.content, d.visibility = 'public' AS public, json_extract(d.fields, '$.lang_code') AS lang FROM chunks c JOIN documents d ON d.seq = c.doc_seq WHERE c.tenant_id = ? AND ${alive}`,
       )
       .all(tenantId) as ChunkForText[];
   }

@@ -56,7 +56,7 @@ export class Maintenance {
     const documents = transaction(this.#db, [this.#text], () => {
       this.#text.clear(tenantId);
       for (const row of this.#rows.liveChunks(tenantId))
-        this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content, row.public === 1);
+        this.#text.insert(tenantId, row.seq, row.doc, row.title, row.content, row.public === 1, row.lang);
       this.#rows.refillGeo(tenantId);
       this.#rows.markIndexed(tenantId, unixSeconds(this.#clock));
       return this.#rows.liveDocuments(tenantId);

@@ -1,4 +1,3 @@
-import { indexTerms } from '../text/tokenize.js';
 import { createError } from '@godb/contract';
 
 /** Word tokens, as the index sees them: letters and digits (wildcards kept for wildcard queries). */
@@ -18,7 +17,9 @@ export const maxWildcardPatterns = 16;
 /**
  * What a text query asks the index: `words`, any of them, a `phrase`, the words in order, or `groups`, a word of
  * each group (a wildcard query: a pattern's expansions form a group, a plain word a group of one). All three are
- * ranked by the tenant's in-memory BM25 index, or through FTS5 with the same scores while it loads.
+ * ranked by the tenant's in-memory BM25 index, or through FTS5 with the same scores while it loads. Searches build
+ * it of the caller's words; textHits analyses them into index terms (text/query-analysis.ts), which is what the
+ * FTS5 expressions below are made of.
  */
 export type TextMatch =
   | { readonly words: readonly string[] }
@@ -35,7 +36,7 @@ export function textMatch(query: string, type: 'match' | 'phrase'): TextMatch | 
   return type === 'phrase' && tokens.length > 1 ? { phrase: tokens } : { words: tokens };
 }
 
-/** The same match as an FTS5 MATCH expression. */
+/** The same match, of index terms, as an FTS5 MATCH expression. */
 export function ftsExpression(match: TextMatch): string {
   if ('groups' in match) {
     return match.groups.map((g) => (g.length === 1 ? quote(g[0]!) : `(${g.map(quote).join(' OR ')})`)).join(' AND ');
@@ -44,12 +45,13 @@ export function ftsExpression(match: TextMatch): string {
 }
 
 /**
- * The phrases FTS5's `bm25()` sums over for the match, in its order, each as FTS5 phrase syntax and as index terms
- * (a word is a phrase of one term; a repeated word counts each time).
+ * The phrases FTS5's `bm25()` sums over for the match (of index terms), in its order, each as FTS5 phrase syntax
+ * and as its terms (a term is a phrase of one; a repeated term counts each time).
  */
 export function ftsPhrases(match: TextMatch): { readonly text: string; readonly terms: readonly string[] }[] {
-  const words = 'groups' in match ? match.groups.flat() : 'words' in match ? match.words : [match.phrase.join(' ')];
-  return words.map((w) => ({ text: quote(w), terms: indexTerms(w) }));
+  if ('phrase' in match) return [{ text: quote(match.phrase.join(' ')), terms: match.phrase }];
+  const terms = 'groups' in match ? match.groups.flat() : match.words;
+  return terms.map((t) => ({ text: quote(t), terms: [t] }));
 }
 
 /**

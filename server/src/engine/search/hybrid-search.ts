@@ -1,3 +1,4 @@
+import type { QueryAnalysis } from '../text/query-analysis.js';
 import type { hybridFusions } from '@godb/contract';
 import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
@@ -20,6 +21,8 @@ export interface HybridQuery {
   readonly fusion: Fusion;
   readonly useMlRanking: boolean;
   readonly signal?: AbortSignal | undefined;
+  /** How the text side analyses the query (language, stop words, synonyms); default English. */
+  readonly analysis?: QueryAnalysis | undefined;
 }
 
 /** How the two sides' scores are put on one scale before alpha weighs them (see sideScores). */
@@ -82,7 +85,9 @@ export async function hybridSearch(
 ): Promise<{ hits: Hit[]; notes: string[]; ranking: string }> {
   const depth = q.limit * 2;
   const match = q.text ? textMatch(q.text, 'match') : undefined;
-  const textHits = match ? core.textHits(scope, match, { limit: depth }).slice(0, depth) : [];
+  const textHits = match
+    ? core.textHits(scope, match, { limit: depth, ...(q.analysis && { analysis: q.analysis }) }).slice(0, depth)
+    : [];
   const vectorQuery = {
     text: q.text,
     vector: q.vector,

@@ -15,6 +15,8 @@ export interface SearchResultView {
   table?: string;
   joined?: { table: string; document_id: string; title: string }[];
   strategies?: Record<string, number>;
+  /** Text and hybrid search with `highlight`: the matched passages, marked (search/highlights.ts). */
+  highlights?: string[];
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

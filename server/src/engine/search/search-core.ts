@@ -5,6 +5,7 @@ import { FtsRows } from '../text/fts-rows.js';
 import type { VectorIndexes } from '../vectors/vector-index.js';
 import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
+import type { QueryAnalysis } from '../text/query-analysis.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets, type FilterPlanner } from './allowed-sets.js';
 import { ReadableSets } from './readable-sets.js';
@@ -197,7 +198,11 @@ export class SearchCore {
   }
 
   /** Full-text hits ranked by BM25, grouped by document (text-hits.ts). */
-  textHits(scope: Scope, match: TextMatch, options: { limit?: number; maxTerms?: number } = {}): Hit[] {
+  textHits(
+    scope: Scope,
+    match: TextMatch,
+    options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis } = {},
+  ): Hit[] {
     return textHits(this, scope, match, options);
   }
 

@@ -1,4 +1,4 @@
-import { createError, hybridDefaults } from '@godb/contract';
+import { createError, hybridDefaults, type AnalysisLanguage } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -18,6 +18,9 @@ import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
+import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
+import { withHighlights } from './highlights.js';
+import { textMatch } from './fts-query.js';
 import type { SimilarityMethod } from './vector-query.js';
 import { clientVectorSearch, vectorSearch, type SearchPlan } from './vector-search.js';
 import { vectorTarget } from './vector-target.js';
@@ -54,10 +57,18 @@ export interface VectorSearchRequest extends VectorInput {
   readonly explain?: boolean;
 }
 
-export interface HybridSearchRequest extends VectorInput {
+export interface HybridSearchRequest extends VectorInput, TextAnalysisRequest {
   readonly alpha: number;
   readonly fusion: Fusion;
   readonly useMlRanking: boolean;
+}
+
+/** How a text query is analysed and whether hits show their passages (issue #42). */
+export interface TextAnalysisRequest {
+  /** The query's language; default the scope's collection's `analysis.language`, else English. */
+  readonly lang?: AnalysisLanguage | undefined;
+  /** Answer each result's `highlights`. */
+  readonly highlight?: boolean | undefined;
 }
 
 export interface SmartSearchRequest {
@@ -108,10 +119,12 @@ export class Searches {
   }
 
   /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
-  text(scope: Scope, q: { query: string; type: TextQueryType; limit: number }): SearchAnswer {
+  text(scope: Scope, q: { query: string; type: TextQueryType; limit: number } & TextAnalysisRequest): SearchAnswer {
     const started = this.#monotonic();
-    const { hits, notes } = textSearch(this.#core, scope, q.query, q.type, q.limit);
-    return this.#answer(started, hits, q.limit, { notes });
+    const analysis = this.#analysis(scope, q.lang);
+    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis);
+    const answer = this.#answer(started, hits, q.limit, { notes });
+    return q.highlight ? withHighlights(answer, hits, terms) : answer;
   }
 
   /**
@@ -172,6 +185,7 @@ export class Searches {
   async hybrid(scope: Scope, q: HybridSearchRequest): Promise<SearchAnswer> {
     const started = this.#monotonic();
     const target = this.#target(scope, q);
+    const analysis = this.#analysis(scope, q.lang);
     const { hits, notes, ranking } = await hybridSearch(this.#core, this.#embedder, scope, {
       text: q.query,
       vector: q.vector,
@@ -181,8 +195,12 @@ export class Searches {
       fusion: q.fusion,
       useMlRanking: q.useMlRanking,
       signal: q.signal,
+      analysis,
     });
-    return this.#answer(started, hits, q.limit, { notes, ranking });
+    const match = q.query ? textMatch(q.query, 'match') : undefined;
+    const analysed = match ? analyseMatch(match, analysis) : { notes: [], terms: new Set<string>() };
+    const answer = this.#answer(started, hits, q.limit, { notes: [...analysed.notes, ...notes], ranking });
+    return q.highlight ? withHighlights(answer, hits, analysed.terms) : answer;
   }
 
   /** Documents within the scope's radius, nearest first. */
@@ -255,7 +273,7 @@ export class Searches {
       hits = geoSearch(this.#core, { ...scope, geo });
     } else if (route === 'text') {
       const type = /^".+"$/.test(query.trim()) ? 'phrase' : /[*?]/.test(query) ? 'wildcard' : 'match';
-      ({ hits, notes } = textSearch(this.#core, scope, query, type, limit));
+      ({ hits, notes } = textSearch(this.#core, scope, query, type, limit, this.#analysis(scope, undefined)));
     } else if (route === 'semantic') {
       ({ hits } = await vectorSearch(this.#core, this.#embedder, scope, {
         text: query,
@@ -271,6 +289,7 @@ export class Searches {
         limit,
         useMlRanking: false,
         signal,
+        analysis: this.#analysis(scope, undefined),
       }));
     }
     return { ...this.#answer(started, hits, limit, { notes }), route, reason };
@@ -337,6 +356,13 @@ export class Searches {
       vector: q.vector,
       query: q.query,
     });
+  }
+
+  /** How the scope's text queries are analysed: `lang`, and the settings of the collection the scope names. */
+  #analysis(scope: Scope, lang: AnalysisLanguage | undefined): QueryAnalysis {
+    const collection =
+      scope.table === undefined ? undefined : this.#collections.get(scope.viewer.tenantId, scope.table);
+    return queryAnalysis(collection?.analysis, lang);
   }
 
   #elapsed(started: number): number {

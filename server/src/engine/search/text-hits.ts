@@ -1,5 +1,5 @@
 import type { RankedChunk } from '../text/bm25-index.js';
-import { indexTerms } from '../text/tokenize.js';
+import { analyseMatch, defaultQueryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import type { TextMatch } from './fts-query.js';
 import { ftsRanked } from './fts-rank.js';
 import type { Hit, LoadedDocument } from './hit.js';
@@ -28,22 +28,21 @@ export function textHits(
   core: SearchCore,
   scope: Scope,
   asked: TextMatch,
-  options: { limit?: number; maxTerms?: number } = {},
+  options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis } = {},
 ): Hit[] {
   const tenantId = scope.viewer.tenantId;
   if (!core.text.tables(tenantId)) return [];
-  const match = selectiveMatch(core, tenantId, asked, options.maxTerms);
+  // The caller's words as index terms, in the query's language, with the collection's stop words and synonyms.
+  const terms = analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
+  const match = selectiveMatch(core, tenantId, terms, options.maxTerms);
   const ranked = core.text.ranked(tenantId);
   let read: (cap: number) => readonly RankedChunk[];
   if (ranked && 'words' in match) {
-    const terms = match.words.flatMap(indexTerms);
-    read = (cap) => ranked.search(terms, cap);
+    read = (cap) => ranked.search(match.words, cap);
   } else if (ranked && 'phrase' in match) {
-    const terms = match.phrase.flatMap(indexTerms);
-    read = (cap) => ranked.phrase(terms, cap);
+    read = (cap) => ranked.phrase(match.phrase, cap);
   } else if (ranked && 'groups' in match) {
-    const groups = match.groups.map((group) => group.flatMap(indexTerms));
-    read = (cap) => ranked.groups(groups, cap);
+    read = (cap) => ranked.groups(match.groups, cap);
   } else {
     // Every table: the window counts other tables' chunks the caller may read (see #check).
     const everyTable = { ...scope, table: undefined };

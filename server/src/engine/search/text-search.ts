@@ -1,4 +1,5 @@
 import { createError } from '@godb/contract';
+import { analyseMatch, defaultQueryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { textMatch, wildcardQuery } from './fts-query.js';
 import { byPublicFrequency, maxTermChecks, readableTerms } from './readable-terms.js';
 import type { Hit } from './hit.js';
@@ -21,7 +22,9 @@ export function expandPattern(core: SearchCore, scope: Scope, pattern: string, l
 
 /**
  * Full-text search, ranked by BM25. `match`: any of the words; `phrase`: the words in order; `wildcard`: `*` and
- * `?` inside words, expanded against the tenant's vocabulary.
+ * `?` inside words, expanded against the tenant's vocabulary. The words are analysed as `analysis` says (language,
+ * stop words, synonyms; see text/query-analysis.ts): the notes say what it left out and added, `terms` are the index
+ * terms the hits may hold (for highlighting).
  */
 export function textSearch(
   core: SearchCore,
@@ -29,16 +32,22 @@ export function textSearch(
   query: string,
   type: TextQueryType,
   limit?: number,
-): { hits: Hit[]; notes: string[] } {
+  analysis: QueryAnalysis = defaultQueryAnalysis,
+): { hits: Hit[]; notes: string[]; terms: Set<string> } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+  const options = { ...(limit && { limit }), analysis };
   if (type === 'wildcard') {
     const { match, expansions } = wildcardQuery(query, (pattern, limit) => expandPattern(core, scope, pattern, limit));
     const notes = Object.entries(expansions).map(
       ([p, words]) =>
         `${p} → ${words.length > 0 ? words.slice(0, 10).join(', ') : 'no word'}${words.length > 10 ? ', …' : ''}`,
     );
-    return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes };
+    if (!match) return { hits: [], notes, terms: new Set() };
+    const analysed = analyseMatch(match, analysis);
+    return { hits: core.textHits(scope, match, options), notes: [...notes, ...analysed.notes], terms: analysed.terms };
   }
   const match = textMatch(query, type);
-  return { hits: match ? core.textHits(scope, match, limit ? { limit } : {}) : [], notes: [] };
+  if (!match) return { hits: [], notes: [], terms: new Set() };
+  const analysed = analyseMatch(match, analysis);
+  return { hits: core.textHits(scope, match, options), notes: analysed.notes, terms: analysed.terms };
 }

@@ -409,6 +409,12 @@ export const migrations: readonly { readonly version: number; readonly descripti
     `,
   },
   {
+    version: 18,
+    description: 'text analysis settings of collections: language, stop words, synonyms (issue #42)',
+    // A collection's setting, copied with it by a snapshot; applied at query time, so no index depends on it.
+    sql: `ALTER TABLE collections ADD COLUMN analysis TEXT NOT NULL DEFAULT '{}';`,
+  },
+  {
     version: 19,
     description: 'the public live documents of a collection, indexed (issue #39: the access rule as an index)',
     // With document_access_principal, what a viewer may read is known from indexes: the public live documents of

@@ -32,7 +32,7 @@ export class ChunkTerms {
     this.#occurrences = new Int32Array(size);
   }
 
-  /** Counts a chunk's folded title and content words, weighted by column, creating the terms new to `terms`. */
+  /** Counts a chunk's title and content terms, weighted by column, creating the terms new to `terms`. */
   count(titleWords: readonly string[], contentWords: readonly string[], weights: Bm25Weights, terms: TermDictionary) {
     const sequence = this.sequence;
     sequence.length = 0;
@@ -45,7 +45,7 @@ export class ChunkTerms {
   #visit(words: readonly string[], weight: number, terms: TermDictionary): void {
     const { sequence, touched } = this;
     for (const word of words) {
-      const termId = terms.wordTermId(word);
+      const termId = terms.termId(word);
       if (termId >= this.#freq.length) this.#grow();
       if (this.#occurrences[termId] === 0) {
         touched.push(termId);

@@ -5,6 +5,7 @@ import { seededRandom } from '../vectors/kmeans.js';
 import type { Scope } from '../search/scope.js';
 import { ftsRanked } from '../search/fts-rank.js';
 import { indexTerms } from './tokenize.js';
+import { analyseMatch, defaultQueryAnalysis } from './query-analysis.js';
 import { Bm25Index } from './bm25-index.js';
 import { scoreText } from './bm25-score.js';
 
@@ -32,7 +33,8 @@ async function bothWays(engine: TestEngine, query: string[] | string[][], phrase
     : phrase
       ? { phrase: query as string[] }
       : { words: query as string[] };
-  const ranked = ftsRanked(engine.search, scope, match, 10_000);
+  // FTS5 is asked in index terms, as textHits asks it after analysing the words.
+  const ranked = ftsRanked(engine.search, scope, analyseMatch(match, defaultQueryAnalysis).match, 10_000);
   return {
     memory: view(engine.search.textHits(scope, match)),
     fts: view(engine.search.group(scope, ranked)),

@@ -9,7 +9,7 @@ import type { Bm25Weights, CorpusStats } from './bm25-score.js';
 import { SearchScratch } from './bm25-scratch.js';
 import type { Bm25Saved, Bm25State } from './bm25-state.js';
 import { TermDictionary } from './bm25-terms.js';
-import { foldedWords } from './tokenize.js';
+import { analysedTerms } from './tokenize.js';
 
 export { chunksPerHit, type RankedChunk } from './bm25-ranked-chunk.js';
 export type { Bm25Weights } from './bm25-score.js';
@@ -182,15 +182,15 @@ export class Bm25Index {
     return gone.length;
   }
 
-  /**
-   * Live public chunks holding a folded word's stem: how fuzzy, wildcard and autocomplete candidates are ordered.
-   * A word the index has seen is found without stemming it.
-   */
-  publicChunks(word: string): number {
-    return this.#terms.publicChunks(word);
+  /** Live public chunks holding a term: how fuzzy, wildcard and autocomplete candidates are ordered. */
+  publicChunks(term: string): number {
+    return this.#terms.publicChunks(term);
   }
 
-  /** Adds (or replaces) a chunk; `isPublic`: its document is public, so it counts in the statistics. */
+  /**
+   * Adds (or replaces) a chunk, its title and content analysed already (as the FTS5 tables store them, see
+   * `analysed` in tokenize.ts); `isPublic`: its document is public, so it counts in the statistics.
+   */
   add(chunkSeq: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
     const chunks = this.#chunks;
     // A chunk added again (a write replayed) keeps its place in its document (see DocumentTable.placeOf).
@@ -200,8 +200,8 @@ export class Bm25Index {
       replaced = this.#docs.placeOf(old, docSeq);
       this.remove(chunkSeq);
     }
-    const titleWords = foldedWords(title);
-    const contentWords = foldedWords(content);
+    const titleWords = analysedTerms(title);
+    const contentWords = analysedTerms(content);
     const counted = this.#chunkTerms;
     counted.count(titleWords, contentWords, this.#weights, this.#terms);
     const id = chunks.append(chunkSeq, docSeq, titleWords.length, contentWords.length, counted.sequence, isPublic);

@@ -1,4 +1,4 @@
-import { indexTerms } from './tokenize.js';
+import { analysedTerms } from './tokenize.js';
 
 /** BM25 parameters (the FTS5 defaults, so scores equal FTS5's `bm25()` over the public chunks). */
 export const k1 = 1.2;
@@ -50,7 +50,7 @@ export const termScore = (idfValue: number, f: number, norm: number): number =>
   idfValue * ((f * (k1 + 1)) / (f + norm));
 
 /**
- * The BM25 score of one chunk, from its text, for a MATCH of several phrases (a word is a phrase of one term):
+ * The BM25 score of one chunk, from its analysed text (as the FTS5 tables store it), for a MATCH of several phrases (a word is a phrase of one term):
  * the sum over the phrases of their idf (`df[i]` public chunks hold phrase i) times the saturated frequency of
  * their occurrences (title occurrences weighted `weights.title`, content ones `weights.content`; a phrase never
  * spans the two). This is FTS5's `bm25()` with the public statistics; FTS5's own function can only use the
@@ -64,8 +64,8 @@ export function scoreText(
   stats: CorpusStats,
   weights: Bm25Weights,
 ): number {
-  const titleTerms = indexTerms(title);
-  const contentTerms = indexTerms(content);
+  const titleTerms = analysedTerms(title);
+  const contentTerms = analysedTerms(content);
   const norm = lengthNorm(stats, titleTerms.length + contentTerms.length);
   let score = 0;
   phrases.forEach((phrase, i) => {

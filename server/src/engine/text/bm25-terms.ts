@@ -1,9 +1,5 @@
 import { Postings } from './bm25-postings.js';
 import { postingsRoom, type Bm25Saved, type Bm25TermStats, type PostingsColumn } from './bm25-state.js';
-import { stem } from './tokenize.js';
-
-/** Distinct folded words whose term ids an index remembers (beyond it, later new words are stemmed each time). */
-const maxRememberedWords = 1_000_000;
 
 /** A query term with postings of a live chunk, and how many times the query repeats it. */
 export interface QueryTerm {
@@ -14,13 +10,11 @@ export interface QueryTerm {
 
 /**
  * The terms of a BM25 index (Bm25Index): term ids by term (ids in insertion order, never reused), each term's
- * postings, and a cache of folded words' term ids. An index read back from a checkpoint keeps the checkpoint's
+ * postings. Its input is analysed already (terms, see analysedTerms in tokenize.ts). An index read back from a checkpoint keeps the checkpoint's
  * postings columns and makes a term's arrays (views of them) the first time the term is used.
  */
 export class TermDictionary {
   readonly #ids = new Map<string, number>();
-  /** Folded word → term id (its stem's), so adding a chunk looks each word up once. */
-  readonly #words = new Map<string, number>();
   #postings: Postings[] = [];
   /** The postings columns of the checkpoint the index was read back from, if it was (see restoring and read). */
   #restored: Bm25Saved['postings'] | undefined;
@@ -43,7 +37,7 @@ export class TermDictionary {
       if (p.ids.buffer !== file)
         bytes += p.ids.byteLength + p.freqs.byteLength + p.firstAt.byteLength + p.occurrences.byteLength;
     }
-    return bytes + 64 * (this.#ids.size + this.#words.size);
+    return bytes + 64 * this.#ids.size;
   }
 
   /** The term id of a term, if the index has seen it. */
@@ -93,27 +87,14 @@ export class TermDictionary {
     return terms.sort((x, y) => x.p.publicDf - y.p.publicDf);
   }
 
-  /**
-   * Live public chunks holding a folded word's stem: how fuzzy, wildcard and autocomplete candidates are ordered.
-   * A word the index has seen is found without stemming it.
-   */
-  publicChunks(word: string): number {
-    const termId = this.#words.get(word) ?? this.#ids.get(stem(word));
+  /** Live public chunks holding a term: how fuzzy, wildcard and autocomplete candidates are ordered. */
+  publicChunks(term: string): number {
+    const termId = this.#ids.get(term);
     return termId === undefined ? 0 : this.#postings[termId]!.publicDf;
   }
 
-  /** The term id of a folded word: one lookup per word once seen, instead of a stem lookup then a term lookup. */
-  wordTermId(word: string): number {
-    let termId = this.#words.get(word);
-    if (termId === undefined) {
-      termId = this.#termId(stem(word));
-      // Distinct spellings are bounded only by the text indexed; past the bound, words are stemmed each time.
-      if (this.#words.size < maxRememberedWords) this.#words.set(word, termId);
-    }
-    return termId;
-  }
-
-  #termId(term: string): number {
+  /** The term id of a term, made when the term is new. */
+  termId(term: string): number {
     let termId = this.#ids.get(term);
     if (termId === undefined) {
       termId = this.#postings.length;

@@ -1,8 +1,17 @@
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { TextTables } from './text-index.js';
+import { documentLanguage } from './languages.js';
+import { analysed } from './tokenize.js';
 
-const stemmed = "tokenize = 'porter unicode61 remove_diacritics 2'";
+/**
+ * `fts_<k>` and `hidden_<k>` hold analysed text (tokenize.ts: the terms, folded and stemmed in each document's
+ * language, separated by spaces), so FTS5 only splits it: its tokens are the in-memory index's terms. Tables of
+ * analysis version 1 (`porter`, over the raw text) are rebuilt when the store opens (TextIndex).
+ */
+const stemmed = "tokenize = 'unicode61 remove_diacritics 0'";
+/** The SQL function that analyses a text in a document's lang_code: fillRange runs it in its INSERT … SELECT. */
+const analyseSql = 'godb_analysed';
 
 /** A stored row of a tenant's FTS5 table (a chunk) with its document's seq, as a BM25 build reads it. */
 export interface StoredChunkText {
@@ -27,6 +36,26 @@ export class FtsTables {
   constructor(db: Db) {
     this.#db = db;
     this.#sql = new StatementCache(db);
+    db.function(analyseSql, { deterministic: true }, (text: unknown, langCode: unknown) =>
+      analysed(String(text ?? ''), documentLanguage(typeof langCode === 'string' ? langCode : undefined)),
+    );
+  }
+
+  /** The keys whose `fts_<k>` table predates per-language analysis (FTS5's porter tokenizer over the raw text). */
+  keysOfOlderAnalysis(): number[] {
+    return this.#sql
+      .get(
+        `SELECT t.key FROM tenant_text_indexes t JOIN sqlite_master m ON m.type = 'table' AND m.name = 'fts_' || t.key
+         WHERE m.sql LIKE '%porter%'`,
+      )
+      .pluck()
+      .all() as number[];
+  }
+
+  /** The tenant of a table key. */
+  tenantOf(key: number): string | undefined {
+    return this.#sql.get('SELECT tenant_id FROM tenant_text_indexes WHERE key = ?').pluck().get(key) as
+      string | undefined;
   }
 
   /** The table key of a tenant, or undefined when it has no text index yet. */
@@ -101,7 +130,7 @@ export class FtsTables {
     );
   }
 
-  /** Writes a chunk's row (row id = chunk seq) into one FTS5 table. */
+  /** Writes a chunk's row (row id = chunk seq) into one FTS5 table (analysed text for fts and hidden, raw for words). */
   insert(table: string, rowid: number, title: string, content: string): void {
     this.#sql.get(`INSERT INTO ${table} (rowid, title, content) VALUES (?, ?, ?)`).run(rowid, title, content);
   }
@@ -143,12 +172,12 @@ export class FtsTables {
       WHERE c.seq > :after AND c.seq <= :through AND c.tenant_id = :tenant AND d.deleted_at IS NULL AND d.superseded = 0`;
     this.#sql
       .get(
-        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility = 'public'`,
+        `INSERT INTO ${t.fts} (rowid, title, content) SELECT c.seq, ${analysedColumns} ${slice} AND d.visibility = 'public'`,
       )
       .run(params);
     this.#sql
       .get(
-        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, d.title, c.content ${slice} AND d.visibility <> 'public'`,
+        `INSERT INTO ${t.hidden} (rowid, title, content) SELECT c.seq, ${analysedColumns} ${slice} AND d.visibility <> 'public'`,
       )
       .run(params);
     return this.#sql
@@ -218,6 +247,10 @@ export class FtsTables {
     return block && block.length > 0 ? (sqliteVarints(block)[0] ?? 0) : 0;
   }
 }
+
+/** A chunk's title and content as `fts_<k>` and `hidden_<k>` hold them, in fillRange's SELECT (`d`, `c`). */
+const langCode = `json_extract(d.fields, '$.lang_code')`;
+const analysedColumns = `${analyseSql}(d.title, ${langCode}), ${analyseSql}(c.content, ${langCode})`;
 
 /** SQLite's variable-length integers, end to end (big-endian groups of 7 bits; a ninth byte holds 8). */
 export function sqliteVarints(bytes: Uint8Array): number[] {

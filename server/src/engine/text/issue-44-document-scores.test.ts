@@ -8,7 +8,7 @@ import { Bm25Index, chunksPerHit } from './bm25-index.js';
 import { readBm25File, writeBm25File } from './bm25-file.js';
 import { sharedTerms } from './chunk-overlap.js';
 import { splitIntoWindows } from './text-windows.js';
-import { indexTerms } from './tokenize.js';
+import { analysed, indexTerms } from './tokenize.js';
 
 /**
  * Issue #44: a document split into overlapping chunks is ranked as the same document whole (words, phrases and
@@ -38,11 +38,11 @@ function indexes(): { whole: Bm25Index; split: Bm25Index; chunksOf: Map<number, 
   const chunksOf = new Map<number, number[]>();
   let chunkSeq = 0;
   for (const d of docs) {
-    whole.add(d.seq, d.seq, d.title, d.content, d.isPublic);
+    whole.add(d.seq, d.seq, analysed(d.title), analysed(d.content), d.isPublic);
     const seqs: number[] = [];
     for (const w of splitIntoWindows(d.content, { size: 256, overlap: 200, unit: 'chars' })) {
       chunkSeq += 1;
-      split.add(1_000_000 + chunkSeq, d.seq, d.title, w.text, d.isPublic);
+      split.add(1_000_000 + chunkSeq, d.seq, analysed(d.title), analysed(w.text), d.isPublic);
       seqs.push(1_000_000 + chunkSeq);
     }
     chunksOf.set(d.seq, seqs);
@@ -106,9 +106,9 @@ describe('document-level BM25 over chunked documents', () => {
     }
     assertSame(whole, split, 'after deletions');
     const content = text(400);
-    whole.add(5000, 5000, 'new version', content, true);
+    whole.add(5000, 5000, analysed('new version'), analysed(content), true);
     splitIntoWindows(content, { size: 256, overlap: 200, unit: 'chars' }).forEach((w, i) =>
-      split.add(9_000_000 + i, 5000, 'new version', w.text, true),
+      split.add(9_000_000 + i, 5000, analysed('new version'), analysed(w.text), true),
     );
     assertSame(whole, split, 'after an addition');
     // Writes replayed: chunks added again, a middle and the last of a document, keep their place in it.
@@ -116,7 +116,7 @@ describe('document-level BM25 over chunked documents', () => {
     const again = splitIntoWindows(docs[350]!.content, { size: 256, overlap: 200, unit: 'chars' });
     assert.ok(seqs.length > 2);
     for (const i of [1, seqs.length - 1])
-      split.add(seqs[i]!, docs[350]!.seq, docs[350]!.title, again[i]!.text, docs[350]!.isPublic);
+      split.add(seqs[i]!, docs[350]!.seq, analysed(docs[350]!.title), analysed(again[i]!.text), docs[350]!.isPublic);
     assertSame(whole, split, 'after chunks added again');
   });
 
@@ -124,7 +124,8 @@ describe('document-level BM25 over chunked documents', () => {
     const index = new Bm25Index(weights);
     // 30 long documents of 60 chunks, each chunk mentioning the word: a window of 200 chunks held 4 documents.
     for (let d = 1; d <= 30; d += 1)
-      for (let c = 0; c < 60; c += 1) index.add(d * 1000 + c, d, `report ${d}`, `flow ${text(30)}`, true);
+      for (let c = 0; c < 60; c += 1)
+        index.add(d * 1000 + c, d, analysed(`report ${d}`), analysed(`flow ${text(30)}`), true);
     for (const rows of [
       index.search(indexTerms('flow'), 200),
       index.phrase(indexTerms('flow'), 200),

@@ -8,6 +8,7 @@ import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../vectors/kmeans.js';
 import type { Viewer } from '../documents/types.js';
 import { ftsRanked } from '../search/fts-rank.js';
+import { analyseMatch, defaultQueryAnalysis } from './query-analysis.js';
 import type { Scope } from '../search/scope.js';
 import type { TextMatch } from '../search/fts-query.js';
 
@@ -69,7 +70,10 @@ async function hits(engine: TestEngine, as: Viewer, match: TextMatch, via: 'memo
   const found =
     via === 'memory'
       ? engine.search.textHits(scope, match)
-      : engine.search.group(scope, ftsRanked(engine.search, scope, match, 10_000));
+      : engine.search.group(
+          scope,
+          ftsRanked(engine.search, scope, analyseMatch(match, defaultQueryAnalysis).match, 10_000),
+        );
   return found.map((h) => ({ id: h.doc.id, score: Math.round(h.score * 1e9) / 1e9 }));
 }
 

@@ -4,7 +4,9 @@ import type { Bm25Index } from './bm25-index.js';
 import { Bm25Indexes, type Bm25IndexesOptions } from './bm25-indexes.js';
 import type { CorpusStats } from './bm25-score.js';
 import { FtsTables, sqliteVarints } from './fts-tables.js';
-import { stem } from './tokenize.js';
+import type { AnalysisLanguage } from '@godb/contract';
+import { documentLanguage } from './languages.js';
+import { analysed, stem } from './tokenize.js';
 
 /** BM25 column weights: a word in the title counts twice a word in the content. */
 export const titleWeight = 2;
@@ -13,7 +15,10 @@ const weights = { title: titleWeight, content: contentWeight };
 
 /** The names of a tenant's text tables (k is the tenant's key). */
 export interface TextTables {
-  /** `fts_<k>`: FTS5 (Porter stemmer) over the title and content of the live chunks of public documents. */
+  /**
+   * `fts_<k>`: FTS5 over the analysed title and content (terms, see tokenize.ts) of the live chunks of public
+   * documents.
+   */
   readonly fts: string;
   /** `hidden_<k>`: the same over the live chunks of private and shared documents. */
   readonly hidden: string;
@@ -63,6 +68,7 @@ export class TextIndex implements TransactionListener {
     this.#tables = new FtsTables(db);
     this.#bm25 = new Bm25Indexes(db, this.#tables, weights, options);
     this.#splitOlderTenants();
+    this.#reanalyseOlderTenants();
   }
 
   /** Memory of the in-memory BM25 indexes (estimated), their budget and evictions since start. */
@@ -119,12 +125,39 @@ export class TextIndex implements TransactionListener {
     }
   }
 
-  /** Indexes a chunk (row id = chunk seq) of the document `docSeq`, public or not. */
-  insert(tenantId: string, rowid: number, docSeq: number, title: string, content: string, isPublic: boolean): void {
+  /**
+   * Tenants whose text tables predate per-language analysis (FTS5's porter tokenizer over the raw text, analysis
+   * version 1) get them again, filled with the analysed text of their live chunks: once, when the store opens (an
+   * upgrade). Their BM25 checkpoints, of the older version, are not read back but rebuilt from the new tables.
+   */
+  #reanalyseOlderTenants(): void {
+    for (const key of this.#tables.keysOfOlderAnalysis()) {
+      const tenantId = this.#tables.tenantOf(key);
+      if (tenantId === undefined) continue;
+      this.#db.transaction(() => this.reindex(tenantId))();
+      this.optimize(tenantId);
+    }
+  }
+
+  /**
+   * Indexes a chunk (row id = chunk seq) of the document `docSeq`, public or not, analysed in its `lang_code`'s
+   * language (see documentLanguage).
+   */
+  insert(
+    tenantId: string,
+    rowid: number,
+    docSeq: number,
+    title: string,
+    content: string,
+    isPublic: boolean,
+    langCode?: string | null,
+  ): void {
     const t = this.ensure(tenantId);
-    this.#tables.insert(isPublic ? t.fts : t.hidden, rowid, title, content);
+    const language = documentLanguage(langCode);
+    const terms = { title: analysed(title, language), content: analysed(content, language) };
+    this.#tables.insert(isPublic ? t.fts : t.hidden, rowid, terms.title, terms.content);
     this.#tables.insert(t.words, rowid, title, content);
-    this.#bm25.added(tenantId, rowid, docSeq, title, content, isPublic);
+    this.#bm25.added(tenantId, rowid, docSeq, terms.title, terms.content, isPublic);
   }
 
   delete(tenantId: string, rowids: readonly number[]): void {
@@ -230,24 +263,30 @@ export class TextIndex implements TransactionListener {
   }
 
   /**
-   * How many public chunks hold each word's stem: the order of fuzzy, wildcard and autocomplete candidates
-   * (most frequent first), which must not count chunks the caller may not read. From the in-memory index when it
-   * has loaded, else from FTS5's public vocabulary; the numbers are the same.
+   * How many public chunks hold each folded word's stem in `language` (or each term itself, with `terms`): the
+   * order of fuzzy, wildcard and autocomplete candidates (most frequent first) and of a long query's terms, which
+   * must not count chunks the caller may not read. From the in-memory index when it has loaded, else from FTS5's
+   * public vocabulary; the numbers are the same.
    */
-  publicFrequencies(tenantId: string, words: Iterable<string>): Map<string, number> {
+  publicFrequencies(
+    tenantId: string,
+    words: Iterable<string>,
+    language: AnalysisLanguage | 'terms' = 'en',
+  ): Map<string, number> {
     const out = new Map<string, number>();
     const t = this.tables(tenantId);
     if (!t) return out;
+    const termOf = (word: string) => (language === 'terms' ? word : stem(word, language));
     const index = this.#bm25.ready(tenantId, t);
     if (index) {
-      for (const word of words) out.set(word, index.publicChunks(word));
+      for (const word of words) out.set(word, index.publicChunks(termOf(word)));
       return out;
     }
     const lookup = this.#tables.publicVocabulary(t);
     const byStem = new Map<string, number>();
     for (const word of words) {
       if (out.has(word)) continue;
-      const s = stem(word);
+      const s = termOf(word);
       let n = byStem.get(s);
       if (n === undefined) {
         n = lookup(s) ?? 0;

@@ -29,5 +29,7 @@ export const searchHybridUseCase =
       fusion: body.fusion,
       useMlRanking: body.use_ml_ranking,
       signal: ctx.signal,
+      lang: body.lang,
+      highlight: body.highlight,
     });
   };

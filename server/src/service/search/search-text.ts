@@ -12,7 +12,13 @@ export const searchTextUseCase =
       geo: geoOf(body),
       requireGeo: body.require_geo,
     });
-    return deps.searches.text(scope, { query, type: body.query_type, limit: clampLimit(body.limit) });
+    return deps.searches.text(scope, {
+      query,
+      type: body.query_type,
+      limit: clampLimit(body.limit),
+      lang: body.lang,
+      highlight: body.highlight,
+    });
   };
 
 /** GET /api/v1/search: the search box (any word, BM25). */
