@@ -152,7 +152,7 @@ const sources: readonly { name: string; description: string; methods: readonly M
         request: {
           name: 'QueryRequest',
           description: 'The query pipeline: the REST body (its own offset) and narrowing.',
-          parts: [searchQuery.body!, GrpcNarrowing],
+          parts: [searchQuery.body, GrpcNarrowing],
         },
         response: { name: 'QueryResponse', description: 'The results of a query pipeline.', parts: [QueryResponse] },
         operationId: 'search-query',

@@ -29,10 +29,14 @@ export const PipelineFusion = Type.Object(
   {
     method: Enum(pipelineFusions, {
       description:
-        'rrf: Σ weight / (k + rank), rank from 1 in each stage; dbsf: Σ weight × the score normalised by its stage’s mean ± 3 standard deviations (clamped to 0–1); weighted: Σ weight × the score min-max normalised in its stage. A document a stage did not find gets nothing from it.',
+        'One of rrf: Σ weight / (k + rank), rank from 1 in each stage; dbsf: Σ weight × the score normalised by its stage’s mean ± 3 standard deviations (clamped to 0–1); weighted: Σ weight × the score min-max normalised in its stage. A document a stage did not find gets nothing from it.',
     }),
     k: Type.Optional(
-      Type.Number({ minimum: 0, maximum: inputLimits.magnitude, description: `rrf’s constant (default ${defaultRrfK}).` }),
+      Type.Number({
+        minimum: 0,
+        maximum: inputLimits.magnitude,
+        description: `The rrf constant k (default ${defaultRrfK}).`,
+      }),
     ),
     weights: Type.Optional(
       Type.Array(Type.Number({ minimum: 0, maximum: inputLimits.magnitude }), {
@@ -73,11 +77,11 @@ function stage(levels: number): TSchema {
     {
       kind: Enum(pipelineStageKinds, {
         description:
-          'text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`. sparse, multi_vector and rerank are not supported yet (400).',
+          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`. sparse, multi_vector and rerank are not supported yet (400).',
       }),
       query: Type.Optional(Type.String({ maxLength: inputLimits.semanticQuery, description: 'The query text.' })),
-      vector: Type.Optional(PipelineVector('dense: the query vector.')),
-      vector_name: Type.Optional(Name({ description: 'dense: one of the collection’s vectors.' })),
+      vector: Type.Optional(PipelineVector('For dense: the query vector.')),
+      vector_name: Type.Optional(Name({ description: 'For dense: one of the collection’s vectors.' })),
       limit: Type.Integer({
         minimum: 1,
         maximum: pipelineStageLimit.max,
@@ -132,7 +136,7 @@ export const FormulaTerm = Type.Object(
   {
     weight: Type.Number({ minimum: -inputLimits.magnitude, maximum: inputLimits.magnitude, default: 1 }),
     value: Type.Optional(
-      Name({ description: '$score (the score so far) or a numeric field (metadata.<key>, created_at, …).' }),
+      Name({ description: 'The term: $score (the score so far) or a numeric field (metadata.<key>, created_at, …).' }),
     ),
     default: Type.Optional(
       Type.Number({
@@ -143,7 +147,7 @@ export const FormulaTerm = Type.Object(
     ),
     decay: Type.Optional(DecayTerm),
   },
-  { additionalProperties: false, description: 'weight × (`value`, or the `decay` of a date or a distance).' },
+  { additionalProperties: false, description: 'A term: weight × (`value`, or the `decay` of a date or a distance).' },
 );
 
 export const FormulaMultiplier = Type.Object(
@@ -164,7 +168,7 @@ export const PipelineFormula = Type.Object(
     terms: Type.Array(FormulaTerm, { minItems: 1, maxItems: 16 }),
     multipliers: Type.Optional(Type.Array(FormulaMultiplier, { maxItems: 8 })),
   },
-  { additionalProperties: false, description: 'score = (Σ terms) × Π multipliers.' },
+  { additionalProperties: false, description: 'A new score = (Σ terms) × Π multipliers.' },
 );
 
 export const PipelineMmr = Type.Object(
@@ -244,10 +248,10 @@ export const QueryRequest = Type.Object(
 export const QueryResult = Type.Object({
   ...SearchResult.properties,
   vectors: Type.Optional(
-    Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'with_vectors: the vectors by name.' }),
+    Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'With with_vectors: the vectors by name.' }),
   ),
   fields: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'with_fields: the stored fields by name.' }),
+    Type.Record(Type.String(), Type.Unknown(), { description: 'With with_fields: the stored fields by name.' }),
   ),
 });
 
@@ -260,16 +264,15 @@ export const ExplainHit = Type.Object({ document_id: Type.String(), score: Type.
 
 export const ExplainStage = Type.Object({
   stage: Type.String({ description: 'Where in the request: prefetch[0], prefetch[1].prefetch[0], fusion, mmr, …' }),
-  kind: Type.String({ description: 'text, dense, filter, nested, fusion, rescore, formula, mmr or group_by.' }),
+  kind: Type.String({ description: 'The step: text, dense, filter, nested, fusion, rescore, formula or mmr.' }),
   hits: Type.Array(ExplainHit, { description: 'Its documents and scores, best first (at most 100).' }),
 });
 
 export const QueryResponse = Type.Object({
   results: Type.Array(QueryResult),
-  groups: Type.Optional(Type.Array(QueryGroup, { description: 'group_by: the groups, best first.' })),
+  groups: Type.Optional(Type.Array(QueryGroup, { description: 'With group_by: the groups, best first.' })),
   total_hits: Type.Integer({ description: 'Candidates after fusion or rescoring (before offset and limit).' }),
   time_taken: Type.Number({ description: 'Milliseconds spent in the engine.' }),
   notes: Type.Optional(Type.Array(Type.String(), { description: 'How the request was interpreted.' })),
-  explain: Type.Optional(Type.Array(ExplainStage, { description: 'explain: each stage’s documents and scores.' })),
+  explain: Type.Optional(Type.Array(ExplainStage, { description: 'With explain: each stage’s documents and scores.' })),
 });
-

@@ -334,7 +334,11 @@ export class Searches {
   /** The query pipeline: candidate stages fused or rescored, then formula, MMR and group_by (pipeline/). */
   async query(scope: Scope, q: PipelineRequest): Promise<PipelineAnswer & { time_taken: number }> {
     const started = this.#monotonic();
-    const answer = await runPipeline({ core: this.#core, embedder: this.#embedder, collections: this.#collections }, scope, q);
+    const answer = await runPipeline(
+      { core: this.#core, embedder: this.#embedder, collections: this.#collections },
+      scope,
+      q,
+    );
     return { ...answer, time_taken: this.#elapsed(started) };
   }
 

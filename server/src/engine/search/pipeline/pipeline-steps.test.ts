@@ -64,7 +64,10 @@ test('weighted fusion sums weight × min-max normalised scores', () => {
       const max = Math.max(...list.map((x) => x.score));
       const min = Math.min(...list.map((x) => x.score));
       for (const x of list)
-        expected.set(x.key, (expected.get(x.key) ?? 0) + weights[i]! * (max === min ? 1 : (x.score - min) / (max - min)));
+        expected.set(
+          x.key,
+          (expected.get(x.key) ?? 0) + weights[i]! * (max === min ? 1 : (x.score - min) / (max - min)),
+        );
     });
     assertFused(fuse(lists, { method: 'weighted', k: 60, weights }), expected);
   }
@@ -174,7 +177,9 @@ test('decay functions equal their closed forms and `decay` at the scale', () => 
     const distance = (next() - 0.5) * 400;
     const x = Math.max(0, Math.abs(distance) - offset);
     const sigma2 = -(scale ** 2) / (2 * Math.log(decay));
-    assert.ok(Math.abs(decayOf('exp', distance, scale, offset, decay) - Math.exp((Math.log(decay) / scale) * x)) < 1e-12);
+    assert.ok(
+      Math.abs(decayOf('exp', distance, scale, offset, decay) - Math.exp((Math.log(decay) / scale) * x)) < 1e-12,
+    );
     assert.ok(Math.abs(decayOf('gauss', distance, scale, offset, decay) - Math.exp(-(x ** 2) / (2 * sigma2))) < 1e-12);
     const s = scale / (1 - decay);
     assert.ok(Math.abs(decayOf('linear', distance, scale, offset, decay) - Math.max(0, (s - x) / s)) < 1e-12);

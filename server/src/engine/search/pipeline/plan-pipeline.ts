@@ -84,7 +84,8 @@ export class PipelinePlanner {
   }
 
   plan(request: PipelineRequest): PipelinePlan {
-    if (this.#scope.table !== undefined) this.#collections.require(this.#tenant, this.#scope.table, 'body.primary_table');
+    if (this.#scope.table !== undefined)
+      this.#collections.require(this.#tenant, this.#scope.table, 'body.primary_table');
     const combine = this.#combine(request, 'body', 'body', 0, this.#scope);
     const group = request.group_by;
     if (group && listFields.has(group.field) && !group.list)
@@ -187,7 +188,10 @@ export class PipelinePlanner {
     const table = this.#scope.table;
     const collection = table === undefined ? undefined : this.#collections.require(this.#tenant, table);
     if (!collection)
-      throw invalid('body.with_vectors', 'body.with_vectors needs body.primary_table: the collection whose vectors to answer.');
+      throw invalid(
+        'body.with_vectors',
+        'body.with_vectors needs body.primary_table: the collection whose vectors to answer.',
+      );
     const own = Object.keys(collection.vectors).filter((name) => collection.vectors[name]!.model === undefined);
     const names = raw === true ? own : Array.isArray(raw) && raw.every((x) => typeof x === 'string') ? raw : undefined;
     if (!names) throw invalid('body.with_vectors', 'body.with_vectors must be true or a list of vector names.');

@@ -132,7 +132,8 @@ class PipelineRun {
     if (c.how.kind === 'single') return lists[0]!;
     if (c.how.kind === 'fusion') {
       const { spec, defaulted } = c.how;
-      if (defaulted) this.#notes.push(`${c.path}: ${c.stages.length} stages without fusion or rescore, fused by rrf (k ${spec.k})`);
+      if (defaulted)
+        this.#notes.push(`${c.path}: ${c.stages.length} stages without fusion or rescore, fused by rrf (k ${spec.k})`);
       const first = firstHits(lists);
       const fused = fuse(
         lists.map((list) => list.map((h) => ({ key: h.doc.seq, score: h.score }))),
@@ -211,17 +212,21 @@ class PipelineRun {
     fillRows(this.#deps.core, pool);
     const vectors = this.#vectorsOf(spec.target, pool);
     const method = methodOf(spec.target);
-    const candidates = pool.map((h) => ({ key: h.doc.seq, score: h.score, vector: documentVector(vectors.get(h.doc.id)) }));
+    const candidates = pool.map((h) => ({
+      key: h.doc.seq,
+      score: h.score,
+      vector: documentVector(vectors.get(h.doc.id)),
+    }));
     const lacking = candidates.filter((c) => !c.vector).length;
     if (lacking > 0) this.#notes.push(`body.mmr: ${lacking} candidates without that vector count as similar to none`);
     const bySeq = new Map(pool.map((h) => [h.doc.seq, h]));
     return mmr(candidates, spec.lambda, pool.length, (a, b) => similarity(method, a, b)).map((seq) => bySeq.get(seq)!);
   }
 
-  #vectorsOf(target: VectorTarget, hits: readonly Hit[]): Map<string, Float32Array[]> {
+  #vectorsOf(target: VectorTarget, hits: readonly Hit[], raw = false): Map<string, Float32Array[]> {
     const { core, embedder } = this.#deps;
     const ids = hits.map((h) => h.doc.id);
-    return documentVectors(core, this.#scope.viewer.tenantId, target, ids, embedder.resolve(undefined).name);
+    return documentVectors(core, this.#scope.viewer.tenantId, target, ids, embedder.resolve(undefined).name, raw);
   }
 
   #record(stage: string, kind: string, hits: readonly Hit[]): void {
@@ -237,13 +242,13 @@ class PipelineRun {
     const { withVectors, withFields } = this.#plan;
     if (withVectors.length === 0 && withFields === undefined) return views;
     const byId = new Map(page.map((h) => [h.doc.id, h]));
-    const vectors = withVectors.map(({ name, target }) => ({ name, found: this.#vectorsOf(target, page) }));
+    const vectors = withVectors.map(({ name, target }) => ({ name, found: this.#vectorsOf(target, page, true) }));
     for (const view of views) {
       if (withVectors.length > 0) {
         view.vectors = {};
         for (const { name, found } of vectors) {
           const [vector] = found.get(view.document_id) ?? [];
-          if (vector) view.vectors[name] = Array.from(vector, (x) => round(x));
+          if (vector) view.vectors[name] = Array.from(vector);
         }
       }
       const doc = byId.get(view.document_id)?.doc;
@@ -251,7 +256,9 @@ class PipelineRun {
         view.fields =
           withFields === true
             ? { ...doc.fields }
-            : Object.fromEntries(withFields.flatMap((f) => (fieldValue(doc, f) === undefined ? [] : [[f, fieldValue(doc, f)]])));
+            : Object.fromEntries(
+                withFields.flatMap((f) => (fieldValue(doc, f) === undefined ? [] : [[f, fieldValue(doc, f)]])),
+              );
     }
     return views;
   }
@@ -264,7 +271,8 @@ function firstHits(lists: readonly (readonly Hit[])[]): Map<number, Hit> {
     for (const hit of list) {
       const known = first.get(hit.doc.seq);
       if (!known) first.set(hit.doc.seq, { ...hit });
-      else if (known.chunks.length === 0 && hit.chunks.length > 0) first.set(hit.doc.seq, { ...known, chunks: hit.chunks });
+      else if (known.chunks.length === 0 && hit.chunks.length > 0)
+        first.set(hit.doc.seq, { ...known, chunks: hit.chunks });
     }
   return first;
 }

@@ -2,7 +2,13 @@ import { createError, GoDBError, isGoDBError } from '@godb/contract';
 import type { Collections } from '../../collections/collections.js';
 import type { Embedder } from '../../embeddings/embedder.js';
 import type { SearchCore } from '../search-core.js';
-import { parseVector, queryVector, similarity, type ClientVectorSpace, type SimilarityMethod } from '../vector-query.js';
+import {
+  parseVector,
+  queryVector,
+  similarity,
+  type ClientVectorSpace,
+  type SimilarityMethod,
+} from '../vector-query.js';
 import { vectorTarget } from '../vector-target.js';
 
 /** What a dense stage, a rescore or MMR compares by: a collection's own vector, or a model's chunk vectors. */
@@ -28,7 +34,11 @@ export function resolveTarget(
   path: string,
 ): VectorTarget {
   if (input.vector_name === undefined) {
-    const target = vectorTarget(collections, tenantId, { primary_table: table, vector: input.vector, query: input.query });
+    const target = vectorTarget(collections, tenantId, {
+      primary_table: table,
+      vector: input.vector,
+      query: input.query,
+    });
     return target && 'collection' in target ? { kind: 'own', space: target } : { kind: 'model', model: target?.model };
   }
   if (table === undefined)
@@ -85,7 +95,12 @@ export async function queryVectorFor(
       const given = parseVector(input.vector, space.settings.dimensions, `vector "${space.name}"`);
       return space.settings.distance === 'cosine' ? unitLength(given) : given;
     }
-    const { vector } = await queryVector(embedder, { text: input.query, vector: input.vector, model: target.model, signal });
+    const { vector } = await queryVector(embedder, {
+      text: input.query,
+      vector: input.vector,
+      model: target.model,
+      signal,
+    });
     return unitLength(vector);
   } catch (error) {
     throw at(error, isGoDBError(error) && error.code === 'QUERY_REQUIRED' ? `${path}.query` : `${path}.vector`);
@@ -104,6 +119,8 @@ export function documentVectors(
   target: VectorTarget,
   ids: readonly string[],
   defaultModel: string,
+  /** As stored (given by the client), not as compared. */
+  raw = false,
 ): Map<string, Float32Array[]> {
   const out = new Map<string, Float32Array[]>();
   const add = (id: string, v: Float32Array) => {
@@ -113,18 +130,23 @@ export function documentVectors(
   };
   if (ids.length === 0) return out;
   if (target.kind === 'own') {
-    const cosine = target.space.settings.distance === 'cosine';
+    const cosine = !raw && target.space.settings.distance === 'cosine';
     for (const row of core.rows.liveClientVectorsOf(tenantId, target.space, ids))
       add(row.id, cosine ? unitLength(floats(row.vector)) : floats(row.vector));
   } else {
     const model = target.model ?? defaultModel;
-    for (const row of core.rows.liveChunkVectorsOf(tenantId, ids)) if (row.model === model) add(row.id, floats(row.vector));
+    for (const row of core.rows.liveChunkVectorsOf(tenantId, ids))
+      if (row.model === model) add(row.id, floats(row.vector));
   }
   return out;
 }
 
 /** A document's similarity to a query: its best vector's (a model's: its best chunk's, as vector search scores). */
-export function bestSimilarity(method: SimilarityMethod, query: Float32Array, vectors: readonly Float32Array[]): number {
+export function bestSimilarity(
+  method: SimilarityMethod,
+  query: Float32Array,
+  vectors: readonly Float32Array[],
+): number {
   let best = -Infinity;
   for (const v of vectors) best = Math.max(best, similarity(method, query, v));
   return best;
