@@ -198,7 +198,7 @@ class PipelineRun {
     const method = methodOf(target);
     const rescored: Hit[] = [];
     for (const hit of candidates) {
-      const own = vectors.get(hit.doc.id);
+      const own = vectors.get(hit.doc.seq);
       if (own) rescored.push({ ...hit, score: bestSimilarity(method, query, own) });
     }
     const dropped = candidates.length - rescored.length;
@@ -215,7 +215,7 @@ class PipelineRun {
     const candidates = pool.map((h) => ({
       key: h.doc.seq,
       score: h.score,
-      vector: documentVector(vectors.get(h.doc.id)),
+      vector: documentVector(vectors.get(h.doc.seq)),
     }));
     const lacking = candidates.filter((c) => !c.vector).length;
     if (lacking > 0) this.#notes.push(`body.mmr: ${lacking} candidates without that vector count as similar to none`);
@@ -223,10 +223,10 @@ class PipelineRun {
     return mmr(candidates, spec.lambda, pool.length, (a, b) => similarity(method, a, b)).map((seq) => bySeq.get(seq)!);
   }
 
-  #vectorsOf(target: VectorTarget, hits: readonly Hit[], raw = false): Map<string, Float32Array[]> {
+  #vectorsOf(target: VectorTarget, hits: readonly Hit[], raw = false): Map<number, Float32Array[]> {
     const { core, embedder } = this.#deps;
-    const ids = hits.map((h) => h.doc.id);
-    return documentVectors(core, this.#scope.viewer.tenantId, target, ids, embedder.resolve(undefined).name, raw);
+    const docs = hits.map((h) => ({ seq: h.doc.seq, id: h.doc.id }));
+    return documentVectors(core, this.#scope.viewer.tenantId, target, docs, embedder.resolve(undefined).name, raw);
   }
 
   #record(stage: string, kind: string, hits: readonly Hit[]): void {
@@ -244,14 +244,14 @@ class PipelineRun {
     const byId = new Map(page.map((h) => [h.doc.id, h]));
     const vectors = withVectors.map(({ name, target }) => ({ name, found: this.#vectorsOf(target, page, true) }));
     for (const view of views) {
+      const doc = byId.get(view.document_id)?.doc;
       if (withVectors.length > 0) {
         view.vectors = {};
         for (const { name, found } of vectors) {
-          const [vector] = found.get(view.document_id) ?? [];
+          const [vector] = (doc && found.get(doc.seq)) ?? [];
           if (vector) view.vectors[name] = Array.from(vector);
         }
       }
-      const doc = byId.get(view.document_id)?.doc;
       if (withFields !== undefined && doc)
         view.fields =
           withFields === true

@@ -1,6 +1,7 @@
 import { createError, GoDBError, isGoDBError } from '@godb/contract';
 import type { Collections } from '../../collections/collections.js';
 import type { Embedder } from '../../embeddings/embedder.js';
+import { clientSpaceKey } from '../../collections/vector-space.js';
 import type { SearchCore } from '../search-core.js';
 import {
   parseVector,
@@ -110,33 +111,47 @@ export async function queryVectorFor(
 const floats = (blob: Buffer) => new Float32Array(new Uint8Array(blob).buffer);
 
 /**
- * The stored vectors of documents (by id) on a target, as compared: unit length for cosine. A model's vectors are
- * one per chunk. The ids come from hits already loaded under the caller's access rule.
+ * The stored vectors of documents (by seq) on a target, as compared (unit length for cosine), or as stored (`raw`:
+ * as the client gave them). A model's vectors are one per chunk. The documents are hits already loaded under the
+ * caller's access rule. Read from the index's float32 copies in memory by the documents' vector keys; from the
+ * store when the copies are not held (or for `raw`).
  */
 export function documentVectors(
   core: SearchCore,
   tenantId: string,
   target: VectorTarget,
-  ids: readonly string[],
+  docs: readonly { readonly seq: number; readonly id: string }[],
   defaultModel: string,
-  /** As stored (given by the client), not as compared. */
   raw = false,
-): Map<string, Float32Array[]> {
-  const out = new Map<string, Float32Array[]>();
-  const add = (id: string, v: Float32Array) => {
-    const list = out.get(id);
+): Map<number, Float32Array[]> {
+  const out = new Map<number, Float32Array[]>();
+  const add = (seq: number, v: Float32Array) => {
+    const list = out.get(seq);
     if (list) list.push(v);
-    else out.set(id, [v]);
+    else out.set(seq, [v]);
   };
-  if (ids.length === 0) return out;
-  if (target.kind === 'own') {
-    const cosine = !raw && target.space.settings.distance === 'cosine';
-    for (const row of core.rows.liveClientVectorsOf(tenantId, target.space, ids))
-      add(row.id, cosine ? unitLength(floats(row.vector)) : floats(row.vector));
-  } else {
-    const model = target.model ?? defaultModel;
-    for (const row of core.rows.liveChunkVectorsOf(tenantId, ids))
-      if (row.model === model) add(row.id, floats(row.vector));
+  if (docs.length === 0) return out;
+  const seqs = JSON.stringify(docs.map((d) => d.seq));
+  const cosine = !raw && (target.kind === 'model' || target.space.settings.distance === 'cosine');
+  const space = target.kind === 'own' ? clientSpaceKey(target.space.collection, target.space.name) : (target.model ?? defaultModel);
+  const copies = raw ? null : core.vectors.exactVectors(tenantId, space);
+  if (copies) {
+    const keys =
+      target.kind === 'own' ? core.rows.vectorKeys(tenantId, target.space, seqs) : core.rows.chunkKeys(tenantId, space, seqs);
+    for (const key of keys) {
+      const held = copies.get(key);
+      if (held) add(held.doc, cosine ? unitLength(held.vector) : Float32Array.from(held.vector));
+    }
+    return out;
+  }
+  const seqOf = new Map(docs.map((d) => [d.id, d.seq]));
+  const rows =
+    target.kind === 'own'
+      ? core.rows.liveClientVectorsOf(tenantId, target.space, [...seqOf.keys()])
+      : core.rows.liveChunkVectorsOf(tenantId, [...seqOf.keys()]).filter((row) => row.model === space);
+  for (const row of rows) {
+    const seq = seqOf.get(row.id);
+    if (seq !== undefined) add(seq, cosine ? unitLength(floats(row.vector)) : floats(row.vector));
   }
   return out;
 }
