@@ -462,6 +462,59 @@ describe('query pipeline stages against brute force', () => {
   });
 });
 
+describe('query pipeline on a model’s vectors', () => {
+  test('a dense stage ranks as vector search does; a rescore by the model equals it over the candidates', async () => {
+    const texts = [
+      ['m-shock', 'Shock waves', 'Shock waves interacting with the boundary layer cause separation.'],
+      ['m-bl', 'Boundary layer transition', 'Laminar boundary layer transition on a flat plate.'],
+      ['m-heat', 'Heat transfer', 'Convective heat transfer in pipes.'],
+      ['m-wing', 'Wing lift', 'Lift and drag of a swept wing at low speed.'],
+      ['m-jet', 'Jet noise', 'Noise of a supersonic jet and its shock cells.'],
+    ];
+    const added = await server.call(
+      'POST',
+      '/api/v1/documents/batch',
+      admin.token,
+      texts.map(([id, title, content]) => ({ id, title, content, embedding_options: { model_name: 'glove-100' } })),
+    );
+    assert.equal(added.status, 200, JSON.stringify(added.body).slice(0, 300));
+    const question = 'shock waves and the boundary layer';
+    const vector = await server.call('POST', '/api/v1/search/vector', admin.token, {
+      query: question,
+      primary_table: 'documents',
+      vector_name: 'glove-100',
+      threshold: 0,
+      limit: 5,
+    });
+    assert.equal(vector.status, 200, JSON.stringify(vector.body));
+    const order = (vector.body.results as Hit[]).map((r) => r.document_id);
+    assert.equal(order.length, 5);
+    const dense = await ok({
+      primary_table: 'documents',
+      prefetch: [{ kind: 'dense', vector_name: 'glove-100', query: question, limit: 5 }],
+    });
+    assert.deepEqual(
+      dense.results.map((r) => r.document_id),
+      order,
+    );
+    const rescored = await ok({
+      primary_table: 'documents',
+      prefetch: [
+        { kind: 'text', query: 'shock', limit: 5 },
+        { kind: 'text', query: 'wing heat', limit: 5 },
+      ],
+      rescore: { vector_name: 'glove-100', query: question },
+      mmr: { lambda: 1, candidates: 10, vector_name: 'glove-100' },
+    });
+    const union = new Set(['m-shock', 'm-jet', 'm-wing', 'm-heat']);
+    assert.deepEqual(
+      rescored.results.map((r) => r.document_id),
+      order.filter((id) => union.has(id)),
+      'λ 1: MMR keeps the order of relevance',
+    );
+  });
+});
+
 describe('query pipeline bad input', () => {
   const cases: [string, Record<string, unknown>, number, string, RegExp][] = [
     [
@@ -547,6 +600,13 @@ describe('query pipeline bad input', () => {
       400,
       'body.prefetch[0].vector',
       /expected 8 numbers/,
+    ],
+    [
+      'with_vectors naming a vector the collection does not declare',
+      { prefetch: [{ kind: 'filter' }], with_vectors: ['a', 'zz'] },
+      400,
+      'body.with_vectors[1]',
+      /declares no vector "zz"; expected one of its own vectors: a, b/,
     ],
     [
       'a formula term with neither value nor decay',

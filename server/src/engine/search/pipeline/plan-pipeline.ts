@@ -196,13 +196,13 @@ export class PipelinePlanner {
     const names = raw === true ? own : Array.isArray(raw) && raw.every((x) => typeof x === 'string') ? raw : undefined;
     if (!names) throw invalid('body.with_vectors', 'body.with_vectors must be true or a list of vector names.');
     return names.map((name, i) => {
-      const target = this.#target({ vector_name: name }, `body.with_vectors[${i}]`);
-      if (target.kind !== 'own')
+      const settings = collection.vectors[name];
+      if (!settings || settings.model !== undefined)
         throw invalid(
           `body.with_vectors[${i}]`,
-          `body.with_vectors[${i}]: vector "${name}" is computed by a model for each chunk; only the collection’s own vectors (${own.join(', ') || 'none'}) can be answered.`,
+          `body.with_vectors[${i}]: collection ${collection.name} ${settings ? `fills vector "${name}" with a model for each chunk` : `declares no vector "${name}"`}; expected one of its own vectors: ${own.join(', ') || '(none)'}.`,
         );
-      return { name, target };
+      return { name, target: { kind: 'own', space: { collection: collection.name, name, settings } } as const };
     });
   }
 

@@ -191,9 +191,8 @@ class PipelineRun {
     input: { query?: string | undefined; vector?: readonly number[] | undefined },
     path: string,
   ): Promise<Hit[]> {
-    const { core, embedder } = this.#deps;
+    const { embedder } = this.#deps;
     const query = await queryVectorFor(embedder, target, input, path, this.#request.signal);
-    fillRows(core, candidates);
     const vectors = this.#vectorsOf(target, candidates);
     const method = methodOf(target);
     const rescored: Hit[] = [];
@@ -209,7 +208,6 @@ class PipelineRun {
   /** MMR over the best `candidates`: they are answered in pick order; the others are left out. */
   #diversify(hits: Hit[], spec: NonNullable<PipelinePlan['mmr']>): Hit[] {
     const pool = hits.slice(0, spec.candidates);
-    fillRows(this.#deps.core, pool);
     const vectors = this.#vectorsOf(spec.target, pool);
     const method = methodOf(spec.target);
     const candidates = pool.map((h) => ({
@@ -225,7 +223,7 @@ class PipelineRun {
 
   #vectorsOf(target: VectorTarget, hits: readonly Hit[], raw = false): Map<number, Float32Array[]> {
     const { core, embedder } = this.#deps;
-    const docs = hits.map((h) => ({ seq: h.doc.seq, id: h.doc.id }));
+    const docs = hits.map((h) => h.doc);
     return documentVectors(core, this.#scope.viewer.tenantId, target, docs, embedder.resolve(undefined).name, raw);
   }
 

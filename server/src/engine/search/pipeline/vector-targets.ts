@@ -144,6 +144,7 @@ export function documentVectors(
     }
     return out;
   }
+  // Only here are ids read (a lazy candidate's id costs a row read).
   const seqOf = new Map(docs.map((d) => [d.id, d.seq]));
   const rows =
     target.kind === 'own'
