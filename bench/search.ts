@@ -250,7 +250,8 @@ for (const [name, run] of Object.entries(direct)) {
     errors: '-',
   });
 }
-const pipelineRatio = (name: string) => rows.find((r) => r.search === name && r.path === 'engine (1 caller)')?.['p50 ms'];
+const pipelineRatio = (name: string) =>
+  rows.find((r) => r.search === name && r.path === 'engine (1 caller)')?.['p50 ms'];
 process.stdout.write(
   `\nPipeline (3 stages, RRF, MMR) p50 over hybrid p50, engine: ${(Number(pipelineRatio('pipeline')) / Number(pipelineRatio('hybrid'))).toFixed(2)}x; HTTP QPS hybrid / pipeline: ${((http.hybrid ?? 0) / (http.pipeline ?? 1)).toFixed(2)}x (goal: within 2x)\n`,
 );

@@ -133,11 +133,14 @@ export function documentVectors(
   if (docs.length === 0) return out;
   const seqs = JSON.stringify(docs.map((d) => d.seq));
   const cosine = !raw && (target.kind === 'model' || target.space.settings.distance === 'cosine');
-  const space = target.kind === 'own' ? clientSpaceKey(target.space.collection, target.space.name) : (target.model ?? defaultModel);
+  const space =
+    target.kind === 'own' ? clientSpaceKey(target.space.collection, target.space.name) : (target.model ?? defaultModel);
   const copies = raw ? null : core.vectors.exactVectors(tenantId, space);
   if (copies) {
     const keys =
-      target.kind === 'own' ? core.rows.vectorKeys(tenantId, target.space, seqs) : core.rows.chunkKeys(tenantId, space, seqs);
+      target.kind === 'own'
+        ? core.rows.vectorKeys(tenantId, target.space, seqs)
+        : core.rows.chunkKeys(tenantId, space, seqs);
     for (const key of keys) {
       const held = copies.get(key);
       if (held) add(held.doc, cosine ? unitLength(held.vector) : Float32Array.from(held.vector));
