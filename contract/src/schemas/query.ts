@@ -268,7 +268,10 @@ export const QueryGroup = Type.Object({
 export const ExplainHit = Type.Object({ document_id: Type.String(), score: Type.Number() });
 
 export const ExplainStage = Type.Object({
-  stage: Type.String({ description: 'Where in the request: prefetch[0], prefetch[1].prefetch[0], fusion, mmr, …' }),
+  stage: Type.String({
+    description:
+      'Where in the request: body.prefetch[0], body.prefetch[1].prefetch[0], body.fusion, body.formula, body.mmr, …',
+  }),
   kind: Type.String({ description: 'The step: text, dense, filter, nested, fusion, rescore, formula or mmr.' }),
   hits: Type.Array(ExplainHit, { description: 'Its documents and scores, best first (at most 100).' }),
 });

@@ -255,10 +255,10 @@ describe('query pipeline stages against brute force', () => {
           expected.set(h.document_id, (expected.get(h.document_id) ?? 0) + weights[i]! * part);
         });
       });
-      assertScores(stageOf(answer, 'fusion').hits, expected);
+      assertScores(stageOf(answer, 'body.fusion').hits, expected);
       assert.deepEqual(
         answer.results.map((r) => r.document_id),
-        stageOf(answer, 'fusion').hits.map((h) => h.document_id),
+        stageOf(answer, 'body.fusion').hits.map((h) => h.document_id),
       );
       assert.equal(answer.total_hits, expected.size);
     }
@@ -322,7 +322,7 @@ describe('query pipeline stages against brute force', () => {
     );
     assert.ok(stageOf(answer, 'body.prefetch[0].fusion').hits.length <= 30 + 10);
     assert.equal(stageOf(answer, 'body.prefetch[0]').hits.length <= 30, true);
-    const fused = stageOf(answer, 'fusion').hits;
+    const fused = stageOf(answer, 'body.fusion').hits;
     const origin = Date.now() / 1000;
     const expected = new Map(
       fused.map((h) => {

@@ -128,7 +128,6 @@ class PipelineRun {
   async #combine(c: CombinePlan): Promise<Hit[]> {
     const lists: Hit[][] = [];
     for (const stage of c.stages) lists.push(await this.#stage(stage));
-    const where = c.path === 'body' ? '' : `${c.path}.`;
     if (c.how.kind === 'single') return lists[0]!;
     if (c.how.kind === 'fusion') {
       const { spec, defaulted } = c.how;
@@ -139,13 +138,13 @@ class PipelineRun {
         lists.map((list) => list.map((h) => ({ key: h.doc.seq, score: h.score }))),
         spec,
       ).map(({ key, score }) => ({ ...first.get(key)!, score }));
-      this.#record(`${where}fusion`, 'fusion', fused);
+      this.#record(`${c.path}.fusion`, 'fusion', fused);
       return fused;
     }
     const { target, query, vector } = c.how;
     const candidates = [...firstHits(lists).values()];
     const rescored = await this.#rescore(candidates, target, { query, vector }, `${c.path}.rescore`);
-    this.#record(`${where}rescore`, 'rescore', rescored);
+    this.#record(`${c.path}.rescore`, 'rescore', rescored);
     return rescored;
   }
 
