@@ -185,7 +185,12 @@ export const PipelineMmr = Type.Object(
       default: 100,
       description: 'The best candidates MMR picks among (default 100).',
     }),
-    vector_name: Name({ description: 'The collection’s vector that documents are compared by.' }),
+    vector_name: Type.Optional(
+      Name({
+        description:
+          'The collection’s vector that documents are compared by (without it: the default model’s, as a dense stage without a name).',
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -37,7 +37,8 @@ export interface StageInput extends CombineInput {
 export interface PipelineRequest extends CombineInput {
   readonly prefetch: readonly StageInput[];
   readonly formula?: FormulaSpec | undefined;
-  readonly mmr?: { readonly lambda: number; readonly candidates: number; readonly vector_name: string } | undefined;
+  readonly mmr?:
+    { readonly lambda: number; readonly candidates: number; readonly vector_name?: string | undefined } | undefined;
   readonly group_by?:
     | { readonly field: string; readonly group_size: number; readonly limit: number; readonly list?: GroupListMode }
     | undefined;
