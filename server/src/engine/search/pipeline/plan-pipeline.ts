@@ -4,7 +4,7 @@ import { parseFilters, type FilterGroup } from '../filters.js';
 import type { Scope } from '../scope.js';
 import { compileFormula, type Formula } from './formula.js';
 import type { FusionSpec } from './fusion.js';
-import { listFields } from './group-by.js';
+import { listFields, listRefused } from './group-by.js';
 import type { CombineInput, PipelineRequest, StageInput } from './pipeline-input.js';
 import { resolveTarget, type VectorTarget } from './vector-targets.js';
 
@@ -88,11 +88,7 @@ export class PipelinePlanner {
       this.#collections.require(this.#tenant, this.#scope.table, 'body.primary_table');
     const combine = this.#combine(request, 'body', 'body', 0, this.#scope);
     const group = request.group_by;
-    if (group && listFields.has(group.field) && !group.list)
-      throw invalid(
-        'body.group_by.list',
-        `body.group_by.field ${group.field} holds a list: say how to group it with body.group_by.list, each (a document joins a group per value) or first (by its first value).`,
-      );
+    if (group && listFields.has(group.field) && !group.list) throw listRefused(group.field);
     return {
       combine,
       formula: request.formula && compileFormula(request.formula, 'body.formula', this.#scope.now),
