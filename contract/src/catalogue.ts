@@ -56,6 +56,7 @@ import { searchAutocomplete } from './operations/search-autocomplete.js';
 import { searchText } from './operations/search-text.js';
 import { searchVector } from './operations/search-vector.js';
 import { searchHybrid } from './operations/search-hybrid.js';
+import { searchQuery } from './operations/search-query.js';
 import { searchGeo } from './operations/search-geo.js';
 import { searchFaceted } from './operations/search-faceted.js';
 import { searchFuzzy } from './operations/search-fuzzy.js';
@@ -123,6 +124,7 @@ const catalogue = [
   searchText,
   searchVector,
   searchHybrid,
+  searchQuery,
   searchGeo,
   searchFaceted,
   searchFuzzy,

@@ -69,6 +69,7 @@ export const clusterHandling = {
   'search-text': 'local',
   'search-vector': 'local',
   'search-hybrid': 'local',
+  'search-query': 'local',
   'search-geo': 'local',
   'search-faceted': 'local',
   'search-fuzzy': 'local',

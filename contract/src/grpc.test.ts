@@ -114,7 +114,7 @@ test('every gRPC method names an existing operation and known messages; field nu
   assert.deepEqual(
     grpcServices.map((s) => [s.name, s.methods.map((m) => m.name)]),
     [
-      ['SearchService', ['TextSearch', 'VectorSearch', 'HybridSearch']],
+      ['SearchService', ['TextSearch', 'VectorSearch', 'HybridSearch', 'Query']],
       ['AdminService', ['GetUser', 'CreateGroup']],
       ['DocumentService', ['ImportDocuments']],
     ],

@@ -5,9 +5,11 @@ import { createGroup } from './operations/create-group.js';
 import { getUser } from './operations/get-user.js';
 import { importDocuments } from './operations/import-documents.js';
 import { searchHybrid } from './operations/search-hybrid.js';
+import { searchQuery } from './operations/search-query.js';
 import { searchText } from './operations/search-text.js';
 import { searchVector } from './operations/search-vector.js';
 import { inputLimits } from './schemas/common.js';
+import { QueryResponse } from './schemas/query.js';
 import { SearchResponse } from './schemas/search.js';
 
 export type { GrpcField, GrpcMessage } from './grpc-messages.js';
@@ -65,6 +67,12 @@ export const GrpcSearchExtras = Type.Object({
       description: 'Narrows the search to these groups of the caller (never widens the token).',
     }),
   ),
+});
+
+/** What the query pipeline adds to its REST body over gRPC: the narrowing of the other searches (offset is its own). */
+export const GrpcNarrowing = Type.Object({
+  roles: GrpcSearchExtras.properties.roles,
+  groups: GrpcSearchExtras.properties.groups,
 });
 
 /** GetUser's answer as the specification gives it (REST answers `{user}` with one role). */
@@ -137,6 +145,17 @@ const sources: readonly { name: string; description: string; methods: readonly M
         },
         response: searchResponse,
         operationId: 'search-hybrid',
+      },
+      {
+        name: 'Query',
+        description: 'The query pipeline: candidate stages fused or rescored, then formula, MMR and group_by.',
+        request: {
+          name: 'QueryRequest',
+          description: 'The query pipeline: the REST body (its own offset) and narrowing.',
+          parts: [searchQuery.body, GrpcNarrowing],
+        },
+        response: { name: 'QueryResponse', description: 'The results of a query pipeline.', parts: [QueryResponse] },
+        operationId: 'search-query',
       },
     ],
   },

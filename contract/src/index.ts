@@ -79,6 +79,16 @@ export {
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
 export { mailTemplates } from './schemas/mail.js';
 export {
+  maxPipelineDepth,
+  maxPipelineStages,
+  pipelineStageKinds,
+  unsupportedStageKinds,
+  pipelineFusions,
+  decayFunctions,
+  groupListModes,
+  defaultRrfK,
+} from './schemas/query.js';
+export {
   vectorDistances,
   vectorStorages,
   collectionNamePattern,
@@ -108,6 +118,7 @@ export {
   grpcMessages,
   grpcPackage,
   GrpcSearchExtras,
+  GrpcNarrowing,
   renderProto,
   type GrpcService,
   type GrpcMessage,

@@ -7,6 +7,7 @@ import * as documentScan from './schemas/document-scan.js';
 import * as embedding from './schemas/embedding.js';
 import * as graph from './schemas/graph.js';
 import * as mail from './schemas/mail.js';
+import * as query from './schemas/query.js';
 import * as search from './schemas/search.js';
 
 type Json = Record<string, unknown>;
@@ -26,6 +27,7 @@ export const schemaModules: Readonly<Record<string, Readonly<Record<string, unkn
   embedding,
   graph,
   mail,
+  query,
   search,
 };
 

@@ -699,6 +699,18 @@ OPERATIONS: Dict[str, Operation] = {
         summary="Text and vector search fused",
         response="SearchResponse",
     ),
+    "search-query": Operation(
+        id="search-query",
+        category="search",
+        method="POST",
+        path="/api/v1/search/query",
+        path_params=(),
+        query_params=(),
+        body="json",
+        access="user",
+        summary="Candidate stages fused, rescored, boosted, diversified and grouped in one request",
+        response="QueryResponse",
+    ),
     "search-geo": Operation(
         id="search-geo",
         category="search",

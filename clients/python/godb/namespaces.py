@@ -25,6 +25,7 @@ from .types import (
     MailAccepted,
     ModelList,
     QuantizedEmbeddingResponse,
+    QueryResponse,
     SearchResponse,
     SmartSearchResponse,
     SuccessMessage,
@@ -177,6 +178,11 @@ class SearchAPI(_Namespace):
     def hybrid(self, query: Optional[str] = None, *, vector: Optional[List[float]] = None, **options: Any) -> SearchResponse:
         """Text and vector together; ``alpha`` weighs them, ``fusion`` picks dbsf_relative (the default), dbsf, weighted or rrf."""
         return self._call("search-hybrid", body=_fields(query=query, vector=vector, **options))
+
+    @operation("search-query")
+    def query(self, prefetch: List[Json], **options: Any) -> QueryResponse:
+        """The query pipeline: ``prefetch`` stages fused (``fusion``) or rescored, then ``formula``, ``mmr``, ``group_by``."""
+        return self._call("search-query", body=_fields(prefetch=prefetch, **options))
 
     @operation("search-geo")
     def geo(self, lat: float, lon: float, radius: float, **options: Any) -> SearchResponse:

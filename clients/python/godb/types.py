@@ -150,6 +150,18 @@ class Credentials(TypedDict):
     tenant_id: str
 
 
+class _DecayTermRequired(TypedDict):
+    function: Literal["exp", "gauss", "linear"]
+    field: str
+    scale: float
+
+
+class DecayTerm(_DecayTermRequired, total=False):
+    origin: Union[float, str, Dict[str, Any]]
+    offset: float
+    decay: float
+
+
 class _DeleteDocumentsRequestRequired(TypedDict):
     primary_table: str
     filter: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
@@ -282,6 +294,17 @@ class ErrorBody(TypedDict):
     error: Dict[str, Any]
 
 
+class ExplainHit(TypedDict):
+    document_id: str
+    score: float
+
+
+class ExplainStage(TypedDict):
+    stage: str
+    kind: str
+    hits: List["ExplainHit"]
+
+
 class _FacetedSearchRequestRequired(TypedDict):
     facets: List[str]
 
@@ -333,6 +356,22 @@ class FilterGroup(TypedDict, total=False):
     must: List[Union["FilterClause", Dict[str, Any]]]
     should: List[Union["FilterClause", Dict[str, Any]]]
     must_not: List[Union["FilterClause", Dict[str, Any]]]
+
+
+class _FormulaMultiplierRequired(TypedDict):
+    field: str
+
+
+class FormulaMultiplier(_FormulaMultiplierRequired, total=False):
+    default: float
+
+
+class FormulaTerm(TypedDict, total=False):
+    """A term: weight × (`value`, or the `decay` of a date or a distance)."""
+    weight: float
+    value: str
+    default: float
+    decay: "DecayTerm"
 
 
 class _FuzzySearchRequestRequired(TypedDict):
@@ -531,6 +570,52 @@ class NothingRegistered(TypedDict):
     message: str
 
 
+class _PipelineFormulaRequired(TypedDict):
+    terms: List["FormulaTerm"]
+
+
+class PipelineFormula(_PipelineFormulaRequired, total=False):
+    """A new score = (Σ terms) × Π multipliers."""
+    multipliers: List["FormulaMultiplier"]
+
+
+class _PipelineFusionRequired(TypedDict):
+    method: Literal["rrf", "dbsf", "weighted"]
+
+
+class PipelineFusion(_PipelineFusionRequired, total=False):
+    """How the stages’ candidates are fused into one list."""
+    k: float
+    weights: List[float]
+
+
+class _PipelineGroupByRequired(TypedDict):
+    field: str
+
+
+class PipelineGroupBy(_PipelineGroupByRequired, total=False):
+    group_size: int
+    limit: int
+    list: Literal["each", "first"]
+
+
+PipelineMmr = TypedDict("PipelineMmr", {
+    "lambda": float,
+    "candidates": int,
+    "vector_name": str,
+}, total=False)
+
+
+class _PipelineRescoreRequired(TypedDict):
+    vector_name: str
+
+
+class PipelineRescore(_PipelineRescoreRequired, total=False):
+    """Scores every candidate of the stages exactly by its similarity to the query on this vector (a candidate without that vector is left out)."""
+    query: str
+    vector: List[float]
+
+
 class PreprocessingOptions(TypedDict, total=False):
     normalize: bool
     max_tokens: int
@@ -572,6 +657,61 @@ class _QuantizedEmbeddingResponseRequired(TypedDict):
 
 class QuantizedEmbeddingResponse(_QuantizedEmbeddingResponseRequired, total=False):
     original_text_embedding: List[float]
+
+
+class QueryGroup(TypedDict):
+    value: str
+    document_ids: List[str]
+
+
+class _QueryRequestRequired(TypedDict):
+    prefetch: List[Dict[str, Any]]
+
+
+class QueryRequest(_QueryRequestRequired, total=False):
+    primary_table: str
+    filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    fusion: "PipelineFusion"
+    rescore: "PipelineRescore"
+    formula: "PipelineFormula"
+    mmr: "PipelineMmr"
+    group_by: "PipelineGroupBy"
+    offset: int
+    limit: int
+    with_vectors: Union[bool, List[str]]
+    with_fields: Union[bool, List[str]]
+    explain: bool
+
+
+class _QueryResponseRequired(TypedDict):
+    results: List["QueryResult"]
+    total_hits: int
+    time_taken: float
+
+
+class QueryResponse(_QueryResponseRequired, total=False):
+    groups: List["QueryGroup"]
+    notes: List[str]
+    explain: List["ExplainStage"]
+
+
+class _QueryResultRequired(TypedDict):
+    document_id: str
+    title: str
+    chunks: List["SearchChunk"]
+    metadata: Dict[str, Any]
+    score: float
+
+
+class QueryResult(_QueryResultRequired, total=False):
+    similarity: float
+    distance: float
+    table: str
+    joined: List[Dict[str, Any]]
+    strategies: Dict[str, float]
+    highlights: List[str]
+    vectors: Dict[str, List[float]]
+    fields: Dict[str, Any]
 
 
 class RecommendationRequest(TypedDict, total=False):

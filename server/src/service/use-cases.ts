@@ -78,6 +78,7 @@ import { searchFacetedUseCase } from './search/search-faceted.js';
 import { searchFuzzyUseCase } from './search/search-fuzzy.js';
 import { searchGeoUseCase } from './search/search-geo.js';
 import { searchHybridUseCase } from './search/search-hybrid.js';
+import { searchQueryUseCase } from './search/search-query.js';
 import { searchMultiTableUseCase } from './search/search-multi-table.js';
 import { searchSmartUseCase } from './search/search-smart.js';
 import { searchTextUseCase, simpleSearchUseCase } from './search/search-text.js';
@@ -164,6 +165,7 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'search-text': erase(searchTextUseCase(deps)),
     'search-vector': erase(searchVectorUseCase(deps)),
     'search-hybrid': erase(searchHybridUseCase(deps)),
+    'search-query': erase(searchQueryUseCase(deps)),
     'search-geo': erase(searchGeoUseCase(deps)),
     'search-faceted': erase(searchFacetedUseCase(deps)),
     'search-fuzzy': erase(searchFuzzyUseCase(deps)),

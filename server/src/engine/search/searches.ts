@@ -10,6 +10,8 @@ import { autocomplete, type Suggestion } from './autocomplete.js';
 import { facetedSearch } from './faceted-search.js';
 import { fuzzySearch } from './fuzzy-search.js';
 import { geoSearch } from './geo-search.js';
+import type { PipelineRequest } from './pipeline/pipeline-input.js';
+import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
 import type { Hit } from './hit.js';
 import { hybridSearch, type Fusion } from './hybrid-search.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
@@ -344,6 +346,17 @@ export class Searches {
       request,
       (ids) => contentVectors(this.#core, scope.viewer.tenantId, ids),
       limits,
+    );
+    return { ...answer, time_taken: this.#elapsed(started) };
+  }
+
+  /** The query pipeline: candidate stages fused or rescored, then formula, MMR and group_by (pipeline/). */
+  async query(scope: Scope, q: PipelineRequest): Promise<PipelineAnswer & { time_taken: number }> {
+    const started = this.#monotonic();
+    const answer = await runPipeline(
+      { core: this.#core, embedder: this.#embedder, collections: this.#collections },
+      scope,
+      q,
     );
     return { ...answer, time_taken: this.#elapsed(started) };
   }

@@ -62,6 +62,13 @@ function search(id: OperationId, request: string): GrpcMethodHandler {
   };
 }
 
+/** The query pipeline: its REST body (with its own offset), roles and groups narrowing the caller. */
+const query: GrpcMethodHandler = async (services, message, principal, call) => {
+  const { roles, groups, ...body } = fromGrpc('QueryRequest', message);
+  const narrowed = narrowPrincipal(principal, roles as string[], groups as string[]);
+  return toGrpc('QueryResponse', (await invoke(services, 'search-query', { body }, narrowed, call)) as Json);
+};
+
 export type GrpcMethodHandler = (
   services: Services,
   request: Json,
@@ -125,6 +132,7 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
   TextSearch: search('search-text', 'TextSearchRequest'),
   VectorSearch: search('search-vector', 'VectorSearchRequest'),
   HybridSearch: search('search-hybrid', 'HybridSearchRequest'),
+  Query: query,
   GetUser: async (services, request, principal, call) => {
     const params = fromGrpc('GetUserRequest', request);
     const { user } = (await invoke(services, 'get-user', { params }, principal, call)) as { user: Json };

@@ -132,3 +132,27 @@ test('a streamed body is the chosen file with the contract’s content type; wit
     `curl -X POST 'http://localhost:8081/api/v1/documents/import?async=true&batch_size=100' \\\n  -H 'content-type: application/x-ndjson' \\\n  --data-binary '@docs.ndjson'`,
   );
 });
+
+test('the query pipeline’s form (issue #42) sends its stages, fusion and options as JSON structures', () => {
+  const request = build('search-query', {
+    primary_table: 'papers',
+    prefetch:
+      '[{"kind": "text", "query": "shock wave"}, {"kind": "dense", "vector_name": "abstract", "query": "shock"}]',
+    fusion: '{"method": "rrf", "k": 60}',
+    mmr: '{"lambda": 0.5, "vector_name": "abstract"}',
+    with_fields: 'true',
+    limit: '5',
+  });
+  assert.equal(request.path, '/api/v1/search/query');
+  assert.deepEqual(request.body, {
+    primary_table: 'papers',
+    prefetch: [
+      { kind: 'text', query: 'shock wave' },
+      { kind: 'dense', vector_name: 'abstract', query: 'shock' },
+    ],
+    fusion: { method: 'rrf', k: 60 },
+    mmr: { lambda: 0.5, vector_name: 'abstract' },
+    with_fields: true,
+    limit: 5,
+  });
+});
