@@ -167,14 +167,20 @@ type Measured = {
   errors: number;
   loopP99: number;
   loopMax: number;
+  /** Share of the measured requests answered by a search worker. */
+  byWorkers: number;
 };
-/** The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*). */
-async function loopDelay(): Promise<{ p99: number; max: number }> {
+/**
+ * The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*), and the
+ * searches its search workers answered since start (godb_search_pool; 0 without workers).
+ */
+async function loopDelay(): Promise<{ p99: number; max: number; pooled: number }> {
   const text = (await httpRequest(`${server.baseUrl}/metrics`, { method: 'GET', agent, headers: {} })).body;
   const gauge = (line: RegExp) => 1000 * Number(line.exec(text)?.[1] ?? NaN);
   return {
     p99: gauge(/^godb_event_loop_delay_seconds\{quantile="0\.99"\} ([\d.e+-]+)$/m),
     max: gauge(/^godb_event_loop_delay_max_seconds ([\d.e+-]+)$/m),
+    pooled: Number(/^godb_search_pool\{what="answered"\} (\d+)$/m.exec(text)?.[1] ?? 0),
   };
 }
 const measured: Measured[] = [];
@@ -197,10 +203,11 @@ for (const setup of Array.from({ length: rounds }, () => setups).flat()) {
       });
     // Unmeasured: the first queries of a kind read what it keeps in memory (vector copies, rows) and warm the code.
     await load(2);
-    await loopDelay();
+    const before = await loopDelay();
     const result = await load(seconds);
     const loop = await loopDelay();
     measured.push({
+      byWorkers: (loop.pooled - before.pooled) / Math.max(1, result.requests.total),
       loopP99: loop.p99,
       loopMax: loop.max,
       setup: setup.name,
@@ -230,6 +237,7 @@ const rows = setups
     errors: m.errors,
     'event loop p99 ms': m.loopP99.toFixed(1),
     'event loop max ms': m.loopMax.toFixed(1),
+    'by workers': `${Math.round(m.byWorkers * 100)} %`,
   }));
 const ratios = kinds.map((kind) => {
   const one = at('1 core', kind.name).qps;

@@ -13,26 +13,17 @@ import { geoSearch } from './geo-search.js';
 import type { Hit } from './hit.js';
 import { hybridSearch, type Fusion } from './hybrid-search.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
-import { resultViews, type SearchResultView } from './result-view.js';
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
 import type { SimilarityMethod } from './vector-query.js';
-import { clientVectorSearch, vectorSearch, type SearchPlan } from './vector-search.js';
+import { vectorSearch, type SearchPlan } from './vector-search.js';
+import { clientVectorAnswer, finishAnswer, type SearchAnswer } from './vector-answer.js';
+import type { SearchPool } from './search-pool/search-pool.js';
 import { vectorTarget } from './vector-target.js';
 
-/** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
-export interface SearchAnswer {
-  results: SearchResultView[];
-  total_hits: number;
-  /** Milliseconds spent in the engine. */
-  time_taken: number;
-  ranking?: string;
-  notes?: string[];
-  /** How a vector search found its results, when asked (`explain`). */
-  plan?: SearchPlan;
-}
+export type { SearchAnswer } from './vector-answer.js';
 
 /** Where a vector query points: its text or vector, and a collection's named vector (the scope's table). */
 interface VectorInput {
@@ -83,6 +74,8 @@ export interface SearchesOptions {
   readonly collections: Collections;
   /** Times `time_taken`; default performance.now(). */
   readonly monotonic?: Monotonic;
+  /** Search workers (SEARCH_THREADS), which take the searches they can answer exactly as this thread would. */
+  readonly pool?: SearchPool | undefined;
 }
 
 const queryRequired = () => createError('QUERY_REQUIRED', {}, { field: 'body.query' });
@@ -99,8 +92,10 @@ export class Searches {
   readonly #embedder: Embedder;
   readonly #collections: Collections;
   readonly #monotonic: Monotonic;
+  readonly #pool: SearchPool | undefined;
 
   constructor(options: SearchesOptions) {
+    this.#pool = options.pool;
     this.#core = options.core;
     this.#embedder = options.embedder;
     this.#collections = options.collections;
@@ -122,28 +117,9 @@ export class Searches {
     const started = this.#monotonic();
     const target = this.#target(scope, q);
     if (target && 'collection' in target) {
-      const { settings } = target;
-      const { hits, exact, cut, plan } = await clientVectorSearch(this.#core, scope, target, {
-        vector: q.vector,
-        method: settings.distance,
-        threshold: q.threshold,
-        limit: q.limit,
-        combineLocation: q.combineLocation,
-        signal: q.signal,
-      });
-      const notes = [
-        `vector "${target.name}" of collection ${target.collection} (${settings.distance}, ${settings.storage})`,
-        ...(q.method !== 'cosine' && q.method !== settings.distance
-          ? [`similarity_method ${q.method} ignored: the collection compares this vector by ${settings.distance}`]
-          : []),
-        ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
-        ...(cut.dropped > 0
-          ? [
-              `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold ${q.threshold} left out (it applies to the ${settings.distance === 'euclidean' ? '1 / (1 + distance)' : settings.distance} score); lower it to see more`,
-            ]
-          : []),
-      ];
-      return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
+      const elapsed = () => this.#elapsed(started);
+      const pooled = await this.#pool?.clientVector(this.#core, scope, target, q);
+      return pooled ?? clientVectorAnswer(this.#core, scope, target, q, elapsed);
     }
     const { hits, model, exact, cut, plan } = await vectorSearch(this.#core, this.#embedder, scope, {
       text: q.query,
@@ -349,14 +325,7 @@ export class Searches {
     hits: readonly Hit[],
     limit: number,
     extra: { notes?: string[]; ranking?: string; plan?: SearchPlan } = {},
-  ) {
-    return {
-      results: resultViews(this.#core.rows, hits, limit),
-      total_hits: hits.length,
-      time_taken: this.#elapsed(started),
-      ...(extra.ranking !== undefined && { ranking: extra.ranking }),
-      ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
-      ...(extra.plan && { plan: extra.plan }),
-    };
+  ): SearchAnswer {
+    return finishAnswer(this.#core.rows, () => this.#elapsed(started), hits, limit, extra);
   }
 }
