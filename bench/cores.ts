@@ -97,7 +97,7 @@ const vectorBodies = Array.from({ length: 200 }, (_v, q) =>
     limit: k,
   }),
 );
-const kinds = [
+const allKinds = [
   { name: 'vector', path: '/api/v1/search/vector', bodies: vectorBodies },
   {
     name: 'text match',
@@ -107,6 +107,9 @@ const kinds = [
   { name: 'phrase', path: '/api/v1/search/text', bodies: [JSON.stringify({ query: phrase, limit: k })] },
   { name: 'hybrid', path: '/api/v1/search/hybrid', bodies: [JSON.stringify({ query, limit: k })] },
 ];
+/** BENCH_KINDS (e.g. `vector`): only these kinds are measured (every kind still settles before). */
+const measuredKinds = process.env.BENCH_KINDS?.split(',');
+const kinds = allKinds.filter((kind) => !measuredKinds || measuredKinds.includes(kind.name));
 /** Until the HNSW graphs hold every vector and the BM25 index is loaded: nothing in the background while measuring. */
 async function settle(): Promise<void> {
   const started = performance.now();
@@ -116,8 +119,8 @@ async function settle(): Promise<void> {
     if (s.v!.index === 'ready' && lag === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  for (const kind of kinds) await call('POST', kind.path, kind.bodies[0]);
-  while (((await call('POST', kinds[1]!.path, kinds[1]!.bodies[0])).time_taken as number) > 20)
+  for (const kind of allKinds) await call('POST', kind.path, kind.bodies[0]);
+  while (((await call('POST', allKinds[1]!.path, allKinds[1]!.bodies[0])).time_taken as number) > 20)
     await new Promise((resolve) => setTimeout(resolve, 250));
   process.stdout.write(`  settled in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }
@@ -258,7 +261,7 @@ process.stdout.write(`Best of ${rounds} rounds per setup and kind (each round's 
 table(rows);
 process.stdout.write('\n');
 table(ratios);
-saveResults('cores', {
+saveResults(measuredKinds ? `cores-${measuredKinds.join('-').replace(/ /g, '-')}` : 'cores', {
   vectors,
   dimensions: dims,
   storage: 'f16',

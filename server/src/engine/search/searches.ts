@@ -17,9 +17,9 @@ import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
-import type { SimilarityMethod } from './vector-query.js';
+import { queryVector, type SimilarityMethod } from './vector-query.js';
 import { vectorSearch, type SearchPlan } from './vector-search.js';
-import { clientVectorAnswer, finishAnswer, type SearchAnswer } from './vector-answer.js';
+import { clientVectorAnswer, finishAnswer, modelVectorAnswer, type SearchAnswer } from './vector-answer.js';
 import type { SearchPool } from './search-pool/search-pool.js';
 import { vectorTarget } from './vector-target.js';
 
@@ -121,7 +121,7 @@ export class Searches {
       const pooled = await this.#pool?.clientVector(this.#core, scope, target, q);
       return pooled ?? clientVectorAnswer(this.#core, scope, target, q, elapsed);
     }
-    const { hits, model, exact, cut, plan } = await vectorSearch(this.#core, this.#embedder, scope, {
+    const request = {
       text: q.query,
       vector: q.vector,
       model: target?.model ?? q.model,
@@ -129,19 +129,12 @@ export class Searches {
       threshold: q.threshold,
       limit: q.limit,
       combineLocation: q.combineLocation,
+      explain: q.explain,
       signal: q.signal,
-    });
-    const notes = [
-      `model ${model}`,
-      ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
-      // Say when the threshold left results out, and what it means for this model.
-      ...(cut.dropped > 0
-        ? [
-            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} applies to the score, ${model}'s calibrated relevance (a ${q.method} similarity of ${cut.score.toFixed(3)}); lower it to see more`,
-          ]
-        : []),
-    ];
-    return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
+    };
+    const given = await queryVector(this.#embedder, request);
+    const pooled = await this.#pool?.modelVector(this.#core, scope, request, given);
+    return pooled ?? modelVectorAnswer(this.#core, scope, request, given, () => this.#elapsed(started));
   }
 
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */

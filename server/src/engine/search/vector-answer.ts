@@ -4,7 +4,7 @@ import { resultViews, type SearchResultView } from './result-view.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { ClientVectorSpace, SimilarityMethod } from './vector-query.js';
-import { clientVectorSearch, type SearchPlan } from './vector-search.js';
+import { clientVectorSearch, vectorSearchBy, type QueryVector, type SearchPlan } from './vector-search.js';
 
 /** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
 export interface SearchAnswer {
@@ -27,6 +27,12 @@ export interface ClientVectorRequest {
   readonly combineLocation: boolean;
   readonly explain?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
+}
+
+/** What a search by embedding is asked (its query vector already known). */
+export interface ModelVectorRequest extends ClientVectorRequest {
+  readonly text?: string | undefined;
+  readonly model?: string | undefined;
 }
 
 /**
@@ -79,6 +85,31 @@ export async function clientVectorAnswer(
     ...(cut.dropped > 0
       ? [
           `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold ${q.threshold} left out (it applies to the ${settings.distance === 'euclidean' ? '1 / (1 + distance)' : settings.distance} score); lower it to see more`,
+        ]
+      : []),
+  ];
+  return finishAnswer(core.rows, elapsed, hits, q.limit, { notes, ...(q.explain && { plan }) });
+}
+
+/**
+ * The whole answer of a search by embedding once its query vector is known, the same on the main thread and in a
+ * search worker: hits, notes (the model, what the threshold left out and what it means for the model) and results.
+ */
+export async function modelVectorAnswer(
+  core: SearchCore,
+  scope: Scope,
+  q: ModelVectorRequest,
+  given: QueryVector,
+  elapsed: () => number,
+): Promise<SearchAnswer> {
+  const { hits, model, exact, cut, plan } = await vectorSearchBy(core, scope, q, given);
+  const notes = [
+    `model ${model}`,
+    ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
+    // Say when the threshold left results out, and what it means for this model.
+    ...(cut.dropped > 0
+      ? [
+          `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} applies to the score, ${model}'s calibrated relevance (a ${q.method} similarity of ${cut.score.toFixed(3)}); lower it to see more`,
         ]
       : []),
   ];

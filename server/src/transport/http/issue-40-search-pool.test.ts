@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { SearchPool } from '../../engine/search/search-pool/search-pool.js';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
+import { glove } from '../../test-support/glove-documents.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
 import { until } from '../../test-support/until.js';
 
@@ -15,34 +16,62 @@ const total = 2300; // above the 2,000 vectors below which a search scans exactl
 const timeoutMs = 3000;
 let server: TestServer;
 let token: string;
+/** A user of the tenant who reads only its public documents (every fourth of `pooled` is private). */
+let userToken: string;
 let pool: SearchPool;
+/** Collections of other distances and storage kinds than the default (cosine, f16). */
+const declared = {
+  euclid: { distance: 'euclidean', storage: 'f32' },
+  eight: { distance: 'dot', storage: 'i8' },
+} as const;
 
 const next = seededRandom(40);
 const vectorOf = () => Array.from({ length: dims }, () => next() * 2 - 1);
 type Result = { document_id: string; score: number };
 
-async function search(vector: number[], table = 'pooled') {
+async function search(vector: number[], table = 'pooled', as = token) {
   return server.app.inject({
     method: 'POST',
     url: '/api/v1/search/vector',
-    headers: bearer(token),
+    headers: bearer(as),
     payload: { vector, primary_table: table, limit: 10, threshold: 0 },
   });
 }
 
-async function results(vector: number[], table = 'pooled'): Promise<Result[]> {
-  const res = await search(vector, table);
+async function results(vector: number[], table = 'pooled', as = token): Promise<Result[]> {
+  const res = await search(vector, table, as);
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as { results: Result[] }).results;
 }
 
-async function write(table: string, docs: { id: string; vector: number[] }[]) {
+/** A search by embedding (glove-100) in no collection: the tenant's model index, unrestricted. */
+async function byText(query: string, as = token): Promise<Result[]> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/search/vector',
+    headers: bearer(as),
+    payload: { query, embedding_options: glove, limit: 10, threshold: 0 },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return (res.json() as { results: Result[] }).results;
+}
+
+const words =
+  'shock wave boundary layer heat transfer wing lift drag nozzle flow vortex panel shell stress river mountain city music garden ocean forest winter summer engine train market school doctor kitchen window bridge island storm desert planet'.split(
+    ' ',
+  );
+const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
+
+async function write(
+  table: string | undefined,
+  docs: { id: string; vector?: number[]; content?: string; visibility?: string; embedding_options?: object }[],
+) {
   for (let i = 0; i < docs.length; i += 500) {
     const res = await server.app.inject({
       method: 'POST',
       url: '/api/v1/documents/batch',
       headers: bearer(token),
-      payload: docs.slice(i, i + 500).map((d) => ({ ...d, primary_table: table })),
+      payload: docs.slice(i, i + 500).map((d) => ({ ...d, ...(table !== undefined && { primary_table: table }) })),
     });
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
   }
@@ -65,20 +94,40 @@ before(async () => {
     WRITE_TIMEOUT_MS: String(timeoutMs),
     MAX_CONCURRENT_OPERATIONS: '4',
   });
-  token = (await server.registerTenant()).token;
+  const admin = await server.registerTenant();
+  token = admin.token;
+  userToken = (await server.addUser(admin)).token;
   pool = server.engine.searchPool!;
   assert.ok(pool, 'SEARCH_THREADS=2 makes a pool');
   assert.equal(pool.size, 2);
-  await write(
-    'pooled',
-    Array.from({ length: total }, (_, i) => ({ id: `p-${i}`, vector: vectorOf() })),
-  );
-  await write(
-    'written',
-    Array.from({ length: total }, (_, i) => ({ id: `w-${i}`, vector: vectorOf() })),
-  );
-  await pooled('pooled');
-  await pooled('written');
+  for (const [name, settings] of Object.entries(declared)) {
+    const res = await server.call('POST', '/api/v1/collections', token, {
+      name,
+      vectors: { v: { dimensions: dims, ...settings } },
+    });
+    assert.equal(res.status, 201, res.text);
+  }
+  for (const table of ['pooled', 'written', ...Object.keys(declared)]) {
+    const docs = Array.from({ length: total }, (_, i) => ({
+      id: `${table}-${i}`,
+      vector: vectorOf(),
+      ...(i % 4 === 0 && { visibility: 'private' }),
+    }));
+    await write(table, docs);
+  }
+  const texts = Array.from({ length: total }, (_, i) => ({
+    id: `text-${i}`,
+    content: sentence(12),
+    embedding_options: glove,
+    ...(i % 4 === 0 && { visibility: 'private' }),
+  }));
+  await write(undefined, texts);
+  for (const table of ['pooled', 'written', ...Object.keys(declared)]) await pooled(table);
+  await until(async () => {
+    const before = pool.counts.answered;
+    await byText(sentence(3));
+    return pool.counts.answered > before;
+  }, 'a worker answers searches by embedding');
 });
 after(async () => {
   await server.close();
@@ -87,12 +136,36 @@ after(async () => {
 describe('search workers (SEARCH_THREADS, issue #40)', () => {
   const queries = Array.from({ length: 12 }, vectorOf);
   const fromWorkers: Result[][] = [];
+  const textQueries = Array.from({ length: 8 }, () => sentence(3));
+  const byTextFromWorkers: { admin: Result[][]; user: Result[][] } = { admin: [], user: [] };
+  /** The answers to `queries` in each collection, for the admin and for the user who reads only public ones. */
+  const asked = ['pooled', ...Object.keys(declared)].flatMap((table) =>
+    [true, false].map((admin) => ({ table, admin, answers: [] as Result[][] })),
+  );
 
-  test('workers answer vector searches', async () => {
+  test('workers answer vector searches, each caller what it may read', async () => {
     const before = pool.counts.answered;
     for (const query of queries) fromWorkers.push(await results(query));
-    assert.equal(pool.counts.answered - before, queries.length, 'every query answered by a worker');
+    for (const a of asked)
+      for (const query of queries) a.answers.push(await results(query, a.table, a.admin ? token : userToken));
+    for (const query of textQueries) {
+      byTextFromWorkers.admin.push(await byText(query));
+      byTextFromWorkers.user.push(await byText(query, userToken));
+    }
+    assert.equal(
+      pool.counts.answered - before,
+      queries.length * (1 + asked.length) + 2 * textQueries.length,
+      'every query answered by a worker',
+    );
     for (const answer of fromWorkers) assert.equal(answer.length, 10);
+    const privates = (answers: Result[][]) =>
+      answers.flat().filter((r) => Number(r.document_id.split('-')[1]) % 4 === 0);
+    assert.ok(privates(byTextFromWorkers.admin).length > 0, 'by embedding: the admin finds private documents');
+    assert.equal(privates(byTextFromWorkers.user).length, 0, 'by embedding: the user finds no private document');
+    for (const a of asked) {
+      if (a.admin) assert.ok(privates(a.answers).length > 0, `${a.table}: the admin finds private documents`);
+      else assert.equal(privates(a.answers).length, 0, `${a.table}: the user finds no private document`);
+    }
   });
 
   test('a write acknowledged before a search is seen by it, and so is a delete', async () => {
@@ -170,15 +243,22 @@ describe('search workers (SEARCH_THREADS, issue #40)', () => {
     assert.equal(pool.counts.answered, answered + 1, 'the search sent before the close was answered by its worker');
     await closing;
     // From here on every search runs on the main thread: the same ids and scores as the workers gave.
-    for (const [i, query] of queries.entries()) {
-      const alone = await results(query);
-      assert.equal(pool.counts.answered, answered + 1);
+    const same = (alone: Result[], pooled: Result[], what: string) => {
       assert.deepEqual(
         alone.map((r) => r.document_id),
-        fromWorkers[i]!.map((r) => r.document_id),
-        `query ${i}`,
+        pooled.map((r) => r.document_id),
+        what,
       );
-      for (const [j, r] of alone.entries()) assert.ok(Math.abs(r.score - fromWorkers[i]![j]!.score) < 1e-6);
+      for (const [j, r] of alone.entries()) assert.ok(Math.abs(r.score - pooled[j]!.score) < 1e-6, what);
+    };
+    for (const [i, query] of queries.entries()) same(await results(query), fromWorkers[i]!, `query ${i}`);
+    for (const a of asked)
+      for (const [i, query] of queries.entries())
+        same(await results(query, a.table, a.admin ? token : userToken), a.answers[i]!, `${a.table} query ${i}`);
+    for (const [i, query] of textQueries.entries()) {
+      same(await byText(query), byTextFromWorkers.admin[i]!, `by embedding, query ${i}`);
+      same(await byText(query, userToken), byTextFromWorkers.user[i]!, `by embedding, the user's query ${i}`);
     }
+    assert.equal(pool.counts.answered, answered + 1);
   });
 });

@@ -6,9 +6,9 @@ import { startWorker } from '../../embeddings/worker-script.js';
 import type { SearchView } from '../../vectors/search-views.js';
 import type { Scope } from '../scope.js';
 import type { SearchCore } from '../search-core.js';
-import type { ClientVectorRequest, SearchAnswer } from '../vector-answer.js';
+import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
 import type { ClientVectorSpace } from '../vector-query.js';
-import { exactBelow } from '../vector-search.js';
+import { exactBelow, type QueryVector } from '../vector-search.js';
 import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
 
 export interface SearchPoolOptions {
@@ -48,9 +48,10 @@ interface Slot {
  * Search workers (issue #40, decision 0051): whole searches — candidates, rescoring, row reads under the access rule,
  * the result view — run on worker threads, each with its own read-only SQLite connection and memory-mapped views of
  * the indexes, so searches use every core while the main thread parses HTTP. A search goes to a worker only when
- * the worker can answer exactly what the main thread would: today a search by a collection's own vector without
- * filters or geo, on a space past the exact-scan size whose graph in memory is the file last saved with nothing in
- * its tail (vectors/search-views.ts); the worker checks, inside its read transaction, that no write to the space
+ * the worker can answer exactly what the main thread would: today a vector search (by a collection's own vector,
+ * or by embedding in no collection, its query embedded here) without filters or geo, on a space past the
+ * exact-scan size whose graph in memory is the file last saved or loaded with nothing in its tail
+ * (vectors/search-views.ts); the worker checks, inside its read transaction, that no write to the space
  * committed since (else `stale`, and the main thread answers). Everything else, and every search the pool cannot
  * take, runs on the main thread: `undefined` tells the caller to.
  *
@@ -94,11 +95,40 @@ export class SearchPool {
     target: ClientVectorSpace,
     q: ClientVectorRequest,
   ): Promise<SearchAnswer | undefined> {
-    if (this.#closing || scope.filters !== undefined || scope.geo !== undefined || scope.requireGeo) return undefined;
-    if (q.vector === undefined || q.vector === null || q.vector === '') return undefined;
-    const tenantId = scope.viewer.tenantId;
+    if (!this.#plain(scope) || q.vector === undefined || q.vector === null || q.vector === '') return undefined;
     const space = clientSpaceKey(target.collection, target.name);
-    const dims = target.settings.dimensions;
+    const base = await this.#base(core, scope, space, target.settings.dimensions);
+    if (!base) return undefined;
+    const { signal, ...request } = q;
+    return this.#submit({ ...base, kind: 'client-vector', target, request }, signal);
+  }
+
+  /**
+   * The answer of a search by embedding (its query vector `given`, made on the main thread) made by a worker, or
+   * undefined when the main thread must make it. Only without `primary_table`: a model's index is shared by the
+   * tenant's collections, so one collection's search is a restricted one (allowed sets, the main thread's copies).
+   */
+  async modelVector(
+    core: SearchCore,
+    scope: Scope,
+    q: ModelVectorRequest,
+    given: QueryVector,
+  ): Promise<SearchAnswer | undefined> {
+    if (!this.#plain(scope) || scope.table !== undefined) return undefined;
+    const base = await this.#base(core, scope, given.model, given.dims);
+    if (!base) return undefined;
+    const { signal, ...request } = q;
+    return this.#submit({ ...base, kind: 'model-vector', request, given }, signal);
+  }
+
+  /** No filters and no geo restriction: the searches a worker may take. */
+  #plain(scope: Scope): boolean {
+    return !this.#closing && scope.filters === undefined && scope.geo === undefined && !scope.requireGeo;
+  }
+
+  /** The scope and view of a task on `space`, when its view is current and past the exact-scan size. */
+  async #base(core: SearchCore, scope: Scope, space: string, dims: number) {
+    const tenantId = scope.viewer.tenantId;
     try {
       await core.vectors.ready(tenantId, space, dims);
     } catch {
@@ -106,18 +136,13 @@ export class SearchPool {
     }
     const view = this.#options.view(tenantId, space);
     if (!view || view.dims !== dims || view.size <= exactBelow) return undefined;
-    const { signal, ...request } = q;
-    const task: SearchTask = {
+    return {
       id: (this.#ids += 1),
-      kind: 'client-vector',
       scope: { viewer: scope.viewer, now: scope.now, ...(scope.table !== undefined && { table: scope.table }) },
-      target,
-      request,
       space,
       settings: core.vectors.settings(tenantId, space),
       view,
     };
-    return this.#submit(task, signal);
   }
 
   /** Waits for the searches taken, then stops the workers; later searches run on the main thread. */

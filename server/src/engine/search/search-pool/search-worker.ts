@@ -4,7 +4,7 @@ import { inReadTransaction, openReadOnly } from '../../storage/database.js';
 import { SpaceVectors } from '../../vectors/space-vectors.js';
 import { TextIndex } from '../../text/text-index.js';
 import { SearchCore } from '../search-core.js';
-import { clientVectorAnswer } from '../vector-answer.js';
+import { clientVectorAnswer, modelVectorAnswer } from '../vector-answer.js';
 import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
 import { ViewedIndexes } from './viewed-indexes.js';
 
@@ -30,7 +30,10 @@ async function run(task: SearchTask): Promise<SearchReply> {
     if (store.generation(tenantId, task.space) !== task.view.generation) return { id: task.id, stale: true };
     viewed.use(tenantId, task.space, task.view, task.settings);
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
-    const answer = await clientVectorAnswer(core, task.scope, task.target, task.request, elapsed);
+    const answer =
+      task.kind === 'client-vector'
+        ? await clientVectorAnswer(core, task.scope, task.target, task.request, elapsed)
+        : await modelVectorAnswer(core, task.scope, task.request, task.given, elapsed);
     return { id: task.id, answer };
   });
 }
