@@ -9,7 +9,7 @@
 // 9 minutes on 2 shared cores.
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +172,9 @@ type Measured = {
   loopMax: number;
   /** Share of the measured requests answered by a search worker. */
   byWorkers: number;
+  /** CPU µs per request of the server's main thread, and of the whole server process. */
+  mainUs: number;
+  processUs: number;
 };
 /**
  * The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*), and the
@@ -185,6 +188,17 @@ async function loopDelay(): Promise<{ p99: number; max: number; pooled: number }
     max: gauge(/^godb_event_loop_delay_max_seconds ([\d.e+-]+)$/m),
     pooled: Number(/^godb_search_pool\{what="answered"\} (\d+)$/m.exec(text)?.[1] ?? 0),
   };
+}
+/**
+ * CPU milliseconds the server used so far (user + system, from /proc): its main thread (the one that parses HTTP)
+ * and the whole process. CPU time per query is much less sensitive than QPS to other processes on the machine.
+ */
+function cpuMs(pid: number): { main: number; all: number } {
+  const ticks = (path: string) => {
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s (USER_HZ)
+  };
+  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
 }
 const measured: Measured[] = [];
 for (const setup of Array.from({ length: rounds }, () => setups).flat()) {
@@ -207,9 +221,14 @@ for (const setup of Array.from({ length: rounds }, () => setups).flat()) {
     // Unmeasured: the first queries of a kind read what it keeps in memory (vector copies, rows) and warm the code.
     await load(2);
     const before = await loopDelay();
+    const cpuBefore = cpuMs(server.process.pid!);
     const result = await load(seconds);
+    const cpuAfter = cpuMs(server.process.pid!);
     const loop = await loopDelay();
+    const requests = Math.max(1, result.requests.total);
     measured.push({
+      mainUs: ((cpuAfter.main - cpuBefore.main) * 1000) / requests,
+      processUs: ((cpuAfter.all - cpuBefore.all) * 1000) / requests,
       byWorkers: (loop.pooled - before.pooled) / Math.max(1, result.requests.total),
       loopP99: loop.p99,
       loopMax: loop.max,
@@ -241,6 +260,8 @@ const rows = setups
     'event loop p99 ms': m.loopP99.toFixed(1),
     'event loop max ms': m.loopMax.toFixed(1),
     'by workers': `${Math.round(m.byWorkers * 100)} %`,
+    'main thread CPU µs/query': Math.round(m.mainUs),
+    'process CPU µs/query': Math.round(m.processUs),
   }));
 const ratios = kinds.map((kind) => {
   const one = at('1 core', kind.name).qps;

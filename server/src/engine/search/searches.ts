@@ -117,9 +117,10 @@ export class Searches {
     const started = this.#monotonic();
     const target = this.#target(scope, q);
     if (target && 'collection' in target) {
-      const elapsed = () => this.#elapsed(started);
+      // From a worker, `time_taken` is still the engine's whole time: the hop and any wait for a worker included.
       const pooled = await this.#pool?.clientVector(this.#core, scope, target, q);
-      return pooled ?? clientVectorAnswer(this.#core, scope, target, q, elapsed);
+      if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+      return clientVectorAnswer(this.#core, scope, target, q, () => this.#elapsed(started));
     }
     const request = {
       text: q.query,
@@ -134,7 +135,8 @@ export class Searches {
     };
     const given = await queryVector(this.#embedder, request);
     const pooled = await this.#pool?.modelVector(this.#core, scope, request, given);
-    return pooled ?? modelVectorAnswer(this.#core, scope, request, given, () => this.#elapsed(started));
+    if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+    return modelVectorAnswer(this.#core, scope, request, given, () => this.#elapsed(started));
   }
 
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */

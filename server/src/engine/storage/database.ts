@@ -73,10 +73,10 @@ export function openReadOnly(file: string): Db {
  * the state at its first read), whatever commits meanwhile on other connections.
  */
 export async function inReadTransaction<T>(db: Db, read: () => Promise<T>): Promise<T> {
-  db.prepare('BEGIN').run();
+  db.exec('BEGIN');
   try {
     return await read();
   } finally {
-    db.prepare('COMMIT').run();
+    db.exec('COMMIT');
   }
 }
