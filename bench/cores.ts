@@ -160,6 +160,8 @@ const setups = [
   { name: '1 core', cpus: '0', env: {} },
   { name: '2 cores', cpus: '0,1', env: {} },
   { name: '2 cores, SEARCH_THREADS=1', cpus: '0,1', env: { SEARCH_THREADS: '1' } },
+  // The default makes no search workers on 2 cores (decision 0051): two of them, asked for.
+  { name: '2 cores, SEARCH_THREADS=2', cpus: '0,1', env: { SEARCH_THREADS: '2' } },
 ] as const;
 type Measured = {
   setup: string;
@@ -267,10 +269,12 @@ const ratios = kinds.map((kind) => {
   const one = at('1 core', kind.name).qps;
   const two = at('2 cores', kind.name).qps;
   const single = at('2 cores, SEARCH_THREADS=1', kind.name).qps;
+  const workers = at('2 cores, SEARCH_THREADS=2', kind.name).qps;
   return {
     search: kind.name,
     '2 cores ÷ 1 core (goal ≥ 1.7)': (two / one).toFixed(2),
     '2 cores SEARCH_THREADS=1 ÷ 1 core': (single / one).toFixed(2),
+    '2 cores SEARCH_THREADS=2 ÷ SEARCH_THREADS=1': (workers / single).toFixed(2),
     '1 core ÷ raw usearch 1 thread (goal ≥ 0.5)': kind.name === 'vector' ? (one / rawQps).toFixed(2) : '-',
     '2 cores ÷ raw usearch 1 thread': kind.name === 'vector' ? (two / rawQps).toFixed(2) : '-',
   };

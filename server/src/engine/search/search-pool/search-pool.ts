@@ -14,7 +14,7 @@ import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.
 export interface SearchPoolOptions {
   /** The store's SQLite file (workers open it read-only). */
   readonly dbFile: string;
-  /** Workers (SEARCH_THREADS; 0: one per core the process may run on). A pool of one is not made: see poolSize. */
+  /** Workers (SEARCH_THREADS; 0: one per core the process may run on but one). A pool of one is not made: see poolSize. */
   readonly threads: number;
   /** Searches waiting or running at most (MAX_CONCURRENT_OPERATIONS); beyond, 503 OVERLOADED. */
   readonly maxQueued: number;
@@ -23,10 +23,14 @@ export interface SearchPoolOptions {
 }
 
 /**
- * How many search workers SEARCH_THREADS asks for: 0 is one per core the process may run on (`availableParallelism`,
- * which honours `taskset` and cgroup CPU sets); 1 is none, every search on the main thread as before the pool.
+ * How many search workers SEARCH_THREADS asks for (a pool is made from 2): N is N; 1 is none, every search on the
+ * main thread as before the pool; 0, the default, is one per core the process may run on (`availableParallelism`,
+ * which honours `taskset` and cgroup CPU sets) but the first, which stays the HTTP thread's — so none on two cores.
+ * bench:cores on 2 cores (decision 0051): two workers took half the main thread's CPU per query off it but cost the
+ * process about twice the CPU per query, so with no idle core the pool answered 0.55–0.70× the QPS of no pool.
  */
-export const poolSize = (threads: number): number => (threads === 0 ? availableParallelism() : Math.max(1, threads));
+export const poolSize = (threads: number): number =>
+  threads === 0 ? Math.max(1, availableParallelism() - 1) : Math.max(1, threads);
 
 interface Pending {
   readonly task: SearchTask;
