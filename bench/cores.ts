@@ -1,8 +1,9 @@
 // npm run bench:cores — does GoDB get faster when the machine gets bigger (issue #40)? One data folder (BENCH_VECTORS
 // (100,000) client vectors of 128 numbers in an f16 collection; BENCH_DOCS (30,000) Zipf documents embedded with
 // glove-100 for text, phrase and hybrid), served in turn by the server pinned to one core (`taskset -c 0`), to two
-// (`taskset -c 0,1`) and to two with SEARCH_THREADS=1, each setup BENCH_ROUNDS (2) times in turn, the best round
-// counting. This process is the load generator (autocannon: a closed loop of BENCH_CLIENTS (8) connections for
+// (`taskset -c 0,1`), to two with SEARCH_THREADS=1 (no search workers) and to two with SEARCH_THREADS=2 (two search
+// workers, decision 0051), each setup BENCH_ROUNDS (2) times in turn, the best round counting; BENCH_KINDS (e.g.
+// `vector`) measures only some kinds. Beside QPS, the server's main-thread and process CPU per query. This process is the load generator (autocannon: a closed loop of BENCH_CLIENTS (8) connections for
 // BENCH_SECONDS (5) per kind, after 2 s unmeasured), unpinned: on a 2-core machine it shares the cores with the
 // server, so the 2-core rows measure the server's scaling together with its client's cost. Raw usearch (the same
 // vectors and HNSW parameters, one thread, in this process) is the floor the vector rows are divided by. About
