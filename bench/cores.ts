@@ -1,15 +1,16 @@
 // npm run bench:cores — does GoDB get faster when the machine gets bigger (issue #40)? One data folder (BENCH_VECTORS
 // (100,000) client vectors of 128 numbers in an f16 collection; BENCH_DOCS (30,000) Zipf documents embedded with
 // glove-100 for text, phrase and hybrid), served in turn by the server pinned to one core (`taskset -c 0`), to two
-// (`taskset -c 0,1`) and to two with SEARCH_THREADS=1, each setup BENCH_ROUNDS (2) times in turn, the best round
-// counting. This process is the load generator (autocannon: a closed loop of BENCH_CLIENTS (8) connections for
+// (`taskset -c 0,1`), to two with SEARCH_THREADS=1 (no search workers) and to two with SEARCH_THREADS=2 (two search
+// workers, decision 0051), each setup BENCH_ROUNDS (2) times in turn, the best round counting; BENCH_KINDS (e.g.
+// `vector`) measures only some kinds. Beside QPS, the server's main-thread and process CPU per query. This process is the load generator (autocannon: a closed loop of BENCH_CLIENTS (8) connections for
 // BENCH_SECONDS (5) per kind, after 2 s unmeasured), unpinned: on a 2-core machine it shares the cores with the
 // server, so the 2-core rows measure the server's scaling together with its client's cost. Raw usearch (the same
 // vectors and HNSW parameters, one thread, in this process) is the floor the vector rows are divided by. About
 // 9 minutes on 2 shared cores.
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +98,7 @@ const vectorBodies = Array.from({ length: 200 }, (_v, q) =>
     limit: k,
   }),
 );
-const kinds = [
+const allKinds = [
   { name: 'vector', path: '/api/v1/search/vector', bodies: vectorBodies },
   {
     name: 'text match',
@@ -107,6 +108,9 @@ const kinds = [
   { name: 'phrase', path: '/api/v1/search/text', bodies: [JSON.stringify({ query: phrase, limit: k })] },
   { name: 'hybrid', path: '/api/v1/search/hybrid', bodies: [JSON.stringify({ query, limit: k })] },
 ];
+/** BENCH_KINDS (e.g. `vector`): only these kinds are measured (every kind still settles before). */
+const measuredKinds = process.env.BENCH_KINDS?.split(',');
+const kinds = allKinds.filter((kind) => !measuredKinds || measuredKinds.includes(kind.name));
 /** Until the HNSW graphs hold every vector and the BM25 index is loaded: nothing in the background while measuring. */
 async function settle(): Promise<void> {
   const started = performance.now();
@@ -116,8 +120,8 @@ async function settle(): Promise<void> {
     if (s.v!.index === 'ready' && lag === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  for (const kind of kinds) await call('POST', kind.path, kind.bodies[0]);
-  while (((await call('POST', kinds[1]!.path, kinds[1]!.bodies[0])).time_taken as number) > 20)
+  for (const kind of allKinds) await call('POST', kind.path, kind.bodies[0]);
+  while (((await call('POST', allKinds[1]!.path, allKinds[1]!.bodies[0])).time_taken as number) > 20)
     await new Promise((resolve) => setTimeout(resolve, 250));
   process.stdout.write(`  settled in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }
@@ -157,6 +161,8 @@ const setups = [
   { name: '1 core', cpus: '0', env: {} },
   { name: '2 cores', cpus: '0,1', env: {} },
   { name: '2 cores, SEARCH_THREADS=1', cpus: '0,1', env: { SEARCH_THREADS: '1' } },
+  // The default makes no search workers on 2 cores (decision 0051): two of them, asked for.
+  { name: '2 cores, SEARCH_THREADS=2', cpus: '0,1', env: { SEARCH_THREADS: '2' } },
 ] as const;
 type Measured = {
   setup: string;
@@ -167,15 +173,35 @@ type Measured = {
   errors: number;
   loopP99: number;
   loopMax: number;
+  /** Share of the measured requests answered by a search worker. */
+  byWorkers: number;
+  /** CPU µs per request of the server's main thread, and of the whole server process. */
+  mainUs: number;
+  processUs: number;
 };
-/** The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*). */
-async function loopDelay(): Promise<{ p99: number; max: number }> {
+/**
+ * The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*), and the
+ * searches its search workers answered since start (godb_search_pool; 0 without workers).
+ */
+async function loopDelay(): Promise<{ p99: number; max: number; pooled: number }> {
   const text = (await httpRequest(`${server.baseUrl}/metrics`, { method: 'GET', agent, headers: {} })).body;
   const gauge = (line: RegExp) => 1000 * Number(line.exec(text)?.[1] ?? NaN);
   return {
     p99: gauge(/^godb_event_loop_delay_seconds\{quantile="0\.99"\} ([\d.e+-]+)$/m),
     max: gauge(/^godb_event_loop_delay_max_seconds ([\d.e+-]+)$/m),
+    pooled: Number(/^godb_search_pool\{what="answered"\} (\d+)$/m.exec(text)?.[1] ?? 0),
   };
+}
+/**
+ * CPU milliseconds the server used so far (user + system, from /proc): its main thread (the one that parses HTTP)
+ * and the whole process. CPU time per query is much less sensitive than QPS to other processes on the machine.
+ */
+function cpuMs(pid: number): { main: number; all: number } {
+  const ticks = (path: string) => {
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s (USER_HZ)
+  };
+  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
 }
 const measured: Measured[] = [];
 for (const setup of Array.from({ length: rounds }, () => setups).flat()) {
@@ -197,10 +223,16 @@ for (const setup of Array.from({ length: rounds }, () => setups).flat()) {
       });
     // Unmeasured: the first queries of a kind read what it keeps in memory (vector copies, rows) and warm the code.
     await load(2);
-    await loopDelay();
+    const before = await loopDelay();
+    const cpuBefore = cpuMs(server.process.pid!);
     const result = await load(seconds);
+    const cpuAfter = cpuMs(server.process.pid!);
     const loop = await loopDelay();
+    const requests = Math.max(1, result.requests.total);
     measured.push({
+      mainUs: ((cpuAfter.main - cpuBefore.main) * 1000) / requests,
+      processUs: ((cpuAfter.all - cpuBefore.all) * 1000) / requests,
+      byWorkers: (loop.pooled - before.pooled) / Math.max(1, result.requests.total),
       loopP99: loop.p99,
       loopMax: loop.max,
       setup: setup.name,
@@ -230,15 +262,20 @@ const rows = setups
     errors: m.errors,
     'event loop p99 ms': m.loopP99.toFixed(1),
     'event loop max ms': m.loopMax.toFixed(1),
+    'by workers': `${Math.round(m.byWorkers * 100)} %`,
+    'main thread CPU µs/query': Math.round(m.mainUs),
+    'process CPU µs/query': Math.round(m.processUs),
   }));
 const ratios = kinds.map((kind) => {
   const one = at('1 core', kind.name).qps;
   const two = at('2 cores', kind.name).qps;
   const single = at('2 cores, SEARCH_THREADS=1', kind.name).qps;
+  const workers = at('2 cores, SEARCH_THREADS=2', kind.name).qps;
   return {
     search: kind.name,
     '2 cores ÷ 1 core (goal ≥ 1.7)': (two / one).toFixed(2),
     '2 cores SEARCH_THREADS=1 ÷ 1 core': (single / one).toFixed(2),
+    '2 cores SEARCH_THREADS=2 ÷ SEARCH_THREADS=1': (workers / single).toFixed(2),
     '1 core ÷ raw usearch 1 thread (goal ≥ 0.5)': kind.name === 'vector' ? (one / rawQps).toFixed(2) : '-',
     '2 cores ÷ raw usearch 1 thread': kind.name === 'vector' ? (two / rawQps).toFixed(2) : '-',
   };
@@ -250,7 +287,7 @@ process.stdout.write(`Best of ${rounds} rounds per setup and kind (each round's 
 table(rows);
 process.stdout.write('\n');
 table(ratios);
-saveResults('cores', {
+saveResults(measuredKinds ? `cores-${measuredKinds.join('-').replace(/ /g, '-')}` : 'cores', {
   vectors,
   dimensions: dims,
   storage: 'f16',

@@ -360,6 +360,13 @@ export const errorCatalogue = {
     message: 'Server busy: more than {max} operations in flight. Retry shortly',
     description: 'The server is at its concurrency limit (MAX_CONCURRENT_OPERATIONS).',
   },
+  SEARCH_WORKER_FAILED: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The search thread answering this query stopped ({reason}); it was replaced. Retry the query',
+    description:
+      'A search worker (SEARCH_THREADS) ended while it ran the query (out of memory, a crash): the query is answered this way, never left waiting, and a new worker takes its place.',
+  },
   SHUTTING_DOWN: {
     http: 503,
     grpc: 'UNAVAILABLE',

@@ -22,6 +22,7 @@ export const searchVector = defineOperation({
     'INVALID_FILTERS_JSON',
     'SHUTTING_DOWN',
     'INDEX_LOADING',
+    'SEARCH_WORKER_FAILED',
   ],
   examples: [
     {

@@ -29,6 +29,7 @@ export function engineOptionsOf(config: Config, { files, snapshots, clock }: Eng
     ...(config.VECTOR_INDEX_MEMORY_MB > 0 && { vectorIndexBytes: config.VECTOR_INDEX_MEMORY_MB * 1024 * 1024 }),
     ...(config.TEXT_INDEX_MEMORY_MB > 0 && { textIndexBytes: config.TEXT_INDEX_MEMORY_MB * 1024 * 1024 }),
     search: { threads: config.SEARCH_THREADS, batchMinVectors: config.SEARCH_BATCH_MIN_VECTORS },
+    searchPool: { threads: config.SEARCH_THREADS, maxQueued: config.MAX_CONCURRENT_OPERATIONS },
     checkpoint: { writes: config.CHECKPOINT_WRITES, intervalMs: config.CHECKPOINT_INTERVAL_S * 1000 },
     restoreSliceRows: config.RESTORE_SLICE_ROWS,
     // A tenant restore that fails part way is tried again after 1, 4 and 16 seconds.

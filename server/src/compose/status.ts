@@ -37,6 +37,7 @@ export function statusOf(sources: NodeStatusSources): Pick<AppOptions, 'isReady'
           lag: engine.vectors.lag(),
         },
         textIndexes: engine.text.counters(),
+        ...(engine.searchPool && { searchPool: { threads: engine.searchPool.size, ...engine.searchPool.counts } }),
         memory: () => engine.memory(),
         ...(cluster && {
           cluster: { ...cluster.status(), ...duties?.status(), ...(restored && { restoredFrom: restored }) },

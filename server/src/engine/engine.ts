@@ -20,6 +20,7 @@ import { Snapshots } from './snapshots/snapshots.js';
 import { Outbox } from './mail/outbox.js';
 import { SearchCore } from './search/search-core.js';
 import { Searches } from './search/searches.js';
+import { SearchPool, poolSize } from './search/search-pool/search-pool.js';
 import { TextIndex } from './text/text-index.js';
 import { answers, openDatabase, type Db } from './storage/database.js';
 
@@ -37,6 +38,11 @@ export interface EngineOptions {
    * together, on indexes of at least `batchMinVectors`; default one per core from 250,000 vectors.
    */
   readonly search?: { readonly threads: number; readonly batchMinVectors: number };
+  /**
+   * Search workers (SearchPool): `threads` as SEARCH_THREADS (0: one per core; 1: none, every search on this
+   * thread), at most `maxQueued` searches waiting or running in them. Without it, none.
+   */
+  readonly searchPool?: { readonly threads: number; readonly maxQueued: number };
   /** When vector indexes are checkpointed (see VectorIndexes.checkpoint); default 10,000 changes or 60 s. */
   readonly checkpoint?: { readonly writes: number; readonly intervalMs: number };
   /** Rows a tenant restore replaces per transaction (see OnlineRestore); default 2,000. */
@@ -79,6 +85,8 @@ export interface Engine {
   readonly search: SearchCore;
   /** The search entry points: each answers a finished result (see search/searches.ts). */
   readonly searches: Searches;
+  /** The search workers, when SEARCH_THREADS gives more than one and the store is on disk. */
+  readonly searchPool: SearchPool | null;
   readonly jobs: JobStore;
   readonly outbox: Outbox;
   /** Uploaded document files, or null when this engine keeps none. */
@@ -156,6 +164,16 @@ export function openEngine(options: EngineOptions): Engine {
     : null;
   // A tenant whose rows a restore is replacing has no vector index meanwhile (see FencedVectorIndexes).
   if (restore) vectors.fence((tenantId) => restore.replacing(tenantId));
+  const pooled = options.searchPool;
+  const searchPool =
+    onDisk && pooled && poolSize(pooled.threads) > 1
+      ? new SearchPool({
+          dbFile: join(options.dataDir, 'godb.sqlite'),
+          threads: pooled.threads,
+          maxQueued: pooled.maxQueued,
+          view: (tenantId, space) => vectors.searchView(tenantId, space),
+        })
+      : null;
   const finite = (n: number) => (Number.isFinite(n) ? n : null);
   return {
     db,
@@ -169,7 +187,8 @@ export function openEngine(options: EngineOptions): Engine {
     fieldIndexes,
     text,
     search,
-    searches: new Searches({ core: search, embedder, collections }),
+    searches: new Searches({ core: search, embedder, collections, pool: searchPool ?? undefined }),
+    searchPool,
     jobs,
     outbox: new Outbox(db, clock),
     files,
@@ -188,6 +207,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
     isHealthy: () => answers(db),
     close: async () => {
+      await searchPool?.close(); // the searches it took finish first: their connections read the store
       await text.close();
       vectors.close();
       await embedder.close();

@@ -97,9 +97,12 @@ export class SearchRows {
     this.#sql = new StatementCache(db);
   }
 
-  /** Whether a write transaction is open (its rows may still roll back: nothing read now may be remembered). */
+  /**
+   * Whether a write transaction is open (its rows may still roll back: nothing read now may be remembered). A
+   * read-only connection (a search worker's, reading in one transaction) never has one.
+   */
   get inTransaction(): boolean {
-    return this.#db.inTransaction;
+    return this.#db.inTransaction && !this.#db.readonly;
   }
 
   /** The document epoch, bumped by a trigger on every UPDATE or DELETE of a document row. */

@@ -2,7 +2,7 @@ import type { Db } from '../storage/database.js';
 import type { RankedChunk } from '../text/bm25-index.js';
 import type { TextIndex } from '../text/text-index.js';
 import { FtsRows } from '../text/fts-rows.js';
-import type { VectorIndexes } from '../vectors/vector-index.js';
+import type { VectorReader } from './vector-reader.js';
 import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
 import type { QueryAnalysis } from '../text/query-analysis.js';
@@ -28,7 +28,7 @@ import { textHits } from './text-hits.js';
 export class SearchCore {
   readonly db: Db;
   readonly text: TextIndex;
-  readonly vectors: VectorIndexes;
+  readonly vectors: VectorReader;
   /** Every SQL statement of searches on documents, chunks and vectors (the access rule applied in SQL). */
   readonly rows: SearchRows;
   /** Every SQL statement of searches on the FTS5 tables. */
@@ -41,7 +41,7 @@ export class SearchCore {
   readonly engagement: EngagementStore;
   readonly #planner: FilterPlanner | undefined;
 
-  constructor(db: Db, text: TextIndex, vectors: VectorIndexes, fieldIndexes?: FieldIndexReader) {
+  constructor(db: Db, text: TextIndex, vectors: VectorReader, fieldIndexes?: FieldIndexReader) {
     this.db = db;
     this.rows = new SearchRows(db);
     this.fts = new FtsRows(db);

@@ -15,7 +15,6 @@ import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
 import type { Hit } from './hit.js';
 import { hybridSearch, type Fusion } from './hybrid-search.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
-import { resultViews, type SearchResultView } from './result-view.js';
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
@@ -23,21 +22,13 @@ import { textSearch, type TextQueryType } from './text-search.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
 import { textMatch } from './fts-query.js';
-import type { SimilarityMethod } from './vector-query.js';
-import { clientVectorSearch, vectorSearch, type SearchPlan } from './vector-search.js';
+import { queryVector, type SimilarityMethod } from './vector-query.js';
+import { vectorSearch, type SearchPlan } from './vector-search.js';
+import { clientVectorAnswer, finishAnswer, modelVectorAnswer, type SearchAnswer } from './vector-answer.js';
+import type { SearchPool } from './search-pool/search-pool.js';
 import { vectorTarget } from './vector-target.js';
 
-/** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
-export interface SearchAnswer {
-  results: SearchResultView[];
-  total_hits: number;
-  /** Milliseconds spent in the engine. */
-  time_taken: number;
-  ranking?: string;
-  notes?: string[];
-  /** How a vector search found its results, when asked (`explain`). */
-  plan?: SearchPlan;
-}
+export type { SearchAnswer } from './vector-answer.js';
 
 /** Where a vector query points: its text or vector, and a collection's named vector (the scope's table). */
 interface VectorInput {
@@ -96,6 +87,8 @@ export interface SearchesOptions {
   readonly collections: Collections;
   /** Times `time_taken`; default performance.now(). */
   readonly monotonic?: Monotonic;
+  /** Search workers (SEARCH_THREADS), which take the searches they can answer exactly as this thread would. */
+  readonly pool?: SearchPool | undefined;
 }
 
 const queryRequired = () => createError('QUERY_REQUIRED', {}, { field: 'body.query' });
@@ -112,8 +105,10 @@ export class Searches {
   readonly #embedder: Embedder;
   readonly #collections: Collections;
   readonly #monotonic: Monotonic;
+  readonly #pool: SearchPool | undefined;
 
   constructor(options: SearchesOptions) {
+    this.#pool = options.pool;
     this.#core = options.core;
     this.#embedder = options.embedder;
     this.#collections = options.collections;
@@ -137,30 +132,12 @@ export class Searches {
     const started = this.#monotonic();
     const target = this.#target(scope, q);
     if (target && 'collection' in target) {
-      const { settings } = target;
-      const { hits, exact, cut, plan } = await clientVectorSearch(this.#core, scope, target, {
-        vector: q.vector,
-        method: settings.distance,
-        threshold: q.threshold,
-        limit: q.limit,
-        combineLocation: q.combineLocation,
-        signal: q.signal,
-      });
-      const notes = [
-        `vector "${target.name}" of collection ${target.collection} (${settings.distance}, ${settings.storage})`,
-        ...(q.method !== 'cosine' && q.method !== settings.distance
-          ? [`similarity_method ${q.method} ignored: the collection compares this vector by ${settings.distance}`]
-          : []),
-        ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
-        ...(cut.dropped > 0
-          ? [
-              `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold ${q.threshold} left out (it applies to the ${settings.distance === 'euclidean' ? '1 / (1 + distance)' : settings.distance} score); lower it to see more`,
-            ]
-          : []),
-      ];
-      return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
+      // From a worker, `time_taken` is still the engine's whole time: the hop and any wait for a worker included.
+      const pooled = await this.#pool?.clientVector(this.#core, scope, target, q);
+      if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+      return clientVectorAnswer(this.#core, scope, target, q, () => this.#elapsed(started));
     }
-    const { hits, model, exact, cut, plan } = await vectorSearch(this.#core, this.#embedder, scope, {
+    const request = {
       text: q.query,
       vector: q.vector,
       model: target?.model ?? q.model,
@@ -168,19 +145,13 @@ export class Searches {
       threshold: q.threshold,
       limit: q.limit,
       combineLocation: q.combineLocation,
+      explain: q.explain,
       signal: q.signal,
-    });
-    const notes = [
-      `model ${model}`,
-      ...(exact ? ['the restrictions were selective: scored every allowed vector exactly'] : []),
-      // Say when the threshold left results out, and what it means for this model.
-      ...(cut.dropped > 0
-        ? [
-            `${cut.dropped} ${cut.dropped === 1 ? 'result' : 'results'} below the threshold left out: threshold ${q.threshold} applies to the score, ${model}'s calibrated relevance (a ${q.method} similarity of ${cut.score.toFixed(3)}); lower it to see more`,
-          ]
-        : []),
-    ];
-    return this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan }) });
+    };
+    const given = await queryVector(this.#embedder, request);
+    const pooled = await this.#pool?.modelVector(this.#core, scope, request, given);
+    if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+    return modelVectorAnswer(this.#core, scope, request, given, () => this.#elapsed(started));
   }
 
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
@@ -388,14 +359,7 @@ export class Searches {
     hits: readonly Hit[],
     limit: number,
     extra: { notes?: string[]; ranking?: string; plan?: SearchPlan } = {},
-  ) {
-    return {
-      results: resultViews(this.#core.rows, hits, limit),
-      total_hits: hits.length,
-      time_taken: this.#elapsed(started),
-      ...(extra.ranking !== undefined && { ranking: extra.ranking }),
-      ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
-      ...(extra.plan && { plan: extra.plan }),
-    };
+  ): SearchAnswer {
+    return finishAnswer(this.#core.rows, () => this.#elapsed(started), hits, limit, extra);
   }
 }

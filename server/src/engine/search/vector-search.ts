@@ -56,7 +56,29 @@ export async function vectorSearch(
   cut: { score: number; dropped: number };
   plan: SearchPlan;
 }> {
-  const given = await queryVector(embedder, q);
+  return vectorSearchBy(core, scope, q, await queryVector(embedder, q));
+}
+
+/** The query vector of a search by embedding: given, or its text embedded (see queryVector). */
+export interface QueryVector {
+  readonly vector: Float32Array;
+  readonly model: string;
+  readonly dims: number;
+}
+
+/** vectorSearch once the query vector is known (the main thread embeds it; a search worker gets it). */
+export async function vectorSearchBy(
+  core: SearchCore,
+  scope: Scope,
+  q: VectorQuery,
+  given: QueryVector,
+): Promise<{
+  hits: Hit[];
+  model: string;
+  exact: boolean;
+  cut: { score: number; dropped: number };
+  plan: SearchPlan;
+}> {
   const { model, dims } = given;
   // Stored vectors are unit length; cosine and euclidean compare directions, so the query is made unit length too
   // (a client's vector scaled by 10 gave "cosines" of 9.4). Dot keeps the client's length, and its calibrated cut

@@ -55,3 +55,28 @@ export function migrate(db: Db): void {
     })();
   }
 }
+
+/**
+ * A read-only connection to a store's file, tuned like openDatabase's for searches' scattered reads (a search
+ * worker's: see search/search-pool/).
+ */
+export function openReadOnly(file: string): Db {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('cache_size = -65536');
+  return db;
+}
+
+/**
+ * Runs `read` in one read transaction: every row it reads, across its awaits, is of one committed state (WAL mode:
+ * the state at its first read), whatever commits meanwhile on other connections.
+ */
+export async function inReadTransaction<T>(db: Db, read: () => Promise<T>): Promise<T> {
+  db.exec('BEGIN');
+  try {
+    return await read();
+  } finally {
+    db.exec('COMMIT');
+  }
+}

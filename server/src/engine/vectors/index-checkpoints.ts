@@ -12,6 +12,7 @@ import {
   type IndexMeta,
 } from './index-files.js';
 import type { Entry, IndexRegistry } from './index-registry.js';
+import { publishView } from './search-views.js';
 import { settle } from './tail-indexing.js';
 import { readIndex } from './usearch-index.js';
 import { defaultCheckpoint, shortTail } from './vector-index-options.js';
@@ -49,6 +50,7 @@ export function save(registry: IndexRegistry, tenantId: string, space: string, e
     ...check,
   });
   registry.log.prune(tenantId, space, entry.indexedGeneration);
+  publishView(registry, registry.key(tenantId, space), files.index, entry);
   entry.dirty = 0;
   entry.savedAt = registry.now();
   registry.checkpoints += 1;
@@ -195,6 +197,8 @@ export function loadFile(
     source: 'file',
   });
   registry.entries.set(key, entry);
+  // The graph is the file as loaded: the search workers may map it (a file without `through` is saved again first).
+  if (entry.dirty === 0) publishView(registry, key, files.index, entry);
   registry.opened.file += 1;
   registry.touch(entry);
   registry.fillCopies(tenantId, space, entry);

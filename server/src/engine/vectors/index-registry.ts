@@ -5,6 +5,7 @@ import { indexBytesPerVector, modelSpace, type SpaceSettings } from '../collecti
 import { ExactVectors } from './exact-vectors.js';
 import { IndexTail } from './index-tail.js';
 import { RemovalLog } from './removal-log.js';
+import { clearViews, type SearchView } from './search-views.js';
 import { SpaceVectors } from './space-vectors.js';
 import { asIndexed, newIndex } from './usearch-index.js';
 import { inSlices } from '../in-slices.js';
@@ -78,6 +79,8 @@ export class IndexRegistry {
   readonly options: VectorIndexOptions;
   readonly entries = new Map<string, Entry>();
   readonly building = new Map<string, Build>();
+  /** Saved files that are exactly a graph in memory, by space, for the search workers (see search-views.ts). */
+  readonly views = new Map<string, SearchView>();
   readonly log: RemovalLog;
   readonly store: SpaceVectors;
   readonly opened: Record<OpenedHow, number> = { file: 0, replay: 0, rebuild: 0 };
@@ -96,6 +99,7 @@ export class IndexRegistry {
     this.options = options;
     this.log = new RemovalLog(db);
     this.store = new SpaceVectors(db, (tenantId, space) => this.settings(tenantId, space));
+    clearViews(options.dir);
   }
 
   /** The map key of a space's index. */

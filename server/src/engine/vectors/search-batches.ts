@@ -100,7 +100,7 @@ export class SearchBatches {
 }
 
 /** One query on the calling thread. */
-function searchAlone(index: Index, query: Float32Array, k: number): Candidates {
+export function searchAlone(index: Index, query: Float32Array, k: number): Candidates {
   const limit = Math.min(k, index.size());
   return limit > 0 ? candidatesOf(index.search(query, limit, 1)) : { keys: [], distances: [] };
 }

@@ -23,6 +23,7 @@ export class SpaceVectors {
   readonly #db: Db;
   readonly #settings: (tenantId: string, space: string) => SpaceSettings;
   #bump?: Statement;
+  #generation?: Statement;
 
   constructor(db: Db, settings: (tenantId: string, space: string) => SpaceSettings) {
     this.#db = db;
@@ -42,12 +43,11 @@ export class SpaceVectors {
 
   /** The store's generation of a space (0 before its first write). */
   generation(tenantId: string, space: string): number {
-    return (
-      (this.#db
-        .prepare('SELECT generation FROM vector_generations WHERE tenant_id = ? AND model = ?')
-        .pluck()
-        .get(tenantId, space) as number | undefined) ?? 0
-    );
+    // Prepared once: a search worker reads it at the start of every search.
+    this.#generation ??= this.#db
+      .prepare('SELECT generation FROM vector_generations WHERE tenant_id = ? AND model = ?')
+      .pluck();
+    return (this.#generation.get(tenantId, space) as number | undefined) ?? 0;
   }
 
   /** Every space that has a generation (so may have an index file). */

@@ -16,6 +16,7 @@ import {
   type VectorCounters,
 } from './index-stats.js';
 import { SearchBatches } from './search-batches.js';
+import { currentView, dropView, type SearchView } from './search-views.js';
 import { indexSome, scheduleIndexing } from './tail-indexing.js';
 import { asIndexed, readIndex } from './usearch-index.js';
 import { defaultMaxIndexLag, tailPerSlice, type VectorIndexOptions } from './vector-index-options.js';
@@ -169,6 +170,17 @@ export class VectorIndexes {
     // A large index: searched with the other queries that reach it in this turn of the loop (SEARCH_THREADS).
     const graph = await this.#batches.search(entry.index, query, k);
     return searchIndex({ registry: this.#registry, tenantId, space: model, entry, query, k, docs }, graph);
+  }
+
+  /**
+   * The saved file that is exactly the graph of (tenant, space) in memory now, with nothing waiting in its tail:
+   * what a search worker may map and search instead of this thread (see search-views.ts); undefined otherwise.
+   */
+  searchView(tenantId: string, space: string): Omit<SearchView, 'index'> | undefined {
+    const view = currentView(this.#registry, this.#registry.key(tenantId, space));
+    if (!view) return undefined;
+    const { index: _index, ...rest } = view;
+    return rest;
   }
 
   /** The float32 copies of the index of (tenant, model), when loaded and complete; null otherwise. */
@@ -331,6 +343,7 @@ export class VectorIndexes {
       for (const key of [...map.keys()]) {
         if (registry.spaceOf(key)[0] !== tenantId) continue;
         registry.building.get(key)?.resolve();
+        dropView(registry, key);
         map.delete(key);
       }
     }
@@ -346,6 +359,7 @@ export class VectorIndexes {
     registry.building.get(key)?.resolve();
     registry.building.delete(key);
     registry.entries.delete(key);
+    dropView(registry, key);
     const files = registry.files(tenantId, space);
     if (files) for (const file of [files.index, files.meta]) rmSync(file, { force: true });
     registry.log.drop(tenantId, space);

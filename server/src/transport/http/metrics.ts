@@ -29,6 +29,16 @@ export interface NodeStatus {
     readonly lag: number;
   };
   /**
+   * The search workers (SEARCH_THREADS), when there are: how many, and since start the searches they answered,
+   * those they handed back because a write had committed since the view (stale), and workers replaced.
+   */
+  readonly searchPool?: {
+    readonly threads: number;
+    readonly answered: number;
+    readonly stale: number;
+    readonly replaced: number;
+  };
+  /**
    * Since start: in-memory text (BM25) indexes read back from a checkpoint and caught up, built from the store,
    * checkpoints saved, and checkpoint files found unreadable (built from the store instead).
    */
@@ -152,6 +162,17 @@ export function createMetrics(sources: MetricSources) {
     collect() {
       const v = sources.status().vectorIndexes;
       for (const how of ['file', 'replay', 'rebuild'] as const) this.set({ how }, v[how]);
+    },
+  });
+  new Gauge({
+    name: 'godb_search_pool',
+    help: 'Search workers (SEARCH_THREADS; absent without): threads; since start searches answered, handed back stale, workers replaced.',
+    labelNames: ['what'] as const,
+    registers: [registry],
+    collect() {
+      const pool = sources.status().searchPool;
+      if (!pool) return;
+      for (const what of ['threads', 'answered', 'stale', 'replaced'] as const) this.set({ what }, pool[what]);
     },
   });
   new Gauge({

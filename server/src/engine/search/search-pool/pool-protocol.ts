@@ -1,0 +1,46 @@
+import type { SpaceSettings } from '../../collections/vector-space.js';
+import type { SearchView } from '../../vectors/search-views.js';
+import type { Scope } from '../scope.js';
+import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
+import type { ClientVectorSpace } from '../vector-query.js';
+import type { QueryVector } from '../vector-search.js';
+
+// The messages between the search pool (main thread) and its workers: plain data, structured-cloned.
+
+/** What a worker is started with. */
+export interface SearchWorkerData {
+  /** The SQLite file, opened read-only by the worker. */
+  readonly dbFile: string;
+}
+
+/** What every task carries: the caller's scope, and the view of the space's index the main thread had at dispatch. */
+interface TaskBase {
+  readonly id: number;
+  readonly scope: Scope;
+  readonly space: string;
+  readonly settings: SpaceSettings;
+  readonly view: Omit<SearchView, 'index'>;
+}
+
+/** A search by a collection's own vector, or by embedding (its query vector made on the main thread). */
+export type SearchTask =
+  | (TaskBase & {
+      readonly kind: 'client-vector';
+      readonly target: ClientVectorSpace;
+      readonly request: Omit<ClientVectorRequest, 'signal'>;
+    })
+  | (TaskBase & {
+      readonly kind: 'model-vector';
+      readonly request: Omit<ModelVectorRequest, 'signal'>;
+      readonly given: QueryVector;
+    });
+
+/**
+ * A worker's answer: the finished answer; `stale` when the store moved past the view before the worker's read
+ * began (the main thread searches instead); `failed` when the search threw (the main thread searches again, and
+ * answers the same error as it would have alone).
+ */
+export type SearchReply =
+  | { readonly id: number; readonly answer: SearchAnswer }
+  | { readonly id: number; readonly stale: true }
+  | { readonly id: number; readonly failed: string };

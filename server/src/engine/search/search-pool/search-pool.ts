@@ -1,0 +1,274 @@
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { createError } from '@godb/contract';
+import { clientSpaceKey } from '../../collections/vector-space.js';
+import { startWorker } from '../../embeddings/worker-script.js';
+import type { SearchView } from '../../vectors/search-views.js';
+import type { Scope } from '../scope.js';
+import type { SearchCore } from '../search-core.js';
+import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
+import type { ClientVectorSpace } from '../vector-query.js';
+import { broadFilterFrom } from '../vector-candidates.js';
+import { exactBelow, type QueryVector } from '../vector-search.js';
+import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
+
+export interface SearchPoolOptions {
+  /** The store's SQLite file (workers open it read-only). */
+  readonly dbFile: string;
+  /** Workers (SEARCH_THREADS; 0: one per core the process may run on but one). A pool of one is not made: see poolSize. */
+  readonly threads: number;
+  /** Searches waiting or running at most (MAX_CONCURRENT_OPERATIONS); beyond, 503 OVERLOADED. */
+  readonly maxQueued: number;
+  /** The view of a space's index a worker may search instead of the main thread, if any (VectorIndexes.searchView). */
+  readonly view: (tenantId: string, space: string) => Omit<SearchView, 'index'> | undefined;
+}
+
+/**
+ * How many search workers SEARCH_THREADS asks for (a pool is made from 2): N is N; 1 is none, every search on the
+ * main thread as before the pool; 0, the default, is one per core the process may run on (`availableParallelism`,
+ * which honours `taskset` and cgroup CPU sets) but the first, which stays the HTTP thread's — so none on two cores.
+ * bench:cores on 2 cores (decision 0051): two workers took half the main thread's CPU per query off it but cost the
+ * process about twice the CPU per query, so with no idle core the pool answered 0.55–0.70× the QPS of no pool.
+ */
+export const poolSize = (threads: number): number =>
+  threads === 0 ? Math.max(1, availableParallelism() - 1) : Math.max(1, threads);
+
+interface Pending {
+  readonly task: SearchTask;
+  readonly resolve: (answer: SearchAnswer | undefined) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+  worker?: Slot;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  running?: Pending;
+  /** Set once the pool ended it (an abort, close): its exit is not a crash. */
+  ended?: boolean;
+}
+
+/**
+ * Search workers (issue #40, decision 0051): whole searches — candidates, rescoring, row reads under the access rule,
+ * the result view — run on worker threads, each with its own read-only SQLite connection and memory-mapped views of
+ * the indexes, so searches use every core while the main thread parses HTTP. A search goes to a worker only when
+ * the worker can answer exactly what the main thread would: today a vector search (by a collection's own vector,
+ * or by embedding in no collection, its query embedded here) without filters or geo, on a space past the
+ * exact-scan size whose graph in memory is the file last saved or loaded with nothing in its tail
+ * (vectors/search-views.ts); the worker checks, inside its read transaction, that no write to the space
+ * committed since (else `stale`, and the main thread answers). Everything else, and every search the pool cannot
+ * take, runs on the main thread: `undefined` tells the caller to.
+ *
+ * A worker that dies running a query is replaced and its query answered 503 SEARCH_WORKER_FAILED; a query whose
+ * signal aborts (the answer deadline, the client gone) stops its worker, which is replaced; close() waits for the
+ * searches under way, then stops the workers.
+ */
+export class SearchPool {
+  readonly #options: SearchPoolOptions;
+  readonly #size: number;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Pending[] = [];
+  #ids = 0;
+  #closing = false;
+  #drained: (() => void) | undefined;
+  /** Answers given by workers, stale views seen, workers replaced after a crash or a stop (for tests and metrics). */
+  readonly counts = { answered: 0, stale: 0, replaced: 0 };
+  /**
+   * Called with a task's worker just before the task is posted to it (tests stop the worker there, to see a crash
+   * answered: a worker stopped before the message reaches it never runs it).
+   */
+  sending: ((worker: Worker) => void) | undefined;
+
+  constructor(options: SearchPoolOptions) {
+    this.#options = options;
+    this.#size = poolSize(options.threads);
+  }
+
+  /** Workers the pool runs (started on the first search it takes). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * The answer of a search by a collection's own vector made by a worker, or undefined when the main thread must
+   * make it (see the class).
+   */
+  async clientVector(
+    core: SearchCore,
+    scope: Scope,
+    target: ClientVectorSpace,
+    q: ClientVectorRequest,
+  ): Promise<SearchAnswer | undefined> {
+    if (!this.#plain(scope) || q.vector === undefined || q.vector === null || q.vector === '') return undefined;
+    const space = clientSpaceKey(target.collection, target.name);
+    const base = await this.#base(core, scope, space, target.settings.dimensions, q.limit);
+    if (!base) return undefined;
+    const { signal, ...request } = q;
+    return this.#submit({ ...base, kind: 'client-vector', target, request }, signal);
+  }
+
+  /**
+   * The answer of a search by embedding (its query vector `given`, made on the main thread) made by a worker, or
+   * undefined when the main thread must make it. Only without `primary_table`: a model's index is shared by the
+   * tenant's collections, so one collection's search is a restricted one (allowed sets, the main thread's copies).
+   */
+  async modelVector(
+    core: SearchCore,
+    scope: Scope,
+    q: ModelVectorRequest,
+    given: QueryVector,
+  ): Promise<SearchAnswer | undefined> {
+    if (!this.#plain(scope) || scope.table !== undefined) return undefined;
+    const base = await this.#base(core, scope, given.model, given.dims, q.limit);
+    if (!base) return undefined;
+    const { signal, ...request } = q;
+    return this.#submit({ ...base, kind: 'model-vector', request, given }, signal);
+  }
+
+  /** No filters and no geo restriction: the searches a worker may take. */
+  #plain(scope: Scope): boolean {
+    return !this.#closing && scope.filters === undefined && scope.geo === undefined && !scope.requireGeo;
+  }
+
+  /**
+   * The scope and view of a task on `space`, when its view is current and past the exact-scan size, and its viewer
+   * may read many documents: one who may read few has them scanned exactly by the main thread, from the float32
+   * copies a worker does not hold (vector-search.ts), which a worker could not answer alike.
+   */
+  async #base(core: SearchCore, scope: Scope, space: string, dims: number, limit: number) {
+    const tenantId = scope.viewer.tenantId;
+    try {
+      await core.vectors.ready(tenantId, space, dims);
+    } catch {
+      return undefined; // the main thread answers the same error
+    }
+    const view = this.#options.view(tenantId, space);
+    if (!view || view.dims !== dims || view.size <= exactBelow) return undefined;
+    // The main thread's threshold at the largest over-fetch (b1's ×10) bounds the one it would use.
+    if (core.readable.few(scope, broadFilterFrom(limit * 10, view.size))) return undefined;
+    return {
+      id: (this.#ids += 1),
+      scope: { viewer: scope.viewer, now: scope.now, ...(scope.table !== undefined && { table: scope.table }) },
+      space,
+      settings: core.vectors.settings(tenantId, space),
+      view,
+    };
+  }
+
+  /** Waits for the searches taken, then stops the workers; later searches run on the main thread. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    if (this.#queue.length > 0 || this.#slots.some((s) => s.running))
+      await new Promise<void>((done) => (this.#drained = done));
+    await Promise.all(
+      this.#slots.splice(0).map((slot) => {
+        slot.ended = true;
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  #submit(task: SearchTask, signal: AbortSignal | undefined): Promise<SearchAnswer | undefined> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const running = this.#slots.filter((s) => s.running).length;
+    if (this.#queue.length + running >= this.#options.maxQueued)
+      return Promise.reject(createError('OVERLOADED', { max: this.#options.maxQueued }));
+    return new Promise<SearchAnswer | undefined>((resolve, reject) => {
+      const pending: Pending = {
+        task,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => this.#abort(pending),
+      };
+      signal?.addEventListener('abort', pending.onAbort, { once: true });
+      this.#queue.push(pending);
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      let slot = this.#slots.find((s) => !s.running);
+      if (!slot && this.#slots.length < this.#size) slot = this.#start();
+      if (!slot) return;
+      const pending = this.#queue.shift()!;
+      slot.running = pending;
+      pending.worker = slot;
+      this.sending?.(slot.worker);
+      slot.worker.postMessage(pending.task);
+    }
+  }
+
+  #start(): Slot {
+    const data: SearchWorkerData = { dbFile: this.#options.dbFile };
+    const worker = startWorker('search-worker', { workerData: data }, import.meta.url);
+    const slot: Slot = { worker };
+    worker.unref();
+    worker.on('message', (reply: SearchReply) => this.#reply(slot, reply));
+    worker.on('error', () => {}); // its exit follows, handled there
+    worker.on('exit', () => this.#exited(slot));
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #reply(slot: Slot, reply: SearchReply): void {
+    const pending = slot.running;
+    if (!pending || pending.task.id !== reply.id) return;
+    slot.running = undefined;
+    this.#settle(pending);
+    if ('answer' in reply) {
+      this.counts.answered += 1;
+      pending.resolve(reply.answer);
+    } else {
+      if ('stale' in reply) this.counts.stale += 1;
+      pending.resolve(undefined);
+    }
+    this.#next();
+  }
+
+  #exited(slot: Slot): void {
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+    const pending = slot.running;
+    slot.running = undefined;
+    if (pending) {
+      this.#settle(pending);
+      pending.reject(createError('SEARCH_WORKER_FAILED', { reason: 'the worker thread exited' }));
+    }
+    if (!slot.ended || pending) this.counts.replaced += 1;
+    this.#next();
+  }
+
+  /** A query's signal aborted: dropped from the queue, or its worker stopped (and replaced by the next dispatch). */
+  #abort(pending: Pending): void {
+    const queued = this.#queue.indexOf(pending);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    const slot = pending.worker;
+    if (slot?.running === pending) {
+      slot.running = undefined;
+      slot.ended = true;
+      const at = this.#slots.indexOf(slot);
+      if (at >= 0) this.#slots.splice(at, 1);
+      void slot.worker.terminate();
+      this.counts.replaced += 1;
+    }
+    this.#settle(pending);
+    pending.reject(pending.signal?.reason);
+    this.#next();
+  }
+
+  #settle(pending: Pending): void {
+    pending.signal?.removeEventListener('abort', pending.onAbort);
+  }
+
+  #next(): void {
+    this.#dispatch();
+    if (this.#drained && this.#queue.length === 0 && !this.#slots.some((s) => s.running)) {
+      const drained = this.#drained;
+      this.#drained = undefined;
+      drained();
+    }
+  }
+}
