@@ -114,7 +114,8 @@ async function query(call: Call, collection: CollectionView, body: Body): Promis
   if (isPointId(q)) return { points: await byExample(call, collection, name(), q, common) };
   const kind = Object.keys(q as object)[0];
   if (kind === 'nearest') {
-    const target = (q as { nearest: unknown }).nearest;
+    const { nearest: target, mmr } = q as { nearest: unknown; mmr?: unknown };
+    if (mmr !== undefined && mmr !== null) throw unsupported('mmr (maximal marginal relevance)');
     if (isPointId(target)) return { points: await byExample(call, collection, name(), target, common) };
     return { points: await nearest(call, collection, { ...common, vector: denseQuery(target), using: body.using }) };
   }
