@@ -95,6 +95,7 @@ export {
   type UpdateCollectionRequest,
 } from './schemas/collection.js';
 export { ConfigSchema } from './config-schema.js';
+export { qdrantCompatibility, qdrantIgnoredSettings, type QdrantCompatibilityRow } from './qdrant-compatibility.js';
 export {
   grpcServices,
   grpcMessages,
