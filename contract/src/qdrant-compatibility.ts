@@ -105,7 +105,7 @@ export const qdrantCompatibility: readonly QdrantCompatibilityRow[] = [
     endpoint: 'Filters',
     supported: 'yes',
     notes:
-      'must, should, must_not, min_should, match value/any/except/text/phrase/text_any (substring, as Qdrant without a full-text index), range (numbers and datetimes), geo_radius, geo_bounding_box, values_count, is_empty, is_null, has_id, nested, keys with dots and []. 400: geo_polygon, has_vector.',
+      'must, should, must_not, min_should, match value/any/except/text/phrase/text_any (substring, as Qdrant without a full-text index), range (numbers and datetimes), geo_radius, geo_bounding_box, values_count, is_empty, is_null, has_id, nested, keys with dots and []. 400: geo_polygon, has_vector. Conditions on keys with a payload index (keyword, integer, float, bool) are answered by GoDB’s own filtered search; others are evaluated exactly over the points GoDB’s filters narrow them to, slow on large collections (decision 0052).',
   },
   {
     endpoint:

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { qdrantCompatibility, qdrantIgnoredSettings } from '@godb/contract';
 import { startTestServer, type TestServer } from '../../../test-support/server.js';
 import { tenantWithKey } from '../../../test-support/qdrant-points.js';
+import { exactFilter } from './filter-prefilter.js';
 import { qdrantRoutes } from './qdrant-api.js';
 
 // Issue #43: the compatibility table says what is served, and each endpoint it calls supported answers.
@@ -153,6 +154,51 @@ describe('the rows not covered by the client tests', () => {
     const unknown = await ask('GET', '/cluster');
     assert.equal(unknown.status, 404);
     assert.equal(typeof unknown.body.status.error, 'string');
+  });
+});
+
+describe('filters passed down to GoDB', () => {
+  const indexes = { 'metadata.city': 'keyword', 'metadata.count': 'integer', 'metadata.ok': 'bool' };
+  test('only where a ready index guarantees the stored type, so GoDB answers the same', () => {
+    assert.deepEqual(
+      exactFilter('c', { must: [{ key: 'city', match: { value: 'Oslo' } }, { has_id: [1] }] }, indexes),
+      {
+        must: [
+          { field: 'metadata.city', operator: 'eq', value: 'Oslo' },
+          { field: 'id', operator: 'in', value: ['c:1'] },
+        ],
+      },
+    );
+    assert.deepEqual(
+      exactFilter(
+        'c',
+        { must_not: [{ key: 'count', range: { gte: 1, lt: 5 } }], should: [{ key: 'ok', match: { value: true } }] },
+        indexes,
+      ),
+      {
+        must_not: [
+          {
+            must: [
+              { field: 'metadata.count', operator: 'gte', value: 1 },
+              { field: 'metadata.count', operator: 'lt', value: 5 },
+            ],
+          },
+        ],
+        should: [{ field: 'metadata.ok', operator: 'eq', value: true }],
+      },
+    );
+    // A key without an index, a value of another type than the index's, and conditions GoDB has no operator for.
+    assert.equal(exactFilter('c', { must: [{ key: 'price', range: { gt: 1 } }] }, indexes), undefined);
+    assert.equal(exactFilter('c', { must: [{ key: 'city', match: { value: 5 } }] }, indexes), undefined);
+    assert.equal(exactFilter('c', { must: [{ key: 'city', match: { except: ['Oslo'] } }] }, indexes), undefined);
+    assert.equal(
+      exactFilter(
+        'c',
+        { min_should: { conditions: [{ key: 'city', match: { value: 'Oslo' } }], min_count: 1 } },
+        indexes,
+      ),
+      undefined,
+    );
   });
 });
 

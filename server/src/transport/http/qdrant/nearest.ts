@@ -3,9 +3,12 @@ import { isUnnamed, unnamedVector } from './collection-config.js';
 import { badRequest, unsupported } from './envelope.js';
 import type { Call } from './godb-calls.js';
 import { pointIdOf, type PointId } from './point-ids.js';
+import { exactFilter } from './filter-prefilter.js';
 import {
   documentsByIds,
+  effectiveFilter,
   matchingDocuments,
+  readyIndexes,
   selectPayload,
   selectVectors,
   unit,
@@ -64,15 +67,22 @@ export async function nearest(call: Call, collection: CollectionView, q: Nearest
   const wanted = q.offset + q.limit;
   if (wanted > maxSearchLimit) throw unsupported(`offset + limit above ${maxSearchLimit}`);
   let filters: unknown;
-  if (q.filter !== undefined && q.filter !== null) {
+  const filter = effectiveFilter(q.filter);
+  const exact = filter === undefined ? undefined : exactFilter(collection.name, filter, readyIndexes(collection));
+  const leftOut =
+    q.exclude && q.exclude.length > 0 ? [{ field: 'id', operator: 'nin' as const, value: [...q.exclude] }] : [];
+  if (exact) {
+    // GoDB's own filtered search answers the same: passed down as it is, the examples left out beside it.
+    filters = { ...exact, must: [...(exact.must ?? []), ...leftOut] };
+  } else if (filter !== undefined) {
     const excluded = new Set(q.exclude ?? []);
-    const allowed = (await matchingDocuments(call, collection.name, q.filter))
+    const allowed = (await matchingDocuments(call, collection, filter))
       .map((d) => d.id)
       .filter((id) => !excluded.has(id));
     if (allowed.length === 0) return [];
     filters = [{ field: 'id', operator: 'in', value: allowed }];
-  } else if (q.exclude && q.exclude.length > 0) {
-    filters = [{ field: 'id', operator: 'nin', value: [...q.exclude] }];
+  } else if (leftOut.length > 0) {
+    filters = leftOut;
   }
   const answer = await call<{ results: { document_id: string; score: number; metadata?: Record<string, unknown> }[] }>(
     'search-vector',

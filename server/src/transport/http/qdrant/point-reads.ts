@@ -2,7 +2,13 @@ import { isGoDBError } from '@godb/contract';
 import { isUnnamed, unnamedVector } from './collection-config.js';
 import { badRequest, collectionNotFound } from './envelope.js';
 import { matchesQdrantFilter } from './filter-eval.js';
-import { narrowingClauses, type GoDBClause } from './filter-prefilter.js';
+import {
+  exactFilter,
+  narrowingClauses,
+  type GoDBClause,
+  type GoDBGroup,
+  type ReadyIndexes,
+} from './filter-prefilter.js';
 import type { Call } from './godb-calls.js';
 import { canonicalId, compareIds, documentIdOf, pointIdOf, type PointId } from './point-ids.js';
 
@@ -19,6 +25,25 @@ export interface CollectionView {
   readonly vectors: Record<string, { dimensions: number; distance: string }>;
   readonly documents: number;
   readonly indexes?: Record<string, string>;
+  /** Tenant admins: each field index's state (only a ready index makes a filter exact, see exactFilter). */
+  readonly field_indexes?: Record<string, { kind: string; state: string }>;
+}
+
+/** The collection's ready field indexes, by field. */
+export function readyIndexes(collection: CollectionView): ReadyIndexes {
+  return Object.fromEntries(
+    Object.entries(collection.field_indexes ?? {}).flatMap(([field, index]) =>
+      index.state === 'ready' ? [[field, index.kind]] : [],
+    ),
+  );
+}
+
+/** A filter without any condition (`{must: []}`, what LlamaIndex sends) filters nothing. */
+export function effectiveFilter(filter: unknown): unknown {
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) return filter ?? undefined;
+  const f = filter as Record<string, unknown>;
+  const some = (v: unknown) => v !== undefined && v !== null && (!Array.isArray(v) || v.length > 0);
+  return some(f.must) || some(f.should) || some(f.must_not) || some(f.min_should) ? filter : undefined;
 }
 
 /** The collection, or Qdrant's 404 (GoDB would create a collection a document names; Qdrant does not). */
@@ -35,7 +60,12 @@ export async function collectionOf(call: Call, name: string): Promise<Collection
 export const maxScannedPoints = 200_000;
 
 /** Every document of the collection matching `clauses` (all pages of GoDB's scroll). */
-async function scan(call: Call, collection: string, clauses: GoDBClause[] | undefined, withVectors: boolean) {
+async function scan(
+  call: Call,
+  collection: string,
+  clauses: GoDBClause[] | GoDBGroup | undefined,
+  withVectors: boolean,
+) {
   const docs: StoredDoc[] = [];
   let cursor: string | undefined;
   do {
@@ -63,18 +93,21 @@ async function scan(call: Call, collection: string, clauses: GoDBClause[] | unde
  */
 export async function matchingDocuments(
   call: Call,
-  collection: string,
-  filter: unknown,
+  collection: CollectionView,
+  given: unknown,
   withVectors = false,
 ): Promise<StoredDoc[]> {
-  const docs = await scan(call, collection, narrowingClauses(collection, filter), withVectors);
+  const filter = effectiveFilter(given);
+  const name = collection.name;
+  const exact = filter === undefined ? undefined : exactFilter(name, filter, readyIndexes(collection));
+  const docs = await scan(call, name, exact ?? narrowingClauses(name, filter), withVectors);
   const found =
-    filter === undefined || filter === null
+    filter === undefined || exact !== undefined
       ? docs
       : docs.filter((doc) =>
-          matchesQdrantFilter(filter, { id: String(pointIdOf(collection, doc.id)), payload: doc.metadata ?? {} }),
+          matchesQdrantFilter(filter, { id: String(pointIdOf(name, doc.id)), payload: doc.metadata ?? {} }),
         );
-  return found.sort((a, b) => compareIds(pointIdOf(collection, a.id), pointIdOf(collection, b.id)));
+  return found.sort((a, b) => compareIds(pointIdOf(name, a.id), pointIdOf(name, b.id)));
 }
 
 /** The documents of these point ids that exist, in the order of the ids. */

@@ -1,7 +1,16 @@
 import { createError } from '@godb/contract';
 import { badRequest, unsupported } from './envelope.js';
 import { canonicalId, compareIds, pointIdOf, type PointId } from './point-ids.js';
-import { collectionOf, documentsByIds, matchingDocuments, recordOf, type StoredDoc } from './point-reads.js';
+import { exactFilter } from './filter-prefilter.js';
+import {
+  collectionOf,
+  documentsByIds,
+  effectiveFilter,
+  matchingDocuments,
+  readyIndexes,
+  recordOf,
+  type StoredDoc,
+} from './point-reads.js';
 import {
   changePayloads,
   deleteDocuments,
@@ -141,7 +150,7 @@ export const pointRoutes: QdrantRoute[] = [
       if (body.shard_key !== undefined && body.shard_key !== null) throw unsupported('shard_key (shard keys)');
       const limit = typeof body.limit === 'number' ? body.limit : 10;
       const withVector = body.with_vector ?? body.with_vectors ?? false;
-      const docs = await matchingDocuments(call, collection.name, body.filter, withVector !== false);
+      const docs = await matchingDocuments(call, collection, body.filter, withVector !== false);
       const record = (doc: StoredDoc) => recordOf(collection, doc, body.with_payload ?? true, withVector);
       if (body.order_by !== undefined && body.order_by !== null) {
         if (body.offset !== undefined && body.offset !== null) throw badRequest('offset cannot be used with order_by');
@@ -169,13 +178,15 @@ export const pointRoutes: QdrantRoute[] = [
     handler: async ({ call, params, body }) => {
       const collection = await collectionOf(call, params.name);
       if (body.shard_key !== undefined && body.shard_key !== null) throw unsupported('shard_key (shard keys)');
-      if (body.filter === undefined || body.filter === null) {
+      const filter = effectiveFilter(body.filter);
+      const exact = filter === undefined ? undefined : exactFilter(collection.name, filter, readyIndexes(collection));
+      if (filter === undefined || exact !== undefined) {
         const { count } = await call<{ count: number }>('count-documents', {
-          body: { primary_table: collection.name },
+          body: { primary_table: collection.name, ...(exact && { filter: exact }) },
         });
         return { count };
       }
-      return { count: (await matchingDocuments(call, collection.name, body.filter)).length };
+      return { count: (await matchingDocuments(call, collection, filter)).length };
     },
   },
 ];

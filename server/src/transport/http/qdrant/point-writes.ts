@@ -89,7 +89,7 @@ export async function selectedDocuments(
   if (body.shard_key !== undefined && body.shard_key !== null) throw unsupported('shard_key (shard keys)');
   if (Array.isArray(body.points)) return documentsByIds(call, collection.name, body.points, withVectors);
   if (body.filter !== undefined && body.filter !== null) {
-    return matchingDocuments(call, collection.name, body.filter, withVectors);
+    return matchingDocuments(call, collection, body.filter, withVectors);
   }
   throw badRequest('give `points: [ids]` or `filter`');
 }
