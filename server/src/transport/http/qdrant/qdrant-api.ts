@@ -99,8 +99,8 @@ function answerError(
   bodyLimit: number,
   startedAt: number,
 ): FastifyReply {
+  // Catalogue errors (503 INDEX_LOADING, 429 …) keep their status and message; anything else is INTERNAL, logged.
   const known = asGoDBError(error, bodyLimit);
-  if (known && known.status < 500) return sendQdrantError(reply, known, startedAt);
   if (known) return sendQdrantError(reply, known, startedAt);
   request.log.error({ err: error }, 'qdrant-compatible request failed');
   return sendQdrantError(reply, createError('INTERNAL', { request_id: request.id }), startedAt);
