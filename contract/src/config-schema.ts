@@ -15,6 +15,10 @@ export const ConfigSchema = Type.Object({
     description: 'Interface to listen on; 0.0.0.0 exposes the server on the network.',
   }),
   GRPC_PORT: int(50051, 'gRPC port (SearchService, AdminService, DocumentService). 0 disables gRPC.'),
+  QDRANT_COMPAT_PORT: int(
+    0,
+    "Port of the Qdrant-compatible REST API at Qdrant's root paths (a Qdrant client's `url: http://host:PORT`); 0 serves it only under /qdrant on PORT.",
+  ),
   DATA_DIR: Type.String({
     default: './data',
     description: 'Folder holding the database, index files and the generated JWT secret.',

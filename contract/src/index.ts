@@ -113,6 +113,7 @@ export {
   type AnalysisSettings,
 } from './schemas/collection.js';
 export { ConfigSchema } from './config-schema.js';
+export { qdrantCompatibility, qdrantIgnoredSettings, type QdrantCompatibilityRow } from './qdrant-compatibility.js';
 export {
   grpcServices,
   grpcMessages,

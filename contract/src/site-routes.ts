@@ -57,6 +57,7 @@ export const apiPrefixes = [
   '/indexes',
   '/jobs',
   '/collections',
+  '/qdrant',
 ] as const;
 
 export function isApiPath(pathname: string): boolean {

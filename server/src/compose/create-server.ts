@@ -11,6 +11,7 @@ import type { MailRelay } from '../service/mail/mail-relay.js';
 import { createServices, type Services } from '../service/use-cases.js';
 import { startGrpcServer, type RunningGrpc } from '../transport/grpc/grpc-server.js';
 import { buildApp } from '../transport/http/app.js';
+import { buildQdrantCompatApp } from '../transport/http/qdrant/compat-app.js';
 import type { RestoringState } from '../transport/http/restoring-responder.js';
 import { bootstrapOf, clusterStarted, startEngineUpkeep, startMailRelay } from './background-tasks.js';
 import { closeOnFailure } from './close-on-failure.js';
@@ -27,6 +28,8 @@ export interface GoDBServer {
   readonly app: FastifyInstance;
   /** The gRPC server, when GRPC_PORT is not 0. */
   readonly grpc: RunningGrpc | null;
+  /** The Qdrant-compatible API at Qdrant's root paths, listening on QDRANT_COMPAT_PORT when it is not 0. */
+  readonly qdrant: FastifyInstance | null;
   readonly engine: Engine;
   readonly services: Services;
   /** Cluster mode's replicated log (NATS_URL set), or null for one embedded node. */
@@ -136,9 +139,15 @@ export async function createServer(
           ...(cluster && { started }),
         })
       : null;
+  const qdrant =
+    config.QDRANT_COMPAT_PORT > 0
+      ? await buildQdrantCompatApp({ config, services, ...(clock !== systemClock && { now: () => clock.now() }) })
+      : null;
+  await qdrant?.listen({ host: config.HOST, port: config.QDRANT_COMPAT_PORT });
   return {
     app,
     grpc,
+    qdrant,
     engine,
     services,
     cluster,
@@ -146,6 +155,7 @@ export async function createServer(
     started,
     async close() {
       closing = true;
+      await qdrant?.close();
       await shutDown({ app, grpc, relay: mailRelay, checkpoints, duties, cluster, engine, storage });
     },
   };

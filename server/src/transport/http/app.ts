@@ -14,6 +14,7 @@ import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework
 import { htmlErrorPage } from './html-error-page.js';
 import { createMetrics, emptyStatus, type NodeStatus } from './metrics.js';
 import { registerOperationRoutes } from './operation-routes.js';
+import { registerQdrantApi } from './qdrant/qdrant-api.js';
 import { registerSite } from './site.js';
 import { registerSystemRoutes } from './system-routes.js';
 import { installValidators } from './validators.js';
@@ -158,6 +159,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
     importIdleMs: config.IMPORT_IDLE_TIMEOUT_MS,
     streaming,
+  });
+  // Qdrant's REST API for its clients and integrations (decision 0052); also on QDRANT_COMPAT_PORT at its root.
+  await app.register((scope) => registerQdrantApi(scope, options.services, { bodyLimit: config.BODY_LIMIT_BYTES }), {
+    prefix: '/qdrant',
   });
   await registerSite(app, options.webDist, { paramLength });
   return app;

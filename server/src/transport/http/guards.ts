@@ -12,6 +12,8 @@ export interface GuardOptions {
   readonly writeTimeoutMs: number;
   readonly loginLimits: LoginLimits;
   readonly now: () => number;
+  /** Which paths the guards apply to: the API's (isApiPath) unless told; the Qdrant port guards every path. */
+  readonly isApi?: (path: string) => boolean;
   /**
    * Requests presenting a valid API key are limited per key (one budget over REST and gRPC, see
    * service/auth/api-keys.ts), not per client address; anything else, an invalid key included, per address.
@@ -54,7 +56,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): Gua
   app.decorateRequest('godbAbort', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(requestPath(request.url))) return;
+    if (!(options.isApi ?? isApiPath)(requestPath(request.url))) return;
     const keyId = options.apiKeys.idOf(request);
     const wait = keyId === null ? buckets.take(request.ip) : 0;
     if (keyId !== null) {

@@ -1,3 +1,5 @@
+import { qdrantCompatibility, qdrantIgnoredSettings } from '@godb/contract';
+import { ColumnHeads } from '../column-heads';
 import { langchainQuickstart, typescriptQuickstart } from './client-quickstarts';
 import { pythonInstall, pythonQuickstart } from './python-quickstart';
 
@@ -82,6 +84,40 @@ npm install /path/to/godb/integrations/langchain /path/to/godb/clients/typescrip
       <pre aria-label="LangChain quickstart" data-snippet="typescript">
         <code>{langchainQuickstart}</code>
       </pre>
+
+      <h2>Qdrant clients and integrations</h2>
+      <p>
+        GoDB answers Qdrant’s REST API for what it can do, so code written for Qdrant (
+        <code>@qdrant/js-client-rest</code>, LangChain’s <code>@langchain/qdrant</code>, LlamaIndex’s{' '}
+        <code>@llamaindex/qdrant</code> and the tools built on them) works with a URL change: under <code>/qdrant</code>{' '}
+        on the server’s port (
+        <code>{`new QdrantClient({ url: 'http://localhost:8081', prefix: '/qdrant', apiKey })`}</code>), and at Qdrant’s
+        own paths on <code>QDRANT_COMPAT_PORT</code> when it is set (<code>{`url: 'http://localhost:6333'`}</code>). The
+        key is a GoDB API key, in Qdrant’s <code>api-key</code> header or as <code>Authorization: Bearer</code>; calls
+        are scoped to its tenant and rate limited like every other. A point is a GoDB document of the collection: its id{' '}
+        <code>{'<collection>:<point id>'}</code>, its payload the metadata, its vectors the collection’s own. A feature
+        GoDB lacks answers Qdrant’s 400 naming it, never a silently different answer.
+      </p>
+      <table>
+        <ColumnHeads names={['Endpoint', 'Supported', 'Notes']} />
+        <tbody>
+          {qdrantCompatibility.map((row) => (
+            <tr key={row.endpoint}>
+              <th scope="row">
+                <code>{row.endpoint}</code>
+              </th>
+              <td>{row.supported}</td>
+              <td>{row.notes}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>Accepted and ignored, since they only tune speed, memory or placement:</p>
+      <ul>
+        {qdrantIgnoredSettings.map((setting) => (
+          <li key={setting}>{setting}</li>
+        ))}
+      </ul>
 
       <h2>Python</h2>
       <p>

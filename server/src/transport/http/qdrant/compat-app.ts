@@ -1,0 +1,53 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { stdoutLogDestination } from '../../../logging/log-destination.js';
+import type { Services } from '../../../service/use-cases.js';
+import type { HttpConfig } from '../app.js';
+import { credentialsOf } from '../credentials.js';
+import { registerGuards } from '../guards.js';
+import { registerQdrantApi } from './qdrant-api.js';
+
+/**
+ * The Qdrant-compatible API on a port of its own (QDRANT_COMPAT_PORT), at Qdrant's root paths, so a client's
+ * `new QdrantClient({url: 'http://host:PORT'})` works unchanged. The same guards as the main port (rate limit per
+ * client or API key, operations in flight, answer deadline) apply to every path but `/` and `/healthz`.
+ *
+ * @example const qdrant = await buildQdrantCompatApp({ config, services }); await qdrant.listen({ port: 6333 });
+ */
+export async function buildQdrantCompatApp(options: {
+  readonly config: HttpConfig;
+  readonly services: Services;
+  readonly now?: () => number;
+}): Promise<FastifyInstance> {
+  const { config, services } = options;
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL, stream: stdoutLogDestination() },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestTimeout: config.READ_TIMEOUT_MS,
+    genReqId: () => randomUUID(),
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  registerGuards(app, {
+    rateLimitRps: config.RATE_LIMIT_RPS,
+    rateLimitBurst: config.RATE_LIMIT_BURST,
+    maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
+    writeTimeoutMs: config.WRITE_TIMEOUT_MS,
+    loginLimits: {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
+      lockoutS: config.LOGIN_LOCKOUT_S,
+      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
+    },
+    now: options.now ?? (() => performance.now()),
+    apiKeys: {
+      idOf: (request) => services.apiKeyIdOf(credentialsOf(request.headers)),
+      take: (keyId) => services.throttleApiKey(keyId),
+    },
+    isApi: (path) => path !== '/' && path !== '/healthz',
+  });
+  await app.register((scope) => registerQdrantApi(scope, services, { bodyLimit: config.BODY_LIMIT_BYTES }));
+  return app;
+}
