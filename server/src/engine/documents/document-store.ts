@@ -45,10 +45,12 @@ export class DocumentStore {
 
   /** Ids of the live documents whose parent is `id`; with `deleted`, the soft-deleted ones too. */
   childIds(tenantId: string, id: string, options: { deleted?: boolean } = {}): string[] {
+    // By the parent index: for the ORDER BY, SQLite chose the tenant's (tenant_id, id) index and read every document
+    // of the tenant per call — each document read with its children made a page of 1,000 cost seconds.
     return this.#sql
       .get(
-        `SELECT id FROM documents WHERE tenant_id = ? AND parent_doc_id = ? AND superseded = 0
-           AND (deleted_at IS NULL OR ?) ORDER BY id`,
+        `SELECT id FROM documents INDEXED BY documents_parent WHERE tenant_id = ? AND parent_doc_id = ?
+           AND superseded = 0 AND (deleted_at IS NULL OR ?) ORDER BY id`,
       )
       .pluck()
       .all(tenantId, id, options.deleted ? 1 : 0) as string[];
