@@ -97,6 +97,8 @@ export async function createServer(
     engine,
     writeLog,
     clustered: cluster !== null,
+    cluster,
+    duties,
     nodeId,
     clock,
     version,
