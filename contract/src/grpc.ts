@@ -190,7 +190,11 @@ const sources: readonly { name: string; description: string; methods: readonly M
         name: 'GetCluster',
         description: 'The nodes, the shard streams and this node’s place in each (GET /api/v1/cluster).',
         request: { name: 'GetClusterRequest', description: 'Nothing to give.', parts: [Type.Object({})] },
-        response: { name: 'GetClusterResponse', description: 'The cluster as this node sees it.', parts: [ClusterView] },
+        response: {
+          name: 'GetClusterResponse',
+          description: 'The cluster as this node sees it.',
+          parts: [ClusterView],
+        },
         operationId: 'get-cluster',
       },
     ],

@@ -27,7 +27,9 @@ export const ClusterShard = Type.Object({
   first_seq: Type.Integer({ description: 'The stream’s first sequence (it moves up when the log is truncated).' }),
   last_seq: Type.Integer({ description: 'The stream’s last sequence.' }),
   applied_seq: Type.Integer({ description: 'The last sequence the answering node applied.' }),
-  lag: Type.Integer({ description: 'Operations of the stream the answering node has not applied yet (last_seq − applied_seq).' }),
+  lag: Type.Integer({
+    description: 'Operations of the stream the answering node has not applied yet (last_seq − applied_seq).',
+  }),
   holders: Type.Array(ShardHolder, {
     description: 'The GoDB nodes that apply this shard (every node today: the log is replicated, not partitioned).',
   }),

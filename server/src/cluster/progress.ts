@@ -76,10 +76,7 @@ export class ClusterProgress {
       () => this.report(),
       this.#options.logger,
     );
-    this.#timer = setInterval(
-      () => void this.report().catch(() => undefined),
-      this.intervalMs,
-    );
+    this.#timer = setInterval(() => void this.report().catch(() => undefined), this.intervalMs);
     this.#timer.unref();
   }
 

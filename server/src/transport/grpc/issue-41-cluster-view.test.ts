@@ -5,7 +5,8 @@ import { grpcCall, grpcClient, startGrpcTestServer, type GrpcClient } from '../.
 import { superAdmin, type TestServer } from '../../test-support/server.js';
 
 // Issue #41, the cluster view: GET /api/v1/cluster on an embedded node answers what is true there (one node, no
-// shard streams, no moves; decision 0057), to admins only, over REST and gRPC alike.
+// shard streams, no moves; decision 0057), to admins only, over REST and gRPC alike (here, beside the gRPC tests,
+// which may import the gRPC client).
 
 describe('GET /api/v1/cluster on an embedded node (issue #41)', () => {
   let server: TestServer;
