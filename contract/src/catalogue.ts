@@ -68,6 +68,7 @@ import { graphQuery } from './operations/graph-query.js';
 import { sendEmail } from './operations/send-email.js';
 import { sendMail } from './operations/send-mail.js';
 import { downloadRelease } from './operations/download-release.js';
+import { getCluster } from './operations/get-cluster.js';
 
 const catalogue = [
   register,
@@ -136,6 +137,7 @@ const catalogue = [
   sendEmail,
   sendMail,
   downloadRelease,
+  getCluster,
 ] as const;
 
 /** The precise type of each operation (its schemas as TypeBox types), for typed use cases. */

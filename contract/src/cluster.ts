@@ -83,6 +83,8 @@ export const clusterHandling = {
   'get-collection': 'local',
   'count-documents': 'local',
   'scroll-documents': 'local',
+  // The cluster's state as this node sees it: nothing replicated changes; its answer is never marked stale.
+  'get-cluster': 'local',
 } as const satisfies Record<OperationId, ClusterHandling>;
 
 /** The header a replicated write takes so that a retry of it is applied once (cluster mode). */
@@ -107,6 +109,7 @@ const readsNoReplicatedData = new Set<OperationId>([
   'download-snapshot',
   'delete-snapshot',
   'upload-snapshot',
+  'get-cluster',
 ]);
 
 /**

@@ -3,7 +3,17 @@ import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Category =
-  'auth' | 'collections' | 'documents' | 'indexes' | 'embeddings' | 'search' | 'graph' | 'jobs' | 'mail' | 'snapshots';
+  | 'auth'
+  | 'collections'
+  | 'documents'
+  | 'indexes'
+  | 'embeddings'
+  | 'search'
+  | 'graph'
+  | 'jobs'
+  | 'mail'
+  | 'snapshots'
+  | 'cluster';
 /** Who may call: anyone, any signed-in user, a tenant admin, or the server's super admin. */
 export type Access = 'public' | 'user' | 'admin' | 'superadmin';
 export type FieldKind = 'text' | 'number' | 'textarea' | 'select' | 'file';

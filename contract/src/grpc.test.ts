@@ -115,7 +115,7 @@ test('every gRPC method names an existing operation and known messages; field nu
     grpcServices.map((s) => [s.name, s.methods.map((m) => m.name)]),
     [
       ['SearchService', ['TextSearch', 'VectorSearch', 'HybridSearch', 'Query']],
-      ['AdminService', ['GetUser', 'CreateGroup']],
+      ['AdminService', ['GetUser', 'CreateGroup', 'GetCluster']],
       ['DocumentService', ['ImportDocuments']],
     ],
   );

@@ -3,6 +3,7 @@ import { grpcFieldNumbers } from './grpc-field-numbers.js';
 import { deriveMessages, type FieldNumbers, type GrpcMessage, type MessageSource } from './grpc-messages.js';
 import { createGroup } from './operations/create-group.js';
 import { getUser } from './operations/get-user.js';
+import { ClusterView } from './schemas/cluster.js';
 import { importDocuments } from './operations/import-documents.js';
 import { searchHybrid } from './operations/search-hybrid.js';
 import { searchQuery } from './operations/search-query.js';
@@ -184,6 +185,17 @@ const sources: readonly { name: string; description: string; methods: readonly M
           parts: [createGroup.success.schema],
         },
         operationId: 'create-group',
+      },
+      {
+        name: 'GetCluster',
+        description: 'The nodes, the shard streams and this node’s place in each (GET /api/v1/cluster).',
+        request: { name: 'GetClusterRequest', description: 'Nothing to give.', parts: [Type.Object({})] },
+        response: {
+          name: 'GetClusterResponse',
+          description: 'The cluster as this node sees it.',
+          parts: [ClusterView],
+        },
+        operationId: 'get-cluster',
       },
     ],
   },

@@ -78,6 +78,7 @@ export {
 } from './schemas/search.js';
 export { quantizationMethods, bitWidths, specDefaultModel, type EmbeddingOptions } from './schemas/embedding.js';
 export { mailTemplates } from './schemas/mail.js';
+export { ClusterView, ClusterNode, ClusterShard, ShardMove } from './schemas/cluster.js';
 export {
   maxPipelineDepth,
   maxPipelineStages,

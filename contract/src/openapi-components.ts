@@ -1,5 +1,6 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import * as auth from './schemas/auth.js';
+import * as cluster from './schemas/cluster.js';
 import * as collection from './schemas/collection.js';
 import * as common from './schemas/common.js';
 import * as document from './schemas/document.js';
@@ -20,6 +21,7 @@ export type SchemaView = 'request' | 'response';
  */
 export const schemaModules: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   auth,
+  cluster,
   collection,
   common,
   document,

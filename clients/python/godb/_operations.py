@@ -843,4 +843,16 @@ OPERATIONS: Dict[str, Operation] = {
         summary="The GoDB release tarball, by signed link",
         response=None,
     ),
+    "get-cluster": Operation(
+        id="get-cluster",
+        category="cluster",
+        method="GET",
+        path="/api/v1/cluster",
+        path_params=(),
+        query_params=(),
+        body=None,
+        access="admin",
+        summary="The nodes, the shard streams and this node’s place in each",
+        response="ClusterView",
+    ),
 }

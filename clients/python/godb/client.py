@@ -14,6 +14,7 @@ from .errors import CONNECTION_FAILED, TIMEOUT, GoDBError
 from .types import TokenResponse
 from .namespaces import (
     AuthAPI,
+    ClusterAPI,
     CollectionsAPI,
     DocumentsAPI,
     EmbeddingsAPI,
@@ -96,6 +97,7 @@ class GoDB:
         self.snapshots = SnapshotsAPI(self)
         self.graph = GraphAPI(self)
         self.mail = MailAPI(self)
+        self.cluster = ClusterAPI(self)
 
     def __repr__(self) -> str:
         return "GoDB(%r)" % self.url

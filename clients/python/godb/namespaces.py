@@ -14,6 +14,7 @@ from .documents import DocumentsAPI, ImportProgress, ImportResult
 from .errors import TIMEOUT, GoDBError
 from .types import (
     ApiKeyList,
+    ClusterView,
     AutocompleteResponse,
     Collection,
     CollectionInfo,
@@ -34,6 +35,7 @@ from .types import (
 
 __all__ = [
     "AuthAPI",
+    "ClusterAPI",
     "CollectionsAPI",
     "DocumentsAPI",
     "EmbeddingsAPI",
@@ -332,3 +334,12 @@ class MailAPI(_Namespace):
     @operation("download-release")
     def download_release(self, file: str, expires: Any, signature: str) -> bytes:
         return self._call("download-release", {"file": file}, query={"expires": expires, "signature": signature})
+
+
+class ClusterAPI(_Namespace):
+    """The cluster as the answering node sees it: nodes, shard streams, lag (admin)."""
+
+    @operation("get-cluster")
+    def get(self) -> ClusterView:
+        """Nodes, shard streams with their leaders and holders, this node's applied sequence and lag, moves."""
+        return self._call("get-cluster")

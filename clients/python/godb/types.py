@@ -69,6 +69,33 @@ class AutocompleteResponse(TypedDict):
     time_taken: float
 
 
+class ClusterNode(TypedDict):
+    id: str
+    address: str
+    last_seen: int
+    alive: bool
+
+
+class ClusterShard(TypedDict):
+    shard: int
+    stream: str
+    leader: str
+    replicas: List[str]
+    first_seq: int
+    last_seq: int
+    applied_seq: int
+    lag: int
+    holders: List["ShardHolder"]
+
+
+class ClusterView(TypedDict):
+    mode: Literal["embedded", "cluster"]
+    node: str
+    nodes: List["ClusterNode"]
+    shards: List["ClusterShard"]
+    moves: List["ShardMove"]
+
+
 class _CollectionRequired(TypedDict):
     name: str
     description: str
@@ -811,6 +838,19 @@ class SearchResult(_SearchResultRequired, total=False):
     joined: List[Dict[str, Any]]
     strategies: Dict[str, float]
     highlights: List[str]
+
+
+class ShardHolder(TypedDict):
+    node: str
+    applied_seq: int
+
+
+ShardMove = TypedDict("ShardMove", {
+    "shard": int,
+    "from": str,
+    "to": str,
+    "started_at": int,
+}, total=False)
 
 
 class SmartSearchRequest(TypedDict, total=False):

@@ -27,6 +27,7 @@ export class GoDBClient {
   readonly embeddings: GroupMethods<'embeddings'>;
   readonly graph: GroupMethods<'graph'>;
   readonly mail: GroupMethods<'mail'>;
+  readonly cluster: GroupMethods<'cluster'>;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions) {
@@ -41,6 +42,7 @@ export class GoDBClient {
     this.embeddings = this.#group('embeddings');
     this.graph = this.#group('graph');
     this.mail = this.#group('mail');
+    this.cluster = this.#group('cluster');
   }
 
   /** The login token in use, if any (set by `login`, `auth.login` or the `token` option). */

@@ -709,6 +709,18 @@ export const operationTable = {
       defaults: [],
     },
   },
+  cluster: {
+    get: {
+      id: 'get-cluster',
+      method: 'GET',
+      path: '/api/v1/cluster',
+      query: [],
+      body: 'none',
+      response: 'json',
+      idempotent: true,
+      defaults: [],
+    },
+  },
 } as const;
 
 /** Messages of the contract’s catalogue for failures no server answer explains. */

@@ -9,6 +9,8 @@ import type { ClusterLogger } from './start-retries.js';
 export interface ClusterDutiesOptions {
   readonly log: NatsLog;
   readonly nodeId: string;
+  /** Where this node serves its API, reported with its progress (GET /api/v1/cluster lists it). */
+  readonly address?: string;
   /** CLUSTER_NODE_GONE_S, in milliseconds. */
   readonly goneAfterMs: number;
   /** CLUSTER_LEASE_TTL_MS. */
@@ -104,6 +106,7 @@ export class ClusterDuties {
     const { log } = options;
     const progress = await ClusterProgress.open(log.connection, {
       node: options.nodeId,
+      ...(options.address !== undefined && { address: options.address }),
       goneAfterMs: options.goneAfterMs,
       replicas: log.replicas,
       report: () => ({ applied: log.appliedByShard() }),

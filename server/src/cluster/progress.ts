@@ -10,6 +10,8 @@ export const progressBucket = 'godb-progress';
 /** One node's report. */
 export interface NodeProgress {
   readonly node: string;
+  /** Where the node serves its API (PUBLIC_URL, or http://HOST:PORT), for GET /api/v1/cluster. */
+  readonly address?: string;
   /**
    * The last sequence it applied of each shard, index = shard (or, while `restoring`, the sequences of the snapshot
    * it restores).
@@ -25,6 +27,8 @@ export interface NodeProgress {
 
 export interface ProgressOptions {
   readonly node: string;
+  /** Where this node serves its API, reported with its progress. */
+  readonly address?: string;
   /** A node not heard from for this long counts as gone: its key expires (the bucket's TTL). */
   readonly goneAfterMs: number;
   readonly replicas: number;
@@ -72,10 +76,7 @@ export class ClusterProgress {
       () => this.report(),
       this.#options.logger,
     );
-    this.#timer = setInterval(
-      () => void this.report().catch(() => undefined),
-      Math.max(100, Math.min(5_000, Math.floor(this.#options.goneAfterMs / 6))),
-    );
+    this.#timer = setInterval(() => void this.report().catch(() => undefined), this.intervalMs);
     this.#timer.unref();
   }
 
@@ -85,7 +86,8 @@ export class ClusterProgress {
       .catch(() => undefined)
       .then(async () => {
         const now = this.#options.report();
-        const value: NodeProgress = { node: this.#options.node, ...now, at: Date.now() };
+        const { node, address } = this.#options;
+        const value: NodeProgress = { node, ...(address !== undefined && { address }), ...now, at: Date.now() };
         await this.#kv.put(this.#options.node, JSON.stringify(value));
       });
     return this.#busy;
@@ -105,6 +107,11 @@ export class ClusterProgress {
       if (entry?.operation === 'PUT') found.push(entry.json<NodeProgress>());
     }
     return found;
+  }
+
+  /** How often this node reports (a sixth of the gone-after time, at most every 5 s). */
+  get intervalMs(): number {
+    return Math.max(100, Math.min(5_000, Math.floor(this.#options.goneAfterMs / 6)));
   }
 
   stop(): Promise<void> {

@@ -15,6 +15,7 @@ import type { ObjectStore } from '../engine/files/object-store.js';
 import { Snapshots } from '../engine/snapshots/snapshots.js';
 import type { RestoringState } from '../transport/http/restoring-responder.js';
 import { closeOnFailure } from './close-on-failure.js';
+import { addressOf } from './cluster-state.js';
 
 export interface SnapshotRestoreOptions {
   readonly config: Config;
@@ -130,6 +131,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   return ClusterDuties.start({
     log: cluster,
     nodeId,
+    address: addressOf(config),
     goneAfterMs: config.CLUSTER_NODE_GONE_S * 1000,
     leaseTtlMs: config.CLUSTER_LEASE_TTL_MS,
     snapshots,

@@ -100,6 +100,8 @@ export async function createServer(
     engine,
     writeLog,
     clustered: cluster !== null,
+    cluster,
+    duties,
     nodeId,
     clock,
     version,

@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import type { ClusterDuties } from '../cluster/cluster-duties.js';
+import type { NatsLog } from '../cluster/log/nats-log.js';
 import type { Config } from '../config/env.js';
 import { resolveJwtSecret } from '../config/jwt-secret.js';
 import type { Clock } from '../engine/clock.js';
@@ -14,6 +16,7 @@ import { DownloadLinks } from '../service/mail/download-links.js';
 import { mailQueue } from '../service/mail/relay-outbox.js';
 import { ReleaseArtifact } from '../service/mail/release-artifact.js';
 import type { ServiceDeps } from '../service/use-cases.js';
+import { clusterDepsOf } from './cluster-state.js';
 import { repoRoot, webDistOf } from './install.js';
 import type { NodeLogger } from './node-logger.js';
 import { sleep } from './sleep.js';
@@ -25,6 +28,9 @@ export interface ServiceDepsOptions {
   readonly writeLog: NodeLog;
   /** True in cluster mode: jobs carry this node's id and report their progress through the log. */
   readonly clustered: boolean;
+  /** Cluster mode's log and duties (GET /api/v1/cluster reads them), or nulls embedded. */
+  readonly cluster: NatsLog | null;
+  readonly duties: ClusterDuties | null;
   readonly nodeId: string;
   readonly clock: Clock;
   readonly version: string;
@@ -112,6 +118,7 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
       options.releases,
     ),
     kickRelay: options.kickRelay,
+    ...clusterDepsOf({ config, nodeId, cluster: options.cluster, duties: options.duties }),
     log: writeLog,
     commands: new DocumentCommands({
       log: writeLog,

@@ -31,6 +31,8 @@ import {
   updateCollectionUseCase,
 } from './collections/collections.js';
 import type { CollectionDeps } from './collections/deps.js';
+import type { ClusterDeps } from './cluster/deps.js';
+import { getClusterUseCase } from './cluster/get-cluster.js';
 import {
   countDocumentsUseCase,
   deleteDocumentsUseCase,
@@ -104,7 +106,8 @@ export type ServiceDeps = AuthDeps &
   SearchDeps &
   MailDeps &
   CollectionDeps &
-  SnapshotDeps;
+  SnapshotDeps &
+  ClusterDeps;
 
 /** Marks an operation whose feature has not landed: it answers 501 naming the issue. */
 export const pending = (issue: number): PendingOperation => ({ pendingIssue: issue });
@@ -186,6 +189,7 @@ export function createUseCases(given: ServiceDeps): UseCaseTable {
     'count-documents': erase(countDocumentsUseCase(deps)),
     'scroll-documents': erase(scrollDocumentsUseCase(deps)),
     'delete-documents': erase(deleteDocumentsUseCase(deps)),
+    'get-cluster': erase(getClusterUseCase(deps)),
   };
 }
 

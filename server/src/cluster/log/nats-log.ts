@@ -235,6 +235,11 @@ export class NatsLog implements OperationLog, ClusterReads {
     return this.#streams.bounds();
   }
 
+  /** Every shard stream's bounds, leader and replicas now, as JetStream describes them (see ShardStreams.describe). */
+  describeShards(): ReturnType<ShardStreams['describe']> {
+    return this.#streams.describe();
+  }
+
   /** The operations the log holds, over every shard (the sum of each shard's last sequence), as JetStream says now. */
   async lastSequence(): Promise<number> {
     return (await this.shardBounds()).reduce((sum, b) => sum + b.last, 0);

@@ -130,6 +130,32 @@ export class ShardStreams {
   }
 
   /**
+   * Every shard stream as JetStream describes it now, in one request: its bounds, the NATS server leading it and
+   * the servers holding it (the leader first), for GET /api/v1/cluster.
+   */
+  async describe(): Promise<
+    { shard: number; stream: string; first: number; last: number; leader: string; replicas: string[] }[]
+  > {
+    const jsm = this.#jsm ?? (await jetstreamManager(this.#nc));
+    const found = new Map<string, StreamInfo>();
+    for await (const info of jsm.streams.list(shardSubjects)) found.set(info.config.name, info);
+    return this.#shards.all.map((shard) => {
+      const info = found.get(shard.stream);
+      if (!info) throw new Error(`stream ${shard.stream} is missing`);
+      const leader = info.cluster?.leader ?? '';
+      const others = (info.cluster?.replicas ?? []).map((r) => r.name);
+      return {
+        shard: shard.index,
+        stream: shard.stream,
+        first: info.state.first_seq,
+        last: info.state.last_seq,
+        leader,
+        replicas: leader ? [leader, ...others] : others,
+      };
+    });
+  }
+
+  /**
    * Truncates shard `shard`: removes every operation below `seq` (JetStream purge with `seq`, which keeps `seq` and
    * after). Answers how many were removed.
    */

@@ -142,4 +142,6 @@ export const grpcMethods: Record<string, GrpcMethodHandler> = {
     const body = fromGrpc('CreateGroupRequest', request);
     return toGrpc('CreateGroupResponse', (await invoke(services, 'create-group', { body }, principal, call)) as Json);
   },
+  GetCluster: async (services, _request, principal, call) =>
+    toGrpc('GetClusterResponse', (await invoke(services, 'get-cluster', {}, principal, call)) as Json),
 };

@@ -24,6 +24,7 @@ export const playgroundCategories: readonly { category: Category; title: string 
   { category: 'search', title: 'Search' },
   { category: 'graph', title: 'Graph' },
   { category: 'snapshots', title: 'Snapshots' },
+  { category: 'cluster', title: 'Cluster' },
 ];
 
 /** Every playground endpoint, generated from the catalogue. */

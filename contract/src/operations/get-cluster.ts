@@ -1,0 +1,64 @@
+import { defineOperation } from '../define-operation.js';
+import { ClusterView } from '../schemas/cluster.js';
+
+export const getCluster = defineOperation({
+  id: 'get-cluster',
+  name: 'Get Cluster',
+  category: 'cluster',
+  summary: 'The nodes, the shard streams and this node’s place in each',
+  description:
+    'Admin only. In cluster mode: the nodes heard from (id, address, last report, alive), every shard stream with the NATS server leading it and the GoDB nodes applying it, the answering node’s applied sequence and lag per shard, and shard moves in progress (none yet: every node applies every shard until issue #41 partitions them). An embedded node answers what is true there: itself, no streams, no moves.',
+  http: { method: 'GET', path: '/api/v1/cluster', aliases: [] },
+  access: 'admin',
+  success: { status: 200, schema: ClusterView, description: 'The cluster as the answering node sees it.' },
+  errors: [],
+  examples: [
+    {
+      summary: 'A three-node cluster (one shard shown)',
+      response: {
+        status: 200,
+        body: {
+          mode: 'cluster',
+          node: 'a',
+          nodes: [
+            { id: 'a', address: 'http://127.0.0.1:8081', last_seen: 1795474301, alive: true },
+            { id: 'b', address: 'http://127.0.0.1:8082', last_seen: 1795474300, alive: true },
+            { id: 'c', address: 'http://127.0.0.1:8083', last_seen: 1795474299, alive: true },
+          ],
+          shards: [
+            {
+              shard: 0,
+              stream: 'godb-shard-00',
+              leader: 'n1',
+              replicas: ['n1', 'n2', 'n3'],
+              first_seq: 1,
+              last_seq: 42,
+              applied_seq: 42,
+              lag: 0,
+              holders: [
+                { node: 'a', applied_seq: 42 },
+                { node: 'b', applied_seq: 42 },
+                { node: 'c', applied_seq: 40 },
+              ],
+            },
+          ],
+          moves: [],
+        },
+      },
+    },
+    {
+      summary: 'An embedded node',
+      response: {
+        status: 200,
+        body: {
+          mode: 'embedded',
+          node: 'local',
+          nodes: [{ id: 'local', address: 'http://localhost:8080', last_seen: 1795474301, alive: true }],
+          shards: [],
+          moves: [],
+        },
+      },
+    },
+  ],
+  grpc: { service: 'AdminService', method: 'GetCluster' },
+});

@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Enum } from './common.js';
+
+/** A GoDB node of the cluster, as its progress reports (KV `godb-progress`) say. */
+export const ClusterNode = Type.Object({
+  id: Type.String({ description: 'The node’s NODE_ID.' }),
+  address: Type.String({ description: 'Where the node serves its API: its PUBLIC_URL, or http://HOST:PORT.' }),
+  last_seen: Type.Integer({ description: 'Unix seconds of the node’s last progress report.' }),
+  alive: Type.Boolean({
+    description:
+      'Reported within the last 15 s (three report intervals). A node silent longer is listed until CLUSTER_NODE_GONE_S passed, then it is gone.',
+  }),
+});
+
+/** One node's place in a shard stream. */
+export const ShardHolder = Type.Object({
+  node: Type.String(),
+  applied_seq: Type.Integer({ description: 'The last sequence of the stream this node reported applied.' }),
+});
+
+/** One shard stream of the replicated log. */
+export const ClusterShard = Type.Object({
+  shard: Type.Integer({ description: 'The shard’s number (0 is the directory).' }),
+  stream: Type.String({ description: 'Its JetStream stream, godb-shard-NN.' }),
+  leader: Type.String({ description: 'The NATS server leading the stream now; empty while it has none.' }),
+  replicas: Type.Array(Type.String(), { description: 'The NATS servers holding the stream, its leader first.' }),
+  first_seq: Type.Integer({ description: 'The stream’s first sequence (it moves up when the log is truncated).' }),
+  last_seq: Type.Integer({ description: 'The stream’s last sequence.' }),
+  applied_seq: Type.Integer({ description: 'The last sequence the answering node applied.' }),
+  lag: Type.Integer({
+    description: 'Operations of the stream the answering node has not applied yet (last_seq − applied_seq).',
+  }),
+  holders: Type.Array(ShardHolder, {
+    description: 'The GoDB nodes that apply this shard (every node today: the log is replicated, not partitioned).',
+  }),
+});
+
+/** A shard replica moving between nodes (issue #41; none are made yet). */
+export const ShardMove = Type.Object({
+  shard: Type.Integer(),
+  from: Type.String({ description: 'The node giving the replica up.' }),
+  to: Type.String({ description: 'The node taking it.' }),
+  started_at: Type.Integer({ description: 'Unix seconds.' }),
+});
+
+/** What GET /api/v1/cluster answers. */
+export const ClusterView = Type.Object({
+  mode: Enum(['embedded', 'cluster'] as const, {
+    description: 'One embedded node without NATS_URL (no streams), or a cluster of nodes on a NATS JetStream log.',
+  }),
+  node: Type.String({ description: 'The NODE_ID of the node that answered (applied_seq and lag are its own).' }),
+  nodes: Type.Array(ClusterNode, { description: 'The nodes heard from within CLUSTER_NODE_GONE_S, by id.' }),
+  shards: Type.Array(ClusterShard, { description: 'The shard streams, by number; none embedded.' }),
+  moves: Type.Array(ShardMove, {
+    description: 'Shard moves in progress: always empty until shards are placed on subsets of nodes (issue #41).',
+  }),
+});
+export type ClusterView = Static<typeof ClusterView>;

@@ -1,0 +1,41 @@
+/** One node's last progress report, as the cluster's KV bucket `godb-progress` holds it. */
+export interface NodeReport {
+  readonly node: string;
+  /** Where it serves its API (absent from a report of a node older than the report field). */
+  readonly address?: string;
+  /** The last sequence it applied of each shard, index = shard. */
+  readonly applied: readonly number[];
+  /** Wall-clock milliseconds of the report. */
+  readonly at: number;
+}
+
+/** One shard stream as JetStream describes it now. */
+export interface StreamState {
+  readonly shard: number;
+  readonly stream: string;
+  /** The NATS server leading it, or empty while it has none. */
+  readonly leader: string;
+  /** The NATS servers holding it, the leader first. */
+  readonly replicas: readonly string[];
+  readonly first: number;
+  readonly last: number;
+}
+
+/** What a cluster node knows of the cluster, read when asked (compose/cluster-state.ts reads it). */
+export interface ClusterState {
+  /** The nodes whose progress key has not expired (heard from within CLUSTER_NODE_GONE_S). */
+  readonly reports: readonly NodeReport[];
+  readonly streams: readonly StreamState[];
+  /** This node's last applied sequence of each shard, index = shard. */
+  readonly applied: readonly number[];
+  /** A node reported within this long counts as alive (a few of its report intervals). */
+  readonly aliveWithinMs: number;
+}
+
+export interface ClusterDeps {
+  /** This node: its NODE_ID and where it serves its API. */
+  readonly self: { readonly id: string; readonly address: string };
+  /** Cluster mode: reads the cluster's state now; null for one embedded node. */
+  readonly clusterState: (() => Promise<ClusterState>) | null;
+  readonly now: () => number;
+}
