@@ -172,6 +172,50 @@ describe('search workers (SEARCH_THREADS, issue #40)', () => {
     }
   });
 
+  test('a user who may read few documents is answered by the main thread, exactly', async () => {
+    // The main thread scans a viewer's few readable documents from its float32 copies (the access plan), which a
+    // worker does not hold: the pool leaves such a search to it. The admin, who reads them all, is pooled.
+    const created = await server.call('POST', '/api/v1/collections', token, {
+      name: 'few',
+      vectors: { v: { dimensions: dims, distance: 'cosine', storage: 'f32' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const docs = Array.from({ length: total }, (_, i) => ({
+      id: `few-${i}`,
+      vector: vectorOf(),
+      visibility: i % 115 === 0 ? 'public' : 'private',
+    }));
+    await write('few', docs);
+    await pooled('few');
+    const cosine = (a: number[], b: number[]) => {
+      let dot = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < a.length; i += 1) {
+        dot += a[i]! * b[i]!;
+        na += a[i]! ** 2;
+        nb += b[i]! ** 2;
+      }
+      return dot / Math.sqrt(na * nb);
+    };
+    const readable = docs.filter((d) => d.visibility === 'public');
+    for (let i = 0; i < 5; i += 1) {
+      const query = vectorOf();
+      const before = pool.counts.answered;
+      const got = await results(query, 'few', userToken);
+      assert.equal(pool.counts.answered, before, 'answered by the main thread');
+      const expected = readable
+        .map((d) => ({ id: d.id, s: cosine(query, d.vector) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10)
+        .map((d) => d.id);
+      assert.deepEqual(
+        got.map((r) => r.document_id),
+        expected,
+      );
+    }
+  });
+
   test('a write acknowledged before a search is seen by it, and so is a delete', async () => {
     for (let i = 0; i < 5; i += 1) {
       const vector = vectorOf();
