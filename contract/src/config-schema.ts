@@ -43,6 +43,11 @@ export const ConfigSchema = Type.Object({
     0,
     'Threads that vector queries arriving together may use: the queries that reach one large index (SEARCH_BATCH_MIN_VECTORS) in the same turn of the event loop are searched as one batch on up to this many threads. 0: one per CPU core; 1: each query alone on the server thread.',
   ),
+  IMPORT_THREADS: int(
+    -1,
+    'Worker threads that parse, validate and chunk NDJSON import lines while the server thread only writes them. -1: one per CPU core but one (at least 1); 0: every line prepared on the server thread.',
+    -1,
+  ),
   SEARCH_BATCH_MIN_VECTORS: int(
     250000,
     'Vector queries are searched together (SEARCH_THREADS) only on indexes of at least this many vectors: below, one search is too short for starting threads to pay (npm run bench:scale measures both ways).',

@@ -146,7 +146,17 @@ export async function createServer(
     started,
     async close() {
       closing = true;
-      await shutDown({ app, grpc, relay: mailRelay, checkpoints, duties, cluster, engine, storage });
+      await shutDown({
+        app,
+        grpc,
+        relay: mailRelay,
+        checkpoints,
+        duties,
+        cluster,
+        engine,
+        storage,
+        importPool: deps.importPool,
+      });
     },
   };
 }
