@@ -1,4 +1,6 @@
 import { parentPort } from 'node:worker_threads';
+import { documentLanguage } from '../../../engine/text/languages.js';
+import { analysed } from '../../../engine/text/tokenize.js';
 import { errorShapeOf, prepareLineAlone } from './line-preparation.js';
 import type { SliceReply, SliceRequest } from './protocol.js';
 
@@ -14,7 +16,9 @@ parentPort?.on('message', (request: SliceRequest) => {
       const doc = prepareLineAlone(line, request.ownerId);
       // The given vectors' buffers move to the server thread rather than being copied.
       for (const v of doc.vectors) if (v.vector.buffer instanceof ArrayBuffer) transfer.push(v.vector.buffer);
-      return { doc };
+      // The chunks' text analysis too, which the writer would otherwise do inside its transaction.
+      const language = documentLanguage(doc.fields.lang_code);
+      return { doc, terms: doc.chunks.map((chunk) => analysed(chunk.content, language)) };
     } catch (error) {
       return { error: errorShapeOf(error) };
     }

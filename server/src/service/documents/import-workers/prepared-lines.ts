@@ -1,4 +1,6 @@
 import type { PreparedDocument } from '../../../engine/documents/types.js';
+import { offerAnalysed } from '../../../engine/text/analysed-ahead.js';
+import { documentLanguage } from '../../../engine/text/languages.js';
 import type { ImportPool } from './import-pool.js';
 import { errorOfShape, prepareLineAlone, type Line } from './line-preparation.js';
 
@@ -70,7 +72,16 @@ async function* preparedInPool(
     const { results } = await first.reply;
     for (const [i, result] of results.entries()) {
       const line = first.lines[i]?.number ?? 0;
-      yield 'doc' in result ? { line, doc: result.doc } : { line, error: errorOfShape(result.error) };
+      if (!('doc' in result)) {
+        yield { line, error: errorOfShape(result.error) };
+        continue;
+      }
+      const language = documentLanguage(result.doc.fields.lang_code);
+      result.doc.chunks.forEach((chunk, c) => {
+        const terms = result.terms[c];
+        if (terms !== undefined) offerAnalysed(chunk.content, language, terms);
+      });
+      yield { line, doc: result.doc };
     }
   }
   const maxSlices = Math.max(pool.size * 2, Math.ceil(inFlightLines / sliceLines));
@@ -81,27 +92,34 @@ async function* preparedInPool(
       (error: unknown) => ({ error }),
     );
   let pending = pull();
-  let bodyError: unknown = null;
-  for (;;) {
-    while (slices.length > maxSlices) yield* oldest();
-    const first = slices[0];
-    const got = first ? await Promise.race([pending, first.settled]) : await pending;
-    if (got === 'slice') {
-      yield* oldest();
-      continue;
+  let bodyFailed = false;
+  let bodyError: unknown;
+  try {
+    for (;;) {
+      while (slices.length > maxSlices) yield* oldest();
+      const first = slices[0];
+      const got = first ? await Promise.race([pending, first.settled]) : await pending;
+      if (got === 'slice') {
+        yield* oldest();
+        continue;
+      }
+      if ('error' in got) {
+        bodyFailed = true;
+        bodyError = got.error;
+        break;
+      }
+      if (got.next.done) break;
+      slice.push(got.next.value);
+      if (slice.length >= sliceLines) send();
+      pending = pull();
     }
-    if ('error' in got) {
-      bodyError = got.error ?? new Error('the body failed');
-      break;
-    }
-    if (got.next.done) break;
-    slice.push(got.next.value);
-    if (slice.length >= sliceLines) send();
-    pending = pull();
+    send();
+    while (slices.length > 0) yield* oldest();
+    if (bodyFailed) throw bodyError;
+  } finally {
+    // A caller that stops early (the client went away) lets go of the body too.
+    lines.return?.().catch(() => undefined);
   }
-  send();
-  while (slices.length > 0) yield* oldest();
-  if (bodyError !== null) throw bodyError;
 }
 
 /**

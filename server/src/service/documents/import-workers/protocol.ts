@@ -8,8 +8,13 @@ export interface SliceRequest {
   readonly lines: readonly Line[];
 }
 
-/** Each line of the slice, in order: its prepared document or its error. */
+/**
+ * Each line of the slice, in order: its prepared document with the analysed text of each chunk (the terms the text
+ * index stores, see tokenize.ts), or its error.
+ */
 export interface SliceReply {
   readonly id: number;
-  readonly results: readonly ({ readonly doc: PreparedDocument } | { readonly error: ErrorShape | null })[];
+  readonly results: readonly (
+    { readonly doc: PreparedDocument; readonly terms: readonly string[] } | { readonly error: ErrorShape | null }
+  )[];
 }
