@@ -169,4 +169,23 @@ describe('imports on worker threads (issue #40)', () => {
     assert.equal(again.filter((l) => !l.success).length, 3);
     assert.equal(again.length, 302);
   });
+
+  test('a server stopped during an import drains its workers and stops (no hang)', async () => {
+    const server = await startTestServer({ IMPORT_THREADS: '2' });
+    const { token, base } = await vectorsTenant(server);
+    const answer = fetch(`${base}/api/v1/documents/import?batch_size=40`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/x-ndjson' },
+      body: Array.from({ length: 5 }, () => body()).join('\n'),
+    }).then(
+      async (res) => ({ status: res.status, text: await res.text().catch(() => '') }),
+      () => ({ status: 0, text: '' }),
+    );
+    await delay(50);
+    await server.close();
+    // The import was answered in full or cut at shutdown; either way the request and the server ended.
+    const { status, text } = await answer;
+    assert.ok(status === 200 || status === 0 || status === 503, `status ${status}`);
+    assert.ok(text.split('\n').every((l) => l === '' || (JSON.parse(l) as LineResult).line > 0));
+  });
 });
