@@ -45,7 +45,7 @@ export const ConfigSchema = Type.Object({
   ),
   IMPORT_THREADS: int(
     -1,
-    'Worker threads that parse, validate and chunk NDJSON import lines while the server thread only writes them. -1: one per CPU core but one (at least 1); 0: every line prepared on the server thread.',
+    'Worker threads that parse, validate, chunk and analyse the text of NDJSON import lines while the server thread writes them (decision 0056). -1: one per CPU core but one (at least 1); 0: every line prepared on the server thread, which on a machine with no idle core is as fast.',
     -1,
   ),
   SEARCH_BATCH_MIN_VECTORS: int(
