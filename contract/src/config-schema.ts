@@ -47,6 +47,11 @@ export const ConfigSchema = Type.Object({
     0,
     "Search worker threads, and the threads vector queries arriving together may use. Workers: searches by a collection's own vector without filters run whole (rows, access rule, results) on this many threads beside the one that parses HTTP, when their index is saved as it is in memory. Batches: the queries that reach one large index (SEARCH_BATCH_MIN_VECTORS) in the same turn of the event loop are searched as one batch on up to this many threads. 0: for batches one per CPU core the process may use (taskset and CPU sets count), for workers one per core but the first (the HTTP thread's), so none on 2 cores, where workers cost more CPU than they free (decision 0051); 1: no workers, each query alone on the server thread.",
   ),
+  IMPORT_THREADS: int(
+    -1,
+    'Worker threads that parse, validate, chunk and analyse the text of NDJSON import lines while the server thread writes them (decision 0056). -1: one per CPU core beyond the first, none on one or two cores (with no idle core a worker made imports slower); 0: every line prepared on the server thread.',
+    -1,
+  ),
   SEARCH_BATCH_MIN_VECTORS: int(
     250000,
     'Vector queries are searched together (SEARCH_THREADS) only on indexes of at least this many vectors: below, one search is too short for starting threads to pay (npm run bench:scale measures both ways).',

@@ -452,6 +452,14 @@ export const errorCatalogue = {
     description:
       'The snapshot is sound but does not fit this restore: a tenant snapshot given to `godb restore`, a whole-node snapshot given to a tenant admin, another tenant’s snapshot, or one taken by a newer GoDB; nothing was changed.',
   },
+  IMPORT_WORKER_FAILED: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'An import worker thread stopped ({reason}) while preparing line {line} or the lines after it; the lines answered before were written, none after. Retry the import from line {line}',
+    description:
+      'A worker thread that parses and validates NDJSON import lines (IMPORT_THREADS) exited; the import stops at the first line not written.',
+  },
   STORAGE_UNAVAILABLE: {
     http: 503,
     grpc: 'UNAVAILABLE',

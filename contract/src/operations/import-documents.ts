@@ -53,7 +53,7 @@ export const importDocuments = defineOperation({
     },
   ],
   longRunning: true,
-  errors: ['STORAGE_UNAVAILABLE', 'IMPORT_STALLED', 'ACCESS_CHANGED'],
+  errors: ['STORAGE_UNAVAILABLE', 'IMPORT_STALLED', 'ACCESS_CHANGED', 'IMPORT_WORKER_FAILED'],
   examples: [
     {
       summary: 'Two documents, the second invalid (the answer has one line per document; its first line shown)',

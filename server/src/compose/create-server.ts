@@ -158,7 +158,17 @@ export async function createServer(
     async close() {
       closing = true;
       await qdrant?.close();
-      await shutDown({ app, grpc, relay: mailRelay, checkpoints, duties, cluster, engine, storage });
+      await shutDown({
+        app,
+        grpc,
+        relay: mailRelay,
+        checkpoints,
+        duties,
+        cluster,
+        engine,
+        storage,
+        importPool: deps.importPool,
+      });
     },
   };
 }

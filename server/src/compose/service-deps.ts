@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ClusterDuties } from '../cluster/cluster-duties.js';
 import type { NatsLog } from '../cluster/log/nats-log.js';
@@ -11,6 +12,7 @@ import type { NodeLog } from '../engine/operations/operation.js';
 import { ApiKeyRateLimit } from '../service/auth/api-keys.js';
 import { argon2Hasher } from '../service/auth/passwords.js';
 import { createTokenService } from '../service/auth/tokens.js';
+import { ImportPool, importThreadsOf } from '../service/documents/import-workers/import-pool.js';
 import { JobWrites, jobProgressEveryMs } from '../service/job-writes.js';
 import { DownloadLinks } from '../service/mail/download-links.js';
 import { mailQueue } from '../service/mail/relay-outbox.js';
@@ -53,6 +55,7 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
   const { config, engine, writeLog, clustered, nodeId, clock, version, releaseRoot, logger } = options;
   const jwtSecret = resolveJwtSecret(config.DATA_DIR, config.JWT_SECRET);
   const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
+  const importThreads = importThreadsOf(config.IMPORT_THREADS, availableParallelism());
   return {
     directory: engine.directory,
     embedder: engine.embedder,
@@ -120,6 +123,8 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
     kickRelay: options.kickRelay,
     ...clusterDepsOf({ config, nodeId, cluster: options.cluster, duties: options.duties }),
     log: writeLog,
+    // Its workers start on the first import; closed on shutdown once the imports under way are prepared.
+    importPool: importThreads > 0 ? new ImportPool(importThreads) : null,
     commands: new DocumentCommands({
       log: writeLog,
       documents: engine.documents,

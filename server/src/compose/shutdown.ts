@@ -3,6 +3,7 @@ import type { ClusterDuties } from '../cluster/cluster-duties.js';
 import type { NatsLog } from '../cluster/log/nats-log.js';
 import type { Storage } from '../config/storage.js';
 import type { Engine } from '../engine/engine.js';
+import type { ImportPool } from '../service/documents/import-workers/import-pool.js';
 import type { MailRelay } from '../service/mail/mail-relay.js';
 import type { RunningGrpc } from '../transport/grpc/grpc-server.js';
 
@@ -18,6 +19,8 @@ export interface RunningParts {
   readonly duties: ClusterDuties | null;
   readonly cluster: NatsLog | null;
   readonly engine: Engine;
+  /** The import workers (IMPORT_THREADS), closed once the requests under way have finished. */
+  readonly importPool?: ImportPool | null;
   readonly storage: Storage;
 }
 
@@ -41,6 +44,7 @@ export async function shutDown(parts: RunningParts): Promise<void> {
   await Promise.all([parts.relay.stop(), parts.grpc?.close(), app.close()]);
   clearTimeout(cut);
   clearInterval(sweep);
+  await parts.importPool?.close();
   // 2. Then the log (no more operations applied), and the engine, nothing left to call it: embedding workers,
   //    then index files, then SQLite last.
   await parts.duties?.stop();

@@ -70,22 +70,30 @@ export class DocumentPreparation {
         );
       }
       seen.set(doc.id, i);
-      const modelField = `${path(i)}.embedding_options.model_name`;
-      const model = this.#deps.collections.modelFor(viewer.tenantId, doc.primaryTable, doc.model, modelField);
-      const collection = this.#deps.collections.get(viewer.tenantId, doc.primaryTable);
-      if (model === null) return withGivenModelVector({ ...doc, model: null }, collection);
-      let resolved: { name: string; dimensions: number };
-      try {
-        resolved = this.#deps.embedder.resolve(model || undefined);
-      } catch (error) {
-        throw withField(error, `${path(i)}.embedding_options.model_name`);
-      }
-      return withGivenModelVector(
-        { ...doc, model: resolved.name },
-        withImplicitModelVector(collection, doc.primaryTable, resolved),
-        doc.model ? resolved.name : undefined,
-      );
+      return this.resolve(viewer, doc, path(i));
     });
+  }
+
+  /**
+   * The part of `prepare` that reads the tenant's collections: a document already validated and chunked by
+   * prepareDocument (on an import worker thread, say) gets its model and the collection's vectors. `path` names it.
+   */
+  resolve(viewer: Viewer, doc: PreparedDocument, path: string): PreparedDocument {
+    const modelField = `${path}.embedding_options.model_name`;
+    const model = this.#deps.collections.modelFor(viewer.tenantId, doc.primaryTable, doc.model, modelField);
+    const collection = this.#deps.collections.get(viewer.tenantId, doc.primaryTable);
+    if (model === null) return withGivenModelVector({ ...doc, model: null }, collection);
+    let resolved: { name: string; dimensions: number };
+    try {
+      resolved = this.#deps.embedder.resolve(model || undefined);
+    } catch (error) {
+      throw withField(error, `${path}.embedding_options.model_name`);
+    }
+    return withGivenModelVector(
+      { ...doc, model: resolved.name },
+      withImplicitModelVector(collection, doc.primaryTable, resolved),
+      doc.model ? resolved.name : undefined,
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { AnalysisLanguage } from '@godb/contract';
+import { takeAnalysed } from './analysed-ahead.js';
 import { stemmerOf } from './languages.js';
 
 /**
@@ -63,7 +64,7 @@ export function indexTerms(text: string, language: AnalysisLanguage = 'en'): str
 
 /** The analysed form of a text, as the FTS5 tables store it: its index terms separated by single spaces. */
 export function analysed(text: string, language: AnalysisLanguage = 'en'): string {
-  return indexTerms(text, language).join(' ');
+  return takeAnalysed(text, language) ?? indexTerms(text, language).join(' ');
 }
 
 /** The terms of analysed text (see analysed), in order. */

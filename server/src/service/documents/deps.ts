@@ -4,6 +4,7 @@ import type { JobWrites } from '../job-writes.js';
 import type { DocumentCommands } from '../../engine/operations/document-commands.js';
 import type { NodeLog } from '../../engine/operations/operation.js';
 import type { BackgroundWork } from './background-work.js';
+import type { ImportPool } from './import-workers/import-pool.js';
 
 export interface DocumentDeps {
   readonly documents: Documents;
@@ -18,4 +19,6 @@ export interface DocumentDeps {
    * up with it, so it is decided on every write acknowledged before the request arrived, wherever it was taken.
    */
   readonly log: NodeLog;
+  /** Worker threads that prepare NDJSON import lines (IMPORT_THREADS); absent or null: prepared on this thread. */
+  readonly importPool?: ImportPool | null;
 }

@@ -5,21 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { createError, DocumentInput, GoDBError } from '@godb/contract';
+import { createError, GoDBError } from '@godb/contract';
 import type { PreparedDocument, Viewer } from '../../engine/documents/types.js';
 import type { LineFailure } from '../../engine/jobs/job-store.js';
 import type { UseCaseOf } from '../context.js';
-import { datesToUnixSeconds } from '../dates.js';
 import { NdjsonResult } from '../ndjson-result.js';
 import { StatusResult } from '../status-result.js';
-import { validateJson } from '../validation.js';
 import { BackgroundWork } from './background-work.js';
 import type { DocumentDeps } from './deps.js';
+import { errorOfShape, fieldOf, maxLineBytes, type Line } from './import-workers/line-preparation.js';
+import { preparedLines } from './import-workers/prepared-lines.js';
 import { viewerOf } from './viewer.js';
 import { writeDocuments } from './write-documents.js';
 
-/** The longest line read: a document with an inline file may be large, but one line is never the whole body. */
-export const maxLineBytes = 16 * 1024 * 1024;
+export { maxLineBytes };
 
 /** What the answer says about one line. */
 export interface LineResult {
@@ -29,18 +28,11 @@ export interface LineResult {
   readonly error?: { readonly code: string; readonly message: string; readonly field?: string };
 }
 
-interface Line {
-  readonly number: number;
-  readonly text: string;
-}
-
 /**
  * The non-blank lines of an NDJSON stream, numbered from 1. A line longer than maxLineBytes is given as null text
  * (and skipped to its end) rather than buffered.
  */
-export async function* ndjsonLines(
-  body: AsyncIterable<Uint8Array | string>,
-): AsyncGenerator<Line | { number: number; text: null }> {
+export async function* ndjsonLines(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Line> {
   const decoder = new TextDecoder();
   /** Whether the decoder may hold the first bytes of a character split between chunks. */
   let split = false;
@@ -78,8 +70,6 @@ export async function* ndjsonLines(
   if (!skipping && pending.trim() !== '') yield { number: number + 1, text: pending };
 }
 
-const fieldOf = (n: number) => `line[${n}]`;
-
 function failure(line: number, error: unknown, requestId = ''): LineResult {
   const known = error instanceof GoDBError ? error : createError('INTERNAL', { request_id: requestId });
   return {
@@ -87,29 +77,6 @@ function failure(line: number, error: unknown, requestId = ''): LineResult {
     success: false,
     error: { code: known.code, message: known.message, ...(known.field !== undefined && { field: known.field }) },
   };
-}
-
-/** Parses, validates and prepares one line like the body of a single add; throws the error naming its field. */
-function prepareLine(
-  deps: DocumentDeps,
-  viewer: Viewer,
-  line: Line | { number: number; text: null },
-): PreparedDocument {
-  const field = fieldOf(line.number);
-  if (line.text === null) {
-    throw createError('PAYLOAD_TOO_LARGE', { limit: maxLineBytes }, { field });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch (error) {
-    throw createError('INVALID_JSON_BODY', { reason: `line ${line.number}: ${(error as Error).message}` }, { field });
-  }
-  validateJson(DocumentInput, value, field);
-  const input = datesToUnixSeconds(DocumentInput, value) as DocumentInput;
-  const [prepared] = deps.documents.preparation.prepare(viewer, [input], () => field);
-  if (!prepared) throw createError('INTERNAL', { request_id: '' });
-  return prepared;
 }
 
 /**
@@ -181,13 +148,20 @@ export async function* importLines(
   const release = deps.documents.deferIndexing();
   try {
     try {
-      for await (const line of ndjsonLines(body)) {
+      // Parsing, validation and chunking happen on the import workers (IMPORT_THREADS), read ahead up to two
+      // groups, in the stream's order; this thread resolves each line against the collections and writes.
+      const lines = preparedLines(body, ndjsonLines, viewer.userId, deps.importPool, 2 * batchSize);
+      for await (const prepared of lines) {
+        const line = { number: prepared.line };
         last = line.number;
         let doc: PreparedDocument | undefined;
-        try {
-          doc = prepareLine(deps, viewer, line);
-        } catch (error) {
-          pending.push(failure(line.number, error, requestId));
+        if ('error' in prepared) pending.push(failure(line.number, prepared.error, requestId));
+        else {
+          try {
+            doc = deps.documents.preparation.resolve(viewer, prepared.doc, fieldOf(line.number));
+          } catch (error) {
+            pending.push(failure(line.number, error, requestId));
+          }
         }
         if (doc) {
           // A group holds each id once: a write is decided on the documents as they are before it runs, so a second
@@ -295,6 +269,9 @@ async function runImport(
   try {
     let count = 0;
     for await (const result of importLines(deps, viewer, createReadStream(file), batchSize, undefined, jobId)) {
+      // A worker that stopped ends the import (its last result): the job fails, saying so.
+      if (result.error?.code === 'IMPORT_WORKER_FAILED')
+        throw errorOfShape({ ...result.error, code: 'IMPORT_WORKER_FAILED' });
       read = result.line;
       if (result.success) written += 1;
       else {
