@@ -51,7 +51,9 @@ const cases: Case[] = [
     label: `${percent} % price`,
     filter: (q: number) => {
       const width = percent * 10;
-      const from = ((q * 9.73) % (1000 - width)) + q / 1000;
+      // A value no other query used: the offset of the phase in the millionths (a whole offset would shift the
+      // range past the prices, making its share smaller than the label says).
+      const from = ((q * 9.73) % (1000 - width)) + q / 1e7;
       return {
         raw: [
           { field: 'metadata.price', operator: 'gte', value: from },
