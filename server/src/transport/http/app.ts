@@ -8,7 +8,7 @@ import type { Config } from '../../config/env.js';
 import { stdoutLogDestination } from '../../logging/log-destination.js';
 import type { Services } from '../../service/use-cases.js';
 import { credentialsOf } from './credentials.js';
-import { registerGuards } from './guards.js';
+import { registerGuards, type GuardOptions } from './guards.js';
 import { sendError, toGoDBError } from './error-reply.js';
 import { clientErrorHandler, frameworkErrors, maxParamLength } from './framework-errors.js';
 import { htmlErrorPage } from './html-error-page.js';
@@ -50,6 +50,34 @@ export interface AppOptions {
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/**
+ * The guards' settings from the server's configuration, for every HTTP listener (the main port and the
+ * Qdrant-compatible one): one rate limit, in-flight cap, deadline and login lockout, API keys limited per key.
+ */
+export function guardOptionsOf(
+  config: HttpConfig,
+  services: Services,
+  now: () => number = () => performance.now(),
+): GuardOptions {
+  return {
+    rateLimitRps: config.RATE_LIMIT_RPS,
+    rateLimitBurst: config.RATE_LIMIT_BURST,
+    maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
+    writeTimeoutMs: config.WRITE_TIMEOUT_MS,
+    loginLimits: {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
+      lockoutS: config.LOGIN_LOCKOUT_S,
+      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
+    },
+    now,
+    apiKeys: {
+      idOf: (request) => services.apiKeyIdOf(credentialsOf(request.headers)),
+      take: (keyId) => services.throttleApiKey(keyId),
+    },
+  };
+}
 
 /**
  * Builds the HTTP server: the API routes generated from the contract, the website, health and metrics.
@@ -134,23 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  const guards = registerGuards(app, {
-    rateLimitRps: config.RATE_LIMIT_RPS,
-    rateLimitBurst: config.RATE_LIMIT_BURST,
-    maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
-    writeTimeoutMs: config.WRITE_TIMEOUT_MS,
-    loginLimits: {
-      maxFailures: config.LOGIN_MAX_FAILURES,
-      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
-      lockoutS: config.LOGIN_LOCKOUT_S,
-      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
-    },
-    now: options.now ?? (() => performance.now()),
-    apiKeys: {
-      idOf: (request) => options.services.apiKeyIdOf(credentialsOf(request.headers)),
-      take: (keyId) => options.services.throttleApiKey(keyId),
-    },
-  });
+  const guards = registerGuards(app, guardOptionsOf(config, options.services, options.now));
   const status = options.status ?? emptyStatus;
   const metrics = createMetrics({ inFlight: guards.inFlight, status });
   app.addHook('onClose', async () => metrics.close());

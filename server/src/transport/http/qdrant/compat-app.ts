@@ -2,8 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdoutLogDestination } from '../../../logging/log-destination.js';
 import type { Services } from '../../../service/use-cases.js';
-import type { HttpConfig } from '../app.js';
-import { credentialsOf } from '../credentials.js';
+import { guardOptionsOf, type HttpConfig } from '../app.js';
 import { registerGuards } from '../guards.js';
 import { registerQdrantApi } from './qdrant-api.js';
 
@@ -31,21 +30,7 @@ export async function buildQdrantCompatApp(options: {
     done(null, payload);
   });
   registerGuards(app, {
-    rateLimitRps: config.RATE_LIMIT_RPS,
-    rateLimitBurst: config.RATE_LIMIT_BURST,
-    maxConcurrent: config.MAX_CONCURRENT_OPERATIONS,
-    writeTimeoutMs: config.WRITE_TIMEOUT_MS,
-    loginLimits: {
-      maxFailures: config.LOGIN_MAX_FAILURES,
-      maxClientFailures: config.LOGIN_MAX_CLIENT_FAILURES,
-      lockoutS: config.LOGIN_LOCKOUT_S,
-      lockoutMaxS: config.LOGIN_LOCKOUT_MAX_S,
-    },
-    now: options.now ?? (() => performance.now()),
-    apiKeys: {
-      idOf: (request) => services.apiKeyIdOf(credentialsOf(request.headers)),
-      take: (keyId) => services.throttleApiKey(keyId),
-    },
+    ...guardOptionsOf(config, services, options.now),
     isApi: (path) => path !== '/' && path !== '/healthz',
   });
   await app.register((scope) => registerQdrantApi(scope, services, { bodyLimit: config.BODY_LIMIT_BYTES }));
