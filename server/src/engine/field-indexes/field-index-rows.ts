@@ -137,25 +137,17 @@ export class FieldIndexRows {
   }
 
   /**
-   * Documents whose field holds one of `keys`, counted up to `cap` per key (the planner's estimate: reading the
-   * index's entries, not the documents, and stopping at the cap).
+   * Documents whose field holds `key`, counted up to `cap` (the planner's estimate: reading the index's entries, not
+   * the documents, and stopping at the cap).
    */
-  countEqual(
-    tenantId: string,
-    collection: string,
-    path: string,
-    keys: readonly (string | number)[],
-    cap: number,
-  ): number {
-    const count = this.#sql
+  countKey(tenantId: string, collection: string, path: string, key: string | number, cap: number): number {
+    return this.#sql
       .get(
         `SELECT count(*) FROM (SELECT 1 FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ? AND value = ?
            LIMIT ?)`,
       )
-      .pluck();
-    let total = 0;
-    for (const key of new Set(keys)) total += count.get(tenantId, collection, path, key, cap) as number;
-    return total;
+      .pluck()
+      .get(tenantId, collection, path, key, cap) as number;
   }
 
   /** Postings in the range, counted up to `cap`. */

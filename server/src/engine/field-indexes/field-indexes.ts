@@ -32,14 +32,8 @@ export interface FieldIndexReader {
   range(tenantId: string, collection: string, path: string, range: ValueRange): number[];
   present(tenantId: string, collection: string, path: string): number[];
   live(tenantId: string, collection: string): number[];
-  /** The planner's estimates: the same lookups counted, stopping at `cap` (per key for `countEqual`). */
-  countEqual(
-    tenantId: string,
-    collection: string,
-    path: string,
-    keys: readonly (string | number)[],
-    cap: number,
-  ): number;
+  /** The planner's estimates: the same lookups counted, stopping at `cap` (one key for `countKey`). */
+  countKey(tenantId: string, collection: string, path: string, key: string | number, cap: number): number;
   countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number;
   countPresent(tenantId: string, collection: string, path: string, cap: number): number;
   /** Located live documents of a collection in a box, with their exact coordinates, at most `cap` (a geo index). */
@@ -230,14 +224,8 @@ export class FieldIndexes implements FieldIndexReader {
     return this.#rows.live(tenantId, collection);
   }
 
-  countEqual(
-    tenantId: string,
-    collection: string,
-    path: string,
-    keys: readonly (string | number)[],
-    cap: number,
-  ): number {
-    return keys.length === 0 ? 0 : this.#rows.countEqual(tenantId, collection, path, keys, cap);
+  countKey(tenantId: string, collection: string, path: string, key: string | number, cap: number): number {
+    return this.#rows.countKey(tenantId, collection, path, key, cap);
   }
 
   countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number {

@@ -320,7 +320,7 @@ function conditionEstimate(t: Target, f: Filter, cap: number): MatchEstimate {
     const keys = [...new Set(values.map((v) => equalKey(kind, v)).filter((k): k is string | number => k !== noMatch))];
     // A key's postings are one per document; a list holding two of the keys is counted under each.
     return keys
-      .map((key) => counted(t.reader.countEqual(t.tenant, t.collection, f.field, [key], cap), cap))
+      .map((key) => counted(t.reader.countKey(t.tenant, t.collection, f.field, key, cap), cap))
       .reduce((a, b) => (multi ? either(a, b) : { low: a.low + b.low, high: a.high + b.high }), none);
   };
   switch (f.operator) {
