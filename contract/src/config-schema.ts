@@ -209,6 +209,22 @@ export const ConfigSchema = Type.Object({
     description: 'Models served there, as name:dimensions,… e.g. nomic-embed-text:768.',
   }),
   EMBEDDING_TIMEOUT_MS: int(30000, 'Timeout of one call to a remote embedding provider.', 1),
+  RERANK_MODELS_DIR: Type.String({
+    default: './models/rerankers',
+    description:
+      'Bring-your-own cross-encoders for the query pipeline’s rerank: RERANK_MODELS_DIR/<name>/ with tokenizer.json and model.onnx (or onnx/model.onnx).',
+  }),
+  RERANK_MODELS: Type.String({
+    default: '',
+    description:
+      'HTTP rerankers, as name=tei:<base URL> (Text Embeddings Inference /rerank) or name=cohere:<base URL> (Cohere /v1/rerank, the name sent as its model), comma-separated.',
+  }),
+  RERANK_API_KEY: Type.String({ default: '', description: 'Bearer key sent to the RERANK_MODELS endpoints.' }),
+  RERANK_TIMEOUT_MS: int(
+    5000,
+    'Time one rerank call may take (capped at 80 % of WRITE_TIMEOUT_MS, so a slow reranker answers 503, not 504).',
+    1,
+  ),
   EMBEDDING_RETRIES: int(2, 'Retries of a remote embedding call on network errors, timeouts, 429 and 5xx.'),
   PUBLIC_URL: Type.String({
     default: '',

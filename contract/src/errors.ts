@@ -200,6 +200,13 @@ export const errorCatalogue = {
     message: 'Model "{model}" is not available on this server.{hint} Available models: {available}',
     description: 'The embedding model is unknown or not installed; the message says how to install it.',
   },
+  RERANK_MODEL_NOT_AVAILABLE: {
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    message:
+      'Reranker "{model}" is not configured on this server. Put a cross-encoder folder (tokenizer.json and model.onnx or onnx/model.onnx) in RERANK_MODELS_DIR/{model}/ or name an HTTP reranker in RERANK_MODELS. Available rerankers: {available}',
+    description: 'body.rerank.model names no reranker this server configures; the message lists those it does.',
+  },
   EMPTY_TEXT: {
     http: 400,
     grpc: 'INVALID_ARGUMENT',
@@ -471,6 +478,20 @@ export const errorCatalogue = {
     grpc: 'UNAVAILABLE',
     message: 'The embedding provider {provider} failed: {reason}',
     description: 'A remote embedding provider answered with an error or could not be reached.',
+  },
+  RERANKER_FAILED: {
+    http: 502,
+    grpc: 'UNAVAILABLE',
+    message: 'The reranker {model} failed: {reason}',
+    description:
+      'A reranker (body.rerank.model) answered with an error or with an answer that is not the rerank protocol’s; nothing was ranked.',
+  },
+  RERANKER_UNAVAILABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message: 'The reranker {model} is unavailable: {reason}. Retry shortly',
+    description:
+      'A reranker (body.rerank.model) could not be reached, did not answer in time (RERANK_TIMEOUT_MS) or its model folder could not be loaded.',
   },
   REQUEST_TIMEOUT: {
     http: 504,

@@ -142,6 +142,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     explain: 13,
     roles: 14,
     groups: 15,
+    rerank: 16,
   },
   QueryRequestPrefetch: {
     kind: 1,
@@ -185,6 +186,12 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     vector_name: 1,
     query: 2,
     vector: 3,
+  },
+  PipelineRerank: {
+    model: 1,
+    query: 2,
+    candidates: 3,
+    field: 4,
   },
   PipelineFormula: {
     terms: 1,

@@ -88,6 +88,7 @@ export {
   decayFunctions,
   groupListModes,
   defaultRrfK,
+  rerankCandidates,
 } from './schemas/query.js';
 export {
   vectorDistances,

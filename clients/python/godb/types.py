@@ -633,6 +633,17 @@ PipelineMmr = TypedDict("PipelineMmr", {
 }, total=False)
 
 
+class _PipelineRerankRequired(TypedDict):
+    model: str
+
+
+class PipelineRerank(_PipelineRerankRequired, total=False):
+    """Scores the best candidates after fusion or rescore with a cross-encoder, each (query, text) pair together; the score becomes the reranker’s."""
+    query: str
+    candidates: int
+    field: str
+
+
 class _PipelineRescoreRequired(TypedDict):
     vector_name: str
 
@@ -700,6 +711,7 @@ class QueryRequest(_QueryRequestRequired, total=False):
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
     fusion: "PipelineFusion"
     rescore: "PipelineRescore"
+    rerank: "PipelineRerank"
     formula: "PipelineFormula"
     mmr: "PipelineMmr"
     group_by: "PipelineGroupBy"

@@ -442,6 +442,7 @@ export const operationTable = {
         'prefetch.[].limit',
         'prefetch.[].prefetch.[].limit',
         'prefetch.[].prefetch.[].prefetch.[].limit',
+        'rerank.candidates',
         'formula.terms.[].weight',
         'formula.terms.[].decay.offset',
         'formula.terms.[].decay.decay',

@@ -10,8 +10,10 @@ export const maxPipelineStages = 8;
 /** Candidates a stage fetches by default, and at most. */
 export const pipelineStageLimit = { default: 100, max: maxSearchLimit } as const;
 /** The stage kinds: the first four run; the others are named so that a request for them is told they are not built. */
-export const pipelineStageKinds = ['text', 'dense', 'filter', 'nested', 'sparse', 'multi_vector', 'rerank'] as const;
-export const unsupportedStageKinds = ['sparse', 'multi_vector', 'rerank'] as const;
+export const pipelineStageKinds = ['text', 'dense', 'filter', 'nested', 'sparse', 'multi_vector'] as const;
+export const unsupportedStageKinds = ['sparse', 'multi_vector'] as const;
+/** Candidates a rerank step sends to its cross-encoder by default, and at most (docs/decisions/0060). */
+export const rerankCandidates = { default: 50, max: 200 } as const;
 export const pipelineFusions = ['rrf', 'dbsf', 'weighted'] as const;
 export const decayFunctions = ['exp', 'gauss', 'linear'] as const;
 export const groupListModes = ['each', 'first'] as const;
@@ -64,6 +66,38 @@ export const PipelineRescore = Type.Object(
   },
 );
 
+export const PipelineRerank = Type.Object(
+  {
+    model: Name({
+      description:
+        'A reranker this server configures: a local cross-encoder folder (RERANK_MODELS_DIR/<name>/) or an HTTP reranker named in RERANK_MODELS.',
+    }),
+    query: Type.Optional(
+      Type.String({
+        maxLength: inputLimits.semanticQuery,
+        description: 'The text the candidates are scored against (default: the first stage’s `query`).',
+      }),
+    ),
+    candidates: Type.Integer({
+      minimum: 1,
+      maximum: rerankCandidates.max,
+      default: rerankCandidates.default,
+      description: `The best candidates sent to the reranker (default ${rerankCandidates.default}, at most ${rerankCandidates.max}); the others are left out.`,
+    }),
+    field: Type.Optional(
+      Name({
+        description:
+          'What text of a candidate is scored: content (default: its title and content), title, chunk (its best matching chunk, else its content) or a text field (metadata.<key>).',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Scores the best candidates after fusion or rescore with a cross-encoder, each (query, text) pair together; the score becomes the reranker’s.',
+  },
+);
+
 /** One stage; `levels` counts the levels it may still nest (1: its prefetch is refused, naming the limit). */
 function stage(levels: number): TSchema {
   const nested =
@@ -77,7 +111,7 @@ function stage(levels: number): TSchema {
     {
       kind: Enum(pipelineStageKinds, {
         description:
-          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`. sparse, multi_vector and rerank are not supported yet (400).',
+          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`. sparse and multi_vector are not supported yet (501); a cross-encoder is the request’s `rerank` step, not a stage.',
       }),
       query: Type.Optional(Type.String({ maxLength: inputLimits.semanticQuery, description: 'The query text.' })),
       vector: Type.Optional(PipelineVector('For dense: the query vector.')),
@@ -233,6 +267,7 @@ export const QueryRequest = Type.Object(
     }),
     fusion: Type.Optional(PipelineFusion),
     rescore: Type.Optional(PipelineRescore),
+    rerank: Type.Optional(PipelineRerank),
     formula: Type.Optional(PipelineFormula),
     mmr: Type.Optional(PipelineMmr),
     group_by: Type.Optional(PipelineGroupBy),
@@ -275,9 +310,9 @@ export const ExplainHit = Type.Object({ document_id: Type.String(), score: Type.
 export const ExplainStage = Type.Object({
   stage: Type.String({
     description:
-      'Where in the request: body.prefetch[0], body.prefetch[1].prefetch[0], body.fusion, body.formula, body.mmr, …',
+      'Where in the request: body.prefetch[0], body.prefetch[1].prefetch[0], body.fusion, body.rerank, body.formula, body.mmr, …',
   }),
-  kind: Type.String({ description: 'The step: text, dense, filter, nested, fusion, rescore, formula or mmr.' }),
+  kind: Type.String({ description: 'The step: text, dense, filter, nested, fusion, rescore, rerank, formula or mmr.' }),
   hits: Type.Array(ExplainHit, { description: 'Its documents and scores, best first (at most 100).' }),
 });
 

@@ -3,6 +3,7 @@ import { remoteModelsOf, type Config } from '../config/env.js';
 import type { EngineOptions } from '../engine/engine.js';
 import type { ObjectStore } from '../engine/files/object-store.js';
 import type { OperationClock } from '../engine/operations/operation-clock.js';
+import { parseRerankModels } from '../engine/rerank/rerank-models-config.js';
 import { sleep } from './sleep.js';
 
 /** What the engine is opened with besides the configuration. */
@@ -35,6 +36,12 @@ export function engineOptionsOf(config: Config, { files, snapshots, clock }: Eng
     // A tenant restore that fails part way is tried again after 1, 4 and 16 seconds.
     restoreRetry: { retries: 3, wait: (attempt) => sleep(1000 * 4 ** (attempt - 1)) },
     indexWait: () => new Promise((done) => setTimeout(done, config.INDEX_WAIT_MS).unref()),
+    rerank: {
+      modelsDir: resolve(config.RERANK_MODELS_DIR),
+      http: parseRerankModels(config.RERANK_MODELS, config.RERANK_API_KEY || undefined),
+      // Inside the answer's own time: a slow reranker answers 503 before the request's 504.
+      timeoutMs: Math.min(config.RERANK_TIMEOUT_MS, Math.floor(config.WRITE_TIMEOUT_MS * 0.8)),
+    },
     embeddings: {
       defaultModel: config.DEFAULT_EMBEDDING_MODEL,
       modelsDir: resolve(config.MODELS_DIR),

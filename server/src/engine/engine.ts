@@ -8,6 +8,7 @@ import { Maintenance } from './documents/maintenance.js';
 import type { VectorIndexes } from './vectors/vector-index.js';
 import { defaultVectorIndexOptions } from './vectors/vector-index-options.js';
 import { Embedder, type EmbedderOptions } from './embeddings/embedder.js';
+import { Rerankers, type RerankersOptions } from './rerank/rerankers.js';
 import { DocumentFiles } from './files/document-files.js';
 import { LocalObjectStore } from './files/local-object-store.js';
 import type { ObjectStore } from './files/object-store.js';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   readonly dataDir: string;
   readonly clock?: Clock;
   readonly embeddings: EmbedderOptions;
+  /** The query pipeline's rerankers (RERANK_MODELS_DIR, RERANK_MODELS); default none. */
+  readonly rerank?: RerankersOptions;
   /** Memory for float32 copies of indexed vectors (exact rescoring in memory), in bytes; default 1 GiB. */
   readonly vectorCacheBytes?: number;
   /** Memory for the HNSW indexes (LRU eviction beyond it), in bytes; default no limit. */
@@ -187,7 +190,13 @@ export function openEngine(options: EngineOptions): Engine {
     fieldIndexes,
     text,
     search,
-    searches: new Searches({ core: search, embedder, collections, pool: searchPool ?? undefined }),
+    searches: new Searches({
+      core: search,
+      embedder,
+      collections,
+      pool: searchPool ?? undefined,
+      rerankers: options.rerank && new Rerankers(options.rerank),
+    }),
     searchPool,
     jobs,
     outbox: new Outbox(db, clock),

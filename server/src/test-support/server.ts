@@ -88,6 +88,7 @@ export async function startTestServer(
     WEB_DIST: join(dataDir, 'no-web'),
     MODEL_CACHE_DIR: sharedModelCacheDir,
     MODELS_DIR: join(dataDir, 'models'),
+    RERANK_MODELS_DIR: join(dataDir, 'rerankers'),
     WRITE_TIMEOUT_MS: '120000',
     GRPC_PORT: '0',
     ...overrides,

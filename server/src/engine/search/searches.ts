@@ -1,3 +1,4 @@
+import type { Rerankers } from '../rerank/rerankers.js';
 import { createError, hybridDefaults, type AnalysisLanguage } from '@godb/contract';
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
@@ -89,6 +90,8 @@ export interface SearchesOptions {
   readonly monotonic?: Monotonic;
   /** Search workers (SEARCH_THREADS), which take the searches they can answer exactly as this thread would. */
   readonly pool?: SearchPool | undefined;
+  /** The query pipeline's rerankers (body.rerank). */
+  readonly rerankers?: Rerankers | undefined;
 }
 
 const queryRequired = () => createError('QUERY_REQUIRED', {}, { field: 'body.query' });
@@ -106,9 +109,11 @@ export class Searches {
   readonly #collections: Collections;
   readonly #monotonic: Monotonic;
   readonly #pool: SearchPool | undefined;
+  readonly #rerankers: Rerankers | undefined;
 
   constructor(options: SearchesOptions) {
     this.#pool = options.pool;
+    this.#rerankers = options.rerankers;
     this.#core = options.core;
     this.#embedder = options.embedder;
     this.#collections = options.collections;
@@ -325,7 +330,7 @@ export class Searches {
   async query(scope: Scope, q: PipelineRequest): Promise<PipelineAnswer & { time_taken: number }> {
     const started = this.#monotonic();
     const answer = await runPipeline(
-      { core: this.#core, embedder: this.#embedder, collections: this.#collections },
+      { core: this.#core, embedder: this.#embedder, collections: this.#collections, rerankers: this.#rerankers },
       scope,
       q,
     );

@@ -1,4 +1,5 @@
 import type { pipelineFusions, pipelineStageKinds } from '@godb/contract';
+import type { RerankInput } from '../../rerank/rerank-step.js';
 import type { FormulaSpec } from './formula.js';
 import type { GroupListMode } from './group-by.js';
 
@@ -36,6 +37,7 @@ export interface StageInput extends CombineInput {
 /** A query pipeline request (POST /api/v1/search/query), as the engine runs it. */
 export interface PipelineRequest extends CombineInput {
   readonly prefetch: readonly StageInput[];
+  readonly rerank?: RerankInput | undefined;
   readonly formula?: FormulaSpec | undefined;
   readonly mmr?:
     { readonly lambda: number; readonly candidates: number; readonly vector_name?: string | undefined } | undefined;

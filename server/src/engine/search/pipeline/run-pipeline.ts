@@ -1,6 +1,8 @@
 import { isGoDBError } from '@godb/contract';
 import type { Collections } from '../../collections/collections.js';
 import type { Embedder } from '../../embeddings/embedder.js';
+import { planRerank, rerankHits, type RerankPlan } from '../../rerank/rerank-step.js';
+import type { Rerankers } from '../../rerank/rerankers.js';
 import { CandidateDocument } from '../candidate-document.js';
 import { scrollDocuments } from '../document-scan.js';
 import { fieldValue } from '../filters.js';
@@ -30,6 +32,8 @@ export interface PipelineDeps {
   readonly core: SearchCore;
   readonly embedder: Embedder;
   readonly collections: Collections;
+  /** The configured rerankers (body.rerank); without them, a rerank is refused as an unknown model. */
+  readonly rerankers?: Rerankers | undefined;
 }
 
 /** A result of the pipeline: a search result, with its vectors and fields when asked. */
@@ -67,7 +71,8 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  */
 export async function runPipeline(deps: PipelineDeps, scope: Scope, request: PipelineRequest): Promise<PipelineAnswer> {
   const plan = new PipelinePlanner(deps.collections, scope).plan(request);
-  return new PipelineRun(deps, scope, request, plan).run();
+  const rerank = request.rerank && planRerank(deps.rerankers, request.rerank, request.prefetch);
+  return new PipelineRun(deps, scope, request, plan, rerank).run();
 }
 
 class PipelineRun {
@@ -77,8 +82,10 @@ class PipelineRun {
   readonly #plan: PipelinePlan;
   readonly #notes: string[] = [];
   readonly #explain: ExplainedStage[] = [];
+  readonly #rerank: RerankPlan | undefined;
 
-  constructor(deps: PipelineDeps, scope: Scope, request: PipelineRequest, plan: PipelinePlan) {
+  constructor(deps: PipelineDeps, scope: Scope, request: PipelineRequest, plan: PipelinePlan, rerank?: RerankPlan) {
+    this.#rerank = rerank;
     this.#deps = deps;
     this.#scope = scope;
     this.#request = request;
@@ -90,6 +97,11 @@ class PipelineRun {
     const plan = this.#plan;
     let hits = await this.#combine(plan.combine);
     const total = hits.length;
+    if (this.#rerank) {
+      fillRows(core, hits.slice(0, this.#rerank.input.candidates));
+      hits = await rerankHits(core.rows, hits, this.#rerank, this.#request.signal);
+      this.#record('body.rerank', 'rerank', hits);
+    }
     if (plan.formula) {
       const formula = plan.formula;
       fillRows(core, hits);
