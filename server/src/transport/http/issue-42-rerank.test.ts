@@ -185,14 +185,30 @@ describe('a local ONNX cross-encoder', () => {
     assertReranked(answer.results, candidates, (id) => overlapScore(words, 'heat flow jet', docs.get(id)!.note));
   });
 
-  test('gRPC answers what REST answers', async () => {
-    const body = { primary_table: table, prefetch, rerank: { model: 'overlap', candidates: 15 }, limit: 15 };
+  test('scores the best chunk or the title when asked', async () => {
+    const candidates = (await candidatesOf(prefetch, 12)).slice(0, 12);
+    // Each document here is one chunk: its content.
+    const chunk = await ok({ prefetch, rerank: { model: 'overlap', candidates: 12, field: 'chunk' }, limit: 12 });
+    assertReranked(chunk.results, candidates, (id) => overlapScore(words, q, docs.get(id)!.content));
+    const title = await ok({ prefetch, rerank: { model: 'overlap', candidates: 12, field: 'title' }, limit: 12 });
+    assertReranked(title.results, candidates, (id) => overlapScore(words, q, docs.get(id)!.title));
+  });
+
+  test('gRPC answers what REST answers, with the default candidates', async () => {
+    const body = {
+      primary_table: table,
+      prefetch: [{ kind: 'filter', limit: total }],
+      rerank: { model: 'overlap', query: q },
+      limit: total,
+    };
     const rest = await ok(body);
     const reply = await grpcCall<Answer>(grpc, 'Query', body, { authorization: `Bearer ${admin.token}` });
     assert.deepEqual(
       reply.results.map((r) => [r.document_id, r.score]),
       rest.results.map((r) => [r.document_id, r.score]),
     );
+    assert.equal(rest.total_hits, total);
+    assert.equal(rest.results.length, rerankCandidates.default);
   });
 });
 
