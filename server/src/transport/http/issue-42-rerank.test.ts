@@ -209,6 +209,15 @@ describe('a local ONNX cross-encoder', () => {
     );
     assert.equal(rest.total_hits, total);
     assert.equal(rest.results.length, rerankCandidates.default);
+    const auth = { authorization: `Bearer ${admin.token}` };
+    await assert.rejects(
+      grpcCall(grpc, 'Query', { ...body, rerank: { model: 'nope' } }, auth),
+      (error: Error & { code?: number }) => error.code === 3 && /Reranker "nope" is not configured/.test(error.message),
+    );
+    await assert.rejects(
+      grpcCall(grpc, 'Query', { ...body, rerank: { model: 'garbage', query: q } }, auth),
+      (error: Error & { code?: number }) => error.code === 14 && /The reranker garbage failed/.test(error.message),
+    );
   });
 });
 
