@@ -45,6 +45,7 @@ const storeModules = [
   'server/src/engine/documents/engagement-store.ts',
   'server/src/engine/documents/maintenance-rows.ts',
   'server/src/engine/field-indexes/field-index-rows.ts',
+  'server/src/engine/sparse/sparse-posting-rows.ts',
   'server/src/engine/vectors/removal-log.ts',
   'server/src/engine/access/search-rows.ts',
   'server/src/engine/vectors/space-vectors.ts',

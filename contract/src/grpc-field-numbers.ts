@@ -154,6 +154,11 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     prefetch: 7,
     fusion: 8,
     rescore: 9,
+    sparse_vector: 10,
+  },
+  QueryRequestPrefetchSparseVector: {
+    indices: 1,
+    values: 2,
   },
   QueryRequestPrefetchPrefetch: {
     kind: 1,
@@ -165,6 +170,11 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     prefetch: 7,
     fusion: 8,
     rescore: 9,
+    sparse_vector: 10,
+  },
+  QueryRequestPrefetchPrefetchSparseVector: {
+    indices: 1,
+    values: 2,
   },
   QueryRequestPrefetchPrefetchPrefetch: {
     kind: 1,
@@ -176,6 +186,11 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     prefetch: 7,
     fusion: 8,
     rescore: 9,
+    sparse_vector: 10,
+  },
+  QueryRequestPrefetchPrefetchPrefetchSparseVector: {
+    indices: 1,
+    values: 2,
   },
   PipelineFusion: {
     method: 1,

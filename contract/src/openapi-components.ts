@@ -10,6 +10,7 @@ import * as graph from './schemas/graph.js';
 import * as mail from './schemas/mail.js';
 import * as query from './schemas/query.js';
 import * as search from './schemas/search.js';
+import * as sparse from './schemas/sparse.js';
 
 type Json = Record<string, unknown>;
 /** Where a schema is used: a request body (what the caller sends) or an answer. */
@@ -31,6 +32,7 @@ export const schemaModules: Readonly<Record<string, Readonly<Record<string, unkn
   mail,
   query,
   search,
+  sparse,
 };
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;

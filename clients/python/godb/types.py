@@ -109,6 +109,7 @@ class Collection(_CollectionRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
     analysis: "AnalysisSettings"
+    sparse_vectors: Dict[str, Dict[str, Any]]
 
 
 class _CollectionInfoRequired(TypedDict):
@@ -126,6 +127,7 @@ class CollectionInfo(_CollectionInfoRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
     analysis: "AnalysisSettings"
+    sparse_vectors: Dict[str, Dict[str, Any]]
     field_indexes: Dict[str, "FieldIndexStats"]
     vector_stats: Dict[str, "VectorStats"]
 
@@ -145,6 +147,7 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     default_vector: str
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
     analysis: "AnalysisSettings"
+    sparse_vectors: Dict[str, Dict[str, Any]]
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -239,6 +242,7 @@ class DocumentInput(TypedDict, total=False):
     edges: List["GraphEdgeInput"]
     vector: List[float]
     vectors: Dict[str, List[float]]
+    sparse_vectors: Dict[str, Dict[str, Any]]
 
 
 class DocumentStats(TypedDict):
@@ -933,6 +937,7 @@ class StoredDocument(_StoredDocumentRequired, total=False):
     edges: List["GraphEdge"]
     vector: List[float]
     vectors: Dict[str, List[float]]
+    sparse_vectors: Dict[str, Dict[str, Any]]
     relation_type: str
     hierarchy_path: str
     translations: Dict[str, str]

@@ -20,7 +20,7 @@ export const updateDocument = defineOperation({
   category: 'documents',
   summary: 'Change some fields of a document (a new version)',
   description:
-    'Changes title, metadata, tags, categories, location, lang_code, external_id, source_url or your vectors, and keeps everything else: a new version, as an add of the same id makes, without re-embedding the content (a changed title re-embeds, since every chunk’s embedded text starts with it). Vectors you do not name are kept; `vector` replaces the collection’s default one. A vector you give for the name the collection’s model fills replaces the model’s, and stays the document’s (a changed title then re-embeds nothing). Needs the edit or owner role; the owner and the ACL stay as they are.',
+    'Changes title, metadata, tags, categories, location, lang_code, external_id, source_url or your vectors, and keeps everything else: a new version, as an add of the same id makes, without re-embedding the content (a changed title re-embeds, since every chunk’s embedded text starts with it). Vectors (and sparse vectors) you do not name are kept; `vector` replaces the collection’s default one. A vector you give for the name the collection’s model fills replaces the model’s, and stays the document’s (a changed title then re-embeds nothing). Needs the edit or owner role; the owner and the ACL stay as they are.',
   http: { method: 'PATCH', path: '/api/v1/documents/{id}', aliases: ['/documents/{id}'] },
   access: 'user',
   longRunning: true,
@@ -38,6 +38,7 @@ export const updateDocument = defineOperation({
         'source_url',
         'vector',
         'vectors',
+        'sparse_vectors',
       ]).properties,
     ),
     { additionalProperties: false, minProperties: 1 },

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, inputLimits, Name } from './common.js';
+import { SparseVectorDeclarations } from './sparse.js';
 
 export const vectorDistances = ['cosine', 'euclidean', 'dot'] as const;
 export type VectorDistance = (typeof vectorDistances)[number];
@@ -195,6 +196,7 @@ export const CreateCollectionRequest = Type.Object(
     ),
     indexes: Type.Optional(FieldIndexDeclarations),
     analysis: Type.Optional(AnalysisSettings),
+    sparse_vectors: Type.Optional(SparseVectorDeclarations(collectionNamePattern)),
   },
   { additionalProperties: false },
 );
@@ -243,6 +245,9 @@ export const Collection = Type.Object({
     }),
   ),
   analysis: Type.Optional(AnalysisSettings),
+  sparse_vectors: Type.Optional(
+    Type.Record(Type.String(), Type.Object({}), { description: 'The declared sparse vectors (when there are any).' }),
+  ),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });

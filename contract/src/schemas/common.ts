@@ -86,6 +86,10 @@ export const inputLimits = {
   metadataValue: 65_536,
   /** Numbers of a query vector. */
   vectorDimensions: 8192,
+  /** Non-zeros (index, value pairs) of one sparse vector (issue #42). */
+  sparseNonZeros: 1024,
+  /** The largest index of a sparse vector: an unsigned 32-bit integer, as SPLADE and BM25 vocabularies use. */
+  sparseIndex: 4_294_967_295,
   /** The largest Unix time accepted: 9999-12-31T23:59:59Z. */
   unixSeconds: 253_402_300_799,
   /** A count or amount added or set in one call (clicks, dwell time, offsets). */

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateInput, Enum, Id, inputLimits, LatLon, Line, Metadata, Name } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
 import { collectionNamePattern } from './collection.js';
+import { DocumentSparseVectors } from './sparse.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
 export type Visibility = (typeof visibilities)[number];
@@ -158,6 +159,7 @@ export const DocumentInput = Type.Object(
         },
       ),
     ),
+    sparse_vectors: Type.Optional(DocumentSparseVectors(collectionNamePattern)),
   },
   { additionalProperties: false },
 );

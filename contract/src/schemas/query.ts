@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Enum, inputLimits, Name } from './common.js';
 import { Filters, maxSearchLimit, SearchResult } from './search.js';
+import { SparseVector } from './sparse.js';
 import { publishedAs } from '../openapi-view.js';
 
 /** Pipelines nest at most this deep: the request's `prefetch` stages are level 1 (docs/decisions/0055). */
@@ -11,7 +12,7 @@ export const maxPipelineStages = 8;
 export const pipelineStageLimit = { default: 100, max: maxSearchLimit } as const;
 /** The stage kinds: the first four run; the others are named so that a request for them is told they are not built. */
 export const pipelineStageKinds = ['text', 'dense', 'filter', 'nested', 'sparse', 'multi_vector'] as const;
-export const unsupportedStageKinds = ['sparse', 'multi_vector'] as const;
+export const unsupportedStageKinds = ['multi_vector'] as const;
 /** Candidates a rerank step sends to its cross-encoder by default, and at most (docs/decisions/0060). */
 export const rerankCandidates = { default: 50, max: 200 } as const;
 export const pipelineFusions = ['rrf', 'dbsf', 'weighted'] as const;
@@ -111,11 +112,14 @@ function stage(levels: number): TSchema {
     {
       kind: Enum(pipelineStageKinds, {
         description:
-          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`. sparse and multi_vector are not supported yet (501); a cross-encoder is the request’s `rerank` step, not a stage.',
+          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`; sparse: the exact dot-product top `limit` of `sparse_vector` on the collection’s sparse vector `vector_name`. multi_vector is not supported yet (501); a cross-encoder is the request’s `rerank` step, not a stage.',
       }),
       query: Type.Optional(Type.String({ maxLength: inputLimits.semanticQuery, description: 'The query text.' })),
       vector: Type.Optional(PipelineVector('For dense: the query vector.')),
-      vector_name: Type.Optional(Name({ description: 'For dense: one of the collection’s vectors.' })),
+      vector_name: Type.Optional(
+        Name({ description: 'For dense: one of the collection’s vectors; for sparse: one of its sparse vectors.' }),
+      ),
+      sparse_vector: Type.Optional(SparseVector('For sparse: the query’s sparse vector.')),
       limit: Type.Integer({
         minimum: 1,
         maximum: pipelineStageLimit.max,

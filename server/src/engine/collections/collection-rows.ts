@@ -13,6 +13,7 @@ type CollectionRow = {
   implicit: number;
   indexes: string;
   analysis: string;
+  sparse_vectors: string;
   created_at: number;
   updated_at: number;
 };
@@ -25,6 +26,7 @@ const toCollection = (row: CollectionRow): Collection => ({
   implicit: row.implicit === 1,
   ...(row.indexes !== '{}' && { indexes: JSON.parse(row.indexes) as FieldIndexDeclarations }),
   ...(row.analysis !== '{}' && { analysis: JSON.parse(row.analysis) as AnalysisSettings }),
+  ...(row.sparse_vectors !== '{}' && { sparse_vectors: JSON.parse(row.sparse_vectors) as Record<string, object> }),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -60,8 +62,8 @@ export class CollectionRows {
   write(tenantId: string, c: Collection): void {
     this.#sql
       .get(
-        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, analysis, created_at, updated_at)
-         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @indexes, @analysis, @created, @updated)
+        `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, analysis, sparse_vectors, created_at, updated_at)
+         VALUES (@tenant, @name, @description, @vectors, @default, @implicit, @indexes, @analysis, @sparse, @created, @updated)
          ON CONFLICT (tenant_id, name) DO UPDATE SET description = @description, vectors = @vectors,
            default_vector = @default, indexes = @indexes, analysis = @analysis, updated_at = @updated`,
       )
@@ -74,6 +76,7 @@ export class CollectionRows {
         implicit: c.implicit ? 1 : 0,
         indexes: JSON.stringify(c.indexes ?? {}),
         analysis: JSON.stringify(c.analysis ?? {}),
+        sparse: JSON.stringify(c.sparse_vectors ?? {}),
         created: c.created_at,
         updated: c.updated_at,
       });

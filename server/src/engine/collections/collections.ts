@@ -175,6 +175,11 @@ export class Collections {
       implicit: false,
       ...(input.indexes && Object.keys(input.indexes).length > 0 && { indexes: { ...input.indexes } }),
       ...(analysis && { analysis }),
+      // Sparse vectors have no settings yet (dot product); fixed at create (decision 0058).
+      ...(input.sparse_vectors &&
+        Object.keys(input.sparse_vectors).length > 0 && {
+          sparse_vectors: Object.fromEntries(Object.keys(input.sparse_vectors).map((n) => [n, {}])),
+        }),
       created_at: now,
       updated_at: now,
     };

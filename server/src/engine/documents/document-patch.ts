@@ -1,6 +1,7 @@
 import { createError, type AclEntry } from '@godb/contract';
 import { defaultVectorName, type Collections } from '../collections/collections.js';
 import { currentIdOf, type DocumentReads } from './document-reads.js';
+import { checkDocumentSparse, type SparseVectorValue } from '../sparse/sparse-input.js';
 import type { DocumentPreparation } from './document-preparation.js';
 import type { DocumentStore } from './document-store.js';
 import { withGivenModelVector } from './given-model-vector.js';
@@ -19,6 +20,7 @@ export interface DocumentPatch {
   readonly source_url?: string | undefined;
   readonly vector?: number[] | undefined;
   readonly vectors?: Record<string, number[]> | undefined;
+  readonly sparse_vectors?: Record<string, SparseVectorValue> | undefined;
 }
 
 /** A float32 copy of a stored vector (the row's buffer is reused by the driver). */
@@ -107,6 +109,13 @@ export class DocumentPatches {
         ...(patch.lang_code !== undefined && { lang_code: patch.lang_code }),
         ...(patch.external_id !== undefined && { external_id: patch.external_id }),
         ...(patch.source_url !== undefined && { source_url: patch.source_url }),
+        // Sparse vectors you do not name are kept, as dense ones are.
+        ...(patch.sparse_vectors !== undefined && {
+          sparse_vectors: {
+            ...fields.sparse_vectors,
+            ...checkDocumentSparse(patch.sparse_vectors, 'body.sparse_vectors'),
+          },
+        }),
       },
       acl: access
         .filter((a) => a.role !== 'list')

@@ -279,6 +279,7 @@ export class DocumentStore {
     this.#sql.get('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
     // Field indexes hold current live versions only (issue #39).
     this.#sql.get('DELETE FROM field_postings WHERE doc_seq = ?').run(seq);
+    this.#sql.get('DELETE FROM sparse_postings WHERE doc_seq = ?').run(seq);
     return this.#sql
       .get('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')
       .pluck()

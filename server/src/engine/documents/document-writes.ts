@@ -2,6 +2,8 @@ import { createError } from '@godb/contract';
 import { accessStamp, decidedStamp, type DecidedOn } from '../access/access.js';
 import type { Collections } from '../collections/collections.js';
 import type { FieldIndexes } from '../field-indexes/field-indexes.js';
+import { refuseUndeclared } from '../sparse/sparse-input.js';
+import { SparsePostings } from '../sparse/sparse-posting-rows.js';
 import type { Db } from '../storage/database.js';
 import { transaction, type TransactionListener } from '../storage/transaction.js';
 import { takeOutClientVectors } from './document-deletes.js';
@@ -55,9 +57,11 @@ function refuseRepeatedNames(resolved: readonly { name: string }[], given: reado
  */
 export class DocumentWrites {
   readonly #deps: DocumentWritesDeps;
+  readonly #sparse: SparsePostings;
 
   constructor(deps: DocumentWritesDeps) {
     this.#deps = deps;
+    this.#sparse = SparsePostings.of(deps.db);
   }
 
   /** Writes every document or none; `path(i)` names the i-th one in errors (`body[3]`, `line 12`). */
@@ -149,6 +153,17 @@ export class DocumentWrites {
           },
           (field) => `${path(i)}.${field}`,
         );
+        // Sparse vectors (issue #42): names the collection declares, posted in this transaction.
+        if (fields.sparse_vectors) {
+          const collection = collections.get(viewer.tenantId, doc.primaryTable);
+          refuseUndeclared(
+            fields.sparse_vectors,
+            collection?.sparse_vectors,
+            doc.primaryTable,
+            `${path(i)}.sparse_vectors`,
+          );
+          this.#sparse.post(viewer.tenantId, doc.primaryTable, seq, fields.sparse_vectors);
+        }
         // A given model vector (space null) is searched through the first chunk, in the model's index.
         for (const { space, chunk } of store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
           if (space !== null) IndexUpdates.change(changes, space).added.push(chunk);

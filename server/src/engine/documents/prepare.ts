@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createError, type AclEntry, type DocumentInput } from '@godb/contract';
 import { splitIntoWindows } from '../text/text-windows.js';
+import { checkDocumentSparse } from '../sparse/sparse-input.js';
 import type { PreparedDocument } from './types.js';
 
 export const defaultChunkSize = 1024;
@@ -68,6 +69,7 @@ export function prepareDocument(
     ...(input.acl ?? []).filter((e) => !(e.user_id === ownerId && e.role === 'owner')),
   ];
   const enabled = input.embedding_options?.enabled !== false;
+  const sparse = checkDocumentSparse(input.sparse_vectors, field('sparse_vectors'));
   return {
     id,
     title,
@@ -96,6 +98,7 @@ export function prepareDocument(
       ...(input.embedding_options && { embedding_options: input.embedding_options }),
       ...(input.child_doc_ids && { child_doc_ids: input.child_doc_ids }),
       ...(input.edges && { edges: input.edges }),
+      ...(sparse && { sparse_vectors: sparse }),
       chunk_size: chunkSize,
       chunk_overlap: chunkOverlap,
     },

@@ -1,3 +1,4 @@
+import type { SparseVectorValue } from '../sparse/sparse-input.js';
 import type { AclEntry, DocumentInput, Visibility } from '@godb/contract';
 
 // Who reads and what grants access belong to the access rule; documents name them too.
@@ -16,6 +17,8 @@ export interface DocumentFields {
   external_id?: string;
   source_url?: string;
   lang_code: string;
+  /** Sparse vectors by declared name (issue #42); their postings are in sparse_postings. */
+  sparse_vectors?: Record<string, SparseVectorValue>;
   access_list?: string[];
   vector_meta?: Record<string, unknown>;
   engagement?: Record<string, unknown>;

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { indexSparseRange } from '../sparse/sparse-posting-rows.js';
 import type { Db } from '../storage/database.js';
 import type { Bounds } from './slices.js';
 import { columnsOf } from './tenant-rows.js';
@@ -247,6 +248,7 @@ export function deleteDocumentIndexRows(db: Db, tenantId: string, after: number,
   db.prepare(`DELETE FROM geo_rtree WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   db.prepare(`DELETE FROM document_access WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   db.prepare(`DELETE FROM field_postings WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
+  db.prepare(`DELETE FROM sparse_postings WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   db.prepare('DELETE FROM field_index_builds WHERE tenant_id = :tenant').run({ tenant: tenantId });
 }
 
@@ -281,6 +283,8 @@ export function indexGeoRange(db: Db, tenantId: string, after: number, through: 
        WHERE seq > :after AND seq <= :through AND tenant_id = :tenant AND lat IS NOT NULL AND lon IS NOT NULL
          AND deleted_at IS NULL AND superseded = 0`,
   ).run(range);
+  // Sparse postings likewise, from the documents' fields (decision 0058).
+  indexSparseRange(db, tenantId, after, through);
   return db
     .prepare(
       `SELECT count(*) FROM documents NOT INDEXED

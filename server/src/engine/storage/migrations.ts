@@ -423,4 +423,21 @@ export const migrations: readonly { readonly version: number; readonly descripti
     sql: `CREATE INDEX documents_public ON documents(tenant_id, primary_table)
             WHERE visibility = 'public' AND deleted_at IS NULL AND superseded = 0;`,
   },
+  {
+    version: 20,
+    description: 'sparse vectors: declared per collection, and their inverted index (issue #42, decision 0058)',
+    // Clustered by term (WITHOUT ROWID): a query term's posting list is one range read. Derived from the documents'
+    // fields.sparse_vectors, written in the write's transaction; by doc_seq to remove a version's postings.
+    sql: `ALTER TABLE collections ADD COLUMN sparse_vectors TEXT NOT NULL DEFAULT '{}';
+      CREATE TABLE sparse_postings (
+        tenant_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        name TEXT NOT NULL,
+        term INTEGER NOT NULL,
+        doc_seq INTEGER NOT NULL,
+        value REAL NOT NULL,
+        PRIMARY KEY (tenant_id, collection, name, term, doc_seq)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX sparse_postings_doc ON sparse_postings(doc_seq);`,
+  },
 ];

@@ -525,11 +525,11 @@ describe('query pipeline bad input', () => {
       /allowed values/,
     ],
     [
-      'a sparse stage',
+      'a sparse stage without its sparse vector (decision 0058)',
       { prefetch: [{ kind: 'text', query: 'x' }, { kind: 'sparse' }] },
-      501,
-      'body.prefetch[1].kind',
-      /sparse stage \(body\.prefetch\[1\]\.kind\) is not implemented yet \(tracked in issue #42\)/,
+      400,
+      'body.prefetch[1].sparse_vector',
+      /sparse_vector is required by a sparse stage/,
     ],
     [
       'a vector name the collection does not declare',

@@ -30,6 +30,7 @@ export interface StageInput extends CombineInput {
   readonly query?: string | undefined;
   readonly vector?: readonly number[] | undefined;
   readonly vector_name?: string | undefined;
+  readonly sparse_vector?: { readonly indices: readonly number[]; readonly values: readonly number[] } | undefined;
   readonly limit: number;
   readonly filters?: unknown;
 }

@@ -2,6 +2,7 @@ import { createError, defaultRrfK, maxPipelineDepth, unsupportedStageKinds } fro
 import type { Collections } from '../../collections/collections.js';
 import { parseFilters, type FilterGroup } from '../filters.js';
 import type { Scope } from '../scope.js';
+import { planSparse, type SparseStagePlan } from '../../sparse/sparse-stage.js';
 import { compileFormula, type Formula } from './formula.js';
 import type { FusionSpec } from './fusion.js';
 import { listFields, listRefused } from './group-by.js';
@@ -19,6 +20,7 @@ export type StagePlan = { readonly path: string; readonly limit: number; readonl
     }
   | { readonly kind: 'filter' }
   | { readonly kind: 'nested'; readonly combine: CombinePlan }
+  | SparseStagePlan
 );
 
 /** How a list of stages becomes one: one stage as it is, a fusion, or a rescore by a vector. */
@@ -57,8 +59,9 @@ const fieldsOf: Readonly<Record<StagePlan['kind'], readonly string[]>> = {
   dense: ['query', 'vector', 'vector_name'],
   filter: [],
   nested: ['prefetch', 'fusion', 'rescore'],
+  sparse: ['vector_name', 'sparse_vector'],
 };
-const stageFields = ['query', 'vector', 'vector_name', 'prefetch', 'fusion', 'rescore'] as const;
+const stageFields = ['query', 'vector', 'vector_name', 'prefetch', 'fusion', 'rescore', 'sparse_vector'] as const;
 
 /** The scope with a stage's filters added to the request's (both must match). */
 function withFilters(scope: Scope, raw: unknown, path: string): Scope {
@@ -152,7 +155,10 @@ export class PipelinePlanner {
         { field: `${path}.kind` },
       );
     if (!(kind in fieldsOf))
-      throw invalid(`${path}.kind`, `${path}.kind is ${JSON.stringify(kind)}: expected text, dense, filter or nested.`);
+      throw invalid(
+        `${path}.kind`,
+        `${path}.kind is ${JSON.stringify(kind)}: expected text, dense, sparse, filter or nested.`,
+      );
     const runnable = kind as StagePlan['kind'];
     for (const field of stageFields)
       if (stage[field] !== undefined && !fieldsOf[runnable].includes(field))
@@ -171,6 +177,8 @@ export class PipelinePlanner {
       return { ...base, kind: 'dense', target, query: stage.query, vector: stage.vector };
     }
     if (runnable === 'filter') return { ...base, kind: 'filter' };
+    if (runnable === 'sparse')
+      return { ...base, ...planSparse(this.#collections, this.#tenant, this.#scope.table, stage, path) };
     if (level >= maxPipelineDepth)
       throw invalid(
         `${path}.prefetch`,

@@ -10,6 +10,8 @@ import { textMatch } from '../fts-query.js';
 import type { Hit } from '../hit.js';
 import { resultViews, type SearchResultView } from '../result-view.js';
 import type { Scope } from '../scope.js';
+import { sparseHits } from '../../sparse/sparse-search.js';
+import { SparsePostings } from '../../sparse/sparse-posting-rows.js';
 import type { SearchCore } from '../search-core.js';
 import { similarity } from '../vector-query.js';
 import { clientVectorSearch, vectorSearch } from '../vector-search.js';
@@ -83,9 +85,11 @@ class PipelineRun {
   readonly #notes: string[] = [];
   readonly #explain: ExplainedStage[] = [];
   readonly #rerank: RerankPlan | undefined;
+  readonly #sparse: SparsePostings;
 
   constructor(deps: PipelineDeps, scope: Scope, request: PipelineRequest, plan: PipelinePlan, rerank?: RerankPlan) {
     this.#rerank = rerank;
+    this.#sparse = SparsePostings.of(deps.core.db);
     this.#deps = deps;
     this.#scope = scope;
     this.#request = request;
@@ -180,6 +184,7 @@ class PipelineRun {
       return documents.map((doc) => ({ doc, score: 1, chunks: [] }));
     }
     if (stage.kind === 'nested') return (await this.#combine(stage.combine)).slice(0, limit);
+    if (stage.kind === 'sparse') return sparseHits(core, this.#sparse, scope, stage.target, stage.sparse, limit);
     const { target } = stage;
     // Raw similarities (threshold −1 keeps every one), as hybrid search fuses them.
     const q = { text: stage.query, vector: stage.vector, threshold: -1, calibrated: false, limit, signal };

@@ -1,0 +1,67 @@
+import type { Db } from '../storage/database.js';
+import { StatementCache } from '../storage/statement-cache.js';
+import type { SparseVectorValue } from './sparse-input.js';
+
+/**
+ * The inverted index of sparse vectors (issue #42, decision 0058), in SQLite: one posting (term, document, value) per
+ * non-zero, clustered by (tenant, collection, name, term) so a term's posting list is one range read. Written in the
+ * document write's transaction (so it follows the operation log, restarts and snapshots like the documents it is
+ * derived from), removed when the version leaves the indexes (document-store.ts #unindex).
+ */
+export class SparsePostings {
+  static readonly #byDb = new WeakMap<Db, SparsePostings>();
+  readonly #sql: StatementCache;
+
+  /** The postings of a store, made once (their statements are prepared once). */
+  static of(db: Db): SparsePostings {
+    let postings = SparsePostings.#byDb.get(db);
+    if (!postings) SparsePostings.#byDb.set(db, (postings = new SparsePostings(db)));
+    return postings;
+  }
+
+  constructor(db: Db) {
+    this.#sql = new StatementCache(db);
+  }
+
+  /** Posts a document version's sparse vectors. */
+  post(tenantId: string, collection: string, seq: number, vectors: Readonly<Record<string, SparseVectorValue>>): void {
+    const insert = this.#sql.get(
+      'INSERT INTO sparse_postings (tenant_id, collection, name, term, doc_seq, value) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const [name, { indices, values }] of Object.entries(vectors))
+      indices.forEach((term, i) => insert.run(tenantId, collection, name, term, seq, values[i]!));
+  }
+
+  /**
+   * The exact dot product of the query with every document version that shares a term with it (term at a time: each
+   * query term's posting list is read once and accumulated). Versions no longer live were unposted; the caller still
+   * applies the access rule and the filters.
+   */
+  scores(tenantId: string, collection: string, name: string, query: SparseVectorValue): Map<number, number> {
+    const read = this.#sql.get(
+      'SELECT doc_seq, value FROM sparse_postings WHERE tenant_id = ? AND collection = ? AND name = ? AND term = ?',
+    );
+    const acc = new Map<number, number>();
+    query.indices.forEach((term, i) => {
+      const weight = query.values[i]!;
+      for (const row of read.raw().iterate(tenantId, collection, name, term) as Iterable<[number, number]>)
+        acc.set(row[0], (acc.get(row[0]) ?? 0) + weight * row[1]);
+    });
+    return acc;
+  }
+}
+
+/**
+ * Posts the sparse vectors of the tenant's live documents with a seq in (`after`, `through`] from their stored fields
+ * (a restore, which brings documents and not postings).
+ */
+export function indexSparseRange(db: Db, tenantId: string, after: number, through: number): void {
+  db.prepare(
+    `INSERT INTO sparse_postings (tenant_id, collection, name, term, doc_seq, value)
+       SELECT d.tenant_id, d.primary_table, v.key, i.value, d.seq,
+              json_extract(v.value, '$.values[' || i.key || ']')
+       FROM documents d NOT INDEXED, json_each(d.fields, '$.sparse_vectors') v, json_each(v.value, '$.indices') i
+       WHERE d.seq > :after AND d.seq <= :through AND d.tenant_id = :tenant AND d.deleted_at IS NULL
+         AND d.superseded = 0 AND json_type(d.fields, '$.sparse_vectors') = 'object'`,
+  ).run({ tenant: tenantId, after, through });
+}
