@@ -44,8 +44,9 @@ export class SparsePostings {
     const acc = new Map<number, number>();
     query.indices.forEach((term, i) => {
       const weight = query.values[i]!;
-      for (const row of read.raw().iterate(tenantId, collection, name, term) as Iterable<[number, number]>)
-        acc.set(row[0], (acc.get(row[0]) ?? 0) + weight * row[1]);
+      // all() rather than iterate(): one call per posting list, not per posting.
+      for (const [seq, value] of read.raw().all(tenantId, collection, name, term) as [number, number][])
+        acc.set(seq, (acc.get(seq) ?? 0) + weight * value);
     });
     return acc;
   }

@@ -4,8 +4,21 @@ import type { SearchCore } from '../search/search-core.js';
 import type { SparseVectorValue } from './sparse-input.js';
 import type { SparsePostings } from './sparse-posting-rows.js';
 
-/** Candidates checked against the access rule and the filters per round. */
-const batch = 1000;
+/** Candidates checked against the access rule and the filters per round, at least. */
+const batch = 256;
+
+/**
+ * The best `want` of the scored documents, best first (ties by seq): the threshold is read off a numeric sort of the
+ * scores alone (a typed array, far cheaper than sorting pairs), then only the documents at or above it are sorted.
+ */
+function best(scores: Map<number, number>, want: number): [number, number][] {
+  if (want >= scores.size) return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const sorted = Float64Array.from(scores.values()).sort();
+  const threshold = sorted[sorted.length - want]!;
+  const out: [number, number][] = [];
+  for (const entry of scores) if (entry[1] >= threshold) out.push(entry);
+  return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+}
 
 /**
  * The exact dot-product top `limit` of a sparse query among the documents the scope lets through (decision 0058):
@@ -22,10 +35,13 @@ export function sparseHits(
   limit: number,
 ): Hit[] {
   const scores = postings.scores(scope.viewer.tenantId, target.collection, target.name, query);
-  const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   const out: Hit[] = [];
-  for (let at = 0; at < ranked.length && out.length < limit; at += batch) {
-    const slice = ranked.slice(at, at + batch);
+  // Rounds of growing size: most queries are answered from the first, a narrow filter or access rule reads further.
+  let want = Math.max(batch, limit * 2);
+  let ranked = best(scores, want);
+  for (let at = 0; at < ranked.length && out.length < limit;) {
+    const slice = ranked.slice(at, at + Math.max(batch, limit * 2));
+    at += slice.length;
     const loaded = core.load(
       scope,
       slice.map(([seq]) => seq),
@@ -34,7 +50,11 @@ export function sparseHits(
       const doc = loaded.get(seq);
       if (!doc || !core.accept(doc, scope).ok) continue;
       out.push({ doc, score, chunks: [] });
-      if (out.length === limit) break;
+      if (out.length === limit) return out;
+    }
+    if (at >= ranked.length && ranked.length < scores.size) {
+      want *= 4;
+      ranked = best(scores, want);
     }
   }
   return out;
