@@ -221,6 +221,50 @@ describe('sparse stage against exhaustive scoring', () => {
     );
   });
 
+  test('an NDJSON import posts sparse vectors and refuses a bad line naming its field', async () => {
+    const fresh: Doc[] = [0, 1].map((i) => ({
+      id: `imp-${i}`,
+      sparse: { indices: [vocabulary + 7 + i], values: [2 + i] },
+      dense: [1, 0, 0, 0],
+      bucket: 0,
+      private: false,
+      title: 'imported',
+    }));
+    const lines = [
+      ...fresh.map(docBody),
+      { ...docBody(fresh[0]!), id: 'imp-bad', sparse_vectors: { splade: { indices: [2, 1], values: [1, 1] } } },
+    ];
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/import',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/x-ndjson' },
+      payload: lines.map((line) => JSON.stringify(line)).join('\n'),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const results = res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { success: boolean; error?: { field?: string } });
+    assert.deepEqual(
+      results.map((r) => [r.success, r.error?.field]),
+      [
+        [true, undefined],
+        [true, undefined],
+        [false, 'line[3].sparse_vectors.splade.indices[1]'],
+      ],
+    );
+    for (const d of fresh) docs.set(d.id, d);
+    const q: Sparse = { indices: [vocabulary + 7, vocabulary + 8], values: [1, 1] };
+    assertRanked(
+      await sparseStage(q),
+      exhaustive(q, () => true, 'admin', 10),
+    );
+    assert.deepEqual(
+      (await sparseStage(q)).map((h) => h.document_id),
+      ['imp-1', 'imp-0'],
+    );
+  });
+
   test('gRPC answers what REST answers', async () => {
     const q = sparseOf(10);
     const body = {
