@@ -320,9 +320,9 @@ describe('collections', () => {
       ],
       ['shard keys', () => client.upsert(collection, { points: [], shard_key: 'a' }), /shard_key/],
       [
-        'prefetch',
-        () => client.query(collection, { prefetch: [{ query: query(1), limit: 5 }], query: { fusion: 'rrf' } }),
-        /prefetch/,
+        'a query ordered by a payload key',
+        () => client.query(collection, { query: { order_by: 'price' } }),
+        /order_by/,
       ],
       [
         'a geo payload index',

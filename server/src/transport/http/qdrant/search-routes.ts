@@ -1,8 +1,10 @@
+import { maxSearchLimit } from '@godb/contract';
 import { badRequest, unsupported } from './envelope.js';
 import type { Call } from './godb-calls.js';
 import { averageVector, nearest, vectorNameOf, type ScoredPoint } from './nearest.js';
 import { canonicalId, documentIdOf } from './point-ids.js';
 import { collectionOf, documentsByIds, type CollectionView } from './point-reads.js';
+import { needsPipeline, runQueryPipeline, type ExampleVector, type GroupOptions } from './query-pipeline.js';
 import type { QdrantRoute } from './route.js';
 
 type Body = Record<string, unknown>;
@@ -90,14 +92,21 @@ async function recommend(call: Call, collection: CollectionView, body: Body): Pr
   });
 }
 
+/** A point's vector of a name, for queries by example inside a pipeline. */
+const exampleOf =
+  (call: Call, collection: CollectionView): ExampleVector =>
+  async (name, id) =>
+    (await examplesOf(call, collection, name, [id])).vectors[0] ?? [];
+
 /**
  * points/query, the universal API: a vector, `{nearest}`, a point id (its vector, the point left out) and
- * `{recommend}`. Prefetch, fusion, discovery, context, order_by, formulas and sampling answer 400 naming them.
+ * `{recommend}`; prefetch, fusion, rescoring and MMR run through GoDB's query pipeline (query-pipeline.ts).
+ * Discovery, context, order_by, formulas and sampling answer 400 naming them.
  */
 async function query(call: Call, collection: CollectionView, body: Body): Promise<{ points: ScoredPoint[] }> {
   checkCommon(body);
-  if (body.prefetch !== undefined && body.prefetch !== null)
-    throw unsupported('prefetch (multi-stage queries and fusion)');
+  if (needsPipeline(body))
+    return { points: (await runQueryPipeline(call, collection, body, exampleOf(call, collection))).points };
   const q = body.query;
   if (q === undefined || q === null) throw unsupported('a query without `query`');
   const common = {
@@ -114,8 +123,7 @@ async function query(call: Call, collection: CollectionView, body: Body): Promis
   if (isPointId(q)) return { points: await byExample(call, collection, name(), q, common) };
   const kind = Object.keys(q as object)[0];
   if (kind === 'nearest') {
-    const { nearest: target, mmr } = q as { nearest: unknown; mmr?: unknown };
-    if (mmr !== undefined && mmr !== null) throw unsupported('mmr (maximal marginal relevance)');
+    const { nearest: target } = q as { nearest: unknown };
     if (isPointId(target)) return { points: await byExample(call, collection, name(), target, common) };
     return { points: await nearest(call, collection, { ...common, vector: denseQuery(target), using: body.using }) };
   }
@@ -137,13 +145,67 @@ async function byExample(
   return nearest(call, collection, { ...common, vector: vectors[0] ?? [], using: name, exclude: ids });
 }
 
+/** group_by, group_size and limit of a groups request (Qdrant: the groups' key, hits per group, groups). */
+function groupOptions(body: Body, defaultSize: number): GroupOptions {
+  if (typeof body.group_by !== 'string' || body.group_by === '') throw badRequest('group_by is required');
+  if (body.with_lookup !== undefined && body.with_lookup !== null) throw unsupported('with_lookup');
+  const size = body.group_size ?? defaultSize;
+  const limit = body.limit ?? 10;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 100)
+    throw badRequest('group_size must be an integer from 1 to 100');
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > maxSearchLimit)
+    throw badRequest(`limit must be an integer from 1 to ${maxSearchLimit}`);
+  return { field: body.group_by, size, limit };
+}
+
+/** points/search/groups: the search's vector as a nearest query, grouped by the pipeline's group_by. */
+async function searchGroups(call: Call, collection: CollectionView, body: Body) {
+  checkCommon(body);
+  let vector = body.vector;
+  let using: unknown;
+  if (vector && typeof vector === 'object' && !Array.isArray(vector)) {
+    const named = vector as { name?: unknown; vector?: unknown; indices?: unknown };
+    if (named.indices !== undefined) throw unsupported('sparse vectors');
+    using = named.name;
+    vector = named.vector;
+  }
+  const query = { ...body, query: denseQuery(vector), using, vector: undefined };
+  const { groups } = await runQueryPipeline(
+    call,
+    collection,
+    query,
+    exampleOf(call, collection),
+    groupOptions(body, 1),
+  );
+  return { groups };
+}
+
+/** points/query/groups: any query the pipeline maps, grouped. */
+async function queryGroups(call: Call, collection: CollectionView, body: Body) {
+  checkCommon(body);
+  if (body.query && typeof body.query === 'object' && 'recommend' in body.query)
+    throw unsupported('recommend in query/groups');
+  const { groups } = await runQueryPipeline(call, collection, body, exampleOf(call, collection), groupOptions(body, 3));
+  return { groups };
+}
+
 const searchesOf = (body: Body): Body[] => {
   if (!Array.isArray(body.searches)) throw badRequest('searches is required');
   return body.searches as Body[];
 };
 
-/** Searches: search, recommend and query, each also in batches. */
+/** Searches: search, recommend and query, each also in batches, and grouped search and query. */
 export const searchRoutes: QdrantRoute[] = [
+  ...(
+    [
+      ['search', searchGroups],
+      ['query', queryGroups],
+    ] as const
+  ).map(([kind, run]): QdrantRoute => ({
+    method: 'POST',
+    url: `/collections/:name/points/${kind}/groups`,
+    handler: async ({ call, params, body }) => run(call, await collectionOf(call, params.name), body),
+  })),
   ...(
     [
       ['search', search],
