@@ -91,9 +91,21 @@ export const qdrantCompatibility: readonly QdrantCompatibilityRow[] = [
     endpoint: 'POST /collections/{name}/points/query',
     supported: 'partly',
     notes:
-      'query: a vector, {nearest: vector or id}, a point id (its vector; the point left out) or {recommend}; using, filter. 400: prefetch (multi-stage queries and fusion), mmr, discover, context, order_by, formula, sample, a query without query.',
+      'query: a vector, {nearest: vector or id}, a point id (its vector; the point left out) or {recommend}; using, filter, limit, offset, score_threshold. prefetch (one or a list, nested up to 3 levels, each with query, using, filter and limit, default 10) runs on GoDB’s query pipeline (decision 0063): {fusion: "rrf"} or {rrf: {k}} is Σ 1 / (k + rank), rank from 1, k 60 by default; {fusion: "dbsf"} normalises each prefetch by its mean ± 3 standard deviations; a vector or {nearest} beside a prefetch rescores its candidates exactly; a prefetch without a query passes its own. {nearest, mmr: {diversity, candidates_limit}} is MMR with λ = 1 − diversity over the candidates_limit nearest (default limit), relevance min-max normalised over them, so picks can differ from Qdrant’s at the same diversity. The top-level filter applies to every prefetch. Euclid scores are distances when the last step is a vector’s. 400: discover, context, order_by, formula, sample, rrf weights, mmr beside a prefetch or inside one, a prefetch score_threshold or lookup_from, several prefetches without a query, a query without query or prefetch.',
   },
   { endpoint: 'POST /collections/{name}/points/query/batch', supported: 'partly', notes: 'As query.' },
+  {
+    endpoint: 'POST /collections/{name}/points/search/groups',
+    supported: 'partly',
+    notes:
+      'vector or {name, vector}, filter, group_by (a payload key; a list value joins a group per element), group_size (1–100), limit (groups), score_threshold, with_payload, with_vector: the pipeline’s group_by over the 1,000 nearest points, groups in the order of their best hit, each id as the payload holds it. 400: with_lookup.',
+  },
+  {
+    endpoint: 'POST /collections/{name}/points/query/groups',
+    supported: 'partly',
+    notes:
+      'Any query points/query maps (prefetch, fusion, rescore, MMR), grouped as search/groups (group_size default 3, limit 10). 400: recommend, with_lookup.',
+  },
   {
     endpoint: 'POST /collections/{name}/points/recommend',
     supported: 'partly',
@@ -108,8 +120,7 @@ export const qdrantCompatibility: readonly QdrantCompatibilityRow[] = [
       'must, should, must_not, min_should, match value/any/except/text/phrase/text_any (substring, as Qdrant without a full-text index), range (numbers and datetimes), geo_radius, geo_bounding_box, values_count, is_empty, is_null, has_id, nested, keys with dots and []. 400: geo_polygon, has_vector. Conditions on keys with a payload index (keyword, integer, float, bool) are answered by GoDB’s own filtered search; others are evaluated exactly over the points GoDB’s filters narrow them to, slow on large collections (decision 0052).',
   },
   {
-    endpoint:
-      'Snapshots, shards, cluster, telemetry, locks, discover, facet, search/groups, sparse and multivector search',
+    endpoint: 'Snapshots, shards, cluster, telemetry, locks, discover, facet, sparse and multivector search',
     supported: 'no',
     notes: '404 (not served). GoDB’s own snapshot and cluster APIs cover its deployment.',
   },
