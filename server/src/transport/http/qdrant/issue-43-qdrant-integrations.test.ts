@@ -91,15 +91,12 @@ describe('@langchain/qdrant QdrantVectorStore', () => {
     assert.equal(after.length, 4);
     await store.delete({ filter: { must: [{ key: 'metadata.source', match: { value: 'news' } }] } });
     assert.equal((await store.similaritySearch('market rain', 5)).length, 2);
-    // MMR would need Qdrant's diversity re-ranking: it answers 400 naming it, not a plain nearest search.
-    await assert.rejects(
-      store.maxMarginalRelevanceSearch('cats', { k: 2, fetchK: 4 }),
-      (error: { status?: number; data?: { status?: { error?: string } } }) => {
-        assert.equal(error.status, 400);
-        assert.match(error.data?.status?.error ?? '', /mmr .*not supported/);
-        return true;
-      },
-    );
+    // MMR runs on GoDB's query pipeline (decision 0063): k documents, the most similar first, none repeated.
+    const nearestFirst = await store.similaritySearch('cats', 1);
+    const diverse = await store.maxMarginalRelevanceSearch('cats', { k: 2, fetchK: 4 });
+    assert.equal(diverse.length, 2);
+    assert.equal(diverse[0]!.id, nearestFirst[0]!.id);
+    assert.notEqual(diverse[1]!.id, diverse[0]!.id);
   });
 });
 
