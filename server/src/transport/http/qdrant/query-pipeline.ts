@@ -39,6 +39,7 @@ async function godbFilters(call: Call, collection: CollectionView, given: unknow
   const exact = exactFilter(collection.name, filter, readyIndexes(collection));
   if (exact) return exact;
   const ids = (await matchingDocuments(call, collection, filter)).map((d) => d.id);
+  // No point allowed: an id no document can have (GoDB's `in` needs one value or more).
   return [{ field: 'id', operator: 'in', value: ids.length > 0 ? ids : ['\u0000none'] }];
 }
 
