@@ -7,7 +7,7 @@ import type { DocumentInput, FieldIndexDeclarations } from '@godb/contract';
 import { isGoDBError } from '@godb/contract';
 import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { matchesFilters, parseFilters, type FilterableDocument } from '../search/filters.js';
-import { estimateMatches, plannedSet } from '../search/indexed-filters.js';
+import { estimateMatches, plannedAmong, plannedSet } from '../search/indexed-filters.js';
 
 // Issue #39: a filter on indexed fields learns its documents from the postings. Every answer must be the one the
 // filter's own evaluation (filters.ts) gives over every live document: checked against brute force on random data
@@ -179,6 +179,16 @@ function checkFilters(engine: TestEngine, model: Model, count: number): number {
     assert.ok(
       estimate.low <= seqs.size && seqs.size <= estimate.high,
       `${JSON.stringify(estimate)} bounds ${seqs.size} (cap ${cap}): ${JSON.stringify(raw)}`,
+    ); // HNSW candidates of a broad filter are checked on their postings: the same documents, among some.
+    const among = new Set(engine.fieldIndexes.live(tenantId, 'c').filter(() => rnd() < 0.5));
+    const passing = plannedAmong(engine.fieldIndexes, tenantId, 'c', filters, among);
+    assert.deepEqual(
+      idsOf(engine, passing ?? []),
+      idsOf(
+        engine,
+        [...seqs].filter((seq) => among.has(seq)),
+      ),
+      `among: ${JSON.stringify(raw)}`,
     );
   }
   return planned;

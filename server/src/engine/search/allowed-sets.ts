@@ -73,6 +73,8 @@ export interface FilterPlanner {
   set(tenant: string, table: string, filters: FilterGroup): ReadonlySet<number> | undefined;
   /** Bounds of how many documents that set holds, its postings counted up to `cap`; undefined as for `set`. */
   estimate(tenant: string, table: string, filters: FilterGroup, cap: number): MatchEstimate | undefined;
+  /** Which of documents `docs` the filter lets through, from their postings; undefined as for `set`. */
+  among(tenant: string, table: string, filters: FilterGroup, docs: ReadonlySet<number>): Set<number> | undefined;
 }
 
 /**
@@ -108,6 +110,17 @@ export class AllowedSets {
   ): MatchEstimate | undefined {
     if (table === undefined || !filters) return undefined;
     return this.#plan?.estimate(tenant, table, filters, cap);
+  }
+
+  /** Which of documents `docs` `filters` let through, from the field indexes (candidates of a broad filter). */
+  among(
+    tenant: string,
+    table: string | undefined,
+    filters: FilterGroup | undefined,
+    docs: ReadonlySet<number>,
+  ): Set<number> | undefined {
+    if (table === undefined || !filters) return undefined;
+    return this.#plan?.among(tenant, table, filters, docs);
   }
 
   /**

@@ -102,6 +102,8 @@ function withinRadius(t: Target, r: Radius): number[] {
 
 /** Allowed documents up to which further conditions are checked on their own postings (see probeLookup). */
 const probeBelow = 2000;
+/** How many more postings than allowed documents make probing them cheaper than reading the postings. */
+const probeRatio = 8;
 
 /** A condition the indexes cannot answer exactly as the filter evaluates it: the filter reads the documents. */
 class Unplannable extends Error {}
@@ -251,36 +253,51 @@ function mergedRanges(
   return { planned, rest };
 }
 
-function group(t: Target, g: FilterGroup): Planned {
-  const node = (n: FilterNode): Planned => ('field' in n ? condition(t, n) : group(t, n));
-  let out = all;
+/**
+ * Whether a condition (or group) is checked on the postings of the `within` documents rather than read whole: when
+ * they are few (probeBelow), or when the node's own postings, counted up to probeRatio times as many, are more (a
+ * 1 % group after a 50 % date range: 2,000 documents probed at about 2 µs each instead of 500,000 postings read).
+ */
+function probes(t: Target, within: Planned, n: FilterNode | readonly Filter[]): boolean {
+  if (within.not) return false;
+  const size = within.seqs.size;
+  if (size <= probeBelow) return true;
+  const cap = size * probeRatio;
+  const bounds = Array.isArray(n)
+    ? rangeEstimate(t, n[0]!.field, false, Object.fromEntries(n.map((f) => [f.operator, Number(f.value)])), cap)
+    : 'field' in (n as FilterNode)
+      ? conditionEstimate(t, n as Filter, cap)
+      : groupEstimate(t, n as FilterGroup, cap);
+  return bounds.low >= cap;
+}
+
+/** The part of `g` among `start` (every document when `all`); nested groups are evaluated among what is allowed. */
+function group(t: Target, g: FilterGroup, start: Planned = all): Planned {
+  let out = start;
   const { planned, rest } = mergedRanges(t, g.must);
-  // A few documents allowed so far: the next conditions are checked on their postings alone.
+  // The node among the documents allowed so far: by their postings alone when that costs less than its own.
+  const among = (within: Planned, n: FilterNode): Planned => {
+    if (!probes(t, within, n)) return and(within, 'field' in n ? condition(t, n) : group(t, n));
+    return 'field' in n
+      ? inside(within.seqs, condition(t, n, probeLookup(t, n.field, within.seqs)))
+      : group(t, n, within);
+  };
   const few = () => !out.not && out.seqs.size <= probeBelow;
-  const each = (n: FilterNode): Planned =>
-    'field' in n && few() ? inside(out.seqs, condition(t, n, probeLookup(t, n.field, out.seqs))) : and(out, node(n));
+  const each = (n: FilterNode): Planned => among(out, n);
   // Equalities first (usually the most selective), ranges last: a missing index gives up before any range is read.
   const first = (n: FilterNode) => 'field' in n && (n.operator === 'eq' || n.operator === 'in');
   for (const n of [...rest.filter(first), ...rest.filter((n) => !first(n))]) out = each(n);
   // The alternatives before the ranges of the must: a selective should leaves the ranges a few documents to check.
   if (g.should.length > 0) {
     const within = out;
-    const one = (n: FilterNode): Planned =>
-      'field' in n && !within.not && within.seqs.size <= probeBelow
-        ? inside(within.seqs, condition(t, n, probeLookup(t, n.field, within.seqs)))
-        : and(within, node(n));
-    out = g.should.map(one).reduce(or, nothing);
+    out = g.should.map((n) => among(within, n)).reduce(or, nothing);
   }
   for (const p of planned) {
-    if (!few()) out = and(out, p.read());
+    if (!few() && !probes(t, out, p.nodes)) out = and(out, p.read());
     else for (const n of p.nodes) out = each(n);
   }
-  for (const n of g.mustNot) {
-    out =
-      'field' in n && few()
-        ? inside(out.seqs, not(condition(t, n, probeLookup(t, n.field, out.seqs))))
-        : and(out, not(node(n)));
-  }
+  // Not n, among out: out less the part of n among out.
+  for (const n of g.mustNot) out = out.not ? and(out, not(among(all, n))) : of(minus(out.seqs, among(out, n).seqs));
   return out;
 }
 
@@ -433,4 +450,29 @@ export function plannedSet(
     throw error;
   }
   return planned.not ? minus(new Set(reader.live(tenant, collection)), planned.seqs) : planned.seqs;
+}
+
+/**
+ * Which of documents `among` (live or not) a filter lets through, from the postings of those documents alone (about
+ * 2 µs a document and condition): the check of HNSW candidates under a broad filter, which neither reads a row nor
+ * makes the filter's set. Undefined as for plannedSet. The access rule is not applied.
+ *
+ * @example const pass = plannedAmong(engine.fieldIndexes, tenantId, 'products', filters, new Set([4, 8, 15]));
+ */
+export function plannedAmong(
+  reader: FieldIndexReader,
+  tenant: string,
+  collection: string,
+  filters: FilterGroup,
+  among: ReadonlySet<number>,
+): Set<number> | undefined {
+  const ready = reader.ready(tenant, collection);
+  if (ready.size === 0) return undefined;
+  try {
+    const planned = group({ reader, tenant, collection, ready }, filters, of(among));
+    return planned.not ? minus(new Set(among), planned.seqs) : planned.seqs;
+  } catch (error) {
+    if (error instanceof Unplannable) return undefined;
+    throw error;
+  }
 }

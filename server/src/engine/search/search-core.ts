@@ -10,7 +10,7 @@ import type { TextMatch } from './fts-query.js';
 import { AllowedSets, type FilterPlanner } from './allowed-sets.js';
 import { ReadableSets } from './readable-sets.js';
 import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
-import { estimateMatches, plannedSet } from './indexed-filters.js';
+import { estimateMatches, plannedAmong, plannedSet } from './indexed-filters.js';
 import { CandidateDocument } from './candidate-document.js';
 import { PublicRows } from './public-rows.js';
 import { boundingBox } from './geo.js';
@@ -50,6 +50,7 @@ export class SearchCore {
     this.#planner = fieldIndexes && {
       set: (tenant, table, filters) => plannedSet(fieldIndexes, tenant, table, filters),
       estimate: (tenant, table, filters, cap) => estimateMatches(fieldIndexes, tenant, table, filters, cap),
+      among: (tenant, table, filters, docs) => plannedAmong(fieldIndexes, tenant, table, filters, docs),
     };
     this.allowed = new AllowedSets(
       this.rows,

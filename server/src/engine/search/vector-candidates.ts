@@ -20,6 +20,13 @@ export interface IndexedSpace {
   /** Whether filters, a geo radius or one collection of a shared model index restrict the candidates. */
   readonly restricted: boolean;
   readonly source: SpaceSource;
+  /**
+   * Which of some candidate documents the filter lets through, from the field indexes' postings of those documents
+   * (undefined: each candidate's row is read and the filter evaluated on it). Their rows are read only if they pass.
+   */
+  readonly check?: (docs: ReadonlySet<number>) => ReadonlySet<number> | undefined;
+  /** Candidates past which the search gives up (`gaveUp`) instead of widening further and scanning. */
+  readonly budget?: number;
 }
 
 /**
@@ -35,19 +42,20 @@ export async function indexSearch(
   q: VectorQuery,
   vector: Float32Array,
   space: IndexedSpace,
-): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number }> {
-  const { model, dims, size, ef, restricted, source } = space;
+): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number; gaveUp?: true }> {
+  const { model, dims, size, ef, restricted, source, check, budget } = space;
   // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
   // (filters, a geo radius, or one collection of a model index shared by several) asks for all of them at once,
   // and a 10 % filter usually has its results after one round.
   let k = Math.max(q.limit * source.factor, restricted ? ef : 0);
   for (;;) {
     const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source);
+    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source, check);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
     const whole = ann.keys.length >= size;
     if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole, dropped };
+    if (budget !== undefined && k >= budget) return { hits, model, exact: false, dropped, gaveUp: true };
     if (k >= maxAnnCandidates) break;
     // Widen at least ×4, or straight to what the pass rate so far says is needed (with a margin): a 1 % filter
     // reaches its thousand candidates in two or three rounds instead of five.
@@ -142,6 +150,7 @@ function score(
   model: string,
   chunkSeqs: readonly number[],
   source: SpaceSource,
+  check?: (docs: ReadonlySet<number>) => ReadonlySet<number> | undefined,
 ): Ranked {
   if (chunkSeqs.length === 0) return { hits: [], tail: Infinity, dropped: 0 };
   const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
@@ -151,7 +160,9 @@ function score(
       : core.loadChunkVectors(scope, chunkSeqs);
     return rank(core, scope, q, query, source.client ? unit(source.client, chunks) : chunks, docs);
   }
-  const held = scoreKeys(q, query, chunkSeqs, exact, null);
+  const scored = scoreKeys(q, query, chunkSeqs, exact, null);
+  const passing = check?.(new Set(scored.map((c) => c.doc)));
+  const held = passing ? scored.filter((c) => passing.has(c.doc)) : scored;
   // Rows with the rule: most candidates of a vector search are results (k starts at the limit).
   const docs = core.load(scope, [...new Set(held.map((c) => c.doc))]);
   return rankScored(

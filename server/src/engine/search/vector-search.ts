@@ -180,6 +180,24 @@ async function nearest(
       ? core.allowed.estimate(scope.viewer.tenantId, scope.table, scope.filters, broadFrom)
       : undefined;
   const broadFilter = estimate !== undefined && estimate.low >= broadFrom;
+  // Candidates of a filter on indexed fields are checked on their postings, their rows read only when they pass.
+  const check =
+    estimate !== undefined
+      ? (docs: ReadonlySet<number>) => core.allowed.among(scope.viewer.tenantId, scope.table, scope.filters, docs)
+      : undefined;
+  if (estimate !== undefined && !broadFilter && estimate.high > broadFrom) {
+    // Neither known broad nor known selective (an intersection of broad parts: its bounds are lost): one round of
+    // the index with checked candidates first. A broad filter has its results there; a selective one finds too few
+    // and makes its set, a round of ef candidates later.
+    const tried = await indexSearch(core, scope, q, vector, {
+      ...{ model, dims, size, ef, restricted, source, check },
+      budget: Math.max(ef, q.limit * source.factor * 16),
+    });
+    if (!tried.gaveUp) {
+      const plan = { filter: 'per-candidate', path: 'hnsw', exact: tried.exact } as const;
+      return { ...tried, plan };
+    }
+  }
   // Filters (or one collection of a shared model index) without a geo restriction: the documents they allow are
   // known first, so a selective filter scans only their vectors and a broad one drops candidates by a set lookup.
   let allowed =
@@ -208,7 +226,7 @@ async function nearest(
   if (broadFilter) {
     // A filter its field indexes count as broad is not made into a set (that would cost more than the search):
     // the index is searched and its candidates checked one by one, which finds enough among the first few.
-    const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
+    const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source, check });
     const plan = {
       filter: 'per-candidate',
       estimated_at_least: estimate.low,
