@@ -197,4 +197,32 @@ describe('text, hybrid and faceted searches filtered through field indexes', () 
     assert.equal(other.plan.filter, 'per-candidate');
     assert.equal(other.plan.path, 'text');
   });
+
+  test('declaring an unknown kind or path answers 400 naming it; a value of another type, naming the declared one', async () => {
+    const kind = await call('PATCH', `/api/v1/collections/${name}`, admin.token, {
+      indexes: { 'metadata.tag': 'fulltext' },
+    });
+    assert.equal(kind.status, 400, JSON.stringify(kind.body));
+    const kindError = kind.body.error as { code: string; field?: string; message: string };
+    assert.equal(kindError.code, 'VALIDATION_FAILED');
+    assert.equal(kindError.field, 'body.indexes.metadata.tag');
+    // The schema refuses it first, naming the field and the kinds there are.
+    assert.match(kindError.message, /body\.indexes\.metadata\.tag .*keyword, integer, float, bool, datetime, geo/);
+    const path = await call('PATCH', `/api/v1/collections/${name}`, admin.token, {
+      indexes: { 'nowhere.at.all': 'keyword' },
+    });
+    assert.equal(path.status, 400, JSON.stringify(path.body));
+    assert.equal((path.body.error as { field?: string }).field, 'body.indexes.nowhere.at.all');
+    assert.match((path.body.error as { message: string }).message, /nowhere\.at\.all/);
+    const wrong = await call('POST', '/api/v1/documents', admin.token, {
+      id: 'wrong',
+      primary_table: name,
+      vector: [1, 0, 0, 0],
+      metadata: { n: 'many' },
+    });
+    assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
+    const wrongError = wrong.body.error as { field?: string; message: string };
+    assert.equal(wrongError.field, 'body.metadata.n');
+    assert.match(wrongError.message, /integer/);
+  });
 });
