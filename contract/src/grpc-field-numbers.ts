@@ -20,6 +20,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     require_geo: 15,
     lang: 16,
     highlight: 17,
+    explain: 18,
   },
   SearchResponse: {
     results: 1,
@@ -60,6 +61,9 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     path: 3,
     exact: 4,
     estimated_at_least: 5,
+    vector_filter: 6,
+    vector_path: 7,
+    facets: 8,
   },
   VectorSearchRequest: {
     vector: 1,
@@ -125,6 +129,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     radius: 16,
     lang: 17,
     highlight: 18,
+    explain: 19,
   },
   QueryRequest: {
     primary_table: 1,

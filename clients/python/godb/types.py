@@ -347,6 +347,8 @@ class FacetedSearchRequest(_FacetedSearchRequestRequired, total=False):
     lat: float
     lon: float
     radius: float
+    filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
+    explain: bool
 
 
 class _FacetedSearchResponseRequired(TypedDict):
@@ -522,6 +524,7 @@ class HybridSearchRequest(TypedDict, total=False):
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
     lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
     highlight: bool
+    explain: bool
 
 
 class _LoginBodyRequired(TypedDict):
@@ -818,13 +821,16 @@ class SearchChunk(_SearchChunkRequired, total=False):
 
 class _SearchPlanRequired(TypedDict):
     filter: Literal["none", "index", "scan", "access", "per-candidate"]
-    path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
+    path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw", "text-allowed", "text", "listed"]
     exact: bool
 
 
 class SearchPlan(_SearchPlanRequired, total=False):
     allowed: int
     estimated_at_least: int
+    vector_filter: Literal["none", "index", "scan", "access", "per-candidate"]
+    vector_path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
+    facets: Dict[str, Literal["index", "documents"]]
 
 
 class _SearchResponseRequired(TypedDict):
@@ -976,6 +982,7 @@ class TextSearchRequest(_TextSearchRequestRequired, total=False):
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
     lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
     highlight: bool
+    explain: bool
 
 
 class TokenResponse(TypedDict):

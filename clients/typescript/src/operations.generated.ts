@@ -408,7 +408,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['limit', 'query_type', 'chunk_size', 'chunk_overlap', 'require_geo', 'highlight'],
+      defaults: ['limit', 'query_type', 'chunk_size', 'chunk_overlap', 'require_geo', 'highlight', 'explain'],
     },
     vector: {
       id: 'search-vector',
@@ -428,7 +428,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['alpha', 'limit', 'fusion', 'use_ml_ranking', 'highlight'],
+      defaults: ['alpha', 'limit', 'fusion', 'use_ml_ranking', 'highlight', 'explain'],
     },
     query: {
       id: 'search-query',
@@ -474,7 +474,7 @@ export const operationTable = {
       body: 'fields',
       response: 'json',
       idempotent: true,
-      defaults: ['limit'],
+      defaults: ['limit', 'explain'],
     },
     fuzzy: {
       id: 'search-fuzzy',

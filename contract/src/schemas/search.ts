@@ -160,24 +160,44 @@ export const SearchResult = Type.Object({
   ),
 });
 
-/** How a vector search found its results (issue #39): asked with `explain: true`. */
+const planFilters = ['none', 'index', 'scan', 'access', 'per-candidate'] as const;
+const vectorPaths = ['empty', 'small-exact', 'allowed-exact', 'allowed-hnsw', 'hnsw'] as const;
+const filterDescription =
+  'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); access: they are the few documents you may read, from the access indexes (filters checked on the hits); per-candidate: each candidate (of the HNSW index, or of BM25’s best chunks) was read and checked.';
+const vectorPathDescription =
+  'empty (no vectors); small-exact: every vector of a small space; allowed-exact: every allowed vector, exactly; allowed-hnsw: the HNSW index with the allowed set as a predicate; hnsw: the HNSW index, widened until enough candidates passed';
+
+/** How a search found its results (issue #39): asked with `explain: true` (vector, text, hybrid, faceted). */
 export const SearchPlan = Type.Object({
-  filter: Enum(['none', 'index', 'scan', 'access', 'per-candidate'] as const, {
-    description:
-      'How the filters (and the collection) were applied: none; index: the allowed documents came from the field indexes; scan: from reading every document of the collection (kept while the store is unchanged); access: they are the few documents you may read, from the access indexes (filters checked on the hits); per-candidate: each candidate of the HNSW index was read and checked.',
-  }),
+  filter: Enum(planFilters, { description: filterDescription }),
   allowed: Type.Optional(Type.Integer({ description: 'Documents the filters allow (index or scan).' })),
   estimated_at_least: Type.Optional(
     Type.Integer({
       description:
-        'A broad filter on indexed fields: the field indexes counted at least this many allowed documents, so the allowed set was not made and each HNSW candidate was checked instead.',
+        'A broad filter on indexed fields: the field indexes counted at least this many allowed documents, so the allowed set was not made and each candidate was checked instead.',
     }),
   ),
-  path: Enum(['empty', 'small-exact', 'allowed-exact', 'allowed-hnsw', 'hnsw'] as const, {
-    description:
-      'How vectors were compared: empty (no vectors); small-exact: every vector of a small space; allowed-exact: every allowed vector, exactly; allowed-hnsw: the HNSW index with the allowed set as a predicate; hnsw: the HNSW index, widened until enough candidates passed.',
+  path: Enum([...vectorPaths, 'text-allowed', 'text', 'listed'] as const, {
+    description: `How the results were found. Vector search: ${vectorPathDescription}. Text, hybrid (its text side) and faceted search: text-allowed: BM25 read the postings with the allowed set as a membership predicate (no other document scored); text: BM25’s best chunks, their documents checked; listed (faceted without a query): the allowed documents, or every readable one, newest first.`,
   }),
-  exact: Type.Boolean({ description: 'Whether the results are exact (every candidate vector was compared).' }),
+  exact: Type.Boolean({
+    description:
+      'Whether the results are exact: every candidate vector was compared (vector search), every allowed matching chunk ranked (text).',
+  }),
+  vector_filter: Type.Optional(
+    Enum(planFilters, { description: 'Hybrid search: how the vector side applied the filters (as `filter`).' }),
+  ),
+  vector_path: Type.Optional(
+    Enum(vectorPaths, {
+      description: `Hybrid search: how the vector side compared vectors: ${vectorPathDescription}.`,
+    }),
+  ),
+  facets: Type.Optional(
+    Type.Record(Type.String(), Enum(['index', 'documents'] as const), {
+      description:
+        'Faceted search: how each facet was counted: index: from the field’s index (its postings among the matches); documents: from each matching document’s fields.',
+    }),
+  ),
 });
 
 export const SearchResponse = Type.Object({
@@ -247,6 +267,11 @@ export const TextSearchRequest = Type.Object(
     require_geo: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
     ...textAnalysisFields,
+    explain: Type.Boolean({
+      default: false,
+      description:
+        'Answer `plan`: whether the filters were answered from field indexes (BM25 then skips every other document) or checked on each candidate.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -330,6 +355,11 @@ export const HybridSearchRequest = Type.Object(
     radius: Type.Optional(RadiusKm),
     filters: Type.Optional(Filters),
     ...textAnalysisFields,
+    explain: Type.Boolean({
+      default: false,
+      description:
+        'Answer `plan`: whether the filters were answered from field indexes (BM25 then skips every other document) or checked on each candidate.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -358,6 +388,12 @@ export const FacetedSearchRequest = Type.Object(
     lat: Type.Optional(Lat),
     lon: Type.Optional(Lon),
     radius: Type.Optional(RadiusKm),
+    filters: Type.Optional(Filters),
+    explain: Type.Boolean({
+      default: false,
+      description:
+        'Answer `plan`: how the filters were applied and, per facet, whether it was counted from the field’s index.',
+    }),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import { textMatch } from './fts-query.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
+import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 
 const facetable = ['tags', 'categories', 'primary_table', 'lang_code', 'visibility', 'file_type', 'cluster'];
 
@@ -16,6 +17,8 @@ const facetable = ['tags', 'categories', 'primary_table', 'lang_code', 'visibili
 export const maxFacets = 64;
 /** Matching documents tallied per turn of the event loop. */
 const hitsPerSlice = 2000;
+/** Documents a faceted search without a query lists at most (newest first). */
+const listedAtMost = 100_000;
 
 /** The facets asked for, each once, in their first order; every name checked. */
 function facetsOf(facets: readonly string[]): string[] {
@@ -36,9 +39,58 @@ const facetValue = (value: unknown) =>
   value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /**
+ * A document's distinct facet values of a field: each element of a list, or the value; null and missing give none
+ * (a null element of a list too, as a field index holds none for it, so both ways count alike).
+ */
+function documentValues(doc: LoadedDocument, facet: string): Iterable<string> {
+  const value = fieldValue(doc, facet);
+  if (Array.isArray(value)) return new Set(value.filter((v) => v !== null && v !== undefined).map(facetValue));
+  return value === undefined || value === null ? [] : [facetValue(value)];
+}
+
+/**
+ * The matching documents: BM25's hits for a query (filters on indexed fields as the allowed set, see text-hits.ts);
+ * without one, the readable documents the filters let through, newest first (at most 100,000) — those of the
+ * field indexes' set when they answer the filters, else every readable document's fields checked.
+ */
+function matching(core: SearchCore, scope: Scope, query: string | undefined): { hits: Hit[]; plan: TextPlan } {
+  const match = query ? textMatch(query, 'match') : undefined;
+  if (match) {
+    let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
+    const hits = core.textHits(scope, match, {
+      onPlan: (p) => {
+        plan = p;
+      },
+    });
+    return { hits, plan };
+  }
+  if (query && query.trim() !== '')
+    return { hits: [], plan: { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' } };
+  const allowed = core.indexedDocs(scope);
+  if (allowed) {
+    const unfiltered = { ...scope, filters: undefined };
+    const docs = [...core.load(unfiltered, [...allowed]).values()]
+      .filter((doc) => core.accept(doc, unfiltered).ok)
+      .sort((a, b) => b.updated_at - a.updated_at || b.seq - a.seq)
+      .slice(0, listedAtMost);
+    return {
+      hits: docs.map((doc) => ({ doc, score: 1, chunks: [] })),
+      plan: { filter: 'index', allowed: allowed.size, path: 'listed' },
+    };
+  }
+  const hits = core
+    .all(scope, listedAtMost)
+    .filter((doc) => core.accept(doc, scope).ok)
+    .map((doc: LoadedDocument) => ({ doc, score: 1, chunks: [] }));
+  return { hits, plan: { filter: scope.filters ? 'per-candidate' : 'none', path: 'listed' } };
+}
+
+/**
  * Documents matching the query (any word, BM25; every readable document when there is no query, newest first)
- * with, for each facet, the count of matching documents per value, most frequent first (top 50 values).
- * Counting yields to other requests every 2,000 documents and stops when `signal` aborts.
+ * and the filters, with, for each facet, the count of matching documents per value, most frequent first (top 50
+ * values). A facet on a field the collection indexes (a ready index) is counted from its postings among the
+ * matches, without reading their fields; another from each document's fields. Counting yields to other requests
+ * every 2,000 documents and stops when `signal` aborts.
  */
 export async function facetedSearch(
   core: SearchCore,
@@ -46,33 +98,29 @@ export async function facetedSearch(
   query: string | undefined,
   facets: readonly string[],
   signal?: AbortSignal,
-): Promise<{ hits: Hit[]; facets: Record<string, { value: string; count: number }[]> }> {
+): Promise<{ hits: Hit[]; facets: Record<string, { value: string; count: number }[]>; plan: AnswerPlan }> {
   const names = facetsOf(facets);
-  const match = query ? textMatch(query, 'match') : undefined;
-  let hits: Hit[];
-  if (match) hits = core.textHits(scope, match);
-  else if (query && query.trim() !== '') hits = [];
-  else {
-    hits = core
-      .all(scope)
-      .filter((doc) => core.accept(doc, scope).ok)
-      .map((doc: LoadedDocument) => ({ doc, score: 1, chunks: [] }));
-  }
+  const { hits, plan } = matching(core, scope, query);
   const tallies = names.map(() => new Map<string, number>());
+  const counted: Record<string, 'index' | 'documents'> = {};
   for (let start = 0; start < hits.length; start += hitsPerSlice) {
     if (start > 0) await nextTurn(signal);
-    for (const hit of hits.slice(start, start + hitsPerSlice)) {
-      names.forEach((facet, f) => {
-        const value = fieldValue(hit.doc, facet);
-        const values = Array.isArray(value)
-          ? new Set(value.map(facetValue))
-          : value === undefined || value === null
-            ? []
-            : [facetValue(value)];
-        const tally = tallies[f]!;
+    const slice = hits.slice(start, start + hitsPerSlice);
+    names.forEach((facet, f) => {
+      const tally = tallies[f]!;
+      const indexed =
+        counted[facet] !== 'documents' &&
+        core.indexedKeys(
+          scope,
+          facet,
+          slice.map((h) => h.doc.seq),
+        );
+      counted[facet] = indexed ? 'index' : 'documents';
+      for (const hit of slice) {
+        const values = indexed ? (indexed.get(hit.doc.seq) ?? []) : documentValues(hit.doc, facet);
         for (const v of values) tally.set(v, (tally.get(v) ?? 0) + 1);
-      });
-    }
+      }
+    });
   }
   const counts: Record<string, { value: string; count: number }[]> = {};
   names.forEach((facet, f) => {
@@ -80,6 +128,7 @@ export async function facetedSearch(
       .map(([value, count]) => ({ value, count }))
       .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
       .slice(0, 50);
+    counted[facet] ??= core.indexedKeys(scope, facet, []) ? 'index' : 'documents';
   });
-  return { hits, facets: counts };
+  return { hits, facets: counts, plan: answerPlan(plan, { facets: counted }) };
 }

@@ -4,6 +4,7 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
 import { engagementFeature, learnToRank } from './ltr.js';
 import type { Hit } from './hit.js';
+import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { ClientVectorSpace } from './vector-query.js';
@@ -82,11 +83,15 @@ export async function hybridSearch(
   embedder: Embedder,
   scope: Scope,
   q: HybridQuery,
-): Promise<{ hits: Hit[]; notes: string[]; ranking: string }> {
+): Promise<{ hits: Hit[]; notes: string[]; ranking: string; plan: AnswerPlan }> {
   const depth = q.limit * 2;
   const match = q.text ? textMatch(q.text, 'match') : undefined;
+  let textPlan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
+  const onPlan = (plan: TextPlan) => {
+    textPlan = plan;
+  };
   const textHits = match
-    ? core.textHits(scope, match, { limit: depth, ...(q.analysis && { analysis: q.analysis }) }).slice(0, depth)
+    ? core.textHits(scope, match, { limit: depth, ...(q.analysis && { analysis: q.analysis }), onPlan }).slice(0, depth)
     : [];
   const vectorQuery = {
     text: q.text,
@@ -99,11 +104,11 @@ export async function hybridSearch(
     limit: depth,
     signal: q.signal,
   };
-  const vectorHits = (
-    q.space
-      ? await clientVectorSearch(core, scope, q.space, vectorQuery)
-      : await vectorSearch(core, embedder, scope, vectorQuery)
-  ).hits.slice(0, depth);
+  const vectorSide = q.space
+    ? await clientVectorSearch(core, scope, q.space, vectorQuery)
+    : await vectorSearch(core, embedder, scope, vectorQuery);
+  const vectorHits = vectorSide.hits.slice(0, depth);
+  const plan = answerPlan(textPlan, { vector_filter: vectorSide.plan.filter, vector_path: vectorSide.plan.path });
   const text = sideScores(documentsOf(textHits), q.fusion);
   const vector = sideScores(documentsOf(vectorHits), q.fusion);
   const textChunks = sideScores(chunksOf(textHits), q.fusion);
@@ -126,7 +131,7 @@ export async function hybridSearch(
     return hit;
   });
   fused.sort((a, b) => b.score - a.score);
-  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion };
+  if (!q.useMlRanking) return { hits: fused, notes: [], ranking: q.fusion, plan };
 
   const engaged = core.engagement.engagedAmong(
     scope.viewer.tenantId,
@@ -149,5 +154,6 @@ export async function hybridSearch(
     hits: ltr.ranked,
     notes: [ltr.note],
     ranking: ltr.trained ? 'engagement-logistic' : q.fusion,
+    plan,
   };
 }

@@ -17,6 +17,7 @@ import { boundingBox } from './geo.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import { acceptInScope, pointOfDocument, type GeoFilter, type Scope } from './scope.js';
 import { textHits } from './text-hits.js';
+import type { TextPlan } from './text-filter-plan.js';
 
 /**
  * What every search kind's ranking shares: candidate loading under the access rule and grouping chunk hits by
@@ -40,6 +41,7 @@ export class SearchCore {
   readonly readable: ReadableSets;
   readonly engagement: EngagementStore;
   readonly #planner: FilterPlanner | undefined;
+  readonly #fieldIndexes: FieldIndexReader | undefined;
 
   constructor(db: Db, text: TextIndex, vectors: VectorReader, fieldIndexes?: FieldIndexReader) {
     this.db = db;
@@ -47,6 +49,7 @@ export class SearchCore {
     this.fts = new FtsRows(db);
     this.#public = new PublicRows(this.rows);
     this.engagement = new EngagementStore(db);
+    this.#fieldIndexes = fieldIndexes;
     this.#planner = fieldIndexes && {
       set: (tenant, table, filters) => plannedSet(fieldIndexes, tenant, table, filters),
       estimate: (tenant, table, filters, cap) => estimateMatches(fieldIndexes, tenant, table, filters, cap),
@@ -162,6 +165,22 @@ export class SearchCore {
     return planner.set(tenant, scope.table, scope.filters);
   }
 
+  /**
+   * The keys a ready index of the scope's collection holds for `path` in each of documents `seqs` (each distinct,
+   * as a facet shows it: numbers as their text, bools as true or false); undefined without a ready index on it.
+   */
+  indexedKeys(scope: Scope, path: string, seqs: readonly number[]): Map<number, string[]> | undefined {
+    const reader = this.#fieldIndexes;
+    if (!reader || scope.table === undefined) return undefined;
+    const index = reader.ready(scope.viewer.tenantId, scope.table).get(path);
+    if (!index || index.kind === 'geo') return undefined;
+    const shown = (key: string | number) =>
+      index.kind === 'bool' ? (key === 1 ? 'true' : 'false') : typeof key === 'number' ? String(key) : key;
+    const out = new Map<number, string[]>();
+    for (const [seq, keys] of reader.valuesOf(seqs, path).keys) out.set(seq, [...new Set(keys.map(shown))]);
+    return out;
+  }
+
   /** Live documents the viewer may read among `seqs`, in id order after `afterId`, at most `limit` (as `page`). */
   pageAmong(scope: Scope, seqs: readonly number[], afterId: string | null, limit: number): LoadedDocument[] {
     const rows = this.rows.readablePageAmong(scope, seqs, afterId, limit);
@@ -202,7 +221,7 @@ export class SearchCore {
   textHits(
     scope: Scope,
     match: TextMatch,
-    options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis } = {},
+    options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis; onPlan?: (plan: TextPlan) => void } = {},
   ): Hit[] {
     return textHits(this, scope, match, options);
   }

@@ -20,6 +20,7 @@ import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
+import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
 import { textMatch } from './fts-query.js';
@@ -52,6 +53,8 @@ export interface VectorSearchRequest extends VectorInput {
 }
 
 export interface HybridSearchRequest extends VectorInput, TextAnalysisRequest {
+  /** Answer the plan of both sides (see AnswerPlan). */
+  readonly explain?: boolean | undefined;
   readonly alpha: number;
   readonly fusion: Fusion;
   readonly useMlRanking: boolean;
@@ -121,11 +124,17 @@ export class Searches {
   }
 
   /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
-  text(scope: Scope, q: { query: string; type: TextQueryType; limit: number } & TextAnalysisRequest): SearchAnswer {
+  text(
+    scope: Scope,
+    q: { query: string; type: TextQueryType; limit: number; explain?: boolean | undefined } & TextAnalysisRequest,
+  ): SearchAnswer {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
-    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis);
-    const answer = this.#answer(started, hits, q.limit, { notes });
+    let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
+    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, (p) => {
+      plan = p;
+    });
+    const answer = this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan: answerPlan(plan) }) });
     return q.highlight ? withHighlights(answer, hits, terms) : answer;
   }
 
@@ -164,7 +173,7 @@ export class Searches {
     const started = this.#monotonic();
     const target = this.#target(scope, q);
     const analysis = this.#analysis(scope, q.lang);
-    const { hits, notes, ranking } = await hybridSearch(this.#core, this.#embedder, scope, {
+    const { hits, notes, ranking, plan } = await hybridSearch(this.#core, this.#embedder, scope, {
       text: q.query,
       vector: q.vector,
       ...(target && ('collection' in target ? { space: target } : { model: target.model })),
@@ -177,7 +186,11 @@ export class Searches {
     });
     const match = q.query ? textMatch(q.query, 'match') : undefined;
     const analysed = match ? analyseMatch(match, analysis) : { notes: [], terms: new Set<string>() };
-    const answer = this.#answer(started, hits, q.limit, { notes: [...analysed.notes, ...notes], ranking });
+    const answer = this.#answer(started, hits, q.limit, {
+      notes: [...analysed.notes, ...notes],
+      ranking,
+      ...(q.explain && { plan }),
+    });
     return q.highlight ? withHighlights(answer, hits, analysed.terms) : answer;
   }
 
@@ -190,11 +203,17 @@ export class Searches {
   /** Documents matching the query with, per facet, the count of matching documents by value. */
   async faceted(
     scope: Scope,
-    q: { query?: string | undefined; facets: readonly string[]; limit: number; signal?: AbortSignal | undefined },
+    q: {
+      query?: string | undefined;
+      facets: readonly string[];
+      limit: number;
+      signal?: AbortSignal | undefined;
+      explain?: boolean | undefined;
+    },
   ): Promise<SearchAnswer & { facets: Record<string, { value: string; count: number }[]> }> {
     const started = this.#monotonic();
-    const { hits, facets } = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal);
-    return { ...this.#answer(started, hits, q.limit), facets };
+    const { hits, facets, plan } = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal);
+    return { ...this.#answer(started, hits, q.limit, { ...(q.explain && { plan }) }), facets };
   }
 
   /** Typo-tolerant search; the expansions of each word are noted. */
@@ -363,7 +382,7 @@ export class Searches {
     started: number,
     hits: readonly Hit[],
     limit: number,
-    extra: { notes?: string[]; ranking?: string; plan?: SearchPlan } = {},
+    extra: { notes?: string[]; ranking?: string; plan?: SearchPlan | AnswerPlan } = {},
   ): SearchAnswer {
     return finishAnswer(this.#core.rows, () => this.#elapsed(started), hits, limit, extra);
   }

@@ -6,6 +6,7 @@ import type { Hit, LoadedDocument } from './hit.js';
 import { scopeReadsRows, type Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { selectiveMatch } from './selective-terms.js';
+import { textAllowed, type TextPlan } from './text-filter-plan.js';
 
 /** Readable chunks a text search reads at most; total_hits is exact up to this many matching chunks. */
 export const maxTextCandidates = 10_000;
@@ -23,26 +24,46 @@ const maxTextDepth = 5 * maxTextCandidates;
  * may read, widened while filters or the scope's table leave too few; without one (facets, joins), 10,000. Chunks
  * the caller may not read are passed over, not counted in the window (up to 50,000 chunks are read to fill it),
  * so neither the results nor `total_hits` depend on documents the caller cannot read.
+ *
+ * Filters on a collection's ready field indexes (not broad, see text-filter-plan.ts) give the documents BM25 may
+ * rank: the in-memory index passes over every other document's chunks as it reads the postings, and the window
+ * holds allowed chunks only, so no candidate's row is read for the filters. `onPlan` is told which way was taken.
  */
 export function textHits(
   core: SearchCore,
-  scope: Scope,
+  given: Scope,
   asked: TextMatch,
-  options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis } = {},
+  options: {
+    limit?: number;
+    maxTerms?: number;
+    analysis?: QueryAnalysis;
+    onPlan?: (plan: TextPlan) => void;
+  } = {},
 ): Hit[] {
+  let scope = given;
   const tenantId = scope.viewer.tenantId;
-  if (!core.text.tables(tenantId)) return [];
+  if (!core.text.tables(tenantId)) {
+    options.onPlan?.({ filter: scope.filters ? 'per-candidate' : 'none', path: 'text' });
+    return [];
+  }
   // The caller's words as index terms, in the query's language, with the collection's stop words and synonyms.
   const terms = analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
   const match = selectiveMatch(core, tenantId, terms, options.maxTerms);
   const ranked = core.text.ranked(tenantId);
+  let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
+  // While the in-memory index loads (FTS5), filters are checked on the candidates as before.
+  const planned = ranked ? textAllowed(core, scope, want, ranked.size) : undefined;
+  options.onPlan?.(planned?.plan ?? { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' });
+  const allowed = planned?.allowed;
+  // The set answers the filters exactly (indexed-filters.ts): only the access rule and geo are left to check.
+  if (allowed) scope = { ...scope, filters: undefined };
   let read: (cap: number) => readonly RankedChunk[];
   if (ranked && 'words' in match) {
-    read = (cap) => ranked.search(match.words, cap);
+    read = (cap) => ranked.search(match.words, cap, allowed);
   } else if (ranked && 'phrase' in match) {
-    read = (cap) => ranked.phrase(match.phrase, cap);
+    read = (cap) => ranked.phrase(match.phrase, cap, allowed);
   } else if (ranked && 'groups' in match) {
-    read = (cap) => ranked.groups(match.groups, cap);
+    read = (cap) => ranked.groups(match.groups, cap, allowed);
   } else {
     // Every table: the window counts other tables' chunks the caller may read (see #check).
     const everyTable = { ...scope, table: undefined };
@@ -51,7 +72,6 @@ export function textHits(
   // Candidates are only ranked and counted unless filters or a geo restriction must look at them, or every hit
   // is wanted (facets): then their rows are read with them, else only the results' rows are read.
   const lazy = options.limit !== undefined && !scopeReadsRows(scope);
-  let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
   let depth = want;
   // What earlier rounds learnt about the candidates' documents: loaded (readable in scope), readable in any table.
   const docs = new Map<number, LoadedDocument>();

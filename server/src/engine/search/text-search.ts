@@ -3,6 +3,7 @@ import { analyseMatch, defaultQueryAnalysis, type QueryAnalysis } from '../text/
 import { textMatch, wildcardQuery } from './fts-query.js';
 import { byPublicFrequency, maxTermChecks, readableTerms } from './readable-terms.js';
 import type { Hit } from './hit.js';
+import type { TextPlan } from './text-filter-plan.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
@@ -33,9 +34,10 @@ export function textSearch(
   type: TextQueryType,
   limit?: number,
   analysis: QueryAnalysis = defaultQueryAnalysis,
+  onPlan?: (plan: TextPlan) => void,
 ): { hits: Hit[]; notes: string[]; terms: Set<string> } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
-  const options = { ...(limit && { limit }), analysis };
+  const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }) };
   if (type === 'wildcard') {
     const { match, expansions } = wildcardQuery(query, (pattern, limit) => expandPattern(core, scope, pattern, limit));
     const notes = Object.entries(expansions).map(

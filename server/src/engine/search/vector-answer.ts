@@ -4,6 +4,7 @@ import { resultViews, type SearchResultView } from './result-view.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { ClientVectorSpace, SimilarityMethod } from './vector-query.js';
+import type { AnswerPlan } from './text-filter-plan.js';
 import { clientVectorSearch, vectorSearchBy, type QueryVector, type SearchPlan } from './vector-search.js';
 
 /** A finished search: the API's results (the top `limit`, three chunks each), the count, the time and notes. */
@@ -14,8 +15,8 @@ export interface SearchAnswer {
   time_taken: number;
   ranking?: string;
   notes?: string[];
-  /** How a vector search found its results, when asked (`explain`). */
-  plan?: SearchPlan;
+  /** How a search found its results, when asked (`explain`). */
+  plan?: SearchPlan | AnswerPlan;
 }
 
 /** What a search by a collection's own vector is asked (a VectorSearchRequest without its embedding choices). */
@@ -44,7 +45,7 @@ export function finishAnswer(
   elapsed: () => number,
   hits: readonly Hit[],
   limit: number,
-  extra: { notes?: string[]; ranking?: string; plan?: SearchPlan } = {},
+  extra: { notes?: string[]; ranking?: string; plan?: SearchPlan | AnswerPlan } = {},
 ): SearchAnswer {
   return {
     results: resultViews(rows, hits, limit),

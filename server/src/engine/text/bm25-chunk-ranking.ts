@@ -7,6 +7,9 @@ import type { Found, SearchScratch } from './bm25-scratch.js';
 import type { TermDictionary } from './bm25-terms.js';
 import { kthLargest, topByPosition } from './bm25-top-k.js';
 
+/** Document seqs a search may return (a filter's allowed set): a chunk of any other is passed over unscored. */
+export type Allowed = ReadonlySet<number>;
+
 /** A query term's postings with its weight (idf × times repeated) and the bound of its part of a chunk's score. */
 interface ScoredList {
   readonly p: Postings;
@@ -38,7 +41,7 @@ export class ChunkRanking {
    * The best `depth` chunks containing any of the query's terms (`times`: each with how many times the query
    * repeats it, its weight multiplied), best first.
    */
-  search(times: ReadonlyMap<string, number>, depth: number): RankedChunk[] {
+  search(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed): RankedChunk[] {
     const stats = this.#chunks.stats;
     const lists: ScoredList[] = this.#terms.rarestFirst(times).map(({ p, n }) => {
       const weight = n * idf(stats, p.publicDf);
@@ -58,7 +61,7 @@ export class ChunkRanking {
       const { p, idf: weight, bound } = lists[l]!;
       remainingBound -= bound;
       const into = merged[found === merged[0] ? 1 : 0];
-      count = this.#mergeList(found, count, p, weight, into);
+      count = this.#mergeList(found, count, p, weight, into, allowed);
       found = into;
     }
     return this.#bestOf(found.ids, found.scores, count, depth);
@@ -66,10 +69,11 @@ export class ChunkRanking {
 
   /**
    * Merges postings `p` (its score `weight` × the saturated frequency) into the `count` chunks of `from` (ids
-   * ascending, partial scores), into `into`; answers how many chunks `into` holds. Dead chunks are skipped.
+   * ascending, partial scores), into `into`; answers how many chunks `into` holds. Dead chunks are skipped, and so
+   * are those of documents `allowed` leaves out (MaxScore's bound then holds among the allowed alone).
    */
-  #mergeList(from: Found, count: number, p: Postings, weight: number, into: Found): number {
-    const { stats, alive, lengths } = this.#chunks;
+  #mergeList(from: Found, count: number, p: Postings, weight: number, into: Found, allowed?: Allowed): number {
+    const { stats, alive, lengths, docSeqs } = this.#chunks;
     const { ids, freqs, length } = p;
     into.reserve(count + length);
     const outIds = into.ids;
@@ -84,7 +88,7 @@ export class ChunkRanking {
         outIds[out] = inIds[a]!;
         outScores[out++] = inScores[a++]!;
       }
-      if (alive[id] === 0) continue;
+      if (alive[id] === 0 || (allowed && !allowed.has(docSeqs[id]!))) continue;
       const before = a < count && inIds[a] === id ? inScores[a++]! : 0;
       outIds[out] = id;
       outScores[out++] = before + termScore(weight, freqs[i]!, lengthNorm(stats, lengths[id]!));
@@ -139,8 +143,8 @@ export class ChunkRanking {
    * form a group, a plain word a group of one), scored over every term of every group as FTS5 scores the
    * expression `(a OR b) AND c`.
    */
-  groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
-    const { stats, alive, lengths } = this.#chunks;
+  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed): RankedChunk[] {
+    const { stats, alive, lengths, docSeqs } = this.#chunks;
     const scratch = this.#scratch;
     scratch.reserveGroups(this.#chunks.count, this.#chunks.capacity);
     const seen = scratch.groupSeen;
@@ -155,7 +159,7 @@ export class ChunkRanking {
         const { ids, freqs, length } = p;
         for (let i = 0; i < length; i += 1) {
           const id = ids[i]!;
-          if (alive[id] === 0) continue;
+          if (alive[id] === 0 || (allowed && !allowed.has(docSeqs[id]!))) continue;
           if (seen[id] === -1) touched.push(id);
           if (seen[id] !== g) {
             seen[id] = g;
@@ -176,12 +180,21 @@ export class ChunkRanking {
     return chunks;
   }
 
-  /** The best `depth` chunks holding a phrase (matchPhrase), ranked as FTS5's `bm25()` ranks a phrase. */
-  phrase(match: PhraseMatch, depth: number): RankedChunk[] {
-    const { stats, lengths } = this.#chunks;
-    const { ids, weights: scores, count } = match;
+  /**
+   * The best `depth` chunks holding a phrase (matchPhrase), ranked as FTS5's `bm25()` ranks a phrase; only chunks
+   * of `allowed` documents kept (the phrase's idf is still that of every public chunk holding it).
+   */
+  phrase(match: PhraseMatch, depth: number, allowed?: Allowed): RankedChunk[] {
+    const { stats, lengths, docSeqs } = this.#chunks;
+    const { ids, weights: scores } = match;
     const weight = idf(stats, match.publicFound);
-    for (let i = 0; i < count; i += 1) scores[i] = termScore(weight, scores[i]!, lengthNorm(stats, lengths[ids[i]!]!));
+    let count = 0;
+    for (let i = 0; i < match.count; i += 1) {
+      const id = ids[i]!;
+      if (allowed && !allowed.has(docSeqs[id]!)) continue;
+      ids[count] = id;
+      scores[count++] = termScore(weight, scores[i]!, lengthNorm(stats, lengths[id]!));
+    }
     return this.#bestOf(ids, scores, count, depth);
   }
 

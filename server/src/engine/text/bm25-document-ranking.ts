@@ -1,5 +1,6 @@
 import type { ChunkTable } from './bm25-chunks.js';
 import type { DocumentTable } from './bm25-documents.js';
+import type { Allowed } from './bm25-chunk-ranking.js';
 import type { PhraseMatch } from './bm25-phrase.js';
 import type { Postings } from './bm25-postings.js';
 import { chunksPerHit, type RankedChunk } from './bm25-ranked-chunk.js';
@@ -45,14 +46,14 @@ export class DocumentRanking {
   }
 
   /** The best documents holding any of the query's terms (`times`, as ChunkRanking.search takes them). */
-  search(times: ReadonlyMap<string, number>, depth: number): RankedChunk[] {
+  search(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed): RankedChunk[] {
     const stats = this.#docs.stats;
     this.#scratch.reserveStamps(2 * times.size + 2); // the query's, each term's two and the rows'
     const touched: Touched = { stamp: this.#scratch.nextStamp(), docs: [], chunks: [] };
     // Summed in the order the chunk path sums (rarest first by the public counts), so a document of one chunk scores
     // the same to the bit whichever path ranks it: the path taken depends on documents a caller may not read.
     for (const { termId, p, n } of this.#terms.rarestFirst(times))
-      this.#addTerm(termId, p, n * idf(stats, this.#publicDocuments(p)), stats, touched);
+      this.#addTerm(termId, p, n * idf(stats, this.#publicDocuments(p)), stats, touched, allowed);
     return this.#rows(touched.docs, touched.chunks, depth);
   }
 
@@ -60,7 +61,7 @@ export class DocumentRanking {
    * A wildcard query's documents ranked as wholes (as `search` ranks words): those holding a term of every group
    * somewhere in their chunks, scored over every term of every group.
    */
-  groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
+  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed): RankedChunk[] {
     const stats = this.#docs.stats;
     this.#scratch.reserveStamps(2 * groups.reduce((n, g) => n + g.length, 0) + 2);
     const touched: Touched = { stamp: this.#scratch.nextStamp(), docs: [], chunks: [] };
@@ -72,7 +73,7 @@ export class DocumentRanking {
         const found = this.#terms.live(term);
         if (!found) continue;
         const weight = idf(stats, this.#publicDocuments(found.p));
-        for (const d of this.#addTerm(found.termId, found.p, weight, stats, touched)) {
+        for (const d of this.#addTerm(found.termId, found.p, weight, stats, touched, allowed)) {
           if (lastGroup.get(d) === g) continue;
           lastGroup.set(d, g);
           matched.set(d, (matched.get(d) ?? 0) + 1);
@@ -89,9 +90,10 @@ export class DocumentRanking {
 
   /**
    * A phrase's documents ranked as wholes (as `search` ranks words): the chunks holding it (matchPhrase, with its
-   * frequency in each chunk's own terms in the scratch's ownFound).
+   * frequency in each chunk's own terms in the scratch's ownFound); only `allowed` documents are answered, the
+   * phrase's idf counted over every public document holding it.
    */
-  phrase(match: PhraseMatch, depth: number): RankedChunk[] {
+  phrase(match: PhraseMatch, depth: number, allowed?: Allowed): RankedChunk[] {
     const { ids, weights, count } = match;
     const stats = this.#docs.stats;
     const lengths = this.#docs.lengths;
@@ -127,18 +129,32 @@ export class DocumentRanking {
       const f = docTf[d]!;
       docScore[d] = f > 0 ? termScore(weight, f, lengthNorm(stats, lengths[d]!)) : 0;
     }
-    return this.#rows(docs, chunks, depth);
+    if (!allowed) return this.#rows(docs, chunks, depth);
+    const { docSeqs } = this.#chunks;
+    const docSeqOf = new Map(chunks.map((id) => [docOf[id]!, docSeqs[id]!]));
+    return this.#rows(
+      docs.filter((d) => allowed.has(docSeqOf.get(d)!)),
+      chunks,
+      depth,
+    );
   }
 
   /**
    * Adds a term's part (`weight`: its document-level idf × times repeated) to the scores of the documents and chunks
    * holding it, which join `touched` as they are first met: a chunk's part is its frequency in the chunk scored
    * with its document's length, a document's its frequency over its chunks' own terms. Answers the documents the
-   * term is in.
+   * term is in. Chunks of documents `allowed` leaves out are passed over (a document's score is its chunks' alone).
    */
-  #addTerm(termId: number, p: Postings, weight: number, stats: CorpusStats, touched: Touched): number[] {
+  #addTerm(
+    termId: number,
+    p: Postings,
+    weight: number,
+    stats: CorpusStats,
+    touched: Touched,
+    allowed?: Allowed,
+  ): number[] {
     const { stamp, docs, chunks } = touched;
-    const { alive, docOf } = this.#chunks;
+    const { alive, docOf, docSeqs } = this.#chunks;
     const lengths = this.#docs.lengths;
     const { docSeen, docScore, docTf, chunkSeen, scores: chunkScore, docTermSeen: termSeen } = this.#scratch;
     const termStamp = this.#scratch.nextStamp();
@@ -146,7 +162,7 @@ export class DocumentRanking {
     const { ids, freqs, length } = p;
     for (let i = 0; i < length; i += 1) {
       const id = ids[i]!;
-      if (alive[id] === 0) continue;
+      if (alive[id] === 0 || (allowed && !allowed.has(docSeqs[id]!))) continue;
       const d = docOf[id]!;
       if (docSeen[d] !== stamp) {
         docSeen[d] = stamp;

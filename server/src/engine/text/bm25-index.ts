@@ -1,4 +1,4 @@
-import { ChunkRanking } from './bm25-chunk-ranking.js';
+import { ChunkRanking, type Allowed } from './bm25-chunk-ranking.js';
 import { ChunkTerms } from './bm25-chunk-terms.js';
 import { ChunkTable } from './bm25-chunks.js';
 import { DocumentRanking } from './bm25-document-ranking.js';
@@ -256,39 +256,44 @@ export class Bm25Index {
 
   /**
    * The best `depth` chunks containing any of `terms` (index terms, see indexTerms; a repeated term counts each
-   * time, as in FTS5's OR queries), best first.
+   * time, as in FTS5's OR queries), best first; with `allowed`, only chunks of those documents (a filter's set,
+   * checked as postings are read, so a selective filter costs no candidate it rejects).
    */
-  search(terms: readonly string[], depth: number): RankedChunk[] {
+  search(terms: readonly string[], depth: number, allowed?: Allowed): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0) return [];
     // A repeated term is read once, its weight multiplied (a query of one word repeated a thousand times costs one
     // list, not a thousand).
     const times = new Map<string, number>();
     for (const term of terms) times.set(term, (times.get(term) ?? 0) + 1);
-    return this.#docs.split > 0 ? this.#documentRanking.search(times, depth) : this.#chunkRanking.search(times, depth);
+    return this.#docs.split > 0
+      ? this.#documentRanking.search(times, depth, allowed)
+      : this.#chunkRanking.search(times, depth, allowed);
   }
 
   /**
    * The best `depth` chunks holding at least one term of every group (a wildcard query: each pattern's expansions
    * form a group, a plain word a group of one), scored over every term of every group as FTS5 scores the
-   * expression `(a OR b) AND c`.
+   * expression `(a OR b) AND c`; `allowed` as for search.
    */
-  groups(groups: readonly (readonly string[])[], depth: number): RankedChunk[] {
+  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0 || groups.length === 0) return [];
     return this.#docs.split > 0
-      ? this.#documentRanking.groups(groups, depth)
-      : this.#chunkRanking.groups(groups, depth);
+      ? this.#documentRanking.groups(groups, depth, allowed)
+      : this.#chunkRanking.groups(groups, depth, allowed);
   }
 
   /**
    * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
    * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
-   * the number of public chunks containing it (see matchPhrase).
+   * the number of public chunks containing it (see matchPhrase); `allowed` as for search.
    */
-  phrase(terms: readonly string[], depth: number): RankedChunk[] {
+  phrase(terms: readonly string[], depth: number, allowed?: Allowed): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0 || terms.length === 0) return [];
     const match = matchPhrase(terms, this.#terms, this.#chunks, this.#weights, this.#scratch);
     if (!match) return [];
-    return this.#docs.split > 0 ? this.#documentRanking.phrase(match, depth) : this.#chunkRanking.phrase(match, depth);
+    return this.#docs.split > 0
+      ? this.#documentRanking.phrase(match, depth, allowed)
+      : this.#chunkRanking.phrase(match, depth, allowed);
   }
 
   /** Drops dead chunks from the postings and renumbers the live ones (and the documents that still have some). */

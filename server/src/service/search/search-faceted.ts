@@ -5,9 +5,10 @@ import { clampLimit, geoOf, scopeOf } from './scope.js';
 export const searchFacetedUseCase =
   (deps: SearchDeps): UseCaseOf<'search-faceted'> =>
   async ({ body }, ctx) =>
-    deps.searches.faceted(scopeOf(deps, ctx, { table: body.primary_table, geo: geoOf(body) }), {
+    deps.searches.faceted(scopeOf(deps, ctx, { table: body.primary_table, filters: body.filters, geo: geoOf(body) }), {
       query: body.query,
       facets: body.facets,
       limit: clampLimit(body.limit),
       signal: ctx.signal,
+      explain: body.explain,
     });

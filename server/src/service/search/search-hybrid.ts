@@ -31,5 +31,6 @@ export const searchHybridUseCase =
       signal: ctx.signal,
       lang: body.lang,
       highlight: body.highlight,
+      explain: body.explain,
     });
   };

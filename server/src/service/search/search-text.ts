@@ -18,6 +18,7 @@ export const searchTextUseCase =
       limit: clampLimit(body.limit),
       lang: body.lang,
       highlight: body.highlight,
+      explain: body.explain,
     });
   };
 
