@@ -90,6 +90,11 @@ export const inputLimits = {
   sparseNonZeros: 1024,
   /** The largest index of a sparse vector: an unsigned 32-bit integer, as SPLADE and BM25 vocabularies use. */
   sparseIndex: 4_294_967_295,
+  /**
+   * Postings one sparse query may read (issue #42): its scoring runs in one synchronous pass, so a search never sees
+   * half of a write, and this bounds how long that pass holds the thread (decision 0058 has the measured times).
+   */
+  sparseQueryPostings: 2_000_000,
   /** The largest Unix time accepted: 9999-12-31T23:59:59Z. */
   unixSeconds: 253_402_300_799,
   /** A count or amount added or set in one call (clicks, dwell time, offsets). */

@@ -1,3 +1,4 @@
+import { createError, inputLimits } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { SparseVectorValue } from './sparse-input.js';
@@ -35,12 +36,31 @@ export class SparsePostings {
   /**
    * The exact dot product of the query with every document version that shares a term with it (term at a time: each
    * query term's posting list is read once and accumulated). Versions no longer live were unposted; the caller still
-   * applies the access rule and the filters.
+   * applies the access rule and the filters. The lists are counted first (an index range count, far cheaper than
+   * reading them): a query touching more than inputLimits.sparseQueryPostings is refused with a 400 naming `field`,
+   * since the reading is one synchronous pass (so no write lands half-way through it) that must stay short.
    */
-  scores(tenantId: string, collection: string, name: string, query: SparseVectorValue): Map<number, number> {
-    const read = this.#sql.get(
-      'SELECT doc_seq, value FROM sparse_postings WHERE tenant_id = ? AND collection = ? AND name = ? AND term = ?',
-    );
+  scores(
+    tenantId: string,
+    collection: string,
+    name: string,
+    query: SparseVectorValue,
+    field: string,
+  ): Map<number, number> {
+    const where = 'WHERE tenant_id = ? AND collection = ? AND name = ? AND term = ?';
+    const count = this.#sql.get(`SELECT count(*) FROM sparse_postings ${where}`);
+    let touched = 0;
+    for (const term of query.indices) touched += (count.pluck().get(tenantId, collection, name, term) as number) ?? 0;
+    const budget = inputLimits.sparseQueryPostings;
+    if (touched > budget)
+      throw createError(
+        'VALIDATION_FAILED',
+        {
+          detail: `${field} touches ${touched} postings of sparse vector "${name}", more than ${budget} one query may read: use fewer or rarer terms (drop the most common ones, or the smallest weights).`,
+        },
+        { field },
+      );
+    const read = this.#sql.get(`SELECT doc_seq, value FROM sparse_postings ${where}`);
     const acc = new Map<number, number>();
     query.indices.forEach((term, i) => {
       const weight = query.values[i]!;

@@ -33,8 +33,9 @@ export function sparseHits(
   target: { readonly collection: string; readonly name: string },
   query: SparseVectorValue,
   limit: number,
+  field: string,
 ): Hit[] {
-  const scores = postings.scores(scope.viewer.tenantId, target.collection, target.name, query);
+  const scores = postings.scores(scope.viewer.tenantId, target.collection, target.name, query, field);
   const out: Hit[] = [];
   // Rounds of growing size: most queries are answered from the first, a narrow filter or access rule reads further.
   let want = Math.max(batch, limit * 2);

@@ -184,7 +184,8 @@ class PipelineRun {
       return documents.map((doc) => ({ doc, score: 1, chunks: [] }));
     }
     if (stage.kind === 'nested') return (await this.#combine(stage.combine)).slice(0, limit);
-    if (stage.kind === 'sparse') return sparseHits(core, this.#sparse, scope, stage.target, stage.sparse, limit);
+    if (stage.kind === 'sparse')
+      return sparseHits(core, this.#sparse, scope, stage.target, stage.sparse, limit, `${stage.path}.sparse_vector`);
     const { target } = stage;
     // Raw similarities (threshold −1 keeps every one), as hybrid search fuses them.
     const q = { text: stage.query, vector: stage.vector, threshold: -1, calibrated: false, limit, signal };
