@@ -120,9 +120,14 @@ export const qdrantCompatibility: readonly QdrantCompatibilityRow[] = [
       'must, should, must_not, min_should, match value/any/except/text/phrase/text_any (substring, as Qdrant without a full-text index), range (numbers and datetimes), geo_radius, geo_bounding_box, values_count, is_empty, is_null, has_id, nested, keys with dots and []. 400: geo_polygon, has_vector. Conditions on keys with a payload index (keyword, integer, float, bool) are answered by GoDB’s own filtered search; others are evaluated exactly over the points GoDB’s filters narrow them to, slow on large collections (decision 0052).',
   },
   {
-    endpoint: 'Snapshots, shards, cluster, telemetry, locks, discover, facet, sparse and multivector search',
+    endpoint: 'Snapshots, shards, cluster, telemetry, locks, discover, facet',
     supported: 'no',
     notes: '404 (not served). GoDB’s own snapshot and cluster APIs cover its deployment.',
+  },
+  {
+    endpoint: 'Sparse and multivector vectors and queries',
+    supported: 'no',
+    notes: '400 naming the feature, in collections, points and queries.',
   },
 ];
 

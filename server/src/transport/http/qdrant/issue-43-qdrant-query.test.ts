@@ -236,6 +236,59 @@ describe('points/query through the query pipeline', () => {
     );
   });
 
+  test('a point used as a query is left out of the answer, in a prefetch and with mmr as without', async () => {
+    const example = points[3]!;
+    const plain = await client.query(collection, { query: example.id, limit: 5 });
+    const expected = brute(example.vector, 6)
+      .filter((h) => String(h.id) !== String(example.id))
+      .slice(0, 5)
+      .map((h) => h.id);
+    assert.deepEqual(
+      plain.points.map((p) => p.id),
+      expected,
+    );
+    const viaPrefetch = await client.query(collection, {
+      prefetch: [{ query: example.id, limit: 20 }],
+      query: example.id,
+      limit: 5,
+    });
+    assert.deepEqual(
+      viaPrefetch.points.map((p) => p.id),
+      expected,
+    );
+    const viaMmr = await client.query(collection, { query: { nearest: example.id, mmr: { diversity: 0 } }, limit: 5 });
+    assert.deepEqual(
+      viaMmr.points.map((p) => p.id),
+      expected,
+    );
+  });
+
+  test('Euclid: a fusion’s scores stay fusion scores, a rescore answers distances', async () => {
+    const euclid = 'staged_euclid';
+    await client.createCollection(euclid, { vectors: { size: dims, distance: 'Euclid' } });
+    await client.upsert(euclid, { wait: true, points: points.slice(0, 100) });
+    const [a, b] = [query(31), query(32)];
+    // One top-level prefetch that is itself a fusion: its RRF scores are not distances.
+    const fused = await client.query(euclid, {
+      prefetch: [
+        {
+          prefetch: [
+            { query: a, limit: 20 },
+            { query: b, limit: 20 },
+          ],
+          query: { fusion: 'rrf' },
+          limit: 10,
+        },
+      ],
+      limit: 5,
+    });
+    assert.equal(fused.points.length, 5);
+    for (const p of fused.points) assert.ok(p.score > 0 && p.score <= 2 / 61 + 1e-9, `an RRF score: ${p.score}`);
+    const distance = (v: number[], w: number[]) => Math.sqrt(v.reduce((sum, x, i) => sum + (x - w[i]!) ** 2, 0));
+    const rescored = await client.query(euclid, { prefetch: [{ query: b, limit: 50 }], query: a, limit: 3 });
+    for (const p of rescored.points) close(p.score, distance(a, vectorOf(p.id)), `distance of ${String(p.id)}`);
+  });
+
   test('what the pipeline cannot do answers 400 naming it', async () => {
     const refusals: [string, () => Promise<unknown>, RegExp][] = [
       [

@@ -3,7 +3,7 @@ import { badRequest, unsupported } from './envelope.js';
 import type { Call } from './godb-calls.js';
 import { vectorNameOf, type ScoredPoint } from './nearest.js';
 import { exactFilter } from './filter-prefilter.js';
-import { pointIdOf } from './point-ids.js';
+import { documentIdOf, pointIdOf } from './point-ids.js';
 import {
   documentsByIds,
   effectiveFilter,
@@ -15,6 +15,16 @@ import {
 } from './point-reads.js';
 
 type Body = Record<string, unknown>;
+
+/**
+ * A level mapped: its pipeline fields, and the vector whose similarity its scores are (a nearest query or a rescore;
+ * none after a fusion), so Euclid scores are answered as distances only when they are a Euclid vector's.
+ */
+interface Mapped {
+  readonly fields: Body;
+  readonly dense?: boolean;
+  readonly last?: string | undefined;
+}
 
 /** A point id's vector of the searched name (a query by example). */
 export type ExampleVector = (name: string, id: number | string) => Promise<number[]>;
@@ -62,25 +72,27 @@ class QueryMapper {
     private readonly example: ExampleVector,
   ) {}
 
+  /** GoDB document ids of the points used as queries: left out of the answer, as Qdrant leaves out its examples. */
+  readonly examples = new Set<string>();
+
   /** The vector a query (a list, `{nearest}` or a point id) stands for, on vector `name`. */
   async vectorOf(q: unknown, name: string): Promise<number[]> {
-    if (isPointId(q)) return this.example(name, q);
-    if (q && typeof q === 'object' && !Array.isArray(q) && 'nearest' in q) {
-      const target = (q as { nearest: unknown }).nearest;
-      return isPointId(target) ? this.example(name, target) : denseVector(target);
-    }
-    return denseVector(q);
+    const target = q && typeof q === 'object' && !Array.isArray(q) && 'nearest' in q ? q.nearest : q;
+    if (!isPointId(target)) return denseVector(target);
+    this.examples.add(documentIdOf(this.collection.name, target));
+    return this.example(name, target);
   }
 
   /** How one level (the request or a prefetch) combines its prefetches, as pipeline fields. */
-  async combine(level: Body, where: string): Promise<Body> {
+  async combine(level: Body, where: string): Promise<Mapped> {
     const prefetch = listOf(level.prefetch);
-    const stages: Body[] = [];
+    const stages: Mapped[] = [];
     for (const [i, p] of prefetch.entries()) stages.push(await this.stage(p, `${where}prefetch[${i}]`));
     const q = level.query;
+    const bodies = stages.map((m) => m.fields);
     if (q === undefined || q === null) {
       if (stages.length > 1) throw unsupported(`${where}several prefetches without a query to combine them`);
-      return { prefetch: stages };
+      return { fields: { prefetch: bodies }, last: stages[0]?.last };
     }
     const kind = typeof q === 'object' && !Array.isArray(q) ? Object.keys(q)[0] : undefined;
     if (kind === 'fusion' || kind === 'rrf') {
@@ -91,20 +103,23 @@ class QueryMapper {
       const weights = kind === 'rrf' ? (q as { rrf?: { weights?: unknown } }).rrf?.weights : undefined;
       if (weights !== undefined) throw unsupported('rrf.weights');
       // One prefetch fused with nothing is that prefetch (GoDB refuses a fusion of one stage).
-      if (stages.length === 1) return { prefetch: stages };
-      return { prefetch: stages, fusion: { method, ...(k !== undefined && { k }) } };
+      if (stages.length === 1) return { fields: { prefetch: bodies }, last: stages[0]?.last };
+      return { fields: { prefetch: bodies, fusion: { method, ...(k !== undefined && { k }) } } };
     }
-    if (kind !== undefined && kind !== 'nearest') throw unsupported(`${where}the query kind \`${kind}\``);
+    const at = where ? `${where.replace(/\.$/, '')}: ` : '';
+    if (kind === 'indices') throw unsupported(`${at}sparse vector queries`);
+    if (kind !== undefined && kind !== 'nearest') throw unsupported(`${at}the query kind \`${kind}\``);
     if ((q as { mmr?: unknown }).mmr !== undefined && (q as { mmr?: unknown }).mmr !== null)
       throw unsupported(`${where}mmr inside a prefetch`);
     const name = vectorNameOf(this.collection, level.using);
     const vector = await this.vectorOf(q, name);
-    if (stages.length === 0) return { prefetch: [{ kind: 'dense', vector, vector_name: name }], dense: true };
-    return { prefetch: stages, rescore: { vector_name: name, vector } };
+    if (stages.length === 0)
+      return { fields: { prefetch: [{ kind: 'dense', vector, vector_name: name }] }, dense: true, last: name };
+    return { fields: { prefetch: bodies, rescore: { vector_name: name, vector } }, last: name };
   }
 
   /** One prefetch as a pipeline stage. */
-  async stage(p: Body, where: string): Promise<Body> {
+  async stage(p: Body, where: string): Promise<Mapped> {
     for (const field of ['score_threshold', 'lookup_from'] as const)
       if (p[field] !== undefined && p[field] !== null) throw unsupported(`${where}.${field}`);
     const limit = typeof p.limit === 'number' ? p.limit : prefetchLimit;
@@ -115,10 +130,9 @@ class QueryMapper {
     if (p.query === undefined || p.query === null) {
       if (listOf(p.prefetch).length === 0) throw badRequest(`${where} needs a query or a prefetch`);
     }
-    const combined = await this.combine(p, `${where}.`);
-    const { dense, ...rest } = combined;
-    if (dense) return { ...base, ...(rest.prefetch as Body[])[0] };
-    return { ...base, kind: 'nested', ...rest };
+    const { fields, dense, last } = await this.combine(p, `${where}.`);
+    if (dense) return { fields: { ...base, ...(fields.prefetch as Body[])[0] }, last };
+    return { fields: { ...base, kind: 'nested', ...fields }, last };
   }
 }
 
@@ -141,7 +155,7 @@ export async function pipelineRequestOf(
   body: Body,
   example: ExampleVector,
   group?: GroupOptions,
-): Promise<{ request: Body; similarity: boolean }> {
+): Promise<{ request: Body; similarity: string | undefined }> {
   const mapper = new QueryMapper(call, collection, example);
   const limit = typeof body.limit === 'number' ? body.limit : 10;
   const offset = typeof body.offset === 'number' ? body.offset : 0;
@@ -150,6 +164,7 @@ export async function pipelineRequestOf(
   const q = body.query as { nearest?: unknown; mmr?: Record<string, unknown> | null } | undefined;
   let combined: Body;
   let mmr: Body | undefined;
+  let last: string | undefined;
   if (q && typeof q === 'object' && !Array.isArray(q) && q.mmr !== undefined && q.mmr !== null) {
     if (listOf(body.prefetch).length > 0) throw unsupported('mmr beside a prefetch');
     const diversity = q.mmr.diversity ?? 0.5;
@@ -164,12 +179,15 @@ export async function pipelineRequestOf(
     combined = { prefetch: [{ kind: 'dense', vector, vector_name: name, limit: pool }] };
     mmr = { lambda: 1 - diversity, candidates: pool, vector_name: name };
   } else {
-    const { dense, ...rest } = await mapper.combine(body, '');
+    const mapped = await mapper.combine(body, '');
     // A nearest query alone: its one stage fetches the page (every candidate it may, for groups).
     const stageLimit = Math.min(maxSearchLimit, group ? maxSearchLimit : limit + offset);
-    combined = dense ? { prefetch: (rest.prefetch as Body[]).map((s) => ({ ...s, limit: stageLimit })) } : rest;
+    combined = mapped.dense
+      ? { prefetch: (mapped.fields.prefetch as Body[]).map((s) => ({ ...s, limit: stageLimit })) }
+      : mapped.fields;
+    last = mapped.last;
   }
-  const filters = await godbFilters(call, collection, body.filter);
+  const filters = withoutExamples(await godbFilters(call, collection, body.filter), mapper.examples);
   const request: Body = {
     primary_table: collection.name,
     ...combined,
@@ -182,7 +200,17 @@ export async function pipelineRequestOf(
     limit: Math.max(1, limit),
   };
   // Scores stay similarities when the last step is a vector's (a nearest query or a rescore), not a fusion or MMR.
-  return { request, similarity: !mmr && combined.fusion === undefined };
+  return { request, similarity: mmr ? undefined : last };
+}
+
+/** GoDB filters with the example points left out beside them (GoDB's filter list is all-must; a group gains a must). */
+function withoutExamples(filters: unknown, examples: ReadonlySet<string>): unknown {
+  if (examples.size === 0) return filters;
+  const leftOut = { field: 'id', operator: 'nin', value: [...examples] };
+  if (filters === undefined) return [leftOut];
+  if (Array.isArray(filters)) return [...(filters as unknown[]), leftOut];
+  const group = filters as { must?: unknown[] };
+  return { ...group, must: [...(group.must ?? []), leftOut] };
 }
 
 /** Runs the pipeline for a points/query (or groups) body and answers Qdrant's scored points (and groups). */
@@ -196,7 +224,7 @@ export async function runQueryPipeline(
   const { request, similarity } = await pipelineRequestOf(call, collection, body, example, group);
   if (body.limit === 0) return { points: [], ...(group && { groups: [] }) };
   const answer = await call<PipelineAnswer>('search-query', { body: request });
-  const euclid = similarity && distanceOf(collection, body.using) === 'euclidean';
+  const euclid = similarity !== undefined && collection.vectors[similarity]?.distance === 'euclidean';
   const threshold = typeof body.score_threshold === 'number' ? body.score_threshold : undefined;
   let hits = answer.results.map((r) => ({ ...r, score: euclid ? 1 / r.score - 1 : r.score }));
   if (threshold !== undefined) hits = hits.filter((h) => (euclid ? h.score <= threshold : h.score >= threshold));
@@ -237,15 +265,6 @@ export async function runQueryPipeline(
     return [{ id: value, hits: members.map(pointOf) }];
   });
   return { points, groups };
-}
-
-/** The distance of the vector a query names (none when it names none: scores then are as GoDB answers them). */
-function distanceOf(collection: CollectionView, using: unknown): string | undefined {
-  try {
-    return collection.vectors[vectorNameOf(collection, using)]?.distance;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The payload value (or the list element) whose text is `text`: Qdrant answers a group's id as the value. */
