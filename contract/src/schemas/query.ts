@@ -10,7 +10,7 @@ export const maxPipelineDepth = 3;
 export const maxPipelineStages = 8;
 /** Candidates a stage fetches by default, and at most. */
 export const pipelineStageLimit = { default: 100, max: maxSearchLimit } as const;
-/** The stage kinds: the first four run; the others are named so that a request for them is told they are not built. */
+/** The stage kinds: all but those in unsupportedStageKinds run; those are named so that a request for them is told they are not built. */
 export const pipelineStageKinds = ['text', 'dense', 'filter', 'nested', 'sparse', 'multi_vector'] as const;
 export const unsupportedStageKinds = ['multi_vector'] as const;
 /** Candidates a rerank step sends to its cross-encoder by default, and at most (docs/decisions/0060). */
