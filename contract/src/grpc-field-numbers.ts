@@ -160,6 +160,8 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     fusion: 8,
     rescore: 9,
     sparse_vector: 10,
+    multi_vector: 11,
+    candidates: 12,
   },
   QueryRequestPrefetchSparseVector: {
     indices: 1,
@@ -176,6 +178,8 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     fusion: 8,
     rescore: 9,
     sparse_vector: 10,
+    multi_vector: 11,
+    candidates: 12,
   },
   QueryRequestPrefetchPrefetchSparseVector: {
     indices: 1,
@@ -192,6 +196,8 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     fusion: 8,
     rescore: 9,
     sparse_vector: 10,
+    multi_vector: 11,
+    candidates: 12,
   },
   QueryRequestPrefetchPrefetchPrefetchSparseVector: {
     indices: 1,
@@ -206,6 +212,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     vector_name: 1,
     query: 2,
     vector: 3,
+    multi_vector: 4,
   },
   PipelineRerank: {
     model: 1,

@@ -94,6 +94,8 @@ export {
   vectorDistances,
   vectorStorages,
   collectionNamePattern,
+  maxMultiVectors,
+  type MultiVectorSettings,
   fieldIndexKinds,
   type FieldIndexKind,
   type FieldIndexDeclarations,

@@ -242,6 +242,7 @@ class DocumentInput(TypedDict, total=False):
     edges: List["GraphEdgeInput"]
     vector: List[float]
     vectors: Dict[str, List[float]]
+    multi_vectors: Dict[str, List[List[float]]]
     sparse_vectors: Dict[str, Dict[str, Any]]
 
 
@@ -570,6 +571,11 @@ class MultiTableSearchRequest(_MultiTableSearchRequestRequired, total=False):
     limit: int
 
 
+class MultiVectorSettings(TypedDict):
+    """Makes this a multi-vector (late interaction, ColBERT): each document gives a list of vectors (`multi_vectors: {<name>: [[...], ...]}`), each vector in the HNSW index, and a document scores by MaxSim: Σ over the query’s vectors of the greatest similarity to any of its own."""
+    max_vectors: int
+
+
 class _NamedVectorRequired(TypedDict):
     source: Literal["given", "model"]
 
@@ -659,6 +665,7 @@ class PipelineRescore(_PipelineRescoreRequired, total=False):
     """Scores every candidate of the stages exactly by its similarity to the query on this vector (a candidate without that vector is left out)."""
     query: str
     vector: List[float]
+    multi_vector: List[List[float]]
 
 
 class PreprocessingOptions(TypedDict, total=False):
@@ -943,6 +950,7 @@ class StoredDocument(_StoredDocumentRequired, total=False):
     edges: List["GraphEdge"]
     vector: List[float]
     vectors: Dict[str, List[float]]
+    multi_vectors: Dict[str, List[List[float]]]
     sparse_vectors: Dict[str, Dict[str, Any]]
     relation_type: str
     hierarchy_path: str
@@ -1039,6 +1047,7 @@ class _VectorSettingsRequired(TypedDict):
 
 class VectorSettings(_VectorSettingsRequired, total=False):
     model: str
+    multi: "MultiVectorSettings"
 
 
 class VectorSettingsInput(TypedDict, total=False):
@@ -1047,6 +1056,7 @@ class VectorSettingsInput(TypedDict, total=False):
     storage: Literal["f32", "f16", "i8", "b1"]
     hnsw: "HnswSettingsInput"
     model: str
+    multi: "MultiVectorSettings"
 
 
 class _VectorStatsRequired(TypedDict):

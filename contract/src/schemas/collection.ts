@@ -32,6 +32,26 @@ export const HnswSettings = Type.Object(
 );
 export type HnswSettings = Static<typeof HnswSettings>;
 
+/** Vectors a multi-vector holds per document at most (docs/decisions/0059). */
+export const maxMultiVectors = 1024;
+
+/** A named vector declared as multi: each document gives a list of vectors for it, scored by MaxSim. */
+export const MultiVectorSettings = Type.Object(
+  {
+    max_vectors: Type.Integer({
+      minimum: 1,
+      maximum: maxMultiVectors,
+      description: `Vectors a document may give for this name at most (at most ${maxMultiVectors}).`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Makes this a multi-vector (late interaction, ColBERT): each document gives a list of vectors (`multi_vectors: {<name>: [[...], ...]}`), each vector in the HNSW index, and a document scores by MaxSim: Σ over the query’s vectors of the greatest similarity to any of its own.',
+  },
+);
+export type MultiVectorSettings = Static<typeof MultiVectorSettings>;
+
 export const VectorSettingsInput = Type.Object(
   {
     dimensions: Type.Optional(
@@ -56,6 +76,7 @@ export const VectorSettingsInput = Type.Object(
           'An embedding model (GET /api/v1/embeddings/models) that fills this vector from each chunk’s text. Without it, you give the vector with each document. With it, a document may still give its own vector under this name (`vectors: {<name>: [...]}`, of the model’s dimensions): the model is then skipped for that document.',
       }),
     ),
+    multi: Type.Optional(MultiVectorSettings),
   },
   { additionalProperties: false },
 );
@@ -67,6 +88,7 @@ export const VectorSettings = Type.Object({
   storage: Enum(vectorStorages),
   hnsw: HnswSettings,
   model: Type.Optional(Type.String()),
+  multi: Type.Optional(MultiVectorSettings),
 });
 export type VectorSettings = Static<typeof VectorSettings>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateInput, Enum, Id, inputLimits, LatLon, Line, Metadata, Name } from './common.js';
 import { EmbeddingOptions } from './embedding.js';
-import { collectionNamePattern } from './collection.js';
+import { collectionNamePattern, maxMultiVectors } from './collection.js';
 import { DocumentSparseVectors } from './sparse.js';
 
 export const visibilities = ['public', 'private', 'shared'] as const;
@@ -156,6 +156,21 @@ export const DocumentInput = Type.Object(
           maxProperties: 16,
           description:
             'Your own vectors by name, e.g. {"image": [...], "text": [...]}; the collection checks each size. No model runs for a name you give: a vector given for a name the collection’s model fills is stored instead of the model’s (it must have the model’s dimensions, and it is one vector for the whole document, searched with the model’s vectors however many chunks the content has).',
+        },
+      ),
+    ),
+    multi_vectors: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: collectionNamePattern, maxLength: 64 }),
+        Type.Array(DocumentVector('One vector of the list.'), {
+          minItems: 1,
+          maxItems: maxMultiVectors,
+          description: 'The document’s vectors for this name, in order.',
+        }),
+        {
+          maxProperties: 16,
+          description:
+            'Lists of vectors for the collection’s multi-vectors (declared with `multi: {max_vectors}`), by name, e.g. {"colbert": [[...], [...]]}: one to max_vectors vectors, each of the declared dimensions.',
         },
       ),
     ),

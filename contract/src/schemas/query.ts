@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Enum, inputLimits, Name } from './common.js';
+import { maxMultiVectors } from './collection.js';
 import { Filters, maxSearchLimit, SearchResult } from './search.js';
 import { SparseVector } from './sparse.js';
 import { publishedAs } from '../openapi-view.js';
@@ -12,7 +13,7 @@ export const maxPipelineStages = 8;
 export const pipelineStageLimit = { default: 100, max: maxSearchLimit } as const;
 /** The stage kinds: all but those in unsupportedStageKinds run; those are named so that a request for them is told they are not built. */
 export const pipelineStageKinds = ['text', 'dense', 'filter', 'nested', 'sparse', 'multi_vector'] as const;
-export const unsupportedStageKinds = ['multi_vector'] as const;
+export const unsupportedStageKinds = [] as const;
 /** Candidates a rerank step sends to its cross-encoder by default, and at most (docs/decisions/0060). */
 export const rerankCandidates = { default: 50, max: 200 } as const;
 export const pipelineFusions = ['rrf', 'dbsf', 'weighted'] as const;
@@ -27,6 +28,10 @@ const PipelineVector = (description: string) =>
     maxItems: inputLimits.vectorDimensions,
     description,
   });
+
+/** A query's list of vectors for a multi-vector (MaxSim), at most as many as a document may hold. */
+const PipelineMultiVector = (description: string) =>
+  Type.Array(PipelineVector('One query vector.'), { minItems: 1, maxItems: maxMultiVectors, description });
 
 export const PipelineFusion = Type.Object(
   {
@@ -59,6 +64,11 @@ export const PipelineRescore = Type.Object(
       Type.String({ maxLength: inputLimits.semanticQuery, description: 'Text to embed, for a model’s vector.' }),
     ),
     vector: Type.Optional(PipelineVector('The query vector, for one of the collection’s own vectors.')),
+    multi_vector: Type.Optional(
+      PipelineMultiVector(
+        'For a multi-vector: the query’s vectors; each candidate scores exactly by MaxSim (Σ over these of its greatest similarity).',
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -112,14 +122,26 @@ function stage(levels: number): TSchema {
     {
       kind: Enum(pipelineStageKinds, {
         description:
-          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`; sparse: the exact dot-product top `limit` of `sparse_vector` on the collection’s sparse vector `vector_name`. multi_vector is not supported yet (501); a cross-encoder is the request’s `rerank` step, not a stage.',
+          'One of text: BM25 over titles and content (`query`); dense: nearest by a vector (`vector_name`, with `query` for a model’s vector or `vector` for your own; without it, the default model); filter: the documents `filters` allow, in id order, each scoring 1; nested: its own `prefetch` combined by its `fusion` or `rescore`; sparse: the exact dot-product top `limit` of `sparse_vector` on the collection’s sparse vector `vector_name`; multi_vector: by MaxSim on a multi-vector (`vector_name`, `multi_vector`), candidates found token by token in its HNSW index (`candidates` per query vector), then scored exactly. A cross-encoder is the request’s `rerank` step, not a stage.',
       }),
       query: Type.Optional(Type.String({ maxLength: inputLimits.semanticQuery, description: 'The query text.' })),
       vector: Type.Optional(PipelineVector('For dense: the query vector.')),
       vector_name: Type.Optional(
-        Name({ description: 'For dense: one of the collection’s vectors; for sparse: one of its sparse vectors.' }),
+        Name({
+          description:
+            'For dense: one of the collection’s vectors; for sparse: one of its sparse vectors; for multi_vector: one of its multi-vectors.',
+        }),
       ),
       sparse_vector: Type.Optional(SparseVector('For sparse: the query’s sparse vector.')),
+      multi_vector: Type.Optional(PipelineMultiVector('For multi_vector: the query’s vectors.')),
+      candidates: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: maxSearchLimit,
+          description:
+            'For multi_vector: documents gathered per query vector from the index before exact MaxSim (default: the larger of 100 and limit).',
+        }),
+      ),
       limit: Type.Integer({
         minimum: 1,
         maximum: pipelineStageLimit.max,
@@ -316,7 +338,10 @@ export const ExplainStage = Type.Object({
     description:
       'Where in the request: body.prefetch[0], body.prefetch[1].prefetch[0], body.fusion, body.rerank, body.formula, body.mmr, …',
   }),
-  kind: Type.String({ description: 'The step: text, dense, filter, nested, fusion, rescore, rerank, formula or mmr.' }),
+  kind: Type.String({
+    description:
+      'The step: text, dense, sparse, filter, nested, multi_vector, fusion, rescore, rerank, formula or mmr.',
+  }),
   hits: Type.Array(ExplainHit, { description: 'Its documents and scores, best first (at most 100).' }),
 });
 

@@ -123,6 +123,14 @@ export class Collections {
         }
         // Model vectors share the tenant's index of that model (cosine over unit vectors, f16) with every
         // collection that uses the model.
+        if (given.multi)
+          throw createError(
+            'VALIDATION_FAILED',
+            {
+              detail: `${field}.multi: a vector filled by a model holds one vector per chunk; give a multi-vector yourself (leave out model)`,
+            },
+            { field: `${field}.multi` },
+          );
         if ((given.distance ?? 'cosine') !== 'cosine' || (given.storage ?? 'f16') !== 'f16' || given.hnsw) {
           throw createError(
             'VALIDATION_FAILED',
@@ -155,6 +163,7 @@ export class Collections {
         distance: given.distance ?? 'cosine',
         storage: given.storage ?? 'f16',
         hnsw: { ...defaultHnsw, ...given.hnsw },
+        ...(given.multi && { multi: given.multi }),
       };
     }
     const names = Object.keys(vectors);
@@ -398,6 +407,14 @@ export class Collections {
           { field: g.field },
         );
       }
+      if (settings.multi)
+        throw createError(
+          'VALIDATION_FAILED',
+          {
+            detail: `${g.field}: vector "${name}" of collection ${table} is a multi-vector: give a list of vectors in multi_vectors.${name}`,
+          },
+          { field: g.field },
+        );
       if (g.vector.length !== settings.dimensions) {
         throw createError(
           'INVALID_VECTOR_FORMAT',

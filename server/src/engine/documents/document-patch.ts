@@ -6,6 +6,7 @@ import type { DocumentPreparation } from './document-preparation.js';
 import type { DocumentStore } from './document-store.js';
 import { withGivenModelVector } from './given-model-vector.js';
 import { prepareDocument } from './prepare.js';
+import { carriedMultiVectors } from '../multi-vectors/given-multi-vectors.js';
 import type { DocumentFields, PreparedDocument, Viewer } from './types.js';
 
 /** The fields a partial update may change. */
@@ -63,12 +64,19 @@ export class DocumentPatches {
     const title = patch.title ?? row.title;
     const reembed = row.model !== null && title !== row.title;
     const stored = store.chunks(row.seq);
+    const collection = collections.get(viewer.tenantId, row.primary_table);
+    const storedVectors = store.vectors(row.seq);
+    const isMulti = (name: string) => collection?.vectors[name]?.multi !== undefined;
     const given = new Map(
-      store
-        .vectors(row.seq)
+      storedVectors
+        .filter((v) => !isMulti(v.name))
         .map((v) => [v.name, { name: v.name, vector: copyVector(v.vector), field: `body.vectors.${v.name}` }]),
     );
-    const collection = collections.get(viewer.tenantId, row.primary_table);
+    // A multi-vector's rows are kept whole, in their stored order (seq order: as given).
+    const multiVectors = carriedMultiVectors(
+      storedVectors.filter((v) => isMulti(v.name)),
+      copyVector,
+    );
     for (const v of prepareDocument(
       { ...(patch.vector && { vector: patch.vector }), ...(patch.vectors && { vectors: patch.vectors }) },
       viewer.userId,
@@ -134,6 +142,7 @@ export class DocumentPatches {
       fileContent: undefined,
       ownerId: row.owner_id,
       vectors: [...given.values()],
+      ...(multiVectors.length > 0 && { multiVectors }),
     };
     // A vector given for the model's name (now or with an earlier version) stays the document's: not re-embedded.
     const prepared = withGivenModelVector(unembedded, collection);

@@ -11,6 +11,7 @@ import type { DocumentReads } from './document-reads.js';
 import type { DocumentStore } from './document-store.js';
 import { IndexUpdates, type VectorChanges } from './index-updates.js';
 import type { DocumentFields, PreparedDocument, Viewer } from './types.js';
+import { multiVectorRows } from '../multi-vectors/multi-vector-writes.js';
 
 type FilterableFields = Record<string, unknown> & { metadata?: Record<string, unknown> };
 
@@ -165,7 +166,15 @@ export class DocumentWrites {
           this.#sparse.post(viewer.tenantId, doc.primaryTable, seq, fields.sparse_vectors);
         }
         // A given model vector (space null) is searched through the first chunk, in the model's index.
-        for (const { space, chunk } of store.insertVectors(seq, viewer.tenantId, doc.primaryTable, vectors))
+        const multi = multiVectorRows(
+          collections.get(viewer.tenantId, doc.primaryTable),
+          doc.primaryTable,
+          doc.multiVectors ?? [],
+        );
+        for (const { space, chunk } of store.insertVectors(seq, viewer.tenantId, doc.primaryTable, [
+          ...vectors,
+          ...multi,
+        ]))
           if (space !== null) IndexUpdates.change(changes, space).added.push(chunk);
         return { id: doc.id, version };
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createError, type AclEntry, type DocumentInput } from '@godb/contract';
 import { splitIntoWindows } from '../text/text-windows.js';
+import { givenMultiVectors } from '../multi-vectors/given-multi-vectors.js';
 import { checkDocumentSparse } from '../sparse/sparse-input.js';
 import type { PreparedDocument } from './types.js';
 
@@ -114,6 +115,7 @@ export function prepareDocument(
         field: field(`vectors.${name}`),
       })),
     ],
+    ...(input.multi_vectors && { multiVectors: givenMultiVectors(input.multi_vectors, field) }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { SparseVectorValue } from '../sparse/sparse-input.js';
 import type { AclEntry, DocumentInput, Visibility } from '@godb/contract';
+import type { GivenMultiVector } from '../multi-vectors/given-multi-vectors.js';
 
 // Who reads and what grants access belong to the access rule; documents name them too.
 export type { AccessEntry, Viewer } from '../access/viewer.js';
@@ -104,4 +105,6 @@ export interface PreparedDocument {
   readonly givenModelVector?: string;
   /** Vectors the client gave, by name ('' for the unnamed `vector`): checked against the collection when written. */
   readonly vectors: readonly { readonly name: string; readonly vector: Float32Array; readonly field: string }[];
+  /** Lists of vectors the client gave for multi-vectors (docs/decisions/0059), checked when written. */
+  readonly multiVectors?: readonly GivenMultiVector[];
 }

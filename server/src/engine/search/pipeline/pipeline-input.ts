@@ -15,6 +15,8 @@ export interface RescoreInput {
   readonly vector_name: string;
   readonly query?: string | undefined;
   readonly vector?: readonly number[] | undefined;
+  /** For a multi-vector: the query's vectors, scored by exact MaxSim. */
+  readonly multi_vector?: readonly (readonly number[])[] | undefined;
 }
 
 /** What combines a list of stages: the request itself, or a nested stage. */
@@ -30,6 +32,8 @@ export interface StageInput extends CombineInput {
   readonly query?: string | undefined;
   readonly vector?: readonly number[] | undefined;
   readonly vector_name?: string | undefined;
+  readonly multi_vector?: readonly (readonly number[])[] | undefined;
+  readonly candidates?: number | undefined;
   readonly sparse_vector?: { readonly indices: readonly number[]; readonly values: readonly number[] } | undefined;
   readonly limit: number;
   readonly filters?: unknown;

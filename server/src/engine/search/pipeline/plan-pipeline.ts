@@ -8,6 +8,7 @@ import type { FusionSpec } from './fusion.js';
 import { listFields, listRefused } from './group-by.js';
 import type { CombineInput, PipelineRequest, StageInput } from './pipeline-input.js';
 import { resolveTarget, type VectorTarget } from './vector-targets.js';
+import { candidatesPerVector, planMultiVector, type MultiVectorQuery } from '../../multi-vectors/plan-multi-vector.js';
 
 /** A stage checked and ready to run: its path in the request, its scope (the request's and its own filters). */
 export type StagePlan = { readonly path: string; readonly limit: number; readonly scope: Scope } & (
@@ -20,6 +21,7 @@ export type StagePlan = { readonly path: string; readonly limit: number; readonl
     }
   | { readonly kind: 'filter' }
   | { readonly kind: 'nested'; readonly combine: CombinePlan }
+  | { readonly kind: 'multi_vector'; readonly query: MultiVectorQuery; readonly perVector: number }
   | SparseStagePlan
 );
 
@@ -36,6 +38,8 @@ export interface CombinePlan {
         readonly target: VectorTarget;
         readonly query?: string | undefined;
         readonly vector?: readonly number[] | undefined;
+        /** A rescore by exact MaxSim on a multi-vector (docs/decisions/0059). */
+        readonly multi?: MultiVectorQuery | undefined;
       };
 }
 
@@ -59,9 +63,20 @@ const fieldsOf: Readonly<Record<StagePlan['kind'], readonly string[]>> = {
   dense: ['query', 'vector', 'vector_name'],
   filter: [],
   nested: ['prefetch', 'fusion', 'rescore'],
+  multi_vector: ['vector_name', 'multi_vector', 'candidates'],
   sparse: ['vector_name', 'sparse_vector'],
 };
-const stageFields = ['query', 'vector', 'vector_name', 'prefetch', 'fusion', 'rescore', 'sparse_vector'] as const;
+const stageFields = [
+  'query',
+  'vector',
+  'vector_name',
+  'prefetch',
+  'fusion',
+  'rescore',
+  'sparse_vector',
+  'multi_vector',
+  'candidates',
+] as const;
 
 /** The scope with a stage's filters added to the request's (both must match). */
 function withFilters(scope: Scope, raw: unknown, path: string): Scope {
@@ -124,6 +139,17 @@ export class PipelinePlanner {
     const { fusion, rescore } = node;
     if (fusion && rescore)
       throw invalid(`${path}.rescore`, `${path} gives both fusion and rescore: give at most one of them.`);
+    if (rescore?.multi_vector !== undefined) {
+      const at = `${path}.rescore`;
+      if (rescore.vector !== undefined || rescore.query !== undefined)
+        throw invalid(
+          `${at}.multi_vector`,
+          `${at} gives multi_vector with ${rescore.vector !== undefined ? 'vector' : 'query'}: give one of them.`,
+        );
+      const multi = planMultiVector(this.#collections, this.#tenant, this.#scope.table, rescore, at);
+      const target: VectorTarget = { kind: 'own', space: multi.space };
+      return { path, stages, how: { kind: 'rescore', target, multi } };
+    }
     if (rescore) {
       const target = this.#target(rescore, `${path}.rescore`);
       return { path, stages, how: { kind: 'rescore', target, query: rescore.query, vector: rescore.vector } };
@@ -157,7 +183,7 @@ export class PipelinePlanner {
     if (!(kind in fieldsOf))
       throw invalid(
         `${path}.kind`,
-        `${path}.kind is ${JSON.stringify(kind)}: expected text, dense, sparse, filter or nested.`,
+        `${path}.kind is ${JSON.stringify(kind)}: expected text, dense, sparse, multi_vector, filter or nested.`,
       );
     const runnable = kind as StagePlan['kind'];
     for (const field of stageFields)
@@ -177,6 +203,10 @@ export class PipelinePlanner {
       return { ...base, kind: 'dense', target, query: stage.query, vector: stage.vector };
     }
     if (runnable === 'filter') return { ...base, kind: 'filter' };
+    if (runnable === 'multi_vector') {
+      const query = planMultiVector(this.#collections, this.#tenant, this.#scope.table, stage, path);
+      return { ...base, kind: 'multi_vector', query, perVector: candidatesPerVector(stage.candidates, stage.limit) };
+    }
     if (runnable === 'sparse')
       return { ...base, ...planSparse(this.#collections, this.#tenant, this.#scope.table, stage, path) };
     if (level >= maxPipelineDepth)

@@ -15,6 +15,7 @@ import { SparsePostings } from '../../sparse/sparse-posting-rows.js';
 import type { SearchCore } from '../search-core.js';
 import { similarity } from '../vector-query.js';
 import { clientVectorSearch, vectorSearch } from '../vector-search.js';
+import { maxSimScores, multiVectorSearch } from '../../multi-vectors/multi-vector-search.js';
 import { fuse } from './fusion.js';
 import { groupBy } from './group-by.js';
 import { mmr } from './mmr.js';
@@ -157,8 +158,15 @@ class PipelineRun {
       this.#record(`${c.path}.fusion`, 'fusion', fused);
       return fused;
     }
-    const { target, query, vector } = c.how;
+    const { target, query, vector, multi } = c.how;
     const candidates = [...firstHits(lists).values()];
+    if (multi) {
+      const rescored = maxSimScores(this.#deps.core, this.#scope.viewer.tenantId, multi, candidates);
+      const dropped = candidates.length - rescored.length;
+      if (dropped > 0) this.#notes.push(`${c.path}.rescore: ${dropped} candidates without that vector left out`);
+      this.#record(`${c.path}.rescore`, 'rescore', rescored);
+      return rescored;
+    }
     const rescored = await this.#rescore(candidates, target, { query, vector }, `${c.path}.rescore`);
     this.#record(`${c.path}.rescore`, 'rescore', rescored);
     return rescored;
@@ -184,6 +192,13 @@ class PipelineRun {
       return documents.map((doc) => ({ doc, score: 1, chunks: [] }));
     }
     if (stage.kind === 'nested') return (await this.#combine(stage.combine)).slice(0, limit);
+    if (stage.kind === 'multi_vector') {
+      const found = await multiVectorSearch(core, scope, stage.query, limit, stage.perVector, signal);
+      this.#notes.push(
+        `${stage.path}: ${found.gathered} documents gathered from ${stage.query.vectors.length} query vectors (${stage.perVector} each), scored by exact MaxSim`,
+      );
+      return found.hits;
+    }
     if (stage.kind === 'sparse')
       return sparseHits(core, this.#sparse, scope, stage.target, stage.sparse, limit, `${stage.path}.sparse_vector`);
     const { target } = stage;
