@@ -17,6 +17,7 @@ import { evaluate, loadCranfield } from './cranfield.js';
 import { benchEngine, benchViewer } from './engine-fixture.js';
 import { relevanceByChunking } from './relevance-chunking.js';
 import { pipelineRankings } from './relevance-pipeline.js';
+import { bm25fProximityRankings } from './relevance-bm25f.js';
 import { caveat, saveResults, table } from './support.js';
 import { operationById } from '@godb/contract';
 import type { Fusion } from '../server/src/engine/search/hybrid-search.js';
@@ -33,6 +34,7 @@ const record = (system: string, rankings: Map<number, string[]>) => {
   rows.push({ system, 'nDCG@10': m.ndcg10.toFixed(4), MAP: m.map.toFixed(4), 'P@10': m.p10.toFixed(4) });
   process.stdout.write(`  ${system}: nDCG@10 ${m.ndcg10.toFixed(4)}\n`);
 };
+const bm25fSystem = 'GoDB BM25F + proximity (tuned on odd queries)';
 const tokens = (q: string) => q.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
 // --- GoDB, through the engine's own search functions -------------------------------------------------------
@@ -61,6 +63,19 @@ await run('GoDB text (BM25, Porter stemming)', (q) =>
     .hits.slice(0, depth)
     .map((h) => h.doc.id),
 );
+{
+  // BM25F + proximity (opt-in, decision 0061) re-ranks GoDB text's top `depth`, tuned on the odd queries.
+  const candidates = new Map(
+    c.queries.map((q) => [
+      q.id,
+      textSearch(engine.search, scope, q.text, 'match')
+        .hits.slice(0, depth)
+        .map((h) => h.doc.id),
+    ]),
+  );
+  const { rankings } = bm25fProximityRankings(c, engine.text.ranked(viewer.tenantId)!, candidates);
+  record(bm25fSystem, rankings);
+}
 await run('GoDB vector (use-lite-512)', async (q) =>
   (
     await vectorSearch(engine.search, engine.embedder, scope, {
@@ -209,6 +224,12 @@ function relevanceGoals(): void {
   });
   const goals = [
     goal('text ≥ Xapian + 5 %', text, { system: xapianSystem, value: ndcg(xapianSystem) }, 1.05),
+    goal(
+      'opt-in BM25F + proximity ≥ Xapian + 5 %',
+      { system: bm25fSystem, value: ndcg(bm25fSystem) },
+      { system: xapianSystem, value: ndcg(xapianSystem) },
+      1.05,
+    ),
     goal('best pipeline ≥ best single + 10 %', combined, single, 1.1),
   ];
   process.stdout.write('\nIssue #42 relevance goals (nDCG@10):\n');
