@@ -1,12 +1,14 @@
-// npm run bench:relevance — Cranfield: nDCG@10, MAP and P@10 of GoDB text, vector and hybrid search, next to
-// peers on the same documents and queries in the same run: raw SQLite FTS5 bm25(), MiniSearch, and PostgreSQL
-// ts_rank_cd when a PostgreSQL server is installed.
+// npm run bench:relevance — Cranfield: nDCG@10, MAP and P@10 of GoDB text, vector and hybrid search and the query
+// pipeline (POST /api/v1/search/query: text + dense, RRF, MMR), next to peers on the same documents and queries in
+// the same run: Xapian BM25 (python3-xapian, bench/xapian_bm25.py), raw SQLite FTS5 bm25() (unicode61 and porter),
+// MiniSearch, and PostgreSQL ts_rank_cd when a PostgreSQL server is installed. Ends with issue #42's relevance goals.
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { hybridSearch } from '../server/src/engine/search/hybrid-search.js';
 import type { Scope } from '../server/src/engine/search/scope.js';
 import { textSearch } from '../server/src/engine/search/text-search.js';
@@ -14,6 +16,8 @@ import { vectorSearch } from '../server/src/engine/search/vector-search.js';
 import { evaluate, loadCranfield } from './cranfield.js';
 import { benchEngine, benchViewer } from './engine-fixture.js';
 import { relevanceByChunking } from './relevance-chunking.js';
+import { pipelineRankings } from './relevance-pipeline.js';
+import { bm25fProximityRankings } from './relevance-bm25f.js';
 import { caveat, saveResults, table } from './support.js';
 import { operationById } from '@godb/contract';
 import type { Fusion } from '../server/src/engine/search/hybrid-search.js';
@@ -30,6 +34,7 @@ const record = (system: string, rankings: Map<number, string[]>) => {
   rows.push({ system, 'nDCG@10': m.ndcg10.toFixed(4), MAP: m.map.toFixed(4), 'P@10': m.p10.toFixed(4) });
   process.stdout.write(`  ${system}: nDCG@10 ${m.ndcg10.toFixed(4)}\n`);
 };
+const bm25fSystem = 'GoDB BM25F + proximity (tuned on odd queries)';
 const tokens = (q: string) => q.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
 // --- GoDB, through the engine's own search functions -------------------------------------------------------
@@ -58,6 +63,19 @@ await run('GoDB text (BM25, Porter stemming)', (q) =>
     .hits.slice(0, depth)
     .map((h) => h.doc.id),
 );
+{
+  // BM25F + proximity (opt-in, decision 0061) re-ranks GoDB text's top `depth`, tuned on the odd queries.
+  const candidates = new Map(
+    c.queries.map((q) => [
+      q.id,
+      textSearch(engine.search, scope, q.text, 'match')
+        .hits.slice(0, depth)
+        .map((h) => h.doc.id),
+    ]),
+  );
+  const { rankings } = bm25fProximityRankings(c, engine.text.ranked(viewer.tenantId)!, candidates);
+  record(bm25fSystem, rankings);
+}
 await run('GoDB vector (use-lite-512)', async (q) =>
   (
     await vectorSearch(engine.search, engine.embedder, scope, {
@@ -75,6 +93,25 @@ await hybridComparison();
 // Cranfield twice more with use-lite-512 (~20 min on 2 cores): BENCH_CHUNKING=0 skips it and keeps the saved file.
 if (process.env.BENCH_CHUNKING !== '0') await relevanceByChunking(engine, c, depth);
 await dispose();
+const pipelineSystem = 'GoDB query pipeline (text + dense, RRF, MMR 0.7)';
+record(pipelineSystem, await pipelineRankings(c, depth));
+
+// --- Peer: Xapian BM25 (python3-xapian; English stemmer, BM25Weight defaults) ---------------------------------
+const xapianSystem = 'Xapian 1.4 BM25 (English stemmer)';
+{
+  const script = fileURLToPath(new URL('./xapian_bm25.py', import.meta.url));
+  const out = spawnSync('/usr/bin/python3', [script], {
+    input: JSON.stringify({ docs: c.docs, queries: c.queries, depth }),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  if (out.status !== 0) process.stdout.write(`  Xapian: failed (is python3-xapian installed?): ${out.stderr}\n`);
+  else
+    record(
+      xapianSystem,
+      new Map(Object.entries(JSON.parse(out.stdout) as Record<string, string[]>).map(([q, ids]) => [Number(q), ids])),
+    );
+}
 
 // --- Peer: raw SQLite FTS5 bm25() -----------------------------------------------------------------------------
 {
@@ -86,6 +123,14 @@ await dispose();
   await run('SQLite FTS5 bm25() (unicode61)', (q) => {
     const terms = tokens(q);
     return terms.length ? (query.all(terms.map((t) => `"${t}"`).join(' OR '), depth) as string[]) : [];
+  });
+  db.exec("CREATE VIRTUAL TABLE p USING fts5(id UNINDEXED, title, content, tokenize = 'porter unicode61')");
+  const insertPorter = db.prepare('INSERT INTO p (id, title, content) VALUES (?, ?, ?)');
+  db.transaction(() => c.docs.forEach((d) => insertPorter.run(d.id, d.title, d.text)))();
+  const queryPorter = db.prepare('SELECT id FROM p WHERE p MATCH ? ORDER BY bm25(p) LIMIT ?').pluck();
+  await run('SQLite FTS5 bm25() (porter)', (q) => {
+    const terms = tokens(q);
+    return terms.length ? (queryPorter.all(terms.map((t) => `"${t}"`).join(' OR '), depth) as string[]) : [];
   });
 }
 
@@ -155,6 +200,42 @@ if (!pgBin) {
 process.stdout.write('\n');
 table(rows);
 saveResults('relevance', rows);
+relevanceGoals();
+
+/**
+ * Issue #42's relevance goals, by nDCG@10: GoDB text ≥ Xapian BM25 + 5 %; the best combination of methods (hybrid
+ * fusions, the query pipeline) ≥ the best single method (GoDB text or vector) + 10 %.
+ */
+function relevanceGoals(): void {
+  const ndcg = (system: string) => Number(rows.find((r) => r.system === system)?.['nDCG@10'] ?? NaN);
+  const best = (systems: string[]) =>
+    systems.map((system) => ({ system, value: ndcg(system) })).reduce((a, b) => (b.value > a.value ? b : a));
+  const text = { system: 'GoDB text (BM25, Porter stemming)', value: ndcg('GoDB text (BM25, Porter stemming)') };
+  const single = best([text.system, 'GoDB vector (use-lite-512)']);
+  const combined = best(
+    rows.map((r) => String(r.system)).filter((s) => s.startsWith('GoDB hybrid') || s === pipelineSystem),
+  );
+  const goal = (name: string, ours: typeof text, against: typeof text, factor: number) => ({
+    goal: name,
+    ours: `${ours.system} ${ours.value.toFixed(4)}`,
+    target: `${against.system} ${against.value.toFixed(4)} × ${factor} = ${(against.value * factor).toFixed(4)}`,
+    gain: `${(((ours.value - against.value) / against.value) * 100).toFixed(1)} %`,
+    met: ours.value >= against.value * factor ? 'yes' : 'no',
+  });
+  const goals = [
+    goal('text ≥ Xapian + 5 %', text, { system: xapianSystem, value: ndcg(xapianSystem) }, 1.05),
+    goal(
+      'opt-in BM25F + proximity ≥ Xapian + 5 %',
+      { system: bm25fSystem, value: ndcg(bm25fSystem) },
+      { system: xapianSystem, value: ndcg(xapianSystem) },
+      1.05,
+    ),
+    goal('best pipeline ≥ best single + 10 %', combined, single, 1.1),
+  ];
+  process.stdout.write('\nIssue #42 relevance goals (nDCG@10):\n');
+  table(goals);
+  saveResults('relevance-goals', goals);
+}
 
 /**
  * Hybrid search by each fusion at two alphas (issue #37: the default fusion must be no worse than weighted
