@@ -12,11 +12,35 @@ export interface HttpRerankerConfig {
 /** Characters of one text sent at most: cross-encoders read a few hundred tokens, so more only costs transfer. */
 export const maxRerankTextChars = 8_000;
 
+/** Bytes of a reranker's answer read at most: 200 scores take a few KiB; more is not a rerank answer. */
+const maxAnswerBytes = 4 << 20;
+
+/** The answer's text, or undefined past `cap` bytes (the rest is not read). */
+async function textUpTo(response: Response, cap: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * A reranker behind HTTP: Text Embeddings Inference's `POST /rerank` ({query, texts} → [{index, score}]) or
  * Cohere's `POST /v1/rerank` ({model, query, documents, top_n} → {results: [{index, relevance_score}]}). The answer
  * is checked to hold exactly one finite score per text; anything else is RERANKER_FAILED (502), a network error or
- * the deadline RERANKER_UNAVAILABLE (503), both naming the model.
+ * the deadline RERANKER_UNAVAILABLE (503), both naming the model. The messages reach any searching user, so they name
+ * the model and the status only — not the configured address nor the reranker's own words; redirects are refused
+ * (the operator configured this address, not another) and the answer is read up to 4 MiB.
  */
 export class HttpReranker implements Reranker {
   readonly name: string;
@@ -43,19 +67,21 @@ export class HttpReranker implements Reranker {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(apiKey && { authorization: `Bearer ${apiKey}` }) },
         body: JSON.stringify(body),
+        redirect: 'error',
         signal,
       });
     } catch (error) {
       throw this.#unavailable(signal, error);
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await response.text();
+      text = await textUpTo(response, maxAnswerBytes);
     } catch (error) {
       throw this.#unavailable(signal, error);
     }
+    if (text === undefined) throw this.#error('RERANKER_FAILED', `its answer is larger than ${maxAnswerBytes} bytes`);
     if (!response.ok) {
-      const reason = `HTTP ${response.status}: ${text.slice(0, 200)}`;
+      const reason = `HTTP ${response.status}`;
       if (response.status === 429 || response.status === 503) throw this.#error('RERANKER_UNAVAILABLE', reason);
       throw this.#error('RERANKER_FAILED', reason);
     }
@@ -63,7 +89,7 @@ export class HttpReranker implements Reranker {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw this.#error('RERANKER_FAILED', `its answer is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
+      throw this.#error('RERANKER_FAILED', 'its answer is not JSON');
     }
     return this.#scores(parsed, texts.length);
   }
@@ -94,10 +120,8 @@ export class HttpReranker implements Reranker {
 
   #unavailable(signal: AbortSignal, error: unknown) {
     if (signal.aborted) throw signal.reason;
-    return this.#error(
-      'RERANKER_UNAVAILABLE',
-      `${this.#config.baseUrl} could not be reached (${(error as Error).message})`,
-    );
+    // fetch's own message ("fetch failed") says nothing of the address; its cause, which does, is not passed on.
+    return this.#error('RERANKER_UNAVAILABLE', `it could not be reached (${(error as Error).message})`);
   }
 
   #error(code: 'RERANKER_FAILED' | 'RERANKER_UNAVAILABLE', reason: string) {

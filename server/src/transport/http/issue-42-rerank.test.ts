@@ -62,6 +62,11 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string) {
   if (req.url === '/garbage/rerank') return send(200, { hello: 'world' });
   if (req.url === '/short/rerank') return send(200, scored(body.texts!).slice(1));
   if (req.url === '/down/rerank') return send(500, { error: 'model crashed' });
+  if (req.url === '/moved/rerank') {
+    res.writeHead(307, { location: '/tei/rerank' });
+    return res.end();
+  }
+  if (req.url === '/huge/rerank') return send(200, `[${'0,'.repeat(3 << 20)}0]`);
   return send(404, 'no such route');
 }
 
@@ -115,7 +120,7 @@ before(async () => {
   });
   await new Promise<void>((done) => reranker.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(reranker.address() as AddressInfo).port}`;
-  const http = ['tei', 'slow', 'garbage', 'short', 'down'].map((p) => `${p}=tei:${base}/${p}`);
+  const http = ['tei', 'slow', 'garbage', 'short', 'down', 'moved', 'huge'].map((p) => `${p}=tei:${base}/${p}`);
   server = await startGrpcTestServer({
     RERANK_MODELS_DIR: dir,
     RERANK_MODELS: [...http, `cohere-overlap=cohere:${base}/cohere`, `gone=tei:http://127.0.0.1:9/x`].join(','),
@@ -256,6 +261,8 @@ describe('reranker failures answer clearly, naming the model', () => {
     ['an HTTP error', 'down', 502, 'RERANKER_FAILED', /HTTP 500/],
     ['an address nothing listens on', 'gone', 503, 'RERANKER_UNAVAILABLE', /could not be reached/],
     ['a folder without a graph', 'no-graph', 503, 'RERANKER_UNAVAILABLE', /holds no model\.onnx/],
+    ['a redirect (not followed)', 'moved', 503, 'RERANKER_UNAVAILABLE', /could not be reached/],
+    ['an answer over 4 MiB', 'huge', 502, 'RERANKER_FAILED', /larger than 4194304 bytes/],
   ];
   for (const [what, model, status, code, message] of cases)
     test(`${what}: ${status} ${code}`, async () => {
@@ -265,6 +272,8 @@ describe('reranker failures answer clearly, naming the model', () => {
       assert.equal(res.body.error?.field, 'body.rerank.model');
       assert.match(res.body.error?.message ?? '', new RegExp(`reranker ${model} `));
       assert.match(res.body.error?.message ?? '', message);
+      // Searching users are told the model and what went wrong, not the configured address nor the reranker's words.
+      assert.doesNotMatch(res.body.error?.message ?? '', /127\.0\.0\.1|model crashed/);
       // The deadline ends the call: no hang until the slow reranker's 5 s answer.
       assert.ok(res.ms < 3_000, `${res.ms} ms`);
     });
