@@ -49,6 +49,18 @@ export function vectorNameOf(collection: CollectionView, using: unknown): string
   return using;
 }
 
+/** The own vectors of these documents by document id, read only when the request asks for vectors (`with_vector`). */
+export async function vectorsOf(
+  call: Call,
+  collection: CollectionView,
+  documentIds: readonly string[],
+  withVector: unknown,
+): Promise<Map<string, Record<string, number[]>>> {
+  if (withVector === false || withVector === undefined || withVector === null) return new Map();
+  const ids = documentIds.map((id) => pointIdOf(collection.name, id));
+  return new Map((await documentsByIds(call, collection.name, ids, true)).map((d) => [d.id, d.vectors ?? {}]));
+}
+
 /**
  * Nearest points through GoDB's vector search of the collection's own vector. A filter is applied exactly: the
  * points it allows are found first (point-reads.ts) and the search is limited to them. Scores are Qdrant's: cosine
@@ -107,19 +119,12 @@ export async function nearest(call: Call, collection: CollectionView, q: Nearest
     const t = q.scoreThreshold;
     hits = hits.filter((h) => (euclid ? h.score <= t : h.score >= t));
   }
-  const vectors =
-    q.withVector === false || q.withVector === undefined || q.withVector === null
-      ? new Map<string, Record<string, number[]>>()
-      : new Map(
-          (
-            await documentsByIds(
-              call,
-              collection.name,
-              hits.map((h) => pointIdOf(collection.name, h.documentId)),
-              true,
-            )
-          ).map((d) => [d.id, d.vectors ?? {}]),
-        );
+  const vectors = await vectorsOf(
+    call,
+    collection,
+    hits.map((h) => h.documentId),
+    q.withVector,
+  );
   return hits.map((h) => ({
     id: pointIdOf(collection.name, h.documentId),
     version: 0,

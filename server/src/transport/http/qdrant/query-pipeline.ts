@@ -1,11 +1,10 @@
 import { maxSearchLimit } from '@godb/contract';
 import { badRequest, unsupported } from './envelope.js';
 import type { Call } from './godb-calls.js';
-import { vectorNameOf, type ScoredPoint } from './nearest.js';
+import { vectorNameOf, vectorsOf, type ScoredPoint } from './nearest.js';
 import { exactFilter } from './filter-prefilter.js';
 import { documentIdOf, pointIdOf } from './point-ids.js';
 import {
-  documentsByIds,
   effectiveFilter,
   matchingDocuments,
   readyIndexes,
@@ -230,19 +229,12 @@ export async function runQueryPipeline(
   if (threshold !== undefined) hits = hits.filter((h) => (euclid ? h.score <= threshold : h.score >= threshold));
   const withPayload = body.with_payload ?? false;
   const withVector = body.with_vector ?? body.with_vectors ?? false;
-  const vectors =
-    withVector === false || withVector === null
-      ? new Map<string, Record<string, number[]>>()
-      : new Map(
-          (
-            await documentsByIds(
-              call,
-              collection.name,
-              hits.map((h) => pointIdOf(collection.name, h.document_id)),
-              true,
-            )
-          ).map((d) => [d.id, d.vectors ?? {}]),
-        );
+  const vectors = await vectorsOf(
+    call,
+    collection,
+    hits.map((h) => h.document_id),
+    withVector,
+  );
   const pointOf = (h: (typeof hits)[number]): ScoredPoint => ({
     id: pointIdOf(collection.name, h.document_id),
     version: 0,

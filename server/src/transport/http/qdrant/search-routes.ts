@@ -19,17 +19,19 @@ const limitOf = (body: Body) => (typeof body.limit === 'number' ? body.limit : 1
 const offsetOf = (body: Body) => (typeof body.offset === 'number' ? body.offset : 0);
 const thresholdOf = (body: Body) => (typeof body.score_threshold === 'number' ? body.score_threshold : undefined);
 
+/** A points/search body's `vector`: a list (the unnamed vector), or `{name, vector}` for a named one. */
+function searchVector(body: Body): { vector: unknown; using: unknown } {
+  const given = body.vector;
+  if (!given || typeof given !== 'object' || Array.isArray(given)) return { vector: given, using: undefined };
+  const named = given as { name?: unknown; vector?: unknown; indices?: unknown };
+  if (named.indices !== undefined) throw unsupported('sparse vectors');
+  return { vector: named.vector, using: named.name };
+}
+
 /** points/search: `vector` is a list, or `{name, vector}` for a named vector. */
 async function search(call: Call, collection: CollectionView, body: Body): Promise<ScoredPoint[]> {
   checkCommon(body);
-  let vector = body.vector;
-  let using: unknown;
-  if (vector && typeof vector === 'object' && !Array.isArray(vector)) {
-    const named = vector as { name?: unknown; vector?: unknown; indices?: unknown };
-    if (named.indices !== undefined) throw unsupported('sparse vectors');
-    using = named.name;
-    vector = named.vector;
-  }
+  const { vector, using } = searchVector(body);
   return nearest(call, collection, {
     vector: denseQuery(vector),
     using,
@@ -161,14 +163,7 @@ function groupOptions(body: Body, defaultSize: number): GroupOptions {
 /** points/search/groups: the search's vector as a nearest query, grouped by the pipeline's group_by. */
 async function searchGroups(call: Call, collection: CollectionView, body: Body) {
   checkCommon(body);
-  let vector = body.vector;
-  let using: unknown;
-  if (vector && typeof vector === 'object' && !Array.isArray(vector)) {
-    const named = vector as { name?: unknown; vector?: unknown; indices?: unknown };
-    if (named.indices !== undefined) throw unsupported('sparse vectors');
-    using = named.name;
-    vector = named.vector;
-  }
+  const { vector, using } = searchVector(body);
   const query = { ...body, query: denseQuery(vector), using, vector: undefined };
   const { groups } = await runQueryPipeline(
     call,
