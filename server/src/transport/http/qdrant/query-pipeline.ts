@@ -4,6 +4,7 @@ import type { Call } from './godb-calls.js';
 import { vectorNameOf, vectorsOf, type ScoredPoint } from './nearest.js';
 import { exactFilter } from './filter-prefilter.js';
 import { documentIdOf, pointIdOf } from './point-ids.js';
+import { qdrantScores } from './qdrant-scores.js';
 import {
   effectiveFilter,
   matchingDocuments,
@@ -225,8 +226,7 @@ export async function runQueryPipeline(
   const answer = await call<PipelineAnswer>('search-query', { body: request });
   const euclid = similarity !== undefined && collection.vectors[similarity]?.distance === 'euclidean';
   const threshold = typeof body.score_threshold === 'number' ? body.score_threshold : undefined;
-  let hits = answer.results.map((r) => ({ ...r, score: euclid ? 1 / r.score - 1 : r.score }));
-  if (threshold !== undefined) hits = hits.filter((h) => (euclid ? h.score <= threshold : h.score >= threshold));
+  const hits = qdrantScores(answer.results, euclid, threshold);
   const withPayload = body.with_payload ?? false;
   const withVector = body.with_vector ?? body.with_vectors ?? false;
   const vectors = await vectorsOf(
