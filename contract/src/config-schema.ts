@@ -219,7 +219,15 @@ export const ConfigSchema = Type.Object({
     description:
       'HTTP rerankers, as name=tei:<base URL> (Text Embeddings Inference /rerank) or name=cohere:<base URL> (Cohere /v1/rerank, the name sent as its model), comma-separated.',
   }),
-  RERANK_API_KEY: Type.String({ default: '', description: 'Bearer key sent to the RERANK_MODELS endpoints.' }),
+  RERANK_API_KEY: Type.String({
+    default: '',
+    description: 'Bearer key sent to the RERANK_MODELS entries RERANK_API_KEY_MODELS names, and to no other.',
+  }),
+  RERANK_API_KEY_MODELS: Type.String({
+    default: '',
+    description:
+      'Comma-separated names of the RERANK_MODELS entries that receive RERANK_API_KEY; required when the key is set (a name RERANK_MODELS lacks stops the server).',
+  }),
   RERANK_TIMEOUT_MS: int(
     5000,
     'Time one rerank call may take (capped at 80 % of WRITE_TIMEOUT_MS, so a slow reranker answers 503, not 504).',

@@ -38,7 +38,10 @@ export function engineOptionsOf(config: Config, { files, snapshots, clock }: Eng
     indexWait: () => new Promise((done) => setTimeout(done, config.INDEX_WAIT_MS).unref()),
     rerank: {
       modelsDir: resolve(config.RERANK_MODELS_DIR),
-      http: parseRerankModels(config.RERANK_MODELS, config.RERANK_API_KEY || undefined),
+      http: parseRerankModels(config.RERANK_MODELS, {
+        apiKey: config.RERANK_API_KEY,
+        models: config.RERANK_API_KEY_MODELS,
+      }),
       // Inside the answer's own time: a slow reranker answers 503 before the request's 504.
       timeoutMs: Math.min(config.RERANK_TIMEOUT_MS, Math.floor(config.WRITE_TIMEOUT_MS * 0.8)),
     },

@@ -1,4 +1,5 @@
 import { createError } from '@godb/contract';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpReranker, type HttpRerankerConfig } from './http-reranker.js';
 import { discoverLocalRerankers, OnnxReranker } from './onnx-reranker.js';
@@ -22,6 +23,8 @@ export class Rerankers {
   readonly #dir: string | undefined;
   readonly #http: Map<string, HttpReranker>;
   readonly #local = new Map<string, OnnxReranker>();
+  /** The folder's listing and the folder's mtime when it was read. */
+  #listing: { readonly mtimeMs: number; readonly names: readonly string[] } | undefined;
 
   constructor(options: RerankersOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -30,14 +33,16 @@ export class Rerankers {
   }
 
   names(): string[] {
-    const local = this.#dir ? discoverLocalRerankers(this.#dir) : [];
+    const local = this.#localNames(false);
     return [...this.#http.keys(), ...local.filter((n) => !this.#http.has(n))];
   }
 
   resolve(name: string): Reranker {
     const http = this.#http.get(name);
     if (http) return http;
-    if (this.#dir && discoverLocalRerankers(this.#dir).includes(name)) {
+    // A name the cached listing lacks is looked up afresh: a folder whose tokenizer.json arrived after the folder
+    // itself does not change RERANK_MODELS_DIR's mtime.
+    if (this.#dir && (this.#localNames(false).includes(name) || this.#localNames(true).includes(name))) {
       let local = this.#local.get(name);
       if (!local) {
         local = new OnnxReranker(name, join(this.#dir, name));
@@ -50,5 +55,25 @@ export class Rerankers {
       { model: name, available: this.names().join(', ') || '(none)' },
       { field: 'body.rerank.model' },
     );
+  }
+
+  /**
+   * The folders of RERANK_MODELS_DIR holding a tokenizer.json, listed again only when the folder's mtime changed (a
+   * folder added, removed or renamed) or `fresh` is asked: one stat a request instead of a listing. A folder gone
+   * drops its loaded model.
+   */
+  #localNames(fresh: boolean): readonly string[] {
+    if (!this.#dir) return [];
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(this.#dir).mtimeMs;
+    } catch {
+      mtimeMs = Number.NaN;
+    }
+    if (!fresh && this.#listing?.mtimeMs === mtimeMs) return this.#listing.names;
+    const names = Number.isNaN(mtimeMs) ? [] : discoverLocalRerankers(this.#dir);
+    this.#listing = { mtimeMs, names };
+    for (const name of this.#local.keys()) if (!names.includes(name)) this.#local.delete(name);
+    return names;
   }
 }

@@ -33,6 +33,10 @@ const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
 const docs = new Map<string, { title: string; content: string; note: string }>();
 /** What the HTTP reranker was sent, per protocol path, last call. */
 const received = new Map<string, Record<string, unknown>>();
+/** The authorization header each path was last sent ('' for none). */
+const authorization = new Map<string, string>();
+/** RERANK_API_KEY, configured for the Cohere entry only (RERANK_API_KEY_MODELS). */
+const apiKey = 'rk-test-secret';
 
 let server: TestServer;
 let admin: Awaited<ReturnType<TestServer['registerTenant']>>;
@@ -44,6 +48,7 @@ let dir: string;
 function answer(req: IncomingMessage, res: ServerResponse, raw: string) {
   const body = JSON.parse(raw) as { query: string; texts?: string[]; documents?: string[]; model?: string };
   received.set(req.url!, body);
+  authorization.set(req.url!, req.headers.authorization ?? '');
   const send = (status: number, value: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(typeof value === 'string' ? value : JSON.stringify(value));
@@ -125,6 +130,8 @@ before(async () => {
     RERANK_MODELS_DIR: dir,
     RERANK_MODELS: [...http, `cohere-overlap=cohere:${base}/cohere`, `gone=tei:http://127.0.0.1:9/x`].join(','),
     RERANK_TIMEOUT_MS: String(timeoutMs),
+    RERANK_API_KEY: apiKey,
+    RERANK_API_KEY_MODELS: 'cohere-overlap',
   });
   admin = await server.registerTenant();
   grpc = grpcClient(server, 'SearchService');
@@ -232,6 +239,8 @@ describe('HTTP rerankers', () => {
     const answer = await ok({ prefetch, rerank: { model: 'tei', candidates: 30 }, limit: 30 });
     assert.deepEqual(received.get('/tei/rerank')?.texts, candidates.map(textOf));
     assert.equal(received.get('/tei/rerank')?.query, q);
+    // RERANK_API_KEY is configured for the Cohere entry only: this endpoint is not sent it.
+    assert.equal(authorization.get('/tei/rerank'), '');
     assertReranked(answer.results, candidates, (id) => tokenOverlap(words, q, textOf(id)));
   });
 
@@ -241,6 +250,7 @@ describe('HTTP rerankers', () => {
     const sent = received.get('/cohere/v1/rerank');
     assert.equal(sent?.model, 'cohere-overlap');
     assert.equal(sent?.top_n, 20);
+    assert.equal(authorization.get('/cohere/v1/rerank'), `Bearer ${apiKey}`);
     assert.deepEqual(sent?.documents, candidates.map(textOf));
     const expected = candidates
       .map((id, i) => ({ id, i, score: tokenOverlap(words, q, textOf(id)) / 10 }))

@@ -14,6 +14,8 @@ const collection = 'staged';
 let server: TestServer;
 let client: QdrantClient;
 let godbToken: string;
+let qdrantUrl: string;
+let qdrantKey: string;
 
 const query = (seed: number) => testPoints(1, dims, seed)[0]!.vector;
 const byId = new Map(points.map((p) => [String(p.id), p]));
@@ -56,7 +58,9 @@ before(async () => {
   server = await startTestServer({ QDRANT_COMPAT_PORT: String(port), HOST: '127.0.0.1' });
   const tenant = await tenantWithKey(server);
   godbToken = tenant.token;
-  client = new QdrantClient({ url: `http://127.0.0.1:${port}`, apiKey: tenant.key, checkCompatibility: false });
+  qdrantUrl = `http://127.0.0.1:${port}`;
+  qdrantKey = tenant.key;
+  client = new QdrantClient({ url: qdrantUrl, apiKey: qdrantKey, checkCompatibility: false });
   await client.createCollection(collection, { vectors: { size: dims, distance: 'Cosine' } });
   await client.upsert(collection, { wait: true, points });
 });
@@ -408,5 +412,68 @@ describe('groups', () => {
       answer.groups.map((g) => g.hits.map((h) => docId(h.id))),
       godb.groups!.map((g) => g.document_ids),
     );
+  });
+});
+
+describe('review of the pipeline mapping', () => {
+  /** A raw points/query (the client would check some fields itself): status and Qdrant's error text. */
+  async function rawQuery(body: Record<string, unknown>, path = 'query') {
+    const res = await fetch(`${qdrantUrl}/collections/${collection}/points/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': qdrantKey },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as { status?: { error?: string } };
+    return { status: res.status, error: answer.status?.error ?? '' };
+  }
+
+  test('a fusion of one prefetch answers fusion scores, as Qdrant fuses one list too', async () => {
+    const a = query(41);
+    const prefetch = [{ query: a, limit: 20 }];
+    const fused = await client.query(collection, { prefetch, query: { fusion: 'rrf' }, limit: 5, offset: 2 });
+    const expected = brute(a, 20);
+    assert.deepEqual(
+      fused.points.map((p) => p.id),
+      expected.slice(2, 7).map((p) => p.id),
+    );
+    fused.points.forEach((p, i) => close(p.score, 1 / (60 + i + 3), `rrf score at rank ${i + 3}`));
+    const k5 = await client.query(collection, { prefetch, query: { rrf: { k: 5 } }, limit: 3 });
+    k5.points.forEach((p, i) => close(p.score, 1 / (5 + i + 1), `rrf k=5 score at rank ${i + 1}`));
+    const dbsf = await client.query(collection, { prefetch, query: { fusion: 'dbsf' }, limit: 20 });
+    const mean = expected.reduce((sum, p) => sum + p.score, 0) / expected.length;
+    const sigma = Math.sqrt(expected.reduce((sum, p) => sum + (p.score - mean) ** 2, 0) / expected.length);
+    dbsf.points.forEach((p, i) => {
+      const normalised = Math.min(1, Math.max(0, (expected[i]!.score - (mean - 3 * sigma)) / (6 * sigma)));
+      close(p.score, normalised, `dbsf score of ${String(p.id)}`);
+    });
+    // Inside a prefetch too: the inner fusion's scores, passed through the outer level.
+    const nested = await client.query(collection, {
+      prefetch: [{ prefetch, query: { fusion: 'rrf' }, limit: 10 }],
+      limit: 3,
+    });
+    nested.points.forEach((p, i) => close(p.score, 1 / (60 + i + 1), `nested rrf score at rank ${i + 1}`));
+  });
+
+  test('limit and offset errors name the Qdrant request’s fields', async () => {
+    const prefetch = [{ query: query(1) }, { query: query(2) }];
+    const cases: [string, Record<string, unknown>, RegExp, string?][] = [
+      ['limit above the maximum', { prefetch, query: { fusion: 'rrf' }, limit: 5000 }, /\blimit\b/],
+      ['offset above the maximum', { prefetch, query: { fusion: 'rrf' }, offset: 5000 }, /\boffset\b/],
+      ['a negative limit', { prefetch, query: { fusion: 'rrf' }, limit: -1 }, /\blimit\b/],
+      [
+        'a prefetch limit',
+        { prefetch: [{ query: query(1), limit: 0 }], query: { fusion: 'rrf' } },
+        /prefetch\[0\]\.limit/,
+      ],
+      ['mmr candidates', { query: { nearest: query(1), mmr: { candidates_limit: 0 } } }, /mmr\.candidates_limit/],
+      ['a group limit', { query: query(1), group_by: 'city', limit: 5000 }, /\blimit\b/, 'query/groups'],
+      ['a group size', { query: query(1), group_by: 'city', group_size: 500 }, /group_size/, 'query/groups'],
+    ];
+    for (const [what, body, names, path] of cases) {
+      const { status, error } = await rawQuery(body, path);
+      assert.equal(status, 400, what);
+      assert.match(error, names, `${what}: ${error}`);
+      assert.doesNotMatch(error, /body\.|group_by\.limit|primary_table/, `${what} names a GoDB field: ${error}`);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { isUnnamed, unnamedVector } from './collection-config.js';
 import { badRequest, unsupported } from './envelope.js';
 import type { Call } from './godb-calls.js';
 import { pointIdOf, type PointId } from './point-ids.js';
+import { qdrantScores } from './qdrant-scores.js';
 import { exactFilter } from './filter-prefilter.js';
 import {
   documentsByIds,
@@ -109,16 +110,15 @@ export async function nearest(call: Call, collection: CollectionView, q: Nearest
       },
     },
   );
-  const euclid = settings.distance === 'euclidean';
-  let hits = answer.results.slice(q.offset).map((r) => ({
-    documentId: r.document_id,
-    score: euclid ? 1 / r.score - 1 : r.score,
-    metadata: r.metadata ?? {},
-  }));
-  if (q.scoreThreshold !== undefined) {
-    const t = q.scoreThreshold;
-    hits = hits.filter((h) => (euclid ? h.score <= t : h.score >= t));
-  }
+  const hits = qdrantScores(
+    answer.results.slice(q.offset).map((r) => ({
+      documentId: r.document_id,
+      score: r.score,
+      metadata: r.metadata ?? {},
+    })),
+    settings.distance === 'euclidean',
+    q.scoreThreshold,
+  );
   const vectors = await vectorsOf(
     call,
     collection,

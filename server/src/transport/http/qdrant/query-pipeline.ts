@@ -4,6 +4,7 @@ import type { Call } from './godb-calls.js';
 import { vectorNameOf, vectorsOf, type ScoredPoint } from './nearest.js';
 import { exactFilter } from './filter-prefilter.js';
 import { documentIdOf, pointIdOf } from './point-ids.js';
+import { qdrantScores } from './qdrant-scores.js';
 import {
   effectiveFilter,
   matchingDocuments,
@@ -101,9 +102,13 @@ class QueryMapper {
       if (k !== undefined && typeof k !== 'number') throw badRequest('rrf.k must be a number');
       const weights = kind === 'rrf' ? (q as { rrf?: { weights?: unknown } }).rrf?.weights : undefined;
       if (weights !== undefined) throw unsupported('rrf.weights');
-      // One prefetch fused with nothing is that prefetch (GoDB refuses a fusion of one stage).
-      if (stages.length === 1) return { fields: { prefetch: bodies }, last: stages[0]?.last };
-      return { fields: { prefetch: bodies, fusion: { method, ...(k !== undefined && { k }) } } };
+      const fusion = { method, ...(k !== undefined && { k }) };
+      // Qdrant fuses one prefetch's list too (its scores become 1 / (k + rank), or dbsf's). GoDB refuses a fusion of
+      // one stage, so the stage is fused with a copy of itself weighted 0: the same order, the fusion's scores.
+      const [only] = bodies;
+      if (only && bodies.length === 1)
+        return { fields: { prefetch: [only, only], fusion: { ...fusion, weights: [1, 0] } } };
+      return { fields: { prefetch: bodies, fusion } };
     }
     const at = where ? `${where.replace(/\.$/, '')}: ` : '';
     if (kind === 'indices') throw unsupported(`${at}sparse vector queries`);
@@ -158,8 +163,11 @@ export async function pipelineRequestOf(
   const mapper = new QueryMapper(call, collection, example);
   const limit = typeof body.limit === 'number' ? body.limit : 10;
   const offset = typeof body.offset === 'number' ? body.offset : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest('limit must be a non-negative integer');
-  if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset must be a non-negative integer');
+  // Checked here, under the Qdrant request's names: GoDB's own checks would name its fields (body.limit).
+  if (!Number.isInteger(limit) || limit < 0 || limit > maxSearchLimit)
+    throw badRequest(`limit must be an integer from 0 to ${maxSearchLimit}`);
+  if (!Number.isInteger(offset) || offset < 0 || offset > maxSearchLimit)
+    throw badRequest(`offset must be an integer from 0 to ${maxSearchLimit}`);
   const q = body.query as { nearest?: unknown; mmr?: Record<string, unknown> | null } | undefined;
   let combined: Body;
   let mmr: Body | undefined;
@@ -225,8 +233,7 @@ export async function runQueryPipeline(
   const answer = await call<PipelineAnswer>('search-query', { body: request });
   const euclid = similarity !== undefined && collection.vectors[similarity]?.distance === 'euclidean';
   const threshold = typeof body.score_threshold === 'number' ? body.score_threshold : undefined;
-  let hits = answer.results.map((r) => ({ ...r, score: euclid ? 1 / r.score - 1 : r.score }));
-  if (threshold !== undefined) hits = hits.filter((h) => (euclid ? h.score <= threshold : h.score >= threshold));
+  const hits = qdrantScores(answer.results, euclid, threshold);
   const withPayload = body.with_payload ?? false;
   const withVector = body.with_vector ?? body.with_vectors ?? false;
   const vectors = await vectorsOf(

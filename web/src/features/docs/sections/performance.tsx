@@ -11,6 +11,7 @@ import { BarChart } from '../bar-chart';
 import { Machine, Table, num, type Rows } from '../bench-results';
 import { ClusterSection } from './performance-cluster';
 import { FiltersSection } from './performance-filters';
+import { PipelineSection } from './performance-pipeline';
 import { ScaleSection } from './performance-scale';
 
 /** Every number on this page is read from bench/results/*.json, written by `npm run bench:*`. */
@@ -38,8 +39,8 @@ export default function Performance() {
         Every figure here comes from the benchmark scripts in <code>bench/</code>, committed as result files and drawn
         from them; rerun them with <code>npm run bench:relevance</code>, <code>bench:embed</code>,{' '}
         <code>bench:ingest</code>, <code>bench:vector</code>, <code>bench:search</code>, <code>bench:grpc</code>,{' '}
-        <code>bench:scale</code>, <code>bench:filters</code>, <code>bench:memory</code>, <code>bench:graph</code> and{' '}
-        <code>bench:web</code>.
+        <code>bench:scale</code>, <code>bench:filters</code>, <code>bench:pipeline</code>, <code>bench:memory</code>,{' '}
+        <code>bench:graph</code> and <code>bench:web</code>.
       </p>
       <h2>Relevance (Cranfield)</h2>
       <p>
@@ -124,6 +125,7 @@ export default function Performance() {
       <Machine machine={vector.machine} />
       <ScaleSection />
       <FiltersSection />
+      <PipelineSection />
       <h2>Search over HTTP at 100,000 documents</h2>
       <p>
         Text, vector and hybrid top-10: the most queries per second 10 connections reach (autocannon), latency at a
