@@ -30,11 +30,11 @@ function brute(vector: number[], limit: number, keep: (p: TestPoint) => boolean 
     .slice(0, limit);
 }
 
-/** Reciprocal rank fusion by its formula: Σ 1 / (k + rank), rank from 1 in each list. */
-function rrf(lists: { id: unknown }[][], k = 60) {
+/** Reciprocal rank fusion by Qdrant's formula: Σ 1 / (k + position), position from 0 in each list, k 2. */
+function rrf(lists: { id: unknown }[][], k = 2) {
   const scores = new Map<string, number>();
   for (const list of lists)
-    list.forEach((hit, i) => scores.set(String(hit.id), (scores.get(String(hit.id)) ?? 0) + 1 / (k + i + 1)));
+    list.forEach((hit, i) => scores.set(String(hit.id), (scores.get(String(hit.id)) ?? 0) + 1 / (k + i)));
   return scores;
 }
 
@@ -100,7 +100,7 @@ describe('points/query through the query pipeline', () => {
           filters: [{ field: 'metadata.city', operator: 'eq', value: 'Oslo' }],
         },
       ],
-      fusion: { method: 'rrf' },
+      fusion: { method: 'rrf', k: 1 },
       limit: 10,
     });
     assert.deepEqual(
@@ -287,7 +287,7 @@ describe('points/query through the query pipeline', () => {
       limit: 5,
     });
     assert.equal(fused.points.length, 5);
-    for (const p of fused.points) assert.ok(p.score > 0 && p.score <= 2 / 61 + 1e-9, `an RRF score: ${p.score}`);
+    for (const p of fused.points) assert.ok(p.score > 0 && p.score <= 2 / 2 + 1e-9, `an RRF score: ${p.score}`);
     const distance = (v: number[], w: number[]) => Math.sqrt(v.reduce((sum, x, i) => sum + (x - w[i]!) ** 2, 0));
     const rescored = await client.query(euclid, { prefetch: [{ query: b, limit: 50 }], query: a, limit: 3 });
     for (const p of rescored.points) close(p.score, distance(a, vectorOf(p.id)), `distance of ${String(p.id)}`);
@@ -404,7 +404,7 @@ describe('groups', () => {
         { kind: 'dense', vector: a, vector_name: 'default', limit: 60 },
         { kind: 'dense', vector: b, vector_name: 'default', limit: 60 },
       ],
-      fusion: { method: 'rrf' },
+      fusion: { method: 'rrf', k: 1 },
       group_by: { field: 'metadata.city', group_size: 2, limit: 4 },
       limit: 4,
     });
@@ -436,9 +436,9 @@ describe('review of the pipeline mapping', () => {
       fused.points.map((p) => p.id),
       expected.slice(2, 7).map((p) => p.id),
     );
-    fused.points.forEach((p, i) => close(p.score, 1 / (60 + i + 3), `rrf score at rank ${i + 3}`));
+    fused.points.forEach((p, i) => close(p.score, 1 / (2 + i + 2), `rrf score at position ${i + 2}`));
     const k5 = await client.query(collection, { prefetch, query: { rrf: { k: 5 } }, limit: 3 });
-    k5.points.forEach((p, i) => close(p.score, 1 / (5 + i + 1), `rrf k=5 score at rank ${i + 1}`));
+    k5.points.forEach((p, i) => close(p.score, 1 / (5 + i), `rrf k=5 score at position ${i}`));
     const dbsf = await client.query(collection, { prefetch, query: { fusion: 'dbsf' }, limit: 20 });
     const mean = expected.reduce((sum, p) => sum + p.score, 0) / expected.length;
     const sigma = Math.sqrt(expected.reduce((sum, p) => sum + (p.score - mean) ** 2, 0) / expected.length);
@@ -451,7 +451,7 @@ describe('review of the pipeline mapping', () => {
       prefetch: [{ prefetch, query: { fusion: 'rrf' }, limit: 10 }],
       limit: 3,
     });
-    nested.points.forEach((p, i) => close(p.score, 1 / (60 + i + 1), `nested rrf score at rank ${i + 1}`));
+    nested.points.forEach((p, i) => close(p.score, 1 / (2 + i), `nested rrf score at position ${i}`));
   });
 
   test('limit and offset errors name the Qdrant request’s fields', async () => {

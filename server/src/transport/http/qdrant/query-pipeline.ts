@@ -14,6 +14,9 @@ import {
   type CollectionView,
 } from './point-reads.js';
 
+/** Qdrant's default rrf constant (its scores: Σ 1 / (k + position), position from 0). */
+const qdrantRrfK = 2;
+
 type Body = Record<string, unknown>;
 
 /**
@@ -98,11 +101,15 @@ class QueryMapper {
     if (kind === 'fusion' || kind === 'rrf') {
       const method = kind === 'rrf' ? 'rrf' : (q as { fusion: unknown }).fusion;
       if (method !== 'rrf' && method !== 'dbsf') throw unsupported(`the fusion "${String(method)}" (rrf and dbsf are)`);
-      const k = kind === 'rrf' ? (q as { rrf?: { k?: unknown } }).rrf?.k : undefined;
-      if (k !== undefined && typeof k !== 'number') throw badRequest('rrf.k must be a number');
+      const asked = kind === 'rrf' ? (q as { rrf?: { k?: unknown } }).rrf?.k : undefined;
+      if (asked !== undefined && (typeof asked !== 'number' || !(asked >= 1)))
+        throw badRequest('rrf.k must be a number of 1 or more');
+      // Qdrant scores 1 / (k + position), position from 0, k 2 by default; GoDB's rrf counts ranks from 1, so the
+      // same scores come from GoDB's k one lower.
+      const k = (asked ?? qdrantRrfK) - 1;
       const weights = kind === 'rrf' ? (q as { rrf?: { weights?: unknown } }).rrf?.weights : undefined;
       if (weights !== undefined) throw unsupported('rrf.weights');
-      const fusion = { method, ...(k !== undefined && { k }) };
+      const fusion = { method, ...(method === 'rrf' && { k }) };
       // Qdrant fuses one prefetch's list too (its scores become 1 / (k + rank), or dbsf's). GoDB refuses a fusion of
       // one stage, so the stage is fused with a copy of itself weighted 0: the same order, the fusion's scores.
       const [only] = bodies;
