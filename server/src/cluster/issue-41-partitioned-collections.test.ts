@@ -28,7 +28,10 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
   let cluster: TestCluster;
   let single: TestServer;
   before(async () => {
-    cluster = await startTestCluster({ prefix: 'part', env: { NATS_PUBLISH_TIMEOUT_MS: '5000' } });
+    cluster = await startTestCluster({
+      prefix: 'part',
+      env: { NATS_PUBLISH_TIMEOUT_MS: '5000', CLUSTER_COLLECTION_SHARDS: '3' },
+    });
     single = await startTestServer();
   });
   after(async () => {
@@ -58,6 +61,9 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     });
     assert.equal(tooMany.status, 400, tooMany.raw);
     assert.match(tooMany.raw, /replication_factor/);
+    // A creation naming no `shards` takes the cluster's default (CLUSTER_COLLECTION_SHARDS).
+    const defaulted = await call(a, 'POST', '/api/v1/collections', tenant.token, { name: 'defaulted' });
+    assert.equal(defaulted.status, 201, defaulted.raw);
 
     // The same documents written through every node in turn, and into one embedded node.
     const nodes = [a, b, c];
@@ -101,6 +107,8 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     assert.equal(papers.epoch, 1);
     assert.equal(papers.shards.length, 6);
     for (const s of papers.shards) assert.equal(new Set(s.replicas).size, 2);
+    const byDefault = view.collections.find((col) => col.name === 'defaulted' && col.tenant_id === tenant.tenantId);
+    assert.deepEqual([byDefault?.shards.length, byDefault?.replication_factor], [3, 3]);
 
     // Vector search through every node: the ids, order and scores of the embedded node.
     const query = { primary_table: 'papers', vector_name: 'v', vector: [0.3, -0.2, 0.9, 0.6], threshold: 0, limit: 10 };
