@@ -318,6 +318,13 @@ export const ConfigSchema = Type.Object({
     60,
     'Cluster mode: the lease holder also takes a cluster snapshot when this many minutes passed since the last one and operations were applied meanwhile. 0: not by time.',
   ),
+  CLUSTER_COLLECTION_SHARDS: Type.Integer({
+    default: 1,
+    minimum: 1,
+    maximum: 64,
+    description:
+      'Cluster mode: how many shards a collection is split into when its creation names no `shards` (issue #41); 1 keeps every collection on every node.',
+  }),
   CLUSTER_SHARDS: Type.Integer({
     default: 16,
     minimum: 1,

@@ -21,6 +21,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     lang: 16,
     highlight: 17,
     explain: 18,
+    allow_partial: 19,
   },
   SearchResponse: {
     results: 1,
@@ -29,6 +30,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     ranking: 4,
     notes: 5,
     plan: 6,
+    missing_shards: 7,
   },
   SearchResult: {
     document_id: 1,
@@ -86,6 +88,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     lon: 18,
     field_name: 19,
     explain: 20,
+    allow_partial: 21,
   },
   EmbeddingOptions: {
     model: 1,
@@ -319,6 +322,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     nodes: 3,
     shards: 4,
     moves: 5,
+    collections: 6,
   },
   ClusterNode: {
     id: 1,
@@ -340,6 +344,18 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
   ShardHolder: {
     node: 1,
     applied_seq: 2,
+  },
+  ClusterCollection: {
+    tenant_id: 1,
+    name: 2,
+    epoch: 3,
+    replication_factor: 4,
+    shards: 5,
+  },
+  CollectionShard: {
+    shard: 1,
+    subject: 2,
+    replicas: 3,
   },
   ShardMove: {
     shard: 1,

@@ -69,6 +69,14 @@ class AutocompleteResponse(TypedDict):
     time_taken: float
 
 
+class ClusterCollection(TypedDict):
+    tenant_id: str
+    name: str
+    epoch: int
+    replication_factor: int
+    shards: List["CollectionShard"]
+
+
 class ClusterNode(TypedDict):
     id: str
     address: str
@@ -93,6 +101,7 @@ class ClusterView(TypedDict):
     node: str
     nodes: List["ClusterNode"]
     shards: List["ClusterShard"]
+    collections: List["ClusterCollection"]
     moves: List["ShardMove"]
 
 
@@ -132,6 +141,12 @@ class CollectionInfo(_CollectionInfoRequired, total=False):
     vector_stats: Dict[str, "VectorStats"]
 
 
+class CollectionShard(TypedDict):
+    shard: int
+    subject: str
+    replicas: List[str]
+
+
 class CountDocumentsRequest(TypedDict, total=False):
     primary_table: str
     filter: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
@@ -148,6 +163,8 @@ class CreateCollectionRequest(_CreateCollectionRequestRequired, total=False):
     indexes: Dict[str, Literal["keyword", "integer", "float", "bool", "datetime", "geo"]]
     analysis: "AnalysisSettings"
     sparse_vectors: Dict[str, Dict[str, Any]]
+    shards: int
+    replication_factor: int
 
 
 class _CreatedApiKeyRequired(TypedDict):
@@ -363,6 +380,7 @@ class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
     plan: "SearchPlan"
+    missing_shards: List[int]
 
 
 class _FieldIndexStatsRequired(TypedDict):
@@ -850,6 +868,7 @@ class SearchResponse(_SearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
     plan: "SearchPlan"
+    missing_shards: List[int]
 
 
 class _SearchResultRequired(TypedDict):
@@ -906,6 +925,7 @@ class SmartSearchResponse(_SmartSearchResponseRequired, total=False):
     ranking: str
     notes: List[str]
     plan: "SearchPlan"
+    missing_shards: List[int]
 
 
 class _StoredDocumentRequired(TypedDict):
@@ -991,6 +1011,7 @@ class TextSearchRequest(_TextSearchRequestRequired, total=False):
     lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
     highlight: bool
     explain: bool
+    allow_partial: bool
 
 
 class TokenResponse(TypedDict):
@@ -1036,6 +1057,7 @@ class VectorSearchRequest(TypedDict, total=False):
     combine_location_score: bool
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
     explain: bool
+    allow_partial: bool
 
 
 class _VectorSettingsRequired(TypedDict):

@@ -7,7 +7,7 @@ export const getCluster = defineOperation({
   category: 'cluster',
   summary: 'The nodes, the shard streams and this node’s place in each',
   description:
-    'Admin only. In cluster mode: the nodes heard from (id, address, last report, alive), every shard stream with the NATS server leading it and the GoDB nodes applying it, the answering node’s applied sequence and lag per shard, and shard moves in progress (none yet: every node applies every shard until issue #41 partitions them). An embedded node answers what is true there: itself, no streams, no moves.',
+    'Admin only. In cluster mode: the nodes heard from (id, address, last report, alive), every shard stream with the NATS server leading it and the GoDB nodes applying it, the answering node’s applied sequence and lag per shard, the partitioned collections (created with `shards`) with the nodes holding each of their shards, and shard moves in progress (none yet: moves are a later step of issue #41). An embedded node answers what is true there: itself, no streams, no moves.',
   http: { method: 'GET', path: '/api/v1/cluster', aliases: [] },
   access: 'admin',
   success: { status: 200, schema: ClusterView, description: 'The cluster as the answering node sees it.' },
@@ -42,6 +42,18 @@ export const getCluster = defineOperation({
               ],
             },
           ],
+          collections: [
+            {
+              tenant_id: 't-1',
+              name: 'papers',
+              epoch: 1,
+              replication_factor: 2,
+              shards: [
+                { shard: 0, subject: 'godb.cshard.dC0xAHBhcGVycw.0', replicas: ['b', 'a'] },
+                { shard: 1, subject: 'godb.cshard.dC0xAHBhcGVycw.1', replicas: ['c', 'b'] },
+              ],
+            },
+          ],
           moves: [],
         },
       },
@@ -55,6 +67,7 @@ export const getCluster = defineOperation({
           node: 'local',
           nodes: [{ id: 'local', address: 'http://localhost:8080', last_seen: 1795474301, alive: true }],
           shards: [],
+          collections: [],
           moves: [],
         },
       },

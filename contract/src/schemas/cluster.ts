@@ -43,6 +43,24 @@ export const ShardMove = Type.Object({
   started_at: Type.Integer({ description: 'Unix seconds.' }),
 });
 
+/** One shard of a partitioned collection and the nodes holding it (issue #41, decision 0062). */
+export const CollectionShard = Type.Object({
+  shard: Type.Integer({ description: 'The shard’s number, 0 to shards − 1.' }),
+  subject: Type.String({
+    description: 'Its log subject on the stream godb-collections: godb.cshard.<collection>.<shard>.',
+  }),
+  replicas: Type.Array(Type.String(), { description: 'The GoDB nodes holding it, in the order searches ask them.' }),
+});
+
+/** A partitioned collection's placement, as the KV bucket `godb-placement` records it. */
+export const ClusterCollection = Type.Object({
+  tenant_id: Type.String(),
+  name: Type.String(),
+  epoch: Type.Integer({ description: 'The placement’s epoch: 1 at creation; a move of replicas makes the next.' }),
+  replication_factor: Type.Integer(),
+  shards: Type.Array(CollectionShard),
+});
+
 /** What GET /api/v1/cluster answers. */
 export const ClusterView = Type.Object({
   mode: Enum(['embedded', 'cluster'] as const, {
@@ -51,6 +69,10 @@ export const ClusterView = Type.Object({
   node: Type.String({ description: 'The NODE_ID of the node that answered (applied_seq and lag are its own).' }),
   nodes: Type.Array(ClusterNode, { description: 'The nodes heard from within CLUSTER_NODE_GONE_S, by id.' }),
   shards: Type.Array(ClusterShard, { description: 'The shard streams, by number; none embedded.' }),
+  collections: Type.Array(ClusterCollection, {
+    description:
+      'The partitioned collections (created with `shards` above 1): each shard and the nodes holding it; none embedded.',
+  }),
   moves: Type.Array(ShardMove, {
     description: 'Shard moves in progress: always empty until shards are placed on subsets of nodes (issue #41).',
   }),

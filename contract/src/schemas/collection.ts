@@ -219,6 +219,22 @@ export const CreateCollectionRequest = Type.Object(
     indexes: Type.Optional(FieldIndexDeclarations),
     analysis: Type.Optional(AnalysisSettings),
     sparse_vectors: Type.Optional(SparseVectorDeclarations(collectionNamePattern)),
+    shards: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 64,
+        description:
+          'Cluster mode: how many shards the collection’s documents are spread over (by a hash of their id), each held by `replication_factor` nodes (issue #41). 1 (the default) keeps every document on every node. Fixed at creation: changing it (resharding) is a later step. Ignored by an embedded node, which holds everything.',
+      }),
+    ),
+    replication_factor: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 64,
+        description:
+          'Cluster mode, with `shards` above 1: how many nodes hold each shard (default 3, or every node when fewer); at most the node count.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -216,6 +216,12 @@ export const SearchResponse = Type.Object({
     Type.Array(Type.String(), { description: 'How the query was interpreted (expansions, fallbacks).' }),
   ),
   plan: Type.Optional(SearchPlan),
+  missing_shards: Type.Optional(
+    Type.Array(Type.Integer(), {
+      description:
+        'Cluster mode, with `allow_partial: true` on a partitioned collection: the shards no live node answered for; their documents are missing from the results.',
+    }),
+  ),
 });
 
 export const SimpleSearchQuery = Type.Object(
@@ -272,6 +278,11 @@ export const TextSearchRequest = Type.Object(
       description:
         'Answer `plan`: whether the filters were answered from field indexes (BM25 then skips every other document) or checked on each candidate.',
     }),
+    allow_partial: Type.Boolean({
+      default: false,
+      description:
+        'Cluster mode, a partitioned collection (created with `shards`): answer from the shards that have a live replica, naming the others in `missing_shards`, instead of 503 CLUSTER_UNAVAILABLE.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -316,6 +327,11 @@ export const VectorSearchRequest = Type.Object(
       default: false,
       description:
         'Answer `plan`: whether the filters were answered from field indexes or by reading the documents, how many documents they allow, and how vectors were compared.',
+    }),
+    allow_partial: Type.Boolean({
+      default: false,
+      description:
+        'Cluster mode, a partitioned collection (created with `shards`): answer from the shards that have a live replica, naming the others in `missing_shards`, instead of 503 CLUSTER_UNAVAILABLE.',
     }),
   },
   { additionalProperties: false },

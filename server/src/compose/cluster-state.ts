@@ -1,5 +1,6 @@
 import type { ClusterDuties } from '../cluster/cluster-duties.js';
 import type { NatsLog } from '../cluster/log/nats-log.js';
+import { shardSubjectOf } from '../cluster/partition/collection-stream.js';
 import type { Config } from '../config/env.js';
 import type { ClusterDeps } from '../service/cluster/deps.js';
 
@@ -33,6 +34,17 @@ export function clusterDepsOf(options: {
         streams,
         applied: cluster.appliedByShard(),
         aliveWithinMs: aliveReports * duties.progress.intervalMs,
+        collections: (cluster.partitions?.placements() ?? []).map(({ record }) => ({
+          tenant_id: record.tenantId,
+          name: record.name,
+          epoch: record.epoch,
+          replication_factor: record.replicationFactor,
+          shards: record.replicas.map((replicas, shard) => ({
+            shard,
+            subject: shardSubjectOf(record.tenantId, record.name, shard),
+            replicas,
+          })),
+        })),
       };
     },
   };

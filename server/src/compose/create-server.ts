@@ -23,6 +23,7 @@ import { serviceDepsOf } from './service-deps.js';
 import { shutDown } from './shutdown.js';
 import { statusOf } from './status.js';
 import { openWriteLog } from './write-log.js';
+import { servePartitions } from './serve-partitions.js';
 
 export interface GoDBServer {
   readonly app: FastifyInstance;
@@ -114,6 +115,7 @@ export async function createServer(
   // In cluster mode the super admin is looked for once the node caught up: another node may have made it already.
   if (!cluster) await bootstrap();
   const services = createServices(deps);
+  if (cluster && duties) servePartitions(cluster, duties, services, clock);
   const app = await buildApp({
     config,
     services,

@@ -79,6 +79,7 @@ export function serviceDepsOf(options: ServiceDepsOptions): ServiceDeps {
     fieldIndexes: engine.fieldIndexes,
     vectors: engine.vectors,
     graphLimits: { maxElements: config.GRAPH_MAX_ELEMENTS, maxSubgraphNodes: config.GRAPH_MAX_SUBGRAPH_NODES },
+    partitions: options.cluster?.partitions ?? null,
     now: () => clock.now(),
     passwords: argon2Hasher,
     tokens: createTokenService(jwtSecret, config.JWT_TTL_S, clock),

@@ -41,6 +41,7 @@ export async function openWriteLog(options: WriteLogOptions): Promise<WriteLogs>
           clock: engine.clock,
           publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS,
           syncAlways: config.NATS_SYNC_ALWAYS,
+          defaultCollectionShards: config.CLUSTER_COLLECTION_SHARDS,
           // The start-up lines until the app's logger exists: retries while JetStream does not answer are told.
           logger: options.logger,
         })

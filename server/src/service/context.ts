@@ -30,6 +30,11 @@ export interface RequestContext {
   readonly consistency?: Consistency;
   /** Cluster mode: the Idempotency-Key of a replicated write (a retry with the same key is applied once). */
   readonly idempotencyKey?: string;
+  /**
+   * Cluster mode: the call runs here for another node's fan-out over a partitioned collection (decision 0062), so
+   * it answers from this node's shards and is not fanned out again.
+   */
+  readonly partitionLocal?: boolean;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

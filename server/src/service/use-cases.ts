@@ -85,6 +85,7 @@ import { searchMultiTableUseCase } from './search/search-multi-table.js';
 import { searchSmartUseCase } from './search/search-smart.js';
 import { searchTextUseCase, simpleSearchUseCase } from './search/search-text.js';
 import { searchVectorUseCase } from './search/search-vector.js';
+import { partitionedAnswer } from './search/partitioned-search.js';
 import { createEmbeddingUseCase } from './embeddings/create-embedding.js';
 import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-embedding.js';
 import type { EmbeddingDeps } from './embeddings/deps.js';
@@ -294,6 +295,9 @@ export function createServices(given: ServiceDeps): Services {
           issue: entry.pendingIssue,
         });
       }
+      // A search of a partitioned collection is answered by the nodes holding its shards (decision 0062).
+      const fanned = await partitionedAnswer(deps.partitions, operation.id, input.body, ctx);
+      if (fanned !== undefined) return fanned;
       const tenantId = ctx.principal?.tenantId;
       const end = tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId, operation) : undefined;
       let streamed = false;

@@ -12,6 +12,7 @@ import type {
   OperationLog,
 } from '../../engine/operations/operation.js';
 import { NatsServerWatch, type ServerRefusal } from '../nats-server-watch.js';
+import { Partitions } from '../partition/partitions.js';
 import { checkNatsVersion } from '../nats-version.js';
 import { retryAtStart, type ClusterLogger } from '../start-retries.js';
 import { Outcomes } from './outcomes.js';
@@ -41,6 +42,8 @@ export interface NatsLogOptions {
    * are in the cluster (see nats-server-watch.ts).
    */
   readonly syncAlways?: boolean;
+  /** A collection's shard count when its creation names none (CLUSTER_COLLECTION_SHARDS; 1: not partitioned). */
+  readonly defaultCollectionShards?: number;
   readonly logger: ClusterLogger;
 }
 
@@ -74,6 +77,10 @@ export class NatsLog implements OperationLog, ClusterReads {
   readonly #consumers: ShardConsumers;
   readonly #watchdog: Watchdog;
   readonly #publisher: Publisher;
+  readonly #outcomes: Outcomes;
+  readonly #js: ReturnType<typeof jetstream>;
+  /** Partitioned collections (decision 0062), once JetStream answered at the start. */
+  #partitions: Partitions | null = null;
   /** The versions of the NATS servers this node learns of after its start (see nats-server-watch.ts). */
   #servers: NatsServerWatch | null = null;
   readonly #closing = new AbortController();
@@ -89,6 +96,8 @@ export class NatsLog implements OperationLog, ClusterReads {
     const shards = new Shards(options.shards, (index) => options.applier.applied(index));
     const placement = new Placement(options.shards, publishTimeoutMs);
     const outcomes = new Outcomes();
+    this.#outcomes = outcomes;
+    this.#js = js;
     this.#shards = shards;
     this.#placement = placement;
     this.#streams = new ShardStreams(nc, shards, this.replicas);
@@ -138,6 +147,30 @@ export class NatsLog implements OperationLog, ClusterReads {
       const jsm = await retryAtStart('reaching JetStream', () => jetstreamManager(nc), logger);
       log.#streams.opened(jsm);
       await log.#placement.open(nc, jsm, log.replicas, logger);
+      log.#partitions = await retryAtStart(
+        'opening the partitioned collections',
+        () =>
+          Partitions.open(
+            {
+              nc,
+              js: log.#js,
+              nodeId: options.nodeId,
+              applier: options.applier,
+              shards: log.#shards,
+              placement: log.#placement,
+              outcomes: log.#outcomes,
+              publishTimeoutMs: options.publishTimeoutMs,
+              defaultShards: options.defaultCollectionShards ?? 1,
+              logger,
+              closing: log.#closing.signal,
+            },
+            jsm,
+            log.replicas,
+          ),
+        logger,
+      );
+      const partitions = log.#partitions;
+      log.#applier.onApplied((_shard, _seq, op) => partitions.applied(op));
       const lasts = await retryAtStart('making the shard streams', () => log.#streams.ensure(jsm), logger);
       const target = lasts.reduce((a, b) => a + b, 0);
       // Each stream's leader answered just now: confirmed, until the watchdog's checks say otherwise.
@@ -301,21 +334,32 @@ export class NatsLog implements OperationLog, ClusterReads {
   }
 
   submit(body: OperationBody, options?: SubmitOptions): Promise<unknown> {
-    return this.#publisher.submit(body, options);
+    return this.#publisher.submit(body, options, (op) => this.publish(op));
   }
 
-  /** Publishes a decided operation to its home shard and answers its outcome here (see Publisher.publish). */
+  /**
+   * Publishes a decided operation to its home shard and answers its outcome here (see Publisher.publish); a
+   * partitioned collection's creation and document writes go through its placement (see Partitions.route).
+   */
   publish(op: Operation): Promise<unknown> {
-    return this.#publisher.publish(op);
+    const partitions = this.#partitions;
+    if (!partitions) return this.#publisher.publish(op);
+    return partitions.route(op, (o) => this.#publisher.publish(o));
+  }
+
+  /** Partitioned collections (decision 0062); null before the log opened. */
+  get partitions(): Partitions | null {
+    return this.#partitions;
   }
 
   async close(): Promise<void> {
     this.#closing.abort();
     this.#watchdog.stop();
     this.#consumers.stop();
+    this.#partitions?.stop();
     // A consumer loop may be inside a JetStream request (making its consumer while a stream elects a leader) that
     // only the connection's end cuts short: the loops get a moment to end, then the connection closes, then they end.
-    const loops = this.#consumers.ended();
+    const loops = Promise.all([this.#consumers.ended(), this.#partitions?.ended()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([loops, new Promise((resolve) => (timer = setTimeout(resolve, closeGraceMs)))]);
     clearTimeout(timer);

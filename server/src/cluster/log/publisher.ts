@@ -77,7 +77,11 @@ export class Publisher {
    * Decides an operation (its id, this node, its time: `options.at` or the clock's) and publishes it (see publish).
    * `options.restore` is not observed here: a restore reports nothing on the way in a cluster.
    */
-  submit(body: OperationBody, options?: SubmitOptions): Promise<unknown> {
+  submit(
+    body: OperationBody,
+    options?: SubmitOptions,
+    publish: (op: Operation) => Promise<unknown> = (op) => this.publish(op),
+  ): Promise<unknown> {
     const request = this.#idempotency.getStore();
     let id: string = randomUUID();
     // Only what the request itself writes takes a rank, so its operations get the same ids when it is sent again.
@@ -89,7 +93,7 @@ export class Publisher {
         .digest('hex')
         .slice(0, 40)}`;
     }
-    return this.publish({ ...body, id, node: this.#options.nodeId, now: options?.at ?? this.#options.clock.now() });
+    return publish({ ...body, id, node: this.#options.nodeId, now: options?.at ?? this.#options.clock.now() });
   }
 
   /**

@@ -31,6 +31,22 @@ export class AppliedRows {
       .run(shard, seq);
   }
 
+  /** The last sequence applied here of a collection-shard subject (decision 0062; 0: none). */
+  lastOfSubject(subject: string): number {
+    const seq = this.#sql.get('SELECT seq FROM cluster_subject_applied WHERE subject = ?').pluck().get(subject) as
+      number | undefined;
+    return seq ?? 0;
+  }
+
+  /** Records `seq` as the last applied of a collection-shard subject; inside the transaction that applies it. */
+  recordSubject(subject: string, seq: number): void {
+    this.#sql
+      .get(
+        'INSERT INTO cluster_subject_applied (subject, seq) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET seq = excluded.seq',
+      )
+      .run(subject, seq);
+  }
+
   /**
    * What this store applied of the single stream of before the shards (GODB_OPS), or 0: such a store cannot join a
    * sharded cluster (its sequences mean nothing on a shard).

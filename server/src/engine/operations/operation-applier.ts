@@ -157,15 +157,38 @@ export class OperationApplier {
    * recorded, when the failure is not a refusal of the catalogue.
    */
   apply(shard: number, seq: number, op: Operation): Applied | null {
-    const { db, text, clock, documents } = this.#deps;
     if (seq <= this.applied(shard)) return null;
+    return this.#applyRecorded(op, () => this.#applied.record(shard, seq));
+  }
+
+  /** The last sequence of a collection-shard subject applied here (decision 0062; 0: none). */
+  appliedOfSubject(subject: string): number {
+    return this.#applied.lastOfSubject(subject);
+  }
+
+  /**
+   * Applies the operation stored at `seq` of the stream of partitioned collections, on `subject` (one collection
+   * shard, which this node holds), unless applied already (null); as `apply` otherwise.
+   */
+  applyOnSubject(subject: string, seq: number, op: Operation): Applied | null {
+    if (seq <= this.#applied.lastOfSubject(subject)) return null;
+    return this.#applyRecorded(op, () => this.#applied.recordSubject(subject, seq));
+  }
+
+  /** Whether the tenant has the collection here (every node holds every collection's settings). */
+  hasCollection(tenantId: string, name: string): boolean {
+    return this.#deps.collections.get(tenantId, name) !== undefined;
+  }
+
+  #applyRecorded(op: Operation, record: () => void): Applied {
+    const { db, text, documents } = this.#deps;
     return documents.updates.holding(() =>
       transaction(db, [text], () => {
-        this.#applied.record(shard, seq);
+        record();
         try {
           // A savepoint of its own: a refused operation leaves no partial rows, only the sequence above.
           // The files store is shared: the node that took the operation deletes the files it purges, once.
-          const run = () => clock.during(op.now, () => this.#run(op));
+          const run = () => this.#deps.clock.during(op.now, () => this.#run(op));
           const { files } = this.#deps;
           const shared = files && op.node !== this.#deps.node ? files : null;
           return documents.updates.holding(() =>

@@ -440,4 +440,14 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX sparse_postings_doc ON sparse_postings(doc_seq);`,
   },
+  {
+    version: 23,
+    description: 'cluster mode: the last sequence applied of each collection-shard subject (issue #41, decision 0062)',
+    // A partitioned collection's shards are subjects of one stream (godb-collections): a holder applies each with a
+    // consumer filtered to it, from the sequence recorded here in the transaction of the operation it applied.
+    sql: `CREATE TABLE cluster_subject_applied (
+        subject TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;`,
+  },
 ];

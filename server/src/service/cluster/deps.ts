@@ -30,6 +30,21 @@ export interface ClusterState {
   readonly applied: readonly number[];
   /** A node reported within this long counts as alive (a few of its report intervals). */
   readonly aliveWithinMs: number;
+  /** The partitioned collections' placements (decision 0062). */
+  readonly collections: readonly CollectionPlacement[];
+}
+
+/** A partitioned collection's placement, as GET /api/v1/cluster shows it. */
+export interface CollectionPlacement {
+  readonly tenant_id: string;
+  readonly name: string;
+  readonly epoch: number;
+  readonly replication_factor: number;
+  readonly shards: readonly {
+    readonly shard: number;
+    readonly subject: string;
+    readonly replicas: readonly string[];
+  }[];
 }
 
 export interface ClusterDeps {

@@ -21,6 +21,7 @@ export const getClusterUseCase =
         node: self.id,
         nodes: [{ id: self.id, address: self.address, last_seen: seconds(now()), alive: true }],
         shards: [],
+        collections: [],
         moves: [],
       } satisfies ClusterView;
     }
@@ -53,6 +54,10 @@ function viewOf(node: string, state: ClusterState, nowMs: number): ClusterView {
         holders: reports.map((r) => ({ node: r.node, applied_seq: r.applied[s.shard] ?? 0 })),
       };
     }),
+    collections: state.collections.map((c) => ({
+      ...c,
+      shards: c.shards.map((s) => ({ ...s, replicas: [...s.replicas] })),
+    })),
     moves: [],
   };
 }

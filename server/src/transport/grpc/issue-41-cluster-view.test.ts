@@ -27,7 +27,7 @@ describe('GET /api/v1/cluster on an embedded node (issue #41)', () => {
       const { status: code, body } = await server.call('GET', '/api/v1/cluster', token);
       assert.equal(code, 200, JSON.stringify(body));
       const { nodes, ...rest } = body as { nodes: { id: string; address: string; alive: boolean }[] };
-      assert.deepEqual(rest, { mode: 'embedded', node: 'solo', shards: [], moves: [] });
+      assert.deepEqual(rest, { mode: 'embedded', node: 'solo', shards: [], collections: [], moves: [] });
       assert.deepEqual(
         nodes.map((n) => [n.id, n.alive]),
         [['solo', true]],

@@ -1,0 +1,91 @@
+import { createError, maxSearchLimit } from '@godb/contract';
+import type { RequestContext } from '../context.js';
+
+/**
+ * Cluster mode, partitioned collections (issue #41, decision 0062): the searches the service fans out over the
+ * nodes holding a collection's shards. Implemented by the cluster's Partitions; null on an embedded node.
+ */
+export interface PartitionedSearch {
+  isPartitioned(tenantId: string, collection: string): boolean;
+  /** Runs `operationId` with `body` on one live holder of each shard; 503 for a shard without one unless partial. */
+  fanOut(
+    tenantId: string,
+    collection: string,
+    operationId: string,
+    body: unknown,
+    principal: unknown,
+    allowPartial: boolean,
+  ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
+}
+
+/** The operations that read a collection's documents, and so meet its partitioning. */
+const readsCollection = (id: string) =>
+  id.startsWith('search-') || ['count-documents', 'scroll-documents', 'delete-documents', 'graph-query'].includes(id);
+
+/** The kinds answered by a fan-out with an exact merge so far; the others answer 501 on a partitioned collection. */
+const fannedOut: ReadonlySet<string> = new Set(['search-vector']);
+
+interface Hit {
+  readonly document_id: string;
+  readonly score: number;
+}
+interface Answer {
+  readonly results: readonly Hit[];
+  readonly total_hits: number;
+  readonly time_taken: number;
+  readonly notes?: readonly string[];
+  readonly plan?: { readonly exact: boolean };
+}
+
+/**
+ * The answer of a search on a partitioned collection, merged from its shards' holders; undefined when the
+ * operation does not name one (it runs here as always), or runs here for another node's fan-out.
+ *
+ * @example const merged = await partitionedAnswer(partitions, 'search-vector', body, ctx); // undefined or the answer
+ */
+export async function partitionedAnswer(
+  partitions: PartitionedSearch | null | undefined,
+  operationId: string,
+  body: unknown,
+  ctx: RequestContext,
+): Promise<unknown> {
+  if (!partitions || ctx.partitionLocal || !ctx.principal || !readsCollection(operationId)) return undefined;
+  const given = (body ?? {}) as { primary_table?: unknown; limit?: unknown; allow_partial?: unknown };
+  const table = given.primary_table;
+  const tenantId = ctx.principal.tenantId;
+  if (typeof table !== 'string' || !partitions.isPartitioned(tenantId, table)) return undefined;
+  if (!fannedOut.has(operationId)) {
+    throw createError('NOT_IMPLEMENTED', {
+      operation: `${operationId} on the partitioned collection ${table}`,
+      issue: 41,
+    });
+  }
+  const allowPartial = given.allow_partial === true;
+  const { answers, missing } = await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial);
+  const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
+  return mergeAnswers(answers as Answer[], limit, missing);
+}
+
+/**
+ * The global top `limit` from each node's answer: a document is held by several of the asked nodes when they share
+ * a shard, so it is kept once; each node answered its own best `limit`, so the merge is exact. Ties by id.
+ */
+function mergeAnswers(answers: readonly Answer[], limit: number, missing: readonly number[]): Answer {
+  const seen = new Map<string, Hit>();
+  for (const answer of answers)
+    for (const hit of answer.results) if (!seen.has(hit.document_id)) seen.set(hit.document_id, hit);
+  const results = [...seen.values()]
+    .sort((a, b) => b.score - a.score || (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0))
+    .slice(0, limit);
+  const first = answers[0];
+  const notes = [...new Set(answers.flatMap((a) => a.notes ?? []))];
+  return {
+    ...first,
+    results,
+    total_hits: seen.size,
+    time_taken: Math.max(0, ...answers.map((a) => a.time_taken)),
+    ...(notes.length > 0 && { notes }),
+    ...(first?.plan && { plan: { ...first.plan, exact: answers.every((a) => a.plan?.exact ?? true) } }),
+    ...(missing.length > 0 && { missing_shards: [...missing] }),
+  } as Answer;
+}
