@@ -19,6 +19,8 @@ import { relevanceByChunking } from './relevance-chunking.js';
 import { pipelineRankings } from './relevance-pipeline.js';
 import { bm25fProximityRankings } from './relevance-bm25f.js';
 import { caveat, saveResults, table } from './support.js';
+import { tuningStudy } from './relevance-tuning.js';
+import type { Scored } from './relevance-prf.js';
 import { operationById } from '@godb/contract';
 import type { Fusion } from '../server/src/engine/search/hybrid-search.js';
 
@@ -76,18 +78,27 @@ await run('GoDB text (BM25, Porter stemming)', (q) =>
   const { rankings } = bm25fProximityRankings(c, engine.text.ranked(viewer.tenantId)!, candidates);
   record(bm25fSystem, rankings);
 }
-await run('GoDB vector (use-lite-512)', async (q) =>
-  (
-    await vectorSearch(engine.search, engine.embedder, scope, {
-      text: q,
+// The dense side's cosines are kept for decision 0071's fusion study (raw similarity, as hybrid search fuses).
+const denseScored = new Map<number, Scored>();
+{
+  const rankings = new Map<number, string[]>();
+  for (const q of c.queries) {
+    const { hits } = await vectorSearch(engine.search, engine.embedder, scope, {
+      text: q.text,
       method: 'cosine',
       threshold: -1,
       limit: depth,
-    })
-  ).hits
-    .slice(0, depth)
-    .map((h) => h.doc.id),
-);
+    });
+    const scored = hits.slice(0, depth).map((h): [string, number] => [h.doc.id, h.similarity ?? h.score]);
+    denseScored.set(q.id, scored);
+    rankings.set(
+      q.id,
+      scored.map(([id]) => id),
+    );
+  }
+  record('GoDB vector (use-lite-512)', rankings);
+}
+saveResults('relevance-tuning', tuningStudy(c, denseScored, depth));
 await hybridComparison();
 // Text search on chunked documents next to whole ones (issue #44): saved as relevance-chunking.json. It indexes
 // Cranfield twice more with use-lite-512 (~20 min on 2 cores): BENCH_CHUNKING=0 skips it and keeps the saved file.
