@@ -440,4 +440,13 @@ export const migrations: readonly { readonly version: number; readonly descripti
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX sparse_postings_doc ON sparse_postings(doc_seq);`,
   },
+  {
+    version: 21,
+    description: 'field postings by document, path and value: a covering index for probes (issue #39, decision 0068)',
+    // A probe (a condition checked on the postings of a few documents, and the check of HNSW candidates) reads
+    // (doc_seq, path, value): from the index alone, without a table row per posting. It replaces the index by
+    // doc_seq, whose lookups (a version's postings deleted) it serves as well.
+    sql: `CREATE INDEX field_postings_doc_values ON field_postings(doc_seq, path, value);
+      DROP INDEX field_postings_doc;`,
+  },
 ];
