@@ -225,7 +225,7 @@ const without = plain === '0' ? [] : await measure('no index', 0);
 const postingsBytes = () =>
   engine.db
     .prepare(
-      "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('field_postings', 'field_postings_lookup', 'field_postings_doc')",
+      "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('field_postings', 'field_postings_lookup', 'field_postings_doc_values')",
     )
     .pluck()
     .get() as number;

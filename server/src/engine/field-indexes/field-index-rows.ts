@@ -205,7 +205,8 @@ export class FieldIndexRows {
   valuesOf(seqs: string, path: string): { seq: number; value: string | number | null }[] {
     return this.#sql
       .get(
-        'SELECT doc_seq AS seq, value FROM field_postings WHERE doc_seq IN (SELECT value FROM json_each(?)) AND +path = ?',
+        // (doc_seq, path, value) covers it (migration 21): one index seek per document, no table rows.
+        'SELECT doc_seq AS seq, value FROM field_postings WHERE doc_seq IN (SELECT value FROM json_each(?)) AND path = ?',
       )
       .all(seqs, path) as { seq: number; value: string | number | null }[];
   }

@@ -7,7 +7,8 @@ import type { DocumentInput, FieldIndexDeclarations } from '@godb/contract';
 import { isGoDBError } from '@godb/contract';
 import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { matchesFilters, parseFilters, type FilterableDocument } from '../search/filters.js';
-import { estimateMatches, plannedAmong, plannedSet } from '../search/indexed-filters.js';
+import { estimateMatches } from '../search/filter-estimates.js';
+import { plannedAmong, plannedSet } from '../search/indexed-filters.js';
 
 // Issue #39: a filter on indexed fields learns its documents from the postings. Every answer must be the one the
 // filter's own evaluation (filters.ts) gives over every live document: checked against brute force on random data

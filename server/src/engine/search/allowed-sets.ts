@@ -3,7 +3,7 @@ import { parseSpaceKey } from '../collections/vector-space.js';
 import type { ExactVectors } from '../vectors/exact-vectors.js';
 import type { SearchRows } from '../access/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
-import type { MatchEstimate } from './indexed-filters.js';
+import type { MatchEstimate } from './filter-estimates.js';
 
 /** Filter sets remembered at most (the least recently used is forgotten first). */
 const maxSets = 64;

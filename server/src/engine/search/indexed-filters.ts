@@ -1,8 +1,17 @@
-import type { FieldIndexKind } from '@godb/contract';
-import type { FieldIndexReader, ReadyIndex } from '../field-indexes/field-indexes.js';
-import type { ValueRange } from '../field-indexes/field-index-rows.js';
+import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
+import { conditionEstimate, groupEstimate, rangeEstimate } from './filter-estimates.js';
+import {
+  boxAround,
+  equalKey,
+  mergedRanges,
+  noMatch,
+  type rangeOperators,
+  Unplannable,
+  type Radius,
+  type Target,
+} from './filter-index-parts.js';
 import type { Filter, FilterGroup, FilterNode } from './filters.js';
-import { boundingBox, haversineKm, pointOf } from './geo.js';
+import { haversineKm, pointOf } from './geo.js';
 
 /** Documents a part of a filter lets through: `seqs`, or (`not`) every live document of the collection but those. */
 interface Planned {
@@ -47,49 +56,6 @@ function or(a: Planned, b: Planned): Planned {
 }
 const not = (a: Planned): Planned => ({ not: !a.not, seqs: a.seqs });
 
-/** The key an index of `kind` holds for the values a filter's value equals (see filters.ts `equal`), or none. */
-const noMatch = Symbol('no match');
-function equalKey(kind: FieldIndexKind, value: unknown): string | number | typeof noMatch {
-  const text = String(value);
-  switch (kind) {
-    case 'keyword':
-    case 'datetime':
-      return text;
-    case 'integer':
-    case 'float': {
-      // A number equals a value whose text is its text: 5 and "5", not "5.0".
-      const n = Number(text);
-      return Number.isFinite(n) && String(n) === text ? n : noMatch;
-    }
-    case 'bool':
-      return text === 'true' ? 1 : text === 'false' ? 0 : noMatch;
-    case 'geo':
-      return noMatch; // only geo_radius is answered by a geo index (see condition)
-  }
-}
-
-/** A geo_radius condition's value (validated by filters.ts). */
-interface Radius {
-  readonly lat: number;
-  readonly lon: number;
-  readonly radius: number;
-}
-
-/**
- * The box the R*Tree is asked for around a radius: boundingBox, widened by about 10 m so that a point on the circle
- * is never lost to rounding (its exact distance decides).
- */
-function boxAround(r: Radius) {
-  const box = boundingBox(r.lat, r.lon, r.radius);
-  const margin = 1e-4;
-  return {
-    minLat: box.minLat - margin,
-    maxLat: box.maxLat + margin,
-    minLon: box.minLon - margin,
-    maxLon: box.maxLon + margin,
-  };
-}
-
 /** The located documents within the radius, measured as filters.ts measures them (pointOf, haversineKm). */
 function withinRadius(t: Target, r: Radius): number[] {
   const out: number[] = [];
@@ -104,19 +70,6 @@ function withinRadius(t: Target, r: Radius): number[] {
 const probeBelow = 2000;
 /** How many more postings than allowed documents make probing them cheaper than reading the postings. */
 const probeRatio = 8;
-
-/** A condition the indexes cannot answer exactly as the filter evaluates it: the filter reads the documents. */
-class Unplannable extends Error {}
-
-interface Target {
-  readonly reader: FieldIndexReader;
-  readonly tenant: string;
-  readonly collection: string;
-  readonly ready: ReadonlyMap<string, ReadyIndex>;
-}
-
-const rangeOperators = ['gt', 'gte', 'lt', 'lte'] as const;
-type RangeOperator = (typeof rangeOperators)[number];
 
 /** How the postings answer one condition: the documents holding some keys, a range, or a value at all. */
 interface Lookup {
@@ -218,41 +171,6 @@ function condition(t: Target, f: Filter, lookup: Lookup = indexLookup(t, f.field
   }
 }
 
-const isRange = (n: FilterNode): n is Filter & { operator: RangeOperator } =>
-  'field' in n && (rangeOperators as readonly string[]).includes(n.operator);
-
-/**
- * The range conditions of a `must` on one indexed number field whose documents hold one value each, read as one range (`price >= 10` and `price < 20`
- * read the postings between, not half the collection twice); the rest of the conditions, as they are.
- */
-function mergedRanges(
-  t: Target,
-  must: readonly FilterNode[],
-): { planned: { read: () => Planned; nodes: Filter[] }[]; rest: FilterNode[] } {
-  const byField = new Map<string, Map<RangeOperator, number>>();
-  const nodes = new Map<string, Filter[]>();
-  const rest: FilterNode[] = [];
-  for (const n of must) {
-    // A list [1, 50] matches `>= 2` and `< 10` (each by another element) but holds nothing in [2, 10).
-    const index = isRange(n) ? t.ready.get(n.field) : undefined;
-    const kind = index && !index.multi ? index.kind : undefined;
-    const bound = isRange(n) && n.value !== undefined && n.value !== null ? Number(n.value) : NaN;
-    const numeric = kind === 'integer' || kind === 'float' || kind === 'bool';
-    const ops = isRange(n) ? byField.get(n.field) : undefined;
-    if (!isRange(n) || !numeric || Number.isNaN(bound) || ops?.has(n.operator)) {
-      rest.push(n);
-      continue;
-    }
-    byField.set(n.field, (ops ?? new Map<RangeOperator, number>()).set(n.operator, bound));
-    nodes.set(n.field, [...(nodes.get(n.field) ?? []), n]);
-  }
-  const planned = [...byField].map(([field, ops]) => ({
-    read: () => of(t.reader.range(t.tenant, t.collection, field, Object.fromEntries(ops))),
-    nodes: nodes.get(field)!,
-  }));
-  return { planned, rest };
-}
-
 /**
  * Whether a condition (or group) is checked on the postings of the `within` documents rather than read whole: when
  * they are few (probeBelow), or when the node's own postings, counted up to probeRatio times as many, are more (a
@@ -293,136 +211,13 @@ function group(t: Target, g: FilterGroup, start: Planned = all): Planned {
     out = g.should.map((n) => among(within, n)).reduce(or, nothing);
   }
   for (const p of planned) {
-    if (!few() && !probes(t, out, p.nodes)) out = and(out, p.read());
+    if (!few() && !probes(t, out, p.nodes))
+      out = and(out, of(t.reader.range(t.tenant, t.collection, p.field, p.range)));
     else for (const n of p.nodes) out = each(n);
   }
   // Not n, among out: out less the part of n among out.
   for (const n of g.mustNot) out = out.not ? and(out, not(among(all, n))) : of(minus(out.seqs, among(out, n).seqs));
   return out;
-}
-
-/** Bounds of how many documents a filter (or a part of it) lets through; `high` Infinity when unknown. */
-export interface MatchEstimate {
-  readonly low: number;
-  readonly high: number;
-}
-
-const unknown: MatchEstimate = { low: 0, high: Infinity };
-const none: MatchEstimate = { low: 0, high: 0 };
-// Without the collection's size no lower bound survives an intersection or a negation: "unknown" there makes the
-// caller compute the set (as exact as before, only slower), never take a selective filter for a broad one.
-const both = (a: MatchEstimate, b: MatchEstimate): MatchEstimate => ({ low: 0, high: Math.min(a.high, b.high) });
-const either = (a: MatchEstimate, b: MatchEstimate): MatchEstimate => ({
-  low: Math.max(a.low, b.low),
-  high: a.high + b.high,
-});
-
-/** A count that stopped at the cap says "at least the cap"; below it, it is exact. */
-const counted = (n: number, cap: number): MatchEstimate =>
-  n >= cap ? { low: cap, high: Infinity } : { low: n, high: n };
-
-/** The bounds of one condition, from the postings counted up to `cap` (see plannedSet for what is plannable). */
-function conditionEstimate(t: Target, f: Filter, cap: number): MatchEstimate {
-  const index = t.ready.get(f.field);
-  if (index === undefined) throw new Unplannable();
-  const { kind, multi } = index;
-  if (kind === 'geo') {
-    if (f.operator !== 'geo_radius') throw new Unplannable();
-    // The box holds the circle: its points bound the matches from above.
-    const inBox = t.reader.pointsInBox(t.tenant, t.collection, boxAround(f.value as Radius), cap).length;
-    return inBox >= cap ? unknown : { low: 0, high: inBox };
-  }
-  const equalTo = (values: readonly unknown[]): MatchEstimate => {
-    if (values.some((v) => v === undefined || v === null)) throw new Unplannable();
-    const keys = [...new Set(values.map((v) => equalKey(kind, v)).filter((k): k is string | number => k !== noMatch))];
-    // A key's postings are one per document; a list holding two of the keys is counted under each.
-    return keys
-      .map((key) => counted(t.reader.countKey(t.tenant, t.collection, f.field, key, cap), cap))
-      .reduce((a, b) => (multi ? either(a, b) : { low: a.low + b.low, high: a.high + b.high }), none);
-  };
-  switch (f.operator) {
-    case 'eq':
-      return equalTo([f.value]);
-    case 'in':
-      return equalTo(f.value as unknown[]);
-    case 'ne':
-    case 'nin':
-      equalTo(f.operator === 'ne' ? [f.value] : (f.value as unknown[])); // plannable or not, as plannedSet says
-      return unknown;
-    case 'exists': {
-      const present = counted(t.reader.countPresent(t.tenant, t.collection, f.field, cap), cap);
-      return (f.value === undefined ? true : Boolean(f.value)) ? present : unknown;
-    }
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte': {
-      if (f.value === undefined || f.value === null) return none;
-      if (kind === 'keyword') throw new Unplannable();
-      let bound: string | number;
-      if (kind === 'datetime') {
-        if (typeof f.value !== 'string') return none;
-        bound = f.value;
-      } else {
-        bound = Number(f.value);
-        if (Number.isNaN(bound)) return none;
-      }
-      return rangeEstimate(t, f.field, multi, { [f.operator]: bound }, cap);
-    }
-    case 'contains':
-    case 'geo_radius':
-      throw new Unplannable();
-  }
-}
-
-/** Postings in a range are one per document of a single-valued field; of a list, a document may hold several. */
-function rangeEstimate(t: Target, path: string, multi: boolean, range: ValueRange, cap: number): MatchEstimate {
-  const n = counted(t.reader.countRange(t.tenant, t.collection, path, range, cap), cap);
-  return multi ? { low: Math.min(n.low, 1), high: n.high } : n;
-}
-
-function groupEstimate(t: Target, g: FilterGroup, cap: number): MatchEstimate {
-  const node = (n: FilterNode): MatchEstimate =>
-    'field' in n ? conditionEstimate(t, n, cap) : groupEstimate(t, n, cap);
-  let out: MatchEstimate | undefined; // every document, so far
-  const and = (e: MatchEstimate) => (out = out === undefined ? e : both(out, e));
-  const { planned, rest } = mergedRanges(t, g.must);
-  for (const n of rest) and(node(n));
-  for (const p of planned) {
-    const bounds = Object.fromEntries(p.nodes.map((n) => [n.operator, Number(n.value)]));
-    and(rangeEstimate(t, p.nodes[0]!.field, false, bounds, cap));
-  }
-  if (g.should.length > 0) and(g.should.map(node).reduce(either, none));
-  for (const n of g.mustNot) {
-    node(n); // plannable or not
-    and(unknown);
-  }
-  return out ?? unknown;
-}
-
-/**
- * Bounds of how many live documents a filter lets through, from the collection's ready field indexes without
- * reading a single posting list: each condition's postings counted up to `cap` (an index walk that stops there),
- * combined through the filter's groups. Undefined when plannedSet would answer undefined (the filter reads the
- * documents). A `low` of `cap` or more says the filter is broad: its set would cost at least that many postings.
- *
- * @example const e = estimateMatches(engine.fieldIndexes, tenantId, 'products', filters, 2000); // {low, high}
- */
-export function estimateMatches(
-  reader: FieldIndexReader,
-  tenant: string,
-  collection: string,
-  filters: FilterGroup,
-  cap: number,
-): MatchEstimate | undefined {
-  const ready = reader.ready(tenant, collection);
-  if (ready.size === 0) return undefined;
-  try {
-    return groupEstimate({ reader, tenant, collection, ready }, filters, cap);
-  } catch (error) {
-    if (error instanceof Unplannable) return undefined;
-    throw error;
-  }
 }
 
 /**

@@ -8,6 +8,25 @@ import { allowedScan, exactScan, type AllowedSpace } from './vector-scans.js';
 /** Largest candidate set read from the HNSW index before falling back to an exact scan. */
 export const maxAnnCandidates = 4096;
 
+/** How many times the ranks a filter's k-th allowed result is expected at a filtered graph search reads. */
+const filteredDepthFactor = 3;
+/** How many times ef_search a filtered graph search reads at least (its deepest results are approximate). */
+const filteredEfFactor = 2;
+
+/**
+ * Candidates a filtered HNSW search reads for `wanted` results when the filter keeps `share` of the index: the
+ * allowed k-th nearest is expected near rank wanted / share, and the graph's approximate order loses some of those
+ * near its end, so it reads several times that, and never fewer than a few ef (usearch's and Qdrant's filtered
+ * searches widen ef the same way: the graph is traversed through filtered-out nodes, ef counts only passing ones).
+ * Capped at maxAnnCandidates, past which the allowed vectors are scanned exactly.
+ *
+ * @example filteredDepth(10, 0.1, 100); // 300
+ */
+export function filteredDepth(wanted: number, share: number, ef: number): number {
+  const depth = Math.max(ef * filteredEfFactor, (wanted / Math.max(share, 1e-9)) * filteredDepthFactor);
+  return Math.min(maxAnnCandidates, Math.ceil(depth));
+}
+
 /** A model's space or a collection's own vector, searched through its HNSW index. */
 export interface IndexedSpace {
   /** The space's key: a model, or a collection's own vector. */
@@ -47,20 +66,36 @@ export async function indexSearch(
   // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
   // (filters, a geo radius, or one collection of a model index shared by several) asks for all of them at once,
   // and a 10 % filter usually has its results after one round.
-  let k = Math.max(q.limit * source.factor, restricted ? ef : 0);
+  // A filter on indexed fields starts as deep as a broad filter needs (filteredDepth at share 1).
+  let k = Math.max(
+    q.limit * source.factor,
+    restricted ? ef : 0,
+    check ? filteredDepth(q.limit * source.factor, 1, ef) : 0,
+  );
   for (;;) {
     const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
     const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source, check);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
     const whole = ann.keys.length >= size;
-    if (hits.length >= q.limit || whole || best < q.threshold) return { hits, model, exact: whole, dropped };
-    if (budget !== undefined && k >= budget) return { hits, model, exact: false, dropped, gaveUp: true };
-    if (k >= maxAnnCandidates) break;
-    // Widen at least ×4, or straight to what the pass rate so far says is needed (with a margin): a 1 % filter
-    // reaches its thousand candidates in two or three rounds instead of five.
+    // A filtered search reads as deep as the pass rate says its allowed results lie (filteredDepth): enough
+    // passing candidates among the first ef are not yet the nearest allowed ones.
     const rate = (hits.length + 1) / Math.max(1, ann.keys.length);
-    k = Math.min(maxAnnCandidates, Math.max(k * 4, Math.ceil((q.limit / rate) * 1.5)));
+    const depth = check && k < maxAnnCandidates ? filteredDepth(q.limit * source.factor, rate, ef) : 0;
+    if ((hits.length >= q.limit && k >= depth) || whole || best < q.threshold) {
+      return { hits, model, exact: whole, dropped };
+    }
+    if (hits.length < q.limit && budget !== undefined && k >= budget) {
+      return { hits, model, exact: false, dropped, gaveUp: true };
+    }
+    if (k >= maxAnnCandidates) break;
+    // Enough found but not deep enough: straight to the depth. Too few: widen at least ×4, or straight to what the
+    // pass rate so far says is needed (with a margin): a 1 % filter reaches its thousand candidates in two or three
+    // rounds instead of five.
+    k =
+      hits.length >= q.limit
+        ? depth
+        : Math.min(maxAnnCandidates, Math.max(k * 4, depth, Math.ceil((q.limit / rate) * 1.5)));
   }
   return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
 }
@@ -115,7 +150,7 @@ export async function allowedSearch(
     if (scanWins || keys.length <= wanted * 4) return allowedScan(core, scope, q, query, s);
   }
   const share = Math.min(1, (keys?.length ?? docs) / s.size);
-  let k = Math.min(maxAnnCandidates, Math.max(s.ef, Math.ceil((wanted / share) * 1.5)));
+  let k = filteredDepth(wanted, share, s.ef);
   for (;;) {
     const ann = await core.vectors.search(
       scope.viewer.tenantId,

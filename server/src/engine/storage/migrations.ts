@@ -441,7 +441,16 @@ export const migrations: readonly { readonly version: number; readonly descripti
       CREATE INDEX sparse_postings_doc ON sparse_postings(doc_seq);`,
   },
   {
-    version: 23,
+    version: 21,
+    description: 'field postings by document, path and value: a covering index for probes (issue #39, decision 0068)',
+    // A probe (a condition checked on the postings of a few documents, and the check of HNSW candidates) reads
+    // (doc_seq, path, value): from the index alone, without a table row per posting. It replaces the index by
+    // doc_seq, whose lookups (a version's postings deleted) it serves as well.
+    sql: `CREATE INDEX field_postings_doc_values ON field_postings(doc_seq, path, value);
+      DROP INDEX field_postings_doc;`,
+  },
+  {
+    version: 22,
     description: 'cluster mode: the last sequence applied of each collection-shard subject (issue #41, decision 0062)',
     // A partitioned collection's shards are subjects of one stream (godb-collections): a holder applies each with a
     // consumer filtered to it, from the sequence recorded here in the transaction of the operation it applied.
