@@ -28,12 +28,15 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const dims = 128;
 const k = 10;
+/** BENCH_STORAGE: the vector collection's storage kind (f16; f32 and i8 are pooled alike, b1 stays on the main thread). */
+const storage = (process.env.BENCH_STORAGE ?? 'f16') as 'f32' | 'f16' | 'i8';
+const scalar = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 }[storage];
 const hnsw = { m: 16, ef_construction: 200, ef_search: 100 };
 const model = 'glove-100';
 
 caveat();
 process.stdout.write(
-  `${vectors} × ${dims} f16 vectors, ${docs} documents (glove-100), ${clients} clients × ${seconds} s per kind\n`,
+  `${vectors} × ${dims} ${storage} vectors, ${docs} documents (glove-100), ${clients} clients × ${seconds} s per kind\n`,
 );
 const { data, queries } = clusteredVectors(vectors, 200, dims);
 const env = {
@@ -70,7 +73,7 @@ let t = performance.now();
 await call(
   'POST',
   '/api/v1/collections',
-  JSON.stringify({ name: 'vectors', vectors: { v: { dimensions: dims, distance: 'cosine', storage: 'f16', hnsw } } }),
+  JSON.stringify({ name: 'vectors', vectors: { v: { dimensions: dims, distance: 'cosine', storage, hnsw } } }),
 );
 for (let from = 0; from < vectors; from += 1000) {
   const batch: string[] = [];
@@ -133,7 +136,7 @@ t = performance.now();
 const raw = new Index({
   dimensions: dims,
   metric: MetricKind.Cos,
-  quantization: ScalarKind.F16,
+  quantization: scalar,
   connectivity: hnsw.m,
   expansion_add: hnsw.ef_construction,
   expansion_search: hnsw.ef_search,
@@ -281,16 +284,17 @@ const ratios = kinds.map((kind) => {
   };
 });
 process.stdout.write(
-  `\nRaw usearch (f16, top ${k}, 1 thread, in the load generator's process): ${Math.round(rawQps)} QPS\n\n`,
+  `\nRaw usearch (${storage}, top ${k}, 1 thread, in the load generator's process): ${Math.round(rawQps)} QPS\n\n`,
 );
 process.stdout.write(`Best of ${rounds} rounds per setup and kind (each round's QPS in bench/results/cores.json)\n`);
 table(rows);
 process.stdout.write('\n');
 table(ratios);
-saveResults(measuredKinds ? `cores-${measuredKinds.join('-').replace(/ /g, '-')}` : 'cores', {
+const named = measuredKinds ? `cores-${measuredKinds.join('-').replace(/ /g, '-')}` : 'cores';
+saveResults(storage === 'f16' ? named : `${named}-${storage}`, {
   vectors,
   dimensions: dims,
-  storage: 'f16',
+  storage,
   hnsw,
   documents: docs,
   clients,
