@@ -278,6 +278,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     vectors: 11,
     fields: 12,
     highlights: 13,
+    sparse_vectors: 14,
   },
   QueryResultJoined: {
     table: 1,

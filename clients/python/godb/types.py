@@ -782,6 +782,7 @@ class QueryResult(_QueryResultRequired, total=False):
     strategies: Dict[str, float]
     highlights: List[str]
     vectors: Dict[str, List[float]]
+    sparse_vectors: Dict[str, Dict[str, Any]]
     fields: Dict[str, Any]
 
 

@@ -309,7 +309,11 @@ export const QueryRequest = Type.Object(
       default: 10,
       description: `Results to return (default 10, at most ${maxSearchLimit}); with group_by, group_by.limit counts groups instead.`,
     }),
-    with_vectors: Type.Optional(WithChoice('Answer the collection’s own vectors: true for all, or a list of names.')),
+    with_vectors: Type.Optional(
+      WithChoice(
+        'Answer the collection’s own vectors (`vectors`) and sparse vectors (`sparse_vectors`): true for all, or a list of names of either kind.',
+      ),
+    ),
     with_fields: Type.Optional(WithChoice('Answer the stored fields: true for all, or a list of names.')),
     explain: Type.Boolean({ default: false, description: 'Answer each stage’s ids and scores (`explain`).' }),
   },
@@ -320,6 +324,11 @@ export const QueryResult = Type.Object({
   ...SearchResult.properties,
   vectors: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'With with_vectors: the vectors by name.' }),
+  ),
+  sparse_vectors: Type.Optional(
+    Type.Record(Type.String(), SparseVector('One of the document’s sparse vectors, as stored.'), {
+      description: 'With with_vectors: the document’s sparse vectors by name, {indices, values}.',
+    }),
   ),
   fields: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), { description: 'With with_fields: the stored fields by name.' }),

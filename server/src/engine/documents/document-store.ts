@@ -1,6 +1,7 @@
 import type { AclEntry } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
+import { SparsePostings } from '../sparse/sparse-posting-rows.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { AccessEntry, ChunkRow, DocumentFields, DocumentRow, PreparedDocument } from './types.js';
 
@@ -17,10 +18,12 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
 export class DocumentStore {
   readonly #sql: StatementCache;
   readonly #text: TextIndex;
+  readonly #sparse: SparsePostings;
 
   constructor(db: Db, text: TextIndex) {
     this.#sql = new StatementCache(db);
     this.#text = text;
+    this.#sparse = SparsePostings.of(db);
   }
 
   /** The current version of a document (soft-deleted ones included), by tenant and id. */
@@ -279,7 +282,7 @@ export class DocumentStore {
     this.#sql.get('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
     // Field indexes hold current live versions only (issue #39).
     this.#sql.get('DELETE FROM field_postings WHERE doc_seq = ?').run(seq);
-    this.#sql.get('DELETE FROM sparse_postings WHERE doc_seq = ?').run(seq);
+    this.#sparse.unpost(tenantId, seq);
     return this.#sql
       .get('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')
       .pluck()

@@ -127,6 +127,9 @@ export function documentView(ctx: ViewContext, flags: ViewFlags): Record<string,
       .filter((c) => c.vector !== null)
       .map((c) => ({ chunk_id: chunkId(row.id, c.chunk_index), model: c.model, vector: vectorOf(c) }));
     if (ctx.vectors && Object.keys(ctx.vectors).length > 0) view.vectors = ctx.vectors;
+    // Sparse vectors as given (issue #42): kept in the document's fields, which is what their postings derive from.
+    if (fields.sparse_vectors && Object.keys(fields.sparse_vectors).length > 0)
+      view.sparse_vectors = fields.sparse_vectors;
     const named = namedVectors(ctx, row.id);
     if (Object.keys(named).length > 0) view.named_vectors = named;
   }

@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { inputLimits, isGoDBError } from '@godb/contract';
 import { openTestEngine } from '../../test-support/engine.js';
 import { SparsePostings } from './sparse-posting-rows.js';
+import { sparseTopK } from './sparse-top-k.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'godb-sparse-budget-'));
 const engine = openTestEngine(dir);
@@ -14,7 +15,7 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a sparse query whose posting lists exceed the budget is refused naming its field, before any is read', () => {
+test('a sparse query whose posting lists exceed the budget is refused naming its field, counted from its lists', () => {
   // Two terms: the first holds the whole budget, the second one posting more.
   const budget = inputLimits.sparseQueryPostings;
   const insert = engine.db.prepare(
@@ -25,10 +26,12 @@ test('a sparse query whose posting lists exceed the budget is refused naming its
     insert.run(2, 1);
   })();
   const postings = SparsePostings.of(engine.db);
-  const within = postings.scores('t', 'c', 's', { indices: [2], values: [2] }, 'body.prefetch[0].sparse_vector');
-  assert.deepEqual([...within], [[1, 1]]);
+  const lists = postings.lists('t', 'c', 's');
+  const within = { indices: [2], values: [2] };
+  postings.checkBudget(lists, 's', within, 'body.prefetch[0].sparse_vector');
+  assert.deepEqual(sparseTopK(lists, within, 10), [{ seq: 1, score: 1 }]);
   assert.throws(
-    () => postings.scores('t', 'c', 's', { indices: [1, 2], values: [1, 1] }, 'body.prefetch[0].sparse_vector'),
+    () => postings.checkBudget(lists, 's', { indices: [1, 2], values: [1, 1] }, 'body.prefetch[0].sparse_vector'),
     (error: unknown) =>
       isGoDBError(error) &&
       error.code === 'VALIDATION_FAILED' &&

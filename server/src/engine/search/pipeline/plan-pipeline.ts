@@ -51,6 +51,8 @@ export interface PipelinePlan {
   readonly groupBy?: PipelineRequest['group_by'];
   /** Own vectors to answer (with_vectors), by name. */
   readonly withVectors: readonly { readonly name: string; readonly target: VectorTarget }[];
+  /** Sparse vectors to answer (with_vectors), by name. */
+  readonly withSparse: readonly string[];
   /** Fields to answer: all (true) or these. */
   readonly withFields: true | readonly string[] | undefined;
 }
@@ -116,7 +118,7 @@ export class PipelinePlanner {
         target: this.#target({ vector_name: request.mmr.vector_name }, 'body.mmr'),
       },
       groupBy: group,
-      withVectors: this.#withVectors(request.with_vectors),
+      ...this.#withVectors(request.with_vectors),
       withFields: this.#withFields(request.with_fields),
     };
   }
@@ -217,8 +219,8 @@ export class PipelinePlanner {
     return { ...base, kind: 'nested', combine: this.#combine(stage, path, path, level, scope) };
   }
 
-  #withVectors(raw: unknown): PipelinePlan['withVectors'] {
-    if (raw === undefined || raw === false) return [];
+  #withVectors(raw: unknown): Pick<PipelinePlan, 'withVectors' | 'withSparse'> {
+    if (raw === undefined || raw === false) return { withVectors: [], withSparse: [] };
     const table = this.#scope.table;
     const collection = table === undefined ? undefined : this.#collections.require(this.#tenant, table);
     if (!collection)
@@ -227,17 +229,30 @@ export class PipelinePlanner {
         'body.with_vectors needs body.primary_table: the collection whose vectors to answer.',
       );
     const own = Object.keys(collection.vectors).filter((name) => collection.vectors[name]!.model === undefined);
-    const names = raw === true ? own : Array.isArray(raw) && raw.every((x) => typeof x === 'string') ? raw : undefined;
+    const sparse = Object.keys(collection.sparse_vectors ?? {});
+    const names =
+      raw === true
+        ? [...own, ...sparse]
+        : Array.isArray(raw) && raw.every((x) => typeof x === 'string')
+          ? raw
+          : undefined;
     if (!names) throw invalid('body.with_vectors', 'body.with_vectors must be true or a list of vector names.');
-    return names.map((name, i) => {
+    const withVectors: PipelinePlan['withVectors'][number][] = [];
+    const withSparse: string[] = [];
+    names.forEach((name, i) => {
+      if (sparse.includes(name)) {
+        withSparse.push(name);
+        return;
+      }
       const settings = collection.vectors[name];
       if (!settings || settings.model !== undefined)
         throw invalid(
           `body.with_vectors[${i}]`,
-          `body.with_vectors[${i}]: collection ${collection.name} ${settings ? `fills vector "${name}" with a model for each chunk` : `declares no vector "${name}"`}; expected one of its own vectors: ${own.join(', ') || '(none)'}.`,
+          `body.with_vectors[${i}]: collection ${collection.name} ${settings ? `fills vector "${name}" with a model for each chunk` : `declares no vector "${name}"`}; expected one of its own vectors: ${[...own, ...sparse].join(', ') || '(none)'}.`,
         );
-      return { name, target: { kind: 'own', space: { collection: collection.name, name, settings } } as const };
+      withVectors.push({ name, target: { kind: 'own', space: { collection: collection.name, name, settings } } });
     });
+    return { withVectors, withSparse };
   }
 
   #withFields(raw: unknown): PipelinePlan['withFields'] {

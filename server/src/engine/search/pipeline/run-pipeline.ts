@@ -42,6 +42,7 @@ export interface PipelineDeps {
 /** A result of the pipeline: a search result, with its vectors and fields when asked. */
 export interface QueryResultView extends SearchResultView {
   vectors?: Record<string, number[]>;
+  sparse_vectors?: Record<string, { indices: number[]; values: number[] }>;
   fields?: Record<string, unknown>;
 }
 
@@ -269,8 +270,9 @@ class PipelineRun {
   #views(page: Hit[]): QueryResultView[] {
     const { core } = this.#deps;
     const views: QueryResultView[] = resultViews(core.rows, page, page.length);
-    const { withVectors, withFields } = this.#plan;
-    if (withVectors.length === 0 && withFields === undefined) return views;
+    const { withVectors, withSparse, withFields } = this.#plan;
+    if (withVectors.length === 0 && withSparse.length === 0 && withFields === undefined) return views;
+    fillRows(core, page);
     const byId = new Map(page.map((h) => [h.doc.id, h]));
     const vectors = withVectors.map(({ name, target }) => ({ name, found: this.#vectorsOf(target, page, true) }));
     for (const view of views) {
@@ -280,6 +282,15 @@ class PipelineRun {
         for (const { name, found } of vectors) {
           const [vector] = (doc && found.get(doc.seq)) ?? [];
           if (vector) view.vectors[name] = Array.from(vector);
+        }
+      }
+      if (withSparse.length > 0 && doc) {
+        // As stored in the document's fields (the postings derive from them), under each asked name it has.
+        const stored = (doc.fields as { sparse_vectors?: QueryResultView['sparse_vectors'] }).sparse_vectors ?? {};
+        view.sparse_vectors = {};
+        for (const name of withSparse) {
+          const v = stored[name];
+          if (v) view.sparse_vectors[name] = { indices: [...v.indices], values: [...v.values] };
         }
       }
       if (withFields !== undefined && doc)
