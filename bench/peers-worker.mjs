@@ -3,7 +3,6 @@
 // answering with every search's latency. Worker threads, because these libraries' searches block the thread that
 // calls them: eight async calls on one thread would run one after another.
 import { parentPort, workerData } from 'node:worker_threads';
-import hnswlib from 'hnswlib-node';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 
 // Plain JavaScript: a worker thread does not get tsx's loader. workerData: { library: 'usearch' | 'hnswlib', file,
@@ -26,6 +25,8 @@ if (job.library === 'usearch') {
   index.view(job.file);
   search = (q) => void index.search(rows[q], job.k, 1);
 } else {
+  // Loaded only when measured: hnswlib-node is installed by hand (see bench/peers.md).
+  const { default: hnswlib } = await import('hnswlib-node');
   const index = new hnswlib.HierarchicalNSW('cosine', job.dims);
   index.readIndexSync(job.file);
   index.setEf(job.efSearch);

@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import * as lancedb from '@lancedb/lancedb';
-import hnswlib from 'hnswlib-node';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { freePort } from '../e2e/support/server-process.js';
 import { random } from './engine-fixture.js';
@@ -318,7 +317,25 @@ const say = (m: Measured) => {
 }
 
 // --- hnswlib-node ------------------------------------------------------------------------------------------------
-{
+// Not a dependency: it compiles with node-gyp at install, which needs Node's headers (downloaded, so not on a
+// fresh offline machine). `npm i --no-save -w bench hnswlib-node` where it builds; skipped with a reason otherwise.
+interface HnswlibIndex {
+  initIndex(maxElements: number, m: number, efConstruction: number, seed: number): void;
+  addPoint(point: number[], label: number): void;
+  setEf(ef: number): void;
+  searchKnn(query: number[], k: number): { neighbors: number[] };
+  writeIndexSync(file: string): void;
+}
+type Hnswlib = { HierarchicalNSW: new (space: 'cosine', dims: number) => HnswlibIndex };
+const hnswlibName = 'hnswlib-node'; // a name in a variable: the type checker does not need it installed
+const hnswlib = await import(hnswlibName).then(
+  (m: { default: Hnswlib }) => m.default,
+  (error: unknown) => {
+    process.stdout.write(`hnswlib-node skipped: ${(error as Error).message.split('\n')[0]}\n`);
+    return undefined;
+  },
+);
+if (hnswlib) {
   process.stdout.write('hnswlib-node\n');
   t = performance.now();
   const index = new hnswlib.HierarchicalNSW('cosine', dims);
