@@ -40,7 +40,7 @@ export default function Performance() {
         from them; rerun them with <code>npm run bench:relevance</code>, <code>bench:embed</code>,{' '}
         <code>bench:ingest</code>, <code>bench:vector</code>, <code>bench:search</code>, <code>bench:grpc</code>,{' '}
         <code>bench:scale</code>, <code>bench:filters</code>, <code>bench:pipeline</code>, <code>bench:memory</code>,{' '}
-        <code>bench:graph</code> and <code>bench:web</code>.
+        <code>bench:graph</code>, <code>bench:cluster</code> and <code>bench:web</code>.
       </p>
       <h2>Relevance (Cranfield)</h2>
       <p>
