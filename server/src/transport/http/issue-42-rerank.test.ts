@@ -27,7 +27,8 @@ type Answer = {
 const words = ['shock', 'wave', 'boundary', 'layer', 'flow', 'heat', 'plate', 'jet', 'wing', 'vortex', 'drag', 'lift'];
 const table = 'rr';
 const total = 60;
-const timeoutMs = 400;
+// Long enough for the local ONNX model's first load and the 4 MiB answer on a loaded machine; the slow one takes 5 s.
+const timeoutMs = 1_500;
 const next = seededRandom(6060);
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
 const docs = new Map<string, { title: string; content: string; note: string }>();
@@ -285,7 +286,7 @@ describe('reranker failures answer clearly, naming the model', () => {
       // Searching users are told the model and what went wrong, not the configured address nor the reranker's words.
       assert.doesNotMatch(res.body.error?.message ?? '', /127\.0\.0\.1|model crashed/);
       // The deadline ends the call: no hang until the slow reranker's 5 s answer.
-      assert.ok(res.ms < 3_000, `${res.ms} ms`);
+      assert.ok(res.ms < 4_500, `${res.ms} ms`);
     });
 });
 
