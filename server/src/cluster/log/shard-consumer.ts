@@ -1,8 +1,9 @@
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import type { ClusterLogger } from '../start-retries.js';
+import { consumeUntilClosed } from './consume-until-closed.js';
 import type { ShardApplier } from './shard-applier.js';
-import { maxOperationBytes, retryPauseMs } from './shard-streams.js';
+import { maxOperationBytes } from './shard-streams.js';
 import type { Shard, Shards } from './shards.js';
 
 /** How long one pull of the log consumer waits for messages (heartbeats at half of it). */
@@ -13,8 +14,6 @@ const consumeExpiresMs = 5_000;
  * in messages alone, a node catching up on 16 shards of 8 MiB imports could hold 12.8 GB it has not applied yet.
  */
 const consumeMaxBytes = 2 * maxOperationBytes;
-/** The pause before a node whose apply failed for a reason of its own (see ShardApplier) tries the operation again. */
-const haltedRetryMs = 2_000;
 
 export interface ShardConsumersOptions {
   readonly js: JetStreamClient;
@@ -49,18 +48,12 @@ export class ShardConsumers {
   start(): void {
     const { closing, logger } = this.#options;
     for (const shard of this.#options.shards.all) {
-      shard.loop = (async () => {
-        while (!closing.aborted) {
-          try {
-            await this.#consume(shard);
-          } catch (error) {
-            if (!closing.aborted) {
-              logger.error({ err: error, shard: shard.index }, 'cluster mode: a log consumer stopped');
-            }
-          }
-          if (!closing.aborted) await sleep(shard.halted ? haltedRetryMs : retryPauseMs);
-        }
-      })();
+      shard.loop = consumeUntilClosed(
+        closing,
+        () => this.#consume(shard),
+        () => Boolean(shard.halted),
+        (error) => logger.error({ err: error, shard: shard.index }, 'cluster mode: a log consumer stopped'),
+      );
     }
   }
 

@@ -1,20 +1,17 @@
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream';
 import type { OperationApplier } from '../../engine/operations/operation-applier.js';
 import { decodeOperation } from '../../engine/operations/operation.js';
 import { directoryShard } from '../../engine/operations/operation-shard.js';
 import type { Outcomes } from '../log/outcomes.js';
 import { afterHeader } from '../log/publisher.js';
-import { retryPauseMs } from '../log/shard-streams.js';
+import { consumeUntilClosed } from '../log/consume-until-closed.js';
 import type { Shards } from '../log/shards.js';
 import type { ClusterLogger } from '../start-retries.js';
 import { collectionStream } from './collection-stream.js';
 
 /** The header naming the tenant shard and the sequence of it a collection-shard operation was decided on. */
 export const afterTenantHeader = 'GoDB-After-Tenant';
-
-/** The pause before a node whose apply failed for a reason of its own tries the operation again. */
-const haltedRetryMs = 2_000;
 
 export interface HeldShardsOptions {
   readonly js: JetStreamClient;
@@ -106,18 +103,15 @@ export class HeldShards {
     return Promise.all([...this.#held.values()].map((held) => held.loop.catch(() => undefined)));
   }
 
-  async #run(held: Held): Promise<void> {
+  #run(held: Held): Promise<void> {
     const { closing, logger } = this.#options;
-    while (!closing.aborted) {
-      try {
-        await this.#consume(held);
-      } catch (error) {
-        if (!closing.aborted) {
-          logger.error({ err: error, subject: held.subject }, 'cluster mode: a collection shard consumer stopped');
-        }
-      }
-      if (!closing.aborted) await sleep(held.halted ? haltedRetryMs : retryPauseMs);
-    }
+    return consumeUntilClosed(
+      closing,
+      () => this.#consume(held),
+      () => Boolean(held.halted),
+      (error) =>
+        logger.error({ err: error, subject: held.subject }, 'cluster mode: a collection shard consumer stopped'),
+    );
   }
 
   async #consume(held: Held): Promise<void> {
