@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfDocuments, zipfWord } from './engine-fixture.js';
-import { caveat, httpRequest, saveResults, table, unthrottledServerEnv } from './support.js';
+import { caveat, httpRequest, jsonCall, saveResults, table, unthrottledServerEnv } from './support.js';
 import { clusteredVectors, row, rowJson } from './vector-data.js';
 
 const vectors = Number(process.env.BENCH_VECTORS ?? 100_000);
@@ -48,19 +48,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-cores-'));
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let server: ServerProcess = await startServerProcess(env, dataDir);
 let token = '';
-const call = async (method: string, path: string, body?: string) => {
-  const answer = await httpRequest(`${server.baseUrl}${path}`, {
-    method,
-    agent,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    body,
-  });
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
-  return JSON.parse(answer.body) as Record<string, unknown>;
-};
+const call = (method: string, path: string, body?: string) =>
+  jsonCall(server.baseUrl, agent, token, method, path, body);
 const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
 await call('POST', '/auth/register', JSON.stringify({ ...credentials, tenant_id: randomUUID() }));
 const login = async () => {

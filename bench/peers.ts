@@ -18,7 +18,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { freePort } from '../e2e/support/server-process.js';
 import { random } from './engine-fixture.js';
-import { caveat, httpRequest, saveResults, table, unthrottledServerEnv } from './support.js';
+import { caveat, jsonCall, saveResults, table, unthrottledServerEnv } from './support.js';
 import { groundTruth, recall, rowJson, type VectorSet } from './vector-data.js';
 
 const wanted = Number(process.env.BENCH_VECTORS ?? 300_000);
@@ -215,19 +215,8 @@ const say = (m: Measured) => {
   const server = await startServer(dataDir);
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   let token = '';
-  const call = async (method: string, path: string, body?: string) => {
-    const answer = await httpRequest(`${server.baseUrl}${path}`, {
-      method,
-      agent,
-      headers: {
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body,
-    });
-    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
-    return JSON.parse(answer.body) as Record<string, unknown>;
-  };
+  const call = (method: string, path: string, body?: string) =>
+    jsonCall(server.baseUrl, agent, token, method, path, body);
   const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
   await call('POST', '/auth/register', JSON.stringify({ ...credentials, tenant_id: randomUUID() }));
   token = (await call('POST', '/auth/login', JSON.stringify(credentials))).token as string;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { startServerProcess } from '../e2e/support/server-process.js';
-import { caveat, httpRequest, table, unthrottledServerEnv } from './support.js';
+import { caveat, jsonCall, table, unthrottledServerEnv } from './support.js';
 import { clusteredVectors, row, rowJson } from './vector-data.js';
 
 const n = Number(process.env.BENCH_VECTORS ?? 50_000);
@@ -52,19 +52,8 @@ const profileDir = mkdtempSync(join(tmpdir(), 'godb-bench-cpuprofile-'));
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let token = '';
 let server = await startServerProcess(env, dataDir);
-const call = async (method: string, path: string, body?: string) => {
-  const answer = await httpRequest(`${server.baseUrl}${path}`, {
-    method,
-    agent,
-    headers: {
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    body,
-  });
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
-  return JSON.parse(answer.body) as Record<string, unknown>;
-};
+const call = (method: string, path: string, body?: string) =>
+  jsonCall(server.baseUrl, agent, token, method, path, body);
 const credentials = { email: `bench-${randomUUID()}@example.com`, password: 'password-1234' };
 await call('POST', '/auth/register', JSON.stringify({ ...credentials, tenant_id: randomUUID() }));
 const login = async () => {

@@ -111,6 +111,28 @@ export function httpRequest(
   });
 }
 
+/** A JSON request to the server as `token` (none when empty), its answer parsed; a status of 300 or more throws. */
+export async function jsonCall(
+  baseUrl: string,
+  agent: Agent,
+  token: string,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<Record<string, unknown>> {
+  const answer = await httpRequest(`${baseUrl}${path}`, {
+    method,
+    agent,
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body,
+  });
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
+  return JSON.parse(answer.body) as Record<string, unknown>;
+}
+
 /** Sends a request's body: a string at once, or a stream of pieces with backpressure (an NDJSON import), then ends it. */
 export async function writeBody(req: ClientRequest, body?: string | AsyncIterable<string>): Promise<void> {
   if (body === undefined || typeof body === 'string') {
