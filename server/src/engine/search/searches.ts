@@ -19,7 +19,8 @@ import { distinctTables, multiTableSearch, parseJoins } from './multi-table-sear
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
-import { textSearch, type TextQueryType } from './text-search.js';
+import { feedbackSearch, textSearch, type TextQueryType } from './text-search.js';
+import type { FeedbackOptions } from '../text/rm3-feedback.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
@@ -126,15 +127,25 @@ export class Searches {
   /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
   text(
     scope: Scope,
-    q: { query: string; type: TextQueryType; limit: number; explain?: boolean | undefined } & TextAnalysisRequest,
+    q: {
+      query: string;
+      type: TextQueryType;
+      limit: number;
+      explain?: boolean | undefined;
+      feedback?: FeedbackOptions | undefined;
+    } & TextAnalysisRequest,
   ): SearchAnswer {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
     let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
-    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, (p) => {
+    const onPlan = (p: TextPlan) => {
       plan = p;
-    });
-    const answer = this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan: answerPlan(plan) }) });
+    };
+    const { hits, notes, terms, explained } = q.feedback
+      ? feedbackSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, q.feedback)
+      : { ...textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan), explained: undefined };
+    const explainedPlan = q.explain && { plan: answerPlan(plan, explained && { feedback: explained }) };
+    const answer = this.#answer(started, hits, q.limit, { notes, ...explainedPlan });
     return q.highlight ? withHighlights(answer, hits, terms) : answer;
   }
 

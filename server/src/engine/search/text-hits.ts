@@ -38,6 +38,8 @@ export function textHits(
     maxTerms?: number;
     analysis?: QueryAnalysis;
     onPlan?: (plan: TextPlan) => void;
+    /** Index terms with weights, ranked instead of `asked` (RM3 feedback's second pass, feedback-hits.ts). */
+    weights?: ReadonlyMap<string, number>;
   } = {},
 ): Hit[] {
   let scope = given;
@@ -47,8 +49,11 @@ export function textHits(
     return [];
   }
   // The caller's words as index terms, in the query's language, with the collection's stop words and synonyms.
-  const terms = analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
-  const match = selectiveMatch(core, tenantId, terms, options.maxTerms);
+  const weights = options.weights;
+  const terms = weights
+    ? { words: [...weights.keys()] }
+    : analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
+  const match = weights ? terms : selectiveMatch(core, tenantId, terms, options.maxTerms);
   const ranked = core.text.ranked(tenantId);
   let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
   // While the in-memory index loads (FTS5), filters are checked on the candidates as before.
@@ -58,7 +63,9 @@ export function textHits(
   // The set answers the filters exactly (indexed-filters.ts): only the access rule and geo are left to check.
   if (allowed) scope = { ...scope, filters: undefined };
   let read: (cap: number) => readonly RankedChunk[];
-  if (ranked && 'words' in match) {
+  if (ranked && weights) {
+    read = (cap) => ranked.weighted(weights, cap, allowed);
+  } else if (ranked && 'words' in match) {
     read = (cap) => ranked.search(match.words, cap, allowed);
   } else if (ranked && 'phrase' in match) {
     read = (cap) => ranked.phrase(match.phrase, cap, allowed);

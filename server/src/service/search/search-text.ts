@@ -19,6 +19,7 @@ export const searchTextUseCase =
       lang: body.lang,
       highlight: body.highlight,
       explain: body.explain,
+      feedback: body.feedback,
     });
   };
 
