@@ -1010,7 +1010,7 @@ class SuccessMessage(TypedDict):
 
 
 class TextFeedback(TypedDict, total=False):
-    """RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074)."""
+    """RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074). Over gRPC, give at least one field (an empty message is not sent)."""
     docs: int
     terms: int
     original_weight: float

@@ -199,7 +199,7 @@ export const TextFeedback = Type.Object(
   {
     additionalProperties: false,
     description:
-      'RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074).',
+      'RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074). Over gRPC, give at least one field (an empty message is not sent).',
   },
 );
 

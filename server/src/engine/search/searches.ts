@@ -150,6 +150,14 @@ export class Searches {
   }
 
   /**
+   * Waits until the tenant's in-memory text index has loaded (at once when it has): RM3 feedback weighs its terms,
+   * which only that index can (FTS5 ranks while it loads), so a query with feedback waits for it.
+   */
+  async textLoaded(scope: Scope): Promise<void> {
+    await this.#core.text.loaded(scope.viewer.tenantId);
+  }
+
+  /**
    * Nearest documents by embedding, or by a collection's own vector (`vectorName`, or the collection's default
    * one when a `vector` is given); the notes say which vector, and what the threshold left out.
    */

@@ -12,6 +12,7 @@ export const searchTextUseCase =
       geo: geoOf(body),
       requireGeo: body.require_geo,
     });
+    if (body.feedback) await deps.searches.textLoaded(scope);
     return deps.searches.text(scope, {
       query,
       type: body.query_type,

@@ -108,6 +108,21 @@ describe('RM3 feedback over REST and gRPC (issue #42)', () => {
       rest.results.map((r) => [r.document_id, r.score]),
     );
     assert.deepEqual(grpc.plan?.feedback, rest.plan?.feedback);
+    // Fields left out take the defaults over gRPC too (an empty message is not sent at all, as for every nested
+    // message: give one field; original_weight 0 is a value, so it is sent only when given).
+    const defaults = { ...text, feedback: { docs: 5 }, explain: true };
+    const restDefaults = await ok('/api/v1/search/text', { ...defaults, feedback: {} });
+    const grpcDefaults = await grpcCall<Answer>(search, 'TextSearch', defaults, auth());
+    assert.deepEqual(grpcDefaults.plan?.feedback, restDefaults.plan?.feedback);
+    const zero = { ...text, feedback: { original_weight: 0 }, explain: true };
+    const restZero = await ok('/api/v1/search/text', zero);
+    // Only the expansion is ranked: a word the query lacks weighs twice what it weighs at the default 0.5.
+    const weight = (a: Answer, term: string) => a.plan!.feedback!.terms.find((t) => t.term === term)!.weight;
+    assert.ok(Math.abs(weight(restZero, 'standoff') - 2 * weight(restDefaults, 'standoff')) < 1e-12);
+    assert.deepEqual(
+      (await grpcCall<Answer>(search, 'TextSearch', zero, auth())).plan?.feedback,
+      restZero.plan?.feedback,
+    );
   });
 
   test('the pipeline text stage takes feedback and ranks as text search does', async () => {

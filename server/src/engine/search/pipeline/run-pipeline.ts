@@ -194,6 +194,8 @@ class PipelineRun {
       const match = textMatch(stage.query, 'match');
       if (!match || !('words' in match)) return [];
       if (!stage.feedback) return core.textHits(scope, match, { limit }).slice(0, limit);
+      // Feedback weighs terms, which only the in-memory index can: wait for it if it is still loading.
+      await core.text.loaded(scope.viewer.tenantId);
       const found = feedbackHits(core, scope, match, stage.feedback, { limit });
       this.#feedback.set(stage.path, found.explained);
       for (const note of found.notes) this.#notes.push(`${stage.path}: ${note}`);
