@@ -93,7 +93,7 @@ const indexLookup = (t: Target, path: string): Lookup => ({
  * after a selective one costs the few documents, not its own matches.
  */
 function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
-  const { present, keys } = t.reader.valuesOf([...within], path);
+  const { present, keys } = t.reader.valuesOf(t.tenant, t.collection, [...within], path);
   const holding = (test: (key: string | number) => boolean) => {
     const out = new Set<number>();
     for (const [seq, held] of keys) if (held.some(test)) out.add(seq);
