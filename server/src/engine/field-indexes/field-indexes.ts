@@ -25,6 +25,14 @@ export interface ReadyIndex {
   readonly multi: boolean;
 }
 
+/** One index's postings in memory, read document by document (see FieldIndexReader.holding). */
+export interface FieldHolding {
+  /** Whether the document has a value (not missing, not null) for the field. */
+  has(seq: number): boolean;
+  /** Whether the document holds a key that passes `test`. */
+  some(seq: number, test: (key: string | number) => boolean): boolean;
+}
+
 /** What a planner reads of a collection's ready indexes. */
 export interface FieldIndexReader {
   /** The collection's ready indexes, by path. */
@@ -44,6 +52,8 @@ export interface FieldIndexReader {
     box: GeoBox,
     cap: number,
   ): { seq: number; lat: number; lon: number }[];
+  /** The postings of a path read by document, from memory (undefined inside a write transaction: use valuesOf). */
+  holding(tenantId: string, collection: string, path: string): FieldHolding | undefined;
   /** Of documents `seqs` of the collection, which have a value for the field, and the keys each holds. */
   valuesOf(
     tenantId: string,
@@ -269,6 +279,10 @@ export class FieldIndexes implements FieldIndexReader {
     cap: number,
   ): { seq: number; lat: number; lon: number }[] {
     return this.#rows.pointsInBox(tenantId, collection, box, cap);
+  }
+
+  holding(tenantId: string, collection: string, path: string): FieldHolding | undefined {
+    return this.#lists.list(tenantId, collection, path);
   }
 
   valuesOf(

@@ -44,6 +44,29 @@ class Seqs {
   }
 }
 
+/**
+ * A key's seqs, ascending: none (-1), one (a number: most keys of a number field with many distinct values hold one
+ * or two documents, and a typed array per key cost some 150 bytes more), or an array of small integers.
+ */
+type KeySeqs = number | number[];
+
+/** Adds `seq` to a key's seqs, in order (once). */
+function withSeq(l: KeySeqs, seq: number): KeySeqs {
+  if (typeof l === 'number') return l < 0 || l === seq ? seq : l < seq ? [l, seq] : [seq, l];
+  if (l.length === 0 || l[l.length - 1]! < seq) l.push(seq);
+  else {
+    let lo = 0;
+    let hi = l.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (l[mid]! < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (l[lo] !== seq) l.splice(lo, 0, seq);
+  }
+  return l;
+}
+
 /** Forward slots: what a seq holds in the list. */
 const absent = -1;
 const several = -2;
@@ -59,7 +82,7 @@ const noKeys = -3;
 export class FieldList {
   readonly #ids = new Map<FieldKey, number>();
   readonly #keys: FieldKey[] = [];
-  readonly #lists: Seqs[] = [];
+  readonly #lists: KeySeqs[] = [];
   /** Live documents holding each key (by id). */
   #counts = new Int32Array(16);
   /** Key ids in SQLite's order of their keys. */
@@ -90,7 +113,7 @@ export class FieldList {
     this.#slots[seq - this.#base] = ids.length === 0 ? noKeys : ids.length === 1 ? ids[0]! : several;
     if (ids.length > 1) this.#multi.set(seq, Int32Array.from(ids));
     for (const id of ids) {
-      this.#lists[id]!.push(seq);
+      this.#lists[id] = withSeq(this.#lists[id]!, seq);
       this.#counts[id] = this.#counts[id]! + 1;
     }
     this.#present.push(seq);
@@ -126,7 +149,7 @@ export class FieldList {
       this.#multi.set(seq, ids);
       this.#slots[seq - this.#base] = several;
     }
-    this.#lists[id]!.push(seq);
+    this.#lists[id] = withSeq(this.#lists[id]!, seq);
     this.#counts[id] = this.#counts[id]! + 1;
     this.postings += 1;
   }
@@ -156,9 +179,9 @@ export class FieldList {
       return kept;
     };
     for (let id = 0; id < this.#lists.length; id += 1) {
-      const s = this.#lists[id]!;
-      // A list with dead entries only (its key held by no live document): emptied, its key kept for its id.
-      this.#lists[id] = this.#counts[id] === s.length ? s : live(s);
+      // A key held by no live document any more: emptied, its key kept for its id.
+      const kept = this.#collectKey(id, []);
+      this.#lists[id] = kept.length === 0 ? -1 : kept.length === 1 ? kept[0]! : kept;
     }
     this.#present = live(this.#present);
     this.#dead = 0;
@@ -169,7 +192,7 @@ export class FieldList {
     const out: number[] = [];
     for (const key of new Set(keys)) {
       const id = this.#ids.get(key);
-      if (id !== undefined) this.#collect(this.#lists[id]!, out);
+      if (id !== undefined) this.#collectKey(id, out);
     }
     return out;
   }
@@ -178,7 +201,7 @@ export class FieldList {
   range(r: ValueRange): number[] {
     const out: number[] = [];
     const [from, to] = this.#span(r);
-    for (let i = from; i < to; i += 1) this.#collect(this.#lists[this.#order[i]!]!, out);
+    for (let i = from; i < to; i += 1) this.#collectKey(this.#order[i]!, out);
     return out;
   }
 
@@ -211,12 +234,22 @@ export class FieldList {
     return ids && Array.from(ids, (id) => this.#keys[id]!);
   }
 
+  /** Whether a held document holds a key passing `test` (false when not held). */
+  some(seq: number, test: (key: FieldKey) => boolean): boolean {
+    const slot = this.#slot(seq);
+    if (slot >= 0) return test(this.#keys[slot]!);
+    if (slot !== several) return false;
+    for (const id of this.#multi.get(seq)!) if (test(this.#keys[id]!)) return true;
+    return false;
+  }
+
   /** Memory the list holds, in bytes: typed arrays at their capacity, and an estimate for the keys' map. */
   bytes(): number {
     let total = this.#counts.byteLength + this.#order.byteLength + this.#present.data.byteLength;
     total += this.#slots.byteLength;
-    for (const s of this.#lists) total += s.data.byteLength + 32;
-    for (const key of this.#keys) total += 40 + (typeof key === 'string' ? key.length * 2 : 0);
+    // A small integer in an array: 8 bytes; an array of them: some 32 more.
+    for (const l of this.#lists) total += typeof l === 'number' ? 8 : 40 + l.length * 8;
+    for (const key of this.#keys) total += 56 + (typeof key === 'string' ? key.length * 2 : 0);
     for (const ids of this.#multi.values()) total += ids.byteLength + 48;
     return total;
   }
@@ -232,6 +265,16 @@ export class FieldList {
     if (slot === noKeys) return [];
     if (slot === several) return this.#multi.get(seq)!;
     return [slot];
+  }
+
+  #collectKey(id: number, out: number[]): number[] {
+    const l = this.#lists[id]!;
+    if (typeof l === 'number') {
+      if (l >= 0 && this.#slot(l) !== absent) out.push(l);
+      return out;
+    }
+    for (const seq of l) if (this.#slot(seq) !== absent) out.push(seq);
+    return out;
   }
 
   #collect(s: Seqs, out: number[]): number[] {
@@ -273,7 +316,7 @@ export class FieldList {
     id = this.#keys.length;
     this.#ids.set(key, id);
     this.#keys.push(key);
-    this.#lists.push(new Seqs());
+    this.#lists.push(-1);
     if (id >= this.#counts.length) {
       const counts = new Int32Array(this.#counts.length * 2);
       counts.set(this.#counts);
