@@ -29,6 +29,16 @@ export function filteredDepth(wanted: number, share: number, ef: number): number
   return Math.min(maxAnnCandidates, Math.ceil(depth));
 }
 
+/**
+ * The allowed documents below which a filter's share makes a filtered graph search read more than its least
+ * (filteredDepth above 2 ef): worth counting up to before the search, to start at that depth.
+ *
+ * @example deepBelow(10, 100, 200_000); // 30,000 (15 %)
+ */
+export function deepBelow(wanted: number, ef: number, size: number): number {
+  return Math.ceil(size * Math.min(1, (wanted * filteredDepthFactor) / (ef * filteredEfFactor)));
+}
+
 /** A model's space or a collection's own vector, searched through its HNSW index. */
 export interface IndexedSpace {
   /** The space's key: a model, or a collection's own vector. */
@@ -46,6 +56,8 @@ export interface IndexedSpace {
    * (undefined: each candidate's row is read and the filter evaluated on it). Their rows are read only if they pass.
    */
   readonly check?: (docs: ReadonlySet<number>) => ReadonlySet<number> | undefined;
+  /** At most the share of the index the filter keeps, when known before the search (its first round's depth). */
+  readonly share?: number;
   /** Candidates past which the search gives up (`gaveUp`) instead of widening further and scanning. */
   readonly budget?: number;
 }
@@ -64,7 +76,7 @@ export async function indexSearch(
   vector: Float32Array,
   space: IndexedSpace,
 ): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number; gaveUp?: true }> {
-  const { model, dims, size, ef, restricted, source, check, budget } = space;
+  const { model, dims, size, ef, restricted, source, check, budget, share } = space;
   // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
   // (filters, a geo radius, or one collection of a model index shared by several) asks for all of them at once,
   // and a 10 % filter usually has its results after one round.
@@ -72,7 +84,11 @@ export async function indexSearch(
   let k = Math.max(
     q.limit * source.factor,
     restricted ? ef : 0,
-    check ? filteredDepth(q.limit * source.factor, 1, ef) : 0,
+    check ? filteredDepth(q.limit * source.factor, share ?? 1, ef) : 0,
+    // A share known before the search: its depth with the margin of a widening round (see below).
+    check && share !== undefined
+      ? Math.min(maxAnnCandidates, Math.ceil(filteredDepth(q.limit * source.factor, share, ef) * depthMargin))
+      : 0,
   );
   for (;;) {
     const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
