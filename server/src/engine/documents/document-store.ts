@@ -2,6 +2,7 @@ import type { AclEntry } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import { SparsePostings } from '../sparse/sparse-posting-rows.js';
+import { FieldLists } from '../field-indexes/field-lists.js';
 import type { TextIndex } from '../text/text-index.js';
 import type { AccessEntry, ChunkRow, DocumentFields, DocumentRow, PreparedDocument } from './types.js';
 
@@ -19,11 +20,13 @@ export class DocumentStore {
   readonly #sql: StatementCache;
   readonly #text: TextIndex;
   readonly #sparse: SparsePostings;
+  readonly #fieldLists: FieldLists;
 
   constructor(db: Db, text: TextIndex) {
     this.#sql = new StatementCache(db);
     this.#text = text;
     this.#sparse = SparsePostings.of(db);
+    this.#fieldLists = FieldLists.of(db);
   }
 
   /** The current version of a document (soft-deleted ones included), by tenant and id. */
@@ -282,6 +285,7 @@ export class DocumentStore {
     this.#sql.get('DELETE FROM geo_rtree WHERE doc_seq = ?').run(seq);
     // Field indexes hold current live versions only (issue #39).
     this.#sql.get('DELETE FROM field_postings WHERE doc_seq = ?').run(seq);
+    this.#fieldLists.unposted(seq);
     this.#sparse.unpost(tenantId, seq);
     return this.#sql
       .get('SELECT seq FROM chunks WHERE doc_seq = ? AND vector IS NOT NULL')

@@ -211,6 +211,24 @@ export class FieldIndexRows {
       .all(seqs, path) as { seq: number; value: string | number | null }[];
   }
 
+  /** Every posting of an index in the lookup index's order: presence rows (NULL) first, then by value and seq. */
+  postings(tenantId: string, collection: string, path: string): IterableIterator<[string | number | null, number]> {
+    return this.#sql
+      .get(
+        `SELECT value, doc_seq FROM field_postings WHERE tenant_id = ? AND collection = ? AND path = ?
+         ORDER BY value, doc_seq`,
+      )
+      .raw()
+      .iterate(tenantId, collection, path) as IterableIterator<[string | number | null, number]>;
+  }
+
+  /** One document version's postings of a path (a NULL value says it has one); none once it left the indexes. */
+  postingsOf(seq: number, path: string): (string | number | null)[] {
+    return this.#sql.get('SELECT value FROM field_postings WHERE doc_seq = ? AND path = ?').pluck().all(seq, path) as (
+      string | number | null
+    )[];
+  }
+
   /** Seqs of the documents that have a value (not missing, not null) for the field. */
   present(tenantId: string, collection: string, path: string): number[] {
     return this.#sql

@@ -2,6 +2,7 @@ import type { Collection, FieldIndexDeclarations, FieldIndexKind } from '@godb/c
 import type { Db } from '../storage/database.js';
 import { inSlices } from '../in-slices.js';
 import { FieldIndexRows, type BuildRow, type GeoBox, type ValueRange } from './field-index-rows.js';
+import { FieldLists } from './field-lists.js';
 import { fieldValue, indexedValue, wrongTypeError, type FilterableDocument } from './field-values.js';
 
 /** Documents a build indexes per slice (a few milliseconds; writes and searches are served between slices). */
@@ -24,6 +25,14 @@ export interface ReadyIndex {
   readonly multi: boolean;
 }
 
+/** One index's postings in memory, read document by document (see FieldIndexReader.holding). */
+export interface FieldHolding {
+  /** Whether the document has a value (not missing, not null) for the field. */
+  has(seq: number): boolean;
+  /** Whether the document holds a key that passes `test`. */
+  some(seq: number, test: (key: string | number) => boolean): boolean;
+}
+
 /** What a planner reads of a collection's ready indexes. */
 export interface FieldIndexReader {
   /** The collection's ready indexes, by path. */
@@ -43,8 +52,15 @@ export interface FieldIndexReader {
     box: GeoBox,
     cap: number,
   ): { seq: number; lat: number; lon: number }[];
-  /** Of documents `seqs`, which have a value for the field, and the keys each holds. */
-  valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> };
+  /** The postings of a path read by document, from memory (undefined inside a write transaction: use valuesOf). */
+  holding(tenantId: string, collection: string, path: string): FieldHolding | undefined;
+  /** Of documents `seqs` of the collection, which have a value for the field, and the keys each holds. */
+  valuesOf(
+    tenantId: string,
+    collection: string,
+    seqs: readonly number[],
+    path: string,
+  ): { present: Set<number>; keys: Map<number, (string | number)[]> };
 }
 
 /**
@@ -52,14 +68,17 @@ export interface FieldIndexReader {
  * document write in its transaction (DocumentWrites posts, the store's unindexing of a version removes them), built
  * over the documents that existed when the index was declared one slice per turn, and read by the filter planner.
  * The postings and builds are derived: a node that lacks them (a tenant restore, a copied store) builds them again.
+ * Lookups outside a write transaction read the postings from memory (FieldLists, decision 0077), SQLite inside one.
  */
 export class FieldIndexes implements FieldIndexReader {
   readonly #rows: FieldIndexRows;
+  readonly #lists: FieldLists;
   readonly #schedule: (slice: () => boolean) => void;
   #building = false;
 
   constructor(db: Db, schedule: (slice: () => boolean) => void = inSlices) {
     this.#rows = new FieldIndexRows(db);
+    this.#lists = FieldLists.of(db);
     this.#schedule = schedule;
   }
 
@@ -83,7 +102,10 @@ export class FieldIndexes implements FieldIndexReader {
       if ('wrong' in value) throw wrongTypeError(field(path), path, kind, value.wrong, collection.name);
       if (value.present) posts.push([path, value.keys]);
     }
-    for (const [path, keys] of posts) this.#rows.post(tenantId, collection.name, path, seq, keys);
+    for (const [path, keys] of posts) {
+      this.#rows.post(tenantId, collection.name, path, seq, keys);
+      this.#lists.posted(tenantId, collection.name, path, seq);
+    }
   }
 
   /**
@@ -93,19 +115,25 @@ export class FieldIndexes implements FieldIndexReader {
   declare(tenantId: string, collection: string, indexes: FieldIndexDeclarations): void {
     const builds = new Map(this.#rows.builds(tenantId, collection).map((b) => [b.path, b]));
     for (const [path, build] of builds) {
-      if (indexes[path] !== build.kind) this.#rows.drop(tenantId, collection, path);
+      if (indexes[path] !== build.kind) this.#drop(tenantId, collection, path);
     }
     for (const [path, kind] of Object.entries(indexes)) {
       if (builds.get(path)?.kind === kind) continue;
       // Postings a write made before the build existed (after a restore) are indexed again by the build.
-      this.#rows.drop(tenantId, collection, path);
+      this.#drop(tenantId, collection, path);
       this.#rows.startBuild(tenantId, collection, path, kind);
     }
   }
 
   /** Drops every index of a collection (it is being removed), inside the caller's transaction. */
   dropCollection(tenantId: string, collection: string): void {
-    this.#rows.drop(tenantId, collection);
+    this.#drop(tenantId, collection);
+  }
+
+  // A dropped index's list is forgotten even if the drop rolls back: the list is built again on its next use.
+  #drop(tenantId: string, collection: string, path?: string): void {
+    this.#rows.drop(tenantId, collection, path);
+    this.#lists.forget(tenantId, collection, path);
   }
 
   /**
@@ -171,6 +199,7 @@ export class FieldIndexes implements FieldIndexReader {
       if ('wrong' in value) {
         const wrong = JSON.stringify(value.wrong) ?? String(value.wrong);
         this.#rows.fail(b, `document ${row.id} has ${b.path} = ${wrong}, not ${b.kind}`);
+        this.#lists.forget(b.tenant_id, b.collection, b.path);
         return;
       }
       this.#rows.unpostPath(row.seq, b.path);
@@ -209,15 +238,19 @@ export class FieldIndexes implements FieldIndexReader {
   }
 
   equal(tenantId: string, collection: string, path: string, keys: readonly (string | number)[]): number[] {
-    return keys.length === 0 ? [] : this.#rows.equal(tenantId, collection, path, keys);
+    if (keys.length === 0) return [];
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.equal(keys) : this.#rows.equal(tenantId, collection, path, keys);
   }
 
   range(tenantId: string, collection: string, path: string, range: ValueRange): number[] {
-    return this.#rows.range(tenantId, collection, path, range);
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.range(range) : this.#rows.range(tenantId, collection, path, range);
   }
 
   present(tenantId: string, collection: string, path: string): number[] {
-    return this.#rows.present(tenantId, collection, path);
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.present() : this.#rows.present(tenantId, collection, path);
   }
 
   live(tenantId: string, collection: string): number[] {
@@ -225,15 +258,18 @@ export class FieldIndexes implements FieldIndexReader {
   }
 
   countKey(tenantId: string, collection: string, path: string, key: string | number, cap: number): number {
-    return this.#rows.countKey(tenantId, collection, path, key, cap);
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.countKey(key, cap) : this.#rows.countKey(tenantId, collection, path, key, cap);
   }
 
   countRange(tenantId: string, collection: string, path: string, range: ValueRange, cap: number): number {
-    return this.#rows.countRange(tenantId, collection, path, range, cap);
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.countRange(range, cap) : this.#rows.countRange(tenantId, collection, path, range, cap);
   }
 
   countPresent(tenantId: string, collection: string, path: string, cap: number): number {
-    return this.#rows.countPresent(tenantId, collection, path, cap);
+    const list = this.#lists.list(tenantId, collection, path);
+    return list ? list.countPresent(cap) : this.#rows.countPresent(tenantId, collection, path, cap);
   }
 
   pointsInBox(
@@ -245,9 +281,28 @@ export class FieldIndexes implements FieldIndexReader {
     return this.#rows.pointsInBox(tenantId, collection, box, cap);
   }
 
-  valuesOf(seqs: readonly number[], path: string): { present: Set<number>; keys: Map<number, (string | number)[]> } {
+  holding(tenantId: string, collection: string, path: string): FieldHolding | undefined {
+    return this.#lists.list(tenantId, collection, path);
+  }
+
+  valuesOf(
+    tenantId: string,
+    collection: string,
+    seqs: readonly number[],
+    path: string,
+  ): { present: Set<number>; keys: Map<number, (string | number)[]> } {
     const present = new Set<number>();
     const keys = new Map<number, (string | number)[]>();
+    const list = this.#lists.list(tenantId, collection, path);
+    if (list) {
+      for (const seq of seqs) {
+        const held = list.keysOf(seq);
+        if (held === undefined) continue;
+        present.add(seq);
+        if (held.length > 0) keys.set(seq, held);
+      }
+      return { present, keys };
+    }
     for (let i = 0; i < seqs.length; i += 10_000) {
       for (const { seq, value } of this.#rows.valuesOf(JSON.stringify(seqs.slice(i, i + 10_000)), path)) {
         if (value === null) present.add(seq);

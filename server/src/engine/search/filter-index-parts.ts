@@ -2,7 +2,7 @@ import type { FieldIndexKind } from '@godb/contract';
 import type { FieldIndexReader, ReadyIndex } from '../field-indexes/field-indexes.js';
 import type { ValueRange } from '../field-indexes/field-index-rows.js';
 import type { Filter, FilterNode } from './filters.js';
-import { boundingBox } from './geo.js';
+import { boundingBox, haversineKm, pointOf } from './geo.js';
 
 // What the filter planner (indexed-filters.ts) and its estimates (filter-estimates.ts) share: which conditions the
 // field indexes answer, and how they read them.
@@ -97,4 +97,14 @@ export function mergedRanges(
     nodes: nodes.get(field)!,
   }));
   return { planned, rest };
+}
+
+/** The located documents within the radius, measured as filters.ts measures them (pointOf, haversineKm). */
+export function withinRadius(t: Target, r: Radius): number[] {
+  const out: number[] = [];
+  for (const p of t.reader.pointsInBox(t.tenant, t.collection, boxAround(r), Number.MAX_SAFE_INTEGER)) {
+    const point = pointOf([p.lat, p.lon]);
+    if (point && haversineKm(r.lat, r.lon, point[0], point[1]) <= r.radius) out.push(p.seq);
+  }
+  return out;
 }

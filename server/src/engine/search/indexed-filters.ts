@@ -1,17 +1,17 @@
 import type { FieldIndexReader } from '../field-indexes/field-indexes.js';
 import { conditionEstimate, groupEstimate, rangeEstimate } from './filter-estimates.js';
 import {
-  boxAround,
   equalKey,
   mergedRanges,
   noMatch,
   type rangeOperators,
   Unplannable,
+  withinRadius,
   type Radius,
   type Target,
 } from './filter-index-parts.js';
+import { compiledTest, NotInMemory } from './filter-probes.js';
 import type { Filter, FilterGroup, FilterNode } from './filters.js';
-import { haversineKm, pointOf } from './geo.js';
 
 /** Documents a part of a filter lets through: `seqs`, or (`not`) every live document of the collection but those. */
 interface Planned {
@@ -56,16 +56,6 @@ function or(a: Planned, b: Planned): Planned {
 }
 const not = (a: Planned): Planned => ({ not: !a.not, seqs: a.seqs });
 
-/** The located documents within the radius, measured as filters.ts measures them (pointOf, haversineKm). */
-function withinRadius(t: Target, r: Radius): number[] {
-  const out: number[] = [];
-  for (const p of t.reader.pointsInBox(t.tenant, t.collection, boxAround(r), Number.MAX_SAFE_INTEGER)) {
-    const point = pointOf([p.lat, p.lon]);
-    if (point && haversineKm(r.lat, r.lon, point[0], point[1]) <= r.radius) out.push(p.seq);
-  }
-  return out;
-}
-
 /** Allowed documents up to which further conditions are checked on their own postings (see probeLookup). */
 const probeBelow = 2000;
 /** How many more postings than allowed documents make probing them cheaper than reading the postings. */
@@ -93,7 +83,7 @@ const indexLookup = (t: Target, path: string): Lookup => ({
  * after a selective one costs the few documents, not its own matches.
  */
 function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
-  const { present, keys } = t.reader.valuesOf([...within], path);
+  const { present, keys } = t.reader.valuesOf(t.tenant, t.collection, [...within], path);
   const holding = (test: (key: string | number) => boolean) => {
     const out = new Set<number>();
     for (const [seq, held] of keys) if (held.some(test)) out.add(seq);
@@ -263,8 +253,19 @@ export function plannedAmong(
 ): Set<number> | undefined {
   const ready = reader.ready(tenant, collection);
   if (ready.size === 0) return undefined;
+  const t = { reader, tenant, collection, ready };
   try {
-    const planned = group({ reader, tenant, collection, ready }, filters, of(among));
+    // From memory: each document's keys tested in turn (no set made per condition).
+    const test = compiledTest(t, filters);
+    const out = new Set<number>();
+    for (const seq of among) if (test(seq)) out.add(seq);
+    return out;
+  } catch (error) {
+    if (error instanceof Unplannable) return undefined;
+    if (!(error instanceof NotInMemory)) throw error;
+  }
+  try {
+    const planned = group(t, filters, of(among));
     return planned.not ? minus(new Set(among), planned.seqs) : planned.seqs;
   } catch (error) {
     if (error instanceof Unplannable) return undefined;

@@ -176,7 +176,8 @@ export class SearchCore {
     const shown = (key: string | number) =>
       index.kind === 'bool' ? (key === 1 ? 'true' : 'false') : typeof key === 'number' ? String(key) : key;
     const out = new Map<number, string[]>();
-    for (const [seq, keys] of reader.valuesOf(seqs, path).keys) out.set(seq, [...new Set(keys.map(shown))]);
+    for (const [seq, keys] of reader.valuesOf(scope.viewer.tenantId, scope.table, seqs, path).keys)
+      out.set(seq, [...new Set(keys.map(shown))]);
     return out;
   }
 

@@ -10,6 +10,8 @@ export const maxAnnCandidates = 4096;
 
 /** How many times the ranks a filter's k-th allowed result is expected at a filtered graph search reads. */
 const filteredDepthFactor = 3;
+/** How much deeper than its pass rate says a filtered graph search widens to (see indexSearch). */
+const depthMargin = 1.25;
 /** How many times ef_search a filtered graph search reads at least (its deepest results are approximate). */
 const filteredEfFactor = 2;
 
@@ -25,6 +27,16 @@ const filteredEfFactor = 2;
 export function filteredDepth(wanted: number, share: number, ef: number): number {
   const depth = Math.max(ef * filteredEfFactor, (wanted / Math.max(share, 1e-9)) * filteredDepthFactor);
   return Math.min(maxAnnCandidates, Math.ceil(depth));
+}
+
+/**
+ * The allowed documents below which a filter's share makes a filtered graph search read more than its least
+ * (filteredDepth above 2 ef): worth counting up to before the search, to start at that depth.
+ *
+ * @example deepBelow(10, 100, 200_000); // 30,000 (15 %)
+ */
+export function deepBelow(wanted: number, ef: number, size: number): number {
+  return Math.ceil(size * Math.min(1, (wanted * filteredDepthFactor) / (ef * filteredEfFactor)));
 }
 
 /** A model's space or a collection's own vector, searched through its HNSW index. */
@@ -44,6 +56,8 @@ export interface IndexedSpace {
    * (undefined: each candidate's row is read and the filter evaluated on it). Their rows are read only if they pass.
    */
   readonly check?: (docs: ReadonlySet<number>) => ReadonlySet<number> | undefined;
+  /** At most the share of the index the filter keeps, when known before the search (its first round's depth). */
+  readonly share?: number;
   /** Candidates past which the search gives up (`gaveUp`) instead of widening further and scanning. */
   readonly budget?: number;
 }
@@ -62,7 +76,7 @@ export async function indexSearch(
   vector: Float32Array,
   space: IndexedSpace,
 ): Promise<{ hits: Hit[]; model: string; exact: boolean; dropped: number; gaveUp?: true }> {
-  const { model, dims, size, ef, restricted, source, check, budget } = space;
+  const { model, dims, size, ef, restricted, source, check, budget, share } = space;
   // HNSW explores ef_search candidates whatever k is, so up to that many cost the same search: a restricted query
   // (filters, a geo radius, or one collection of a model index shared by several) asks for all of them at once,
   // and a 10 % filter usually has its results after one round.
@@ -70,17 +84,21 @@ export async function indexSearch(
   let k = Math.max(
     q.limit * source.factor,
     restricted ? ef : 0,
-    check ? filteredDepth(q.limit * source.factor, 1, ef) : 0,
+    check ? filteredDepth(q.limit * source.factor, share ?? 1, ef) : 0,
+    // A share known before the search: its depth with the margin of a widening round (see below).
+    check && share !== undefined
+      ? Math.min(maxAnnCandidates, Math.ceil(filteredDepth(q.limit * source.factor, share, ef) * depthMargin))
+      : 0,
   );
   for (;;) {
     const ann = await core.vectors.search(scope.viewer.tenantId, model, dims, vector, Math.min(k, size));
-    const { hits, tail, dropped } = score(core, scope, q, vector, model, ann.keys, source, check);
+    const { hits, tail, dropped, passed } = score(core, scope, q, vector, model, ann.keys, source, check);
     const best = q.combineLocation && scope.geo ? (1 - locationWeight) * tail + locationWeight : tail;
     // Candidates that cover the whole index were all scored exactly: as exact as a scan.
     const whole = ann.keys.length >= size;
     // A filtered search reads as deep as the pass rate says its allowed results lie (filteredDepth): enough
     // passing candidates among the first ef are not yet the nearest allowed ones.
-    const rate = (hits.length + 1) / Math.max(1, ann.keys.length);
+    const rate = ((passed ?? hits.length) + 1) / Math.max(1, ann.keys.length);
     const depth = check && k < maxAnnCandidates ? filteredDepth(q.limit * source.factor, rate, ef) : 0;
     if ((hits.length >= q.limit && k >= depth) || whole || best < q.threshold) {
       return { hits, model, exact: whole, dropped };
@@ -89,12 +107,13 @@ export async function indexSearch(
       return { hits, model, exact: false, dropped, gaveUp: true };
     }
     if (k >= maxAnnCandidates) break;
-    // Enough found but not deep enough: straight to the depth. Too few: widen at least ×4, or straight to what the
-    // pass rate so far says is needed (with a margin): a 1 % filter reaches its thousand candidates in two or three
-    // rounds instead of five.
+    // Enough found but not deep enough: to the depth, with a margin so that the next round's own pass rate (a
+    // sample of other candidates) does not ask for a few more (each round searches from the start: a 10 % filter took
+    // 2.9 rounds on average without it). Too few: widen at least ×4, or straight to what the pass rate so far says is
+    // needed (with a margin): a 1 % filter reaches its thousand candidates in two or three rounds instead of five.
     k =
       hits.length >= q.limit
-        ? depth
+        ? Math.min(maxAnnCandidates, Math.ceil(depth * depthMargin))
         : Math.min(maxAnnCandidates, Math.max(k * 4, depth, Math.ceil((q.limit / rate) * 1.5)));
   }
   return { ...exactScan(core, scope, q, vector, model, source), model, exact: true };
@@ -186,7 +205,7 @@ function score(
   chunkSeqs: readonly number[],
   source: SpaceSource,
   check?: (docs: ReadonlySet<number>) => ReadonlySet<number> | undefined,
-): Ranked {
+): Ranked & { passed?: number } {
   if (chunkSeqs.length === 0) return { hits: [], tail: Infinity, dropped: 0 };
   const exact = core.vectors.exactVectors(scope.viewer.tenantId, model);
   if (!exact) {
@@ -197,14 +216,25 @@ function score(
   }
   const scored = scoreKeys(q, query, chunkSeqs, exact, null);
   const passing = check?.(new Set(scored.map((c) => c.doc)));
-  const held = passing ? scored.filter((c) => passing.has(c.doc)) : scored;
+  // Candidates that passed the field indexes: rows read for the best few only (the pass rate, which sets the depth,
+  // is the postings' verdict); a deep filtered search read a row for each of its hundreds of passing candidates.
+  if (passing)
+    return {
+      ...verify(
+        core,
+        scope,
+        q,
+        scored.filter((c) => passing.has(c.doc)),
+      ),
+      passed: passing.size,
+    };
   // Rows with the rule: most candidates of a vector search are results (k starts at the limit).
-  const docs = core.load(scope, [...new Set(held.map((c) => c.doc))]);
+  const docs = core.load(scope, [...new Set(scored.map((c) => c.doc))]);
   return rankScored(
     core,
     scope,
     q,
-    held.filter((c) => docs.has(c.doc)),
+    scored.filter((c) => docs.has(c.doc)),
     docs,
   );
 }

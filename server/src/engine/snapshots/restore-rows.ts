@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { FieldLists } from '../field-indexes/field-lists.js';
 import { indexSparseRange, SparsePostings } from '../sparse/sparse-posting-rows.js';
 import type { Db } from '../storage/database.js';
 import type { Bounds } from './slices.js';
@@ -250,6 +251,7 @@ export function deleteDocumentIndexRows(db: Db, tenantId: string, after: number,
   db.prepare(`DELETE FROM field_postings WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   db.prepare(`DELETE FROM sparse_postings WHERE doc_seq IN (${seqs})`).run({ tenant: tenantId, after, through });
   SparsePostings.of(db).forget(tenantId);
+  FieldLists.of(db).forget(tenantId);
   db.prepare('DELETE FROM field_index_builds WHERE tenant_id = :tenant').run({ tenant: tenantId });
 }
 
