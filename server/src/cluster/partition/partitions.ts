@@ -21,8 +21,26 @@ import { decodeJson, decodeReply, encodeJson, encodeReply } from './wire.js';
 type WriteOp = Extract<Operation, { kind: 'write-documents' }>;
 type Written = { id: string; version: number }[];
 
-/** How a node runs a search another node asked of it, for the shards it holds (see serveSearches). */
-export type LocalSearch = (operationId: string, body: unknown, principal: unknown) => Promise<unknown>;
+/**
+ * What a fanned-out search asks of a node beyond the operation: the phase of a two-round search (a text search's
+ * statistics first, then its ranking with the summed statistics), passed through as it is.
+ */
+export interface SearchRound {
+  readonly phase?: 'stats';
+  readonly stats?: unknown;
+}
+
+/**
+ * How a node runs a search another node asked of it (see serveSearches): `shards`, the collection's shards it was
+ * asked for (null: every one it holds), for the searches whose answer must count each document once (statistics,
+ * counts).
+ */
+export type LocalSearch = (
+  operationId: string,
+  body: unknown,
+  principal: unknown,
+  run: SearchRound & { readonly shards: readonly number[] | null },
+) => Promise<unknown>;
 
 /** What a fanned-out search gathered: each asked node's answer, and the shards no live node held. */
 export interface FannedOut {
@@ -172,6 +190,7 @@ export class Partitions {
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
+    round: SearchRound = {},
   ): Promise<FannedOut> {
     const record = this.#records.known(tenantId, collection);
     if (!record) throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: collection });
@@ -192,9 +211,10 @@ export class Partitions {
     }
     const answers = await Promise.all(
       [...asked.keys()].map(async (node) => {
-        if (node === this.#options.nodeId) return this.#runLocal(operationId, body, principal);
+        const shards = asked.get(node) ?? [];
+        if (node === this.#options.nodeId) return this.#runLocal(operationId, body, principal, { ...round, shards });
         const reply = await this.#options.nc
-          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal }), {
+          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round, shards }), {
             timeout: this.#options.publishTimeoutMs,
           })
           .catch((error: unknown) => {
@@ -217,10 +237,14 @@ export class Partitions {
     const sub = this.#options.nc.subscribe(`godb.search.${this.#options.nodeId}`, {
       callback: (error, message) => {
         if (error) return;
-        const { operationId, body, principal } = decodeJson<{ operationId: string; body: unknown; principal: unknown }>(
-          message.data,
-        );
-        void this.#runLocal(operationId, body, principal).then(
+        const { operationId, body, principal, round, shards } = decodeJson<{
+          operationId: string;
+          body: unknown;
+          principal: unknown;
+          round?: SearchRound;
+          shards?: number[];
+        }>(message.data);
+        void this.#runLocal(operationId, body, principal, { ...round, shards: shards ?? null }).then(
           (value) => message.respond(encodeReply({ value })),
           (thrown: unknown) => message.respond(encodeReply({ error: thrown })),
         );
@@ -238,9 +262,19 @@ export class Partitions {
     return this.#held.ended();
   }
 
-  #runLocal(operationId: string, body: unknown, principal: unknown): Promise<unknown> {
+  /** Runs a search here, over every shard of the collection this node holds (a fan-out's own share of it). */
+  runHere(operationId: string, body: unknown, principal: unknown, round: SearchRound = {}): Promise<unknown> {
+    return this.#runLocal(operationId, body, principal, { ...round, shards: null });
+  }
+
+  #runLocal(
+    operationId: string,
+    body: unknown,
+    principal: unknown,
+    run: SearchRound & { shards: readonly number[] | null },
+  ): Promise<unknown> {
     if (!this.#search) return Promise.reject(createError('SHUTTING_DOWN', {}));
-    return this.#search(operationId, body, principal);
+    return this.#search(operationId, body, principal, run);
   }
 
   #holdOwn(record: PlacementRecord): void {

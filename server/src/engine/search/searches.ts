@@ -20,6 +20,8 @@ import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch, type TextQueryType } from './text-search.js';
+import { textStats, type TextStatsAnswer } from './text-stats.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
@@ -127,15 +129,35 @@ export class Searches {
   text(
     scope: Scope,
     q: { query: string; type: TextQueryType; limit: number; explain?: boolean | undefined } & TextAnalysisRequest,
+    stats?: GivenStats,
   ): SearchAnswer {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
     let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
-    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, (p) => {
+    const onPlan = (p: TextPlan) => {
       plan = p;
-    });
+    };
+    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, stats);
     const answer = this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan: answerPlan(plan) }) });
     return q.highlight ? withHighlights(answer, hits, terms) : answer;
+  }
+
+  /**
+   * A text search ranked with given statistics (a partitioned collection's, summed over its shards: see textStats),
+   * once the tenant's in-memory index has loaded (FTS5 ranks with its own tables' statistics).
+   */
+  async textWithStats(scope: Scope, q: Parameters<Searches['text']>[1], stats: GivenStats): Promise<SearchAnswer> {
+    await this.#core.text.loaded(scope.viewer.tenantId);
+    return this.text(scope, q, stats);
+  }
+
+  /** The dfs phase of a partitioned collection's text search: the query's statistics here (text-stats.ts). */
+  textStats(
+    scope: Scope & { table: string },
+    q: { query: string; type: 'match' | 'phrase'; lang?: AnalysisLanguage | undefined },
+    keep: (id: string) => boolean,
+  ): Promise<TextStatsAnswer> {
+    return textStats(this.#core, scope, q.query, q.type, this.#analysis(scope, q.lang), keep);
   }
 
   /**

@@ -12,14 +12,25 @@ export const searchTextUseCase =
       geo: geoOf(body),
       requireGeo: body.require_geo,
     });
-    return deps.searches.text(scope, {
+    const q = {
       query,
       type: body.query_type,
       limit: clampLimit(body.limit),
       lang: body.lang,
       highlight: body.highlight,
       explain: body.explain,
-    });
+    };
+    // Cluster mode, a partitioned collection's text search (decision 0076): its statistics round, then its ranking.
+    const run = ctx.partition;
+    if (run?.phase === 'stats' && body.primary_table !== undefined && q.type !== 'wildcard') {
+      return deps.searches.textStats(
+        { ...scope, table: body.primary_table },
+        { ...q, type: q.type },
+        run.keep,
+      ) as never;
+    }
+    if (run?.stats) return deps.searches.textWithStats(scope, q, run.stats);
+    return deps.searches.text(scope, q);
   };
 
 /** GET /api/v1/search: the search box (any word, BM25). */
