@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { TestServer } from '../test-support/server.js';
+import { until } from '../test-support/until.js';
 import { call, startPartitionedPair, writeBoth, type PartitionedPair } from '../test-support/partitioned-pair.js';
 
 /**
@@ -27,6 +29,7 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
   title: `Paper ${i}`,
   content: textOf(i),
   primary_table: 'papers',
+  metadata: { year: 2000 + (i % 5) },
   // A private document is scored but counted in no statistic: the shards must agree on that too.
   ...(i % 9 === 4 && { visibility: 'private' }),
 }));
@@ -89,6 +92,76 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       limit: 5,
     });
     assert.ok(phrase.length > 0);
+  });
+
+  test('count and scroll with a filter answer what one node holding everything answers', async () => {
+    const filter = [{ field: 'metadata.year', operator: 'gte', value: 2002 }];
+    const post = (node: TestServer, token: string, url: string, payload: object) =>
+      call(node, 'POST', url, token, payload);
+    const reference = await post(pair.single, pair.alone.token, '/api/v1/documents/count', {
+      primary_table: 'papers',
+      filter,
+    });
+    assert.equal(reference.status, 200, reference.raw);
+    assert.equal(reference.body.count, 36);
+    for (const node of pair.nodes) {
+      const res = await post(node, pair.tenant.token, '/api/v1/documents/count', { primary_table: 'papers', filter });
+      assert.equal(res.status, 200, res.raw);
+      assert.equal(res.body.count, reference.body.count);
+    }
+    /** Every page's ids, cursor to cursor, pages of 7. */
+    const scroll = async (node: TestServer, token: string) => {
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await post(node, token, '/api/v1/documents/scroll', {
+          primary_table: 'papers',
+          filter,
+          limit: 7,
+          ...(cursor && { cursor }),
+        });
+        assert.equal(res.status, 200, res.raw);
+        pages.push((res.body.documents as { id: string }[]).map((d) => d.id));
+        cursor = res.body.next_cursor as string | undefined;
+      } while (cursor !== undefined && pages.length < 20);
+      return pages;
+    };
+    const expected = await scroll(pair.single, pair.alone.token);
+    assert.equal(expected.flat().length, 36);
+    for (const node of pair.nodes) assert.deepEqual(await scroll(node, pair.tenant.token), expected);
+  });
+
+  test('delete by filter deletes the matching documents of every shard, through the log', async () => {
+    const filter = [{ field: 'metadata.year', operator: 'eq', value: 2004 }];
+    const body = { primary_table: 'papers', filter };
+    const reference = await call(pair.single, 'POST', '/api/v1/documents/delete', pair.alone.token, body);
+    assert.equal(reference.status, 200, reference.raw);
+    const res = await call(pair.nodes[2]!, 'POST', '/api/v1/documents/delete', pair.tenant.token, body);
+    assert.equal(res.status, 200, res.raw);
+    assert.deepEqual([res.body.deleted, res.body.skipped], [reference.body.deleted, reference.body.skipped]);
+    assert.equal(res.body.deleted, 12);
+    // Deleted on every holder: no node counts one, and each holds its share of the rest twice over.
+    for (const node of pair.nodes) {
+      const left = await call(node, 'POST', '/api/v1/documents/count', pair.tenant.token, body);
+      assert.equal(left.body.count, 0, left.raw);
+    }
+    const all = await call(pair.nodes[0]!, 'POST', '/api/v1/documents/count', pair.tenant.token, {
+      primary_table: 'papers',
+    });
+    assert.equal(all.body.count, 48);
+    let held: number[] = [];
+    await until(
+      async () => {
+        held = await Promise.all(
+          pair.nodes.map(
+            async (n) =>
+              (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
+          ),
+        );
+        return held.reduce((x, y) => x + y, 0) === 48 * 2;
+      },
+      () => `every holder applied the deletes: ${held.join(', ')}`,
+    );
   });
 
   test('a kind not fanned out yet answers 501 naming it', async () => {

@@ -19,6 +19,7 @@ import { shardSettings } from './shard-settings.js';
 import { decodeJson, decodeReply, encodeJson, encodeReply } from './wire.js';
 
 type WriteOp = Extract<Operation, { kind: 'write-documents' }>;
+type DeleteSomeOp = Extract<Operation, { kind: 'delete-some' }>;
 type Written = { id: string; version: number }[];
 
 /**
@@ -158,6 +159,14 @@ export class Partitions {
         this.#holdOwn(record);
       }
       return plain(op);
+    }
+    if (op.kind === 'delete-some' && op.table !== undefined) {
+      const record = await this.#records.find(
+        op.viewer.tenantId,
+        op.table,
+        this.#options.applier.hasCollection(op.viewer.tenantId, op.table),
+      );
+      return record ? this.#deleteSome(op, record) : plain(op);
     }
     if (op.kind !== 'write-documents') return plain(op);
     const tenantId = op.viewer.tenantId;
@@ -329,12 +338,60 @@ export class Partitions {
 
   /** A write of a partitioned collection's documents: one operation per shard, each answered by its holder. */
   async #write(op: WriteOp, record: PlacementRecord): Promise<Written> {
+    const { fileKeys } = op;
+    const parts = await this.#split(
+      op,
+      record,
+      op.documents.map((doc) => doc.id),
+      (indexes) => ({
+        ...op,
+        documents: indexes.flatMap((i) => op.documents[i] ?? []),
+        paths: indexes.map((i) => op.paths[i] ?? `body[${i}]`),
+        ...(fileKeys && { fileKeys: indexes.map((i) => fileKeys[i] ?? null) }),
+      }),
+    );
+    const out: Written = new Array<Written[number]>(op.documents.length);
+    for (const { indexes, value } of parts) {
+      (value as Written).forEach((written, j) => {
+        const at = indexes[j];
+        if (at !== undefined) out[at] = written;
+      });
+    }
+    return out;
+  }
+
+  /** A batch of a delete by filter of a partitioned collection: one per shard, the counts summed. */
+  async #deleteSome(op: DeleteSomeOp, record: PlacementRecord): Promise<{ deleted: number; skipped: number }> {
+    const parts = await this.#split(op, record, op.ids, (indexes) => ({
+      ...op,
+      ids: indexes.flatMap((i) => op.ids[i] ?? []),
+    }));
+    const sum = { deleted: 0, skipped: 0 };
+    for (const { value } of parts) {
+      const counts = value as { deleted: number; skipped: number };
+      sum.deleted += counts.deleted;
+      sum.skipped += counts.skipped;
+    }
+    return sum;
+  }
+
+  /**
+   * Publishes `op` split by the shards of `ids` (one operation per shard, id `<op id>.<shard>`, made by `part` of the
+   * indexes of its ids) to their subjects, each after the directory and tenant positions seen here, and answers
+   * each part's outcome from its shard's first live replica (the one searches ask).
+   */
+  async #split<O extends Operation>(
+    op: O,
+    record: PlacementRecord,
+    ids: readonly string[],
+    part: (indexes: number[]) => O,
+  ): Promise<{ indexes: number[]; value: unknown }[]> {
     const { shards, placement, nodeId } = this.#options;
-    const tenantId = op.viewer.tenantId;
+    const tenantId = record.tenantId;
     const id = collectionId(tenantId, record.name);
     const groups = new Map<number, number[]>();
-    op.documents.forEach((doc, i) => {
-      const shard = documentShard(id, doc.id, record.shards);
+    ids.forEach((docId, i) => {
+      const shard = documentShard(id, docId, record.shards);
       groups.set(shard, [...(groups.get(shard) ?? []), i]);
     });
     const tenantShard = await placement.shardOf(tenantId, true);
@@ -342,17 +399,9 @@ export class Partitions {
     envelope.set(afterHeader, String(shards.get(directoryShard).applied));
     envelope.set(afterTenantHeader, `${tenantShard ?? 0}:${shards.get(tenantShard ?? 0).applied}`);
     const live = await this.#liveNodes();
-    const out: Written = new Array<Written[number]>(op.documents.length);
-    await Promise.all(
+    return Promise.all(
       [...groups].map(async ([shard, indexes]) => {
-        const { fileKeys } = op;
-        const part: WriteOp = {
-          ...op,
-          id: `${op.id}.${shard}`,
-          documents: indexes.flatMap((i) => op.documents[i] ?? []),
-          paths: indexes.map((i) => op.paths[i] ?? `body[${i}]`),
-          ...(fileKeys && { fileKeys: indexes.map((i) => fileKeys[i] ?? null) }),
-        };
+        const one: O = { ...part(indexes), id: `${op.id}.${shard}` };
         const subject = shardSubjectOf(tenantId, record.name, shard);
         const replicas = record.replicas[shard] ?? [];
         const holder = replicas.find((n) => live.includes(n));
@@ -362,25 +411,21 @@ export class Partitions {
             reason: `shard ${shard} of the partitioned collection ${record.name} has no live replica (held by ${replicas.join(', ')})`,
           });
         }
-        const local = holder === nodeId ? this.#options.outcomes.expect(part.id) : null;
+        const local = holder === nodeId ? this.#options.outcomes.expect(one.id) : null;
         let seq: number;
         try {
-          seq = await this.#publish(subject, part, envelope);
+          seq = await this.#publish(subject, one, envelope);
         } catch (error) {
           local?.forget();
           throw error;
         }
         const outcome = local
           ? await this.#localOutcome(local, subject, seq)
-          : await this.#remoteOutcome(holder, part.id, subject, seq);
+          : await this.#remoteOutcome(holder, one.id, subject, seq);
         if ('error' in outcome) throw outcome.error;
-        (outcome.value as Written).forEach((written, j) => {
-          const at = indexes[j];
-          if (at !== undefined) out[at] = written;
-        });
+        return { indexes, value: outcome.value };
       }),
     );
-    return out;
   }
 
   async #localOutcome(expected: ReturnType<Outcomes['expect']>, subject: string, seq: number): Promise<Outcome> {
@@ -421,7 +466,7 @@ export class Partitions {
   }
 
   /** Publishes to a collection shard's subject with the operation's id, retried until acknowledged or the deadline. */
-  async #publish(subject: string, op: WriteOp, envelope: ReturnType<typeof headers>): Promise<number> {
+  async #publish(subject: string, op: Operation, envelope: ReturnType<typeof headers>): Promise<number> {
     const { js, publishTimeoutMs, closing } = this.#options;
     const data = encodeOperation(op);
     if (data.byteLength > maxOperationBytes) throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });

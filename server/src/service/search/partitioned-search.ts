@@ -1,5 +1,6 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import type { RequestContext } from '../context.js';
+import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedText } from './partitioned-text.js';
 
 /**
@@ -32,7 +33,13 @@ const readsCollection = (id: string) =>
   id.startsWith('search-') || ['count-documents', 'scroll-documents', 'delete-documents', 'graph-query'].includes(id);
 
 /** The kinds answered by a fan-out with an exact merge so far; the others answer 501 on a partitioned collection. */
-const fannedOut: ReadonlySet<string> = new Set(['search-vector', 'search-text']);
+const fannedOut: ReadonlySet<string> = new Set([
+  'search-vector',
+  'search-text',
+  'count-documents',
+  'scroll-documents',
+  'delete-documents',
+]);
 
 interface Hit {
   readonly document_id: string;
@@ -74,6 +81,11 @@ export async function partitionedAnswer(
     operationId === 'search-text'
       ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)
       : await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial);
+  // The scans take no allow_partial: a shard without a live replica was a 503 already.
+  if (operationId === 'count-documents') return mergeCounts(answers);
+  if (operationId === 'delete-documents') return mergeDeletes(answers);
+  if (operationId === 'scroll-documents')
+    return mergeScroll(answers, typeof given.limit === 'number' ? given.limit : 100);
   const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
   return mergeAnswers(answers as Answer[], limit, missing);
 }
