@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { ClusterView } from '@godb/contract';
+import { documentShard } from './partition/document-shard.js';
+import { collectionId } from './partition/placement-records.js';
 import type { TestServer } from '../test-support/server.js';
 import { until } from '../test-support/until.js';
 import { call, startPartitionedPair, writeBoth, type PartitionedPair } from '../test-support/partitioned-pair.js';
@@ -161,6 +164,56 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
         return held.reduce((x, y) => x + y, 0) === 48 * 2;
       },
       () => `every holder applied the deletes: ${held.join(', ')}`,
+    );
+  });
+
+  test('get, update and delete by id through a node without the document answer from a holder', async () => {
+    const view = (await call(pair.nodes[0]!, 'GET', '/api/v1/cluster', pair.tenant.token))
+      .body as unknown as ClusterView;
+    const placed = view.collections.find((c) => c.name === 'papers' && c.tenant_id === pair.tenant.tenantId);
+    assert.ok(placed);
+    const collection = collectionId(pair.tenant.tenantId, 'papers');
+    // A document still there (year 2004's are deleted above) whose shard one node does not hold.
+    let chosen: { node: TestServer; id: string } | undefined;
+    for (let i = 0; i < papers.length && !chosen; i += 1) {
+      if (i % 5 === 4) continue;
+      const replicas = placed.shards[documentShard(collection, `paper-${i}`, 6)]!.replicas;
+      const outsider = pair.cluster.names.find((name) => !replicas.includes(name));
+      if (outsider) chosen = { node: pair.cluster.node(outsider), id: `paper-${i}` };
+    }
+    assert.ok(chosen, 'some document has a node without its shard');
+    const { node, id } = chosen;
+    const url = `/api/v1/documents/${id}`;
+    const got = await call(node, 'GET', url, pair.tenant.token);
+    assert.equal(got.status, 200, got.raw);
+    assert.equal((got.body.document as { id: string }).id, id);
+    const patched = await call(node, 'PATCH', url, pair.tenant.token, { metadata: { year: 1999 } });
+    assert.equal(patched.status, 200, patched.raw);
+    assert.equal(patched.body.version, 2);
+    const again = (await call(node, 'GET', url, pair.tenant.token)).body.document as {
+      version: number;
+      metadata: { year: number };
+    };
+    assert.deepEqual([again.version, again.metadata.year], [2, 1999]);
+    const deleted = await call(node, 'DELETE', `${url}?permanent=true`, pair.tenant.token);
+    assert.equal(deleted.status, 200, deleted.raw);
+    const gone = await call(node, 'GET', url, pair.tenant.token);
+    assert.equal(gone.status, 404, gone.raw);
+    const missing = await call(node, 'GET', '/api/v1/documents/no-such-paper', pair.tenant.token);
+    assert.equal(missing.status, 404, missing.raw);
+    // Deleted on both its holders.
+    let held: number[] = [];
+    await until(
+      async () => {
+        held = await Promise.all(
+          pair.nodes.map(
+            async (n) =>
+              (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
+          ),
+        );
+        return held.reduce((x, y) => x + y, 0) === 47 * 2;
+      },
+      () => `both holders applied the delete: ${held.join(', ')}`,
     );
   });
 

@@ -27,7 +27,7 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     return (await duties.progress.live()).filter((r) => now - r.at <= within).map((r) => r.node);
   });
   const byId = new Map<string, CatalogueOperation>(operations.map((o) => [o.id, o]));
-  partitions.serveSearches(async (operationId, body, principal, run) => {
+  partitions.serveSearches(async (operationId, { body, params, query }, principal, run) => {
     const operation = byId.get(operationId);
     if (!operation) throw new TypeError(`no operation ${operationId}`);
     const caller = principal as Principal;
@@ -40,7 +40,7 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     };
     return services.invoke(
       operation,
-      { params: {}, query: {}, body },
+      { params: params ?? {}, query: query ?? {}, body },
       { principal: caller, requestId: `fan-out-${operationId}`, partitionLocal: true, partition },
     );
   });

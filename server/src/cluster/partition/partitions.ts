@@ -22,6 +22,13 @@ type WriteOp = Extract<Operation, { kind: 'write-documents' }>;
 type DeleteSomeOp = Extract<Operation, { kind: 'delete-some' }>;
 type Written = { id: string; version: number }[];
 
+/** An operation's input as the services take it: a search's body; a request by id's params and query too. */
+export interface OperationInput {
+  readonly params?: unknown;
+  readonly query?: unknown;
+  readonly body: unknown;
+}
+
 /**
  * What a fanned-out search asks of a node beyond the operation: the phase of a two-round search (a text search's
  * statistics first, then its ranking with the summed statistics), passed through as it is.
@@ -38,7 +45,7 @@ export interface SearchRound {
  */
 export type LocalSearch = (
   operationId: string,
-  body: unknown,
+  input: OperationInput,
   principal: unknown,
   run: SearchRound & { readonly shards: readonly number[] | null },
 ) => Promise<unknown>;
@@ -221,7 +228,8 @@ export class Partitions {
     const answers = await Promise.all(
       [...asked.keys()].map(async (node) => {
         const shards = asked.get(node) ?? [];
-        if (node === this.#options.nodeId) return this.#runLocal(operationId, body, principal, { ...round, shards });
+        if (node === this.#options.nodeId)
+          return this.#runLocal(operationId, { body }, principal, { ...round, shards });
         const reply = await this.#options.nc
           .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round, shards }), {
             timeout: this.#options.publishTimeoutMs,
@@ -246,14 +254,17 @@ export class Partitions {
     const sub = this.#options.nc.subscribe(`godb.search.${this.#options.nodeId}`, {
       callback: (error, message) => {
         if (error) return;
-        const { operationId, body, principal, round, shards } = decodeJson<{
+        const { operationId, body, params, query, principal, round, shards } = decodeJson<{
           operationId: string;
           body: unknown;
+          params?: unknown;
+          query?: unknown;
           principal: unknown;
           round?: SearchRound;
           shards?: number[];
         }>(message.data);
-        void this.#runLocal(operationId, body, principal, { ...round, shards: shards ?? null }).then(
+        const input = { body, params, query };
+        void this.#runLocal(operationId, input, principal, { ...round, shards: shards ?? null }).then(
           (value) => message.respond(encodeReply({ value })),
           (thrown: unknown) => message.respond(encodeReply({ error: thrown })),
         );
@@ -273,17 +284,52 @@ export class Partitions {
 
   /** Runs a search here, over every shard of the collection this node holds (a fan-out's own share of it). */
   runHere(operationId: string, body: unknown, principal: unknown, round: SearchRound = {}): Promise<unknown> {
-    return this.#runLocal(operationId, body, principal, { ...round, shards: null });
+    return this.#runLocal(operationId, { body }, principal, { ...round, shards: null });
+  }
+
+  /**
+   * The nodes that may hold document `id` where this node cannot: for each partitioned collection of the tenant
+   * whose shard of `id` this node does not hold, that shard's first live replica (the one searches ask).
+   */
+  async holdersElsewhere(tenantId: string, id: string): Promise<string[]> {
+    const live = await this.#liveNodes();
+    const nodes = new Set<string>();
+    for (const record of this.#records.all()) {
+      if (record.tenantId !== tenantId) continue;
+      const replicas = record.replicas[documentShard(collectionId(tenantId, record.name), id, record.shards)] ?? [];
+      if (replicas.includes(this.#options.nodeId)) continue;
+      const node = replicas.find((n) => live.includes(n));
+      if (node !== undefined) nodes.add(node);
+    }
+    return [...nodes];
+  }
+
+  /** Runs an operation on `node` (a request by id on a holder of its document), as serveSearches runs it there. */
+  async ask(node: string, operationId: string, input: OperationInput, principal: unknown): Promise<unknown> {
+    const { nc, publishTimeoutMs } = this.#options;
+    const reply = await nc
+      .request(`godb.search.${node}`, encodeJson({ operationId, ...input, principal, shards: null }), {
+        timeout: publishTimeoutMs + 1_000,
+      })
+      .catch((error: unknown) => {
+        throw createError('CLUSTER_UNAVAILABLE', {
+          timeout_ms: publishTimeoutMs,
+          reason: `node ${node}, asked for ${operationId}, did not answer: ${(error as Error).message}`,
+        });
+      });
+    const outcome = decodeReply(reply.data);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   #runLocal(
     operationId: string,
-    body: unknown,
+    input: OperationInput,
     principal: unknown,
     run: SearchRound & { shards: readonly number[] | null },
   ): Promise<unknown> {
     if (!this.#search) return Promise.reject(createError('SHUTTING_DOWN', {}));
-    return this.#search(operationId, body, principal, run);
+    return this.#search(operationId, input, principal, run);
   }
 
   #holdOwn(record: PlacementRecord): void {

@@ -19,6 +19,15 @@ export interface PartitionedSearch {
     allowPartial: boolean,
     round?: { readonly phase?: 'stats'; readonly stats?: unknown },
   ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
+  /** For each partitioned collection of the tenant whose shard of `id` is not held here, its first live replica. */
+  holdersElsewhere(tenantId: string, id: string): Promise<string[]>;
+  /** Runs an operation (a request by id) on `node`. */
+  ask(
+    node: string,
+    operationId: string,
+    input: { readonly params?: unknown; readonly query?: unknown; readonly body: unknown },
+    principal: unknown,
+  ): Promise<unknown>;
   /** Runs `operationId` here over every shard of the collection this node holds. */
   runHere(
     operationId: string,
