@@ -376,7 +376,7 @@ if (hnswlib) {
       .distanceType('cosine')
       .ef(hnsw.ef_search)
       .limit(k)
-      .select(['id'])
+      .select(['id', '_distance'])
       .toArray();
     return answer.map((r: { id: number }) => Number(r.id));
   };

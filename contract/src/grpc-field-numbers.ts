@@ -22,6 +22,12 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     highlight: 17,
     explain: 18,
     allow_partial: 19,
+    feedback: 20,
+  },
+  TextFeedback: {
+    docs: 1,
+    terms: 2,
+    original_weight: 3,
   },
   SearchResponse: {
     results: 1,
@@ -66,6 +72,15 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     vector_filter: 6,
     vector_path: 7,
     facets: 8,
+    feedback: 9,
+  },
+  FeedbackExplain: {
+    documents: 1,
+    terms: 2,
+  },
+  FeedbackTerm: {
+    term: 1,
+    weight: 2,
   },
   VectorSearchRequest: {
     vector: 1,
@@ -165,6 +180,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     sparse_vector: 10,
     multi_vector: 11,
     candidates: 12,
+    feedback: 13,
   },
   QueryRequestPrefetchSparseVector: {
     indices: 1,
@@ -183,6 +199,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     sparse_vector: 10,
     multi_vector: 11,
     candidates: 12,
+    feedback: 13,
   },
   QueryRequestPrefetchPrefetchSparseVector: {
     indices: 1,
@@ -201,6 +218,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     sparse_vector: 10,
     multi_vector: 11,
     candidates: 12,
+    feedback: 13,
   },
   QueryRequestPrefetchPrefetchPrefetchSparseVector: {
     indices: 1,
@@ -293,6 +311,7 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     stage: 1,
     kind: 2,
     hits: 3,
+    feedback: 4,
   },
   ExplainHit: {
     document_id: 1,

@@ -38,6 +38,7 @@ export { emailPattern, emailProblem, emailRegExp, emailRuleMessage } from './ema
 export { clusterHandling, idempotencyKeyHeader, marksStale, staleHeader, type ClusterHandling } from './cluster.js';
 export { consistencyHeader, minSeqHeader, readOptionHeaders, sequenceHeader } from './cluster-headers.js';
 export { nothingRegistered } from './operations/register.js';
+export { fixedAtCreation } from './fixed-at-creation.js';
 export {
   sitePaths,
   isSitePath,

@@ -348,10 +348,14 @@ class ExplainHit(TypedDict):
     score: float
 
 
-class ExplainStage(TypedDict):
+class _ExplainStageRequired(TypedDict):
     stage: str
     kind: str
     hits: List["ExplainHit"]
+
+
+class ExplainStage(_ExplainStageRequired, total=False):
+    feedback: "FeedbackExplain"
 
 
 class _FacetedSearchRequestRequired(TypedDict):
@@ -381,6 +385,17 @@ class FacetedSearchResponse(_FacetedSearchResponseRequired, total=False):
     notes: List[str]
     plan: "SearchPlan"
     missing_shards: List[int]
+
+
+class FeedbackExplain(TypedDict):
+    """With feedback: the documents RM3 read and the weighted query it ranked."""
+    documents: List[str]
+    terms: List["FeedbackTerm"]
+
+
+class FeedbackTerm(TypedDict):
+    term: str
+    weight: float
 
 
 class _FieldIndexStatsRequired(TypedDict):
@@ -857,6 +872,7 @@ class SearchPlan(_SearchPlanRequired, total=False):
     vector_filter: Literal["none", "index", "scan", "access", "per-candidate"]
     vector_path: Literal["empty", "small-exact", "allowed-exact", "allowed-hnsw", "hnsw"]
     facets: Dict[str, Literal["index", "documents"]]
+    feedback: "FeedbackExplain"
 
 
 class _SearchResponseRequired(TypedDict):
@@ -993,6 +1009,13 @@ class SuccessMessage(TypedDict):
     message: str
 
 
+class TextFeedback(TypedDict, total=False):
+    """RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074). Over gRPC, give at least one field (an empty message is not sent)."""
+    docs: int
+    terms: int
+    original_weight: float
+
+
 class _TextSearchRequestRequired(TypedDict):
     query: str
 
@@ -1011,6 +1034,7 @@ class TextSearchRequest(_TextSearchRequestRequired, total=False):
     filters: Union[List["FilterClause"], "FilterGroup", Dict[str, Any], str]
     lang: Literal["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "ru", "hu", "ro", "tr"]
     highlight: bool
+    feedback: "TextFeedback"
     explain: bool
     allow_partial: bool
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { fixedAtCreation } from '../fixed-at-creation.js';
 import { Enum, inputLimits, Name } from './common.js';
 import { SparseVectorDeclarations } from './sparse.js';
 
@@ -267,7 +268,17 @@ export const UpdateCollectionRequest = Type.Object(
     ),
     analysis: Type.Optional(AnalysisSettings),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    [fixedAtCreation]: {
+      shards:
+        'is fixed at creation: changing a collection’s shard count (resharding) is a later step; create a collection with the shards you want and import the documents into it',
+      replication_factor:
+        'is fixed at creation: changing a collection’s replication factor is a later step; create a collection with the replication factor you want and import the documents into it',
+      sparse_vectors:
+        'is fixed at creation: a collection’s sparse vectors cannot change; create a collection that declares the ones you want and import the documents into it',
+    },
+  },
 );
 export type UpdateCollectionRequest = Static<typeof UpdateCollectionRequest>;
 

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Enum, inputLimits, Name } from './common.js';
 import { maxMultiVectors } from './collection.js';
-import { Filters, maxSearchLimit, SearchResult } from './search.js';
+import { FeedbackExplain, Filters, maxSearchLimit, SearchResult, TextFeedback } from './search.js';
 import { SparseVector } from './sparse.js';
 import { publishedAs } from '../openapi-view.js';
 
@@ -150,6 +150,7 @@ function stage(levels: number): TSchema {
       }),
       filters: Type.Optional(Filters),
       prefetch: Type.Optional(nested),
+      feedback: Type.Optional(TextFeedback),
       fusion: Type.Optional(PipelineFusion),
       rescore: Type.Optional(PipelineRescore),
     },
@@ -352,6 +353,7 @@ export const ExplainStage = Type.Object({
       'The step: text, dense, sparse, filter, nested, multi_vector, fusion, rescore, rerank, formula or mmr.',
   }),
   hits: Type.Array(ExplainHit, { description: 'Its documents and scores, best first (at most 100).' }),
+  feedback: Type.Optional(FeedbackExplain),
 });
 
 export const QueryResponse = Type.Object({

@@ -168,6 +168,57 @@ const vectorPathDescription =
   'empty (no vectors); small-exact: every vector of a small space; allowed-exact: every allowed vector, exactly; allowed-hnsw: the HNSW index with the allowed set as a predicate; hnsw: the HNSW index, widened until enough candidates passed';
 
 /** How a search found its results (issue #39): asked with `explain: true` (vector, text, hybrid, faceted). */
+/** RM3 feedback's defaults and bounds (docs/decisions/0071, 0074). */
+export const feedbackLimits = {
+  docs: { default: 5, min: 1, max: 50 },
+  terms: { default: 10, min: 1, max: 100 },
+  original_weight: { default: 0.5, min: 0, max: 1 },
+} as const;
+
+export const TextFeedback = Type.Object(
+  {
+    docs: Type.Integer({
+      minimum: feedbackLimits.docs.min,
+      maximum: feedbackLimits.docs.max,
+      default: feedbackLimits.docs.default,
+      description: `The best documents of the first ranking the expansion terms come from (default ${feedbackLimits.docs.default}, ${feedbackLimits.docs.min}–${feedbackLimits.docs.max}).`,
+    }),
+    terms: Type.Integer({
+      minimum: feedbackLimits.terms.min,
+      maximum: feedbackLimits.terms.max,
+      default: feedbackLimits.terms.default,
+      description: `Expansion terms (default ${feedbackLimits.terms.default}, ${feedbackLimits.terms.min}–${feedbackLimits.terms.max}).`,
+    }),
+    original_weight: Type.Number({
+      minimum: feedbackLimits.original_weight.min,
+      maximum: feedbackLimits.original_weight.max,
+      default: feedbackLimits.original_weight.default,
+      description: `The original query’s share of the expanded query, 0 to 1 (default ${feedbackLimits.original_weight.default}); the expansion terms share the rest.`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'RM3 pseudo-relevance feedback (a match query): BM25 ranks the query, the best `docs` results (only documents you may read that pass the filters) give a relevance model of their terms (stop words and numbers left out), its best `terms` words are mixed with the query (`original_weight`), and BM25 ranks that weighted query again; scores are the second ranking’s (docs/decisions/0074). Over gRPC, give at least one field (an empty message is not sent).',
+  },
+);
+
+export const FeedbackTerm = Type.Object({
+  term: Type.String({ description: 'An index term (stemmed).' }),
+  weight: Type.Number({ description: 'Its weight in the expanded query (the weights sum to 1).' }),
+});
+
+export const FeedbackExplain = Type.Object(
+  {
+    documents: Type.Array(Type.String(), { description: 'The feedback documents’ ids, best first.' }),
+    terms: Type.Array(FeedbackTerm, {
+      description:
+        'The weighted query BM25 ranked the second time: the original terms and the expansion terms, best first.',
+    }),
+  },
+  { description: 'With feedback: the documents RM3 read and the weighted query it ranked.' },
+);
+
 export const SearchPlan = Type.Object({
   filter: Enum(planFilters, { description: filterDescription }),
   allowed: Type.Optional(Type.Integer({ description: 'Documents the filters allow (index or scan).' })),
@@ -198,6 +249,7 @@ export const SearchPlan = Type.Object({
         'Faceted search: how each facet was counted: index: from the field’s index (its postings among the matches); documents: from each matching document’s fields.',
     }),
   ),
+  feedback: Type.Optional(FeedbackExplain),
 });
 
 export const SearchResponse = Type.Object({
@@ -273,10 +325,11 @@ export const TextSearchRequest = Type.Object(
     require_geo: Type.Boolean({ default: false }),
     filters: Type.Optional(Filters),
     ...textAnalysisFields,
+    feedback: Type.Optional(TextFeedback),
     explain: Type.Boolean({
       default: false,
       description:
-        'Answer `plan`: whether the filters were answered from field indexes (BM25 then skips every other document) or checked on each candidate.',
+        'Answer `plan`: whether the filters were answered from field indexes (BM25 then skips every other document) or checked on each candidate; with feedback, its documents and weighted terms (`plan.feedback`).',
     }),
     allow_partial: Type.Boolean({
       default: false,

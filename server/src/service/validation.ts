@@ -1,10 +1,25 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import { createError, emailRegExp, emailRuleMessage, isoDatePattern, type GoDBError } from '@godb/contract';
+import {
+  createError,
+  emailRegExp,
+  emailRuleMessage,
+  fixedAtCreation,
+  isoDatePattern,
+  type GoDBError,
+} from '@godb/contract';
 
 // ajv-formats is CommonJS: imported from ESM, its default export is the `default` property of module.exports.
 const addFormats = addFormatsModule.default;
+
+/** The `fixedAtCreation` keyword: the first creation-only field the data carries, with its reason. */
+const refuseFixed: SchemaValidateFunction = (reasons: Record<string, string>, data: Record<string, unknown>) => {
+  const field = Object.keys(reasons).find((key) => Object.hasOwn(data, key));
+  if (field === undefined) return true;
+  refuseFixed.errors = [{ keyword: fixedAtCreation, instancePath: `/${field}`, params: { reason: reasons[field] } }];
+  return false;
+};
 
 function createAjv(options: Options): Ajv {
   // strictNumbers: JSON's 1e309 parses as Infinity (and a query string's "1e309" coerces to it), which would
@@ -20,6 +35,16 @@ function createAjv(options: Options): Ajv {
   addFormats(ajv);
   // The contract's e-mail rule, which the website's forms check too, in place of ajv-formats' own.
   ajv.addFormat('email', emailRegExp);
+  // A creation-only field in an update body is refused with the reason it cannot change, before it would be
+  // reported as unknown (`additionalProperties`).
+  ajv.addKeyword({
+    keyword: fixedAtCreation,
+    type: 'object',
+    schemaType: 'object',
+    before: 'additionalProperties',
+    errors: true,
+    validate: refuseFixed,
+  });
   return ajv;
 }
 
@@ -103,6 +128,9 @@ export function validationError(
     );
   }
   const field = fieldPath(location, issue.instancePath);
+  if (issue.keyword === fixedAtCreation) {
+    return createError('VALIDATION_FAILED', { detail: `${field} ${String(params.reason)}` }, { field });
+  }
   if (issue.keyword === 'pattern' && params.pattern === isoDatePattern) {
     return createError(
       'VALIDATION_FAILED',

@@ -5,7 +5,6 @@ import { FtsRows } from '../text/fts-rows.js';
 import type { VectorReader } from './vector-reader.js';
 import { EngagementStore } from '../documents/engagement-store.js';
 import { SearchRows, type FullRow, type HeavyRow, type LightRow, type VectorRow } from '../access/search-rows.js';
-import type { QueryAnalysis } from '../text/query-analysis.js';
 import type { TextMatch } from './fts-query.js';
 import { AllowedSets, type FilterPlanner } from './allowed-sets.js';
 import { ReadableSets } from './readable-sets.js';
@@ -18,7 +17,6 @@ import { boundingBox } from './geo.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import { acceptInScope, pointOfDocument, type GeoFilter, type Scope } from './scope.js';
 import { textHits } from './text-hits.js';
-import type { TextPlan } from './text-filter-plan.js';
 
 /**
  * What every search kind's ranking shares: candidate loading under the access rule and grouping chunk hits by
@@ -219,11 +217,7 @@ export class SearchCore {
   }
 
   /** Full-text hits ranked by BM25, grouped by document (text-hits.ts). */
-  textHits(
-    scope: Scope,
-    match: TextMatch,
-    options: { limit?: number; maxTerms?: number; analysis?: QueryAnalysis; onPlan?: (plan: TextPlan) => void } = {},
-  ): Hit[] {
+  textHits(scope: Scope, match: TextMatch, options: Parameters<typeof textHits>[3] = {}): Hit[] {
     return textHits(this, scope, match, options);
   }
 

@@ -19,7 +19,8 @@ import { distinctTables, multiTableSearch, parseJoins } from './multi-table-sear
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
-import { textSearch, type TextQueryType } from './text-search.js';
+import { feedbackSearch, textSearch, type TextQueryType } from './text-search.js';
+import type { FeedbackOptions } from '../text/rm3-feedback.js';
 import { textStats, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
@@ -128,7 +129,13 @@ export class Searches {
   /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
   text(
     scope: Scope,
-    q: { query: string; type: TextQueryType; limit: number; explain?: boolean | undefined } & TextAnalysisRequest,
+    q: {
+      query: string;
+      type: TextQueryType;
+      limit: number;
+      explain?: boolean | undefined;
+      feedback?: FeedbackOptions | undefined;
+    } & TextAnalysisRequest,
     stats?: GivenStats,
   ): SearchAnswer {
     const started = this.#monotonic();
@@ -137,9 +144,20 @@ export class Searches {
     const onPlan = (p: TextPlan) => {
       plan = p;
     };
-    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, stats);
-    const answer = this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan: answerPlan(plan) }) });
+    const { hits, notes, terms, explained } = q.feedback
+      ? feedbackSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, q.feedback)
+      : { ...textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, stats), explained: undefined };
+    const explainedPlan = q.explain && { plan: answerPlan(plan, explained && { feedback: explained }) };
+    const answer = this.#answer(started, hits, q.limit, { notes, ...explainedPlan });
     return q.highlight ? withHighlights(answer, hits, terms) : answer;
+  }
+
+  /**
+   * Waits until the tenant's in-memory text index has loaded (at once when it has): RM3 feedback weighs its terms,
+   * which only that index can (FTS5 ranks while it loads), so a query with feedback waits for it.
+   */
+  async textLoaded(scope: Scope): Promise<void> {
+    await this.#core.text.loaded(scope.viewer.tenantId);
   }
 
   /**
@@ -147,7 +165,7 @@ export class Searches {
    * once the tenant's in-memory index has loaded (FTS5 ranks with its own tables' statistics).
    */
   async textWithStats(scope: Scope, q: Parameters<Searches['text']>[1], stats: GivenStats): Promise<SearchAnswer> {
-    await this.#core.text.loaded(scope.viewer.tenantId);
+    await this.textLoaded(scope);
     return this.text(scope, q, stats);
   }
 

@@ -2,6 +2,7 @@ import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { broadFilterFrom } from './vector-candidates.js';
 import type { SearchPlan } from './vector-search.js';
+import type { FeedbackExplained } from '../text/rm3-feedback.js';
 
 /** How a text search applied its filters (answered with `explain`; see the contract's SearchPlan). */
 export interface TextPlan {
@@ -23,6 +24,8 @@ export interface AnswerPlan extends TextPlan {
   readonly vector_filter?: SearchPlan['filter'];
   readonly vector_path?: SearchPlan['path'];
   readonly facets?: Record<string, 'index' | 'documents'>;
+  /** A text query with feedback: its documents and the weighted query ranked second (feedback-hits.ts). */
+  readonly feedback?: FeedbackExplained;
 }
 
 /** The plan answered for a text side's plan: its ranking is exact when BM25 read the allowed set's postings. */

@@ -42,6 +42,8 @@ export function textHits(
     onPlan?: (plan: TextPlan) => void;
     /** Ranks with these statistics (a partitioned collection's, summed over its shards) rather than the index's. */
     stats?: GivenStats;
+    /** Index terms with weights, ranked instead of `asked` (RM3 feedback's second pass, feedback-hits.ts). */
+    weights?: ReadonlyMap<string, number>;
   } = {},
 ): Hit[] {
   let scope = given;
@@ -51,8 +53,11 @@ export function textHits(
     return [];
   }
   // The caller's words as index terms, in the query's language, with the collection's stop words and synonyms.
-  const terms = analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
-  const match = selectiveMatch(core, tenantId, terms, options.maxTerms);
+  const weights = options.weights;
+  const terms = weights
+    ? { words: [...weights.keys()] }
+    : analyseMatch(asked, options.analysis ?? defaultQueryAnalysis).match;
+  const match = weights ? terms : selectiveMatch(core, tenantId, terms, options.maxTerms);
   const ranked = core.text.ranked(tenantId);
   let want = options.limit ? Math.min(maxTextCandidates, Math.max(options.limit * 20, 200)) : maxTextCandidates;
   // While the in-memory index loads (FTS5), filters are checked on the candidates as before.
@@ -72,7 +77,9 @@ export function textHits(
       issue: 41,
     });
   }
-  if (ranked && 'words' in match) {
+  if (ranked && weights) {
+    read = (cap) => ranked.weighted(weights, cap, allowed, givenStats);
+  } else if (ranked && 'words' in match) {
     read = (cap) => ranked.search(match.words, cap, allowed, givenStats);
   } else if (ranked && 'phrase' in match) {
     read = (cap) => ranked.phrase(match.phrase, cap, allowed, givenStats);

@@ -6,6 +6,8 @@ import type { GivenStats } from '../text/bm25-score.js';
 import type { Hit } from './hit.js';
 import type { TextPlan } from './text-filter-plan.js';
 import type { Scope } from './scope.js';
+import { feedbackHits } from './feedback-hits.js';
+import type { FeedbackExplained, FeedbackOptions } from '../text/rm3-feedback.js';
 import type { SearchCore } from './search-core.js';
 
 export type TextQueryType = 'match' | 'phrase' | 'wildcard';
@@ -54,4 +56,40 @@ export function textSearch(
   if (!match) return { hits: [], notes: [], terms: new Set() };
   const analysed = analyseMatch(match, analysis);
   return { hits: core.textHits(scope, match, options), notes: analysed.notes, terms: analysed.terms };
+}
+
+/**
+ * A match query with RM3 feedback (feedback-hits.ts): a phrase or wildcard query cannot take it (its expansion
+ * would be a query of any words), so it is refused naming body.feedback.
+ */
+export function feedbackSearch(
+  core: SearchCore,
+  scope: Scope,
+  query: string,
+  type: TextQueryType,
+  limit: number | undefined,
+  analysis: QueryAnalysis,
+  onPlan: ((plan: TextPlan) => void) | undefined,
+  feedback: FeedbackOptions,
+): { hits: Hit[]; notes: string[]; terms: Set<string>; explained: FeedbackExplained | undefined } {
+  if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
+  if (type !== 'match')
+    throw createError(
+      'VALIDATION_FAILED',
+      {
+        detail: `body.feedback needs query_type match (it is ${type}): feedback expands the query into a query of any of its words.`,
+      },
+      { field: 'body.feedback' },
+    );
+  const match = textMatch(query, 'match');
+  if (!match || !('words' in match)) return { hits: [], notes: [], terms: new Set(), explained: undefined };
+  const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }) };
+  const found = feedbackHits(core, scope, match, feedback, options);
+  const analysed = analyseMatch(match, analysis);
+  return {
+    hits: found.hits,
+    notes: [...analysed.notes, ...found.notes],
+    terms: found.terms,
+    explained: found.explained,
+  };
 }

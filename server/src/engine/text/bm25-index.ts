@@ -278,6 +278,15 @@ export class Bm25Index {
     // list, not a thousand).
     const times = new Map<string, number>();
     for (const term of terms) times.set(term, (times.get(term) ?? 0) + 1);
+    return this.weighted(times, depth, allowed, given);
+  }
+
+  /**
+   * As search, each term's part multiplied by its weight (positive; a count is a weight): a weighted query, such as
+   * RM3 feedback's expanded one (rm3-feedback.ts).
+   */
+  weighted(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
+    if (this.#chunks.live === 0 || depth <= 0) return [];
     if (given) return this.#chunkRanking.search(times, depth, allowed, this.#chunkLevel(given));
     return this.#docs.split > 0
       ? this.#documentRanking.search(times, depth, allowed)

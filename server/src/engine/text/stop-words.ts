@@ -13,7 +13,7 @@ import { stopwords as russian } from '@orama/stopwords/russian';
 import { stopwords as spanish } from '@orama/stopwords/spanish';
 import { stopwords as swedish } from '@orama/stopwords/swedish';
 import { stopwords as turkish } from '@orama/stopwords/turkish';
-import type { AnalysisSettings, StopWordList } from '@godb/contract';
+import type { AnalysisLanguage, AnalysisSettings, StopWordList } from '@godb/contract';
 import { foldedWords } from './tokenize.js';
 
 /** The named stop-word lists (from @orama/stopwords). */
@@ -40,4 +40,28 @@ export function stopWordsOf(setting: AnalysisSettings['stop_words']): Set<string
   if (setting === undefined) return new Set();
   const words = typeof setting === 'string' ? lists[setting] : setting;
   return new Set(words.flatMap(foldedWords));
+}
+
+/** Each analysis language's named list. */
+const listOfLanguage: Record<AnalysisLanguage, StopWordList> = {
+  en: 'english',
+  de: 'german',
+  fr: 'french',
+  es: 'spanish',
+  it: 'italian',
+  pt: 'portuguese',
+  nl: 'dutch',
+  sv: 'swedish',
+  da: 'danish',
+  no: 'norwegian',
+  fi: 'finnish',
+  ru: 'russian',
+  hu: 'hungarian',
+  ro: 'romanian',
+  tr: 'turkish',
+};
+
+/** The named stop-word list of an analysis language (its words as @orama/stopwords gives them). */
+export function languageStopWords(language: AnalysisLanguage): readonly string[] {
+  return lists[listOfLanguage[language]];
 }

@@ -20,11 +20,13 @@ export async function partitionedText(
   principal: unknown,
   allowPartial: boolean,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[] }> {
-  const given = body as { query_type?: unknown };
-  if (given.query_type === 'wildcard') {
-    // A wildcard is expanded against one node's vocabulary: the shards would expand it differently.
+  const given = body as { query_type?: unknown; feedback?: unknown };
+  // A wildcard is expanded against one node's vocabulary, RM3 feedback from one node's top documents: the shards
+  // would expand them differently.
+  const unlike = given.query_type === 'wildcard' ? 'query_type wildcard' : given.feedback ? 'feedback' : undefined;
+  if (unlike) {
     throw createError('NOT_IMPLEMENTED', {
-      operation: `search-text with query_type wildcard on the partitioned collection ${table}`,
+      operation: `search-text with ${unlike} on the partitioned collection ${table}`,
       issue: 41,
     });
   }

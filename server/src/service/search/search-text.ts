@@ -12,6 +12,7 @@ export const searchTextUseCase =
       geo: geoOf(body),
       requireGeo: body.require_geo,
     });
+    if (body.feedback) await deps.searches.textLoaded(scope);
     const q = {
       query,
       type: body.query_type,
@@ -19,6 +20,7 @@ export const searchTextUseCase =
       lang: body.lang,
       highlight: body.highlight,
       explain: body.explain,
+      feedback: body.feedback,
     };
     // Cluster mode, a partitioned collection's text search (decision 0076): its statistics round, then its ranking.
     const run = ctx.partition;

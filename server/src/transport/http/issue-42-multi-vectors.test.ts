@@ -1,11 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
 import { grpcCall, grpcClient, startGrpcTestServer, type GrpcClient } from '../../test-support/grpc.js';
-import { startTestServer, type TestServer } from '../../test-support/server.js';
+import { readAcrossRestart, snapshotChangeRestore } from '../../test-support/durability.js';
+import type { TestServer } from '../../test-support/server.js';
 
 // Multi-vectors (issue #42, decision 0059) over HTTP on random data: a multi_vector stage's top-k and a MaxSim
 // rescore against MaxSim computed here from what the test wrote, with filters and the access rule; the recall of
@@ -272,46 +270,30 @@ describe('multi-vector bad input answers 400 naming the field', () => {
 
 describe('multi-vectors last', () => {
   test('a restart keeps them', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'godb-multi-restart-'));
-    try {
-      const first = await startTestServer({ DATA_DIR: dataDir });
-      const owner = await first.registerTenant();
-      assert.equal((await first.call('POST', '/api/v1/collections', owner.token, collectionBody)).status, 201);
-      const some = [...docs.values()].slice(0, 60);
-      const res = await first.call('POST', '/api/v1/documents/batch', owner.token, some.map(docBody));
-      assert.equal(res.status, 200, res.text.slice(0, 300));
-      const q = tokensOf(3);
-      const before = await multiStage(q, { limit: 20, candidates: 60 }, owner.token, first);
-      assert.equal(before.length, 20);
-      await first.close();
-      const again = await startTestServer({ DATA_DIR: dataDir });
-      try {
-        const token = await again.login(owner.email, owner.password);
-        assert.deepEqual(await multiStage(q, { limit: 20, candidates: 60 }, token, again), before);
-      } finally {
-        await again.close();
-      }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    const q = tokensOf(3);
+    const { before, after } = await readAcrossRestart(
+      async (first, owner) => {
+        assert.equal((await first.call('POST', '/api/v1/collections', owner.token, collectionBody)).status, 201);
+        const some = [...docs.values()].slice(0, 60);
+        const res = await first.call('POST', '/api/v1/documents/batch', owner.token, some.map(docBody));
+        assert.equal(res.status, 200, res.text.slice(0, 300));
+      },
+      (on, token) => multiStage(q, { limit: 20, candidates: 60 }, token, on),
+    );
+    assert.equal(before.length, 20);
+    assert.deepEqual(after, before);
   });
 
   test('a snapshot and its restore keep them', async () => {
     const q = tokensOf(3);
     const before = await multiStage(q, { limit: 20, candidates: total });
-    const taken = await server.call('POST', '/api/v1/snapshots', admin.token);
-    assert.equal(taken.status, 202, taken.text);
-    const { snapshot_id: id, job_id: jobId } = taken.body as { snapshot_id: string; job_id: string };
-    assert.equal((await server.finishedJob(admin.token, jobId)).status, 'done');
-    // Changed after the snapshot: the restore brings back what it held.
     const [top] = before;
     assert.ok(top);
-    assert.equal((await server.call('DELETE', `/api/v1/documents/${top.document_id}`, admin.token)).status, 200);
-    assert.notEqual((await multiStage(q, { limit: 20, candidates: total }))[0]?.document_id, top.document_id);
-    const restored = await server.call('POST', '/api/v1/snapshots/restore', admin.token, { snapshot_id: id });
-    assert.equal(restored.status, 202, restored.text);
-    const job = await server.finishedJob(admin.token, (restored.body as { job_id: string }).job_id);
-    assert.equal(job.status, 'done', job.error);
+    // Changed after the snapshot: the restore brings back what it held.
+    await snapshotChangeRestore(server, admin.token, async () => {
+      assert.equal((await server.call('DELETE', `/api/v1/documents/${top.document_id}`, admin.token)).status, 200);
+      assert.notEqual((await multiStage(q, { limit: 20, candidates: total }))[0]?.document_id, top.document_id);
+    });
     assert.deepEqual(await multiStage(q, { limit: 20, candidates: total }), before);
   });
 });

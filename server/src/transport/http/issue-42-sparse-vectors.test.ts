@@ -1,12 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inputLimits } from '@godb/contract';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
 import { grpcCall, grpcClient, startGrpcTestServer, type GrpcClient } from '../../test-support/grpc.js';
-import { startTestServer, type TestServer } from '../../test-support/server.js';
+import { readAcrossRestart, snapshotChangeRestore } from '../../test-support/durability.js';
+import type { TestServer } from '../../test-support/server.js';
 
 // Sparse vectors (issue #42, decision 0058) over HTTP on random data: a sparse stage's top-k against exhaustive dot
 // products computed here from what the test wrote, with filters and the access rule; updates and deletes; bad
@@ -349,49 +347,33 @@ describe('sparse bad input answers 400 naming the field', () => {
 
 describe('sparse postings last', () => {
   test('a restart keeps them', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'godb-sparse-restart-'));
-    try {
-      const first = await startTestServer({ DATA_DIR: dataDir });
-      const owner = await first.registerTenant();
-      await first.call('POST', '/api/v1/collections', owner.token, {
-        name: table,
-        vectors: { dense: { dimensions: 4, distance: 'cosine' } },
-        sparse_vectors: { splade: {} },
-      });
-      const some = [...docs.values()].slice(0, 100);
-      const res = await first.call('POST', '/api/v1/documents/batch', owner.token, some.map(docBody));
-      assert.equal(res.status, 200, res.text.slice(0, 300));
-      const q = sparseOf(20);
-      const before = await sparseStage(q, { limit: 30 }, owner.token, first);
-      assert.ok(before.length > 0);
-      await first.close();
-      const again = await startTestServer({ DATA_DIR: dataDir });
-      try {
-        const token = await again.login(owner.email, owner.password);
-        assert.deepEqual(await sparseStage(q, { limit: 30 }, token, again), before);
-      } finally {
-        await again.close();
-      }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    const q = sparseOf(20);
+    const { before, after } = await readAcrossRestart(
+      async (first, owner) => {
+        await first.call('POST', '/api/v1/collections', owner.token, {
+          name: table,
+          vectors: { dense: { dimensions: 4, distance: 'cosine' } },
+          sparse_vectors: { splade: {} },
+        });
+        const some = [...docs.values()].slice(0, 100);
+        const res = await first.call('POST', '/api/v1/documents/batch', owner.token, some.map(docBody));
+        assert.equal(res.status, 200, res.text.slice(0, 300));
+      },
+      (on, token) => sparseStage(q, { limit: 30 }, token, on),
+    );
+    assert.ok(before.length > 0);
+    assert.deepEqual(after, before);
   });
 
   test('a snapshot and its restore keep them', async () => {
     const q = sparseOf(20);
     const before = await sparseStage(q, { limit: 40 });
-    const taken = await server.call('POST', '/api/v1/snapshots', admin.token);
-    assert.equal(taken.status, 202, taken.text);
-    const { snapshot_id: id, job_id: jobId } = taken.body as { snapshot_id: string; job_id: string };
-    assert.equal((await server.finishedJob(admin.token, jobId)).status, 'done');
-    // Changed after the snapshot: the restore brings back what it held.
     const [top] = before;
     assert.ok(top);
-    assert.equal((await server.call('DELETE', `/api/v1/documents/${top.document_id}`, admin.token)).status, 200);
-    const restored = await server.call('POST', '/api/v1/snapshots/restore', admin.token, { snapshot_id: id });
-    assert.equal(restored.status, 202, restored.text);
-    const job = await server.finishedJob(admin.token, (restored.body as { job_id: string }).job_id);
-    assert.equal(job.status, 'done', job.error);
+    // Changed after the snapshot: the restore brings back what it held.
+    await snapshotChangeRestore(server, admin.token, async () => {
+      assert.equal((await server.call('DELETE', `/api/v1/documents/${top.document_id}`, admin.token)).status, 200);
+    });
     assert.deepEqual(await sparseStage(q, { limit: 40 }), before);
   });
 });

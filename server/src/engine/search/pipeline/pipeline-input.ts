@@ -2,6 +2,7 @@ import type { pipelineFusions, pipelineStageKinds } from '@godb/contract';
 import type { RerankInput } from '../../rerank/rerank-step.js';
 import type { FormulaSpec } from './formula.js';
 import type { GroupListMode } from './group-by.js';
+import type { FeedbackOptions } from '../../text/rm3-feedback.js';
 
 /** A fusion as the request gives it (see the contract's PipelineFusion). */
 export interface FusionInput {
@@ -37,6 +38,8 @@ export interface StageInput extends CombineInput {
   readonly sparse_vector?: { readonly indices: readonly number[]; readonly values: readonly number[] } | undefined;
   readonly limit: number;
   readonly filters?: unknown;
+  /** For text: RM3 feedback (../feedback-hits.ts). */
+  readonly feedback?: FeedbackOptions | undefined;
 }
 
 /** A query pipeline request (POST /api/v1/search/query), as the engine runs it. */

@@ -2,6 +2,7 @@ import { createError, defaultRrfK, maxPipelineDepth, unsupportedStageKinds } fro
 import type { Collections } from '../../collections/collections.js';
 import { parseFilters, type FilterGroup } from '../filters.js';
 import type { Scope } from '../scope.js';
+import type { FeedbackOptions } from '../../text/rm3-feedback.js';
 import { planSparse, type SparseStagePlan } from '../../sparse/sparse-stage.js';
 import { compileFormula, type Formula } from './formula.js';
 import type { FusionSpec } from './fusion.js';
@@ -12,7 +13,7 @@ import { candidatesPerVector, planMultiVector, type MultiVectorQuery } from '../
 
 /** A stage checked and ready to run: its path in the request, its scope (the request's and its own filters). */
 export type StagePlan = { readonly path: string; readonly limit: number; readonly scope: Scope } & (
-  | { readonly kind: 'text'; readonly query: string }
+  | { readonly kind: 'text'; readonly query: string; readonly feedback?: FeedbackOptions | undefined }
   | {
       readonly kind: 'dense';
       readonly target: VectorTarget;
@@ -61,7 +62,7 @@ const invalid = (field: string, detail: string) => createError('VALIDATION_FAILE
 
 /** Which request fields each runnable kind reads; any other one given is refused, naming it. */
 const fieldsOf: Readonly<Record<StagePlan['kind'], readonly string[]>> = {
-  text: ['query'],
+  text: ['query', 'feedback'],
   dense: ['query', 'vector', 'vector_name'],
   filter: [],
   nested: ['prefetch', 'fusion', 'rescore'],
@@ -78,6 +79,7 @@ const stageFields = [
   'sparse_vector',
   'multi_vector',
   'candidates',
+  'feedback',
 ] as const;
 
 /** The scope with a stage's filters added to the request's (both must match). */
@@ -196,7 +198,7 @@ export class PipelinePlanner {
     if (runnable === 'text') {
       if (stage.query === undefined || stage.query.trim() === '')
         throw createError('QUERY_REQUIRED', {}, { field: `${path}.query` });
-      return { ...base, kind: 'text', query: stage.query };
+      return { ...base, kind: 'text', query: stage.query, feedback: stage.feedback };
     }
     if (runnable === 'dense') {
       if ((stage.query === undefined || stage.query.trim() === '') && stage.vector === undefined)

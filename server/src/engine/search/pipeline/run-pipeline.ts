@@ -7,6 +7,8 @@ import { CandidateDocument } from '../candidate-document.js';
 import { scrollDocuments } from '../document-scan.js';
 import { fieldValue } from '../filters.js';
 import { textMatch } from '../fts-query.js';
+import { feedbackHits } from '../feedback-hits.js';
+import type { FeedbackExplained } from '../../text/rm3-feedback.js';
 import type { Hit } from '../hit.js';
 import { resultViews, type SearchResultView } from '../result-view.js';
 import type { Scope } from '../scope.js';
@@ -51,6 +53,8 @@ export interface ExplainedStage {
   stage: string;
   kind: string;
   hits: { document_id: string; score: number }[];
+  /** A text stage with feedback: its documents and weighted query. */
+  feedback?: FeedbackExplained;
 }
 
 export interface PipelineAnswer {
@@ -86,6 +90,8 @@ class PipelineRun {
   readonly #plan: PipelinePlan;
   readonly #notes: string[] = [];
   readonly #explain: ExplainedStage[] = [];
+  /** Text stages' feedback, by stage path, for explain. */
+  readonly #feedback = new Map<string, FeedbackExplained>();
   readonly #rerank: RerankPlan | undefined;
   readonly #sparse: SparsePostings;
 
@@ -186,7 +192,14 @@ class PipelineRun {
     const signal = this.#request.signal;
     if (stage.kind === 'text') {
       const match = textMatch(stage.query, 'match');
-      return match ? core.textHits(scope, match, { limit }).slice(0, limit) : [];
+      if (!match || !('words' in match)) return [];
+      if (!stage.feedback) return core.textHits(scope, match, { limit }).slice(0, limit);
+      // Feedback weighs terms, which only the in-memory index can: wait for it if it is still loading.
+      await core.text.loaded(scope.viewer.tenantId);
+      const found = feedbackHits(core, scope, match, stage.feedback, { limit });
+      this.#feedback.set(stage.path, found.explained);
+      for (const note of found.notes) this.#notes.push(`${stage.path}: ${note}`);
+      return found.hits.slice(0, limit);
     }
     if (stage.kind === 'filter') {
       const { documents } = await scrollDocuments(core, scope, null, limit, signal);
@@ -264,7 +277,13 @@ class PipelineRun {
     if (!this.#request.explain) return;
     const top = hits.slice(0, explainedHits);
     fillRows(this.#deps.core, top);
-    this.#explain.push({ stage, kind, hits: top.map((h) => ({ document_id: h.doc.id, score: round(h.score) })) });
+    const feedback = this.#feedback.get(stage);
+    this.#explain.push({
+      stage,
+      kind,
+      hits: top.map((h) => ({ document_id: h.doc.id, score: round(h.score) })),
+      ...(feedback && { feedback }),
+    });
   }
 
   #views(page: Hit[]): QueryResultView[] {

@@ -10,7 +10,9 @@ import web from '../../../../../bench/results/web.json';
 import { BarChart } from '../bar-chart';
 import { Machine, Table, num, type Rows } from '../bench-results';
 import { ClusterSection } from './performance-cluster';
+import { CoresSection } from './performance-cores';
 import { FiltersSection } from './performance-filters';
+import { PeersSection } from './performance-peers';
 import { PipelineSection } from './performance-pipeline';
 import { ScaleSection } from './performance-scale';
 
@@ -123,6 +125,8 @@ export default function Performance() {
       <p>Recall@10 at least 0.95 at 1 % selectivity, and at 10 % at least half the queries per second of no filter.</p>
       <Table rows={vec.targets as Rows} />
       <Machine machine={vector.machine} />
+      <PeersSection />
+      <CoresSection />
       <ScaleSection />
       <FiltersSection />
       <PipelineSection />
@@ -148,15 +152,20 @@ export default function Performance() {
       <h2>Scaling</h2>
       <ul>
         <li>Embedding is the bottleneck of ingestion: it is CPU-bound and scales with cores (one worker per core).</li>
-        <li>Searches run on one core each; the HNSW index and the store are shared by all requests of a process.</li>
+        <li>
+          Searches by a collection’s own vector without filters run whole on a pool of search threads (
+          <code>SEARCH_THREADS</code>, one per core beyond the first) sharing the saved HNSW index memory-mapped; other
+          kinds run on the thread that parses HTTP, see “One core against two” above.
+        </li>
         <li>Tenants are independent indexes: a large tenant does not slow down the others’ text search.</li>
         <li>
           Memory and disk grow linearly with the documents (see “One node from 100,000 to 1,000,000 documents” above,
           with what that means at 10 and 100 million).
         </li>
         <li>
-          Cluster mode (preview, NATS JetStream) replicates every write to every node, so reads scale with nodes;
-          placing tenants on a subset of nodes (shards) is the next step, designed in docs/decisions/0040.
+          Cluster mode (preview, NATS JetStream) replicates the directory to every node; a collection created with{' '}
+          <code>shards</code> above 1 is spread over the nodes, each shard held by <code>replication_factor</code> of
+          them, and vector search fans out to one replica of each shard (decision 0066).
         </li>
       </ul>
     </>
