@@ -225,5 +225,14 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     });
     assert.equal(res.status, 501, res.raw);
     assert.match(res.raw, /wildcard on the partitioned collection papers/);
+    // RM3 feedback expands the query from the top documents of one node: not fanned out yet either.
+    const feedback = await call(pair.nodes[1]!, 'POST', '/api/v1/search/text', pair.tenant.token, {
+      query: 'term10',
+      query_type: 'match',
+      primary_table: 'papers',
+      feedback: { docs: 3, terms: 5, original_weight: 0.5 },
+    });
+    assert.equal(feedback.status, 501, feedback.raw);
+    assert.match(feedback.raw, /feedback on the partitioned collection papers/);
   });
 });
