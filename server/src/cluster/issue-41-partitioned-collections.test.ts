@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { ClusterView } from '@godb/contract';
 import { collectionId } from './partition/placement-records.js';
 import { documentShard } from './partition/document-shard.js';
-import { bearer, startTestServer, type TestServer } from '../test-support/server.js';
+import { call } from '../test-support/partitioned-pair.js';
+import { startTestServer, type TestServer } from '../test-support/server.js';
 import { startTestCluster, type TestCluster } from '../test-support/test-cluster.js';
 import { until } from '../test-support/until.js';
 
@@ -38,11 +39,6 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     await single?.close();
     await cluster?.close();
   });
-
-  const call = async (node: TestServer, method: 'GET' | 'POST', url: string, token: string, payload?: object) => {
-    const res = await node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
-    return { status: res.statusCode, body: res.json<Record<string, unknown>>(), raw: res.body, headers: res.headers };
-  };
 
   test('spread over the nodes, none holding all, searched through any node as one node holding everything', async () => {
     const [a, b, c] = cluster.nodes as [TestServer, TestServer, TestServer];
@@ -128,12 +124,12 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     }
 
     // A search kind not fanned out yet answers 501 naming it, rather than a part of the answer.
-    const text = await call(a, 'POST', '/api/v1/search/text', tenant.token, {
+    const fuzzy = await call(a, 'POST', '/api/v1/search/fuzzy', tenant.token, {
       query: 'shock',
       primary_table: 'papers',
     });
-    assert.equal(text.status, 501, text.raw);
-    assert.match(text.raw, /search-text on the partitioned collection papers/);
+    assert.equal(fuzzy.status, 501, fuzzy.raw);
+    assert.match(fuzzy.raw, /search-fuzzy on the partitioned collection papers/);
 
     // A write through a node that holds none of its shard's replicas: answered once a holder applied it, and found.
     const collection = collectionId(tenant.tenantId, 'papers');

@@ -2,7 +2,10 @@ import { operations, type CatalogueOperation } from '@godb/contract';
 import type { ClusterDuties } from '../cluster/cluster-duties.js';
 import type { NatsLog } from '../cluster/log/nats-log.js';
 import type { Clock } from '../engine/clock.js';
-import type { Principal } from '../service/context.js';
+import { documentShard } from '../cluster/partition/document-shard.js';
+import { collectionId, type PlacementRecord } from '../cluster/partition/placement-records.js';
+import type { GivenStats } from '../engine/text/bm25-score.js';
+import type { PartitionRun, Principal } from '../service/context.js';
 import type { Services } from '../service/use-cases.js';
 
 /** A node counts as alive for placements and fan-outs while its last report is at most this many intervals old. */
@@ -24,13 +27,32 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     return (await duties.progress.live()).filter((r) => now - r.at <= within).map((r) => r.node);
   });
   const byId = new Map<string, CatalogueOperation>(operations.map((o) => [o.id, o]));
-  partitions.serveSearches(async (operationId, body, principal) => {
+  partitions.serveSearches(async (operationId, { body, params, query }, principal, run) => {
     const operation = byId.get(operationId);
     if (!operation) throw new TypeError(`no operation ${operationId}`);
+    const caller = principal as Principal;
+    const table = (body as { primary_table?: unknown } | null)?.primary_table;
+    const record = typeof table === 'string' ? partitions.placementOf(caller.tenantId, table) : undefined;
+    const partition: PartitionRun = {
+      keep: shardKeep(record, run.shards),
+      ...(run.phase && { phase: run.phase }),
+      ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
+    };
     return services.invoke(
       operation,
-      { params: {}, query: {}, body },
-      { principal: principal as Principal, requestId: `fan-out-${operationId}`, partitionLocal: true },
+      { params: params ?? {}, query: query ?? {}, body },
+      { principal: caller, requestId: `fan-out-${operationId}`, partitionLocal: true, partition },
     );
   });
+}
+
+/**
+ * Whether a document id is in `shards` of a partitioned collection: every document held here when `shards` is null
+ * (or the collection is not partitioned here).
+ */
+function shardKeep(record: PlacementRecord | undefined, shards: readonly number[] | null): (id: string) => boolean {
+  if (!record || shards === null) return () => true;
+  const asked = new Set(shards);
+  const id = collectionId(record.tenantId, record.name);
+  return (documentId) => asked.has(documentShard(id, documentId, record.shards));
 }

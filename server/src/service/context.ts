@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
 import type { Consistency } from '../engine/operations/operation.js';
+import type { GivenStats } from '../engine/text/bm25-score.js';
 
 export type { Consistency };
 
@@ -35,6 +36,18 @@ export interface RequestContext {
    * it answers from this node's shards and is not fanned out again.
    */
   readonly partitionLocal?: boolean;
+  /** Cluster mode, with partitionLocal: the shards asked of this node, and the round of a two-round search. */
+  readonly partition?: PartitionRun;
+}
+
+/** How a node runs its part of a fanned-out search of a partitioned collection (decision 0076). */
+export interface PartitionRun {
+  /** Whether a document (by id) is in the shards asked of this node: what a statistic or count counts. */
+  readonly keep: (id: string) => boolean;
+  /** The first round of a text search: answer the query's statistics here (TextStatsAnswer), not hits. */
+  readonly phase?: 'stats';
+  /** The second round: rank with these statistics (summed over the shards). */
+  readonly stats?: GivenStats;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

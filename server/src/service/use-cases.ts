@@ -85,6 +85,7 @@ import { searchMultiTableUseCase } from './search/search-multi-table.js';
 import { searchSmartUseCase } from './search/search-smart.js';
 import { searchTextUseCase, simpleSearchUseCase } from './search/search-text.js';
 import { searchVectorUseCase } from './search/search-vector.js';
+import { onHolder } from './search/partitioned-by-id.js';
 import { partitionedAnswer } from './search/partitioned-search.js';
 import { createEmbeddingUseCase } from './embeddings/create-embedding.js';
 import { createQuantizedEmbeddingUseCase } from './embeddings/create-quantized-embedding.js';
@@ -298,28 +299,33 @@ export function createServices(given: ServiceDeps): Services {
       // A search of a partitioned collection is answered by the nodes holding its shards (decision 0062).
       const fanned = await partitionedAnswer(deps.partitions, operation.id, input.body, ctx);
       if (fanned !== undefined) return fanned;
-      const tenantId = ctx.principal?.tenantId;
-      const end = tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId, operation) : undefined;
-      let streamed = false;
-      try {
-        // The one conversion point of date-like fields, after validation and before any use case.
-        const run = () => entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
-        // A replicated write sent with an Idempotency-Key submits operations named by it, per tenant.
-        const key = ctx.idempotencyKey;
-        const named =
-          key !== undefined && clusterHandling[operation.id] === 'replicated'
-            ? deps.log.idempotent(ctx.principal?.tenantId ?? '', key)
-            : null;
-        const answer = await (named ? named(run) : run());
-        // A streamed answer writes while the transport reads it: its writes are named by the key too.
-        const result = named && answer instanceof NdjsonResult ? new NdjsonResult(within(answer.lines, named)) : answer;
-        if (!(result instanceof NdjsonResult) || !end) return result;
-        // A streamed answer (an NDJSON import) works while the transport reads it: it counts until it ends.
-        streamed = true;
-        return new NdjsonResult(endWith(result.lines, end));
-      } finally {
-        if (!streamed) end?.();
-      }
+      // A request by id through a node without the document's shard runs on a holder (decision 0076).
+      return onHolder(deps.partitions, operation.id, input, ctx, async () => {
+        const tenantId = ctx.principal?.tenantId;
+        const end =
+          tenantId !== undefined && tenantData.has(operation.category) ? admit(tenantId, operation) : undefined;
+        let streamed = false;
+        try {
+          // The one conversion point of date-like fields, after validation and before any use case.
+          const run = () => entry({ ...input, body: datesToUnixSeconds(operation.body, input.body) }, ctx);
+          // A replicated write sent with an Idempotency-Key submits operations named by it, per tenant.
+          const key = ctx.idempotencyKey;
+          const named =
+            key !== undefined && clusterHandling[operation.id] === 'replicated'
+              ? deps.log.idempotent(ctx.principal?.tenantId ?? '', key)
+              : null;
+          const answer = await (named ? named(run) : run());
+          // A streamed answer writes while the transport reads it: its writes are named by the key too.
+          const result =
+            named && answer instanceof NdjsonResult ? new NdjsonResult(within(answer.lines, named)) : answer;
+          if (!(result instanceof NdjsonResult) || !end) return result;
+          // A streamed answer (an NDJSON import) works while the transport reads it: it counts until it ends.
+          streamed = true;
+          return new NdjsonResult(endWith(result.lines, end));
+        } finally {
+          if (!streamed) end?.();
+        }
+      });
     },
     clusterPosition: (tenantId) => deps.log.position(tenantId),
     clusterStale: (operation, tenantId) =>

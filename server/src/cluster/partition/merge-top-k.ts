@@ -1,3 +1,4 @@
+import { sumGivenStats } from '../../engine/text/bm25-given-stats.js';
 import type { CorpusStats } from '../../engine/text/bm25-score.js';
 
 /** One hit of one shard's answer: its id and score (higher is better). */
@@ -35,13 +36,5 @@ export interface ShardTermStats extends CorpusStats {
  * @example sumTermStats([{ chunks: 2, tokens: 9, df: { a: 1 } }, { chunks: 1, tokens: 3, df: { a: 1 } }]); // 3, 12, a: 2
  */
 export function sumTermStats(perShard: readonly ShardTermStats[]): ShardTermStats {
-  const df: Record<string, number> = {};
-  let chunks = 0;
-  let tokens = 0;
-  for (const stats of perShard) {
-    chunks += stats.chunks;
-    tokens += stats.tokens;
-    for (const [term, n] of Object.entries(stats.df)) df[term] = (df[term] ?? 0) + n;
-  }
-  return { chunks, tokens, df };
+  return sumGivenStats(perShard);
 }

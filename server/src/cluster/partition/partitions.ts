@@ -19,10 +19,36 @@ import { shardSettings } from './shard-settings.js';
 import { decodeJson, decodeReply, encodeJson, encodeReply } from './wire.js';
 
 type WriteOp = Extract<Operation, { kind: 'write-documents' }>;
+type DeleteSomeOp = Extract<Operation, { kind: 'delete-some' }>;
 type Written = { id: string; version: number }[];
 
-/** How a node runs a search another node asked of it, for the shards it holds (see serveSearches). */
-export type LocalSearch = (operationId: string, body: unknown, principal: unknown) => Promise<unknown>;
+/** An operation's input as the services take it: a search's body; a request by id's params and query too. */
+export interface OperationInput {
+  readonly params?: unknown;
+  readonly query?: unknown;
+  readonly body: unknown;
+}
+
+/**
+ * What a fanned-out search asks of a node beyond the operation: the phase of a two-round search (a text search's
+ * statistics first, then its ranking with the summed statistics), passed through as it is.
+ */
+export interface SearchRound {
+  readonly phase?: 'stats';
+  readonly stats?: unknown;
+}
+
+/**
+ * How a node runs a search another node asked of it (see serveSearches): `shards`, the collection's shards it was
+ * asked for (null: every one it holds), for the searches whose answer must count each document once (statistics,
+ * counts).
+ */
+export type LocalSearch = (
+  operationId: string,
+  input: OperationInput,
+  principal: unknown,
+  run: SearchRound & { readonly shards: readonly number[] | null },
+) => Promise<unknown>;
 
 /** What a fanned-out search gathered: each asked node's answer, and the shards no live node held. */
 export interface FannedOut {
@@ -141,6 +167,14 @@ export class Partitions {
       }
       return plain(op);
     }
+    if (op.kind === 'delete-some' && op.table !== undefined) {
+      const record = await this.#records.find(
+        op.viewer.tenantId,
+        op.table,
+        this.#options.applier.hasCollection(op.viewer.tenantId, op.table),
+      );
+      return record ? this.#deleteSome(op, record) : plain(op);
+    }
     if (op.kind !== 'write-documents') return plain(op);
     const tenantId = op.viewer.tenantId;
     const tables = [...new Set(op.documents.map((doc) => doc.primaryTable))];
@@ -172,6 +206,7 @@ export class Partitions {
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
+    round: SearchRound = {},
   ): Promise<FannedOut> {
     const record = this.#records.known(tenantId, collection);
     if (!record) throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: collection });
@@ -192,9 +227,11 @@ export class Partitions {
     }
     const answers = await Promise.all(
       [...asked.keys()].map(async (node) => {
-        if (node === this.#options.nodeId) return this.#runLocal(operationId, body, principal);
+        const shards = asked.get(node) ?? [];
+        if (node === this.#options.nodeId)
+          return this.#runLocal(operationId, { body }, principal, { ...round, shards });
         const reply = await this.#options.nc
-          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal }), {
+          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round, shards }), {
             timeout: this.#options.publishTimeoutMs,
           })
           .catch((error: unknown) => {
@@ -217,10 +254,17 @@ export class Partitions {
     const sub = this.#options.nc.subscribe(`godb.search.${this.#options.nodeId}`, {
       callback: (error, message) => {
         if (error) return;
-        const { operationId, body, principal } = decodeJson<{ operationId: string; body: unknown; principal: unknown }>(
-          message.data,
-        );
-        void this.#runLocal(operationId, body, principal).then(
+        const { operationId, body, params, query, principal, round, shards } = decodeJson<{
+          operationId: string;
+          body: unknown;
+          params?: unknown;
+          query?: unknown;
+          principal: unknown;
+          round?: SearchRound;
+          shards?: number[];
+        }>(message.data);
+        const input = { body, params, query };
+        void this.#runLocal(operationId, input, principal, { ...round, shards: shards ?? null }).then(
           (value) => message.respond(encodeReply({ value })),
           (thrown: unknown) => message.respond(encodeReply({ error: thrown })),
         );
@@ -238,9 +282,54 @@ export class Partitions {
     return this.#held.ended();
   }
 
-  #runLocal(operationId: string, body: unknown, principal: unknown): Promise<unknown> {
+  /** Runs a search here, over every shard of the collection this node holds (a fan-out's own share of it). */
+  runHere(operationId: string, body: unknown, principal: unknown, round: SearchRound = {}): Promise<unknown> {
+    return this.#runLocal(operationId, { body }, principal, { ...round, shards: null });
+  }
+
+  /**
+   * The nodes that may hold document `id` where this node cannot: for each partitioned collection of the tenant
+   * whose shard of `id` this node does not hold, that shard's first live replica (the one searches ask).
+   */
+  async holdersElsewhere(tenantId: string, id: string): Promise<string[]> {
+    const live = await this.#liveNodes();
+    const nodes = new Set<string>();
+    for (const record of this.#records.all()) {
+      if (record.tenantId !== tenantId) continue;
+      const replicas = record.replicas[documentShard(collectionId(tenantId, record.name), id, record.shards)] ?? [];
+      if (replicas.includes(this.#options.nodeId)) continue;
+      const node = replicas.find((n) => live.includes(n));
+      if (node !== undefined) nodes.add(node);
+    }
+    return [...nodes];
+  }
+
+  /** Runs an operation on `node` (a request by id on a holder of its document), as serveSearches runs it there. */
+  async ask(node: string, operationId: string, input: OperationInput, principal: unknown): Promise<unknown> {
+    const { nc, publishTimeoutMs } = this.#options;
+    const reply = await nc
+      .request(`godb.search.${node}`, encodeJson({ operationId, ...input, principal, shards: null }), {
+        timeout: publishTimeoutMs + 1_000,
+      })
+      .catch((error: unknown) => {
+        throw createError('CLUSTER_UNAVAILABLE', {
+          timeout_ms: publishTimeoutMs,
+          reason: `node ${node}, asked for ${operationId}, did not answer: ${(error as Error).message}`,
+        });
+      });
+    const outcome = decodeReply(reply.data);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  #runLocal(
+    operationId: string,
+    input: OperationInput,
+    principal: unknown,
+    run: SearchRound & { shards: readonly number[] | null },
+  ): Promise<unknown> {
     if (!this.#search) return Promise.reject(createError('SHUTTING_DOWN', {}));
-    return this.#search(operationId, body, principal);
+    return this.#search(operationId, input, principal, run);
   }
 
   #holdOwn(record: PlacementRecord): void {
@@ -295,12 +384,60 @@ export class Partitions {
 
   /** A write of a partitioned collection's documents: one operation per shard, each answered by its holder. */
   async #write(op: WriteOp, record: PlacementRecord): Promise<Written> {
+    const { fileKeys } = op;
+    const parts = await this.#split(
+      op,
+      record,
+      op.documents.map((doc) => doc.id),
+      (indexes) => ({
+        ...op,
+        documents: indexes.flatMap((i) => op.documents[i] ?? []),
+        paths: indexes.map((i) => op.paths[i] ?? `body[${i}]`),
+        ...(fileKeys && { fileKeys: indexes.map((i) => fileKeys[i] ?? null) }),
+      }),
+    );
+    const out: Written = new Array<Written[number]>(op.documents.length);
+    for (const { indexes, value } of parts) {
+      (value as Written).forEach((written, j) => {
+        const at = indexes[j];
+        if (at !== undefined) out[at] = written;
+      });
+    }
+    return out;
+  }
+
+  /** A batch of a delete by filter of a partitioned collection: one per shard, the counts summed. */
+  async #deleteSome(op: DeleteSomeOp, record: PlacementRecord): Promise<{ deleted: number; skipped: number }> {
+    const parts = await this.#split(op, record, op.ids, (indexes) => ({
+      ...op,
+      ids: indexes.flatMap((i) => op.ids[i] ?? []),
+    }));
+    const sum = { deleted: 0, skipped: 0 };
+    for (const { value } of parts) {
+      const counts = value as { deleted: number; skipped: number };
+      sum.deleted += counts.deleted;
+      sum.skipped += counts.skipped;
+    }
+    return sum;
+  }
+
+  /**
+   * Publishes `op` split by the shards of `ids` (one operation per shard, id `<op id>.<shard>`, made by `part` of the
+   * indexes of its ids) to their subjects, each after the directory and tenant positions seen here, and answers
+   * each part's outcome from its shard's first live replica (the one searches ask).
+   */
+  async #split<O extends Operation>(
+    op: O,
+    record: PlacementRecord,
+    ids: readonly string[],
+    part: (indexes: number[]) => O,
+  ): Promise<{ indexes: number[]; value: unknown }[]> {
     const { shards, placement, nodeId } = this.#options;
-    const tenantId = op.viewer.tenantId;
+    const tenantId = record.tenantId;
     const id = collectionId(tenantId, record.name);
     const groups = new Map<number, number[]>();
-    op.documents.forEach((doc, i) => {
-      const shard = documentShard(id, doc.id, record.shards);
+    ids.forEach((docId, i) => {
+      const shard = documentShard(id, docId, record.shards);
       groups.set(shard, [...(groups.get(shard) ?? []), i]);
     });
     const tenantShard = await placement.shardOf(tenantId, true);
@@ -308,17 +445,9 @@ export class Partitions {
     envelope.set(afterHeader, String(shards.get(directoryShard).applied));
     envelope.set(afterTenantHeader, `${tenantShard ?? 0}:${shards.get(tenantShard ?? 0).applied}`);
     const live = await this.#liveNodes();
-    const out: Written = new Array<Written[number]>(op.documents.length);
-    await Promise.all(
+    return Promise.all(
       [...groups].map(async ([shard, indexes]) => {
-        const { fileKeys } = op;
-        const part: WriteOp = {
-          ...op,
-          id: `${op.id}.${shard}`,
-          documents: indexes.flatMap((i) => op.documents[i] ?? []),
-          paths: indexes.map((i) => op.paths[i] ?? `body[${i}]`),
-          ...(fileKeys && { fileKeys: indexes.map((i) => fileKeys[i] ?? null) }),
-        };
+        const one: O = { ...part(indexes), id: `${op.id}.${shard}` };
         const subject = shardSubjectOf(tenantId, record.name, shard);
         const replicas = record.replicas[shard] ?? [];
         const holder = replicas.find((n) => live.includes(n));
@@ -328,25 +457,21 @@ export class Partitions {
             reason: `shard ${shard} of the partitioned collection ${record.name} has no live replica (held by ${replicas.join(', ')})`,
           });
         }
-        const local = holder === nodeId ? this.#options.outcomes.expect(part.id) : null;
+        const local = holder === nodeId ? this.#options.outcomes.expect(one.id) : null;
         let seq: number;
         try {
-          seq = await this.#publish(subject, part, envelope);
+          seq = await this.#publish(subject, one, envelope);
         } catch (error) {
           local?.forget();
           throw error;
         }
         const outcome = local
           ? await this.#localOutcome(local, subject, seq)
-          : await this.#remoteOutcome(holder, part.id, subject, seq);
+          : await this.#remoteOutcome(holder, one.id, subject, seq);
         if ('error' in outcome) throw outcome.error;
-        (outcome.value as Written).forEach((written, j) => {
-          const at = indexes[j];
-          if (at !== undefined) out[at] = written;
-        });
+        return { indexes, value: outcome.value };
       }),
     );
-    return out;
   }
 
   async #localOutcome(expected: ReturnType<Outcomes['expect']>, subject: string, seq: number): Promise<Outcome> {
@@ -387,7 +512,7 @@ export class Partitions {
   }
 
   /** Publishes to a collection shard's subject with the operation's id, retried until acknowledged or the deadline. */
-  async #publish(subject: string, op: WriteOp, envelope: ReturnType<typeof headers>): Promise<number> {
+  async #publish(subject: string, op: Operation, envelope: ReturnType<typeof headers>): Promise<number> {
     const { js, publishTimeoutMs, closing } = this.#options;
     const data = encodeOperation(op);
     if (data.byteLength > maxOperationBytes) throw createError('PAYLOAD_TOO_LARGE', { limit: maxOperationBytes });

@@ -247,6 +247,17 @@ export class SearchRows {
       .all({ tenant, cap, ...(table !== undefined && { table }) }) as number[];
   }
 
+  /** Seq and id of every public live document of a tenant's table (a partitioned shard's statistics, text-stats.ts). */
+  publicIds(tenant: string, table: string): [seq: number, id: string][] {
+    return this.#sql
+      .get(
+        `SELECT d.seq, d.id FROM documents d INDEXED BY documents_public
+         WHERE d.tenant_id = @tenant AND d.primary_table = @table AND d.visibility = 'public' AND ${alive}`,
+      )
+      .raw(true)
+      .all({ tenant, table }) as [number, string][];
+  }
+
   /**
    * Live documents of the scope's tenant (and table) that are not public and that an access entry lets the viewer
    * read (the access rule's second half, from document_access_principal), at most `cap`.

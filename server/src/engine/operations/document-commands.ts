@@ -187,6 +187,7 @@ export class DocumentCommands {
     ids: readonly string[],
     permanent: boolean,
     decidedOn?: DecidedOn,
+    table?: string,
   ): Promise<{ deleted: number; skipped: number }> {
     return (await this.#deps.log.submit({
       kind: 'delete-some',
@@ -194,6 +195,7 @@ export class DocumentCommands {
       ids,
       permanent,
       ...(decidedOn !== undefined && { decidedOn }),
+      ...(table !== undefined && { table }),
     })) as { deleted: number; skipped: number };
   }
 

@@ -109,6 +109,8 @@ export type OperationBody =
       readonly viewer: Viewer;
       readonly ids: readonly string[];
       readonly permanent: boolean;
+      /** The collection the filter named: a partitioned one's batch goes to its shards (cluster mode, #41). */
+      readonly table?: string;
       /** The access stamps of the documents the taking node decided the caller may delete. */
       readonly decidedOn?: Readonly<Record<string, string>>;
     }

@@ -50,8 +50,17 @@ export async function scrollDocuments(
   }
 }
 
-/** How many documents the scope may read match its filters (in SQL when there are none). */
-export async function countDocuments(core: SearchCore, scope: Scope, signal?: AbortSignal): Promise<number> {
+/**
+ * How many documents the scope may read match its filters (in SQL when there are none); with `keep`, only those
+ * whose id it accepts (a partitioned collection's shards asked of this node).
+ */
+export async function countDocuments(
+  core: SearchCore,
+  scope: Scope,
+  signal?: AbortSignal,
+  keep?: (id: string) => boolean,
+): Promise<number> {
+  if (keep) return (await matchingDocuments(core, scope, signal)).filter((doc) => keep(doc.id)).length;
   if (!scope.filters) return core.countReadable(scope);
   // From the field indexes: the filter's documents, then the access rule on those alone.
   const indexed = core.indexedDocs(scope);

@@ -21,6 +21,8 @@ import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { feedbackSearch, textSearch, type TextQueryType } from './text-search.js';
 import type { FeedbackOptions } from '../text/rm3-feedback.js';
+import { textStats, type TextStatsAnswer } from './text-stats.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
@@ -134,6 +136,7 @@ export class Searches {
       explain?: boolean | undefined;
       feedback?: FeedbackOptions | undefined;
     } & TextAnalysisRequest,
+    stats?: GivenStats,
   ): SearchAnswer {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
@@ -143,7 +146,7 @@ export class Searches {
     };
     const { hits, notes, terms, explained } = q.feedback
       ? feedbackSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, q.feedback)
-      : { ...textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan), explained: undefined };
+      : { ...textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, stats), explained: undefined };
     const explainedPlan = q.explain && { plan: answerPlan(plan, explained && { feedback: explained }) };
     const answer = this.#answer(started, hits, q.limit, { notes, ...explainedPlan });
     return q.highlight ? withHighlights(answer, hits, terms) : answer;
@@ -155,6 +158,24 @@ export class Searches {
    */
   async textLoaded(scope: Scope): Promise<void> {
     await this.#core.text.loaded(scope.viewer.tenantId);
+  }
+
+  /**
+   * A text search ranked with given statistics (a partitioned collection's, summed over its shards: see textStats),
+   * once the tenant's in-memory index has loaded (FTS5 ranks with its own tables' statistics).
+   */
+  async textWithStats(scope: Scope, q: Parameters<Searches['text']>[1], stats: GivenStats): Promise<SearchAnswer> {
+    await this.textLoaded(scope);
+    return this.text(scope, q, stats);
+  }
+
+  /** The dfs phase of a partitioned collection's text search: the query's statistics here (text-stats.ts). */
+  textStats(
+    scope: Scope & { table: string },
+    q: { query: string; type: 'match' | 'phrase'; lang?: AnalysisLanguage | undefined },
+    keep: (id: string) => boolean,
+  ): Promise<TextStatsAnswer> {
+    return textStats(this.#core, scope, q.query, q.type, this.#analysis(scope, q.lang), keep);
   }
 
   /**

@@ -1,4 +1,6 @@
+import { createError } from '@godb/contract';
 import type { RankedChunk } from '../text/bm25-index.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import { analyseMatch, defaultQueryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import type { TextMatch } from './fts-query.js';
 import { ftsRanked } from './fts-rank.js';
@@ -38,6 +40,8 @@ export function textHits(
     maxTerms?: number;
     analysis?: QueryAnalysis;
     onPlan?: (plan: TextPlan) => void;
+    /** Ranks with these statistics (a partitioned collection's, summed over its shards) rather than the index's. */
+    stats?: GivenStats;
     /** Index terms with weights, ranked instead of `asked` (RM3 feedback's second pass, feedback-hits.ts). */
     weights?: ReadonlyMap<string, number>;
   } = {},
@@ -63,12 +67,22 @@ export function textHits(
   // The set answers the filters exactly (indexed-filters.ts): only the access rule and geo are left to check.
   if (allowed) scope = { ...scope, filters: undefined };
   let read: (cap: number) => readonly RankedChunk[];
+  const givenStats = options.stats;
+  if (givenStats && (!ranked || 'groups' in match)) {
+    // FTS5 ranks with its own tables' statistics, and a wildcard's expansions are this node's vocabulary.
+    throw createError('NOT_IMPLEMENTED', {
+      operation: ranked
+        ? 'a wildcard text search with given statistics'
+        : 'text search with given statistics while the index loads',
+      issue: 41,
+    });
+  }
   if (ranked && weights) {
-    read = (cap) => ranked.weighted(weights, cap, allowed);
+    read = (cap) => ranked.weighted(weights, cap, allowed, givenStats);
   } else if (ranked && 'words' in match) {
-    read = (cap) => ranked.search(match.words, cap, allowed);
+    read = (cap) => ranked.search(match.words, cap, allowed, givenStats);
   } else if (ranked && 'phrase' in match) {
-    read = (cap) => ranked.phrase(match.phrase, cap, allowed);
+    read = (cap) => ranked.phrase(match.phrase, cap, allowed, givenStats);
   } else if (ranked && 'groups' in match) {
     read = (cap) => ranked.groups(match.groups, cap, allowed);
   } else {

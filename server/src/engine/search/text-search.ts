@@ -2,6 +2,7 @@ import { createError } from '@godb/contract';
 import { analyseMatch, defaultQueryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { textMatch, wildcardQuery } from './fts-query.js';
 import { byPublicFrequency, maxTermChecks, readableTerms } from './readable-terms.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import type { Hit } from './hit.js';
 import type { TextPlan } from './text-filter-plan.js';
 import type { Scope } from './scope.js';
@@ -37,9 +38,10 @@ export function textSearch(
   limit?: number,
   analysis: QueryAnalysis = defaultQueryAnalysis,
   onPlan?: (plan: TextPlan) => void,
+  stats?: GivenStats,
 ): { hits: Hit[]; notes: string[]; terms: Set<string> } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
-  const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }) };
+  const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }), ...(stats && { stats }) };
   if (type === 'wildcard') {
     const { match, expansions } = wildcardQuery(query, (pattern, limit) => expandPattern(core, scope, pattern, limit));
     const notes = Object.entries(expansions).map(

@@ -2,7 +2,7 @@ import type { ChunkTable } from './bm25-chunks.js';
 import type { PhraseMatch } from './bm25-phrase.js';
 import { gallop, type Postings } from './bm25-postings.js';
 import type { RankedChunk } from './bm25-ranked-chunk.js';
-import { idf, lengthNorm, termScore } from './bm25-score.js';
+import { idf, lengthNorm, termScore, type CorpusStats, type GivenStats } from './bm25-score.js';
 import type { Found, SearchScratch } from './bm25-scratch.js';
 import type { TermDictionary } from './bm25-terms.js';
 import { kthLargest, topByPosition } from './bm25-top-k.js';
@@ -39,12 +39,12 @@ export class ChunkRanking {
 
   /**
    * The best `depth` chunks containing any of the query's terms (`times`: each with how many times the query
-   * repeats it, its weight multiplied), best first.
+   * repeats it, its weight multiplied), best first; `given`: scored with those statistics rather than the index's.
    */
-  search(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed): RankedChunk[] {
-    const stats = this.#chunks.stats;
-    const lists: ScoredList[] = this.#terms.rarestFirst(times).map(({ p, n }) => {
-      const weight = n * idf(stats, p.publicDf);
+  search(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
+    const stats: CorpusStats = given ?? this.#chunks.stats;
+    const lists: ScoredList[] = this.#terms.rarestFirst(times).map(({ p, n, term }) => {
+      const weight = n * idf(stats, given ? (given.df[term] ?? 0) : p.publicDf);
       return { p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) };
     });
     let remainingBound = lists.reduce((sum, l) => sum + l.bound, 0);
@@ -56,12 +56,13 @@ export class ChunkRanking {
     for (let l = 0; l < lists.length; l += 1) {
       if (count >= depth) {
         const kth = kthLargest(this.#scratch.copyScores(found.scores, count), count, depth);
-        if (remainingBound < kth) return this.#probeRest(lists.slice(l), remainingBound, kth, found, count, depth);
+        if (remainingBound < kth)
+          return this.#probeRest(lists.slice(l), remainingBound, kth, found, count, depth, stats);
       }
       const { p, idf: weight, bound } = lists[l]!;
       remainingBound -= bound;
       const into = merged[found === merged[0] ? 1 : 0];
-      count = this.#mergeList(found, count, p, weight, into, allowed);
+      count = this.#mergeList(found, count, p, weight, into, stats, allowed);
       found = into;
     }
     return this.#bestOf(found.ids, found.scores, count, depth);
@@ -72,8 +73,16 @@ export class ChunkRanking {
    * ascending, partial scores), into `into`; answers how many chunks `into` holds. Dead chunks are skipped, and so
    * are those of documents `allowed` leaves out (MaxScore's bound then holds among the allowed alone).
    */
-  #mergeList(from: Found, count: number, p: Postings, weight: number, into: Found, allowed?: Allowed): number {
-    const { stats, alive, lengths, docSeqs } = this.#chunks;
+  #mergeList(
+    from: Found,
+    count: number,
+    p: Postings,
+    weight: number,
+    into: Found,
+    stats: CorpusStats,
+    allowed?: Allowed,
+  ): number {
+    const { alive, lengths, docSeqs } = this.#chunks;
     const { ids, freqs, length } = p;
     into.reserve(count + length);
     const outIds = into.ids;
@@ -115,8 +124,9 @@ export class ChunkRanking {
     found: Found,
     count: number,
     depth: number,
+    stats: CorpusStats,
   ): RankedChunk[] {
-    const { stats, lengths } = this.#chunks;
+    const { lengths } = this.#chunks;
     const { ids: foundIds, scores: foundScores } = found;
     let kept = 0;
     for (let i = 0; i < count; i += 1) {
@@ -182,12 +192,19 @@ export class ChunkRanking {
 
   /**
    * The best `depth` chunks holding a phrase (matchPhrase), ranked as FTS5's `bm25()` ranks a phrase; only chunks
-   * of `allowed` documents kept (the phrase's idf is still that of every public chunk holding it).
+   * of `allowed` documents kept (the phrase's idf is still that of every public chunk holding it); `given`: its
+   * statistics and the phrase's document frequency rather than the index's.
    */
-  phrase(match: PhraseMatch, depth: number, allowed?: Allowed): RankedChunk[] {
-    const { stats, lengths, docSeqs } = this.#chunks;
+  phrase(
+    match: PhraseMatch,
+    depth: number,
+    allowed?: Allowed,
+    given?: { stats: CorpusStats; df: number },
+  ): RankedChunk[] {
+    const { lengths, docSeqs } = this.#chunks;
+    const stats = given?.stats ?? this.#chunks.stats;
     const { ids, weights: scores } = match;
-    const weight = idf(stats, match.publicFound);
+    const weight = idf(stats, given?.df ?? match.publicFound);
     let count = 0;
     for (let i = 0; i < match.count; i += 1) {
       const id = ids[i]!;

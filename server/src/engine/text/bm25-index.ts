@@ -1,3 +1,4 @@
+import { createError } from '@godb/contract';
 import { ChunkRanking, type Allowed } from './bm25-chunk-ranking.js';
 import { ChunkTerms } from './bm25-chunk-terms.js';
 import { ChunkTable } from './bm25-chunks.js';
@@ -5,7 +6,8 @@ import { DocumentRanking } from './bm25-document-ranking.js';
 import { DocumentTable, type ChunkPlace } from './bm25-documents.js';
 import { matchPhrase } from './bm25-phrase.js';
 import type { RankedChunk } from './bm25-ranked-chunk.js';
-import type { Bm25Weights, CorpusStats } from './bm25-score.js';
+import { termStatsOver, type StatsQuery } from './bm25-given-stats.js';
+import type { Bm25Weights, CorpusStats, GivenStats } from './bm25-score.js';
 import { SearchScratch } from './bm25-scratch.js';
 import type { Bm25Saved, Bm25State } from './bm25-state.js';
 import { TermDictionary } from './bm25-terms.js';
@@ -77,6 +79,16 @@ export class Bm25Index {
   /** The statistics every score uses: the live public chunks and their tokens. */
   get stats(): CorpusStats {
     return this.#chunks.stats;
+  }
+
+  /** True once a document is split into several chunks: documents then rank as wholes (DocumentRanking). */
+  get split(): boolean {
+    return this.#docs.split > 0;
+  }
+
+  /** The statistics of the live public chunks of the documents `keep` accepts, for a dfs phase (termStatsOver). */
+  termStats(keep: (docSeq: number) => boolean, query: StatsQuery): GivenStats {
+    return termStatsOver(this.#terms, this.#chunks, this.#weights, this.#scratch, keep, query);
   }
 
   /** The statistics of a document-level score: the live public documents and their tokens (see DocumentTable). */
@@ -257,23 +269,25 @@ export class Bm25Index {
   /**
    * The best `depth` chunks containing any of `terms` (index terms, see indexTerms; a repeated term counts each
    * time, as in FTS5's OR queries), best first; with `allowed`, only chunks of those documents (a filter's set,
-   * checked as postings are read, so a selective filter costs no candidate it rejects).
+   * checked as postings are read, so a selective filter costs no candidate it rejects); `given`: scored with those
+   * statistics (chunk-level: refused once a document is split, see `split`).
    */
-  search(terms: readonly string[], depth: number, allowed?: Allowed): RankedChunk[] {
+  search(terms: readonly string[], depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0) return [];
     // A repeated term is read once, its weight multiplied (a query of one word repeated a thousand times costs one
     // list, not a thousand).
     const times = new Map<string, number>();
     for (const term of terms) times.set(term, (times.get(term) ?? 0) + 1);
-    return this.weighted(times, depth, allowed);
+    return this.weighted(times, depth, allowed, given);
   }
 
   /**
    * As search, each term's part multiplied by its weight (positive; a count is a weight): a weighted query, such as
    * RM3 feedback's expanded one (rm3-feedback.ts).
    */
-  weighted(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed): RankedChunk[] {
+  weighted(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0) return [];
+    if (given) return this.#chunkRanking.search(times, depth, allowed, this.#chunkLevel(given));
     return this.#docs.split > 0
       ? this.#documentRanking.search(times, depth, allowed)
       : this.#chunkRanking.search(times, depth, allowed);
@@ -294,15 +308,30 @@ export class Bm25Index {
   /**
    * The best `depth` chunks containing `terms` in this order (a phrase, in the title or in the content), ranked as
    * FTS5's `bm25()` ranks a phrase: its frequency is the number of occurrences per column, and its idf comes from
-   * the number of public chunks containing it (see matchPhrase); `allowed` as for search.
+   * the number of public chunks containing it (see matchPhrase); `allowed` and `given` as for search.
    */
-  phrase(terms: readonly string[], depth: number, allowed?: Allowed): RankedChunk[] {
+  phrase(terms: readonly string[], depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0 || terms.length === 0) return [];
     const match = matchPhrase(terms, this.#terms, this.#chunks, this.#weights, this.#scratch);
     if (!match) return [];
+    if (given) {
+      const stats = this.#chunkLevel(given);
+      return this.#chunkRanking.phrase(match, depth, allowed, { stats, df: stats.df[terms.join(' ')] ?? 0 });
+    }
     return this.#docs.split > 0
       ? this.#documentRanking.phrase(match, depth, allowed)
       : this.#chunkRanking.phrase(match, depth, allowed);
+  }
+
+  /** Given statistics are chunk-level (termStats): a document split into chunks would rank by other numbers. */
+  #chunkLevel(given: GivenStats): GivenStats {
+    if (this.#docs.split > 0) {
+      throw createError('NOT_IMPLEMENTED', {
+        operation: 'text search with given statistics over documents split into several chunks',
+        issue: 41,
+      });
+    }
+    return given;
   }
 
   /** Drops dead chunks from the postings and renumbers the live ones (and the documents that still have some). */

@@ -23,6 +23,15 @@ export interface CorpusStats {
 }
 
 /**
+ * Statistics given to a ranking instead of its index's own (a partitioned collection's, summed over its shards, as
+ * Elasticsearch's dfs phase does): the corpus, and the public chunks holding each query term (a phrase: its terms
+ * joined by a space). A term not listed counts as held by none.
+ */
+export interface GivenStats extends CorpusStats {
+  readonly df: Readonly<Record<string, number>>;
+}
+
+/**
  * FTS5's idf for a word or phrase in `df` of the public chunks: log((N − df + 0.5) / (df + 0.5)), 1e-6 when
  * that is not positive. A word no public chunk holds (df 0) gets the highest idf, log(2N + 1). A tenant with no
  * public chunk counts as one public chunk holding no word (log 3 for every word), so its scores stay comparable

@@ -6,6 +6,7 @@ export interface QueryTerm {
   readonly termId: number;
   readonly p: Postings;
   readonly n: number;
+  readonly term: string;
 }
 
 /**
@@ -82,7 +83,7 @@ export class TermDictionary {
     const terms: QueryTerm[] = [];
     for (const [term, n] of times) {
       const found = this.live(term);
-      if (found) terms.push({ ...found, n });
+      if (found) terms.push({ ...found, n, term });
     }
     return terms.sort((x, y) => x.p.publicDf - y.p.publicDf);
   }

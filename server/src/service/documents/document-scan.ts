@@ -47,7 +47,12 @@ function decodeCursor(cursor: string | undefined): string | null {
 export const countDocumentsUseCase =
   (deps: DocumentScanDeps): UseCaseOf<'count-documents'> =>
   async ({ body }, ctx) => ({
-    count: await countDocuments(deps.search, scopeOf(deps, ctx, body.primary_table, body.filter), ctx.signal),
+    count: await countDocuments(
+      deps.search,
+      scopeOf(deps, ctx, body.primary_table, body.filter),
+      ctx.signal,
+      ctx.partition?.keep,
+    ),
   });
 
 export const scrollDocumentsUseCase =
@@ -88,7 +93,9 @@ export const deleteDocumentsUseCase =
         { field: 'body.filter' },
       );
     }
-    const ids = (await matchingDocuments(deps.search, scope, ctx.signal)).map((d) => d.id);
+    // A partitioned collection's node deletes the shards asked of it (each batch goes to their subjects).
+    const keep = ctx.partition?.keep ?? (() => true);
+    const ids = (await matchingDocuments(deps.search, scope, ctx.signal)).map((d) => d.id).filter(keep);
     let deleted = 0;
     let skipped = 0;
     for (let i = 0; i < ids.length; i += deletesPerBatch) {
@@ -103,6 +110,7 @@ export const deleteDocumentsUseCase =
         owned.map((target) => target.id),
         body.permanent,
         decidedOn,
+        body.primary_table,
       );
       deleted += done.deleted;
       skipped += done.skipped;

@@ -1,5 +1,7 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import type { RequestContext } from '../context.js';
+import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
+import { partitionedText } from './partitioned-text.js';
 
 /**
  * Cluster mode, partitioned collections (issue #41, decision 0062): the searches the service fans out over the
@@ -15,7 +17,24 @@ export interface PartitionedSearch {
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
+    round?: { readonly phase?: 'stats'; readonly stats?: unknown },
   ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
+  /** For each partitioned collection of the tenant whose shard of `id` is not held here, its first live replica. */
+  holdersElsewhere(tenantId: string, id: string): Promise<string[]>;
+  /** Runs an operation (a request by id) on `node`. */
+  ask(
+    node: string,
+    operationId: string,
+    input: { readonly params?: unknown; readonly query?: unknown; readonly body: unknown },
+    principal: unknown,
+  ): Promise<unknown>;
+  /** Runs `operationId` here over every shard of the collection this node holds. */
+  runHere(
+    operationId: string,
+    body: unknown,
+    principal: unknown,
+    round?: { readonly phase?: 'stats'; readonly stats?: unknown },
+  ): Promise<unknown>;
 }
 
 /** The operations that read a collection's documents, and so meet its partitioning. */
@@ -23,7 +42,13 @@ const readsCollection = (id: string) =>
   id.startsWith('search-') || ['count-documents', 'scroll-documents', 'delete-documents', 'graph-query'].includes(id);
 
 /** The kinds answered by a fan-out with an exact merge so far; the others answer 501 on a partitioned collection. */
-const fannedOut: ReadonlySet<string> = new Set(['search-vector']);
+const fannedOut: ReadonlySet<string> = new Set([
+  'search-vector',
+  'search-text',
+  'count-documents',
+  'scroll-documents',
+  'delete-documents',
+]);
 
 interface Hit {
   readonly document_id: string;
@@ -61,7 +86,15 @@ export async function partitionedAnswer(
     });
   }
   const allowPartial = given.allow_partial === true;
-  const { answers, missing } = await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial);
+  const { answers, missing } =
+    operationId === 'search-text'
+      ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)
+      : await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial);
+  // The scans take no allow_partial: a shard without a live replica was a 503 already.
+  if (operationId === 'count-documents') return mergeCounts(answers);
+  if (operationId === 'delete-documents') return mergeDeletes(answers);
+  if (operationId === 'scroll-documents')
+    return mergeScroll(answers, typeof given.limit === 'number' ? given.limit : 100);
   const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
   return mergeAnswers(answers as Answer[], limit, missing);
 }

@@ -13,7 +13,7 @@ export const searchTextUseCase =
       requireGeo: body.require_geo,
     });
     if (body.feedback) await deps.searches.textLoaded(scope);
-    return deps.searches.text(scope, {
+    const q = {
       query,
       type: body.query_type,
       limit: clampLimit(body.limit),
@@ -21,7 +21,18 @@ export const searchTextUseCase =
       highlight: body.highlight,
       explain: body.explain,
       feedback: body.feedback,
-    });
+    };
+    // Cluster mode, a partitioned collection's text search (decision 0076): its statistics round, then its ranking.
+    const run = ctx.partition;
+    if (run?.phase === 'stats' && body.primary_table !== undefined && q.type !== 'wildcard') {
+      return deps.searches.textStats(
+        { ...scope, table: body.primary_table },
+        { ...q, type: q.type },
+        run.keep,
+      ) as never;
+    }
+    if (run?.stats) return deps.searches.textWithStats(scope, q, run.stats);
+    return deps.searches.text(scope, q);
   };
 
 /** GET /api/v1/search: the search box (any word, BM25). */

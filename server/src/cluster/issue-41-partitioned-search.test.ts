@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ClusterView } from '@godb/contract';
+import { documentShard } from './partition/document-shard.js';
+import { collectionId } from './partition/placement-records.js';
+import type { TestServer } from '../test-support/server.js';
+import { until } from '../test-support/until.js';
+import { call, startPartitionedPair, writeBoth, type PartitionedPair } from '../test-support/partitioned-pair.js';
+
+/**
+ * Issue #41, the searches of a partitioned collection beyond vector search (decision 0076), on a real three-node
+ * cluster (three nats-server processes), `shards: 6, replication_factor: 2`, against one embedded node holding the
+ * same documents: text search ranks with the collection's statistics summed over its shards (dfs), so the ids,
+ * order and scores are the embedded node's through every node.
+ */
+const common = ['shock', 'wave', 'boundary', 'layer', 'turbulent', 'flow', 'heat', 'transfer', 'laminar', 'jet'];
+/** A vocabulary whose first words are common and the rest rare (a skewed draw), so idf differs between words. */
+const words = [...common, ...Array.from({ length: 70 }, (_, i) => `term${i}`)];
+/** Words of document i: a length of its own (5 + i / 2 words, so few tie), drawn by a small LCG seeded by i. */
+const textOf = (i: number) => {
+  let x = (i * 7919 + 13) % 2147483647;
+  const out: string[] = [];
+  for (let k = 0; k < 5 + Math.floor(i / 2); k += 1) {
+    x = (x * 48271) % 2147483647;
+    const u = x / 2147483647;
+    out.push(words[Math.floor(words.length * u * u * u)]!);
+  }
+  return out.join(' ');
+};
+const papers = Array.from({ length: 60 }, (_, i) => ({
+  id: `paper-${i}`,
+  title: `Paper ${i}`,
+  content: textOf(i),
+  primary_table: 'papers',
+  metadata: { year: 2000 + (i % 5) },
+  // A private document is scored but counted in no statistic: the shards must agree on that too.
+  ...(i % 9 === 4 && { visibility: 'private' }),
+}));
+/** A collection that is not partitioned (on every node): its text counts in the tenant's statistics. */
+const notes = Array.from({ length: 8 }, (_, i) => ({
+  id: `note-${i}`,
+  title: `Note ${i}`,
+  content: textOf(i + 3),
+  primary_table: 'notes',
+}));
+
+type Hit = { document_id: string; score: number };
+
+describe('searches of a partitioned collection in a three-node cluster (issue #41)', () => {
+  let pair: PartitionedPair;
+  before(async () => {
+    pair = await startPartitionedPair('psearch');
+    await writeBoth(pair, { name: 'papers' }, { shards: 6, replication_factor: 2 }, papers, 2);
+    await writeBoth(pair, { name: 'notes' }, {}, notes, 3);
+  });
+  after(async () => {
+    await pair?.close();
+  });
+
+  /** Asks every node of the cluster and the embedded node; every node answers the embedded node's ranking. */
+  const sameAsOneNode = async (url: string, query: object) => {
+    const reference = await call(pair.single, 'POST', url, pair.alone.token, query);
+    assert.equal(reference.status, 200, reference.raw);
+    const expected = reference.body.results as Hit[];
+    for (const node of pair.nodes) {
+      const res = await call(node, 'POST', url, pair.tenant.token, query);
+      assert.equal(res.status, 200, res.raw);
+      const hits = res.body.results as Hit[];
+      assert.deepEqual(
+        hits.map((h) => h.document_id),
+        expected.map((h) => h.document_id),
+        `through ${pair.cluster.nameOf(node)}: ${JSON.stringify(query)}`,
+      );
+      hits.forEach((h, i) =>
+        assert.ok(Math.abs(h.score - expected[i]!.score) < 1e-6, `${h.score} vs ${expected[i]!.score}`),
+      );
+    }
+    return expected;
+  };
+
+  test('text search (match and phrase) answers the ids, order and scores of one node holding everything', async () => {
+    for (const query of ['term10', 'term15 term30 term40', 'laminar term12 term25 term50']) {
+      const expected = await sameAsOneNode('/api/v1/search/text', {
+        query,
+        query_type: 'match',
+        primary_table: 'papers',
+        limit: 10,
+      });
+      assert.ok(expected.length >= 5, `${query}: ${expected.length} hits`);
+    }
+    const phrase = await sameAsOneNode('/api/v1/search/text', {
+      query: 'shock wave',
+      query_type: 'phrase',
+      primary_table: 'papers',
+      limit: 5,
+    });
+    assert.ok(phrase.length > 0);
+  });
+
+  test('count and scroll with a filter answer what one node holding everything answers', async () => {
+    const filter = [{ field: 'metadata.year', operator: 'gte', value: 2002 }];
+    const post = (node: TestServer, token: string, url: string, payload: object) =>
+      call(node, 'POST', url, token, payload);
+    const reference = await post(pair.single, pair.alone.token, '/api/v1/documents/count', {
+      primary_table: 'papers',
+      filter,
+    });
+    assert.equal(reference.status, 200, reference.raw);
+    assert.equal(reference.body.count, 36);
+    for (const node of pair.nodes) {
+      const res = await post(node, pair.tenant.token, '/api/v1/documents/count', { primary_table: 'papers', filter });
+      assert.equal(res.status, 200, res.raw);
+      assert.equal(res.body.count, reference.body.count);
+    }
+    /** Every page's ids, cursor to cursor, pages of 7. */
+    const scroll = async (node: TestServer, token: string) => {
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await post(node, token, '/api/v1/documents/scroll', {
+          primary_table: 'papers',
+          filter,
+          limit: 7,
+          ...(cursor && { cursor }),
+        });
+        assert.equal(res.status, 200, res.raw);
+        pages.push((res.body.documents as { id: string }[]).map((d) => d.id));
+        cursor = res.body.next_cursor as string | undefined;
+      } while (cursor !== undefined && pages.length < 20);
+      return pages;
+    };
+    const expected = await scroll(pair.single, pair.alone.token);
+    assert.equal(expected.flat().length, 36);
+    for (const node of pair.nodes) assert.deepEqual(await scroll(node, pair.tenant.token), expected);
+  });
+
+  test('delete by filter deletes the matching documents of every shard, through the log', async () => {
+    const filter = [{ field: 'metadata.year', operator: 'eq', value: 2004 }];
+    const body = { primary_table: 'papers', filter };
+    const reference = await call(pair.single, 'POST', '/api/v1/documents/delete', pair.alone.token, body);
+    assert.equal(reference.status, 200, reference.raw);
+    const res = await call(pair.nodes[2]!, 'POST', '/api/v1/documents/delete', pair.tenant.token, body);
+    assert.equal(res.status, 200, res.raw);
+    assert.deepEqual([res.body.deleted, res.body.skipped], [reference.body.deleted, reference.body.skipped]);
+    assert.equal(res.body.deleted, 12);
+    // Deleted on every holder: no node counts one, and each holds its share of the rest twice over.
+    for (const node of pair.nodes) {
+      const left = await call(node, 'POST', '/api/v1/documents/count', pair.tenant.token, body);
+      assert.equal(left.body.count, 0, left.raw);
+    }
+    const all = await call(pair.nodes[0]!, 'POST', '/api/v1/documents/count', pair.tenant.token, {
+      primary_table: 'papers',
+    });
+    assert.equal(all.body.count, 48);
+    let held: number[] = [];
+    await until(
+      async () => {
+        held = await Promise.all(
+          pair.nodes.map(
+            async (n) =>
+              (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
+          ),
+        );
+        return held.reduce((x, y) => x + y, 0) === 48 * 2;
+      },
+      () => `every holder applied the deletes: ${held.join(', ')}`,
+    );
+  });
+
+  test('get, update and delete by id through a node without the document answer from a holder', async () => {
+    const view = (await call(pair.nodes[0]!, 'GET', '/api/v1/cluster', pair.tenant.token))
+      .body as unknown as ClusterView;
+    const placed = view.collections.find((c) => c.name === 'papers' && c.tenant_id === pair.tenant.tenantId);
+    assert.ok(placed);
+    const collection = collectionId(pair.tenant.tenantId, 'papers');
+    // A document still there (year 2004's are deleted above) whose shard one node does not hold.
+    let chosen: { node: TestServer; id: string } | undefined;
+    for (let i = 0; i < papers.length && !chosen; i += 1) {
+      if (i % 5 === 4) continue;
+      const replicas = placed.shards[documentShard(collection, `paper-${i}`, 6)]!.replicas;
+      const outsider = pair.cluster.names.find((name) => !replicas.includes(name));
+      if (outsider) chosen = { node: pair.cluster.node(outsider), id: `paper-${i}` };
+    }
+    assert.ok(chosen, 'some document has a node without its shard');
+    const { node, id } = chosen;
+    const url = `/api/v1/documents/${id}`;
+    const got = await call(node, 'GET', url, pair.tenant.token);
+    assert.equal(got.status, 200, got.raw);
+    assert.equal((got.body.document as { id: string }).id, id);
+    const patched = await call(node, 'PATCH', url, pair.tenant.token, { metadata: { year: 1999 } });
+    assert.equal(patched.status, 200, patched.raw);
+    assert.equal(patched.body.version, 2);
+    const again = (await call(node, 'GET', url, pair.tenant.token)).body.document as {
+      version: number;
+      metadata: { year: number };
+    };
+    assert.deepEqual([again.version, again.metadata.year], [2, 1999]);
+    const deleted = await call(node, 'DELETE', `${url}?permanent=true`, pair.tenant.token);
+    assert.equal(deleted.status, 200, deleted.raw);
+    const gone = await call(node, 'GET', url, pair.tenant.token);
+    assert.equal(gone.status, 404, gone.raw);
+    const missing = await call(node, 'GET', '/api/v1/documents/no-such-paper', pair.tenant.token);
+    assert.equal(missing.status, 404, missing.raw);
+    // Deleted on both its holders.
+    let held: number[] = [];
+    await until(
+      async () => {
+        held = await Promise.all(
+          pair.nodes.map(
+            async (n) =>
+              (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
+          ),
+        );
+        return held.reduce((x, y) => x + y, 0) === 47 * 2;
+      },
+      () => `both holders applied the delete: ${held.join(', ')}`,
+    );
+  });
+
+  test('a kind not fanned out yet answers 501 naming it', async () => {
+    const res = await call(pair.nodes[0]!, 'POST', '/api/v1/search/text', pair.tenant.token, {
+      query: 'sho*',
+      query_type: 'wildcard',
+      primary_table: 'papers',
+    });
+    assert.equal(res.status, 501, res.raw);
+    assert.match(res.raw, /wildcard on the partitioned collection papers/);
+    // RM3 feedback expands the query from the top documents of one node: not fanned out yet either.
+    const feedback = await call(pair.nodes[1]!, 'POST', '/api/v1/search/text', pair.tenant.token, {
+      query: 'term10',
+      query_type: 'match',
+      primary_table: 'papers',
+      feedback: { docs: 3, terms: 5, original_weight: 0.5 },
+    });
+    assert.equal(feedback.status, 501, feedback.raw);
+    assert.match(feedback.raw, /feedback on the partitioned collection papers/);
+  });
+});
