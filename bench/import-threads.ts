@@ -3,6 +3,9 @@
 // numeric field), BENCH_DOCS (20,000) of them, made before the clock starts so the client spends little CPU while
 // it streams them. Each server is pinned with `taskset -c ${BENCH_CPUS}` (0,1); the setting is run BENCH_ROUNDS (2)
 // times, interleaved, and the best round is kept. Prints docs/s and the ratio to the in-thread path.
+// BENCH_BEFORE_MAIN (another build's server/dist/main.js, e.g. copied before a change): each setting runs on that
+// build too, interleaved with this one in every round, and the ratio is to that build's in-thread rate.
+// BENCH_CPU_PROF (a folder): each server runs under `node --cpu-prof` and writes its profile there.
 import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +20,9 @@ const total = Number(process.env.BENCH_DOCS ?? 20_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const cpus = process.env.BENCH_CPUS ?? '0,1';
 const settings = (process.env.BENCH_IMPORT_THREADS ?? '0,1,2').split(',');
+const beforeMain = process.env.BENCH_BEFORE_MAIN;
+const profileDir = process.env.BENCH_CPU_PROF;
+const builds = beforeMain !== undefined ? ['before', 'this'] : ['this'];
 const dims = 512;
 const collection = 'scale';
 
@@ -51,7 +57,7 @@ interface Measure {
   allUs: number;
 }
 
-async function importOnce(threads: string): Promise<Measure> {
+async function importOnce(threads: string, build: string): Promise<Measure> {
   const dataDir = mkdtempSync(join(tmpdir(), 'godb-bench-import-'));
   const server = await startServerProcess(
     {
@@ -62,7 +68,11 @@ async function importOnce(threads: string): Promise<Measure> {
       VECTOR_CACHE_MB: '2048',
     },
     dataDir,
-    { prefix: ['taskset', '-c', cpus] },
+    {
+      prefix: ['taskset', '-c', cpus],
+      ...(build === 'before' && beforeMain !== undefined && { main: beforeMain }),
+      ...(profileDir !== undefined && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+    },
   );
   const agent = new Agent({ keepAlive: true });
   let token = '';
@@ -104,32 +114,40 @@ async function importOnce(threads: string): Promise<Measure> {
     return { rate: total / seconds, mainUs, allUs };
   } finally {
     agent.destroy();
-    await server.stop('SIGKILL');
+    // A profile is written at exit: SIGTERM (a graceful stop) when one is asked for.
+    await server.stop(profileDir ? 'SIGTERM' : 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const best = new Map<string, Measure>();
+const keyOf = (build: string, threads: string) => `${build} ${threads}`;
 for (let round = 1; round <= rounds; round += 1) {
   for (const threads of settings) {
-    const m = await importOnce(threads);
-    process.stdout.write(
-      `  round ${round}, IMPORT_THREADS=${threads}: ${Math.round(m.rate)} docs/s, server thread ${Math.round(m.mainUs)} µs/doc, all threads ${Math.round(m.allUs)} µs/doc\n`,
-    );
-    if (m.rate > (best.get(threads)?.rate ?? 0)) best.set(threads, m);
+    for (const build of builds) {
+      const m = await importOnce(threads, build);
+      const label = beforeMain !== undefined ? ` (${build === 'before' ? 'BENCH_BEFORE_MAIN' : 'this build'})` : '';
+      process.stdout.write(
+        `  round ${round}, IMPORT_THREADS=${threads}${label}: ${Math.round(m.rate)} docs/s, server thread ${Math.round(m.mainUs)} µs/doc, all threads ${Math.round(m.allUs)} µs/doc\n`,
+      );
+      if (m.rate > (best.get(keyOf(build, threads))?.rate ?? 0)) best.set(keyOf(build, threads), m);
+    }
   }
 }
-const base = best.get('0')?.rate ?? best.get(settings[0]!)?.rate ?? 1;
-const rows = settings.map((threads) => {
-  const m = best.get(threads);
-  return {
-    IMPORT_THREADS: threads,
-    'docs/s (best round)': Math.round(m?.rate ?? 0),
-    'vs in-thread': `${((m?.rate ?? 0) / base).toFixed(2)}×`,
-    'server thread CPU µs/doc': Math.round(m?.mainUs ?? 0),
-    'all threads CPU µs/doc': Math.round(m?.allUs ?? 0),
-  };
-});
+const base = (best.get(keyOf(builds[0]!, '0')) ?? best.get(keyOf(builds[0]!, settings[0]!)))?.rate ?? 1;
+const rows = builds.flatMap((build) =>
+  settings.map((threads) => {
+    const m = best.get(keyOf(build, threads));
+    return {
+      ...(beforeMain !== undefined && { build: build === 'before' ? 'before' : 'this' }),
+      IMPORT_THREADS: threads,
+      'docs/s (best round)': Math.round(m?.rate ?? 0),
+      [beforeMain !== undefined ? 'vs before, in-thread' : 'vs in-thread']: `${((m?.rate ?? 0) / base).toFixed(2)}×`,
+      'server thread CPU µs/doc': Math.round(m?.mainUs ?? 0),
+      'all threads CPU µs/doc': Math.round(m?.allUs ?? 0),
+    };
+  }),
+);
 process.stdout.write(`\nImport, server pinned to CPUs ${cpus}\n`);
 table(rows);
 saveResults('import-threads', { documents: total, cpus, rounds, machine: machine(), rows });

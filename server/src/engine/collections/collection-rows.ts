@@ -39,6 +39,8 @@ const toCollection = (row: CollectionRow): Collection => ({
 export class CollectionRows {
   readonly #db: Db;
   readonly #sql: StatementCache;
+  /** Collection rows written or removed through this object (Collections.holding keeps reads while it stays). */
+  #writes = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -60,6 +62,7 @@ export class CollectionRows {
 
   /** Inserts the collection, or updates its description, vectors, default vector, field indexes, analysis and update time. */
   write(tenantId: string, c: Collection): void {
+    this.#writes += 1;
     this.#sql
       .get(
         `INSERT INTO collections (tenant_id, name, description, vectors, default_vector, implicit, indexes, analysis, sparse_vectors, created_at, updated_at)
@@ -83,7 +86,13 @@ export class CollectionRows {
   }
 
   remove(tenantId: string, name: string): void {
+    this.#writes += 1;
     this.#sql.get('DELETE FROM collections WHERE tenant_id = ? AND name = ?').run(tenantId, name);
+  }
+
+  /** How many collection rows were written or removed through this object (see Collections.holding). */
+  get writes(): number {
+    return this.#writes;
   }
 
   /**

@@ -67,6 +67,8 @@ export class Collections {
   readonly #counts = new LRUCache<string, KeptCounts>({ max: 256 });
   readonly #kept = new LRUCache<string, { readonly changes: number; readonly collection?: Collection }>({ max: 256 });
   readonly #models: ModelCatalogue;
+  /** The collections read during holding(), with the rows' write count they were read at; null outside it. */
+  #held: Map<string, { readonly writes: number; readonly collection: Collection | undefined }> | null = null;
 
   constructor(db: Db, models: ModelCatalogue) {
     this.#rows = new CollectionRows(db);
@@ -80,18 +82,41 @@ export class Collections {
    * ones are shared.
    */
   get(tenantId: string, name: string): Collection | undefined {
-    // Read inside a write transaction, a row may be rolled back: not kept (frozen all the same, as every answer).
-    if (this.#rows.inTransaction) {
-      const found = this.#rows.get(tenantId, name);
-      return found && deepFreeze(found);
-    }
+    // Read inside a write transaction, a row may be rolled back: not kept beyond the write (holding), and frozen all
+    // the same, as every answer.
     const key = `${tenantId}\u0000${name}`;
+    if (this.#rows.inTransaction) {
+      const held = this.#held?.get(key);
+      if (held && held.writes === this.#rows.writes) return held.collection;
+      const found = this.#rows.get(tenantId, name);
+      const collection = found && deepFreeze(found);
+      this.#held?.set(key, { writes: this.#rows.writes, collection });
+      return collection;
+    }
     const changes = this.#rows.changes();
     const kept = this.#kept.get(key);
     if (kept && kept.changes === changes) return kept.collection;
     const collection = this.#rows.get(tenantId, name);
     this.#kept.set(key, { changes, collection: collection && deepFreeze(collection) });
     return collection;
+  }
+
+  /**
+   * Runs `write` (inside a write transaction) with the collections it reads kept until a collection row is written
+   * through this object or `write` ends: a write of 500 documents read its collection about 1,500 times, each a row
+   * read, three JSON.parse and a deep freeze (~9 % of an import's writer, profiled). Nothing else writes collection
+   * rows during a document write, and what `write` read ends with it (a rollback included).
+   *
+   * @example collections.holding(() => documents.map((d) => collections.get(tenantId, d.primaryTable)));
+   */
+  holding<T>(write: () => T): T {
+    if (this.#held) return write();
+    this.#held = new Map();
+    try {
+      return write();
+    } finally {
+      this.#held = null;
+    }
   }
 
   /** The collection, or 404 naming it. */

@@ -105,7 +105,8 @@ export class DocumentStore {
           fields: JSON.stringify(fields),
         }).lastInsertRowid,
     );
-    this.setAccess(seq, doc.acl, fields.access_list ?? []);
+    // A new seq (AUTOINCREMENT, never reused) has no access rows yet: nothing to delete first.
+    this.#insertAccess(seq, doc.acl, fields.access_list ?? []);
     if (lat !== null && lon !== null) {
       this.#sql
         .get('INSERT INTO geo_rtree (doc_seq, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)')
@@ -173,6 +174,10 @@ export class DocumentStore {
   /** Replaces the ACL and access list of a document. */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
+    this.#insertAccess(seq, acl, accessList);
+  }
+
+  #insertAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     // One row per (principal, role), the last entry winning, deduplicated here: a plain INSERT costs a tenth of
     // INSERT OR REPLACE on this table (measured in bench:ingest).
     const rows = new Map<string, [principal: string, role: string, expiresAt: number | null]>();

@@ -83,7 +83,8 @@ export class DocumentWrites {
       }
     }
     const changes: VectorChanges = new Map();
-    const result = this.#writeRows(viewer, prepared, path, conditions, changes);
+    // Each document reads its collection three times or more (vectors, field indexes, multi-vectors): once a write.
+    const result = this.#deps.collections.holding(() => this.#writeRows(viewer, prepared, path, conditions, changes));
     updates.apply(viewer.tenantId, changes);
     return result;
   }
