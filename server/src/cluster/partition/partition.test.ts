@@ -4,7 +4,7 @@ import { idf, lengthNorm } from '../../engine/text/bm25-score.js';
 import { collectionShardKey, documentShard } from './document-shard.js';
 import { mergeTopK, sumTermStats, type ShardTermStats } from './merge-top-k.js';
 import { placeCollection, replicasOf } from './rendezvous.js';
-import { checkShardChange, maxCollectionShards, shardSettings } from './shard-settings.js';
+import { maxCollectionShards, shardSettings } from './shard-settings.js';
 
 const nodes = ['node-1', 'node-2', 'node-3', 'node-4', 'node-5'];
 
@@ -86,9 +86,6 @@ test('shard settings: defaults, the stated maximum, rf above the node count, a c
     fieldOf(() => shardSettings({ replication_factor: 4 }, { defaultShards: 1, nodes: 3 })),
     'body.replication_factor',
   );
-  assert.throws(() => checkShardChange(6, { shards: 8 }), /resharding\) is a later step/);
-  assert.doesNotThrow(() => checkShardChange(6, { shards: 6 }));
-  assert.doesNotThrow(() => checkShardChange(6, {}));
 });
 
 test('the merged top-k of shards equals the top-k of all hits, ties by id', () => {

@@ -42,16 +42,3 @@ export function shardSettings(
   }
   return { shards, replicationFactor: rf };
 }
-
-/**
- * A change of an existing collection's shard count: refused, naming the field (resharding is a later step).
- *
- * @example checkShardChange(6, { shards: 8 }); // throws VALIDATION_FAILED naming `shards`
- */
-export function checkShardChange(current: number, body: { readonly shards?: unknown }): void {
-  if (body.shards === undefined || body.shards === current) return;
-  throw invalid(
-    'shards',
-    `this collection has ${current} shards, fixed at creation; changing the shard count (resharding) is a later step`,
-  );
-}
