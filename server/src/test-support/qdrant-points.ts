@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { TestServer } from './server.js';
+import { seededRandom } from '../engine/vectors/kmeans.js';
 
-/** mulberry32: the same numbers for the same seed, so failures reproduce. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 on a seed, so a failing run replays (the engine's generator). */
+export const seeded = seededRandom;
 
 export interface TestPoint {
   id: number | string;

@@ -9,6 +9,7 @@ import { openTestEngine, type TestEngine } from '../../test-support/engine.js';
 import { matchesFilters, parseFilters, type FilterableDocument } from '../search/filters.js';
 import { estimateMatches } from '../search/filter-estimates.js';
 import { plannedAmong, plannedSet } from '../search/indexed-filters.js';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
 
 // Issue #39: a filter on indexed fields learns its documents from the postings. Every answer must be the one the
 // filter's own evaluation (filters.ts) gives over every live document: checked against brute force on random data
@@ -25,20 +26,10 @@ const indexes: FieldIndexDeclarations = {
   created_at: 'integer',
 };
 
-/** A small deterministic random generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 // One fixed sequence (seeds 1 to 5 passed too when this landed).
-const rnd = random(39);
+const rnd = seededRandom(39);
 /** For the checks' own choices (caps), so that the data and filters stay the sequence above. */
-const side = random(7);
+const side = seededRandom(7);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)]!;
 const maybeList = <T>(value: () => T): T | (T | null)[] | null | undefined => {
   const r = rnd();
@@ -383,7 +374,7 @@ test('an unknown kind or a field no index can be declared on is refused, naming 
 test('a geo index on location answers geo_radius from the R*Tree, exactly as the filter measures', async () => {
   const engine = openTestEngine(':memory:', 'use-lite-512');
   try {
-    const geoRnd = random(4242);
+    const geoRnd = seededRandom(4242);
     await engine.log.submit({
       kind: 'create-collection',
       tenantId,

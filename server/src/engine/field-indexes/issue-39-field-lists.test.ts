@@ -9,6 +9,7 @@ import { matchesFilters, parseFilters, type FilterableDocument } from '../search
 import { estimateMatches } from '../search/filter-estimates.js';
 import { plannedAmong, plannedSet } from '../search/indexed-filters.js';
 import { FieldIndexRows } from './field-index-rows.js';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
 
 // Issue #39, decision 0077: the declared indexes are answered from in-memory posting lists kept in step with SQLite.
 // After writes, updates, deletes, a refused batch (its transaction rolled back), a redeclared index, a removed and
@@ -24,17 +25,7 @@ const indexes: FieldIndexDeclarations = {
   created_at: 'integer',
 };
 
-/** mulberry32: a fixed sequence, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(77);
+const rnd = seededRandom(77);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)]!;
 const tags = ['a', 'b', 'c', 'd', '5', ''];
 const prices = [0, 1, 2.5, 3, 7, 10, 99.5];

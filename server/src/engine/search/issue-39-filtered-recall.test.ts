@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { openTestEngine } from '../../test-support/engine.js';
 import { parseFilters } from './filters.js';
 import type { Scope } from './scope.js';
+import { seededRandom } from '../../test-support/fuzz-inputs.js';
 
 // Issue #39: a filtered vector search on indexed fields finds what brute force over the allowed set finds
 // (recall@10 ≥ 0.98) at every selectivity, whichever path the planner takes: the allowed vectors scanned exactly
@@ -14,17 +15,7 @@ const dims = 16;
 const n = 6000;
 const k = 10;
 
-/** mulberry32: a fixed sequence, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(39);
+const rnd = seededRandom(39);
 const gaussian = () => Math.sqrt(-2 * Math.log(rnd() || 1e-12)) * Math.cos(2 * Math.PI * rnd());
 const centers = Array.from({ length: 20 }, () => Array.from({ length: dims }, gaussian));
 const unit = (v: number[]) => {
