@@ -6,6 +6,7 @@ import {
   equalKey,
   mergedRanges,
   noMatch,
+  rangeBound,
   Unplannable,
   type Radius,
   type Target,
@@ -70,16 +71,8 @@ export function conditionEstimate(t: Target, f: Filter, cap: number): MatchEstim
     case 'gte':
     case 'lt':
     case 'lte': {
-      if (f.value === undefined || f.value === null) return none;
-      if (kind === 'keyword') throw new Unplannable();
-      let bound: string | number;
-      if (kind === 'datetime') {
-        if (typeof f.value !== 'string') return none;
-        bound = f.value;
-      } else {
-        bound = Number(f.value);
-        if (Number.isNaN(bound)) return none;
-      }
+      const bound = rangeBound(kind, f.value);
+      if (bound === noMatch) return none;
       return rangeEstimate(t, f.field, multi, { [f.operator]: bound }, cap);
     }
     case 'contains':

@@ -28,6 +28,19 @@ export function equalKey(kind: FieldIndexKind, value: unknown): string | number 
   }
 }
 
+/**
+ * The bound a range condition (gt, gte, lt, lte) compares an index of `kind` with, as filters.ts `compare` does:
+ * nothing compares with null, two strings compare as text (an ISO date is not a number), anything else as numbers;
+ * `noMatch` when no value can pass. A keyword index is not planned: its text order is JavaScript's, not SQLite's.
+ */
+export function rangeBound(kind: FieldIndexKind, value: unknown): string | number | typeof noMatch {
+  if (value === undefined || value === null) return noMatch;
+  if (kind === 'keyword') throw new Unplannable();
+  if (kind === 'datetime') return typeof value === 'string' ? value : noMatch;
+  const bound = Number(value);
+  return Number.isNaN(bound) ? noMatch : bound;
+}
+
 /** A geo_radius condition's value (validated by filters.ts). */
 export interface Radius {
   readonly lat: number;

@@ -1,4 +1,12 @@
-import { equalKey, noMatch, Unplannable, withinRadius, type Radius, type Target } from './filter-index-parts.js';
+import {
+  equalKey,
+  noMatch,
+  rangeBound,
+  Unplannable,
+  withinRadius,
+  type Radius,
+  type Target,
+} from './filter-index-parts.js';
 import type { Filter, FilterGroup, FilterNode } from './filters.js';
 
 /** The indexes are not in memory now (inside a write transaction): the caller reads the postings from SQLite. */
@@ -47,16 +55,8 @@ function conditionTest(t: Target, f: Filter): Test {
     case 'gte':
     case 'lt':
     case 'lte': {
-      if (f.value === undefined || f.value === null) return none;
-      if (kind === 'keyword') throw new Unplannable();
-      let bound: string | number;
-      if (kind === 'datetime') {
-        if (typeof f.value !== 'string') return none;
-        bound = f.value;
-      } else {
-        bound = Number(f.value);
-        if (Number.isNaN(bound)) return none;
-      }
+      const bound = rangeBound(kind, f.value);
+      if (bound === noMatch) return none;
       const op = compare[f.operator];
       const test = (key: string | number) => typeof key === typeof bound && op(key, bound);
       return (seq) => held.some(seq, test);

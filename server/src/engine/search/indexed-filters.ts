@@ -4,6 +4,7 @@ import {
   equalKey,
   mergedRanges,
   noMatch,
+  rangeBound,
   type rangeOperators,
   Unplannable,
   withinRadius,
@@ -142,17 +143,8 @@ function condition(t: Target, f: Filter, lookup: Lookup = indexLookup(t, f.field
     case 'gte':
     case 'lt':
     case 'lte': {
-      // As filters.ts `compare`: nothing compares with null; two strings compare as text, anything else as numbers.
-      if (f.value === undefined || f.value === null) return nothing;
-      if (kind === 'keyword') throw new Unplannable(); // text order of any string: JavaScript's, not SQLite's
-      let bound: string | number;
-      if (kind === 'datetime') {
-        if (typeof f.value !== 'string') return nothing; // an ISO date is not a number
-        bound = f.value;
-      } else {
-        bound = Number(f.value);
-        if (Number.isNaN(bound)) return nothing;
-      }
+      const bound = rangeBound(kind, f.value);
+      if (bound === noMatch) return nothing;
       return lookup.range(f.operator, bound);
     }
     case 'contains':
