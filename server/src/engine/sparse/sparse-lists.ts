@@ -18,9 +18,9 @@ export class PostingList {
   /** Appends a posting; `seq` must be greater than every seq the list holds (seqs only grow). */
   push(seq: number, value: number): void {
     if (this.length === this.docs.length) {
-      const docs = new Uint32Array(this.length * 2);
+      const docs = new Uint32Array(Math.max(4, this.length * 2));
       docs.set(this.docs);
-      const values = new Float32Array(this.length * 2);
+      const values = new Float32Array(docs.length);
       values.set(this.values);
       this.docs = docs;
       this.values = values;
@@ -32,6 +32,13 @@ export class PostingList {
     this.length += 1;
     if (v > this.max) this.max = v;
     if (v < this.min) this.min = v;
+  }
+
+  /** Lets go of the room past the last posting (a list built by doubling, once complete). */
+  trim(): void {
+    if (this.docs.length - this.length < 64) return;
+    this.docs = this.docs.slice(0, this.length);
+    this.values = this.values.slice(0, this.length);
   }
 }
 
@@ -45,6 +52,8 @@ export class SparseLists {
   readonly terms = new Map<number, PostingList>();
   readonly removed = new Set<number>();
   maxSeq = 0;
+  /** The lowest seq posted (Infinity while none is): with maxSeq, the range an array of scores by seq spans. */
+  minSeq = Infinity;
   postings = 0;
   /** Documents posted and not removed. */
   docs = 0;
@@ -59,6 +68,7 @@ export class SparseLists {
     this.postings += indices.length;
     this.docs += 1;
     if (seq > this.maxSeq) this.maxSeq = seq;
+    if (seq < this.minSeq) this.minSeq = seq;
   }
 
   /** A posted document left the index: skipped from now on; its postings go at the next compaction. */

@@ -2,7 +2,8 @@ import { createError, inputLimits } from '@godb/contract';
 import type { Db } from '../storage/database.js';
 import { StatementCache } from '../storage/statement-cache.js';
 import type { SparseVectorValue } from './sparse-input.js';
-import { PostingList, SparseLists } from './sparse-lists.js';
+import { SparseListsBuild, sliceRows } from './sparse-lists-build.js';
+import type { SparseLists } from './sparse-lists.js';
 
 /** A write the in-memory lists have not seen yet: a document version posted or unposted under a name. */
 interface Touched {
@@ -29,6 +30,8 @@ export class SparsePostings {
   readonly #db: Db;
   readonly #sql: StatementCache;
   readonly #lists = new Map<string, SparseLists>();
+  /** Lists being read from SQLite a slice per turn (decision 0075), with the promise of their end. */
+  readonly #builds = new Map<string, { build: SparseListsBuild; finished: Promise<void> }>();
   #touched: Touched[] = [];
 
   /** The postings of a store, made once (their statements are prepared once). */
@@ -71,14 +74,15 @@ export class SparsePostings {
 
   /** The tenant's postings were rewritten in bulk (a restore): its lists are built again on their next query. */
   forget(tenantId: string): void {
-    for (const key of [...this.#lists.keys()])
-      if ((JSON.parse(key) as string[])[0] === tenantId) this.#lists.delete(key);
+    for (const map of [this.#lists, this.#builds])
+      for (const key of [...map.keys()]) if ((JSON.parse(key) as string[])[0] === tenantId) map.delete(key);
     this.#touched = this.#touched.filter((t) => t.tenantId !== tenantId);
   }
 
   #note(tenantId: string, collection: string, name: string, seq: number): void {
-    // Lists not built yet read SQLite when they are: nothing to note for them.
-    if (this.#lists.has(listKey(tenantId, collection, name))) this.#touched.push({ tenantId, collection, name, seq });
+    // Lists not built yet read SQLite when they are: nothing to note for them. A build under way settles its notes.
+    const key = listKey(tenantId, collection, name);
+    if (this.#lists.has(key) || this.#builds.has(key)) this.#touched.push({ tenantId, collection, name, seq });
   }
 
   /**
@@ -90,11 +94,79 @@ export class SparsePostings {
     const key = listKey(tenantId, collection, name);
     let lists = this.#lists.get(key);
     if (!lists) {
-      lists = this.#build(tenantId, collection, name);
-      this.#lists.set(key, lists);
+      // Built here and now (the rest of a build under way, if one is).
+      const build = this.#builds.get(key)?.build ?? this.#newBuild(tenantId, collection, name);
+      while (!build.step());
+      lists = this.#install(key, build);
     }
     if (this.#touched.length > 0 && !this.#db.inTransaction) this.#catchUp();
     return lists;
+  }
+
+  /**
+   * The same lists for a query (decision 0075): when they are not built yet, they are read from SQLite a slice per
+   * turn of the event loop while this waits, so other requests (/healthz among them) are served during the build;
+   * every query asking meanwhile waits for the same build.
+   */
+  async ready(tenantId: string, collection: string, name: string): Promise<SparseLists> {
+    const key = listKey(tenantId, collection, name);
+    // Again when the build was dropped before its end (a restore forgot the tenant's lists).
+    while (!this.#lists.has(key))
+      await (this.#builds.get(key) ?? this.#start(key, tenantId, collection, name)).finished;
+    return this.lists(tenantId, collection, name);
+  }
+
+  #start(key: string, tenantId: string, collection: string, name: string) {
+    const build = this.#newBuild(tenantId, collection, name);
+    const finished = new Promise<void>((resolve, reject) => {
+      const slice = () => {
+        if (this.#builds.get(key)?.build !== build || this.#lists.has(key)) return resolve();
+        try {
+          if (!build.step()) return void setImmediate(slice);
+          this.#install(key, build);
+          resolve();
+        } catch (error) {
+          this.#builds.delete(key);
+          reject(error as Error);
+        }
+      };
+      setImmediate(slice);
+    });
+    const started = { build, finished };
+    this.#builds.set(key, started);
+    return started;
+  }
+
+  /**
+   * A build of a name's lists from SQLite, a slice at a time in the table's order (term, seq), resuming after the last
+   * (term, seq) read, through the highest seq posted now (every later write is noted, and settled at the end).
+   */
+  #newBuild(tenantId: string, collection: string, name: string): SparseListsBuild {
+    const through = (this.#sql.get('SELECT max(doc_seq) FROM sparse_postings').pluck().get() as number | null) ?? 0;
+    const slice = this.#sql.get(
+      `SELECT term, doc_seq, value FROM sparse_postings
+       WHERE tenant_id = ? AND collection = ? AND name = ? AND (term, doc_seq) > (?, ?)
+       ORDER BY term, doc_seq LIMIT ${sliceRows}`,
+    );
+    return new SparseListsBuild(
+      through,
+      (term, seq) => slice.raw().all(tenantId, collection, name, term, seq) as [number, number, number][],
+    );
+  }
+
+  /** A build's lists in use, with the writes noted during the build applied. */
+  #install(key: string, build: SparseListsBuild): SparseLists {
+    this.#builds.delete(key);
+    const mine = this.#touched.filter((t) => listKey(t.tenantId, t.collection, t.name) === key);
+    if (mine.length > 0) {
+      this.#touched = this.#touched.filter((t) => listKey(t.tenantId, t.collection, t.name) !== key);
+      const read = this.#sql.get(
+        'SELECT term, value FROM sparse_postings WHERE doc_seq = ? AND name = ? ORDER BY term',
+      );
+      build.settle(mine.map(({ seq, name }) => ({ seq, rows: read.raw().all(seq, name) as [number, number][] })));
+    }
+    this.#lists.set(key, build.lists);
+    return build.lists;
   }
 
   /** Refuses a query whose posting lists hold more than the budget. */
@@ -112,40 +184,11 @@ export class SparsePostings {
       );
   }
 
-  /** Reads every posting of a name from SQLite, a term's list at a time in seq order (the table's clustering). */
-  #build(tenantId: string, collection: string, name: string): SparseLists {
-    const lists = new SparseLists();
-    const where = 'WHERE tenant_id = ? AND collection = ? AND name = ?';
-    // The lengths first (an index-only count), so each list is allocated once at its size.
-    const counts = this.#sql
-      .get(`SELECT term, count(*) FROM sparse_postings ${where} GROUP BY term`)
-      .raw()
-      .all(tenantId, collection, name) as [number, number][];
-    for (const [term, count] of counts) lists.terms.set(term, new PostingList(Math.max(4, count)));
-    const seqs = new Set<number>();
-    let previous = -1;
-    let list: PostingList | undefined;
-    for (const [term, seq, value] of this.#sql
-      .get(`SELECT term, doc_seq, value FROM sparse_postings ${where} ORDER BY term, doc_seq`)
-      .raw()
-      .iterate(tenantId, collection, name) as IterableIterator<[number, number, number]>) {
-      if (term !== previous) {
-        list = lists.terms.get(term);
-        previous = term;
-      }
-      list!.push(seq, value);
-      seqs.add(seq);
-      if (seq > lists.maxSeq) lists.maxSeq = seq;
-      lists.postings += 1;
-    }
-    lists.docs = seqs.size;
-    return lists;
-  }
-
   /** Makes the lists match SQLite for every document version written since the last query. */
   #catchUp(): void {
-    const touched = this.#touched;
-    this.#touched = [];
+    // Writes to lists still being built wait for the build's end (settle).
+    const touched = this.#touched.filter((t) => !this.#builds.has(listKey(t.tenantId, t.collection, t.name)));
+    this.#touched = this.#touched.filter((t) => this.#builds.has(listKey(t.tenantId, t.collection, t.name)));
     touched.sort((a, b) => a.seq - b.seq);
     const read = this.#sql.get('SELECT term, value FROM sparse_postings WHERE doc_seq = ? AND name = ? ORDER BY term');
     const done = new Set<string>();

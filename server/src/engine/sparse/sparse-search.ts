@@ -14,7 +14,7 @@ import { sparseTopK } from './sparse-top-k.js';
  * (the filters left) — and when fewer than `limit` pass, the top-k is asked again four times deeper, until the lists
  * hold no more documents: exact whatever the access rule or the filters drop. A document sharing no term is not a hit.
  */
-export function sparseHits(
+export async function sparseHits(
   core: SearchCore,
   postings: SparsePostings,
   given: Scope,
@@ -22,8 +22,8 @@ export function sparseHits(
   query: SparseVectorValue,
   limit: number,
   field: string,
-): Hit[] {
-  const lists = postings.lists(given.viewer.tenantId, target.collection, target.name);
+): Promise<Hit[]> {
+  const lists = await postings.ready(given.viewer.tenantId, target.collection, target.name);
   postings.checkBudget(lists, target.name, query, field);
   if (limit <= 0) return [];
   let scope = given;

@@ -1,11 +1,9 @@
 import type { SparseVectorValue } from './sparse-input.js';
+import { accumulatedTopK, accumulates } from './sparse-accumulate.js';
+import { Best, type SparseScored } from './sparse-best.js';
 import type { PostingList, SparseLists } from './sparse-lists.js';
 
-/** A scored document version. */
-export interface SparseScored {
-  readonly seq: number;
-  readonly score: number;
-}
+export type { SparseScored } from './sparse-best.js';
 
 interface Cursor {
   readonly list: PostingList;
@@ -35,80 +33,33 @@ function seek(docs: Uint32Array, length: number, from: number, target: number): 
   return hi;
 }
 
-/** A min-heap of the best k so far; its top is the worst of them (lowest score, then highest seq). */
-class Best {
-  readonly seqs: number[] = [];
-  readonly scores: number[] = [];
-  constructor(readonly k: number) {}
-
-  get full(): boolean {
-    return this.seqs.length >= this.k;
-  }
-
-  get threshold(): number {
-    return this.full ? this.scores[0]! : -Infinity;
-  }
-
-  #worse(i: number, j: number): boolean {
-    const a = this.scores[i]!;
-    const b = this.scores[j]!;
-    return a < b || (a === b && this.seqs[i]! > this.seqs[j]!);
-  }
-
-  #swap(i: number, j: number): void {
-    [this.seqs[i], this.seqs[j]] = [this.seqs[j]!, this.seqs[i]!];
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
-  }
-
-  /** Offers a document; documents come in ascending seq, so one tying the worst never displaces it. */
-  offer(seq: number, score: number): boolean {
-    if (!this.full) {
-      this.seqs.push(seq);
-      this.scores.push(score);
-      for (let i = this.seqs.length - 1; i > 0;) {
-        const parent = (i - 1) >> 1;
-        if (!this.#worse(i, parent)) break;
-        this.#swap(i, parent);
-        i = parent;
-      }
-      return true;
-    }
-    if (!(score > this.scores[0]!)) return false;
-    this.seqs[0] = seq;
-    this.scores[0] = score;
-    for (let i = 0; ;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < this.seqs.length && this.#worse(l, worst)) worst = l;
-      if (r < this.seqs.length && this.#worse(r, worst)) worst = r;
-      if (worst === i) break;
-      this.#swap(i, worst);
-      i = worst;
-    }
-    return true;
-  }
-
-  sorted(): SparseScored[] {
-    return this.seqs
-      .map((seq, i) => ({ seq, score: this.scores[i]! }))
-      .sort((a, b) => b.score - a.score || a.seq - b.seq);
-  }
+/**
+ * The exact dot-product top `k` (best first, ties by seq) of the documents sharing a term with the query, skipping
+ * removed documents and those not in `allowed` (decisions 0070, 0075): term at a time into an array of scores indexed
+ * by seq when the lists' seqs are dense enough for one (sparse-accumulate.ts), else MaxScore. Both sum each document's
+ * products in query order, as exhaustive scoring does, so they answer the same.
+ *
+ * @example sparseTopK(lists, { indices: [3, 17], values: [0.8, 0.2] }, 10);
+ */
+export function sparseTopK(
+  lists: SparseLists,
+  query: SparseVectorValue,
+  k: number,
+  allowed?: ReadonlySet<number>,
+): SparseScored[] {
+  return accumulates(lists) ? accumulatedTopK(lists, query, k, allowed) : maxScoreTopK(lists, query, k, allowed);
 }
 
 /**
- * The exact dot-product top `k` (best first, ties by seq) of the documents sharing a term with the query, skipping
- * removed documents and those not in `allowed` (decision 0070): MaxScore, document at a time. The terms are ordered
+ * The same top-k by MaxScore, document at a time (decision 0070). The terms are ordered
  * by their bound (weight × the list's largest or smallest value); once k documents are held, the terms whose bounds
  * sum below the k-th score are non-essential: a document found only in them cannot enter, so only the essential lists
  * are walked, and the others are looked into (by a galloping seek) for each candidate only while its score plus
  * what they could still add reaches the k-th. Scores are summed in query order — the same float sums exhaustive
  * scoring makes — and a candidate is pruned only below the threshold less a relative 1e-9, so no rounding of the
  * partial sums can drop a document that belongs.
- *
- * @example sparseTopK(lists, { indices: [3, 17], values: [0.8, 0.2] }, 10);
  */
-export function sparseTopK(
+export function maxScoreTopK(
   lists: SparseLists,
   query: SparseVectorValue,
   k: number,
