@@ -19,8 +19,9 @@ import { distinctTables, multiTableSearch, parseJoins } from './multi-table-sear
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
-import { textSearch, type TextQueryType } from './text-search.js';
-import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
+import { textSearch } from './text-search.js';
+import { textAnswer, type TextRequest } from './text-answer.js';
+import type { AnswerPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
 import { textMatch } from './fts-query.js';
@@ -123,19 +124,16 @@ export class Searches {
     this.#monotonic = options.monotonic ?? systemMonotonic;
   }
 
-  /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
-  text(
-    scope: Scope,
-    q: { query: string; type: TextQueryType; limit: number; explain?: boolean | undefined } & TextAnalysisRequest,
-  ): SearchAnswer {
+  /**
+   * Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. A match or phrase
+   * search a search worker can answer exactly is answered there (SearchPool.text), else here.
+   */
+  async text(scope: Scope, q: TextRequest & TextAnalysisRequest): Promise<SearchAnswer> {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
-    let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
-    const { hits, notes, terms } = textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, (p) => {
-      plan = p;
-    });
-    const answer = this.#answer(started, hits, q.limit, { notes, ...(q.explain && { plan: answerPlan(plan) }) });
-    return q.highlight ? withHighlights(answer, hits, terms) : answer;
+    const pooled = await this.#pool?.text(this.#core, scope, q, analysis);
+    if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+    return textAnswer(this.#core, scope, q, analysis, () => this.#elapsed(started));
   }
 
   /**
