@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SearchPool } from '../../engine/search/search-pool/search-pool.js';
+import { SearchPool } from '../../engine/search/search-pool/search-pool.js';
 import { textAnswer } from '../../engine/search/text-answer.js';
 import type { SearchAnswer } from '../../engine/search/vector-answer.js';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
 import { glove } from '../../test-support/glove-documents.js';
 import { bearer, startTestServer, type TestServer } from '../../test-support/server.js';
+import { until } from '../../test-support/until.js';
 
 // Issue #40, decision 0078: BM25 match and phrase searches run on the search workers (SEARCH_THREADS=2), each with
 // its own index made to the state the main thread's had at dispatch; the same ids and scores as the main thread
@@ -74,6 +76,8 @@ function same(alone: { results: Result[] }, pooled: { results: Result[] }, what:
  * the dispatch (so of the same state, whatever commits afterwards): what SEARCH_THREADS=1 would have answered.
  */
 const pairs: { alone: SearchAnswer; pooled: SearchAnswer }[] = [];
+/** The last search's arguments as the pool was given them (the admin's scope, for a pool of the test's own). */
+let asked: Parameters<SearchPool['text']> | undefined;
 
 before(async () => {
   server = await startTestServer({ SEARCH_THREADS: '2', WRITE_TIMEOUT_MS: '20000', MAX_CONCURRENT_OPERATIONS: '16' });
@@ -93,6 +97,7 @@ before(async () => {
   assert.ok(await server.engine.text.loaded(tenantId), 'the main thread’s index is ready');
   const original = pool.text.bind(pool);
   pool.text = async (core, scope, q, analysis) => {
+    asked = [core, scope, q, analysis];
     const alone = textAnswer(core, scope, q, analysis, () => 0);
     const pooled = await original(core, scope, q, analysis);
     if (pooled) pairs.push({ alone, pooled });
@@ -184,6 +189,39 @@ describe('text search on the search workers (issue #40)', () => {
     assert.deepEqual(halves, [], 'a batch is seen whole or not at all');
     assert.ok(pairs.length > 0, 'workers answered during the writes');
     for (const [i, { alone, pooled }] of pairs.entries()) same(alone, pooled, `concurrent query ${i}`);
+  });
+
+  test('a tenant too large to index inside a query is built between queries, the main thread answering', async () => {
+    // A pool of the test's own over the same store, whose workers index at most 10 rows inside a query.
+    const small = new SearchPool({
+      dbFile: join(server.dataDir, 'godb.sqlite'),
+      threads: 2,
+      maxQueued: 16,
+      view: () => undefined,
+      textInlineRows: 10,
+    });
+    try {
+      await search(queries[2]!);
+      const [core, scope, q, analysis] = asked!;
+      const pooled = () => small.text(core, scope, q, analysis);
+      assert.equal(await pooled(), undefined, 'the first query: its worker builds, the main thread answers');
+      assert.equal(small.counts.textBuilds, 1);
+      const answered = async () => {
+        const alone = textAnswer(core, scope, q, analysis, () => 0);
+        const answer = await pooled();
+        if (answer) same(alone, answer, 'a built worker’s answer');
+        return answer !== undefined;
+      };
+      await until(answered, 'a worker answers once built');
+      await write([{ id: 'big-0', content: `${q.query} ${sentence(4)}` }]);
+      await until(answered, 'a worker answers after an insert (caught up inside the query)');
+      await remove('big-0');
+      const builds = small.counts.textBuilds;
+      await until(answered, 'a worker answers after a delete (built again between queries)');
+      assert.ok(small.counts.textBuilds > builds, 'the delete made the workers build again');
+    } finally {
+      await small.close();
+    }
   });
 
   test('a worker that stops mid-query is replaced, and its query answered 503', async () => {

@@ -14,6 +14,8 @@ import type { TextToken } from './text-token.js';
 export interface SearchWorkerData {
   /** The SQLite file, opened read-only by the worker. */
   readonly dbFile: string;
+  /** Stored rows a text index is caught up or built by inside a query at most (see WorkerTextIndexes). */
+  readonly textInlineRows?: number | undefined;
 }
 
 /** What every task carries: the caller's scope, and the view of the space's index the main thread had at dispatch. */

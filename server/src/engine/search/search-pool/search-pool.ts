@@ -24,6 +24,8 @@ export interface SearchPoolOptions {
   readonly maxQueued: number;
   /** The view of a space's index a worker may search instead of the main thread, if any (VectorIndexes.searchView). */
   readonly view: (tenantId: string, space: string) => Omit<SearchView, 'index'> | undefined;
+  /** Stored rows a worker indexes inside a text query at most (default 20,000); beyond, it builds between queries. */
+  readonly textInlineRows?: number;
 }
 
 /**
@@ -95,6 +97,11 @@ export class SearchPool {
   constructor(options: SearchPoolOptions) {
     this.#options = options;
     this.#size = poolSize(options.threads);
+  }
+
+  /** Workers building a text index now (they take no search until done). */
+  get building(): number {
+    return this.#slots.filter((s) => s.building).length;
   }
 
   /** Workers the pool runs (started on the first search it takes). */
@@ -245,7 +252,7 @@ export class SearchPool {
   }
 
   #start(): Slot {
-    const data: SearchWorkerData = { dbFile: this.#options.dbFile };
+    const data: SearchWorkerData = { dbFile: this.#options.dbFile, textInlineRows: this.#options.textInlineRows };
     const worker = startWorker('search-worker', { workerData: data }, import.meta.url);
     const slot: Slot = { worker };
     worker.unref();

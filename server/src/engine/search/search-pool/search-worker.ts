@@ -14,10 +14,10 @@ import { WorkerTextIndexes } from './worker-text-indexes.js';
 // indexes and BM25 indexes, and the same search code as the main thread, so a query's whole answer (candidates,
 // rescoring, rows, the access rule, the result view) is made here, off the thread that parses HTTP.
 
-const { dbFile } = workerData as SearchWorkerData;
+const { dbFile, textInlineRows } = workerData as SearchWorkerData;
 const db = openReadOnly(dbFile);
 const viewed = new ViewedIndexes();
-const texts = new WorkerTextIndexes(db);
+const texts = new WorkerTextIndexes(db, textInlineRows);
 const core = new SearchCore(db, texts.text, viewed);
 let settings: Extract<SearchTask, { settings: unknown }>['settings'] | undefined;
 const store = new SpaceVectors(db, () => settings!);

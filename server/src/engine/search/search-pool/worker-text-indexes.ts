@@ -12,8 +12,11 @@ interface Held {
   token: TextToken;
 }
 
-/** Stored rows a worker indexes inside a query's read transaction at most; beyond, it builds between queries. */
-const inlineRows = 20_000;
+/**
+ * Stored rows a worker indexes inside a query's read transaction at most, by default; beyond, it builds between
+ * queries, so a first query of a large tenant is not held past its answer deadline by a build.
+ */
+const defaultInlineRows = 20_000;
 /** Tenants' indexes a worker holds at most (least recently used dropped beyond): each is a copy of the main one. */
 const heldTenants = 4;
 const pageRows = 2000;
@@ -33,8 +36,10 @@ export class WorkerTextIndexes {
   readonly #held = new Map<string, Held>();
   /** The tenant whose index the running query reads. */
   #current: string | undefined;
+  readonly #inlineRows: number;
 
-  constructor(db: Db) {
+  constructor(db: Db, inlineRows = defaultInlineRows) {
+    this.#inlineRows = inlineRows;
     this.#tables = new FtsTables(db);
     this.#text = new WorkerTextIndex(db, (tenantId) =>
       tenantId === this.#current ? this.#held.get(tenantId)?.index : undefined,
@@ -48,7 +53,7 @@ export class WorkerTextIndexes {
 
   /**
    * Inside the query's read transaction, whose state is `token`: `ready` when the tenant's index is that state
-   * (caught up or built here if it costs at most inlineRows rows), `build` when a build must run between queries
+   * (caught up or built here if that costs at most the inline rows), `build` when a build must run between queries
    * first (see build) and the main thread answers this one.
    */
   prepare(tenantId: string, token: TextToken): 'ready' | 'build' {
@@ -60,7 +65,7 @@ export class WorkerTextIndexes {
     if (!held || !sameToken(held.token, token)) {
       const extends_ = held !== undefined && held.token.epoch === token.epoch && held.token.chunks < token.chunks;
       const cost = extends_ ? stored - held.index.size : stored;
-      if (cost > inlineRows) return 'build';
+      if (cost > this.#inlineRows) return 'build';
       if (!this.#sync(tenantId, tables, token)) return 'build';
     }
     this.#use(tenantId);
