@@ -115,6 +115,16 @@ async function settle(): Promise<void> {
   for (const kind of allKinds) await call('POST', kind.path, kind.bodies[0]);
   while (((await call('POST', allKinds[1]!.path, allKinds[1]!.bodies[0])).time_taken as number) > 20)
     await new Promise((resolve) => setTimeout(resolve, 250));
+  // Search workers build their own text indexes on their first text queries (decision 0078), the main thread
+  // answering meanwhile: until a round of concurrent text queries leaves none building and all were the workers'.
+  for (let tries = 0; tries < 240; tries += 1) {
+    const before = await loopDelay();
+    if (before.threads === 0) break;
+    await Promise.all(Array.from({ length: 4 }, () => call('POST', allKinds[1]!.path, allKinds[1]!.bodies[0])));
+    const after = await loopDelay();
+    if (after.building === 0 && after.pooled - before.pooled === 4) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   process.stdout.write(`  settled in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }
 await settle();
@@ -175,13 +185,15 @@ type Measured = {
  * The server's event-loop delay (ms) since the previous scrape of /metrics (godb_event_loop_delay_*), and the
  * searches its search workers answered since start (godb_search_pool; 0 without workers).
  */
-async function loopDelay(): Promise<{ p99: number; max: number; pooled: number }> {
+async function loopDelay(): Promise<{ p99: number; max: number; pooled: number; threads: number; building: number }> {
   const text = (await httpRequest(`${server.baseUrl}/metrics`, { method: 'GET', agent, headers: {} })).body;
   const gauge = (line: RegExp) => 1000 * Number(line.exec(text)?.[1] ?? NaN);
   return {
     p99: gauge(/^godb_event_loop_delay_seconds\{quantile="0\.99"\} ([\d.e+-]+)$/m),
     max: gauge(/^godb_event_loop_delay_max_seconds ([\d.e+-]+)$/m),
     pooled: Number(/^godb_search_pool\{what="answered"\} (\d+)$/m.exec(text)?.[1] ?? 0),
+    threads: Number(/^godb_search_pool\{what="threads"\} (\d+)$/m.exec(text)?.[1] ?? 0),
+    building: Number(/^godb_search_pool\{what="building"\} (\d+)$/m.exec(text)?.[1] ?? 0),
   };
 }
 /**

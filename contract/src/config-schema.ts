@@ -45,7 +45,7 @@ export const ConfigSchema = Type.Object({
   ),
   SEARCH_THREADS: int(
     0,
-    "Search worker threads, and the threads vector queries arriving together may use. Workers: searches by a collection's own vector without filters run whole (rows, access rule, results) on this many threads beside the one that parses HTTP, when their index is saved as it is in memory. Batches: the queries that reach one large index (SEARCH_BATCH_MIN_VECTORS) in the same turn of the event loop are searched as one batch on up to this many threads. 0: for batches one per CPU core the process may use (taskset and CPU sets count), for workers one per core but the first (the HTTP thread's), so none on 2 cores, where workers cost more CPU than they free (decision 0051); 1: no workers, each query alone on the server thread.",
+    "Search worker threads, and the threads vector queries arriving together may use. Workers: searches by a collection's own vector without filters run whole (rows, access rule, results) on this many threads beside the one that parses HTTP, when their index is saved as it is in memory; so do BM25 match and phrase searches without filters, each worker on its own copy of the tenant's text index (decision 0078). Batches: the queries that reach one large index (SEARCH_BATCH_MIN_VECTORS) in the same turn of the event loop are searched as one batch on up to this many threads. 0: for batches one per CPU core the process may use (taskset and CPU sets count), for workers one per core but the first (the HTTP thread's), so none on 2 cores, where workers cost more CPU than they free (decision 0051); 1: no workers, each query alone on the server thread.",
   ),
   IMPORT_THREADS: int(
     -1,

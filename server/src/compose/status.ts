@@ -37,7 +37,13 @@ export function statusOf(sources: NodeStatusSources): Pick<AppOptions, 'isReady'
           lag: engine.vectors.lag(),
         },
         textIndexes: engine.text.counters(),
-        ...(engine.searchPool && { searchPool: { threads: engine.searchPool.size, ...engine.searchPool.counts } }),
+        ...(engine.searchPool && {
+          searchPool: {
+            threads: engine.searchPool.size,
+            building: engine.searchPool.building,
+            ...engine.searchPool.counts,
+          },
+        }),
         memory: () => engine.memory(),
         ...(cluster && {
           cluster: { ...cluster.status(), ...duties?.status(), ...(restored && { restoredFrom: restored }) },

@@ -110,6 +110,14 @@ export class SearchRows {
     return this.#sql.get('SELECT n FROM documents_epoch').pluck().get() as number;
   }
 
+  /** The highest chunk seq ever given (AUTOINCREMENT's counter: a delete never lowers it; 0 before any chunk). */
+  chunkSequence(): number {
+    return this.#sql
+      .get(`SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'chunks'`)
+      .pluck()
+      .get() as number;
+  }
+
   /** The highest document seq (0 for an empty store). */
   lastSeq(): number {
     return this.#sql.get('SELECT coalesce(max(seq), 0) FROM documents').pluck().get() as number;

@@ -19,11 +19,11 @@ import { distinctTables, multiTableSearch, parseJoins } from './multi-table-sear
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
-import { feedbackSearch, textSearch, type TextQueryType } from './text-search.js';
-import type { FeedbackOptions } from '../text/rm3-feedback.js';
+import { textSearch } from './text-search.js';
+import { textAnswer, type TextRequest } from './text-answer.js';
 import { textStats, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
-import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
+import type { AnswerPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { withHighlights } from './highlights.js';
 import { textMatch } from './fts-query.js';
@@ -126,30 +126,19 @@ export class Searches {
     this.#monotonic = options.monotonic ?? systemMonotonic;
   }
 
-  /** Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. */
-  text(
-    scope: Scope,
-    q: {
-      query: string;
-      type: TextQueryType;
-      limit: number;
-      explain?: boolean | undefined;
-      feedback?: FeedbackOptions | undefined;
-    } & TextAnalysisRequest,
-    stats?: GivenStats,
-  ): SearchAnswer {
+  /**
+   * Full-text search ranked by BM25 (match, phrase or wildcard); wildcard expansions are noted. A match or phrase
+   * search a search worker can answer exactly is answered there (SearchPool.text), else here: with RM3 feedback or
+   * statistics given by a partitioned collection's coordinator (`stats`) always here.
+   */
+  async text(scope: Scope, q: TextRequest & TextAnalysisRequest, stats?: GivenStats): Promise<SearchAnswer> {
     const started = this.#monotonic();
     const analysis = this.#analysis(scope, q.lang);
-    let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
-    const onPlan = (p: TextPlan) => {
-      plan = p;
-    };
-    const { hits, notes, terms, explained } = q.feedback
-      ? feedbackSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, q.feedback)
-      : { ...textSearch(this.#core, scope, q.query, q.type, q.limit, analysis, onPlan, stats), explained: undefined };
-    const explainedPlan = q.explain && { plan: answerPlan(plan, explained && { feedback: explained }) };
-    const answer = this.#answer(started, hits, q.limit, { notes, ...explainedPlan });
-    return q.highlight ? withHighlights(answer, hits, terms) : answer;
+    if (!q.feedback && !stats) {
+      const pooled = await this.#pool?.text(this.#core, scope, q, analysis);
+      if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+    }
+    return textAnswer(this.#core, scope, q, analysis, () => this.#elapsed(started), stats);
   }
 
   /**

@@ -30,10 +30,12 @@ export interface NodeStatus {
   };
   /**
    * The search workers (SEARCH_THREADS), when there are: how many, and since start the searches they answered,
-   * those they handed back because a write had committed since the view (stale), and workers replaced.
+   * those they handed back because a write had committed since the view (stale), and workers replaced; the workers
+   * building a text index now (they take no search meanwhile).
    */
   readonly searchPool?: {
     readonly threads: number;
+    readonly building: number;
     readonly answered: number;
     readonly stale: number;
     readonly replaced: number;
@@ -166,13 +168,14 @@ export function createMetrics(sources: MetricSources) {
   });
   new Gauge({
     name: 'godb_search_pool',
-    help: 'Search workers (SEARCH_THREADS; absent without): threads; since start searches answered, handed back stale, workers replaced.',
+    help: 'Search workers (SEARCH_THREADS; absent without): threads, those building a text index now; since start searches answered, handed back stale, workers replaced.',
     labelNames: ['what'] as const,
     registers: [registry],
     collect() {
       const pool = sources.status().searchPool;
       if (!pool) return;
-      for (const what of ['threads', 'answered', 'stale', 'replaced'] as const) this.set({ what }, pool[what]);
+      for (const what of ['threads', 'building', 'answered', 'stale', 'replaced'] as const)
+        this.set({ what }, pool[what]);
     },
   });
   new Gauge({

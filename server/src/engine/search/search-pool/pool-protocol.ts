@@ -4,6 +4,9 @@ import type { Scope } from '../scope.js';
 import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
 import type { ClientVectorSpace } from '../vector-query.js';
 import type { QueryVector } from '../vector-search.js';
+import type { QueryAnalysis } from '../../text/query-analysis.js';
+import type { TextRequest } from '../text-answer.js';
+import type { TextToken } from './text-token.js';
 
 // The messages between the search pool (main thread) and its workers: plain data, structured-cloned.
 
@@ -11,6 +14,8 @@ import type { QueryVector } from '../vector-search.js';
 export interface SearchWorkerData {
   /** The SQLite file, opened read-only by the worker. */
   readonly dbFile: string;
+  /** Stored rows a text index is caught up or built by inside a query at most (see WorkerTextIndexes). */
+  readonly textInlineRows?: number | undefined;
 }
 
 /** What every task carries: the caller's scope, and the view of the space's index the main thread had at dispatch. */
@@ -22,8 +27,19 @@ interface TaskBase {
   readonly view: Omit<SearchView, 'index'>;
 }
 
-/** A search by a collection's own vector, or by embedding (its query vector made on the main thread). */
+/**
+ * A search by a collection's own vector, or by embedding (its query vector made on the main thread); or a BM25
+ * match or phrase search, with the token of the state the main thread's text index had applied at dispatch.
+ */
 export type SearchTask =
+  | {
+      readonly id: number;
+      readonly kind: 'text';
+      readonly scope: Scope;
+      readonly token: TextToken;
+      readonly request: TextRequest;
+      readonly analysis: QueryAnalysis;
+    }
   | (TaskBase & {
       readonly kind: 'client-vector';
       readonly target: ClientVectorSpace;
@@ -37,10 +53,12 @@ export type SearchTask =
 
 /**
  * A worker's answer: the finished answer; `stale` when the store moved past the view before the worker's read
- * began (the main thread searches instead); `failed` when the search threw (the main thread searches again, and
- * answers the same error as it would have alone).
+ * began (the main thread searches instead), with `building` when the worker builds a text index next (it takes no
+ * task until it posts `built`); `failed` when the search threw (the main thread searches again, and answers the
+ * same error as it would have alone).
  */
 export type SearchReply =
   | { readonly id: number; readonly answer: SearchAnswer }
-  | { readonly id: number; readonly stale: true }
-  | { readonly id: number; readonly failed: string };
+  | { readonly id: number; readonly stale: true; readonly building?: true }
+  | { readonly id: number; readonly failed: string }
+  | { readonly built: true };

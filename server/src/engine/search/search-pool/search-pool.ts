@@ -6,11 +6,14 @@ import { startWorker } from '../../embeddings/worker-script.js';
 import type { SearchView } from '../../vectors/search-views.js';
 import type { Scope } from '../scope.js';
 import type { SearchCore } from '../search-core.js';
+import type { QueryAnalysis } from '../../text/query-analysis.js';
+import type { TextRequest } from '../text-answer.js';
 import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
 import type { ClientVectorSpace } from '../vector-query.js';
 import { broadFilterFrom } from '../vector-candidates.js';
 import { exactBelow, type QueryVector } from '../vector-search.js';
 import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
+import { textToken } from './text-token.js';
 
 export interface SearchPoolOptions {
   /** The store's SQLite file (workers open it read-only). */
@@ -21,6 +24,8 @@ export interface SearchPoolOptions {
   readonly maxQueued: number;
   /** The view of a space's index a worker may search instead of the main thread, if any (VectorIndexes.searchView). */
   readonly view: (tenantId: string, space: string) => Omit<SearchView, 'index'> | undefined;
+  /** Stored rows a worker indexes inside a text query at most (default 20,000); beyond, it builds between queries. */
+  readonly textInlineRows?: number;
 }
 
 /**
@@ -54,6 +59,8 @@ interface Slot {
   running?: Pending;
   /** Set once the pool ended it (an abort, close): its exit is not a crash. */
   ended?: boolean;
+  /** It builds a tenant's text index (between a `building` reply and `built`): it takes no task meanwhile. */
+  building?: boolean;
 }
 
 /**
@@ -80,7 +87,7 @@ export class SearchPool {
   #closing = false;
   #drained: (() => void) | undefined;
   /** Answers given by workers, stale views seen, workers replaced after a crash or a stop (for tests and metrics). */
-  readonly counts = { answered: 0, stale: 0, replaced: 0 };
+  readonly counts = { answered: 0, stale: 0, replaced: 0, textAnswered: 0, textBuilds: 0 };
   /**
    * Called with a task's worker just before the task is posted to it (tests stop the worker there, to see a crash
    * answered: a worker stopped before the message reaches it never runs it).
@@ -90,6 +97,11 @@ export class SearchPool {
   constructor(options: SearchPoolOptions) {
     this.#options = options;
     this.#size = poolSize(options.threads);
+  }
+
+  /** Workers building a text index now (they take no search until done). */
+  get building(): number {
+    return this.#slots.filter((s) => s.building).length;
   }
 
   /** Workers the pool runs (started on the first search it takes). */
@@ -132,6 +144,34 @@ export class SearchPool {
     if (!base) return undefined;
     const { signal, ...request } = q;
     return this.#submit({ ...base, kind: 'model-vector', request, given }, signal);
+  }
+
+  /**
+   * The answer of a BM25 match or phrase search made by a worker (decision 0078), or undefined when the main thread
+   * must make it: a wildcard (its expansions), filters or a geo restriction (the field indexes live here), or a
+   * tenant whose in-memory index is not ready here (FTS5 ranks meanwhile, by best chunk: not the worker's scores).
+   * The task carries the text token this thread's index has applied (writes are on this thread and apply at
+   * commit), so the worker answers that state or none (`stale`, and this thread answers).
+   */
+  async text(
+    core: SearchCore,
+    scope: Scope,
+    q: TextRequest,
+    analysis: QueryAnalysis,
+  ): Promise<SearchAnswer | undefined> {
+    if (!this.#plain(scope) || (q.type !== 'match' && q.type !== 'phrase') || q.query.trim() === '') return undefined;
+    if (!core.text.ranked(scope.viewer.tenantId)) return undefined;
+    const task: SearchTask = {
+      id: (this.#ids += 1),
+      kind: 'text',
+      scope: { viewer: scope.viewer, now: scope.now, ...(scope.table !== undefined && { table: scope.table }) },
+      token: textToken(core.rows),
+      request: q,
+      analysis,
+    };
+    const answer = await this.#submit(task, undefined);
+    if (answer) this.counts.textAnswered += 1;
+    return answer;
   }
 
   /** No filters and no geo restriction: the searches a worker may take. */
@@ -179,6 +219,8 @@ export class SearchPool {
 
   #submit(task: SearchTask, signal: AbortSignal | undefined): Promise<SearchAnswer | undefined> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // Every worker building a text index: this thread answers rather than wait for one.
+    if (this.#slots.length >= this.#size && this.#slots.every((s) => s.building)) return Promise.resolve(undefined);
     const running = this.#slots.filter((s) => s.running).length;
     if (this.#queue.length + running >= this.#options.maxQueued)
       return Promise.reject(createError('OVERLOADED', { max: this.#options.maxQueued }));
@@ -198,7 +240,7 @@ export class SearchPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      let slot = this.#slots.find((s) => !s.running);
+      let slot = this.#slots.find((s) => !s.running && !s.building);
       if (!slot && this.#slots.length < this.#size) slot = this.#start();
       if (!slot) return;
       const pending = this.#queue.shift()!;
@@ -210,7 +252,7 @@ export class SearchPool {
   }
 
   #start(): Slot {
-    const data: SearchWorkerData = { dbFile: this.#options.dbFile };
+    const data: SearchWorkerData = { dbFile: this.#options.dbFile, textInlineRows: this.#options.textInlineRows };
     const worker = startWorker('search-worker', { workerData: data }, import.meta.url);
     const slot: Slot = { worker };
     worker.unref();
@@ -222,6 +264,11 @@ export class SearchPool {
   }
 
   #reply(slot: Slot, reply: SearchReply): void {
+    if ('built' in reply) {
+      slot.building = false;
+      this.#next();
+      return;
+    }
     const pending = slot.running;
     if (!pending || pending.task.id !== reply.id) return;
     slot.running = undefined;
@@ -231,6 +278,10 @@ export class SearchPool {
       pending.resolve(reply.answer);
     } else {
       if ('stale' in reply) this.counts.stale += 1;
+      if ('building' in reply) {
+        slot.building = true;
+        this.counts.textBuilds += 1;
+      }
       pending.resolve(undefined);
     }
     this.#next();

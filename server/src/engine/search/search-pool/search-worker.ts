@@ -2,26 +2,39 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { inReadTransaction, openReadOnly } from '../../storage/database.js';
 import { SpaceVectors } from '../../vectors/space-vectors.js';
-import { TextIndex } from '../../text/text-index.js';
 import { SearchCore } from '../search-core.js';
+import { textAnswer } from '../text-answer.js';
 import { clientVectorAnswer, modelVectorAnswer } from '../vector-answer.js';
 import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
+import { sameToken, textToken } from './text-token.js';
 import { ViewedIndexes } from './viewed-indexes.js';
+import { WorkerTextIndexes } from './worker-text-indexes.js';
 
 // A search worker (see search-pool.ts): its own read-only connection to the store, its own mapped views of the
-// indexes, and the same search code as the main thread, so a query's whole answer (candidates, rescoring, rows, the
-// access rule, the result view) is made here, off the thread that parses HTTP.
+// indexes and BM25 indexes, and the same search code as the main thread, so a query's whole answer (candidates,
+// rescoring, rows, the access rule, the result view) is made here, off the thread that parses HTTP.
 
-const { dbFile } = workerData as SearchWorkerData;
+const { dbFile, textInlineRows } = workerData as SearchWorkerData;
 const db = openReadOnly(dbFile);
 const viewed = new ViewedIndexes();
-const core = new SearchCore(db, new TextIndex(db), viewed);
-let settings: SearchTask['settings'] | undefined;
+const texts = new WorkerTextIndexes(db, textInlineRows);
+const core = new SearchCore(db, texts.text, viewed);
+let settings: Extract<SearchTask, { settings: unknown }>['settings'] | undefined;
 const store = new SpaceVectors(db, () => settings!);
 
 async function run(task: SearchTask): Promise<SearchReply> {
   const started = performance.now();
   const tenantId = task.scope.viewer.tenantId;
+  const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
+  if (task.kind === 'text') {
+    // One read transaction: its state is the main thread's at dispatch when the token is the same (a write
+    // committed since makes the answer the main thread's), and the worker's index is made that state first.
+    return inReadTransaction(db, async (): Promise<SearchReply> => {
+      if (!sameToken(textToken(core.rows), task.token)) return { id: task.id, stale: true };
+      if (texts.prepare(tenantId, task.token) === 'build') return { id: task.id, stale: true, building: true };
+      return { id: task.id, answer: textAnswer(core, task.scope, task.request, task.analysis, elapsed) };
+    });
+  }
   settings = task.settings;
   // One read transaction for the whole search: every row it reads is of one committed state. That state is the
   // view's when the space's generation (bumped by every write of its vectors) is the one the main thread's graph
@@ -29,7 +42,6 @@ async function run(task: SearchTask): Promise<SearchReply> {
   return inReadTransaction(db, async (): Promise<SearchReply> => {
     if (store.generation(tenantId, task.space) !== task.view.generation) return { id: task.id, stale: true };
     viewed.use(tenantId, task.space, task.view, task.settings);
-    const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     const answer =
       task.kind === 'client-vector'
         ? await clientVectorAnswer(core, task.scope, task.target, task.request, elapsed)
@@ -38,9 +50,19 @@ async function run(task: SearchTask): Promise<SearchReply> {
   });
 }
 
+/** Builds a tenant's text index whole, in one read transaction, between queries (the pool sends none meanwhile). */
+const build = (tenantId: string) =>
+  inReadTransaction(db, () => Promise.resolve(texts.build(tenantId, textToken(core.rows))));
+
 parentPort!.on('message', (task: SearchTask) => {
   run(task).then(
-    (reply) => parentPort!.postMessage(reply),
+    async (reply) => {
+      parentPort!.postMessage(reply);
+      if (!('building' in reply)) return;
+      // On failure nothing is held for the tenant: its next query here builds again, the main thread answering.
+      await build(task.scope.viewer.tenantId).catch(() => undefined);
+      parentPort!.postMessage({ built: true } satisfies SearchReply);
+    },
     (error: unknown) =>
       parentPort!.postMessage({ id: task.id, failed: error instanceof Error ? error.message : String(error) }),
   );
