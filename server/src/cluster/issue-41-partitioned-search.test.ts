@@ -187,9 +187,14 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     const got = await call(node, 'GET', url, pair.tenant.token);
     assert.equal(got.status, 200, got.raw);
     assert.equal((got.body.document as { id: string }).id, id);
-    const patched = await call(node, 'PATCH', url, pair.tenant.token, { metadata: { year: 1999 } });
+    const key = { 'Idempotency-Key': `patch-${id}` };
+    const patched = await call(node, 'PATCH', url, pair.tenant.token, { metadata: { year: 1999 } }, key);
     assert.equal(patched.status, 200, patched.raw);
     assert.equal(patched.body.version, 2);
+    // A retry with the same key through the same node is applied once: the key travels to the holder.
+    const retried = await call(node, 'PATCH', url, pair.tenant.token, { metadata: { year: 1999 } }, key);
+    assert.equal(retried.status, 200, retried.raw);
+    assert.equal(retried.body.version, 2);
     const again = (await call(node, 'GET', url, pair.tenant.token)).body.document as {
       version: number;
       metadata: { year: number };

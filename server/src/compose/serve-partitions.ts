@@ -2,6 +2,7 @@ import { operations, type CatalogueOperation } from '@godb/contract';
 import type { ClusterDuties } from '../cluster/cluster-duties.js';
 import type { NatsLog } from '../cluster/log/nats-log.js';
 import type { Clock } from '../engine/clock.js';
+import type { Consistency } from '../engine/operations/operation.js';
 import { documentShard } from '../cluster/partition/document-shard.js';
 import { collectionId, type PlacementRecord } from '../cluster/partition/placement-records.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
@@ -41,7 +42,14 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     return services.invoke(
       operation,
       { params: params ?? {}, query: query ?? {}, body },
-      { principal: caller, requestId: `fan-out-${operationId}`, partitionLocal: true, partition },
+      {
+        principal: caller,
+        requestId: `fan-out-${operationId}`,
+        partitionLocal: true,
+        partition,
+        ...(run.carried?.idempotencyKey !== undefined && { idempotencyKey: run.carried.idempotencyKey }),
+        ...(run.carried?.consistency !== undefined && { consistency: run.carried.consistency as Consistency }),
+      },
     );
   });
 }

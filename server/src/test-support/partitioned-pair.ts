@@ -11,15 +11,21 @@ export interface Called {
   readonly headers: Record<string, unknown>;
 }
 
-/** A call to a node through app.inject() with a token. */
+/** A call to a node through app.inject() with a token (and any other headers). */
 export async function call(
   node: TestServer,
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
   token: string,
   payload?: object,
+  headers: Record<string, string> = {},
 ): Promise<Called> {
-  const res = await node.app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+  const res = await node.app.inject({
+    method,
+    url,
+    headers: { ...bearer(token), ...headers },
+    ...(payload && { payload }),
+  });
   const raw = res.body;
   return { status: res.statusCode, body: raw ? res.json<Record<string, unknown>>() : {}, raw, headers: res.headers };
 }

@@ -39,6 +39,15 @@ export interface SearchRound {
 }
 
 /**
+ * What a request by id carries to the holder it is passed to (see ask): the client's Idempotency-Key, so a retry
+ * through the same node is applied once, and its consistency, so the holder waits as the first node did.
+ */
+export interface CarriedRequest {
+  readonly idempotencyKey?: string | undefined;
+  readonly consistency?: unknown;
+}
+
+/**
  * How a node runs a search another node asked of it (see serveSearches): `shards`, the collection's shards it was
  * asked for (null: every one it holds), for the searches whose answer must count each document once (statistics,
  * counts).
@@ -47,7 +56,7 @@ export type LocalSearch = (
   operationId: string,
   input: OperationInput,
   principal: unknown,
-  run: SearchRound & { readonly shards: readonly number[] | null },
+  run: SearchRound & { readonly shards: readonly number[] | null; readonly carried?: CarriedRequest },
 ) => Promise<unknown>;
 
 /** What a fanned-out search gathered: each asked node's answer, and the shards no live node held. */
@@ -254,7 +263,7 @@ export class Partitions {
     const sub = this.#options.nc.subscribe(`godb.search.${this.#options.nodeId}`, {
       callback: (error, message) => {
         if (error) return;
-        const { operationId, body, params, query, principal, round, shards } = decodeJson<{
+        const { operationId, body, params, query, principal, round, shards, carried } = decodeJson<{
           operationId: string;
           body: unknown;
           params?: unknown;
@@ -262,9 +271,11 @@ export class Partitions {
           principal: unknown;
           round?: SearchRound;
           shards?: number[];
+          carried?: CarriedRequest;
         }>(message.data);
         const input = { body, params, query };
-        void this.#runLocal(operationId, input, principal, { ...round, shards: shards ?? null }).then(
+        const run = { ...round, shards: shards ?? null, ...(carried && { carried }) };
+        void this.#runLocal(operationId, input, principal, run).then(
           (value) => message.respond(encodeReply({ value })),
           (thrown: unknown) => message.respond(encodeReply({ error: thrown })),
         );
@@ -305,10 +316,16 @@ export class Partitions {
   }
 
   /** Runs an operation on `node` (a request by id on a holder of its document), as serveSearches runs it there. */
-  async ask(node: string, operationId: string, input: OperationInput, principal: unknown): Promise<unknown> {
+  async ask(
+    node: string,
+    operationId: string,
+    input: OperationInput,
+    principal: unknown,
+    carried: CarriedRequest = {},
+  ): Promise<unknown> {
     const { nc, publishTimeoutMs } = this.#options;
     const reply = await nc
-      .request(`godb.search.${node}`, encodeJson({ operationId, ...input, principal, shards: null }), {
+      .request(`godb.search.${node}`, encodeJson({ operationId, ...input, principal, shards: null, carried }), {
         timeout: publishTimeoutMs + 1_000,
       })
       .catch((error: unknown) => {
@@ -326,7 +343,7 @@ export class Partitions {
     operationId: string,
     input: OperationInput,
     principal: unknown,
-    run: SearchRound & { shards: readonly number[] | null },
+    run: SearchRound & { shards: readonly number[] | null; carried?: CarriedRequest },
   ): Promise<unknown> {
     if (!this.#search) return Promise.reject(createError('SHUTTING_DOWN', {}));
     return this.#search(operationId, input, principal, run);

@@ -30,7 +30,10 @@ export async function onHolder(
     if (!notFound(error) || typeof id !== 'string') throw error;
     for (const node of await partitions.holdersElsewhere(ctx.principal.tenantId, id)) {
       try {
-        return await partitions.ask(node, operationId, input, ctx.principal);
+        return await partitions.ask(node, operationId, input, ctx.principal, {
+          idempotencyKey: ctx.idempotencyKey,
+          consistency: ctx.consistency,
+        });
       } catch (elsewhere) {
         if (!notFound(elsewhere)) throw elsewhere;
       }

@@ -21,12 +21,13 @@ export interface PartitionedSearch {
   ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
   /** For each partitioned collection of the tenant whose shard of `id` is not held here, its first live replica. */
   holdersElsewhere(tenantId: string, id: string): Promise<string[]>;
-  /** Runs an operation (a request by id) on `node`. */
+  /** Runs an operation (a request by id) on `node`, with the client's Idempotency-Key and consistency. */
   ask(
     node: string,
     operationId: string,
     input: { readonly params?: unknown; readonly query?: unknown; readonly body: unknown },
     principal: unknown,
+    carried?: { readonly idempotencyKey?: string | undefined; readonly consistency?: unknown },
   ): Promise<unknown>;
   /** Runs `operationId` here over every shard of the collection this node holds. */
   runHere(
