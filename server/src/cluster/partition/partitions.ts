@@ -303,12 +303,17 @@ export class Partitions {
    * whose shard of `id` this node does not hold, that shard's first live replica (the one searches ask).
    */
   async holdersElsewhere(tenantId: string, id: string): Promise<string[]> {
+    // Which shards are elsewhere comes first: a tenant without partitioned collections (or whose shards of `id` are
+    // all here) needs no liveness, which a cluster that lost its NATS majority cannot read.
+    const elsewhere = this.#records
+      .all()
+      .filter((record) => record.tenantId === tenantId)
+      .map((record) => record.replicas[documentShard(collectionId(tenantId, record.name), id, record.shards)] ?? [])
+      .filter((replicas) => !replicas.includes(this.#options.nodeId));
+    if (elsewhere.length === 0) return [];
     const live = await this.#liveNodes();
     const nodes = new Set<string>();
-    for (const record of this.#records.all()) {
-      if (record.tenantId !== tenantId) continue;
-      const replicas = record.replicas[documentShard(collectionId(tenantId, record.name), id, record.shards)] ?? [];
-      if (replicas.includes(this.#options.nodeId)) continue;
+    for (const replicas of elsewhere) {
       const node = replicas.find((n) => live.includes(n));
       if (node !== undefined) nodes.add(node);
     }
@@ -360,7 +365,15 @@ export class Partitions {
   async #liveNodes(): Promise<string[]> {
     const now = performance.now();
     if (this.#live && now - this.#live.at < liveForMs) return this.#live.nodes;
-    const nodes = this.#liveness ? await this.#liveness() : [];
+    const nodes = this.#liveness
+      ? await this.#liveness().catch((error: unknown) => {
+          // The progress reports live in JetStream KV: without a NATS majority nobody knows who is alive.
+          throw createError('CLUSTER_UNAVAILABLE', {
+            timeout_ms: this.#options.publishTimeoutMs,
+            reason: `which nodes are alive cannot be read: ${(error as Error).message}`,
+          });
+        })
+      : [];
     const withSelf = [...new Set([...nodes, this.#options.nodeId])].sort();
     this.#live = { nodes: withSelf, at: now };
     return withSelf;

@@ -51,7 +51,9 @@ export function toGoDBError(
   }
   // Any other error of Fastify's about the request itself (content length, a body on GET, …) stays a 400.
   const status = fastifyError.statusCode;
-  if (fastifyError.code?.startsWith('FST_') && status !== undefined && status >= 400 && status < 500) {
+  // `code` is Fastify's string, or anything another library put there (NATS errors carry numbers).
+  const code: unknown = fastifyError.code;
+  if (typeof code === 'string' && code.startsWith('FST_') && status !== undefined && status >= 400 && status < 500) {
     return createError('MALFORMED_REQUEST', { reason: fastifyError.message });
   }
   return createError('INTERNAL', { request_id: requestId });
