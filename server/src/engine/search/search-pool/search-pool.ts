@@ -61,6 +61,8 @@ interface Slot {
   ended?: boolean;
   /** It builds a tenant's text index (between a `building` reply and `built`): it takes no task meanwhile. */
   building?: boolean;
+  /** Resolves once its thread exited. */
+  readonly exited: Promise<void>;
 }
 
 /**
@@ -75,7 +77,8 @@ interface Slot {
  * take, runs on the main thread: `undefined` tells the caller to.
  *
  * A worker that dies running a query is replaced and its query answered 503 SEARCH_WORKER_FAILED; a query whose
- * signal aborts (the answer deadline, the client gone) stops its worker, which is replaced; close() waits for the
+ * signal aborts (the answer deadline, the client gone) is answered at once and its worker set aside: a new one takes
+ * its place, and the old one is stopped once it has finished the query, idle (see #abort); close() waits for the
  * searches under way, then stops the workers.
  */
 export class SearchPool {
@@ -83,6 +86,8 @@ export class SearchPool {
   readonly #size: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Pending[] = [];
+  /** Workers whose query was abandoned (#abort): stopped once they answer it. */
+  readonly #setAside = new Set<Slot>();
   #ids = 0;
   #closing = false;
   #drained: (() => void) | undefined;
@@ -215,6 +220,7 @@ export class SearchPool {
         return slot.worker.terminate();
       }),
     );
+    await Promise.all([...this.#setAside].map((slot) => slot.exited));
   }
 
   #submit(task: SearchTask, signal: AbortSignal | undefined): Promise<SearchAnswer | undefined> {
@@ -241,7 +247,9 @@ export class SearchPool {
   #dispatch(): void {
     while (this.#queue.length > 0) {
       let slot = this.#slots.find((s) => !s.running && !s.building);
-      if (!slot && this.#slots.length < this.#size) slot = this.#start();
+      // Workers set aside count too: at most twice the pool's threads at once, however many queries are abandoned.
+      if (!slot && this.#slots.length < this.#size && this.#slots.length + this.#setAside.size < 2 * this.#size)
+        slot = this.#start();
       if (!slot) return;
       const pending = this.#queue.shift()!;
       slot.running = pending;
@@ -254,7 +262,7 @@ export class SearchPool {
   #start(): Slot {
     const data: SearchWorkerData = { dbFile: this.#options.dbFile, textInlineRows: this.#options.textInlineRows };
     const worker = startWorker('search-worker', { workerData: data }, import.meta.url);
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, exited: new Promise((done) => worker.once('exit', () => done())) };
     worker.unref();
     worker.on('message', (reply: SearchReply) => this.#reply(slot, reply));
     worker.on('error', () => {}); // its exit follows, handled there
@@ -264,6 +272,10 @@ export class SearchPool {
   }
 
   #reply(slot: Slot, reply: SearchReply): void {
+    if (this.#setAside.has(slot)) {
+      void slot.worker.terminate(); // the abandoned query's answer: the worker is idle now, safe to stop
+      return;
+    }
     if ('built' in reply) {
       slot.building = false;
       this.#next();
@@ -288,6 +300,7 @@ export class SearchPool {
   }
 
   #exited(slot: Slot): void {
+    this.#setAside.delete(slot);
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
     const pending = slot.running;
@@ -300,7 +313,12 @@ export class SearchPool {
     this.#next();
   }
 
-  /** A query's signal aborted: dropped from the queue, or its worker stopped (and replaced by the next dispatch). */
+  /**
+   * A query's signal aborted: dropped from the queue, or its worker set aside (replaced by the next dispatch) and
+   * stopped once it answers. Not stopped now: a worker thread terminated inside a native call (usearch's search)
+   * aborts the whole process on Node.js 24 — node-addon-api throws where nothing catches it ("terminate called
+   * after throwing an instance of 'Napi::Error'") — and a query is short (its deadline has passed, not its work).
+   */
   #abort(pending: Pending): void {
     const queued = this.#queue.indexOf(pending);
     if (queued >= 0) this.#queue.splice(queued, 1);
@@ -310,7 +328,7 @@ export class SearchPool {
       slot.ended = true;
       const at = this.#slots.indexOf(slot);
       if (at >= 0) this.#slots.splice(at, 1);
-      void slot.worker.terminate();
+      this.#setAside.add(slot);
       this.counts.replaced += 1;
     }
     this.#settle(pending);
