@@ -72,10 +72,15 @@ await run(textSystem, (q) =>
 );
 // RM3 feedback (decision 0074) through the engine's text search entry point, as POST /api/v1/search/text runs it
 // with `feedback: {}` (the defaults, chosen on the odd queries in decision 0071).
-await run(feedbackSystem, (q) =>
-  engine.searches
-    .text(scope, { query: q, type: 'match', limit: depth, feedback: { docs: 5, terms: 10, original_weight: 0.5 } })
-    .results.map((r) => r.document_id),
+await run(feedbackSystem, async (q) =>
+  (
+    await engine.searches.text(scope, {
+      query: q,
+      type: 'match',
+      limit: depth,
+      feedback: { docs: 5, terms: 10, original_weight: 0.5 },
+    })
+  ).results.map((r) => r.document_id),
 );
 {
   // BM25F + proximity (opt-in, decision 0061) re-ranks GoDB text's top `depth`, tuned on the odd queries.
