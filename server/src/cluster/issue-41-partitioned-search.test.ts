@@ -44,6 +44,17 @@ const notes = Array.from({ length: 8 }, (_, i) => ({
   primary_table: 'notes',
 }));
 
+/** A collection with its own vector and a location, for hybrid and geo search (tie-free: no two alike). */
+const places = Array.from({ length: 48 }, (_, i) => ({
+  id: `place-${i}`,
+  title: `Place ${i}`,
+  content: textOf(i + 11),
+  primary_table: 'places',
+  vectors: { v: [Math.sin(i), Math.cos(i * 0.7), Math.sin(i * 1.3 + 1), 0.5 + (i % 7) / 10] },
+  location: [48 + ((i * 37) % 97) / 500, 2 + ((i * 53) % 89) / 400],
+  ...(i % 9 === 4 && { visibility: 'private' }),
+}));
+
 type Hit = { document_id: string; score: number };
 
 describe('searches of a partitioned collection in a three-node cluster (issue #41)', () => {
@@ -52,13 +63,23 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     pair = await startPartitionedPair('psearch');
     await writeBoth(pair, { name: 'papers' }, { shards: 6, replication_factor: 2 }, papers, 2);
     await writeBoth(pair, { name: 'notes' }, {}, notes, 3);
+    await writeBoth(
+      pair,
+      { name: 'places', vectors: { v: { dimensions: 4 } } },
+      { shards: 6, replication_factor: 2 },
+      places,
+      2,
+    );
   });
   after(async () => {
     await pair?.close();
   });
 
-  /** Asks every node of the cluster and the embedded node; every node answers the embedded node's ranking. */
-  const sameAsOneNode = async (url: string, query: object) => {
+  /**
+   * Asks every node of the cluster and the embedded node; every node answers the embedded node's ranking (and, with
+   * `whole`, the embedded node's answer but its time).
+   */
+  const sameAsOneNode = async (url: string, query: object, whole = false) => {
     const reference = await call(pair.single, 'POST', url, pair.alone.token, query);
     assert.equal(reference.status, 200, reference.raw);
     const expected = reference.body.results as Hit[];
@@ -66,6 +87,11 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       const res = await call(node, 'POST', url, pair.tenant.token, query);
       assert.equal(res.status, 200, res.raw);
       const hits = res.body.results as Hit[];
+      if (whole) {
+        const { time_taken: _t, ...got } = res.body;
+        const { time_taken: _r, ...want } = reference.body;
+        assert.deepEqual(got, want, `through ${pair.cluster.nameOf(node)}: ${JSON.stringify(query)}`);
+      }
       assert.deepEqual(
         hits.map((h) => h.document_id),
         expected.map((h) => h.document_id),
@@ -95,6 +121,48 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       limit: 5,
     });
     assert.ok(phrase.length > 0);
+  });
+
+  test('hybrid search answers one node’s fusion: ids, order, scores, chunks and highlights', async () => {
+    const vector = [0.3, -0.2, 0.8, 0.6];
+    for (const fusion of ['dbsf_relative', 'rrf', 'weighted', 'dbsf']) {
+      for (const [query, alpha] of [
+        ['term10 term20', 0.3],
+        ['laminar term12 term25', 0.7],
+      ] as const) {
+        const expected = await sameAsOneNode(
+          '/api/v1/search/hybrid',
+          { query, vector, alpha, fusion, primary_table: 'places', limit: 8, highlight: true },
+          true,
+        );
+        assert.ok(expected.length >= 5, `${fusion} ${query}: ${expected.length} hits`);
+      }
+    }
+    // Only the vector side (no text), and a limit past what the text side finds.
+    await sameAsOneNode('/api/v1/search/hybrid', { vector, primary_table: 'places', limit: 20 }, true);
+    // The ranking model learns from the engagement each node records: not fanned out.
+    const ml = await call(pair.nodes[2]!, 'POST', '/api/v1/search/hybrid', pair.tenant.token, {
+      query: 'term10',
+      vector,
+      primary_table: 'places',
+      use_ml_ranking: true,
+    });
+    assert.equal(ml.status, 501, ml.raw);
+    assert.match(ml.raw, /use_ml_ranking on the partitioned collection places/);
+  });
+
+  test('geo search answers the documents nearest first, as one node does', async () => {
+    for (const [radius, limit] of [
+      [5, 10],
+      [30, 100],
+    ] as const) {
+      const expected = await sameAsOneNode(
+        '/api/v1/search/geo',
+        { lat: 48.1, lon: 2.1, radius, limit, primary_table: 'places' },
+        true,
+      );
+      assert.ok(expected.length >= 3, `radius ${radius}: ${expected.length}`);
+    }
   });
 
   test('count and scroll with a filter answer what one node holding everything answers', async () => {

@@ -6,6 +6,8 @@ import type { Consistency } from '../engine/operations/operation.js';
 import { documentShard } from '../cluster/partition/document-shard.js';
 import { collectionId, type PlacementRecord } from '../cluster/partition/placement-records.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
+import type { StatsCounting } from '../engine/search/text-stats.js';
+import type { Partitions, SearchRound } from '../cluster/partition/partitions.js';
 import type { PartitionRun, Principal } from '../service/context.js';
 import type { Services } from '../service/use-cases.js';
 
@@ -37,6 +39,7 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     const partition: PartitionRun = {
       keep: shardKeep(record, run.shards),
       ...(run.phase && { phase: run.phase }),
+      ...(run.phase === 'stats' && { counting: statsCounting(partitions, caller.tenantId, run.counted) }),
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
     };
     return services.invoke(
@@ -52,6 +55,21 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
       },
     );
   });
+}
+
+/** What the dfs round counts here: the shards asked of each collection (none when this node runs its own share). */
+function statsCounting(partitions: Partitions, tenantId: string, counted: SearchRound['counted']): StatsCounting {
+  const partitioned = partitions
+    .placements()
+    .map((p) => p.record)
+    .filter((r) => r.tenantId === tenantId);
+  const names = partitioned.map((r) => r.name);
+  if (!counted) return { partitioned: names };
+  const byName = new Map(partitioned.map((r) => [r.name, r]));
+  return {
+    partitioned: names,
+    counted: new Map(Object.entries(counted).map(([name, shards]) => [name, shardKeep(byName.get(name), shards)])),
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
 import type { Consistency } from '../engine/operations/operation.js';
+import type { StatsCounting } from '../engine/search/text-stats.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
 
 export type { Consistency };
@@ -44,8 +45,13 @@ export interface RequestContext {
 export interface PartitionRun {
   /** Whether a document (by id) is in the shards asked of this node: what a statistic or count counts. */
   readonly keep: (id: string) => boolean;
-  /** The first round of a text search: answer the query's statistics here (TextStatsAnswer), not hits. */
-  readonly phase?: 'stats';
+  /**
+   * `stats`: the first round of a text or hybrid search: answer the query's statistics here (TextStatsAnswer), not
+   * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.
+   */
+  readonly phase?: 'stats' | 'sides';
+  /** The dfs round: what this node counts (text-stats.ts). */
+  readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */
   readonly stats?: GivenStats;
 }

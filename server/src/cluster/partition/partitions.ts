@@ -31,11 +31,17 @@ export interface OperationInput {
 
 /**
  * What a fanned-out search asks of a node beyond the operation: the phase of a two-round search (a text search's
- * statistics first, then its ranking with the summed statistics), passed through as it is.
+ * statistics first, then its ranking with the summed statistics; a hybrid search's sides, which the asking node
+ * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?: 'stats';
+  readonly phase?: 'stats' | 'sides';
   readonly stats?: unknown;
+  /**
+   * The dfs round (`stats`): the shards of each partitioned collection of the tenant this node counts (fanOut sets
+   * it: every partitioned collection counted once over the cluster).
+   */
+  readonly counted?: Readonly<Record<string, readonly number[]>>;
 }
 
 /**
@@ -207,6 +213,9 @@ export class Partitions {
   /**
    * Asks one live holder of every shard of a partitioned collection to run the search (this node included, without
    * a network trip), each shard asked once; a shard with no live holder is a 503 naming it, unless `allowPartial`.
+   * The dfs round of a text search (`phase: 'stats'`) asks one live holder of every shard of every partitioned
+   * collection of the tenant instead, each node told which it counts (`counted`): BM25's statistics are the
+   * tenant's whole index, as on one node.
    */
   async fanOut(
     tenantId: string,
@@ -220,33 +229,42 @@ export class Partitions {
     const record = this.#records.known(tenantId, collection);
     if (!record) throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: collection });
     const live = await this.#liveNodes();
-    const asked = new Map<string, number[]>();
-    const missing: number[] = [];
-    record.replicas.forEach((replicas, shard) => {
-      const node = replicas.find((n) => live.includes(n));
-      if (node === undefined) missing.push(shard);
-      else asked.set(node, [...(asked.get(node) ?? []), shard]);
-    });
-    if (missing.length > 0 && !allowPartial) {
-      const holders = (record.replicas[missing[0] ?? 0] ?? []).join(', ');
+    const counting = round.phase === 'stats';
+    const records = counting
+      ? [record, ...this.#records.all().filter((r) => r.tenantId === tenantId && r.name !== record.name)]
+      : [record];
+    /** For each node asked, the shards of each collection it answers for. */
+    const asked = new Map<string, Record<string, number[]>>();
+    const missing: { name: string; shard: number; holders: readonly string[] }[] = [];
+    for (const r of records) {
+      r.replicas.forEach((replicas, shard) => {
+        const node = replicas.find((n) => live.includes(n));
+        if (node === undefined) return void missing.push({ name: r.name, shard, holders: replicas });
+        const shards = asked.get(node) ?? {};
+        asked.set(node, { ...shards, [r.name]: [...(shards[r.name] ?? []), shard] });
+      });
+    }
+    const [gone] = missing;
+    if (gone && !allowPartial) {
+      const more = missing.length > 1 ? `; ${missing.length - 1} more shards are missing` : '';
       throw createError('CLUSTER_UNAVAILABLE', {
         timeout_ms: this.#options.publishTimeoutMs,
-        reason: `shard ${missing[0]} of the partitioned collection ${record.name} has no live replica (held by ${holders}${missing.length > 1 ? `; shards ${missing.join(', ')} are missing` : ''}); send allow_partial: true for the other shards' results`,
+        reason: `shard ${gone.shard} of the partitioned collection ${gone.name} has no live replica (held by ${gone.holders.join(', ')}${more}); send allow_partial: true for the other shards' results`,
       });
     }
     const answers = await Promise.all(
-      [...asked.keys()].map(async (node) => {
-        const shards = asked.get(node) ?? [];
-        if (node === this.#options.nodeId)
-          return this.#runLocal(operationId, { body }, principal, { ...round, shards });
+      [...asked].map(async ([node, held]) => {
+        const shards = held[record.name] ?? [];
+        const sent = counting ? { ...round, counted: held } : round;
+        if (node === this.#options.nodeId) return this.#runLocal(operationId, { body }, principal, { ...sent, shards });
         const reply = await this.#options.nc
-          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round, shards }), {
+          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round: sent, shards }), {
             timeout: this.#options.publishTimeoutMs,
           })
           .catch((error: unknown) => {
             throw createError('CLUSTER_UNAVAILABLE', {
               timeout_ms: this.#options.publishTimeoutMs,
-              reason: `node ${node}, asked for shards ${(asked.get(node) ?? []).join(', ')} of ${record.name}, did not answer: ${(error as Error).message}`,
+              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer: ${(error as Error).message}`,
             });
           });
         const outcome = decodeReply(reply.data);
@@ -254,7 +272,7 @@ export class Partitions {
         return outcome.value;
       }),
     );
-    return { answers, missing };
+    return { answers, missing: missing.filter((m) => m.name === record.name).map((m) => m.shard) };
   }
 
   /** Answers the searches other nodes ask of this one (`godb.search.<node>`) with `search`. */

@@ -14,14 +14,15 @@ import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
 import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
 import type { Hit } from './hit.js';
-import { hybridSearch, type Fusion } from './hybrid-search.js';
+import { hybridSearch, hybridSides, type Fusion, type HybridQuery } from './hybrid-search.js';
+import { hybridSidesAnswer, type HybridSidesAnswer } from './hybrid-sides-answer.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
 import type { GeoFilter, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch } from './text-search.js';
 import { textAnswer, type TextRequest } from './text-answer.js';
-import { textStats, type TextStatsAnswer } from './text-stats.js';
+import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
 import type { AnswerPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
@@ -158,13 +159,13 @@ export class Searches {
     return this.text(scope, q, stats);
   }
 
-  /** The dfs phase of a partitioned collection's text search: the query's statistics here (text-stats.ts). */
+  /** The dfs phase of a partitioned collection's text or hybrid search: the query's statistics here (text-stats.ts). */
   textStats(
-    scope: Scope & { table: string },
+    scope: Scope,
     q: { query: string; type: 'match' | 'phrase'; lang?: AnalysisLanguage | undefined },
-    keep: (id: string) => boolean,
+    counting: StatsCounting,
   ): Promise<TextStatsAnswer> {
-    return textStats(this.#core, scope, q.query, q.type, this.#analysis(scope, q.lang), keep);
+    return textStats(this.#core, scope, q.query, q.type, this.#analysis(scope, q.lang), counting);
   }
 
   /**
@@ -200,9 +201,39 @@ export class Searches {
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
   async hybrid(scope: Scope, q: HybridSearchRequest): Promise<SearchAnswer> {
     const started = this.#monotonic();
+    const { query, analysed } = this.#hybridQuery(scope, q);
+    const { hits, notes, ranking, plan } = await hybridSearch(this.#core, this.#embedder, scope, query);
+    const answer = this.#answer(started, hits, q.limit, {
+      notes: [...analysed.notes, ...notes],
+      ranking,
+      ...(q.explain && { plan }),
+    });
+    return q.highlight ? withHighlights(answer, hits, analysed.terms) : answer;
+  }
+
+  /**
+   * The sides round of a partitioned collection's hybrid search (service/search/partitioned-hybrid.ts): each side's
+   * best documents here by id, the text side ranked with the collection's summed statistics when given.
+   */
+  async hybridSides(scope: Scope, q: HybridSearchRequest, stats: GivenStats | undefined): Promise<HybridSidesAnswer> {
+    const started = this.#monotonic();
+    const { query, analysed } = this.#hybridQuery(scope, q);
+    if (stats) await this.textLoaded(scope);
+    const sides = await hybridSides(this.#core, this.#embedder, scope, query, stats);
+    const index = await this.#core.text.loaded(scope.viewer.tenantId);
+    return hybridSidesAnswer(this.#core, sides, {
+      split: index?.split ?? false,
+      notes: analysed.notes,
+      terms: q.highlight ? analysed.terms : undefined,
+      elapsed: () => this.#elapsed(started),
+    });
+  }
+
+  /** A hybrid request as the engine takes it, and how its words are analysed. */
+  #hybridQuery(scope: Scope, q: HybridSearchRequest) {
     const target = this.#target(scope, q);
     const analysis = this.#analysis(scope, q.lang);
-    const { hits, notes, ranking, plan } = await hybridSearch(this.#core, this.#embedder, scope, {
+    const query: HybridQuery = {
       text: q.query,
       vector: q.vector,
       ...(target && ('collection' in target ? { space: target } : { model: target.model })),
@@ -212,15 +243,10 @@ export class Searches {
       useMlRanking: q.useMlRanking,
       signal: q.signal,
       analysis,
-    });
+    };
     const match = q.query ? textMatch(q.query, 'match') : undefined;
     const analysed = match ? analyseMatch(match, analysis) : { notes: [], terms: new Set<string>() };
-    const answer = this.#answer(started, hits, q.limit, {
-      notes: [...analysed.notes, ...notes],
-      ranking,
-      ...(q.explain && { plan }),
-    });
-    return q.highlight ? withHighlights(answer, hits, analysed.terms) : answer;
+    return { query, analysed };
   }
 
   /** Documents within the scope's radius, nearest first. */

@@ -4,12 +4,23 @@ import { textMatch } from './fts-query.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
-/** A shard's answer to a dfs phase: the statistics of the documents asked, of the whole index, and whether split. */
+/**
+ * What a node counts in the dfs round of a partitioned collection's search: BM25's statistics are the tenant's
+ * whole index, as on one node, so every partitioned collection of the tenant is counted once over the cluster.
+ */
+export interface StatsCounting {
+  /** The partitioned collections this node counts, each with the documents of its shards asked of this node. */
+  readonly counted?: ReadonlyMap<string, (id: string) => boolean>;
+  /** Every partitioned collection of the tenant: the rest of its text is on every node. */
+  readonly partitioned: readonly string[];
+}
+
+/** A node's answer to the dfs round: its share of the partitioned collections, the rest, and whether split. */
 export interface TextStatsAnswer {
-  /** The public chunks of the scope's collection's documents `keep` accepts. */
+  /** The public chunks of the documents `counted` names. */
   readonly kept: GivenStats;
-  /** Every public chunk of the tenant's index (what a search here ranks with when given nothing). */
-  readonly all: GivenStats;
+  /** The public chunks of the tenant's documents in no partitioned collection (the same on every node). */
+  readonly rest: GivenStats;
   /** A document of the index is split into several chunks: given (chunk-level) statistics cannot rank it. */
   readonly split: boolean;
 }
@@ -17,33 +28,37 @@ export interface TextStatsAnswer {
 const none: GivenStats = { chunks: 0, tokens: 0, df: {} };
 
 /**
- * The BM25 statistics of a text query (match or phrase) over the public documents of the scope's collection whose
- * id `keep` accepts (a partitioned collection's shards held here), and over the tenant's whole index: the first
- * phase of a search of a partitioned collection, whose sums every shard then ranks with (Elasticsearch's
+ * The BM25 statistics of a text query (match or phrase) here: over the public documents of the partitioned
+ * collections' shards this node is asked to count, and over the tenant's documents in no partitioned collection.
+ * The first phase of a search of a partitioned collection, whose sums every shard then ranks with (Elasticsearch's
  * dfs_query_then_fetch). Waits for the tenant's in-memory index to load.
  *
- * @example const { kept } = await textStats(core, scope, 'shock wave', 'match', analysis, (id) => mine(id));
+ * @example const { kept } = await textStats(core, scope, 'shock wave', 'match', analysis, counting);
  */
 export async function textStats(
   core: SearchCore,
-  scope: Scope & { table: string },
+  scope: Scope,
   query: string,
   type: 'match' | 'phrase',
   analysis: QueryAnalysis,
-  keep: (id: string) => boolean,
+  counting: StatsCounting,
 ): Promise<TextStatsAnswer> {
   const tenantId = scope.viewer.tenantId;
   const asked = textMatch(query, type);
   const index = await core.text.loaded(tenantId);
-  if (!asked || !index) return { kept: none, all: none, split: false };
+  if (!asked || !index) return { kept: none, rest: none, split: index?.split ?? false };
   const match = analyseMatch(asked, analysis).match;
   const statsQuery = 'phrase' in match ? { phrase: match.phrase } : 'words' in match ? { words: match.words } : null;
-  if (!statsQuery) return { kept: none, all: none, split: index.split };
-  const docs = new Set<number>();
-  for (const [seq, id] of core.rows.publicIds(tenantId, scope.table)) if (keep(id)) docs.add(seq);
+  if (!statsQuery) return { kept: none, rest: none, split: index.split };
+  const kept = new Set<number>();
+  for (const [collection, keep] of counting.counted ?? [])
+    for (const [seq, id] of core.rows.publicIds(tenantId, collection)) if (keep(id)) kept.add(seq);
+  const partitioned = new Set<number>();
+  for (const collection of counting.partitioned)
+    for (const [seq] of core.rows.publicIds(tenantId, collection)) partitioned.add(seq);
   return {
-    kept: index.termStats((doc) => docs.has(doc), statsQuery),
-    all: index.termStats(() => true, statsQuery),
+    kept: kept.size > 0 ? index.termStats((doc) => kept.has(doc), statsQuery) : none,
+    rest: index.termStats((doc) => !partitioned.has(doc), statsQuery),
     split: index.split,
   };
 }

@@ -1,6 +1,7 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
+import { partitionedHybrid } from './partitioned-hybrid.js';
 import { partitionedText } from './partitioned-text.js';
 
 /**
@@ -17,7 +18,7 @@ export interface PartitionedSearch {
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
-    round?: { readonly phase?: 'stats'; readonly stats?: unknown },
+    round?: { readonly phase?: 'stats' | 'sides'; readonly stats?: unknown },
   ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
   /** For each partitioned collection of the tenant whose shard of `id` is not held here, its first live replica. */
   holdersElsewhere(tenantId: string, id: string): Promise<string[]>;
@@ -34,7 +35,7 @@ export interface PartitionedSearch {
     operationId: string,
     body: unknown,
     principal: unknown,
-    round?: { readonly phase?: 'stats'; readonly stats?: unknown },
+    round?: { readonly phase?: 'stats' | 'sides'; readonly stats?: unknown },
   ): Promise<unknown>;
 }
 
@@ -46,6 +47,9 @@ const readsCollection = (id: string) =>
 const fannedOut: ReadonlySet<string> = new Set([
   'search-vector',
   'search-text',
+  'search-hybrid',
+  // Its score (1 − distance / radius) is the document's alone: the shards' top-k merge as vector search's do.
+  'search-geo',
   'count-documents',
   'scroll-documents',
   'delete-documents',
@@ -87,6 +91,8 @@ export async function partitionedAnswer(
     });
   }
   const allowPartial = given.allow_partial === true;
+  if (operationId === 'search-hybrid')
+    return partitionedHybrid(partitions, tenantId, table, body, ctx.principal, allowPartial);
   const { answers, missing } =
     operationId === 'search-text'
       ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)

@@ -1,13 +1,15 @@
 import { createError } from '@godb/contract';
 import type { TextStatsAnswer } from '../../engine/search/text-stats.js';
 import { sumGivenStats } from '../../engine/text/bm25-given-stats.js';
+import type { GivenStats } from '../../engine/text/bm25-score.js';
 import type { PartitionedSearch } from './partitioned-search.js';
 
 /**
  * A text search of a partitioned collection in two rounds (Elasticsearch's dfs_query_then_fetch, decision 0076):
- * one live replica of each shard answers the query's statistics over the shards asked of it (public chunks, their
- * tokens, each term's document frequency); their sum, with the rest of the tenant's text as this node holds it (an
- * embedded node's statistics are the whole tenant's), is passed to every shard, which ranks with it. Every score is
+ * one live replica of each shard of each of the tenant's partitioned collections answers the query's statistics
+ * over the shards asked of it (public chunks, their tokens, each term's document frequency); their sum, with the
+ * tenant's other text (an embedded node's statistics are the whole tenant's), is passed to every shard, which ranks
+ * with it. Every score is
  * then the one a node holding everything computes, and the shards' top-k merge exactly.
  *
  * @example const { answers, missing } = await partitionedText(partitions, tenant, 'papers', body, principal, false);
@@ -30,22 +32,45 @@ export async function partitionedText(
       issue: 41,
     });
   }
-  const [first, here] = await Promise.all([
-    partitions.fanOut(tenantId, table, 'search-text', body, principal, allowPartial, { phase: 'stats' }),
-    partitions.runHere('search-text', body, principal, { phase: 'stats' }) as Promise<TextStatsAnswer>,
-  ]);
-  const shards = first.answers as TextStatsAnswer[];
-  if (here.split || shards.some((answer) => answer.split)) {
-    throw createError('NOT_IMPLEMENTED', {
-      operation: `search-text on the partitioned collection ${table} once a document is split into several chunks`,
-      issue: 41,
-    });
-  }
-  // The tenant's other collections, as this node holds them: its whole index less this collection's part here.
-  const stats = sumGivenStats([...shards.map((answer) => answer.kept), here.all], here.kept);
-  const second = await partitions.fanOut(tenantId, table, 'search-text', body, principal, allowPartial, { stats });
+  const first = await summedStats(partitions, tenantId, table, 'search-text', body, principal, allowPartial);
+  const second = await partitions.fanOut(tenantId, table, 'search-text', body, principal, allowPartial, {
+    stats: first.stats,
+  });
   return {
     answers: second.answers,
     missing: [...new Set([...first.missing, ...second.missing])].sort((a, b) => a - b),
   };
 }
+
+/**
+ * The dfs round of a search of a partitioned collection whose text is ranked by BM25 (`operationId`: text or
+ * hybrid): the query's statistics over every shard of every partitioned collection of the tenant (each counted by
+ * one live holder: BM25's statistics are the tenant's whole index, as on one node), summed with those of the
+ * tenant's other text, which every node holds.
+ * A document split into several chunks answers 501 (chunk-level statistics cannot rank it as a whole).
+ */
+export async function summedStats(
+  partitions: PartitionedSearch,
+  tenantId: string,
+  table: string,
+  operationId: 'search-text' | 'search-hybrid',
+  body: unknown,
+  principal: unknown,
+  allowPartial: boolean,
+): Promise<{ stats: GivenStats; missing: readonly number[] }> {
+  const [first, here] = await Promise.all([
+    partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, { phase: 'stats' }),
+    partitions.runHere(operationId, body, principal, { phase: 'stats' }) as Promise<TextStatsAnswer>,
+  ]);
+  const shards = first.answers as TextStatsAnswer[];
+  if (here.split || shards.some((answer) => answer.split)) throw splitRefused(operationId, table);
+  // Every partitioned collection's shards counted once, and the rest of the tenant's text (on every node) from here.
+  return { stats: sumGivenStats([...shards.map((answer) => answer.kept), here.rest]), missing: first.missing };
+}
+
+/** 501 for a search of a partitioned collection once a document of the tenant is split into several chunks. */
+export const splitRefused = (operationId: string, table: string) =>
+  createError('NOT_IMPLEMENTED', {
+    operation: `${operationId} on the partitioned collection ${table} once a document is split into several chunks`,
+    issue: 41,
+  });

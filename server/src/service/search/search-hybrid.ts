@@ -20,7 +20,7 @@ export const searchHybridUseCase =
       );
     }
     const scope = scopeOf(deps, ctx, { table: body.primary_table, filters: body.filters, geo: geoOf(body) });
-    return deps.searches.hybrid(scope, {
+    const request = {
       query: body.query,
       vector: body.vector,
       vectorName: body.vector_name,
@@ -32,5 +32,14 @@ export const searchHybridUseCase =
       lang: body.lang,
       highlight: body.highlight,
       explain: body.explain,
-    });
+    };
+    // Cluster mode, a partitioned collection's hybrid search (partitioned-hybrid.ts): the text side's statistics
+    // round, then each side's documents here, which the asking node fuses.
+    const run = ctx.partition;
+    if (run?.phase === 'stats' && run.counting) {
+      const text = { query: body.query ?? '', type: 'match' as const, lang: body.lang };
+      return deps.searches.textStats(scope, text, run.counting) as never;
+    }
+    if (run?.phase === 'sides') return deps.searches.hybridSides(scope, request, run.stats) as never;
+    return deps.searches.hybrid(scope, request);
   };

@@ -24,13 +24,8 @@ export const searchTextUseCase =
     };
     // Cluster mode, a partitioned collection's text search (decision 0076): its statistics round, then its ranking.
     const run = ctx.partition;
-    if (run?.phase === 'stats' && body.primary_table !== undefined && q.type !== 'wildcard') {
-      return deps.searches.textStats(
-        { ...scope, table: body.primary_table },
-        { ...q, type: q.type },
-        run.keep,
-      ) as never;
-    }
+    if (run?.phase === 'stats' && run.counting && q.type !== 'wildcard')
+      return deps.searches.textStats(scope, { ...q, type: q.type }, run.counting) as never;
     if (run?.stats) return deps.searches.textWithStats(scope, q, run.stats);
     return deps.searches.text(scope, q);
   };
