@@ -32,7 +32,7 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
   title: `Paper ${i}`,
   content: textOf(i),
   primary_table: 'papers',
-  metadata: { year: 2000 + (i % 5) },
+  metadata: { year: 2000 + (i % 5), kind: ['note', 'paper', 'report'][i % 3]! },
   // A private document is scored but counted in no statistic: the shards must agree on that too.
   ...(i % 9 === 4 && { visibility: 'private' }),
 }));
@@ -149,6 +149,29 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     });
     assert.equal(ml.status, 501, ml.raw);
     assert.match(ml.raw, /use_ml_ranking on the partitioned collection places/);
+  });
+
+  test('faceted search answers one node’s counts and matches', async () => {
+    for (const query of ['term10 term20', 'shock laminar']) {
+      const expected = await sameAsOneNode(
+        '/api/v1/search/faceted',
+        { query, facets: ['metadata.year', 'metadata.kind', 'visibility'], primary_table: 'papers', limit: 7 },
+        true,
+      );
+      assert.ok(expected.length >= 3, `${query}: ${expected.length}`);
+    }
+    // Without a query: every readable document listed newest first; the counts are one node's.
+    const body = { facets: ['metadata.year', 'metadata.kind'], primary_table: 'papers', limit: 100 };
+    const reference = await call(pair.single, 'POST', '/api/v1/search/faceted', pair.alone.token, body);
+    assert.equal(reference.status, 200, reference.raw);
+    for (const node of pair.nodes) {
+      const res = await call(node, 'POST', '/api/v1/search/faceted', pair.tenant.token, body);
+      assert.equal(res.status, 200, res.raw);
+      assert.deepEqual(res.body.facets, reference.body.facets);
+      assert.equal(res.body.total_hits, reference.body.total_hits);
+      const ids = (answer: Record<string, unknown>) => (answer.results as Hit[]).map((h) => h.document_id).sort();
+      assert.deepEqual(ids(res.body), ids(reference.body));
+    }
   });
 
   test('geo search answers the documents nearest first, as one node does', async () => {

@@ -4,6 +4,7 @@ import { nextTurn } from '../next-turn.js';
 import { fieldValue } from './filters.js';
 import { textMatch } from './fts-query.js';
 import type { Hit, LoadedDocument } from './hit.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
@@ -19,6 +20,13 @@ export const maxFacets = 64;
 const hitsPerSlice = 2000;
 /** Documents a faceted search without a query lists at most (newest first). */
 const listedAtMost = 100_000;
+/** Values of a facet an answer lists (most frequent first). */
+const valuesShown = 50;
+/**
+ * Values of a facet a shard's share answers at most, for the asking node to sum: past it the sums are of the most
+ * frequent values each shard saw, and the answer says so (a note).
+ */
+export const sharedValuesAtMost = 5000;
 
 /** The facets asked for, each once, in their first order; every name checked. */
 function facetsOf(facets: readonly string[]): string[] {
@@ -53,7 +61,12 @@ function documentValues(doc: LoadedDocument, facet: string): Iterable<string> {
  * without one, the readable documents the filters let through, newest first (at most 100,000) — those of the
  * field indexes' set when they answer the filters, else every readable document's fields checked.
  */
-function matching(core: SearchCore, scope: Scope, query: string | undefined): { hits: Hit[]; plan: TextPlan } {
+function matching(
+  core: SearchCore,
+  scope: Scope,
+  query: string | undefined,
+  stats: GivenStats | undefined,
+): { hits: Hit[]; plan: TextPlan } {
   const match = query ? textMatch(query, 'match') : undefined;
   if (match) {
     let plan: TextPlan = { filter: scope.filters ? 'per-candidate' : 'none', path: 'text' };
@@ -61,6 +74,7 @@ function matching(core: SearchCore, scope: Scope, query: string | undefined): { 
       onPlan: (p) => {
         plan = p;
       },
+      ...(stats && { stats }),
     });
     return { hits, plan };
   }
@@ -98,14 +112,22 @@ export async function facetedSearch(
   query: string | undefined,
   facets: readonly string[],
   signal?: AbortSignal,
-): Promise<{ hits: Hit[]; facets: Record<string, { value: string; count: number }[]>; plan: AnswerPlan }> {
+  share?: FacetShare,
+): Promise<{
+  hits: Hit[];
+  facets: Record<string, { value: string; count: number }[]>;
+  plan: AnswerPlan;
+  /** With `share`: the matching documents it counted, and whether a facet had more values than it answered. */
+  counted?: { hits: number; truncated: boolean };
+}> {
   const names = facetsOf(facets);
-  const { hits, plan } = matching(core, scope, query);
+  const { hits, plan } = matching(core, scope, query, share?.stats);
   const tallies = names.map(() => new Map<string, number>());
   const counted: Record<string, 'index' | 'documents'> = {};
-  for (let start = 0; start < hits.length; start += hitsPerSlice) {
+  const kept = share ? hits.filter((h) => share.keep(h.doc.id)) : hits;
+  for (let start = 0; start < kept.length; start += hitsPerSlice) {
     if (start > 0) await nextTurn(signal);
-    const slice = hits.slice(start, start + hitsPerSlice);
+    const slice = kept.slice(start, start + hitsPerSlice);
     names.forEach((facet, f) => {
       const tally = tallies[f]!;
       const indexed =
@@ -123,12 +145,31 @@ export async function facetedSearch(
     });
   }
   const counts: Record<string, { value: string; count: number }[]> = {};
+  const shown = share ? sharedValuesAtMost : valuesShown;
+  let truncated = false;
   names.forEach((facet, f) => {
-    counts[facet] = [...tallies[f]!]
-      .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
-      .slice(0, 50);
+    counts[facet] = sortedCounts([...tallies[f]!].map(([value, count]) => ({ value, count }))).slice(0, shown);
+    truncated ||= tallies[f]!.size > shown;
     counted[facet] ??= core.indexedKeys(scope, facet, []) ? 'index' : 'documents';
   });
-  return { hits, facets: counts, plan: answerPlan(plan, { facets: counted }) };
+  return {
+    hits,
+    facets: counts,
+    plan: answerPlan(plan, { facets: counted }),
+    ...(share && { counted: { hits: kept.length, truncated } }),
+  };
+}
+
+/** A facet's values as the answer lists them: most frequent first, then by value. */
+export const sortedCounts = (counts: { value: string; count: number }[]) =>
+  counts.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+
+/**
+ * A shard's part of a partitioned collection's faceted search (service/search/partitioned-faceted.ts): the query
+ * ranked with the collection's summed statistics, and the facets counted over the matching documents `keep`
+ * accepts only (a document is counted by one holder), every value up to sharedValuesAtMost, for the asking node to sum.
+ */
+export interface FacetShare {
+  readonly keep: (id: string) => boolean;
+  readonly stats?: GivenStats | undefined;
 }

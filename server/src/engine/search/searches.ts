@@ -8,7 +8,7 @@ import { contentVectors } from '../graph/content-vectors.js';
 import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
 import { recommend, type RecommendRequest } from '../recommend/recommend.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
-import { facetedSearch } from './faceted-search.js';
+import { facetedSearch, type FacetShare } from './faceted-search.js';
 import { fuzzySearch } from './fuzzy-search.js';
 import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
@@ -35,6 +35,16 @@ import type { SearchPool } from './search-pool/search-pool.js';
 import { vectorTarget } from './vector-target.js';
 
 export type { SearchAnswer } from './vector-answer.js';
+
+/** What a shard's part of a partitioned faceted search adds to its answer (see FacetShare). */
+export interface FacetShareAnswer {
+  /** Matching documents of the shards asked, counted in the facets. */
+  readonly hits: number;
+  /** A facet had more values than sharedValuesAtMost. */
+  readonly truncated: boolean;
+  /** The results' update times (seconds), by document id. */
+  readonly updated: Readonly<Record<string, number>>;
+}
 
 /** Where a vector query points: its text or vector, and a collection's named vector (the scope's table). */
 interface VectorInput {
@@ -265,10 +275,17 @@ export class Searches {
       signal?: AbortSignal | undefined;
       explain?: boolean | undefined;
     },
-  ): Promise<SearchAnswer & { facets: Record<string, { value: string; count: number }[]> }> {
+    share?: FacetShare,
+  ): Promise<SearchAnswer & { facets: Record<string, { value: string; count: number }[]>; share?: FacetShareAnswer }> {
     const started = this.#monotonic();
-    const { hits, facets, plan } = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal);
-    return { ...this.#answer(started, hits, q.limit, { ...(q.explain && { plan }) }), facets };
+    if (share?.stats) await this.textLoaded(scope);
+    const found = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal, share);
+    const { hits, facets, plan } = found;
+    const answer = { ...this.#answer(started, hits, q.limit, { ...(q.explain && { plan }) }), facets };
+    if (!found.counted) return answer;
+    // The order of a listing without a query (newest first) by document, for the asking node's merge.
+    const updated = Object.fromEntries(hits.slice(0, q.limit).map((h) => [h.doc.id, h.doc.updated_at]));
+    return { ...answer, share: { ...found.counted, updated } };
   }
 
   /** Typo-tolerant search; the expansions of each word are noted. */

@@ -1,6 +1,7 @@
 import { createError, maxSearchLimit } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
+import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
 import { partitionedText } from './partitioned-text.js';
 
@@ -48,6 +49,7 @@ const fannedOut: ReadonlySet<string> = new Set([
   'search-vector',
   'search-text',
   'search-hybrid',
+  'search-faceted',
   // Its score (1 − distance / radius) is the document's alone: the shards' top-k merge as vector search's do.
   'search-geo',
   'count-documents',
@@ -93,6 +95,8 @@ export async function partitionedAnswer(
   const allowPartial = given.allow_partial === true;
   if (operationId === 'search-hybrid')
     return partitionedHybrid(partitions, tenantId, table, body, ctx.principal, allowPartial);
+  if (operationId === 'search-faceted')
+    return partitionedFaceted(partitions, tenantId, table, body, ctx.principal, allowPartial);
   const { answers, missing } =
     operationId === 'search-text'
       ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)

@@ -53,7 +53,7 @@ export async function summedStats(
   partitions: PartitionedSearch,
   tenantId: string,
   table: string,
-  operationId: 'search-text' | 'search-hybrid',
+  operationId: 'search-text' | 'search-hybrid' | 'search-faceted',
   body: unknown,
   principal: unknown,
   allowPartial: boolean,

@@ -1,0 +1,84 @@
+import { maxSearchLimit } from '@godb/contract';
+import { sharedValuesAtMost, sortedCounts } from '../../engine/search/faceted-search.js';
+import type { FacetShareAnswer, SearchAnswer } from '../../engine/search/searches.js';
+import type { PartitionedSearch } from './partitioned-search.js';
+import { summedStats } from './partitioned-text.js';
+
+type Counts = Record<string, { value: string; count: number }[]>;
+type ShareAnswer = SearchAnswer & { facets: Counts; share: FacetShareAnswer };
+
+/** Values of a facet an answer lists (faceted-search.ts lists as many). */
+const valuesShown = 50;
+
+/**
+ * A faceted search of a partitioned collection (issue #41): with a query, its BM25 statistics summed over the
+ * shards first (partitioned-text.ts); then every shard's share — its best `limit` matches and its facet counts over
+ * the matching documents of the shards asked of it, so each document is counted once — which this node merges:
+ * counts summed (then the 50 most frequent, as one node lists), `total_hits` summed, results by score (with a query)
+ * or newest first (without; ties by id, where one node breaks them by its own write order).
+ *
+ * @example const answer = await partitionedFaceted(partitions, tenant, 'papers', body, principal, false);
+ */
+export async function partitionedFaceted(
+  partitions: PartitionedSearch,
+  tenantId: string,
+  table: string,
+  body: unknown,
+  principal: unknown,
+  allowPartial: boolean,
+): Promise<object> {
+  const given = body as { query?: unknown; limit?: unknown };
+  const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
+  const withText = typeof given.query === 'string' && given.query.trim() !== '';
+  const first = withText
+    ? await summedStats(partitions, tenantId, table, 'search-faceted', body, principal, allowPartial)
+    : undefined;
+  const second = await partitions.fanOut(
+    tenantId,
+    table,
+    'search-faceted',
+    body,
+    principal,
+    allowPartial,
+    first ? { stats: first.stats } : {},
+  );
+  const answers = second.answers as ShareAnswer[];
+  const seen = new Map<string, { hit: SearchAnswer['results'][number]; updated: number }>();
+  for (const answer of answers)
+    for (const hit of answer.results)
+      if (!seen.has(hit.document_id))
+        seen.set(hit.document_id, { hit, updated: answer.share.updated[hit.document_id] ?? 0 });
+  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const results = [...seen.values()]
+    .sort((a, b) =>
+      withText
+        ? b.hit.score - a.hit.score || byId(a.hit.document_id, b.hit.document_id)
+        : b.updated - a.updated || byId(a.hit.document_id, b.hit.document_id),
+    )
+    .slice(0, limit)
+    .map((x) => x.hit);
+  const facets: Counts = {};
+  for (const answer of answers)
+    for (const [facet, counts] of Object.entries(answer.facets)) {
+      const summed = new Map((facets[facet] ?? []).map((c) => [c.value, c.count]));
+      for (const c of counts) summed.set(c.value, (summed.get(c.value) ?? 0) + c.count);
+      facets[facet] = [...summed].map(([value, count]) => ({ value, count }));
+    }
+  for (const [facet, counts] of Object.entries(facets)) facets[facet] = sortedCounts(counts).slice(0, valuesShown);
+  const notes = answers.some((a) => a.share.truncated)
+    ? [
+        `a facet has more than ${sharedValuesAtMost} values on a shard: its counts are the sums of each shard's ${sharedValuesAtMost} most frequent`,
+      ]
+    : [];
+  const missing = [...new Set([...(first?.missing ?? []), ...second.missing])].sort((a, b) => a - b);
+  const firstAnswer = answers[0];
+  return {
+    results,
+    total_hits: answers.reduce((sum, a) => sum + a.share.hits, 0),
+    time_taken: Math.max(0, ...answers.map((a) => a.time_taken)),
+    facets,
+    ...(notes.length > 0 && { notes }),
+    ...(firstAnswer?.plan && { plan: firstAnswer.plan }),
+    ...(missing.length > 0 && { missing_shards: missing }),
+  };
+}
