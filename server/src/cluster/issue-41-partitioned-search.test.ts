@@ -77,9 +77,10 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
 
   /**
    * Asks every node of the cluster and the embedded node; every node answers the embedded node's ranking (and, with
-   * `whole`, the embedded node's answer but its time).
+   * `whole`, the embedded node's answer but its time; with `'but total_hits'`, but that too: a merged text or vector
+   * search counts the union of the shards' top-k, decision 0076).
    */
-  const sameAsOneNode = async (url: string, query: object, whole = false) => {
+  const sameAsOneNode = async (url: string, query: object, whole: boolean | 'but total_hits' = false) => {
     const reference = await call(pair.single, 'POST', url, pair.alone.token, query);
     assert.equal(reference.status, 200, reference.raw);
     const expected = reference.body.results as Hit[];
@@ -90,6 +91,10 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       if (whole) {
         const { time_taken: _t, ...got } = res.body;
         const { time_taken: _r, ...want } = reference.body;
+        if (whole === 'but total_hits') {
+          delete got.total_hits;
+          delete want.total_hits;
+        }
         assert.deepEqual(got, want, `through ${pair.cluster.nameOf(node)}: ${JSON.stringify(query)}`);
       }
       assert.deepEqual(
@@ -172,6 +177,36 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       const ids = (answer: Record<string, unknown>) => (answer.results as Hit[]).map((h) => h.document_id).sort();
       assert.deepEqual(ids(res.body), ids(reference.body));
     }
+  });
+
+  test('smart search routes as one node does and answers what that route answers there', async () => {
+    const asked = [
+      { query: 'term10 term20', mode: 'text' },
+      { query: '"shock wave"', mode: 'text' },
+      { query: 'laminar flow over a heated wing', mode: 'semantic' },
+      { query: 'term12 laminar term25', mode: 'auto' },
+      { query: 'why does the boundary layer separate', mode: 'auto' },
+      { query: '', mode: 'geo', lat: 48.1, lon: 2.1, radius: 20 },
+      { query: 'term10 term12 term20 term25', mode: 'text', lat: 48.1, lon: 2.1, radius: 15 },
+    ];
+    const routes = new Set<unknown>();
+    for (const body of asked) {
+      const reference = await call(pair.single, 'POST', '/api/v1/search/smart', pair.alone.token, {
+        ...body,
+        primary_table: 'places',
+        limit: 6,
+      });
+      assert.equal(reference.status, 200, reference.raw);
+      routes.add(reference.body.route);
+      // A hybrid route counts its fused sides as one node does; the others count the union of the shards' top-k.
+      const merged = reference.body.route !== 'hybrid';
+      await sameAsOneNode(
+        '/api/v1/search/smart',
+        { ...body, primary_table: 'places', limit: 6 },
+        merged ? 'but total_hits' : true,
+      );
+    }
+    assert.deepEqual([...routes].sort(), ['geo', 'hybrid', 'semantic', 'text']);
   });
 
   test('geo search answers the documents nearest first, as one node does', async () => {

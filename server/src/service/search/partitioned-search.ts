@@ -3,6 +3,7 @@ import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
+import { partitionedSmart } from './partitioned-smart.js';
 import { partitionedText } from './partitioned-text.js';
 
 /**
@@ -50,6 +51,7 @@ const fannedOut: ReadonlySet<string> = new Set([
   'search-text',
   'search-hybrid',
   'search-faceted',
+  'search-smart',
   // Its score (1 − distance / radius) is the document's alone: the shards' top-k merge as vector search's do.
   'search-geo',
   'count-documents',
@@ -95,6 +97,8 @@ export async function partitionedAnswer(
   const allowPartial = given.allow_partial === true;
   if (operationId === 'search-hybrid')
     return partitionedHybrid(partitions, tenantId, table, body, ctx.principal, allowPartial);
+  if (operationId === 'search-smart')
+    return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
   if (operationId === 'search-faceted')
     return partitionedFaceted(partitions, tenantId, table, body, ctx.principal, allowPartial);
   const { answers, missing } =
