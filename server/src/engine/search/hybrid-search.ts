@@ -1,3 +1,4 @@
+import { createError } from '@godb/contract';
 import type { QueryAnalysis } from '../text/query-analysis.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { textMatch } from './fts-query.js';
@@ -9,7 +10,7 @@ import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.j
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { ClientVectorSpace } from './vector-query.js';
-import { clientVectorSearch, vectorSearch } from './vector-search.js';
+import { clientVectorSearch, vectorSearch, vectorSearchBy, type QueryVector } from './vector-search.js';
 
 export type { Fusion } from './hybrid-fusion.js';
 
@@ -27,6 +28,23 @@ export interface HybridQuery {
   readonly signal?: AbortSignal | undefined;
   /** How the text side analyses the query (language, stop words, synonyms); default English. */
   readonly analysis?: QueryAnalysis | undefined;
+  /** A search by embedding: the query vector, when already made (the main thread embeds; a search worker gets it). */
+  readonly given?: QueryVector | undefined;
+}
+
+/** The vector side's query: twice the limit, fused from the raw similarities. */
+export function hybridVectorQuery(q: HybridQuery) {
+  return {
+    text: q.text,
+    vector: q.vector,
+    model: q.model,
+    method: q.space?.settings.distance ?? 'cosine',
+    threshold: -1,
+    // Fused from the raw similarities (the relevance is 0 for every cosine below the unrelated median).
+    calibrated: false,
+    limit: q.limit * 2,
+    signal: q.signal,
+  };
 }
 
 /** A side's hits as fusion entries, keyed by document and chunk sequence numbers. */
@@ -37,6 +55,11 @@ const entriesOf = (hits: readonly Hit[]): SideEntry<number, Hit>[] =>
     chunks: h.chunks.map((c) => ({ key: c.seq, score: c.score })),
     item: h,
   }));
+
+const embedderOf = (embedder: Embedder | null): Embedder => {
+  if (embedder) return embedder;
+  throw createError('INTERNAL', {}, { details: { reason: 'a hybrid search by embedding ran without the embedder' } });
+};
 
 /** The two sides of a hybrid search, each its best `2 · limit` documents, and how each found them. */
 export interface HybridSides {
@@ -51,7 +74,8 @@ export interface HybridSides {
  */
 export async function hybridSides(
   core: SearchCore,
-  embedder: Embedder,
+  /** Null on a search worker, which takes only searches by a collection's own vector (no query to embed). */
+  embedder: Embedder | null,
   scope: Scope,
   q: HybridQuery,
   stats?: GivenStats,
@@ -72,20 +96,12 @@ export async function hybridSides(
         })
         .slice(0, depth)
     : [];
-  const vectorQuery = {
-    text: q.text,
-    vector: q.vector,
-    model: q.model,
-    method: q.space?.settings.distance ?? 'cosine',
-    threshold: -1,
-    // Fused from the raw similarities (the relevance is 0 for every cosine below the unrelated median).
-    calibrated: false,
-    limit: depth,
-    signal: q.signal,
-  };
+  const vectorQuery = hybridVectorQuery(q);
   const vectorSide = q.space
     ? await clientVectorSearch(core, scope, q.space, vectorQuery)
-    : await vectorSearch(core, embedder, scope, vectorQuery);
+    : q.given
+      ? await vectorSearchBy(core, scope, vectorQuery, q.given)
+      : await vectorSearch(core, embedderOf(embedder), scope, vectorQuery);
   const vectorHits = vectorSide.hits.slice(0, depth);
   const plan = answerPlan(textPlan, { vector_filter: vectorSide.plan.filter, vector_path: vectorSide.plan.path });
   return { textHits, vectorHits, plan };
@@ -98,7 +114,7 @@ export async function hybridSides(
  */
 export async function hybridSearch(
   core: SearchCore,
-  embedder: Embedder,
+  embedder: Embedder | null,
   scope: Scope,
   q: HybridQuery,
 ): Promise<{ hits: Hit[]; notes: string[]; ranking: string; plan: AnswerPlan }> {

@@ -14,7 +14,8 @@ import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
 import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
 import type { Hit } from './hit.js';
-import { hybridSearch, hybridSides, type Fusion, type HybridQuery } from './hybrid-search.js';
+import { hybridAnswer } from './hybrid-answer.js';
+import { hybridSearch, hybridSides, hybridVectorQuery, type Fusion, type HybridQuery } from './hybrid-search.js';
 import { hybridSidesAnswer, type HybridSidesAnswer } from './hybrid-sides-answer.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
 import type { GeoFilter, Scope } from './scope.js';
@@ -26,7 +27,6 @@ import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stat
 import type { GivenStats } from '../text/bm25-score.js';
 import type { AnswerPlan } from './text-filter-plan.js';
 import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
-import { withHighlights } from './highlights.js';
 import { textMatch } from './fts-query.js';
 import { queryVector, type SimilarityMethod } from './vector-query.js';
 import { vectorSearch, type SearchPlan } from './vector-search.js';
@@ -211,14 +211,15 @@ export class Searches {
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
   async hybrid(scope: Scope, q: HybridSearchRequest): Promise<SearchAnswer> {
     const started = this.#monotonic();
-    const { query, analysed } = this.#hybridQuery(scope, q);
-    const { hits, notes, ranking, plan } = await hybridSearch(this.#core, this.#embedder, scope, query);
-    const answer = this.#answer(started, hits, q.limit, {
-      notes: [...analysed.notes, ...notes],
-      ranking,
-      ...(q.explain && { plan }),
-    });
-    return q.highlight ? withHighlights(answer, hits, analysed.terms) : answer;
+    const asked = this.#hybridQuery(scope, q).query;
+    // By embedding: the query embedded here once, for a worker or for this thread.
+    const query =
+      this.#pool && !asked.space && (asked.text !== undefined || asked.vector !== undefined)
+        ? { ...asked, given: await queryVector(this.#embedder, hybridVectorQuery(asked)) }
+        : asked;
+    const pooled = await this.#pool?.hybrid(this.#core, scope, query, q);
+    if (pooled) return { ...pooled, time_taken: this.#elapsed(started) };
+    return hybridAnswer(this.#core, this.#embedder, scope, query, q, () => this.#elapsed(started));
   }
 
   /**

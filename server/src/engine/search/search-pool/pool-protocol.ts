@@ -7,6 +7,8 @@ import type { QueryVector } from '../vector-search.js';
 import type { QueryAnalysis } from '../../text/query-analysis.js';
 import type { TextRequest } from '../text-answer.js';
 import type { TextToken } from './text-token.js';
+import type { HybridShown } from '../hybrid-answer.js';
+import type { HybridQuery } from '../hybrid-search.js';
 
 // The messages between the search pool (main thread) and its workers: plain data, structured-cloned.
 
@@ -29,7 +31,8 @@ interface TaskBase {
 
 /**
  * A search by a collection's own vector, or by embedding (its query vector made on the main thread); or a BM25
- * match or phrase search, with the token of the state the main thread's text index had applied at dispatch.
+ * match or phrase search, with the token of the state the main thread's text index had applied at dispatch; or a
+ * hybrid search by a collection's own vector (both).
  */
 export type SearchTask =
   | {
@@ -49,6 +52,15 @@ export type SearchTask =
       readonly kind: 'model-vector';
       readonly request: Omit<ModelVectorRequest, 'signal'>;
       readonly given: QueryVector;
+    })
+  | (TaskBase & {
+      readonly kind: 'hybrid';
+      /** The collection's own vector the vector side searches (the request's `space`); else by `request.given`. */
+      readonly target?: ClientVectorSpace;
+      readonly request: Omit<HybridQuery, 'signal' | 'space'>;
+      readonly shown: HybridShown;
+      /** The text index's state at dispatch, when the query has words (as a text task's). */
+      readonly token?: TextToken;
     });
 
 /**

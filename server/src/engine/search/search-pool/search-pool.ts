@@ -8,6 +8,8 @@ import type { Scope } from '../scope.js';
 import type { SearchCore } from '../search-core.js';
 import type { QueryAnalysis } from '../../text/query-analysis.js';
 import type { TextRequest } from '../text-answer.js';
+import type { HybridShown } from '../hybrid-answer.js';
+import type { HybridQuery } from '../hybrid-search.js';
 import type { ClientVectorRequest, ModelVectorRequest, SearchAnswer } from '../vector-answer.js';
 import type { ClientVectorSpace } from '../vector-query.js';
 import { broadFilterFrom } from '../vector-candidates.js';
@@ -92,7 +94,7 @@ export class SearchPool {
   #closing = false;
   #drained: (() => void) | undefined;
   /** Answers given by workers, stale views seen, workers replaced after a crash or a stop (for tests and metrics). */
-  readonly counts = { answered: 0, stale: 0, replaced: 0, textAnswered: 0, textBuilds: 0 };
+  readonly counts = { answered: 0, stale: 0, replaced: 0, textAnswered: 0, textBuilds: 0, hybridAnswered: 0 };
   /**
    * Called with a task's worker just before the task is posted to it (tests stop the worker there, to see a crash
    * answered: a worker stopped before the message reaches it never runs it).
@@ -176,6 +178,51 @@ export class SearchPool {
     };
     const answer = await this.#submit(task, undefined);
     if (answer) this.counts.textAnswered += 1;
+    return answer;
+  }
+
+  /**
+   * The answer of a hybrid search made by a worker — by a collection's own vector, or by embedding with its query
+   * vector made here (`given`) and no `primary_table` (as modelVector) — or undefined when the main thread must make
+   * it: with a learned ranking (its engagement reads), with filters or geo, or when either side could not be answered
+   * alike there (see clientVector, modelVector and text).
+   */
+  async hybrid(
+    core: SearchCore,
+    scope: Scope,
+    query: HybridQuery,
+    shown: HybridShown,
+  ): Promise<SearchAnswer | undefined> {
+    if (!this.#plain(scope) || query.useMlRanking) return undefined;
+    const target = query.space;
+    let space: string;
+    let dims: number;
+    if (target) {
+      if (query.vector === undefined || query.vector === null || query.vector === '') return undefined;
+      if (!pooledStorages.has(target.settings.storage)) return undefined;
+      space = clientSpaceKey(target.collection, target.name);
+      dims = target.settings.dimensions;
+    } else {
+      if (!query.given || scope.table !== undefined) return undefined;
+      space = query.given.model;
+      dims = query.given.dims;
+    }
+    const words = query.text !== undefined && query.text.trim() !== '';
+    if (words && !core.text.ranked(scope.viewer.tenantId)) return undefined;
+    // Its vector side asks for twice the limit (hybrid-search.ts).
+    const base = await this.#base(core, scope, space, dims, query.limit * 2);
+    if (!base) return undefined;
+    const { signal, space: _space, ...request } = query;
+    const task: SearchTask = {
+      ...base,
+      kind: 'hybrid',
+      ...(target && { target }),
+      request,
+      shown: { explain: shown.explain, highlight: shown.highlight },
+      ...(words && { token: textToken(core.rows) }),
+    };
+    const answer = await this.#submit(task, signal);
+    if (answer) this.counts.hybridAnswered += 1;
     return answer;
   }
 

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { inReadTransaction, openReadOnly } from '../../storage/database.js';
 import { SpaceVectors } from '../../vectors/space-vectors.js';
 import { SearchCore } from '../search-core.js';
+import { hybridAnswer } from '../hybrid-answer.js';
 import { textAnswer } from '../text-answer.js';
 import { clientVectorAnswer, modelVectorAnswer } from '../vector-answer.js';
 import type { SearchReply, SearchTask, SearchWorkerData } from './pool-protocol.js';
@@ -36,6 +37,20 @@ async function run(task: SearchTask): Promise<SearchReply> {
     });
   }
   settings = task.settings;
+  if (task.kind === 'hybrid') {
+    // Both sides' conditions in one read transaction: the text index at the dispatched state (when the query has
+    // words), and the space's view current (no write to its vectors since).
+    return inReadTransaction(db, async (): Promise<SearchReply> => {
+      if (task.token) {
+        if (!sameToken(textToken(core.rows), task.token)) return { id: task.id, stale: true };
+        if (texts.prepare(tenantId, task.token) === 'build') return { id: task.id, stale: true, building: true };
+      }
+      if (store.generation(tenantId, task.space) !== task.view.generation) return { id: task.id, stale: true };
+      viewed.use(tenantId, task.space, task.view, task.settings);
+      const query = { ...task.request, ...(task.target && { space: task.target }) };
+      return { id: task.id, answer: await hybridAnswer(core, null, task.scope, query, task.shown, elapsed) };
+    });
+  }
   // One read transaction for the whole search: every row it reads is of one committed state. That state is the
   // view's when the space's generation (bumped by every write of its vectors) is the one the main thread's graph
   // reflected at dispatch; a write committed since then makes the answer the main thread's to give.
