@@ -69,6 +69,8 @@ export type LocalSearch = (
 export interface FannedOut {
   readonly answers: readonly unknown[];
   readonly missing: readonly number[];
+  /** The dfs round: the other partitioned collections a shard of which had no live replica (left out). */
+  readonly uncounted?: readonly string[];
 }
 
 export interface PartitionsOptions {
@@ -244,9 +246,12 @@ export class Partitions {
         asked.set(node, { ...shards, [r.name]: [...(shards[r.name] ?? []), shard] });
       });
     }
-    const [gone] = missing;
+    // Another collection's shard without a live replica only leaves its documents out of the statistics (noted),
+    // never the search of this one.
+    const [gone] = missing.filter((m) => m.name === record.name);
     if (gone && !allowPartial) {
-      const more = missing.length > 1 ? `; ${missing.length - 1} more shards are missing` : '';
+      const own = missing.filter((m) => m.name === record.name).length;
+      const more = own > 1 ? `; ${own - 1} more shards are missing` : '';
       throw createError('CLUSTER_UNAVAILABLE', {
         timeout_ms: this.#options.publishTimeoutMs,
         reason: `shard ${gone.shard} of the partitioned collection ${gone.name} has no live replica (held by ${gone.holders.join(', ')}${more}); send allow_partial: true for the other shards' results`,
@@ -272,7 +277,12 @@ export class Partitions {
         return outcome.value;
       }),
     );
-    return { answers, missing: missing.filter((m) => m.name === record.name).map((m) => m.shard) };
+    const uncounted = [...new Set(missing.filter((m) => m.name !== record.name).map((m) => m.name))];
+    return {
+      answers,
+      missing: missing.filter((m) => m.name === record.name).map((m) => m.shard),
+      ...(uncounted.length > 0 && { uncounted }),
+    };
   }
 
   /** Answers the searches other nodes ask of this one (`godb.search.<node>`) with `search`. */

@@ -26,7 +26,7 @@ import { textAnswer, type TextRequest } from './text-answer.js';
 import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
 import type { AnswerPlan } from './text-filter-plan.js';
-import { analyseMatch, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
+import { analyseMatch, defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { textMatch } from './fts-query.js';
 import { queryVector, type SimilarityMethod } from './vector-query.js';
 import { vectorSearch, type SearchPlan } from './vector-search.js';
@@ -172,10 +172,17 @@ export class Searches {
   /** The dfs phase of a partitioned collection's text or hybrid search: the query's statistics here (text-stats.ts). */
   textStats(
     scope: Scope,
-    q: { query: string; type: 'match' | 'phrase'; lang?: AnalysisLanguage | undefined },
+    q: {
+      query: string;
+      type: 'match' | 'phrase';
+      lang?: AnalysisLanguage | undefined;
+      /** `default`: English with no stop words or synonyms, as faceted search analyses its query. */
+      analysis?: 'default';
+    },
     counting: StatsCounting,
   ): Promise<TextStatsAnswer> {
-    return textStats(this.#core, scope, q.query, q.type, this.#analysis(scope, q.lang), counting);
+    const analysis = q.analysis === 'default' ? defaultQueryAnalysis : this.#analysis(scope, q.lang);
+    return textStats(this.#core, scope, q.query, q.type, analysis, counting);
   }
 
   /**

@@ -65,11 +65,14 @@ export async function partitionedFaceted(
       facets[facet] = [...summed].map(([value, count]) => ({ value, count }));
     }
   for (const [facet, counts] of Object.entries(facets)) facets[facet] = sortedCounts(counts).slice(0, valuesShown);
-  const notes = answers.some((a) => a.share.truncated)
-    ? [
-        `a facet has more than ${sharedValuesAtMost} values on a shard: its counts are the sums of each shard's ${sharedValuesAtMost} most frequent`,
-      ]
-    : [];
+  const notes = [
+    ...(first?.notes ?? []),
+    ...(answers.some((a) => a.share.truncated)
+      ? [
+          `a facet has more than ${sharedValuesAtMost} values on a shard: its counts are the sums of each shard's ${sharedValuesAtMost} most frequent`,
+        ]
+      : []),
+  ];
   const missing = [...new Set([...(first?.missing ?? []), ...second.missing])].sort((a, b) => a - b);
   const firstAnswer = answers[0];
   return {

@@ -53,7 +53,8 @@ export async function partitionedHybrid(
     ...(first && { stats: first.stats }),
   });
   const answers = second.answers as HybridSidesAnswer[];
-  if (answers.some((a) => a.split)) throw splitRefused('search-hybrid', table);
+  // Split documents rank as wholes, which given statistics cannot do: only a text side is refused.
+  if (withText && answers.some((a) => a.split)) throw splitRefused('search-hybrid', table);
   const depth = limit * 2;
   const text = collectionSide(
     answers.map((a) => a.text),
@@ -65,7 +66,7 @@ export async function partitionedHybrid(
   );
   const vectorRecords = new Map(vector.map((e) => [e.key, e.item]));
   const fused = fuseSides(text, vector, alpha, fusion);
-  const notes = [...new Set(answers.flatMap((a) => a.notes))];
+  const notes = [...new Set([...answers.flatMap((a) => a.notes), ...(first?.notes ?? [])])];
   const missing = [...new Set([...(first?.missing ?? []), ...second.missing])].sort((a, b) => a - b);
   return {
     results: fused.slice(0, limit).map((entry) => fusedView(entry, vectorRecords.get(entry.key))),

@@ -21,7 +21,12 @@ export interface PartitionedSearch {
     principal: unknown,
     allowPartial: boolean,
     round?: { readonly phase?: 'stats' | 'sides'; readonly stats?: unknown },
-  ): Promise<{ readonly answers: readonly unknown[]; readonly missing: readonly number[] }>;
+  ): Promise<{
+    readonly answers: readonly unknown[];
+    readonly missing: readonly number[];
+    /** The dfs round: other partitioned collections left out of the statistics (a shard without a live replica). */
+    readonly uncounted?: readonly string[];
+  }>;
   /** For each partitioned collection of the tenant whose shard of `id` is not held here, its first live replica. */
   holdersElsewhere(tenantId: string, id: string): Promise<string[]>;
   /** Runs an operation (a request by id) on `node`, with the client's Idempotency-Key and consistency. */
@@ -101,24 +106,29 @@ export async function partitionedAnswer(
     return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
   if (operationId === 'search-faceted')
     return partitionedFaceted(partitions, tenantId, table, body, ctx.principal, allowPartial);
-  const { answers, missing } =
+  const { answers, missing, notes } =
     operationId === 'search-text'
       ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)
-      : await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial);
+      : { ...(await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial)), notes: [] };
   // The scans take no allow_partial: a shard without a live replica was a 503 already.
   if (operationId === 'count-documents') return mergeCounts(answers);
   if (operationId === 'delete-documents') return mergeDeletes(answers);
   if (operationId === 'scroll-documents')
     return mergeScroll(answers, typeof given.limit === 'number' ? given.limit : 100);
   const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
-  return mergeAnswers(answers as Answer[], limit, missing);
+  return mergeAnswers(answers as Answer[], limit, missing, notes);
 }
 
 /**
  * The global top `limit` from each node's answer: a document is held by several of the asked nodes when they share
  * a shard, so it is kept once; each node answered its own best `limit`, so the merge is exact. Ties by id.
  */
-function mergeAnswers(answers: readonly Answer[], limit: number, missing: readonly number[]): Answer {
+function mergeAnswers(
+  answers: readonly Answer[],
+  limit: number,
+  missing: readonly number[],
+  more: readonly string[],
+): Answer {
   const seen = new Map<string, Hit>();
   for (const answer of answers)
     for (const hit of answer.results) if (!seen.has(hit.document_id)) seen.set(hit.document_id, hit);
@@ -126,7 +136,7 @@ function mergeAnswers(answers: readonly Answer[], limit: number, missing: readon
     .sort((a, b) => b.score - a.score || (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0))
     .slice(0, limit);
   const first = answers[0];
-  const notes = [...new Set(answers.flatMap((a) => a.notes ?? []))];
+  const notes = [...new Set([...answers.flatMap((a) => a.notes ?? []), ...more])];
   return {
     ...first,
     results,

@@ -21,7 +21,7 @@ export async function partitionedText(
   body: unknown,
   principal: unknown,
   allowPartial: boolean,
-): Promise<{ answers: readonly unknown[]; missing: readonly number[] }> {
+): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
   const given = body as { query_type?: unknown; feedback?: unknown };
   // A wildcard is expanded against one node's vocabulary, RM3 feedback from one node's top documents: the shards
   // would expand them differently.
@@ -39,6 +39,7 @@ export async function partitionedText(
   return {
     answers: second.answers,
     missing: [...new Set([...first.missing, ...second.missing])].sort((a, b) => a - b),
+    notes: first.notes,
   };
 }
 
@@ -57,7 +58,7 @@ export async function summedStats(
   body: unknown,
   principal: unknown,
   allowPartial: boolean,
-): Promise<{ stats: GivenStats; missing: readonly number[] }> {
+): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
   const [first, here] = await Promise.all([
     partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, { phase: 'stats' }),
     partitions.runHere(operationId, body, principal, { phase: 'stats' }) as Promise<TextStatsAnswer>,
@@ -65,7 +66,12 @@ export async function summedStats(
   const shards = first.answers as TextStatsAnswer[];
   if (here.split || shards.some((answer) => answer.split)) throw splitRefused(operationId, table);
   // Every partitioned collection's shards counted once, and the rest of the tenant's text (on every node) from here.
-  return { stats: sumGivenStats([...shards.map((answer) => answer.kept), here.rest]), missing: first.missing };
+  const notes = first.uncounted?.length
+    ? [
+        `the BM25 statistics leave out the shards without a live replica of ${first.uncounted.join(', ')}: scores may differ a little from a cluster with every shard`,
+      ]
+    : [];
+  return { stats: sumGivenStats([...shards.map((answer) => answer.kept), here.rest]), missing: first.missing, notes };
 }
 
 /** 501 for a search of a partitioned collection once a document of the tenant is split into several chunks. */

@@ -10,7 +10,8 @@ export const searchFacetedUseCase =
     // round, then this node's share, its facets counted over the shards asked of it.
     const run = ctx.partition;
     if (run?.phase === 'stats' && run.counting) {
-      const text = { query: body.query ?? '', type: 'match' as const };
+      // Faceted search analyses its query as English with no stop words or synonyms: its statistics alike.
+      const text = { query: body.query ?? '', type: 'match' as const, analysis: 'default' as const };
       return deps.searches.textStats(scope, text, run.counting) as never;
     }
     const q = {

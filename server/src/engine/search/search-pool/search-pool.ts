@@ -320,7 +320,9 @@ export class SearchPool {
 
   #reply(slot: Slot, reply: SearchReply): void {
     if (this.#setAside.has(slot)) {
-      void slot.worker.terminate(); // the abandoned query's answer: the worker is idle now, safe to stop
+      // The abandoned query's answer: the worker is idle now, safe to stop — unless it builds a text index next
+      // (a long native read): then once it says `built`.
+      if (!('building' in reply)) void slot.worker.terminate();
       return;
     }
     if ('built' in reply) {
