@@ -376,4 +376,36 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
   });
+  test('with two NATS servers of three killed, searches go on marked stale and writes answer 503', async () => {
+    const query = { query: 'term15 term30', query_type: 'match', primary_table: 'papers', limit: 10 };
+    const before = await call(pair.nodes[0]!, 'POST', '/api/v1/search/text', pair.tenant.token, query);
+    assert.equal(before.status, 200, before.raw);
+    const ids = (res: { body: Record<string, unknown> }) => (res.body.results as Hit[]).map((h) => h.document_id);
+    assert.ok(ids(before).length > 0);
+    const { nats } = pair.cluster;
+    await Promise.all([nats.kill(1), nats.kill(2)]);
+    try {
+      // Request and reply between the nodes need no JetStream majority; which nodes are alive is the last known.
+      for (const node of pair.nodes) {
+        let last: Awaited<ReturnType<typeof call>> | undefined;
+        await until(
+          async () => {
+            last = await call(node, 'POST', '/api/v1/search/text', pair.tenant.token, query);
+            return last.status === 200 && last.headers['x-godb-stale'] === 'true';
+          },
+          () => `a search through ${pair.cluster.nameOf(node)} answered and marked stale: ${last?.status} ${last?.raw}`,
+        );
+        assert.deepEqual(ids(last!), ids(before));
+      }
+      const write = await call(pair.nodes[1]!, 'POST', '/api/v1/documents', pair.tenant.token, {
+        id: 'during-the-outage',
+        content: 'term15 written while NATS had no majority',
+        primary_table: 'papers',
+      });
+      assert.equal(write.status, 503, write.raw);
+      assert.equal((write.body.error as { code: string }).code, 'CLUSTER_UNAVAILABLE');
+    } finally {
+      await Promise.all([nats.restart(1), nats.restart(2)]);
+    }
+  });
 });
