@@ -376,9 +376,67 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
   });
+  test('a node stopped: searches and writes go on through the others; back, it holds its share again', async () => {
+    const query = { query: 'term15 term30 term40', query_type: 'match', primary_table: 'papers', limit: 10 };
+    const reference = async () => {
+      const res = await call(pair.single, 'POST', '/api/v1/search/text', pair.alone.token, query);
+      assert.equal(res.status, 200, res.raw);
+      return (res.body.results as Hit[]).map((h) => h.document_id);
+    };
+    const idsThrough = async (node: TestServer) => {
+      const res = await call(node, 'POST', '/api/v1/search/text', pair.tenant.token, query);
+      return res.status === 200 ? (res.body.results as Hit[]).map((h) => h.document_id) : [`${res.status}`];
+    };
+    let counts: number[] = [];
+    const held = async () => {
+      counts = await Promise.all(
+        pair.cluster.nodes.map(
+          async (n) => (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
+        ),
+      );
+      return counts.reduce((x, y) => x + y, 0);
+    };
+    const heldBefore = await held();
+    await pair.cluster.stop('c');
+    const [a, b] = [pair.cluster.node('a'), pair.cluster.node('b')];
+    // Each shard has two replicas on three nodes: once c counts as gone, the other replica of each of its shards answers.
+    const expected = await reference();
+    let got: string[] = [];
+    await until(
+      async () => {
+        got = await idsThrough(a);
+        return JSON.stringify(got) === JSON.stringify(expected);
+      },
+      () => `a search through a answers without c: ${got.join(', ')}`,
+    );
+    // Writes go on: each shard has a live replica to acknowledge them.
+    const written = Array.from({ length: 6 }, (_, i) => ({
+      id: `while-c-is-away-${i}`,
+      title: `Away ${i}`,
+      content: `term15 term30 away${i}`,
+      primary_table: 'papers',
+    }));
+    for (const [i, doc] of written.entries()) {
+      const res = await call(i % 2 === 0 ? a : b, 'POST', '/api/v1/documents', pair.tenant.token, doc);
+      assert.equal(res.status, 201, res.raw);
+      assert.equal((await call(pair.single, 'POST', '/api/v1/documents', pair.alone.token, doc)).status, 201);
+    }
+    const after = await reference();
+    for (const node of [a, b]) assert.deepEqual(await idsThrough(node), after, pair.cluster.nameOf(node));
+    // Back: it replays what it missed and answers as the others do, holding its share (every document twice).
+    const c = await pair.cluster.start('c');
+    const twice = heldBefore + 2 * written.length;
+    await until(
+      async () => (await held()) === twice,
+      () => `every document of papers held twice again (${twice}): ${counts.join(', ')}`,
+      { boundMs: 60_000 },
+    );
+    await until(async () => JSON.stringify(await idsThrough(c)) === JSON.stringify(after), 'c answers as the others');
+  });
+
   test('with two NATS servers of three killed, searches go on marked stale and writes answer 503', async () => {
     const query = { query: 'term15 term30', query_type: 'match', primary_table: 'papers', limit: 10 };
-    const before = await call(pair.nodes[0]!, 'POST', '/api/v1/search/text', pair.tenant.token, query);
+    const before = await call(pair.cluster.nodes[0]!, 'POST', '/api/v1/search/text', pair.tenant.token, query);
     assert.equal(before.status, 200, before.raw);
     const ids = (res: { body: Record<string, unknown> }) => (res.body.results as Hit[]).map((h) => h.document_id);
     assert.ok(ids(before).length > 0);
@@ -386,7 +444,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     await Promise.all([nats.kill(1), nats.kill(2)]);
     try {
       // Request and reply between the nodes need no JetStream majority; which nodes are alive is the last known.
-      for (const node of pair.nodes) {
+      for (const node of pair.cluster.nodes) {
         let last: Awaited<ReturnType<typeof call>> | undefined;
         await until(
           async () => {
@@ -397,7 +455,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
         );
         assert.deepEqual(ids(last!), ids(before));
       }
-      const write = await call(pair.nodes[1]!, 'POST', '/api/v1/documents', pair.tenant.token, {
+      const write = await call(pair.cluster.nodes[1]!, 'POST', '/api/v1/documents', pair.tenant.token, {
         id: 'during-the-outage',
         content: 'term15 written while NATS had no majority',
         primary_table: 'papers',
