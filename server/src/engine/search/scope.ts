@@ -20,6 +20,11 @@ export interface Scope {
   readonly geo?: GeoFilter | undefined;
   /** Only documents that have a location (text search's require_geo). */
   readonly requireGeo?: boolean;
+  /**
+   * Cluster mode, a node's part of a search of a partitioned collection: `total_hits` counts only the documents of
+   * the shards asked of it, so the asking node sums the parts (its answers still hold every document it has).
+   */
+  readonly counted?: ((id: string) => boolean) | undefined;
 }
 
 /** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */

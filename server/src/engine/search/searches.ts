@@ -25,11 +25,10 @@ import { textSearch } from './text-search.js';
 import { textAnswer, type TextRequest } from './text-answer.js';
 import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
-import type { AnswerPlan } from './text-filter-plan.js';
 import { analyseMatch, defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { textMatch } from './fts-query.js';
 import { queryVector, type SimilarityMethod } from './vector-query.js';
-import { vectorSearch, type SearchPlan } from './vector-search.js';
+import { vectorSearch } from './vector-search.js';
 import { clientVectorAnswer, finishAnswer, modelVectorAnswer, type SearchAnswer } from './vector-answer.js';
 import type { SearchPool } from './search-pool/search-pool.js';
 import { vectorTarget } from './vector-target.js';
@@ -270,7 +269,7 @@ export class Searches {
   /** Documents within the scope's radius, nearest first. */
   geo(scope: Scope & { geo: GeoFilter }, q: { limit: number }): SearchAnswer {
     const started = this.#monotonic();
-    return this.#answer(started, geoSearch(this.#core, scope), q.limit);
+    return this.#answer(started, geoSearch(this.#core, scope), q.limit, { countOnly: scope.counted });
   }
 
   /** Documents matching the query with, per facet, the count of matching documents by value. */
@@ -462,7 +461,7 @@ export class Searches {
     started: number,
     hits: readonly Hit[],
     limit: number,
-    extra: { notes?: string[]; ranking?: string; plan?: SearchPlan | AnswerPlan } = {},
+    extra: Parameters<typeof finishAnswer>[4] = {},
   ): SearchAnswer {
     return finishAnswer(this.#core.rows, () => this.#elapsed(started), hits, limit, extra);
   }

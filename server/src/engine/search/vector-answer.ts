@@ -45,11 +45,18 @@ export function finishAnswer(
   elapsed: () => number,
   hits: readonly Hit[],
   limit: number,
-  extra: { notes?: string[]; ranking?: string; plan?: SearchPlan | AnswerPlan } = {},
+  extra: {
+    notes?: string[];
+    ranking?: string;
+    plan?: SearchPlan | AnswerPlan;
+    /** Counts only these documents in `total_hits` (Scope.counted). */
+    countOnly?: ((id: string) => boolean) | undefined;
+  } = {},
 ): SearchAnswer {
+  const countOnly = extra.countOnly;
   return {
     results: resultViews(rows, hits, limit),
-    total_hits: hits.length,
+    total_hits: countOnly ? hits.filter((h) => countOnly(h.doc.id)).length : hits.length,
     time_taken: elapsed(),
     ...(extra.ranking !== undefined && { ranking: extra.ranking }),
     ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),

@@ -116,7 +116,10 @@ export async function partitionedAnswer(
   if (operationId === 'scroll-documents')
     return mergeScroll(answers, typeof given.limit === 'number' ? given.limit : 100);
   const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
-  return mergeAnswers(answers as Answer[], limit, missing, notes);
+  // A text or geo search's parts count the documents of the shards asked of each (Scope.counted): their sum is
+  // the collection's; a vector search's count is of its candidates, so the union of the parts' results.
+  const summed = operationId === 'search-text' || operationId === 'search-geo';
+  return mergeAnswers(answers as Answer[], limit, missing, notes, summed);
 }
 
 /**
@@ -128,6 +131,7 @@ function mergeAnswers(
   limit: number,
   missing: readonly number[],
   more: readonly string[],
+  summed: boolean,
 ): Answer {
   const seen = new Map<string, Hit>();
   for (const answer of answers)
@@ -140,7 +144,7 @@ function mergeAnswers(
   return {
     ...first,
     results,
-    total_hits: seen.size,
+    total_hits: summed ? answers.reduce((sum, a) => sum + a.total_hits, 0) : seen.size,
     time_taken: Math.max(0, ...answers.map((a) => a.time_taken)),
     ...(notes.length > 0 && { notes }),
     ...(first?.plan && { plan: { ...first.plan, exact: answers.every((a) => a.plan?.exact ?? true) } }),

@@ -40,6 +40,7 @@ export function scopeOf(
     filters: parseFilters(options.filters),
     geo: options.geo,
     requireGeo: options.requireGeo ?? false,
+    ...(ctx.partitionLocal && ctx.partition && { counted: ctx.partition.keep }),
   };
 }
 

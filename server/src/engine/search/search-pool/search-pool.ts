@@ -228,7 +228,14 @@ export class SearchPool {
 
   /** No filters and no geo restriction: the searches a worker may take. */
   #plain(scope: Scope): boolean {
-    return !this.#closing && scope.filters === undefined && scope.geo === undefined && !scope.requireGeo;
+    // A partitioned collection's part (its count's predicate is a function, which a worker cannot be sent).
+    return (
+      !this.#closing &&
+      scope.filters === undefined &&
+      scope.geo === undefined &&
+      !scope.requireGeo &&
+      scope.counted === undefined
+    );
   }
 
   /**
