@@ -1,7 +1,6 @@
-import { maxSearchLimit } from '@godb/contract';
 import { sharedValuesAtMost, sortedCounts } from '../../engine/search/faceted-search.js';
 import type { FacetShareAnswer, SearchAnswer } from '../../engine/search/searches.js';
-import type { PartitionedSearch } from './partitioned-search.js';
+import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
 import { summedStats } from './partitioned-text.js';
 
 type Counts = Record<string, { value: string; count: number }[]>;
@@ -17,22 +16,14 @@ const valuesShown = 50;
  * counts summed (then the 50 most frequent, as one node lists), `total_hits` summed, results by score (with a query)
  * or newest first (without; ties by id, where one node breaks them by its own write order).
  *
- * @example const answer = await partitionedFaceted(partitions, tenant, 'papers', body, principal, false);
+ * @example const answer = await partitionedFaceted({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
-export async function partitionedFaceted(
-  partitions: PartitionedSearch,
-  tenantId: string,
-  table: string,
-  body: unknown,
-  principal: unknown,
-  allowPartial: boolean,
-): Promise<object> {
-  const given = body as { query?: unknown; limit?: unknown };
-  const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
+export async function partitionedFaceted(request: PartitionedRequest): Promise<object> {
+  const { partitions, tenantId, table, body, principal, allowPartial } = request;
+  const given = body as { query?: unknown };
+  const limit = askedLimit(body);
   const withText = typeof given.query === 'string' && given.query.trim() !== '';
-  const first = withText
-    ? await summedStats(partitions, tenantId, table, 'search-faceted', body, principal, allowPartial)
-    : undefined;
+  const first = withText ? await summedStats(request, 'search-faceted') : undefined;
   const second = await partitions.fanOut(
     tenantId,
     table,

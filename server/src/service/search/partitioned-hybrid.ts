@@ -1,9 +1,9 @@
-import { createError, hybridDefaults, maxSearchLimit } from '@godb/contract';
+import { createError, hybridDefaults } from '@godb/contract';
 import { fuseSides, type FusedEntry, type Fusion, type SideEntry } from '../../engine/search/hybrid-fusion.js';
 import type { HybridSidesAnswer, SideRecord } from '../../engine/search/hybrid-sides-answer.js';
 import type { SearchResultView } from '../../engine/search/result-view.js';
 import { chunksPerHit } from '../../engine/text/bm25-index.js';
-import type { PartitionedSearch } from './partitioned-search.js';
+import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
 import { splitRefused, summedStats } from './partitioned-text.js';
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -17,16 +17,10 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  *
  * `use_ml_ranking` answers 501: the ranking model learns from the engagement each node records.
  *
- * @example const answer = await partitionedHybrid(partitions, tenant, 'papers', body, principal, false);
+ * @example const answer = await partitionedHybrid({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
-export async function partitionedHybrid(
-  partitions: PartitionedSearch,
-  tenantId: string,
-  table: string,
-  body: unknown,
-  principal: unknown,
-  allowPartial: boolean,
-): Promise<object> {
+export async function partitionedHybrid(request: PartitionedRequest): Promise<object> {
+  const { partitions, tenantId, table, body, principal, allowPartial } = request;
   const given = body as {
     query?: unknown;
     limit?: unknown;
@@ -41,13 +35,11 @@ export async function partitionedHybrid(
       issue: 41,
     });
   }
-  const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
+  const limit = askedLimit(body);
   const alpha = typeof given.alpha === 'number' ? given.alpha : hybridDefaults.alpha;
   const fusion = (typeof given.fusion === 'string' ? given.fusion : hybridDefaults.fusion) as Fusion;
   const withText = typeof given.query === 'string' && given.query.trim() !== '';
-  const first = withText
-    ? await summedStats(partitions, tenantId, table, 'search-hybrid', body, principal, allowPartial)
-    : undefined;
+  const first = withText ? await summedStats(request, 'search-hybrid') : undefined;
   const second = await partitions.fanOut(tenantId, table, 'search-hybrid', body, principal, allowPartial, {
     phase: 'sides',
     ...(first && { stats: first.stats }),

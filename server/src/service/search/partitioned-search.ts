@@ -1,8 +1,9 @@
-import { createError, maxSearchLimit } from '@godb/contract';
+import { createError } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
+import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
 import { partitionedSmart } from './partitioned-smart.js';
 import { partitionedText } from './partitioned-text.js';
 
@@ -100,22 +101,21 @@ export async function partitionedAnswer(
     });
   }
   const allowPartial = given.allow_partial === true;
-  if (operationId === 'search-hybrid')
-    return partitionedHybrid(partitions, tenantId, table, body, ctx.principal, allowPartial);
+  const request: PartitionedRequest = { partitions, tenantId, table, body, principal: ctx.principal, allowPartial };
+  if (operationId === 'search-hybrid') return partitionedHybrid(request);
   if (operationId === 'search-smart')
     return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
-  if (operationId === 'search-faceted')
-    return partitionedFaceted(partitions, tenantId, table, body, ctx.principal, allowPartial);
+  if (operationId === 'search-faceted') return partitionedFaceted(request);
   const { answers, missing, notes } =
     operationId === 'search-text'
-      ? await partitionedText(partitions, tenantId, table, body, ctx.principal, allowPartial)
+      ? await partitionedText(request)
       : { ...(await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial)), notes: [] };
   // The scans take no allow_partial: a shard without a live replica was a 503 already.
   if (operationId === 'count-documents') return mergeCounts(answers);
   if (operationId === 'delete-documents') return mergeDeletes(answers);
   if (operationId === 'scroll-documents')
     return mergeScroll(answers, typeof given.limit === 'number' ? given.limit : 100);
-  const limit = Math.min(Math.max(1, typeof given.limit === 'number' ? given.limit : 10), maxSearchLimit);
+  const limit = askedLimit(body);
   // A text or geo search's parts count the documents of the shards asked of each (Scope.counted): their sum is
   // the collection's; a vector search's count is of its candidates, so the union of the parts' results.
   const summed = operationId === 'search-text' || operationId === 'search-geo';

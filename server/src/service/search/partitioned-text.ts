@@ -2,7 +2,7 @@ import { createError } from '@godb/contract';
 import type { TextStatsAnswer } from '../../engine/search/text-stats.js';
 import { sumGivenStats } from '../../engine/text/bm25-given-stats.js';
 import type { GivenStats } from '../../engine/text/bm25-score.js';
-import type { PartitionedSearch } from './partitioned-search.js';
+import type { PartitionedRequest } from './partitioned-request.js';
 
 /**
  * A text search of a partitioned collection in two rounds (Elasticsearch's dfs_query_then_fetch, decision 0076):
@@ -12,16 +12,12 @@ import type { PartitionedSearch } from './partitioned-search.js';
  * with it. Every score is
  * then the one a node holding everything computes, and the shards' top-k merge exactly.
  *
- * @example const { answers, missing } = await partitionedText(partitions, tenant, 'papers', body, principal, false);
+ * @example const { answers, missing } = await partitionedText({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
 export async function partitionedText(
-  partitions: PartitionedSearch,
-  tenantId: string,
-  table: string,
-  body: unknown,
-  principal: unknown,
-  allowPartial: boolean,
+  request: PartitionedRequest,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
+  const { partitions, tenantId, table, body, principal, allowPartial } = request;
   const given = body as { query_type?: unknown; feedback?: unknown };
   // A wildcard is expanded against one node's vocabulary, RM3 feedback from one node's top documents: the shards
   // would expand them differently.
@@ -32,7 +28,7 @@ export async function partitionedText(
       issue: 41,
     });
   }
-  const first = await summedStats(partitions, tenantId, table, 'search-text', body, principal, allowPartial);
+  const first = await summedStats(request, 'search-text');
   const second = await partitions.fanOut(tenantId, table, 'search-text', body, principal, allowPartial, {
     stats: first.stats,
   });
@@ -51,14 +47,10 @@ export async function partitionedText(
  * A document split into several chunks answers 501 (chunk-level statistics cannot rank it as a whole).
  */
 export async function summedStats(
-  partitions: PartitionedSearch,
-  tenantId: string,
-  table: string,
+  request: PartitionedRequest,
   operationId: 'search-text' | 'search-hybrid' | 'search-faceted',
-  body: unknown,
-  principal: unknown,
-  allowPartial: boolean,
 ): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
+  const { partitions, tenantId, table, body, principal, allowPartial } = request;
   const [first, here] = await Promise.all([
     partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, { phase: 'stats' }),
     partitions.runHere(operationId, body, principal, { phase: 'stats' }) as Promise<TextStatsAnswer>,
