@@ -527,6 +527,14 @@ export const errorCatalogue = {
     description:
       'Cluster mode: the NATS JetStream cluster could not store the operation (too few NATS nodes are up, or none can be reached). Reads continue on every GoDB node.',
   },
+  SHARD_UNAVAILABLE: {
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    message:
+      'A shard of the partitioned collection could not be searched ({reason}). Retry shortly, or send allow_partial: true for the other shards’ results',
+    description:
+      'Cluster mode, a partitioned collection: a shard has no live replica, or the node asked for it did not answer in time (NATS_PUBLISH_TIMEOUT_MS). With allow_partial: true the search answers the other shards and names the missing ones in missing_shards.',
+  },
   CLUSTER_NOT_DURABLE: {
     http: 503,
     grpc: 'UNAVAILABLE',

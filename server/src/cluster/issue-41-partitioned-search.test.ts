@@ -199,6 +199,20 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
       { query: '', mode: 'geo', lat: 48.1, lon: 2.1, radius: 20 },
       { query: 'term10 term12 term20 term25', mode: 'text', lat: 48.1, lon: 2.1, radius: 15 },
     ];
+    // A semantic route embeds the query on every node asked: its first use loads the default model there, which
+    // on a loaded machine may take longer than a fan-out waits (503 SHARD_UNAVAILABLE). Warm each node first.
+    for (const node of pair.cluster.nodes)
+      await until(
+        async () =>
+          (
+            await call(node, 'POST', '/api/v1/search/smart', pair.tenant.token, {
+              query: 'laminar flow over a heated wing',
+              mode: 'semantic',
+              primary_table: 'places',
+            })
+          ).status === 200,
+        `a semantic search through ${pair.cluster.nameOf(node)}`,
+      );
     const routes = new Set<unknown>();
     for (const body of asked) {
       const reference = await call(pair.single, 'POST', '/api/v1/search/smart', pair.alone.token, {

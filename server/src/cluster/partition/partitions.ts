@@ -252,9 +252,8 @@ export class Partitions {
     if (gone && !allowPartial) {
       const own = missing.filter((m) => m.name === record.name).length;
       const more = own > 1 ? `; ${own - 1} more shards are missing` : '';
-      throw createError('CLUSTER_UNAVAILABLE', {
-        timeout_ms: this.#options.publishTimeoutMs,
-        reason: `shard ${gone.shard} of the partitioned collection ${gone.name} has no live replica (held by ${gone.holders.join(', ')}${more}); send allow_partial: true for the other shards' results`,
+      throw createError('SHARD_UNAVAILABLE', {
+        reason: `shard ${gone.shard} of ${gone.name} has no live replica: held by ${gone.holders.join(', ')}${more}`,
       });
     }
     const answers = await Promise.all(
@@ -267,9 +266,8 @@ export class Partitions {
             timeout: this.#options.publishTimeoutMs,
           })
           .catch((error: unknown) => {
-            throw createError('CLUSTER_UNAVAILABLE', {
-              timeout_ms: this.#options.publishTimeoutMs,
-              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer: ${(error as Error).message}`,
+            throw createError('SHARD_UNAVAILABLE', {
+              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer within ${this.#options.publishTimeoutMs} ms: ${(error as Error).message}`,
             });
           });
         const outcome = decodeReply(reply.data);
@@ -362,9 +360,8 @@ export class Partitions {
         timeout: publishTimeoutMs + 1_000,
       })
       .catch((error: unknown) => {
-        throw createError('CLUSTER_UNAVAILABLE', {
-          timeout_ms: publishTimeoutMs,
-          reason: `node ${node}, asked for ${operationId}, did not answer: ${(error as Error).message}`,
+        throw createError('SHARD_UNAVAILABLE', {
+          reason: `node ${node}, asked for ${operationId}, did not answer within ${publishTimeoutMs + 1_000} ms: ${(error as Error).message}`,
         });
       });
     const outcome = decodeReply(reply.data);
