@@ -21,7 +21,7 @@ const hitsPerSlice = 2000;
 /** Documents a faceted search without a query lists at most (newest first). */
 const listedAtMost = 100_000;
 /** Values of a facet an answer lists (most frequent first). */
-const valuesShown = 50;
+export const valuesShown = 50;
 /**
  * Values of a facet a shard's share answers at most, for the asking node to sum: past it the sums are of the most
  * frequent values each shard saw, and the answer says so (a note).

@@ -13,6 +13,12 @@ export interface HybridShown {
   readonly highlight?: boolean | undefined;
 }
 
+/** How a hybrid query's words were analysed (notes, the terms highlights mark); none without words. */
+export function analysedWords(query: HybridQuery): ReturnType<typeof analyseMatch> | undefined {
+  const match = query.text ? textMatch(query.text, 'match') : undefined;
+  return match ? analyseMatch(match, query.analysis ?? defaultQueryAnalysis) : undefined;
+}
+
 /**
  * The finished answer of a hybrid search: the same code on the main thread (Searches.hybrid) and on a search worker
  * (search-pool/), so both answer the same ids and scores. The notes say how the query's words were analysed (stop
@@ -28,8 +34,7 @@ export async function hybridAnswer(
   elapsed: () => number,
 ): Promise<SearchAnswer> {
   const { hits, notes, ranking, plan } = await hybridSearch(core, embedder, scope, query);
-  const match = query.text ? textMatch(query.text, 'match') : undefined;
-  const analysed = match ? analyseMatch(match, query.analysis ?? defaultQueryAnalysis) : undefined;
+  const analysed = analysedWords(query);
   const answer = finishAnswer(core.rows, elapsed, hits, query.limit, {
     notes: [...(analysed?.notes ?? []), ...notes],
     ranking,

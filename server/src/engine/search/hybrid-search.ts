@@ -109,7 +109,7 @@ export async function hybridSides(
 
 /**
  * Text (BM25, any word) and vector search, each asked for twice the limit, fused: alpha · vector + (1 − alpha) ·
- * text, each side on its fusion's scale (see sideScores); a document one side did not find has 0 from it.
+ * text, each side on its fusion's scale (hybrid-fusion.ts); a document one side did not find has 0 from it.
  * `use_ml_ranking` then re-ranks with a model learned from engagement (see ltr.ts).
  */
 export async function hybridSearch(

@@ -19,7 +19,8 @@ export interface SearchResultView {
   highlights?: string[];
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+/** A score as answers show it: to six decimals. */
+export const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
  * Turns hits into the API's result shape: the top `limit`, each with its best three chunks (a hit found without

@@ -14,7 +14,7 @@ import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
 import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
 import type { Hit } from './hit.js';
-import { hybridAnswer } from './hybrid-answer.js';
+import { analysedWords, hybridAnswer } from './hybrid-answer.js';
 import { hybridSearch, hybridSides, hybridVectorQuery, type Fusion, type HybridQuery } from './hybrid-search.js';
 import { hybridSidesAnswer, type HybridSidesAnswer } from './hybrid-sides-answer.js';
 import { distinctTables, multiTableSearch, parseJoins } from './multi-table-search.js';
@@ -25,8 +25,7 @@ import { textSearch } from './text-search.js';
 import { textAnswer, type TextRequest } from './text-answer.js';
 import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
-import { analyseMatch, defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
-import { textMatch } from './fts-query.js';
+import { defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
 import { queryVector, type SimilarityMethod } from './vector-query.js';
 import { vectorSearch } from './vector-search.js';
 import { clientVectorAnswer, finishAnswer, modelVectorAnswer, type SearchAnswer } from './vector-answer.js';
@@ -217,7 +216,7 @@ export class Searches {
   /** Text and vector search fused (weighted or RRF), optionally re-ranked from engagement; `ranking` says how. */
   async hybrid(scope: Scope, q: HybridSearchRequest): Promise<SearchAnswer> {
     const started = this.#monotonic();
-    const asked = this.#hybridQuery(scope, q).query;
+    const asked = this.#hybridQuery(scope, q);
     // By embedding: the query embedded here once, for a worker or for this thread.
     const query =
       this.#pool && !asked.space && (asked.text !== undefined || asked.vector !== undefined)
@@ -234,23 +233,24 @@ export class Searches {
    */
   async hybridSides(scope: Scope, q: HybridSearchRequest, stats: GivenStats | undefined): Promise<HybridSidesAnswer> {
     const started = this.#monotonic();
-    const { query, analysed } = this.#hybridQuery(scope, q);
+    const query = this.#hybridQuery(scope, q);
+    const analysed = analysedWords(query);
     if (stats) await this.textLoaded(scope);
     const sides = await hybridSides(this.#core, this.#embedder, scope, query, stats);
     const index = await this.#core.text.loaded(scope.viewer.tenantId);
     return hybridSidesAnswer(this.#core, sides, {
       split: index?.split ?? false,
-      notes: analysed.notes,
-      terms: q.highlight ? analysed.terms : undefined,
+      notes: analysed?.notes ?? [],
+      terms: q.highlight ? analysed?.terms : undefined,
       elapsed: () => this.#elapsed(started),
     });
   }
 
-  /** A hybrid request as the engine takes it, and how its words are analysed. */
-  #hybridQuery(scope: Scope, q: HybridSearchRequest) {
+  /** A hybrid request as the engine takes it. */
+  #hybridQuery(scope: Scope, q: HybridSearchRequest): HybridQuery {
     const target = this.#target(scope, q);
     const analysis = this.#analysis(scope, q.lang);
-    const query: HybridQuery = {
+    return {
       text: q.query,
       vector: q.vector,
       ...(target && ('collection' in target ? { space: target } : { model: target.model })),
@@ -261,9 +261,6 @@ export class Searches {
       signal: q.signal,
       analysis,
     };
-    const match = q.query ? textMatch(q.query, 'match') : undefined;
-    const analysed = match ? analyseMatch(match, analysis) : { notes: [], terms: new Set<string>() };
-    return { query, analysed };
   }
 
   /** Documents within the scope's radius, nearest first. */

@@ -1,13 +1,10 @@
-import { sharedValuesAtMost, sortedCounts } from '../../engine/search/faceted-search.js';
+import { sharedValuesAtMost, sortedCounts, valuesShown } from '../../engine/search/faceted-search.js';
 import type { FacetShareAnswer, SearchAnswer } from '../../engine/search/searches.js';
-import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
+import { askedLimit, byId, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
 import { summedStats } from './partitioned-text.js';
 
 type Counts = Record<string, { value: string; count: number }[]>;
 type ShareAnswer = SearchAnswer & { facets: Counts; share: FacetShareAnswer };
-
-/** Values of a facet an answer lists (faceted-search.ts lists as many). */
-const valuesShown = 50;
 
 /**
  * A faceted search of a partitioned collection (issue #41): with a query, its BM25 statistics summed over the
@@ -39,12 +36,9 @@ export async function partitionedFaceted(request: PartitionedRequest): Promise<o
     for (const hit of answer.results)
       if (!seen.has(hit.document_id))
         seen.set(hit.document_id, { hit, updated: answer.share.updated[hit.document_id] ?? 0 });
-  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const results = [...seen.values()]
     .sort((a, b) =>
-      withText
-        ? b.hit.score - a.hit.score || byId(a.hit.document_id, b.hit.document_id)
-        : b.updated - a.updated || byId(a.hit.document_id, b.hit.document_id),
+      withText ? byScoreThenId(a.hit, b.hit) : b.updated - a.updated || byId(a.hit.document_id, b.hit.document_id),
     )
     .slice(0, limit)
     .map((x) => x.hit);

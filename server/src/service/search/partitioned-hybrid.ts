@@ -1,12 +1,10 @@
 import { createError, hybridDefaults } from '@godb/contract';
 import { fuseSides, type FusedEntry, type Fusion, type SideEntry } from '../../engine/search/hybrid-fusion.js';
 import type { HybridSidesAnswer, SideRecord } from '../../engine/search/hybrid-sides-answer.js';
-import type { SearchResultView } from '../../engine/search/result-view.js';
+import { round, type SearchResultView } from '../../engine/search/result-view.js';
 import { chunksPerHit } from '../../engine/text/bm25-index.js';
-import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
+import { askedLimit, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
 import { splitRefused, summedStats } from './partitioned-text.js';
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
  * A hybrid search of a partitioned collection (issue #41): the text side's statistics summed over the shards (the
@@ -80,7 +78,7 @@ function collectionSide(sides: readonly (readonly SideRecord[])[], depth: number
   for (const side of sides)
     for (const record of side) if (!seen.has(record.document_id)) seen.set(record.document_id, record);
   return [...seen.values()]
-    .sort((a, b) => b.score - a.score || (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0))
+    .sort(byScoreThenId)
     .slice(0, depth)
     .map((record) => ({
       key: record.document_id,

@@ -14,6 +14,15 @@ export interface PartitionedRequest {
   readonly allowPartial: boolean;
 }
 
+/** Document ids in code-unit order: how merged answers break ties, the same on every node. */
+export const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Hits best first, ties by id (byId). */
+export const byScoreThenId = (
+  a: { readonly score: number; readonly document_id: string },
+  b: { readonly score: number; readonly document_id: string },
+): number => b.score - a.score || byId(a.document_id, b.document_id);
+
 /** The number of results a search's body asks, clamped as its use case clamps it (default 10). */
 export function askedLimit(body: unknown): number {
   const limit = (body as { limit?: unknown }).limit;

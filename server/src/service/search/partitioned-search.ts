@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
-import { askedLimit, type PartitionedRequest } from './partitioned-request.js';
+import { askedLimit, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
 import { partitionedSmart } from './partitioned-smart.js';
 import { partitionedText } from './partitioned-text.js';
 
@@ -136,9 +136,7 @@ function mergeAnswers(
   const seen = new Map<string, Hit>();
   for (const answer of answers)
     for (const hit of answer.results) if (!seen.has(hit.document_id)) seen.set(hit.document_id, hit);
-  const results = [...seen.values()]
-    .sort((a, b) => b.score - a.score || (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0))
-    .slice(0, limit);
+  const results = [...seen.values()].sort(byScoreThenId).slice(0, limit);
   const first = answers[0];
   const notes = [...new Set([...answers.flatMap((a) => a.notes ?? []), ...more])];
   return {

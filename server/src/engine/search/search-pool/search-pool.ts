@@ -47,6 +47,9 @@ export const poolSize = (threads: number): number =>
  */
 const pooledStorages: ReadonlySet<SpaceSettings['storage']> = new Set(['f32', 'f16', 'i8']);
 
+/** Whether a request gives a query vector (an empty string gives none). */
+const hasVector = (vector: unknown) => vector !== undefined && vector !== null && vector !== '';
+
 interface Pending {
   readonly task: SearchTask;
   readonly resolve: (answer: SearchAnswer | undefined) => void;
@@ -126,7 +129,7 @@ export class SearchPool {
     target: ClientVectorSpace,
     q: ClientVectorRequest,
   ): Promise<SearchAnswer | undefined> {
-    if (!this.#plain(scope) || q.vector === undefined || q.vector === null || q.vector === '') return undefined;
+    if (!this.#plain(scope) || !hasVector(q.vector)) return undefined;
     if (!pooledStorages.has(target.settings.storage)) return undefined;
     const space = clientSpaceKey(target.collection, target.name);
     const base = await this.#base(core, scope, space, target.settings.dimensions, q.limit);
@@ -198,7 +201,7 @@ export class SearchPool {
     let space: string;
     let dims: number;
     if (target) {
-      if (query.vector === undefined || query.vector === null || query.vector === '') return undefined;
+      if (!hasVector(query.vector)) return undefined;
       if (!pooledStorages.has(target.settings.storage)) return undefined;
       space = clientSpaceKey(target.collection, target.name);
       dims = target.settings.dimensions;
