@@ -376,12 +376,18 @@ export const grpcFieldNumbers: Readonly<Record<string, Readonly<Record<string, n
     shard: 1,
     subject: 2,
     replicas: 3,
+    holders: 4,
   },
   ShardMove: {
     shard: 1,
     from: 2,
     to: 3,
     started_at: 4,
+    tenant_id: 5,
+    collection: 6,
+    applied_seq: 7,
+    last_seq: 8,
+    lag: 9,
   },
   ImportDocumentsRequest: {
     line: 1,

@@ -145,6 +145,7 @@ class CollectionShard(TypedDict):
     shard: int
     subject: str
     replicas: List[str]
+    holders: List["ShardHolder"]
 
 
 class CountDocumentsRequest(TypedDict, total=False):
@@ -915,6 +916,11 @@ ShardMove = TypedDict("ShardMove", {
     "from": str,
     "to": str,
     "started_at": int,
+    "tenant_id": str,
+    "collection": str,
+    "applied_seq": int,
+    "last_seq": int,
+    "lag": int,
 }, total=False)
 
 

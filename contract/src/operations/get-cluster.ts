@@ -7,7 +7,7 @@ export const getCluster = defineOperation({
   category: 'cluster',
   summary: 'The nodes, the shard streams and this node’s place in each',
   description:
-    'Admin only. In cluster mode: the nodes heard from (id, address, last report, alive), every shard stream with the NATS server leading it and the GoDB nodes applying it, the answering node’s applied sequence and lag per shard, the partitioned collections (created with `shards`) with the nodes holding each of their shards, and shard moves in progress (none yet: moves are a later step of issue #41). An embedded node answers what is true there: itself, no streams, no moves.',
+    'Admin only. In cluster mode: the nodes heard from (id, address, last report, alive), every shard stream with the NATS server leading it and the GoDB nodes applying it, the answering node’s applied sequence and lag per shard, the partitioned collections (created with `shards`) with the nodes holding each of their shards, and the replicas being moved: a node that joins takes its share of the shards, a holder gone past CLUSTER_NODE_GONE_S has its replicas made again elsewhere, each new holder replaying the shard before it serves (decision 0082). An embedded node answers what is true there: itself, no streams, no moves.',
   http: { method: 'GET', path: '/api/v1/cluster', aliases: [] },
   access: 'admin',
   success: { status: 200, schema: ClusterView, description: 'The cluster as the answering node sees it.' },
@@ -49,12 +49,40 @@ export const getCluster = defineOperation({
               epoch: 1,
               replication_factor: 2,
               shards: [
-                { shard: 0, subject: 'godb.cshard.dC0xAHBhcGVycw.0', replicas: ['b', 'a'] },
-                { shard: 1, subject: 'godb.cshard.dC0xAHBhcGVycw.1', replicas: ['c', 'b'] },
+                {
+                  shard: 0,
+                  subject: 'godb.cshard.dC0xAHBhcGVycw.0',
+                  replicas: ['b', 'a'],
+                  holders: [
+                    { node: 'b', applied_seq: 310 },
+                    { node: 'a', applied_seq: 310 },
+                  ],
+                },
+                {
+                  shard: 1,
+                  subject: 'godb.cshard.dC0xAHBhcGVycw.1',
+                  replicas: ['c'],
+                  holders: [
+                    { node: 'c', applied_seq: 296 },
+                    { node: 'a', applied_seq: 120 },
+                  ],
+                },
               ],
             },
           ],
-          moves: [],
+          moves: [
+            {
+              shard: 1,
+              from: 'b',
+              to: 'a',
+              started_at: 1795474290,
+              tenant_id: 't-1',
+              collection: 'papers',
+              applied_seq: 120,
+              last_seq: 296,
+              lag: 176,
+            },
+          ],
         },
       },
     },

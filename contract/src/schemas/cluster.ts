@@ -35,12 +35,27 @@ export const ClusterShard = Type.Object({
   }),
 });
 
-/** A shard replica moving between nodes (issue #41; none are made yet). */
+/**
+ * A replica of a partitioned collection's shard being made on a node (issue #41, decision 0082): the node replays
+ * the shard's subject, then serves it.
+ */
 export const ShardMove = Type.Object({
   shard: Type.Integer(),
-  from: Type.String({ description: 'The node giving the replica up.' }),
-  to: Type.String({ description: 'The node taking it.' }),
+  from: Type.String({
+    description:
+      'The holder the new replica replaces: one gone (not heard from within CLUSTER_NODE_GONE_S), or one leaving once the new one serves; empty when it only adds one.',
+  }),
+  to: Type.String({ description: 'The node taking the replica.' }),
   started_at: Type.Integer({ description: 'Unix seconds.' }),
+  tenant_id: Type.String(),
+  collection: Type.String(),
+  applied_seq: Type.Integer({
+    description: 'The last sequence of the shard’s subject the `to` node reported applied (0 before its first report).',
+  }),
+  last_seq: Type.Integer({ description: 'The last sequence of the shard’s subject in the stream godb-collections.' }),
+  lag: Type.Integer({
+    description: 'Operations of the shard the `to` node has still to apply (last_seq − applied_seq).',
+  }),
 });
 
 /** One shard of a partitioned collection and the nodes holding it (issue #41, decision 0062). */
@@ -49,14 +64,23 @@ export const CollectionShard = Type.Object({
   subject: Type.String({
     description: 'Its log subject on the stream godb-collections: godb.cshard.<collection>.<shard>.',
   }),
-  replicas: Type.Array(Type.String(), { description: 'The GoDB nodes holding it, in the order searches ask them.' }),
+  replicas: Type.Array(Type.String(), {
+    description: 'The GoDB nodes serving it (caught up), in the order searches and acknowledgements ask them.',
+  }),
+  holders: Type.Array(ShardHolder, {
+    description:
+      'The nodes applying its subject (the serving replicas, then those moving in), each with the last sequence of it that its progress report gives (0 before its first).',
+  }),
 });
 
 /** A partitioned collection's placement, as the KV bucket `godb-placement` records it. */
 export const ClusterCollection = Type.Object({
   tenant_id: Type.String(),
   name: Type.String(),
-  epoch: Type.Integer({ description: 'The placement’s epoch: 1 at creation; a move of replicas makes the next.' }),
+  epoch: Type.Integer({
+    description:
+      'The placement’s epoch: 1 at creation; every step of a move (a replica added, promoted or dropped) makes the next, by compare-and-set.',
+  }),
   replication_factor: Type.Integer(),
   shards: Type.Array(CollectionShard),
 });
@@ -74,7 +98,8 @@ export const ClusterView = Type.Object({
       'The partitioned collections (created with `shards` above 1): each shard and the nodes holding it; none embedded.',
   }),
   moves: Type.Array(ShardMove, {
-    description: 'Shard moves in progress: always empty until shards are placed on subsets of nodes (issue #41).',
+    description:
+      'Replicas of partitioned collections’ shards being made (a node joined, or a holder is gone): each with how far its new holder got.',
   }),
 });
 export type ClusterView = Static<typeof ClusterView>;

@@ -36,6 +36,11 @@ export interface ClusterDutiesOptions {
     /** Marks that node's unfinished jobs failed (an operation every node applies). */
     abandon(node: string): Promise<unknown>;
   };
+  /**
+   * The moves of partitioned collections' replicas (decision 0082): the holder, on every check, moves each placement
+   * one step toward the nodes not gone (their progress key not expired) that are not restoring a snapshot.
+   */
+  readonly moves?: (nodes: readonly string[], holding: () => boolean) => Promise<unknown>;
   /** Wall-clock milliseconds (snapshots record Unix seconds). */
   readonly now: () => number;
   readonly logger: ClusterLogger;
@@ -109,7 +114,10 @@ export class ClusterDuties {
       ...(options.address !== undefined && { address: options.address }),
       goneAfterMs: options.goneAfterMs,
       replicas: log.replicas,
-      report: () => ({ applied: log.appliedByShard() }),
+      report: () => ({
+        applied: log.appliedByShard(),
+        ...(log.partitions && { subjects: log.partitions.heldApplied() }),
+      }),
       logger: options.logger,
     });
     await progress.start();
@@ -157,6 +165,7 @@ export class ClusterDuties {
     if (this.#stopped || token === null) return;
     const holding = () => !this.#stopped && this.lease.token === token;
     await this.#reapJobs(holding);
+    await this.#moveReplicas(holding);
     if (!snapshots) return;
     let latest = (await snapshots.verified())[0] ?? null;
     const since = latest?.seq ?? 0;
@@ -181,6 +190,14 @@ export class ClusterDuties {
     if (!latest) return;
     const truncated = await this.#truncate(latest, holding);
     if (truncated) await this.#collectKept(truncated, holding);
+  }
+
+  /** One step of the replicas' moves, over the nodes that are not gone and not restoring a snapshot. */
+  async #moveReplicas(holding: () => boolean): Promise<void> {
+    const { moves } = this.#options;
+    if (!moves) return;
+    const nodes = (await this.progress.live()).filter((p) => p.restoring !== true).map((p) => p.node);
+    if (holding()) await moves(nodes, holding);
   }
 
   /** Fails the unfinished jobs of nodes that count as gone: their work stopped with them. */

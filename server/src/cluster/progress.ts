@@ -19,6 +19,8 @@ export interface NodeProgress {
   readonly applied: readonly number[];
   /** Wall-clock milliseconds of the report (for people reading the bucket; expiry is the bucket's TTL). */
   readonly at: number;
+  /** The last sequence it applied of each collection shard subject it holds (decision 0082). */
+  readonly subjects?: Readonly<Record<string, number>>;
   /** True while the node restores a snapshot: it needs the log from `applied` + 1 on. */
   readonly restoring?: boolean;
   /** While `restoring`: the id of the snapshot it reads (its archive is kept meanwhile). */
@@ -33,7 +35,11 @@ export interface ProgressOptions {
   readonly goneAfterMs: number;
   readonly replicas: number;
   /** What to report now. */
-  readonly report: () => { applied: readonly number[]; restoring?: boolean };
+  readonly report: () => {
+    applied: readonly number[];
+    subjects?: Readonly<Record<string, number>>;
+    restoring?: boolean;
+  };
   /** Where retries at start are told (see retryAtStart). */
   readonly logger: StartLogger;
 }

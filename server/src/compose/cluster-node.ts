@@ -107,6 +107,7 @@ export interface ClusterNodeOptions {
  */
 export async function startClusterNode(options: ClusterNodeOptions): Promise<ClusterDuties> {
   const { config, cluster, shared, engine, nodeId, clock, logger } = options;
+  const partitions = cluster.partitions;
   for (const store of shared.unattached) {
     store.attach(await NatsObjectStore.open(cluster.connection, store.bucket, cluster.replicas, logger));
   }
@@ -139,6 +140,9 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     keptStore: shared.snapshots,
     snapshotEveryOps: config.CLUSTER_SNAPSHOT_EVERY_OPS,
     snapshotEveryMs: config.CLUSTER_SNAPSHOT_EVERY_MIN * 60_000,
+    ...(partitions && {
+      moves: (nodes: readonly string[], holding: () => boolean) => partitions.rebalance(nodes, holding),
+    }),
     jobs: {
       runningOn: () => engine.jobs.runningOn(),
       abandon: (node) => cluster.submit({ kind: 'job', method: 'abandon', args: [node, 'gone'] }),

@@ -29,12 +29,13 @@ export function clusterDepsOf(options: {
     self,
     clusterState: async () => {
       const [reports, streams] = await Promise.all([duties.progress.live(), cluster.describeShards()]);
+      const placements = cluster.partitions?.placements() ?? [];
       return {
         reports,
         streams,
         applied: cluster.appliedByShard(),
         aliveWithinMs: aliveReports * duties.progress.intervalMs,
-        collections: (cluster.partitions?.placements() ?? []).map(({ record }) => ({
+        collections: placements.map(({ record }) => ({
           tenant_id: record.tenantId,
           name: record.name,
           epoch: record.epoch,
@@ -43,8 +44,26 @@ export function clusterDepsOf(options: {
             shard,
             subject: shardSubjectOf(record.tenantId, record.name, shard),
             replicas,
+            holders: [...replicas, ...(record.moves ?? []).filter((m) => m.shard === shard).map((m) => m.to)],
           })),
         })),
+        moves: await Promise.all(
+          placements.flatMap(({ record }) =>
+            (record.moves ?? []).map(async (move) => {
+              const subject = shardSubjectOf(record.tenantId, record.name, move.shard);
+              return {
+                tenant_id: record.tenantId,
+                collection: record.name,
+                shard: move.shard,
+                subject,
+                from: move.from,
+                to: move.to,
+                started_at: move.startedAt,
+                last_seq: (await cluster.partitions?.lastOfSubject(subject).catch(() => 0)) ?? 0,
+              };
+            }),
+          ),
+        ),
       };
     },
   };

@@ -8,6 +8,7 @@ import { collectionId, type PlacementRecord } from '../cluster/partition/placeme
 import type { GivenStats } from '../engine/text/bm25-score.js';
 import type { StatsCounting } from '../engine/search/text-stats.js';
 import type { Partitions, SearchRound } from '../cluster/partition/partitions.js';
+import { withoutMoving } from '../cluster/partition/without-moving.js';
 import type { PartitionRun, Principal } from '../service/context.js';
 import type { Services } from '../service/use-cases.js';
 
@@ -42,7 +43,7 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
       ...(run.phase === 'stats' && { counting: statsCounting(partitions, caller.tenantId, run.counted) }),
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
     };
-    return services.invoke(
+    const answer = await services.invoke(
       operation,
       { params: params ?? {}, query: query ?? {}, body },
       {
@@ -54,6 +55,10 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
         ...(run.carried?.consistency !== undefined && { consistency: run.carried.consistency as Consistency }),
       },
     );
+    const moving = record ? partitions.movingInto(record.tenantId, record.name) : new Set<number>();
+    if (!record || moving.size === 0) return answer;
+    const id = collectionId(record.tenantId, record.name);
+    return withoutMoving(answer, (documentId) => moving.has(documentShard(id, documentId, record.shards)));
   });
 }
 

@@ -29,6 +29,9 @@ interface Held {
   applied: number;
   messages: ConsumerMessages | null;
   halted: string | null;
+  /** Ends this shard's consumer alone (it is released), or with the node. */
+  readonly ending: AbortController;
+  readonly ended: AbortSignal;
   loop: Promise<void>;
   waiters: { seq: number; resolve: () => void }[];
 }
@@ -51,19 +54,43 @@ export class HeldShards {
     this.#options = options;
   }
 
-  /** Starts applying `subject` here (nothing when it is applied already). */
-  hold(subject: string): void {
+  /**
+   * Starts applying `subject` here (nothing when it is applied already), from the sequence after the one the store
+   * recorded, and from `from` at least (the collection's first sequence: see PlacementRecord.startSeq).
+   */
+  hold(subject: string, from = 1): void {
     if (this.#held.has(subject)) return;
+    const ending = new AbortController();
     const held: Held = {
       subject,
-      applied: this.#options.applier.appliedOfSubject(subject),
+      applied: Math.max(this.#options.applier.appliedOfSubject(subject), from - 1),
       messages: null,
       halted: null,
+      ending,
+      ended: AbortSignal.any([ending.signal, this.#options.closing]),
       loop: Promise.resolve(),
       waiters: [],
     };
     this.#held.set(subject, held);
     held.loop = this.#run(held);
+  }
+
+  /**
+   * Stops applying `subject` here and waits until its consumer ended (an operation being applied finishes first);
+   * the caller then removes what the store holds of it.
+   */
+  async release(subject: string): Promise<void> {
+    const held = this.#held.get(subject);
+    if (!held) return;
+    this.#held.delete(subject);
+    held.ending.abort();
+    held.messages?.stop();
+    await held.loop.catch(() => undefined);
+  }
+
+  /** The subjects applied here. */
+  subjects(): string[] {
+    return [...this.#held.keys()];
   }
 
   /** True when this node applies `subject`. */
@@ -104,9 +131,9 @@ export class HeldShards {
   }
 
   #run(held: Held): Promise<void> {
-    const { closing, logger } = this.#options;
+    const { logger } = this.#options;
     return consumeUntilClosed(
-      closing,
+      held.ended,
       () => this.#consume(held),
       () => Boolean(held.halted),
       (error) =>
@@ -115,7 +142,8 @@ export class HeldShards {
   }
 
   async #consume(held: Held): Promise<void> {
-    const { js, closing } = this.#options;
+    const { js } = this.#options;
+    const closing = held.ended;
     const consumer = await js.consumers.get(collectionStream, {
       // One subject, as a string: the client sends it as filter_subject, which NATS 2.9 takes too.
       filter_subjects: held.subject,
@@ -148,7 +176,8 @@ export class HeldShards {
     stored: { get(name: string): string } | undefined,
     data: Uint8Array,
   ): Promise<boolean> {
-    const { shards, applier, outcomes, logger, closing } = this.#options;
+    const { shards, applier, outcomes, logger } = this.#options;
+    const closing = held.ended;
     const directory = Number(stored?.get(afterHeader) || 0);
     const [tenantShard, tenantSeq] = (stored?.get(afterTenantHeader) || '0:0').split(':').map(Number);
     if (!(await shards.reached(shards.get(directoryShard), directory, closing))) return false;

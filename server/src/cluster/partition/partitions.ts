@@ -11,10 +11,11 @@ import { afterHeader } from '../log/publisher.js';
 import { maxOperationBytes, retryPauseMs } from '../log/shard-streams.js';
 import type { Shards } from '../log/shards.js';
 import type { ClusterLogger } from '../start-retries.js';
-import { ensureCollectionStream, shardSubjectOf } from './collection-stream.js';
+import { collectionStream, ensureCollectionStream, shardSubjectOf } from './collection-stream.js';
 import { documentShard } from './document-shard.js';
 import { afterTenantHeader, HeldShards } from './held-shards.js';
 import { collectionId, PlacementRecords, type PlacementRecord } from './placement-records.js';
+import { movesOf, nextPlacement, promoted } from './shard-moves.js';
 import { shardSettings } from './shard-settings.js';
 import { decodeJson, decodeReply, encodeJson, encodeReply } from './wire.js';
 
@@ -91,6 +92,9 @@ export interface PartitionsOptions {
 /** How long the list of live nodes is reused (it is a KV read of every node's progress). */
 const liveForMs = 1_000;
 
+/** How often a node moving into a shard compares what it applied with the subject's last sequence. */
+const catchUpCheckMs = 500;
+
 /**
  * Partitioned collections in cluster mode (issue #41, decision 0062): a collection created with `shards` above 1
  * is placed in KV (`godb-placement`), its document writes go to the subjects of its shards on the stream
@@ -106,24 +110,80 @@ export class Partitions {
   readonly #options: PartitionsOptions;
   readonly #records: PlacementRecords;
   readonly #held: HeldShards;
+  readonly #jsm: JetStreamManager;
+  /** Reconciliations of what this node holds with the records, one at a time (a release awaits its consumer). */
+  #reconciling: Promise<void> = Promise.resolve();
+  /** The subjects this node is moving into and watching until it caught up. */
+  readonly #catchingUp = new Set<string>();
   readonly #subscriptions: Subscription[] = [];
   #liveness: (() => Promise<string[]>) | null = null;
   #live: { nodes: string[]; at: number } | null = null;
   #search: LocalSearch | null = null;
 
-  private constructor(options: PartitionsOptions, records: PlacementRecords) {
+  private constructor(options: PartitionsOptions, records: PlacementRecords, jsm: JetStreamManager) {
     this.#options = options;
     this.#records = records;
+    this.#jsm = jsm;
     this.#held = new HeldShards(options);
   }
 
   static async open(options: PartitionsOptions, jsm: JetStreamManager, replicas: number): Promise<Partitions> {
     await ensureCollectionStream(jsm, replicas);
     const records = await PlacementRecords.open(options.nc, jsm, replicas, options.logger);
-    const partitions = new Partitions(options, records);
-    for (const record of records.all()) partitions.#holdOwn(record);
+    const partitions = new Partitions(options, records, jsm);
+    for (const record of records.all()) partitions.#reconcile(record);
+    partitions.#releaseStrays();
+    records.watch((record) => partitions.#reconcile(record), options.closing);
     partitions.#serveOutcomes();
     return partitions;
+  }
+
+  /**
+   * The lease holder's step of the replicas' moves (decision 0082): each partitioned collection's placement moves one
+   * step toward the one rendezvous gives over `nodes` (those not gone), written by compare-and-set while `holding()`.
+   * Answers the collections whose placement changed.
+   */
+  async rebalance(nodes: readonly string[], holding: () => boolean): Promise<string[]> {
+    const changed: string[] = [];
+    const now = Math.floor(Date.now() / 1000);
+    for (const record of this.#records.all()) {
+      // A deleted collection's record stays in KV (the next creation of that name takes its next epoch).
+      if (!this.#options.applier.hasCollection(record.tenantId, record.name) || !holding()) continue;
+      const next = await this.#records.change(record.tenantId, record.name, (fresh) =>
+        holding() ? nextPlacement(fresh, nodes, now) : null,
+      );
+      if (!next) continue;
+      changed.push(record.name);
+      this.#options.logger.info(
+        { collection: record.name, tenant: record.tenantId, epoch: next.epoch, moves: next.moves?.length ?? 0 },
+        'cluster mode: moved the replicas of a partitioned collection one step',
+      );
+    }
+    return changed;
+  }
+
+  /** What this node applied of each collection shard it holds (its progress reports carry it). */
+  heldApplied(): Record<string, number> {
+    return Object.fromEntries(this.#held.subjects().map((subject) => [subject, this.#held.applied(subject)]));
+  }
+
+  /** The shards of a collection this node is moving into (holds, but does not serve yet). */
+  movingInto(tenantId: string, name: string): ReadonlySet<number> {
+    const record = this.#records.known(tenantId, name);
+    const { nodeId } = this.#options;
+    return new Set((record?.moves ?? []).filter((m) => m.to === nodeId).map((m) => m.shard));
+  }
+
+  /** The last sequence of a collection shard's subject in the stream (0: none yet). */
+  async lastOfSubject(subject: string): Promise<number> {
+    const last = await this.#jsm.streams
+      .getMessage(collectionStream, { last_by_subj: subject })
+      .catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === 10037 || /no message found/i.test((error as Error).message))
+          return null;
+        throw error;
+      });
+    return last?.seq ?? 0;
   }
 
   /** Where the live nodes are read from (the progress reports, once the cluster's duties started). */
@@ -165,7 +225,7 @@ export class Partitions {
     this.#records.forget(op.tenantId, name);
     void this.#records
       .find(op.tenantId, name, true)
-      .then((record) => record && this.#holdOwn(record))
+      .then((record) => record && this.#reconcile(record))
       .catch((error: unknown) => this.#options.logger.error({ err: error }, 'cluster mode: a placement was not read'));
   }
 
@@ -179,8 +239,9 @@ export class Partitions {
       const live = await this.#liveNodes();
       const settings = shardSettings(op.body, { defaultShards, nodes: live.length });
       if (settings.shards > 1 && !applier.hasCollection(op.tenantId, op.body.name)) {
-        const record = await this.#records.create(op.tenantId, op.body.name, settings, live);
-        this.#holdOwn(record);
+        const startSeq = await this.#nextSeq();
+        const record = await this.#records.create(op.tenantId, op.body.name, settings, live, startSeq);
+        this.#reconcile(record);
       }
       return plain(op);
     }
@@ -239,8 +300,10 @@ export class Partitions {
     const asked = new Map<string, Record<string, number[]>>();
     const missing: { name: string; shard: number; holders: readonly string[] }[] = [];
     for (const r of records) {
+      // A node moving into another shard holds part of it, which its answer may hold: one that is not is asked first.
+      const moving = new Set((r.moves ?? []).map((m) => m.to));
       r.replicas.forEach((replicas, shard) => {
-        const node = replicas.find((n) => live.includes(n));
+        const node = replicas.find((n) => live.includes(n) && !moving.has(n)) ?? replicas.find((n) => live.includes(n));
         if (node === undefined) return void missing.push({ name: r.name, shard, holders: replicas });
         const shards = asked.get(node) ?? {};
         asked.set(node, { ...shards, [r.name]: [...(shards[r.name] ?? []), shard] });
@@ -256,31 +319,79 @@ export class Partitions {
         reason: `shard ${gone.shard} of ${gone.name} has no live replica: held by ${gone.holders.join(', ')}${more}`,
       });
     }
-    const answers = await Promise.all(
-      [...asked].map(async ([node, held]) => {
-        const shards = held[record.name] ?? [];
-        const sent = counting ? { ...round, counted: held } : round;
-        if (node === this.#options.nodeId) return this.#runLocal(operationId, { body }, principal, { ...sent, shards });
-        const reply = await this.#options.nc
-          .request(`godb.search.${node}`, encodeJson({ operationId, body, principal, round: sent, shards }), {
-            timeout: this.#options.publishTimeoutMs,
-          })
-          .catch((error: unknown) => {
-            throw createError('SHARD_UNAVAILABLE', {
-              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer within ${this.#options.publishTimeoutMs} ms: ${(error as Error).message}`,
-            });
-          });
-        const outcome = decodeReply(reply.data);
-        if ('error' in outcome) throw outcome.error;
-        return outcome.value;
-      }),
-    );
+    const byName = new Map(records.map((r) => [r.name, r]));
+    const answers = (
+      await Promise.all(
+        [...asked].map(([node, held]) =>
+          this.#askShards(node, held, { operationId, body, principal, round, record, live, byName }, new Set()),
+        ),
+      )
+    ).flat();
     const uncounted = [...new Set(missing.filter((m) => m.name !== record.name).map((m) => m.name))];
     return {
       answers,
       missing: missing.filter((m) => m.name === record.name).map((m) => m.shard),
       ...(uncounted.length > 0 && { uncounted }),
     };
+  }
+
+  /**
+   * Asks `node` for its part of a fan-out over the shards `held` (by collection). A node that does not answer (it
+   * died since it last reported, or its NATS connection broke) has its shards asked of their next live replicas not
+   * tried yet; a shard with none left is SHARD_UNAVAILABLE. An error the node answered is the search's.
+   */
+  async #askShards(
+    node: string,
+    held: Record<string, number[]>,
+    fan: {
+      readonly operationId: string;
+      readonly body: unknown;
+      readonly principal: unknown;
+      readonly round: SearchRound;
+      readonly record: PlacementRecord;
+      readonly live: readonly string[];
+      readonly byName: ReadonlyMap<string, PlacementRecord>;
+    },
+    tried: ReadonlySet<string>,
+  ): Promise<unknown[]> {
+    const { operationId, body, principal, round, record } = fan;
+    const shards = held[record.name] ?? [];
+    const sent = round.phase === 'stats' ? { ...round, counted: held } : round;
+    if (node === this.#options.nodeId)
+      return [await this.#runLocal(operationId, { body }, principal, { ...sent, shards })];
+    const { nc, publishTimeoutMs } = this.#options;
+    let reply;
+    try {
+      reply = await nc.request(
+        `godb.search.${node}`,
+        encodeJson({ operationId, body, principal, round: sent, shards }),
+        {
+          timeout: publishTimeoutMs,
+        },
+      );
+    } catch (error) {
+      const next = new Map<string, Record<string, number[]>>();
+      const without = new Set([...tried, node]);
+      for (const [name, list] of Object.entries(held)) {
+        for (const shard of list) {
+          const replicas = fan.byName.get(name)?.replicas[shard] ?? [];
+          const other = replicas.find((n) => fan.live.includes(n) && !without.has(n));
+          if (other === undefined) {
+            if (name !== record.name) continue;
+            throw createError('SHARD_UNAVAILABLE', {
+              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer within ${publishTimeoutMs} ms (${(error as Error).message}), and shard ${shard} has no other live replica`,
+            });
+          }
+          const part = next.get(other) ?? {};
+          next.set(other, { ...part, [name]: [...(part[name] ?? []), shard] });
+        }
+      }
+      const again = await Promise.all([...next].map(([other, part]) => this.#askShards(other, part, fan, without)));
+      return again.flat();
+    }
+    const outcome = decodeReply(reply.data);
+    if ('error' in outcome) throw outcome.error;
+    return [outcome.value];
   }
 
   /** Answers the searches other nodes ask of this one (`godb.search.<node>`) with `search`. */
@@ -316,7 +427,7 @@ export class Partitions {
   }
 
   ended(): Promise<unknown> {
-    return this.#held.ended();
+    return Promise.all([this.#held.ended(), this.#reconciling]);
   }
 
   /** Runs a search here, over every shard of the collection this node holds (a fan-out's own share of it). */
@@ -379,12 +490,116 @@ export class Partitions {
     return this.#search(operationId, input, principal, run);
   }
 
-  #holdOwn(record: PlacementRecord): void {
-    record.replicas.forEach((replicas, shard) => {
-      if (replicas.includes(this.#options.nodeId)) {
-        this.#held.hold(shardSubjectOf(record.tenantId, record.name, shard));
+  /**
+   * Makes what this node holds of a collection what its record says (decision 0082), after the reconciliations
+   * before it: the shards it serves or moves into are applied (a move is watched until it caught up, then
+   * promoted), and a shard it applied but no longer holds is released, its documents removed from this node.
+   */
+  #reconcile(record: PlacementRecord): void {
+    const { nodeId, logger } = this.#options;
+    this.#reconciling = this.#reconciling
+      .then(async () => {
+        const current = this.#records.known(record.tenantId, record.name) ?? record;
+        for (let shard = 0; shard < current.shards; shard += 1) {
+          const subject = shardSubjectOf(current.tenantId, current.name, shard);
+          const serving = current.replicas[shard]?.includes(nodeId) ?? false;
+          const moving = movesOf(current, shard).some((m) => m.to === nodeId);
+          if (serving || moving) this.#held.hold(subject, current.startSeq ?? 1);
+          if (moving) this.#catchUp(current.tenantId, current.name, shard);
+          if (!serving && !moving && this.#held.holds(subject)) await this.#release(current, shard);
+        }
+      })
+      .catch((error: unknown) =>
+        logger.error({ err: error, collection: record.name }, 'cluster mode: a placement change was not followed here'),
+      );
+  }
+
+  /** Stops applying a shard this node no longer holds and removes its documents here. */
+  async #release(record: PlacementRecord, shard: number): Promise<void> {
+    const subject = shardSubjectOf(record.tenantId, record.name, shard);
+    await this.#held.release(subject);
+    // A node closing keeps the shard's rows: it releases them at its next start (see releaseStrays).
+    if (this.#options.closing.aborted) return;
+    const id = collectionId(record.tenantId, record.name);
+    const removed = this.#options.applier.releaseSubject(
+      subject,
+      record.tenantId,
+      record.name,
+      (docId) => documentShard(id, docId, record.shards) === shard,
+    );
+    this.#options.logger.info(
+      { collection: record.name, shard, removed, epoch: record.epoch },
+      'cluster mode: released a collection shard this node no longer holds',
+    );
+  }
+
+  /**
+   * At the start: a subject the store applied some of but that no record gives this node (it was moved away while
+   * this node was gone, or came with a cluster snapshot another node took) is released.
+   */
+  #releaseStrays(): void {
+    const bySubject = new Map<string, { record: PlacementRecord; shard: number }>();
+    for (const record of this.#records.all()) {
+      for (let shard = 0; shard < record.shards; shard += 1) {
+        bySubject.set(shardSubjectOf(record.tenantId, record.name, shard), { record, shard });
       }
+    }
+    // After the reconciliations of the start, which hold what this node holds.
+    this.#reconciling = this.#reconciling
+      .then(async () => {
+        for (const subject of this.#options.applier.appliedSubjects()) {
+          const found = bySubject.get(subject);
+          if (found && !this.#held.holds(subject)) await this.#release(found.record, found.shard);
+        }
+      })
+      .catch((error: unknown) =>
+        this.#options.logger.error({ err: error }, 'cluster mode: a shard no longer held was not released'),
+      );
+  }
+
+  /**
+   * Watches a move into a shard until this node applied the subject's last sequence (as read once it got close),
+   * then promotes itself to a serving replica by compare-and-set. Ends when the move leaves the record.
+   */
+  #catchUp(tenantId: string, name: string, shard: number): void {
+    const subject = shardSubjectOf(tenantId, name, shard);
+    if (this.#catchingUp.has(subject)) return;
+    this.#catchingUp.add(subject);
+    const { nodeId, closing, logger } = this.#options;
+    const stillMoving = () => {
+      const record = this.#records.known(tenantId, name);
+      return record !== undefined && movesOf(record, shard).some((m) => m.to === nodeId);
+    };
+    void (async () => {
+      while (!closing.aborted && stillMoving()) {
+        const last = await this.lastOfSubject(subject).catch(() => Number.POSITIVE_INFINITY);
+        if (this.#held.applied(subject) >= last) {
+          const written = await this.#records.change(tenantId, name, (fresh) => promoted(fresh, shard, nodeId));
+          if (written) {
+            logger.info(
+              { collection: name, shard, applied: last, epoch: written.epoch },
+              'cluster mode: caught up with a collection shard; it serves it now',
+            );
+            this.#reconcile(written);
+          }
+          if (written || !stillMoving()) break;
+        }
+        await sleep(catchUpCheckMs);
+      }
+    })()
+      .catch((error: unknown) => logger.error({ err: error, subject }, 'cluster mode: a move into a shard stopped'))
+      .finally(() => this.#catchingUp.delete(subject));
+  }
+
+  /** The next sequence of the stream of collection shards: where a collection created now starts. */
+  async #nextSeq(): Promise<number> {
+    const info = await this.#jsm.streams.info(collectionStream).catch((error: unknown) => {
+      throw createError('CLUSTER_UNAVAILABLE', {
+        timeout_ms: this.#options.publishTimeoutMs,
+        reason: `the stream ${collectionStream} could not be read: ${(error as Error).message}`,
+      });
     });
+    return info.state.last_seq + 1;
   }
 
   async #liveNodes(): Promise<string[]> {
@@ -505,7 +720,8 @@ export class Partitions {
         const one: O = { ...part(indexes), id: `${op.id}.${shard}` };
         const subject = shardSubjectOf(tenantId, record.name, shard);
         const replicas = record.replicas[shard] ?? [];
-        const holder = replicas.find((n) => live.includes(n));
+        const holders = replicas.filter((n) => live.includes(n));
+        const holder = holders[0];
         if (holder === undefined) {
           throw createError('CLUSTER_UNAVAILABLE', {
             timeout_ms: this.#options.publishTimeoutMs,
@@ -522,7 +738,7 @@ export class Partitions {
         }
         const outcome = local
           ? await this.#localOutcome(local, subject, seq)
-          : await this.#remoteOutcome(holder, one.id, subject, seq);
+          : await this.#outcomeFrom(holders, one.id, subject, seq);
         if ('error' in outcome) throw outcome.error;
         return { indexes, value: outcome.value };
       }),
@@ -546,24 +762,33 @@ export class Partitions {
     };
   }
 
-  async #remoteOutcome(holder: string, id: string, subject: string, seq: number): Promise<Outcome> {
-    const { nc, publishTimeoutMs } = this.#options;
-    try {
-      const reply = await nc.request(`godb.outcome.${holder}`, encodeJson({ id, subject, seq }), {
-        // The holder answers within the same bound; a little more, so its own answer comes first.
-        timeout: publishTimeoutMs + 1_000,
-      });
-      return decodeReply(reply.data);
-    } catch (error) {
-      return {
-        error: createError('CLUSTER_LAGGING', {
-          applied: 0,
-          wanted: seq,
-          timeout_ms: publishTimeoutMs,
-          detail: `The write is stored in the log (${subject}, sequence ${seq}) but its holder ${holder} did not answer (${(error as Error).message}). Send it again with the same Idempotency-Key (applied once).`,
-        }),
-      };
+  /**
+   * The outcome of a write from the first of `holders` that answers: a holder that does not (it died since it last
+   * reported) gives way to the next, which applies the same operation (and keeps its outcome a while: Outcomes.keep).
+   */
+  async #outcomeFrom(holders: readonly string[], id: string, subject: string, seq: number): Promise<Outcome> {
+    const { nc, nodeId, outcomes, publishTimeoutMs } = this.#options;
+    const failures: string[] = [];
+    for (const holder of holders) {
+      if (holder === nodeId) return this.#localOutcome(outcomes.expect(id), subject, seq);
+      try {
+        const reply = await nc.request(`godb.outcome.${holder}`, encodeJson({ id, subject, seq }), {
+          // The holder answers within the same bound; a little more, so its own answer comes first.
+          timeout: publishTimeoutMs + 1_000,
+        });
+        return decodeReply(reply.data);
+      } catch (error) {
+        failures.push(`${holder}: ${(error as Error).message}`);
+      }
     }
+    return {
+      error: createError('CLUSTER_LAGGING', {
+        applied: 0,
+        wanted: seq,
+        timeout_ms: publishTimeoutMs,
+        detail: `The write is stored in the log (${subject}, sequence ${seq}) but no holder answered (${failures.join('; ')}). Send it again with the same Idempotency-Key (applied once).`,
+      }),
+    };
   }
 
   /** Publishes to a collection shard's subject with the operation's id, retried until acknowledged or the deadline. */

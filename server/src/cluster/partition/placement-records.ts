@@ -12,14 +12,35 @@ export const placementBucket = 'godb-placement';
 export interface PlacementRecord {
   readonly tenantId: string;
   readonly name: string;
-  /** 1 at creation; a move of replicas (a later step) writes the next, by compare-and-set. */
+  /** 1 at creation; every change of its replicas or moves writes the next, by compare-and-set (decision 0082). */
   readonly epoch: number;
   readonly shards: number;
   readonly replicationFactor: number;
   /** The nodes the placement was computed over. */
   readonly nodes: readonly string[];
-  /** The holders of each shard (index = shard), in the order searches and acknowledgements ask them. */
+  /**
+   * The serving holders of each shard (index = shard), in the order searches and acknowledgements ask them: caught up
+   * with the shard's subject.
+   */
   readonly replicas: readonly (readonly string[])[];
+  /** Replicas being made: each `to` node replays its shard's subject, then serves it (absent: none). */
+  readonly moves?: readonly ReplicaMove[];
+  /**
+   * The first sequence of the stream `godb-collections` that can be this collection's: a new holder replays its
+   * subjects from there, past the writes of a collection of the same name deleted earlier (absent: 1).
+   */
+  readonly startSeq?: number;
+}
+
+/** A replica of a shard being made on a node (decision 0082). */
+export interface ReplicaMove {
+  readonly shard: number;
+  /** The node replaying the shard's subject to serve it. */
+  readonly to: string;
+  /** The holder it replaces (gone, or leaving once it serves), or empty. */
+  readonly from: string;
+  /** Unix seconds. */
+  readonly startedAt: number;
 }
 
 /** The collection's id in subjects and keys: its tenant and name, base64url (KV keys and subjects take few characters). */
@@ -130,6 +151,7 @@ export class PlacementRecords {
     name: string,
     settings: { readonly shards: number; readonly replicationFactor: number },
     nodes: readonly string[],
+    startSeq: number,
   ): Promise<PlacementRecord> {
     const key = keyOf(tenantId, name);
     const sorted = [...new Set(nodes)].sort();
@@ -144,6 +166,7 @@ export class PlacementRecords {
       replicationFactor: Math.min(settings.replicationFactor, sorted.length),
       nodes: sorted,
       replicas,
+      startSeq,
     };
     try {
       if (previous) await this.#kv.update(key, JSON.stringify(record), previous.revision);
@@ -157,6 +180,65 @@ export class PlacementRecords {
     this.#plain.delete(key);
     this.#cache.set(key, record);
     return record;
+  }
+
+  /**
+   * Changes a record by compare-and-set on its revision: `change` is given the record as KV holds it and answers the
+   * next one, or null to leave it; another node's write in between makes it read and decide again (at most 5 times).
+   * Answers the record written, or null.
+   */
+  async change(
+    tenantId: string,
+    name: string,
+    change: (record: PlacementRecord) => PlacementRecord | null,
+  ): Promise<PlacementRecord | null> {
+    const key = keyOf(tenantId, name);
+    for (let attempt = 1; ; attempt += 1) {
+      const entry = await this.#kv.get(key);
+      if (entry?.operation !== 'PUT') return null;
+      const next = change(entry.json<PlacementRecord>());
+      if (!next) return null;
+      try {
+        await this.#kv.update(key, JSON.stringify(next), entry.revision);
+      } catch (error) {
+        if (attempt === 5) throw error;
+        continue;
+      }
+      this.#remember(key, next);
+      return next;
+    }
+  }
+
+  /**
+   * Calls `changed` with every record written from now on (and those there now), by any node, until `signal` ends:
+   * a KV watch, started again when it ends while the node runs.
+   */
+  watch(changed: (record: PlacementRecord) => void, signal: AbortSignal): void {
+    void (async () => {
+      while (!signal.aborted) {
+        try {
+          const entries = await this.#kv.watch({ key: 'collection.>' });
+          signal.addEventListener('abort', () => entries.stop(), { once: true });
+          for await (const entry of entries) {
+            if (entry.operation !== 'PUT') continue;
+            const record = entry.json<PlacementRecord>();
+            if (this.#remember(entry.key, record)) changed(record);
+          }
+        } catch {
+          // The connection is back soon (or the node is closing): watch again after a pause.
+        }
+        if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+      }
+    })();
+  }
+
+  /** Keeps a record unless an older epoch than the one known; true when it is new here. */
+  #remember(key: string, record: PlacementRecord): boolean {
+    const known = this.#cache.get(key);
+    if (known && known.epoch >= record.epoch) return false;
+    this.#plain.delete(key);
+    this.#cache.set(key, record);
+    return true;
   }
 
   /** Reads every record (the keys the bucket's stream holds, in one request: see ClusterProgress.live). */

@@ -151,6 +151,27 @@ export class DocumentDeletes {
   }
 
   /**
+   * Removes the documents of a collection that `inShard` names (by id) — every version, from the store and every
+   * index — and leaves the collection, its settings and the shared files: what a node does with a shard of a
+   * partitioned collection it no longer holds (cluster mode, decision 0082). Answers the current versions removed.
+   */
+  dropShard(tenantId: string, name: string, inShard: (id: string) => boolean): number {
+    const { db, text, store, collections, updates } = this.#deps;
+    const changes: VectorChanges = new Map();
+    const rows = store.collectionRows(tenantId, name).filter((row) => inShard(row.id));
+    transaction(db, [text], () => {
+      for (const row of rows) {
+        if (!row.superseded && row.deleted_at === null) takeOutClientVectors(store, collections, changes, row);
+        const removed = store.purgeVersion(row.seq);
+        if (row.model) IndexUpdates.change(changes, row.model).removed.push(...removed);
+      }
+      updates.bump(tenantId, changes);
+    });
+    updates.apply(tenantId, changes);
+    return rows.filter((r) => !r.superseded && r.deleted_at === null).length;
+  }
+
+  /**
    * Hides (or purges) documents in one transaction, with their chunks, vectors and, when purged, their files: the
    * rows go first, the files follow after the commit, or at the next pass when the store refuses (never an error).
    */

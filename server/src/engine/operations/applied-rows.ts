@@ -47,6 +47,16 @@ export class AppliedRows {
       .run(subject, seq);
   }
 
+  /** Forgets a collection-shard subject (released: a later hold replays it from its start); inside a transaction. */
+  forgetSubject(subject: string): void {
+    this.#sql.get('DELETE FROM cluster_subject_applied WHERE subject = ?').run(subject);
+  }
+
+  /** Every collection-shard subject this store applied some of. */
+  subjects(): string[] {
+    return this.#sql.get('SELECT subject FROM cluster_subject_applied').pluck().all() as string[];
+  }
+
   /**
    * What this store applied of the single stream of before the shards (GODB_OPS), or 0: such a store cannot join a
    * sharded cluster (its sequences mean nothing on a shard).

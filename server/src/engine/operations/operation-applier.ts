@@ -175,6 +175,27 @@ export class OperationApplier {
     return this.#applyRecorded(op, () => this.#applied.recordSubject(subject, seq));
   }
 
+  /** Every collection-shard subject this store applied some of (decision 0082: released at start when not held). */
+  appliedSubjects(): string[] {
+    return this.#applied.subjects();
+  }
+
+  /**
+   * Removes a collection shard this node no longer holds (decision 0082): every version of the collection's documents
+   * in it (`inShard`, by id), from the store and every index, and the subject's applied sequence, in one transaction.
+   * The shared files stay: the shard's other holders still serve them. Answers the documents removed.
+   */
+  releaseSubject(subject: string, tenantId: string, name: string, inShard: (id: string) => boolean): number {
+    const { db, text, documents } = this.#deps;
+    return documents.updates.holding(() =>
+      transaction(db, [text], () => {
+        const removed = documents.deletes.dropShard(tenantId, name, inShard);
+        this.#applied.forgetSubject(subject);
+        return removed;
+      }),
+    );
+  }
+
   /** Whether the tenant has the collection here (every node holds every collection's settings). */
   hasCollection(tenantId: string, name: string): boolean {
     return this.#deps.collections.get(tenantId, name) !== undefined;

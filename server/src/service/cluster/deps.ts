@@ -5,6 +5,8 @@ export interface NodeReport {
   readonly address?: string;
   /** The last sequence it applied of each shard, index = shard. */
   readonly applied: readonly number[];
+  /** The last sequence it applied of each collection-shard subject it holds. */
+  readonly subjects?: Readonly<Record<string, number>>;
   /** Wall-clock milliseconds of the report. */
   readonly at: number;
 }
@@ -32,6 +34,20 @@ export interface ClusterState {
   readonly aliveWithinMs: number;
   /** The partitioned collections' placements (decision 0062). */
   readonly collections: readonly CollectionPlacement[];
+  /** The replicas being made (decision 0082), with the last sequence of each one's subject. */
+  readonly moves: readonly ReplicaMoveState[];
+}
+
+/** A replica being made: the shard, the node replaying it and the one it replaces, and its subject's last sequence. */
+export interface ReplicaMoveState {
+  readonly tenant_id: string;
+  readonly collection: string;
+  readonly shard: number;
+  readonly subject: string;
+  readonly from: string;
+  readonly to: string;
+  readonly started_at: number;
+  readonly last_seq: number;
 }
 
 /** A partitioned collection's placement, as GET /api/v1/cluster shows it. */
@@ -44,6 +60,8 @@ export interface CollectionPlacement {
     readonly shard: number;
     readonly subject: string;
     readonly replicas: readonly string[];
+    /** Serving replicas first, then the nodes moving in. */
+    readonly holders: readonly string[];
   }[];
 }
 

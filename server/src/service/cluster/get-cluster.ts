@@ -1,12 +1,12 @@
 import type { ClusterView } from '@godb/contract';
 import type { UseCaseOf } from '../context.js';
-import type { ClusterDeps, ClusterState } from './deps.js';
+import type { ClusterDeps, ClusterState, NodeReport } from './deps.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /**
  * GET /api/v1/cluster: the nodes heard from, the shard streams with who leads and applies each, this node's applied
- * sequence and lag per shard, and the moves in progress (none: shards are not placed on subsets of nodes yet). An
+ * sequence and lag per shard, the partitioned collections' placements and the replicas being moved (decision 0082). An
  * embedded node answers what is true there, one node and no streams (decision 0057).
  *
  * @example await getClusterUseCase(deps)({}, ctx) // { mode: 'cluster', node: 'a', nodes: [...], shards: [...], moves: [] }
@@ -56,8 +56,19 @@ function viewOf(node: string, state: ClusterState, nowMs: number): ClusterView {
     }),
     collections: state.collections.map((c) => ({
       ...c,
-      shards: c.shards.map((s) => ({ ...s, replicas: [...s.replicas] })),
+      shards: c.shards.map((s) => ({
+        ...s,
+        replicas: [...s.replicas],
+        holders: s.holders.map((node) => ({ node, applied_seq: subjectApplied(reports, node, s.subject) })),
+      })),
     })),
-    moves: [],
+    moves: state.moves.map(({ subject, ...move }) => {
+      const applied = subjectApplied(reports, move.to, subject);
+      return { ...move, applied_seq: applied, lag: Math.max(0, move.last_seq - applied) };
+    }),
   };
 }
+
+/** What a node's last report says it applied of a collection shard's subject (0: nothing reported). */
+const subjectApplied = (reports: readonly NodeReport[], node: string, subject: string): number =>
+  reports.find((r) => r.node === node)?.subjects?.[subject] ?? 0;
