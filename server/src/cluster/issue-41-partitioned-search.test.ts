@@ -8,8 +8,8 @@ import { until } from '../test-support/until.js';
 import { call, startPartitionedPair, writeBoth, type PartitionedPair } from '../test-support/partitioned-pair.js';
 
 /**
- * Issue #41, the searches of a partitioned collection beyond vector search (decision 0076), on a real three-node
- * cluster (three nats-server processes), `shards: 6, replication_factor: 2`, against one embedded node holding the
+ * Issue #41, the searches of a partitioned collection beyond vector search (decision 0076), on a real five-node
+ * cluster (three nats-server processes), `shards: 6, replication_factor: 3`, against one embedded node holding the
  * same documents: text search ranks with the collection's statistics summed over its shards (dfs), so the ids,
  * order and scores are the embedded node's through every node.
  */
@@ -57,12 +57,12 @@ const places = Array.from({ length: 48 }, (_, i) => ({
 
 type Hit = { document_id: string; score: number };
 
-describe('searches of a partitioned collection in a three-node cluster (issue #41)', () => {
+describe('searches of a partitioned collection in a five-node cluster, 6 shards × 3 replicas (issue #41)', () => {
   let pair: PartitionedPair;
   before(async () => {
-    pair = await startPartitionedPair('psearch');
-    await writeBoth(pair, { name: 'papers' }, { shards: 6, replication_factor: 2 }, papers, 2);
-    await writeBoth(pair, { name: 'notes' }, {}, notes, 3);
+    pair = await startPartitionedPair('psearch', {}, ['a', 'b', 'c', 'd', 'e']);
+    await writeBoth(pair, { name: 'papers' }, { shards: 6, replication_factor: 3 }, papers, 3);
+    await writeBoth(pair, { name: 'notes' }, {}, notes, 5);
     await writeBoth(
       pair,
       // Its own analysis: hybrid ranks with it, faceted search does not (English as given), in both rounds alike.
@@ -71,9 +71,9 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
         vectors: { v: { dimensions: 4 } },
         analysis: { stop_words: ['term10'], synonyms: [['term20', 'term30']] },
       },
-      { shards: 6, replication_factor: 2 },
+      { shards: 6, replication_factor: 3 },
       places,
-      2,
+      3,
     );
   });
   after(async () => {
@@ -293,7 +293,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual([res.body.deleted, res.body.skipped], [reference.body.deleted, reference.body.skipped]);
     assert.equal(res.body.deleted, 12);
-    // Deleted on every holder: no node counts one, and each holds its share of the rest twice over.
+    // Deleted on every holder: no node counts one, and each holds its share of the rest three times over.
     for (const node of pair.nodes) {
       const left = await call(node, 'POST', '/api/v1/documents/count', pair.tenant.token, body);
       assert.equal(left.body.count, 0, left.raw);
@@ -311,7 +311,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
               (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
           ),
         );
-        return held.reduce((x, y) => x + y, 0) === 48 * 2;
+        return held.reduce((x, y) => x + y, 0) === 48 * 3;
       },
       () => `every holder applied the deletes: ${held.join(', ')}`,
     );
@@ -356,7 +356,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     assert.equal(gone.status, 404, gone.raw);
     const missing = await call(node, 'GET', '/api/v1/documents/no-such-paper', pair.tenant.token);
     assert.equal(missing.status, 404, missing.raw);
-    // Deleted on both its holders.
+    // Deleted on its three holders.
     let held: number[] = [];
     await until(
       async () => {
@@ -366,9 +366,9 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
               (await call(n, 'GET', '/api/v1/collections/papers', pair.tenant.token)).body.documents as number,
           ),
         );
-        return held.reduce((x, y) => x + y, 0) === 47 * 2;
+        return held.reduce((x, y) => x + y, 0) === 47 * 3;
       },
-      () => `both holders applied the delete: ${held.join(', ')}`,
+      () => `its three holders applied the delete: ${held.join(', ')}`,
     );
   });
 
@@ -413,7 +413,7 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     const heldBefore = await held();
     await pair.cluster.stop('c');
     const [a, b] = [pair.cluster.node('a'), pair.cluster.node('b')];
-    // Each shard has two replicas on three nodes: once c counts as gone, the other replica of each of its shards answers.
+    // Each shard has three replicas on five nodes: once c counts as gone, another replica of each of its shards answers.
     const expected = await reference();
     let got: string[] = [];
     await until(
@@ -437,12 +437,12 @@ describe('searches of a partitioned collection in a three-node cluster (issue #4
     }
     const after = await reference();
     for (const node of [a, b]) assert.deepEqual(await idsThrough(node), after, pair.cluster.nameOf(node));
-    // Back: it replays what it missed and answers as the others do, holding its share (every document twice).
+    // Back: it replays what it missed and answers as the others do, holding its share (every document three times).
     const c = await pair.cluster.start('c');
-    const twice = heldBefore + 2 * written.length;
+    const thrice = heldBefore + 3 * written.length;
     await until(
-      async () => (await held()) === twice,
-      () => `every document of papers held twice again (${twice}): ${counts.join(', ')}`,
+      async () => (await held()) === thrice,
+      () => `every document of papers held three times again (${thrice}): ${counts.join(', ')}`,
       { boundMs: 60_000 },
     );
     await until(async () => JSON.stringify(await idsThrough(c)) === JSON.stringify(after), 'c answers as the others');

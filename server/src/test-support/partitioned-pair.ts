@@ -31,13 +31,13 @@ export async function call(
 }
 
 /**
- * Issue #41's fixture: three GoDB nodes on three real nats-server processes, and one embedded node to compare with
- * (the reference: it holds everything), each with a tenant of its own.
+ * Issue #41's fixture: GoDB nodes (three unless named) on three real nats-server processes, and one embedded node to
+ * compare with (the reference: it holds everything), each with a tenant of its own.
  */
 export interface PartitionedPair {
   readonly cluster: TestCluster;
   readonly single: TestServer;
-  /** The nodes of the cluster, in order (a, b, c). */
+  /** The nodes of the cluster, in order (a, b, c …). */
   readonly nodes: readonly TestServer[];
   /** The cluster's tenant and the embedded node's. */
   readonly tenant: { readonly token: string; readonly tenantId: string };
@@ -45,9 +45,16 @@ export interface PartitionedPair {
   close(): Promise<void>;
 }
 
-/** Starts the cluster (with `env` besides a 5 s publish timeout) and the embedded node, and a tenant on each. */
-export async function startPartitionedPair(prefix: string, env: Record<string, string> = {}): Promise<PartitionedPair> {
-  const cluster = await startTestCluster({ prefix, env: { NATS_PUBLISH_TIMEOUT_MS: '5000', ...env } });
+/**
+ * Starts the cluster (nodes `names`, with `env` besides a 5 s publish timeout) and the embedded node, and a tenant on
+ * each.
+ */
+export async function startPartitionedPair(
+  prefix: string,
+  env: Record<string, string> = {},
+  names: readonly string[] = ['a', 'b', 'c'],
+): Promise<PartitionedPair> {
+  const cluster = await startTestCluster({ prefix, names, env: { NATS_PUBLISH_TIMEOUT_MS: '5000', ...env } });
   const single = await startTestServer();
   const nodes = cluster.nodes;
   const tenant = await nodes[0]!.registerTenant();
