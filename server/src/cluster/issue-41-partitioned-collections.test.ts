@@ -124,12 +124,12 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     }
 
     // A search kind not fanned out yet answers 501 naming it, rather than a part of the answer.
-    const fuzzy = await call(a, 'POST', '/api/v1/search/fuzzy', tenant.token, {
-      query: 'shock',
+    const recommended = await call(a, 'POST', '/api/v1/search/recommendations', tenant.token, {
+      document_id: 'paper-1',
       primary_table: 'papers',
     });
-    assert.equal(fuzzy.status, 501, fuzzy.raw);
-    assert.match(fuzzy.raw, /search-fuzzy on the partitioned collection papers/);
+    assert.equal(recommended.status, 501, recommended.raw);
+    assert.match(recommended.raw, /search-recommendations on the partitioned collection papers/);
 
     // A write through a node that holds none of its shard's replicas: answered once a holder applied it, and found.
     const collection = collectionId(tenant.tenantId, 'papers');

@@ -133,6 +133,21 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     assert.ok(phrase.length > 0);
   });
 
+  test('fuzzy search answers one node’s expansions (noted), ids, order and scores', async () => {
+    for (const [query, fuzziness] of [
+      ['trm15 lamnar', 2],
+      ['term1', 1],
+      ['laminr term3', 1],
+    ] as const) {
+      const expected = await sameAsOneNode(
+        '/api/v1/search/fuzzy',
+        { query, fuzziness, prefix_length: 0, primary_table: 'papers', limit: 10 },
+        true,
+      );
+      assert.ok(expected.length >= 3, `${query}: ${expected.length} hits`);
+    }
+  });
+
   test('hybrid search answers one node’s fusion: ids, order, scores, chunks and highlights', async () => {
     const vector = [0.3, -0.2, 0.8, 0.6];
     for (const fusion of ['dbsf_relative', 'rrf', 'weighted', 'dbsf']) {

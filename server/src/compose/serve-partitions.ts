@@ -42,6 +42,8 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
       ...(run.phase && { phase: run.phase }),
       ...(run.phase === 'stats' && { counting: statsCounting(partitions, caller.tenantId, run.counted) }),
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
+      ...(run.words !== undefined && { words: run.words }),
+      ...(run.notes !== undefined && { notes: run.notes }),
     };
     const answer = await services.invoke(
       operation,

@@ -49,11 +49,17 @@ export interface PartitionRun {
    * `stats`: the first round of a text or hybrid search: answer the query's statistics here (TextStatsAnswer), not
    * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.
    */
-  readonly phase?: 'stats' | 'sides';
+  readonly phase?: 'stats' | 'sides' | 'expand';
   /** The dfs round: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */
   readonly stats?: GivenStats;
+  /**
+   * A fuzzy search's later rounds (decision 0083): the expansions the asking node chose (`expand` answered each
+   * node's candidates), whose statistics or ranking this node answers, and the notes that name them.
+   */
+  readonly words?: readonly string[];
+  readonly notes?: readonly string[];
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

@@ -36,8 +36,11 @@ export interface OperationInput {
  * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?: 'stats' | 'sides';
+  readonly phase?: 'stats' | 'sides' | 'expand';
   readonly stats?: unknown;
+  /** A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083). */
+  readonly words?: readonly string[];
+  readonly notes?: readonly string[];
   /**
    * The dfs round (`stats`): the shards of each partitioned collection of the tenant this node counts (fanOut sets
    * it: every partitioned collection counted once over the cluster).

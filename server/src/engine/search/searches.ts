@@ -9,7 +9,8 @@ import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/gra
 import { recommend, type RecommendRequest } from '../recommend/recommend.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
 import { facetedSearch, type FacetShare } from './faceted-search.js';
-import { fuzzySearch } from './fuzzy-search.js';
+import { fuzzyCandidates, fuzzyHits, fuzzySearch, fuzzyTokens, type FuzzyExpansions } from './fuzzy-search.js';
+import { readableTerms } from './readable-terms.js';
 import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
 import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
@@ -23,9 +24,10 @@ import type { SearchCore } from './search-core.js';
 import { chooseRoute, type SmartRoute } from './smart-route.js';
 import { textSearch } from './text-search.js';
 import { textAnswer, type TextRequest } from './text-answer.js';
-import { textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
+import { matchStats, textStats, type StatsCounting, type TextStatsAnswer } from './text-stats.js';
 import type { GivenStats } from '../text/bm25-score.js';
-import { defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
+import { analyseMatch, defaultQueryAnalysis, queryAnalysis, type QueryAnalysis } from '../text/query-analysis.js';
+import { stem } from '../text/tokenize.js';
 import { queryVector, type SimilarityMethod } from './vector-query.js';
 import { vectorSearch } from './vector-search.js';
 import { clientVectorAnswer, finishAnswer, modelVectorAnswer, type SearchAnswer } from './vector-answer.js';
@@ -297,6 +299,46 @@ export class Searches {
     const started = this.#monotonic();
     const { hits, notes } = fuzzySearch(this.#core, scope, q.query, q.fuzziness, q.prefixLength, q.limit);
     return this.#answer(started, hits, q.limit, { notes });
+  }
+
+  /**
+   * The first round of a partitioned collection's fuzzy search (decision 0083): each token's candidates in this
+   * node's vocabulary, and which of them occur in a document here the caller may read (in the scope's table).
+   */
+  fuzzyExpansions(scope: Scope, q: { query: string; fuzziness: number; prefixLength: number }): FuzzyExpansions {
+    const { tokens, notes } = fuzzyTokens(q.query);
+    const tenantId = scope.viewer.tenantId;
+    if (!this.#core.text.tables(tenantId)) return { tokens, notes, candidates: {}, readable: [] };
+    const candidates = fuzzyCandidates(this.#core, tenantId, tokens, q.fuzziness, q.prefixLength);
+    const all = [...new Set([...candidates.values()].flatMap((found) => found.map((m) => m.term)))];
+    return {
+      tokens,
+      notes,
+      candidates: Object.fromEntries(candidates),
+      readable: readableTerms(this.#core, scope, all, all.length, all.length),
+    };
+  }
+
+  /**
+   * Its statistics round: over the shards asked of this node (and the tenant's other text), the public chunks
+   * holding each word's stem (what orders expansions, see byPublicFrequency) and each index term the words rank as.
+   */
+  fuzzyStats(scope: Scope, words: readonly string[], counting: StatsCounting): Promise<TextStatsAnswer> {
+    const ranked = analyseMatch({ words: [...words] }, defaultQueryAnalysis).match;
+    const terms = new Set([...words.map((w) => stem(w, 'en')), ...('words' in ranked ? ranked.words : [])]);
+    return matchStats(this.#core, scope, { words: [...terms] }, null, counting);
+  }
+
+  /** Its ranking: the expansions the asking node chose, with the statistics summed over the shards. */
+  async fuzzyRanked(
+    scope: Scope,
+    q: { limit: number; words: readonly string[]; notes: readonly string[] },
+    stats: GivenStats,
+  ): Promise<SearchAnswer> {
+    await this.textLoaded(scope);
+    const started = this.#monotonic();
+    const hits = fuzzyHits(this.#core, scope, q.words, q.limit, stats);
+    return this.#answer(started, hits, q.limit, { notes: [...q.notes], countOnly: scope.counted });
   }
 
   /** Completions of a prefix in a field, most useful first. */

@@ -1,6 +1,6 @@
 import type { GivenStats } from '../text/bm25-score.js';
 import { analyseMatch, type QueryAnalysis } from '../text/query-analysis.js';
-import { textMatch } from './fts-query.js';
+import { textMatch, type TextMatch } from './fts-query.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
@@ -43,11 +43,22 @@ export async function textStats(
   analysis: QueryAnalysis,
   counting: StatsCounting,
 ): Promise<TextStatsAnswer> {
+  return matchStats(core, scope, textMatch(query, type), analysis, counting);
+}
+
+/** textStats of a match already parsed, analysed with `analysis` (null: its words are index terms already). */
+export async function matchStats(
+  core: SearchCore,
+  scope: Scope,
+  asked: TextMatch | undefined,
+  analysis: QueryAnalysis | null,
+  counting: StatsCounting,
+): Promise<TextStatsAnswer> {
   const tenantId = scope.viewer.tenantId;
-  const asked = textMatch(query, type);
   const index = await core.text.loaded(tenantId);
   if (!asked || !index) return { kept: none, rest: none, split: index?.split ?? false };
-  const match = analyseMatch(asked, analysis).match;
+  // Without an analysis, the match's words are index terms already.
+  const match = analysis ? analyseMatch(asked, analysis).match : asked;
   const statsQuery = 'phrase' in match ? { phrase: match.phrase } : 'words' in match ? { words: match.words } : null;
   if (!statsQuery) return { kept: none, rest: none, split: index.split };
   const kept = new Set<number>();

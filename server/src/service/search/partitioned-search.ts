@@ -2,6 +2,7 @@ import { createError } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
+import { partitionedFuzzy } from './partitioned-fuzzy.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
 import { askedLimit, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
 import { partitionedSmart } from './partitioned-smart.js';
@@ -21,7 +22,7 @@ export interface PartitionedSearch {
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
-    round?: { readonly phase?: 'stats' | 'sides'; readonly stats?: unknown },
+    round?: PartitionedRound,
   ): Promise<{
     readonly answers: readonly unknown[];
     readonly missing: readonly number[];
@@ -39,12 +40,15 @@ export interface PartitionedSearch {
     carried?: { readonly idempotencyKey?: string | undefined; readonly consistency?: unknown },
   ): Promise<unknown>;
   /** Runs `operationId` here over every shard of the collection this node holds. */
-  runHere(
-    operationId: string,
-    body: unknown,
-    principal: unknown,
-    round?: { readonly phase?: 'stats' | 'sides'; readonly stats?: unknown },
-  ): Promise<unknown>;
+  runHere(operationId: string, body: unknown, principal: unknown, round?: PartitionedRound): Promise<unknown>;
+}
+
+/** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
+export interface PartitionedRound {
+  readonly phase?: 'stats' | 'sides' | 'expand';
+  readonly stats?: unknown;
+  readonly words?: readonly string[];
+  readonly notes?: readonly string[];
 }
 
 /** The operations that read a collection's documents, and so meet its partitioning. */
@@ -55,6 +59,7 @@ const readsCollection = (id: string) =>
 const fannedOut: ReadonlySet<string> = new Set([
   'search-vector',
   'search-text',
+  'search-fuzzy',
   'search-hybrid',
   'search-faceted',
   'search-smart',
@@ -109,7 +114,9 @@ export async function partitionedAnswer(
   const { answers, missing, notes } =
     operationId === 'search-text'
       ? await partitionedText(request)
-      : { ...(await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial)), notes: [] };
+      : operationId === 'search-fuzzy'
+        ? await partitionedFuzzy(request)
+        : { ...(await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial)), notes: [] };
   // The scans take no allow_partial: a shard without a live replica was a 503 already.
   if (operationId === 'count-documents') return mergeCounts(answers);
   if (operationId === 'delete-documents') return mergeDeletes(answers);
@@ -118,7 +125,7 @@ export async function partitionedAnswer(
   const limit = askedLimit(body);
   // A text or geo search's parts count the documents of the shards asked of each (Scope.counted): their sum is
   // the collection's; a vector search's count is of its candidates, so the union of the parts' results.
-  const summed = operationId === 'search-text' || operationId === 'search-geo';
+  const summed = operationId === 'search-text' || operationId === 'search-fuzzy' || operationId === 'search-geo';
   return mergeAnswers(answers as Answer[], limit, missing, notes, summed);
 }
 

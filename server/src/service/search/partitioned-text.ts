@@ -41,19 +41,21 @@ export async function partitionedText(
 
 /**
  * The dfs round of a search of a partitioned collection whose text is ranked by BM25 (`operationId`: text or
- * hybrid): the query's statistics over every shard of every partitioned collection of the tenant (each counted by
+ * hybrid; fuzzy, of its candidate `words`): the query's statistics over every shard of every partitioned collection of the tenant (each counted by
  * one live holder: BM25's statistics are the tenant's whole index, as on one node), summed with those of the
  * tenant's other text, which every node holds.
  * A document split into several chunks answers 501 (chunk-level statistics cannot rank it as a whole).
  */
 export async function summedStats(
   request: PartitionedRequest,
-  operationId: 'search-text' | 'search-hybrid' | 'search-faceted',
+  operationId: 'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy',
+  words?: readonly string[],
 ): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
   const { partitions, tenantId, table, body, principal, allowPartial } = request;
+  const round = { phase: 'stats' as const, ...(words && { words }) };
   const [first, here] = await Promise.all([
-    partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, { phase: 'stats' }),
-    partitions.runHere(operationId, body, principal, { phase: 'stats' }) as Promise<TextStatsAnswer>,
+    partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round),
+    partitions.runHere(operationId, body, principal, round) as Promise<TextStatsAnswer>,
   ]);
   const shards = first.answers as TextStatsAnswer[];
   if (here.split || shards.some((answer) => answer.split)) throw splitRefused(operationId, table);
