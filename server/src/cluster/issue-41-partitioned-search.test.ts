@@ -33,6 +33,7 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
   content: textOf(i),
   primary_table: 'papers',
   metadata: { year: 2000 + (i % 5), kind: ['note', 'paper', 'report'][i % 3]! },
+  tags: [['alpha', 'beta'], ['alpine'], ['beta', 'gamma'], ['alps', 'alpha']][i % 4]!,
   // A private document is scored but counted in no statistic: the shards must agree on that too.
   ...(i % 9 === 4 && { visibility: 'private' }),
 }));
@@ -148,6 +149,31 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     }
   });
 
+  test('autocomplete reads the whole tenant: words, titles and tags complete as on one node', async () => {
+    const asked = [
+      { prefix: 'ter', field: 'content', limit: 8 },
+      { prefix: 'la', field: 'content', limit: 5 },
+      { prefix: 'trm1', field: 'content', fuzziness: 1, limit: 10 },
+      { prefix: 'paper 1', field: 'title', limit: 10 },
+      { prefix: 'nte', field: 'title', fuzziness: 1, limit: 10 },
+      { prefix: 'alp', field: 'tags', limit: 5 },
+    ];
+    for (const body of asked) {
+      const reference = await call(pair.single, 'POST', '/api/v1/search/autocomplete', pair.alone.token, body);
+      assert.equal(reference.status, 200, reference.raw);
+      const expected = reference.body.suggestions as { text: string }[];
+      assert.ok(expected.length >= 2, `${JSON.stringify(body)}: ${reference.raw}`);
+      for (const node of pair.nodes) {
+        const res = await call(node, 'POST', '/api/v1/search/autocomplete', pair.tenant.token, body);
+        assert.equal(res.status, 200, res.raw);
+        assert.deepEqual(
+          res.body.suggestions,
+          expected,
+          `through ${pair.cluster.nameOf(node)}: ${JSON.stringify(body)}`,
+        );
+      }
+    }
+  });
   test('hybrid search answers one node’s fusion: ids, order, scores, chunks and highlights', async () => {
     const vector = [0.3, -0.2, 0.8, 0.6];
     for (const fusion of ['dbsf_relative', 'rrf', 'weighted', 'dbsf']) {
@@ -404,7 +430,18 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     });
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
+    // A search of the whole tenant would read one node's share of papers and places: 501, not a partial answer.
+    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/text', pair.tenant.token, { query: 'term10' });
+    assert.equal(whole.status, 501, whole.raw);
+    assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);
+    const joined = await call(pair.nodes[3]!, 'POST', '/api/v1/search/multi-table', pair.tenant.token, {
+      table_names: ['notes', 'papers'],
+      limit: 5,
+    });
+    assert.equal(joined.status, 501, joined.raw);
+    assert.match(joined.raw, /search-multi-table over the partitioned collection papers/);
   });
+
   test('a node stopped: searches and writes go on through the others; back, it holds its share again', async () => {
     const query = { query: 'term15 term30 term40', query_type: 'match', primary_table: 'papers', limit: 10 };
     const reference = async () => {

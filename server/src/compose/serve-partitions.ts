@@ -40,7 +40,8 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     const partition: PartitionRun = {
       keep: shardKeep(record, run.shards),
       ...(run.phase && { phase: run.phase }),
-      ...(run.phase === 'stats' && { counting: statsCounting(partitions, caller.tenantId, run.counted) }),
+      // What a dfs round or a search of the whole tenant counts here (without `counted`: only the rest of the tenant).
+      counting: statsCounting(partitions, caller.tenantId, run.counted),
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
       ...(run.words !== undefined && { words: run.words }),
       ...(run.notes !== undefined && { notes: run.notes }),

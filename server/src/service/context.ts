@@ -48,9 +48,10 @@ export interface PartitionRun {
   /**
    * `stats`: the first round of a text or hybrid search: answer the query's statistics here (TextStatsAnswer), not
    * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.
+   * `expand`, `tally`, `count`: a fuzzy search's or an autocompletion's rounds (decisions 0083, 0084).
    */
-  readonly phase?: 'stats' | 'sides' | 'expand';
-  /** The dfs round: what this node counts (text-stats.ts). */
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
+  /** The dfs round and a search of the whole tenant: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */
   readonly stats?: GivenStats;

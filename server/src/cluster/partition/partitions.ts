@@ -36,14 +36,17 @@ export interface OperationInput {
  * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?: 'stats' | 'sides' | 'expand';
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
   readonly stats?: unknown;
-  /** A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083). */
+  /**
+   * A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083); an
+   * autocompletion's candidate words (decision 0084).
+   */
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
   /**
-   * The dfs round (`stats`): the shards of each partitioned collection of the tenant this node counts (fanOut sets
-   * it: every partitioned collection counted once over the cluster).
+   * The dfs round (`stats`) and a search of the whole tenant: the shards of each partitioned collection of the
+   * tenant this node counts (fanOut sets it: every partitioned collection counted once over the cluster).
    */
   readonly counted?: Readonly<Record<string, readonly number[]>>;
 }
@@ -211,6 +214,15 @@ export class Partitions {
     return this.#records.known(tenantId, name) !== undefined;
   }
 
+  /** The tenant's partitioned collections known here, by name. */
+  partitionedOf(tenantId: string): string[] {
+    return this.#records
+      .all()
+      .filter((r) => r.tenantId === tenantId)
+      .map((r) => r.name)
+      .sort();
+  }
+
   /** The placement of a partitioned collection, or undefined (not partitioned, or not known here yet). */
   placementOf(tenantId: string, name: string): PlacementRecord | undefined {
     return this.#records.known(tenantId, name);
@@ -281,24 +293,27 @@ export class Partitions {
    * a network trip), each shard asked once; a shard with no live holder is a 503 naming it, unless `allowPartial`.
    * The dfs round of a text search (`phase: 'stats'`) asks one live holder of every shard of every partitioned
    * collection of the tenant instead, each node told which it counts (`counted`): BM25's statistics are the
-   * tenant's whole index, as on one node.
+   * tenant's whole index, as on one node. `collection` null: a search of the whole tenant (autocompletion) asks
+   * the same, and every partitioned collection's missing shard is its own.
    */
   async fanOut(
     tenantId: string,
-    collection: string,
+    collection: string | null,
     operationId: string,
     body: unknown,
     principal: unknown,
     allowPartial: boolean,
     round: SearchRound = {},
   ): Promise<FannedOut> {
-    const record = this.#records.known(tenantId, collection);
-    if (!record) throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: collection });
+    const record = collection === null ? null : (this.#records.known(tenantId, collection) ?? undefined);
+    if (record === undefined)
+      throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: String(collection) });
     const live = await this.#liveNodes();
-    const counting = round.phase === 'stats';
-    const records = counting
-      ? [record, ...this.#records.all().filter((r) => r.tenantId === tenantId && r.name !== record.name)]
-      : [record];
+    // The dfs round and a search of the whole tenant (collection null) count every partitioned collection once.
+    const counting = round.phase === 'stats' || record === null;
+    const others = this.#records.all().filter((r) => r.tenantId === tenantId && r.name !== record?.name);
+    const records = record === null ? others : counting ? [record, ...others] : [record];
+    const own = (name: string) => record === null || name === record.name;
     /** For each node asked, the shards of each collection it answers for. */
     const asked = new Map<string, Record<string, number[]>>();
     const missing: { name: string; shard: number; holders: readonly string[] }[] = [];
@@ -314,26 +329,23 @@ export class Partitions {
     }
     // Another collection's shard without a live replica only leaves its documents out of the statistics (noted),
     // never the search of this one.
-    const [gone] = missing.filter((m) => m.name === record.name);
+    const lost = missing.filter((m) => own(m.name));
+    const [gone] = lost;
     if (gone && !allowPartial) {
-      const own = missing.filter((m) => m.name === record.name).length;
-      const more = own > 1 ? `; ${own - 1} more shards are missing` : '';
+      const more = lost.length > 1 ? `; ${lost.length - 1} more shards are missing` : '';
       throw createError('SHARD_UNAVAILABLE', {
         reason: `shard ${gone.shard} of ${gone.name} has no live replica: held by ${gone.holders.join(', ')}${more}`,
       });
     }
     const byName = new Map(records.map((r) => [r.name, r]));
+    const fan = { operationId, body, principal, round, record, own, counting, live, byName };
     const answers = (
-      await Promise.all(
-        [...asked].map(([node, held]) =>
-          this.#askShards(node, held, { operationId, body, principal, round, record, live, byName }, new Set()),
-        ),
-      )
+      await Promise.all([...asked].map(([node, held]) => this.#askShards(node, held, fan, new Set())))
     ).flat();
-    const uncounted = [...new Set(missing.filter((m) => m.name !== record.name).map((m) => m.name))];
+    const uncounted = [...new Set(missing.filter((m) => !own(m.name)).map((m) => m.name))];
     return {
       answers,
-      missing: missing.filter((m) => m.name === record.name).map((m) => m.shard),
+      missing: lost.map((m) => m.shard),
       ...(uncounted.length > 0 && { uncounted }),
     };
   }
@@ -351,15 +363,20 @@ export class Partitions {
       readonly body: unknown;
       readonly principal: unknown;
       readonly round: SearchRound;
-      readonly record: PlacementRecord;
+      /** The collection searched; null for a search of the whole tenant. */
+      readonly record: PlacementRecord | null;
+      /** Whether a shard of the collection named is the search's own (a shard of it missing is a 503). */
+      readonly own: (name: string) => boolean;
+      /** Whether each node is told which shards it counts (`counted`). */
+      readonly counting: boolean;
       readonly live: readonly string[];
       readonly byName: ReadonlyMap<string, PlacementRecord>;
     },
     tried: ReadonlySet<string>,
   ): Promise<unknown[]> {
     const { operationId, body, principal, round, record } = fan;
-    const shards = held[record.name] ?? [];
-    const sent = round.phase === 'stats' ? { ...round, counted: held } : round;
+    const shards = record ? (held[record.name] ?? []) : [];
+    const sent = fan.counting ? { ...round, counted: held } : round;
     if (node === this.#options.nodeId)
       return [await this.#runLocal(operationId, { body }, principal, { ...sent, shards })];
     const { nc, publishTimeoutMs } = this.#options;
@@ -380,9 +397,9 @@ export class Partitions {
           const replicas = fan.byName.get(name)?.replicas[shard] ?? [];
           const other = replicas.find((n) => fan.live.includes(n) && !without.has(n));
           if (other === undefined) {
-            if (name !== record.name) continue;
+            if (!fan.own(name)) continue;
             throw createError('SHARD_UNAVAILABLE', {
-              reason: `node ${node}, asked for shards ${shards.join(', ')} of ${record.name}, did not answer within ${publishTimeoutMs} ms (${(error as Error).message}), and shard ${shard} has no other live replica`,
+              reason: `node ${node}, asked for shards ${list.join(', ')} of ${name}, did not answer within ${publishTimeoutMs} ms (${(error as Error).message}), and shard ${shard} has no other live replica`,
             });
           }
           const part = next.get(other) ?? {};

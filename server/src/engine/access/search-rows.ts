@@ -301,16 +301,16 @@ export class SearchRows {
    * Titles and stored fields (JSON) of live documents the viewer may read, in any table, at most 50,000 (what
    * title and value completions read).
    */
-  readableTitlesAndFields(scope: ReadScope): { title: string; fields: string }[] {
+  readableTitlesAndFields(scope: ReadScope): { id: string; table: string; title: string; fields: string }[] {
     return this.#sql
       .get(
-        `SELECT d.title, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND ${readableSql} LIMIT 50000`,
+        `SELECT d.id, d.primary_table AS "table", d.title, d.fields FROM documents d WHERE d.tenant_id = @tenant AND ${alive} AND ${readableSql} LIMIT 50000`,
       )
       .all({
         tenant: scope.viewer.tenantId,
         principals: principalsOf(scope.viewer),
         now: scope.now,
-      }) as { title: string; fields: string }[];
+      }) as { id: string; table: string; title: string; fields: string }[];
   }
 
   /** Seqs of a tenant's documents whose location lies in a box (the R*Tree); the caller checks the rest. */

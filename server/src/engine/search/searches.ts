@@ -8,6 +8,7 @@ import { contentVectors } from '../graph/content-vectors.js';
 import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
 import { recommend, type RecommendRequest } from '../recommend/recommend.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
+import { candidateShare, countShare, tallyShare, type CompletionAsked, type TallyShare } from './autocomplete-share.js';
 import { facetedSearch, type FacetShare } from './faceted-search.js';
 import { fuzzyCandidates, fuzzyHits, fuzzySearch, fuzzyTokens, type FuzzyExpansions } from './fuzzy-search.js';
 import { readableTerms } from './readable-terms.js';
@@ -320,10 +321,11 @@ export class Searches {
   }
 
   /**
-   * Its statistics round: over the shards asked of this node (and the tenant's other text), the public chunks
-   * holding each word's stem (what orders expansions, see byPublicFrequency) and each index term the words rank as.
+   * Its statistics round (and an autocompletion's): over the shards asked of this node (and the tenant's other
+   * text), the public chunks holding each word's stem (what orders expansions and completions, see
+   * byPublicFrequency) and each index term the words rank as.
    */
-  fuzzyStats(scope: Scope, words: readonly string[], counting: StatsCounting): Promise<TextStatsAnswer> {
+  wordStats(scope: Scope, words: readonly string[], counting: StatsCounting): Promise<TextStatsAnswer> {
     const ranked = analyseMatch({ words: [...words] }, defaultQueryAnalysis).match;
     const terms = new Set([...words.map((w) => stem(w, 'en')), ...('words' in ranked ? ranked.words : [])]);
     return matchStats(this.#core, scope, { words: [...terms] }, null, counting);
@@ -349,6 +351,21 @@ export class Searches {
     const started = this.#monotonic();
     const suggestions = autocomplete(this.#core, scope, q.prefix, q.field, q.fuzziness, q.limit);
     return { suggestions, time_taken: this.#elapsed(started) };
+  }
+
+  /**
+   * A node's part of an autocompletion on a tenant with partitioned collections (decision 0084): `tally`, the
+   * titles or values it counts; `expand`, its candidate words; `count`, the readable documents holding each word.
+   */
+  async completionShare(
+    scope: Scope,
+    q: CompletionAsked,
+    round: { phase: 'tally' | 'expand' | 'count'; words?: readonly string[] | undefined; counting: StatsCounting },
+  ): Promise<TallyShare | { words: string[] } | { counts: number[] }> {
+    if (round.phase === 'tally') return tallyShare(this.#core, scope, q, round.counting);
+    await this.textLoaded(scope);
+    if (round.phase === 'expand') return candidateShare(this.#core, scope, q);
+    return countShare(this.#core, scope, round.words ?? [], round.counting);
   }
 
   /** Search across primary tables, optionally joined (each name counted once; the joins checked against them). */

@@ -77,4 +77,17 @@ export class FtsRows {
     const bind = { tenant: scope.viewer.tenantId, principals: principalsOf(scope.viewer), now: scope.now };
     return (match) => (visible.get({ ...bind, match }) as { docs: number }).docs;
   }
+
+  /**
+   * The live documents (any table) the scope's viewer may read that hold a words-index expression, as [id, table]:
+   * what a node counts of them when it counts only some (a partitioned collection's shards, see autocomplete).
+   */
+  readableDocIdsWithWord(tables: TextTables, scope: ReadScope): (match: string) => [id: string, table: string][] {
+    const docs = this.#sql.get(
+      `SELECT DISTINCT d.id, d.primary_table FROM ${tables.words} JOIN chunks c ON c.seq = ${tables.words}.rowid
+       JOIN documents d ON d.seq = c.doc_seq WHERE ${tables.words} MATCH @match AND ${alive} AND ${readableSql}`,
+    );
+    const bind = { tenant: scope.viewer.tenantId, principals: principalsOf(scope.viewer), now: scope.now };
+    return (match) => docs.raw(true).all({ ...bind, match }) as [string, string][];
+  }
 }

@@ -1,6 +1,7 @@
 import { createError } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
+import { partitionedAutocomplete } from './partitioned-autocomplete.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedFuzzy } from './partitioned-fuzzy.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
@@ -14,10 +15,15 @@ import { partitionedText } from './partitioned-text.js';
  */
 export interface PartitionedSearch {
   isPartitioned(tenantId: string, collection: string): boolean;
-  /** Runs `operationId` with `body` on one live holder of each shard; 503 for a shard without one unless partial. */
+  /** The tenant's partitioned collections, by name. */
+  partitionedOf(tenantId: string): string[];
+  /**
+   * Runs `operationId` with `body` on one live holder of each shard (of every partitioned collection of the tenant
+   * when `collection` is null); 503 for a shard without one unless partial.
+   */
   fanOut(
     tenantId: string,
-    collection: string,
+    collection: string | null,
     operationId: string,
     body: unknown,
     principal: unknown,
@@ -45,7 +51,7 @@ export interface PartitionedSearch {
 
 /** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
 export interface PartitionedRound {
-  readonly phase?: 'stats' | 'sides' | 'expand';
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
   readonly stats?: unknown;
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
@@ -69,6 +75,33 @@ const fannedOut: ReadonlySet<string> = new Set([
   'scroll-documents',
   'delete-documents',
 ]);
+
+/**
+ * A search of the whole tenant (no `primary_table`), or multi-table search over a partitioned collection, would
+ * read only this node's share of the partitioned collections: 501 naming them, rather than a silently partial
+ * answer. Autocompletion reads the whole tenant through its own fan-out.
+ */
+function refuseWholeTenant(
+  partitions: PartitionedSearch,
+  tenantId: string,
+  operationId: string,
+  body: unknown,
+): undefined {
+  const partitioned = partitions.partitionedOf(tenantId);
+  const named = (body as { table_names?: unknown } | undefined)?.table_names;
+  const read =
+    operationId === 'search-multi-table' && Array.isArray(named)
+      ? partitioned.filter((name) => named.includes(name))
+      : partitioned;
+  if (read.length === 0) return undefined;
+  const which =
+    read.length === 1 ? `the partitioned collection ${read[0]}` : `the partitioned collections ${read.join(', ')}`;
+  const how =
+    operationId === 'search-multi-table'
+      ? `${operationId} over ${which}`
+      : `${operationId} without primary_table on a tenant with ${which} (name the collection in primary_table)`;
+  throw createError('NOT_IMPLEMENTED', { operation: how, issue: 41 });
+}
 
 interface Hit {
   readonly document_id: string;
@@ -98,7 +131,13 @@ export async function partitionedAnswer(
   const given = (body ?? {}) as { primary_table?: unknown; limit?: unknown; allow_partial?: unknown };
   const table = given.primary_table;
   const tenantId = ctx.principal.tenantId;
-  if (typeof table !== 'string' || !partitions.isPartitioned(tenantId, table)) return undefined;
+  if (operationId === 'search-autocomplete') {
+    if (partitions.partitionedOf(tenantId).length === 0) return undefined;
+    const whole = { partitions, tenantId, table: null, body, principal: ctx.principal, allowPartial: false };
+    return partitionedAutocomplete(whole);
+  }
+  if (typeof table !== 'string') return refuseWholeTenant(partitions, tenantId, operationId, body);
+  if (!partitions.isPartitioned(tenantId, table)) return undefined;
   if (!fannedOut.has(operationId)) {
     throw createError('NOT_IMPLEMENTED', {
       operation: `${operationId} on the partitioned collection ${table}`,

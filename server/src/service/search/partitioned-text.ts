@@ -39,6 +39,9 @@ export async function partitionedText(
   };
 }
 
+/** A search of a partitioned collection, or (table null) of the whole tenant holding partitioned collections. */
+export type TenantRequest = Omit<PartitionedRequest, 'table'> & { readonly table: string | null };
+
 /**
  * The dfs round of a search of a partitioned collection whose text is ranked by BM25 (`operationId`: text or
  * hybrid; fuzzy, of its candidate `words`): the query's statistics over every shard of every partitioned collection of the tenant (each counted by
@@ -47,9 +50,10 @@ export async function partitionedText(
  * A document split into several chunks answers 501 (chunk-level statistics cannot rank it as a whole).
  */
 export async function summedStats(
-  request: PartitionedRequest,
-  operationId: 'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy',
+  request: TenantRequest,
+  operationId: 'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy' | 'search-autocomplete',
   words?: readonly string[],
+  options: { readonly split?: 'refused' | 'counted' } = {},
 ): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
   const { partitions, tenantId, table, body, principal, allowPartial } = request;
   const round = { phase: 'stats' as const, ...(words && { words }) };
@@ -58,7 +62,9 @@ export async function summedStats(
     partitions.runHere(operationId, body, principal, round) as Promise<TextStatsAnswer>,
   ]);
   const shards = first.answers as TextStatsAnswer[];
-  if (here.split || shards.some((answer) => answer.split)) throw splitRefused(operationId, table);
+  // Completions are ordered by public chunks, which sum whatever the chunking; a BM25 ranking is of documents.
+  if (options.split !== 'counted' && (here.split || shards.some((answer) => answer.split)))
+    throw splitRefused(operationId, table ?? 'of the tenant');
   // Every partitioned collection's shards counted once, and the rest of the tenant's text (on every node) from here.
   const notes = first.uncounted?.length
     ? [

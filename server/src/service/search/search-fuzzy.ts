@@ -13,7 +13,7 @@ export const searchFuzzyUseCase =
     const run = ctx.partition;
     if (run?.phase === 'expand') return deps.searches.fuzzyExpansions(scope, q) as never;
     if (run?.phase === 'stats' && run.counting && run.words)
-      return deps.searches.fuzzyStats(scope, run.words, run.counting) as never;
+      return deps.searches.wordStats(scope, run.words, run.counting) as never;
     if (run?.stats && run.words)
       return deps.searches.fuzzyRanked(scope, { ...q, words: run.words, notes: run.notes ?? [] }, run.stats);
     return deps.searches.fuzzy(scope, q);
