@@ -17,7 +17,7 @@ import { afterTenantHeader, HeldShards } from './held-shards.js';
 import { collectionId, PlacementRecords, type PlacementRecord } from './placement-records.js';
 import { movesOf, nextPlacement, promoted } from './shard-moves.js';
 import { shardSettings } from './shard-settings.js';
-import { decodeJson, decodeReply, encodeJson, encodeReply } from './wire.js';
+import { decodeJson, decodeReply, encodeJson, encodeReply, isNotHeld, notHeldHere } from './wire.js';
 
 type WriteOp = Extract<Operation, { kind: 'write-documents' }>;
 type DeleteSomeOp = Extract<Operation, { kind: 'delete-some' }>;
@@ -100,6 +100,8 @@ const liveForMs = 1_000;
 
 /** How often a node moving into a shard compares what it applied with the subject's last sequence. */
 const catchUpCheckMs = 500;
+/** How long past NATS_PUBLISH_TIMEOUT_MS a shard moved away stays applied here (a KV watch's lag, with room). */
+const releaseGraceMs = 2_000;
 
 /**
  * Partitioned collections in cluster mode (issue #41, decision 0062): a collection created with `shards` above 1
@@ -121,6 +123,8 @@ export class Partitions {
   #reconciling: Promise<void> = Promise.resolve();
   /** The subjects this node is moving into and watching until it caught up. */
   readonly #catchingUp = new Set<string>();
+  /** Shards this node no longer holds, kept applied a while before their documents go (see #releaseLater). */
+  readonly #releasing = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #subscriptions: Subscription[] = [];
   #liveness: (() => Promise<string[]>) | null = null;
   #live: { nodes: string[]; at: number } | null = null;
@@ -160,6 +164,8 @@ export class Partitions {
       );
       if (!next) continue;
       changed.push(record.name);
+      // Its own write is not news to its watch (the epoch is known already): follow it here.
+      this.#reconcile(next);
       this.#options.logger.info(
         { collection: record.name, tenant: record.tenantId, epoch: next.epoch, moves: next.moves?.length ?? 0 },
         'cluster mode: moved the replicas of a partitioned collection one step',
@@ -443,6 +449,8 @@ export class Partitions {
 
   stop(): void {
     for (const sub of this.#subscriptions) sub.unsubscribe();
+    for (const timer of this.#releasing.values()) clearTimeout(timer);
+    this.#releasing.clear();
     this.#held.stop();
   }
 
@@ -526,12 +534,36 @@ export class Partitions {
           const moving = movesOf(current, shard).some((m) => m.to === nodeId);
           if (serving || moving) this.#held.hold(subject, current.startSeq ?? 1);
           if (moving) this.#catchUp(current.tenantId, current.name, shard);
-          if (!serving && !moving && this.#held.holds(subject)) await this.#release(current, shard);
+          if (!serving && !moving && this.#held.holds(subject)) this.#releaseLater(current, shard);
         }
       })
       .catch((error: unknown) =>
         logger.error({ err: error, collection: record.name }, 'cluster mode: a placement change was not followed here'),
       );
+  }
+
+  /**
+   * Releases a shard this node no longer holds after a grace of NATS_PUBLISH_TIMEOUT_MS + 2 s, if the newest record
+   * still says so: until then it keeps applying it, so a node whose record is a moment older (its KV watch behind,
+   * or its search or acknowledgement already on the way) is answered from every document rather than from none.
+   */
+  #releaseLater(record: PlacementRecord, shard: number): void {
+    const subject = shardSubjectOf(record.tenantId, record.name, shard);
+    if (this.#releasing.has(subject)) return;
+    const { nodeId, publishTimeoutMs, logger } = this.#options;
+    const timer = setTimeout(() => {
+      this.#releasing.delete(subject);
+      this.#reconciling = this.#reconciling
+        .then(async () => {
+          const current = this.#records.known(record.tenantId, record.name) ?? record;
+          const serving = current.replicas[shard]?.includes(nodeId) ?? false;
+          const moving = movesOf(current, shard).some((m) => m.to === nodeId);
+          if (!serving && !moving && this.#held.holds(subject)) await this.#release(current, shard);
+        })
+        .catch((error: unknown) => logger.error({ err: error, subject }, 'cluster mode: a shard was not released'));
+    }, publishTimeoutMs + releaseGraceMs);
+    timer.unref();
+    this.#releasing.set(subject, timer);
   }
 
   /** Stops applying a shard this node no longer holds and removes its documents here. */
@@ -594,7 +626,13 @@ export class Partitions {
       while (!closing.aborted && stillMoving()) {
         const last = await this.lastOfSubject(subject).catch(() => Number.POSITIVE_INFINITY);
         if (this.#held.applied(subject) >= last) {
-          const written = await this.#records.change(tenantId, name, (fresh) => promoted(fresh, shard, nodeId));
+          // A promotion that lost every compare-and-set (other nodes changing the record) is tried at the next check.
+          const written = await this.#records
+            .change(tenantId, name, (fresh) => promoted(fresh, shard, nodeId))
+            .catch((error: unknown) => {
+              logger.warn({ err: error, subject }, 'cluster mode: a promotion was not written; trying again');
+              return null;
+            });
           if (written) {
             logger.info(
               { collection: name, shard, applied: last, epoch: written.epoch },
@@ -604,7 +642,7 @@ export class Partitions {
           }
           if (written || !stillMoving()) break;
         }
-        await sleep(catchUpCheckMs);
+        await sleep(catchUpCheckMs, undefined, { signal: closing }).catch(() => undefined);
       }
     })()
       .catch((error: unknown) => logger.error({ err: error, subject }, 'cluster mode: a move into a shard stopped'))
@@ -646,6 +684,8 @@ export class Partitions {
       callback: (error, message) => {
         if (error) return;
         const { id, subject, seq } = decodeJson<{ id: string; subject: string; seq: number }>(message.data);
+        // Asked by a node whose record is older than this one's (the shard moved away): it asks the next holder.
+        if (!this.#held.holds(subject)) return void message.respond(encodeReply(notHeldHere(subject, nodeId)));
         const { outcome, forget } = outcomes.expect(id);
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<Outcome>((resolve) => {
@@ -796,7 +836,12 @@ export class Partitions {
           // The holder answers within the same bound; a little more, so its own answer comes first.
           timeout: publishTimeoutMs + 1_000,
         });
-        return decodeReply(reply.data);
+        const outcome = decodeReply(reply.data);
+        if ('error' in outcome && isNotHeld(outcome.error)) {
+          failures.push(`${holder}: no longer holds ${subject}`);
+          continue;
+        }
+        return outcome;
       } catch (error) {
         failures.push(`${holder}: ${(error as Error).message}`);
       }

@@ -130,8 +130,9 @@ export class PlacementRecords {
           .catch(() => null);
         record = stored && !stored.header?.get('KV-Operation') ? stored.json<PlacementRecord>() : null;
       }
-      if (record) this.#cache.set(key, record);
-      else if (exists) this.#plain.add(key);
+      // Through #remember: a watch that delivered a newer epoch meanwhile is not undone by this read.
+      if (record && !this.#remember(key, record)) return this.#cache.get(key) ?? record;
+      if (!record && exists) this.#plain.add(key);
       return record;
     } catch (error) {
       throw createError('CLUSTER_UNAVAILABLE', {
@@ -248,7 +249,7 @@ export class PlacementRecords {
     for (const subject of Object.keys(info.state.subjects ?? {})) {
       const key = subject.slice(prefix.length);
       const entry = await this.#kv.get(key);
-      if (entry?.operation === 'PUT') this.#cache.set(key, entry.json<PlacementRecord>());
+      if (entry?.operation === 'PUT') this.#remember(key, entry.json<PlacementRecord>());
     }
   }
 }

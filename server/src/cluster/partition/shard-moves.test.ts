@@ -37,18 +37,20 @@ test('a gone node: its replicas are made again on the others, no shard ever belo
   const start = recordOn(five);
   const live = five.filter((n) => n !== 'n3');
   const first = nextPlacement(start, live, 1000)!;
-  // The gone holder leaves the serving replicas at once; each of its shards gets a move to a live node.
+  // The gone holder stays listed until its shard has three live replicas again; each of its shards gets a move.
   const lost = start.replicas.flatMap((r, shard) => (r.includes('n3') ? [shard] : []));
   assert.ok(lost.length >= 3);
   assert.deepEqual([...new Set((first.moves ?? []).map((m) => m.shard))].sort(), lost);
   for (const move of first.moves ?? []) assert.equal(move.from === 'n3' || move.from === '', true);
+  for (const shard of lost) assert.ok(first.replicas[shard]!.includes('n3'));
   const settled = settle(start, live, (r) =>
     r.replicas.forEach((replicas) => {
-      assert.ok(!replicas.includes('n3'));
-      assert.ok(replicas.length >= 2, `a shard kept at least its two live replicas: ${JSON.stringify(r.replicas)}`);
+      const serving = replicas.filter((n) => n !== 'n3');
+      assert.ok(serving.length >= 2, `a shard kept at least its two live replicas: ${JSON.stringify(r.replicas)}`);
     }),
   );
   assert.deepEqual(settled.moves, []);
+  for (const replicas of settled.replicas) assert.ok(!replicas.includes('n3'));
   assert.deepEqual(
     settled.replicas.map((r) => [...r].sort()),
     placeCollection(collectionId('t', 'papers'), 6, live, 3).map((r) => [...r].sort()),
@@ -76,4 +78,18 @@ test('a move to a node that is gone since is dropped; a promotion of a move no l
   assert.deepEqual(back.moves, []);
   assert.deepEqual(back.replicas, start.replicas);
   assert.equal(promoted(back, moving.moves![0]!.shard, 'n6'), null);
+});
+
+test('every other node seen gone at once: no shard loses a holder, the lone node only starts copying', () => {
+  const start = recordOn(five);
+  const next = nextPlacement(start, ['n1'], 1000)!;
+  next.replicas.forEach((replicas, shard) =>
+    assert.deepEqual([...replicas].sort(), [...start.replicas[shard]!].sort(), `shard ${shard}`),
+  );
+  const back = nextPlacement(next, five, 1001)!;
+  assert.deepEqual(back.moves, [], 'the others back: the copies to n1 are dropped');
+  assert.deepEqual(
+    back.replicas.map((r) => [...r].sort()),
+    start.replicas.map((r) => [...r].sort()),
+  );
 });

@@ -4,7 +4,9 @@ import { placeCollection } from './rendezvous.js';
 /**
  * The next placement of a partitioned collection on the way to the one rendezvous hashing gives over `nodes` (the
  * nodes not gone: heard from within CLUSTER_NODE_GONE_S), or null when it is there already (decision 0082). Per shard:
- * - a holder that is gone leaves the serving replicas at once (it answers nothing; the log holds all it held);
+ * - a holder that is gone stays listed (searches and acknowledgements skip it) until as many live replicas as the
+ *   factor serve the shard: a lease holder that sees every other node gone at once (a NATS partition, its own
+ *   restart) must not make the others drop their copies;
  * - each target node neither serving nor moving in gets a move: it replays the shard's subject, then promotes itself;
  * - a move to a node that is gone or no longer a target is dropped (that node releases what it copied);
  * - a live holder that is no longer a target leaves only while as many live replicas as the factor serve without it,
@@ -33,17 +35,18 @@ export function nextPlacement(
     const wanted = target[shard] ?? [];
     const before = record.replicas[shard] ?? [];
     const gone = before.filter((n) => !live.includes(n));
+    const replaced = [...gone];
     let serving = before.filter((n) => live.includes(n));
     const moving = movesOf(record, shard).filter((m) => live.includes(m.to) && wanted.includes(m.to));
     const leaving = serving.filter((n) => !wanted.includes(n));
     for (const to of wanted) {
       if (serving.includes(to) || moving.some((m) => m.to === to)) continue;
       // What the move replaces, for people reading GET /api/v1/cluster: a gone holder first, else one leaving.
-      const from = gone.shift() ?? leaving.find((n) => !moving.some((m) => m.from === n)) ?? '';
+      const from = replaced.shift() ?? leaving.find((n) => !moving.some((m) => m.from === n)) ?? '';
       moving.push({ shard, to, from, startedAt: nowSeconds });
     }
     for (const node of leaving) if (serving.length - 1 >= factor) serving = serving.filter((n) => n !== node);
-    replicas.push(serving);
+    replicas.push(serving.length >= record.replicationFactor ? serving : [...serving, ...gone]);
     moves.push(...moving);
   }
   const unchanged =

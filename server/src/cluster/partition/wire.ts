@@ -50,3 +50,19 @@ export const encodeJson = (value: unknown): Uint8Array => Buffer.from(JSON.strin
 
 /** Bytes of a request as JSON. */
 export const decodeJson = <T>(bytes: Uint8Array): T => JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
+
+/**
+ * A holder's answer to an outcome asked of a shard it no longer holds (the asking node's record is older): the
+ * asking node asks the shard's next holder rather than take it as the write's outcome.
+ */
+export const notHeldHere = (subject: string, nodeId: string): Outcome => ({
+  error: createError(
+    'CLUSTER_LAGGING',
+    { applied: 0, wanted: 0, timeout_ms: 0, detail: `Node ${nodeId} no longer holds ${subject}.` },
+    { details: { not_held: subject } },
+  ),
+});
+
+/** Whether an outcome's error is notHeldHere's. */
+export const isNotHeld = (error: unknown): boolean =>
+  isGoDBError(error) && (error.details as { not_held?: unknown } | undefined)?.not_held !== undefined;
