@@ -196,8 +196,13 @@ export class ClusterDuties {
   async #moveReplicas(holding: () => boolean): Promise<void> {
     const { moves } = this.#options;
     if (!moves) return;
-    const nodes = (await this.progress.live()).filter((p) => p.restoring !== true).map((p) => p.node);
-    if (holding()) await moves(nodes, holding);
+    // A step that fails (a KV write refused, NATS away) is taken again next round; the snapshots still run.
+    try {
+      const nodes = (await this.progress.live()).filter((p) => p.restoring !== true).map((p) => p.node);
+      if (holding()) await moves(nodes, holding);
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'cluster mode: the replicas of partitioned collections did not move');
+    }
   }
 
   /** Fails the unfinished jobs of nodes that count as gone: their work stopped with them. */

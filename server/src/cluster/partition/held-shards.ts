@@ -27,6 +27,8 @@ export interface HeldShardsOptions {
 interface Held {
   readonly subject: string;
   applied: number;
+  /** The first sequence of the collection that now owns the subject (PlacementRecord.startSeq). */
+  floor: number;
   messages: ConsumerMessages | null;
   halted: string | null;
   /** Ends this shard's consumer alone (it is released), or with the node. */
@@ -55,15 +57,19 @@ export class HeldShards {
   }
 
   /**
-   * Starts applying `subject` here (nothing when it is applied already), from the sequence after the one the store
-   * recorded, and from `from` at least (the collection's first sequence: see PlacementRecord.startSeq).
+   * Starts applying `subject` here, from the sequence after the one the store recorded, and from `from` at least
+   * (the collection's first sequence: see PlacementRecord.startSeq); when it is applied already, only raises that.
    */
   hold(subject: string, from = 1): void {
-    if (this.#held.has(subject)) return;
+    const known = this.#held.get(subject);
+    // Held already, as a collection of that name deleted and created again: its earlier writes still in the
+    // consumer's way are skipped, never applied to the new collection.
+    if (known) return void (known.floor = Math.max(known.floor, from));
     const ending = new AbortController();
     const held: Held = {
       subject,
       applied: Math.max(this.#options.applier.appliedOfSubject(subject), from - 1),
+      floor: from,
       messages: null,
       halted: null,
       ending,
@@ -161,6 +167,10 @@ export class HeldShards {
     for await (const message of messages) {
       if (closing.aborted) return;
       if (message.seq <= held.applied) continue;
+      if (message.seq < held.floor) {
+        held.applied = message.seq;
+        continue;
+      }
       if (!(await this.#apply(held, message.seq, message.headers, message.data))) {
         messages.stop();
         return;

@@ -159,9 +159,13 @@ export class Partitions {
     for (const record of this.#records.all()) {
       // A deleted collection's record stays in KV (the next creation of that name takes its next epoch).
       if (!this.#options.applier.hasCollection(record.tenantId, record.name) || !holding()) continue;
-      const next = await this.#records.change(record.tenantId, record.name, (fresh) =>
-        holding() ? nextPlacement(fresh, nodes, now) : null,
-      );
+      const next = await this.#records
+        .change(record.tenantId, record.name, (fresh) => (holding() ? nextPlacement(fresh, nodes, now) : null))
+        .catch((error: unknown) => {
+          // This collection's step is taken again next round; the others move now.
+          this.#options.logger.warn({ err: error, collection: record.name }, 'cluster mode: a move step failed');
+          return null;
+        });
       if (!next) continue;
       changed.push(record.name);
       // Its own write is not news to its watch (the epoch is known already): follow it here.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createError } from '@godb/contract';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
@@ -203,6 +204,8 @@ export class PlacementRecords {
         await this.#kv.update(key, JSON.stringify(next), entry.revision);
       } catch (error) {
         if (attempt === 5) throw error;
+        // Nodes promoting shards of one collection write one key: a pause with jitter lets them take turns.
+        await sleep(attempt * 20 + Math.random() * 40);
         continue;
       }
       this.#remember(key, next);
