@@ -37,11 +37,15 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
   // A private document is scored but counted in no statistic: the shards must agree on that too.
   ...(i % 9 === 4 && { visibility: 'private' }),
 }));
-/** A collection that is not partitioned (on every node): its text counts in the tenant's statistics. */
+/**
+ * A collection that is not partitioned (on every node): its text counts in the tenant's statistics. A word of its
+ * own keeps each note's score apart from the paper with the same words (equal scores are ordered by id across
+ * nodes, by write order on one).
+ */
 const notes = Array.from({ length: 8 }, (_, i) => ({
   id: `note-${i}`,
   title: `Note ${i}`,
-  content: textOf(i + 3),
+  content: `${textOf(i + 3)} memo${i}`,
   primary_table: 'notes',
 }));
 
@@ -146,6 +150,40 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
         true,
       );
       assert.ok(expected.length >= 3, `${query}: ${expected.length} hits`);
+    }
+  });
+
+  test('text, geo, count and scroll without primary_table read the whole tenant as one node', async () => {
+    for (const query of ['term10', 'laminar term12 term25']) {
+      const expected = await sameAsOneNode('/api/v1/search/text', { query, query_type: 'match', limit: 15 }, true);
+      assert.ok(expected.length >= 5, `${query}: ${expected.length} hits`);
+    }
+    await sameAsOneNode('/api/v1/search/geo', { lat: 48.1, lon: 2.1, radius: 20, limit: 12 }, true);
+    const filter = [{ field: 'metadata.year', operator: 'lte', value: 2002 }];
+    const reference = await call(pair.single, 'POST', '/api/v1/documents/count', pair.alone.token, {});
+    const filtered = await call(pair.single, 'POST', '/api/v1/documents/count', pair.alone.token, { filter });
+    assert.equal(reference.body.count, papers.length + notes.length + places.length);
+    const scrolled = async (node: TestServer, token: string) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await call(node, 'POST', '/api/v1/documents/scroll', token, {
+          limit: 7,
+          ...(cursor && { cursor }),
+        });
+        assert.equal(res.status, 200, res.raw);
+        ids.push(...(res.body.documents as { id: string }[]).map((doc) => doc.id));
+        cursor = res.body.next_cursor as string | undefined;
+      } while (cursor !== undefined);
+      return ids;
+    };
+    const all = await scrolled(pair.single, pair.alone.token);
+    for (const node of pair.nodes) {
+      const count = await call(node, 'POST', '/api/v1/documents/count', pair.tenant.token, {});
+      assert.equal(count.body.count, reference.body.count, count.raw);
+      const some = await call(node, 'POST', '/api/v1/documents/count', pair.tenant.token, { filter });
+      assert.equal(some.body.count, filtered.body.count, some.raw);
+      assert.deepEqual(await scrolled(node, pair.tenant.token), all, `scroll through ${pair.cluster.nameOf(node)}`);
     }
   });
 
@@ -430,8 +468,8 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     });
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
-    // A search of the whole tenant would read one node's share of papers and places: 501, not a partial answer.
-    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/text', pair.tenant.token, { query: 'term10' });
+    // A search of the whole tenant not fanned out yet would read one node's share of papers and places: 501.
+    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/hybrid', pair.tenant.token, { query: 'term10' });
     assert.equal(whole.status, 501, whole.raw);
     assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);
     const joined = await call(pair.nodes[3]!, 'POST', '/api/v1/search/multi-table', pair.tenant.token, {

@@ -6,7 +6,8 @@ import type { Consistency } from '../engine/operations/operation.js';
 import { documentShard } from '../cluster/partition/document-shard.js';
 import { collectionId, type PlacementRecord } from '../cluster/partition/placement-records.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
-import type { StatsCounting } from '../engine/search/text-stats.js';
+import { countedBy, type StatsCounting } from '../engine/search/text-stats.js';
+import type { CountedDocument } from '../engine/search/scope.js';
 import type { Partitions, SearchRound } from '../cluster/partition/partitions.js';
 import { withoutMoving } from '../cluster/partition/without-moving.js';
 import type { PartitionRun, Principal } from '../service/context.js';
@@ -37,11 +38,13 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     const caller = principal as Principal;
     const table = (body as { primary_table?: unknown } | null)?.primary_table;
     const record = typeof table === 'string' ? partitions.placementOf(caller.tenantId, table) : undefined;
+    // What a dfs round or a search of the whole tenant counts here (without `counted`: only the rest of the tenant).
+    const counting = statsCounting(partitions, caller.tenantId, run.counted);
     const partition: PartitionRun = {
-      keep: shardKeep(record, run.shards),
+      // A search of one partitioned collection counts the shards asked; one of the whole tenant, what `counting` says.
+      keep: typeof table === 'string' ? shardKeep(record, run.shards) : countedBy(counting),
       ...(run.phase && { phase: run.phase }),
-      // What a dfs round or a search of the whole tenant counts here (without `counted`: only the rest of the tenant).
-      counting: statsCounting(partitions, caller.tenantId, run.counted),
+      counting,
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
       ...(run.words !== undefined && { words: run.words }),
       ...(run.notes !== undefined && { notes: run.notes }),
@@ -76,7 +79,8 @@ function statsCounting(partitions: Partitions, tenantId: string, counted: Search
   const byName = new Map(partitioned.map((r) => [r.name, r]));
   return {
     partitioned: names,
-    counted: new Map(Object.entries(counted).map(([name, shards]) => [name, shardKeep(byName.get(name), shards)])),
+    key: JSON.stringify(Object.entries(counted).sort(([a], [b]) => (a < b ? -1 : 1))),
+    counted: new Map(Object.entries(counted).map(([name, shards]) => [name, shardIds(byName.get(name), shards)])),
   };
 }
 
@@ -84,9 +88,15 @@ function statsCounting(partitions: Partitions, tenantId: string, counted: Search
  * Whether a document id is in `shards` of a partitioned collection: every document held here when `shards` is null
  * (or the collection is not partitioned here).
  */
-function shardKeep(record: PlacementRecord | undefined, shards: readonly number[] | null): (id: string) => boolean {
+function shardIds(record: PlacementRecord | undefined, shards: readonly number[] | null): (id: string) => boolean {
   if (!record || shards === null) return () => true;
   const asked = new Set(shards);
   const id = collectionId(record.tenantId, record.name);
   return (documentId) => asked.has(documentShard(id, documentId, record.shards));
+}
+
+/** shardIds of a document (a search of one collection: every document it reads is of that collection). */
+function shardKeep(record: PlacementRecord | undefined, shards: readonly number[] | null): CountedDocument {
+  const kept = shardIds(record, shards);
+  return (doc) => kept(doc.id);
 }

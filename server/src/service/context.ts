@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
 import type { Consistency } from '../engine/operations/operation.js';
 import type { StatsCounting } from '../engine/search/text-stats.js';
+import type { CountedDocument } from '../engine/search/scope.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
 
 export type { Consistency };
@@ -43,8 +44,8 @@ export interface RequestContext {
 
 /** How a node runs its part of a fanned-out search of a partitioned collection (decision 0076). */
 export interface PartitionRun {
-  /** Whether a document (by id) is in the shards asked of this node: what a statistic or count counts. */
-  readonly keep: (id: string) => boolean;
+  /** Whether a document is in the shards asked of this node: what a statistic or count counts. */
+  readonly keep: CountedDocument;
   /**
    * `stats`: the first round of a text or hybrid search: answer the query's statistics here (TextStatsAnswer), not
    * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.

@@ -255,15 +255,18 @@ export class SearchRows {
       .all({ tenant, cap, ...(table !== undefined && { table }) }) as number[];
   }
 
-  /** Seq and id of every public live document of a tenant's table (a partitioned shard's statistics, text-stats.ts). */
-  publicIds(tenant: string, table: string): [seq: number, id: string][] {
+  /**
+   * Seq, id and table of a tenant's document rows after `after`, every version, in seq order (the partitioned
+   * collections' rows the dfs round counts, partitioned-places.ts).
+   */
+  rowsSince(tenant: string, after: number): [seq: number, id: string, table: string][] {
     return this.#sql
       .get(
-        `SELECT d.seq, d.id FROM documents d INDEXED BY documents_public
-         WHERE d.tenant_id = @tenant AND d.primary_table = @table AND d.visibility = 'public' AND ${alive}`,
+        // A range of the rowid, never the tenant's index (`+`): only the rows written since are read.
+        `SELECT d.seq, d.id, d.primary_table FROM documents d WHERE d.seq > @after AND +d.tenant_id = @tenant ORDER BY d.seq`,
       )
       .raw(true)
-      .all({ tenant, table }) as [number, string][];
+      .all({ tenant, after }) as [number, string, string][];
   }
 
   /**

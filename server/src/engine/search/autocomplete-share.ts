@@ -5,11 +5,10 @@ import {
   readableDocCounts,
   sharedSuggestionsAtMost,
   valueTally,
-  type CountedDocument,
 } from './autocomplete.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
-import type { StatsCounting } from './text-stats.js';
+import { countedBy, type StatsCounting } from './text-stats.js';
 
 /** An autocompletion as its rounds on a partitioned tenant ask it (decision 0084). */
 export interface CompletionAsked {
@@ -25,23 +24,12 @@ export interface TallyShare {
   readonly truncated: boolean;
 }
 
-/**
- * Which documents a node's part counts: with `counted` (a fan-out's node), the documents of the shards asked of it;
- * without (the asking node's own part), the tenant's documents in no partitioned collection, which every node holds.
- */
-export function countedDocument(counting: StatsCounting): CountedDocument {
-  const counted = counting.counted;
-  if (counted) return (table, id) => counted.get(table)?.(id) ?? false;
-  const partitioned = new Set(counting.partitioned);
-  return (table) => !partitioned.has(table);
-}
-
 /** The `tally` round: the titles or values completing the prefix in the documents this node counts. */
 export function tallyShare(core: SearchCore, scope: Scope, q: CompletionAsked, counting: StatsCounting): TallyShare {
   checkCompletedField(q.field);
   const prefix = completedPrefix(q.prefix);
   if (prefix === '') return { tally: [], truncated: false };
-  const tally = valueTally(core, scope, prefix, q.field, q.fuzziness, countedDocument(counting));
+  const tally = valueTally(core, scope, prefix, q.field, q.fuzziness, countedBy(counting));
   const entries = [...tally]
     .map(([text, t]) => [text, t.count, t.engagement] as const)
     .sort((a, b) => b[1] - a[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -63,5 +51,5 @@ export function countShare(
   words: readonly string[],
   counting: StatsCounting,
 ): { counts: number[] } {
-  return { counts: readableDocCounts(core, scope, words, countedDocument(counting)) };
+  return { counts: readableDocCounts(core, scope, words, countedBy(counting)) };
 }

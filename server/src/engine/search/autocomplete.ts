@@ -2,7 +2,7 @@ import { createError } from '@godb/contract';
 import { queryTokens, quote } from './fts-query.js';
 import { boundedLevenshtein } from './levenshtein.js';
 import { byPublicFrequency, readableTerms } from './readable-terms.js';
-import type { Scope } from './scope.js';
+import type { CountedDocument, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
 export interface Suggestion {
@@ -33,9 +33,6 @@ export const sharedSuggestionsAtMost = 5_000;
 
 /** What a completion counted: for each suggestion, the documents carrying it and their summed engagement. */
 export type Tally = Map<string, { count: number; engagement: number }>;
-
-/** Which documents a part of a completion counts, by table and id (a node's shards, or the rest of the tenant). */
-export type CountedDocument = (table: string, id: string) => boolean;
 
 const everyDocument: CountedDocument = () => true;
 
@@ -73,7 +70,7 @@ export function valueTally(
     tally.set(text, t);
   };
   for (const row of core.rows.readableTitlesAndFields(scope)) {
-    if (!counted(row.table, row.id)) continue;
+    if (!counted({ id: row.id, primary_table: row.table })) continue;
     if (field === 'title') {
       if (
         row.title &&
@@ -131,7 +128,7 @@ export function readableDocCounts(
     return words.map((word) => visible(quote(word)));
   }
   const docs = core.fts.readableDocIdsWithWord(tables, scope);
-  return words.map((word) => docs(quote(word)).filter(([id, table]) => counted(table, id)).length);
+  return words.map((word) => docs(quote(word)).filter(([id, table]) => counted({ id, primary_table: table })).length);
 }
 
 /** A tally's best `limit` suggestions, ranked by usefulness: the documents carrying them, boosted by engagement. */

@@ -1,7 +1,7 @@
 import { nextTurn } from '../next-turn.js';
 import { matchesFilters } from './filters.js';
 import type { LoadedDocument } from './hit.js';
-import type { Scope } from './scope.js';
+import type { CountedDocument, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
 /** Rows read per slice of a scan: a few milliseconds, after which other requests are served. */
@@ -58,9 +58,9 @@ export async function countDocuments(
   core: SearchCore,
   scope: Scope,
   signal?: AbortSignal,
-  keep?: (id: string) => boolean,
+  keep?: CountedDocument,
 ): Promise<number> {
-  if (keep) return (await matchingDocuments(core, scope, signal)).filter((doc) => keep(doc.id)).length;
+  if (keep) return (await matchingDocuments(core, scope, signal)).filter(keep).length;
   if (!scope.filters) return core.countReadable(scope);
   // From the field indexes: the filter's documents, then the access rule on those alone.
   const indexed = core.indexedDocs(scope);

@@ -5,7 +5,7 @@ import { fieldValue } from './filters.js';
 import { textMatch } from './fts-query.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import type { GivenStats } from '../text/bm25-score.js';
-import type { Scope } from './scope.js';
+import type { CountedDocument, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { answerPlan, type AnswerPlan, type TextPlan } from './text-filter-plan.js';
 
@@ -124,7 +124,7 @@ export async function facetedSearch(
   const { hits, plan } = matching(core, scope, query, share?.stats);
   const tallies = names.map(() => new Map<string, number>());
   const counted: Record<string, 'index' | 'documents'> = {};
-  const kept = share ? hits.filter((h) => share.keep(h.doc.id)) : hits;
+  const kept = share ? hits.filter((h) => share.keep(h.doc)) : hits;
   for (let start = 0; start < kept.length; start += hitsPerSlice) {
     if (start > 0) await nextTurn(signal);
     const slice = kept.slice(start, start + hitsPerSlice);
@@ -170,6 +170,6 @@ export const sortedCounts = (counts: { value: string; count: number }[]) =>
  * accepts only (a document is counted by one holder), every value up to sharedValuesAtMost, for the asking node to sum.
  */
 export interface FacetShare {
-  readonly keep: (id: string) => boolean;
+  readonly keep: CountedDocument;
   readonly stats?: GivenStats | undefined;
 }

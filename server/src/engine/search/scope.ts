@@ -11,6 +11,12 @@ export interface GeoFilter {
   readonly field: string;
 }
 
+/**
+ * Cluster mode: whether a node's part of a fanned-out search counts a document (in the shards asked of it, or, for
+ * the asking node's part of a search of the whole tenant, in no partitioned collection).
+ */
+export type CountedDocument = (doc: { readonly id: string; readonly primary_table: string }) => boolean;
+
 /** Restrictions every search kind applies after access control. */
 export interface Scope {
   readonly viewer: Viewer;
@@ -24,7 +30,7 @@ export interface Scope {
    * Cluster mode, a node's part of a search of a partitioned collection: `total_hits` counts only the documents of
    * the shards asked of it, so the asking node sums the parts (its answers still hold every document it has).
    */
-  readonly counted?: ((id: string) => boolean) | undefined;
+  readonly counted?: CountedDocument | undefined;
 }
 
 /** Whether a search must read its candidates' rows to decide (filters, a geo restriction), not only rank them. */

@@ -1,7 +1,8 @@
 import type { GivenStats } from '../text/bm25-score.js';
 import { analyseMatch, type QueryAnalysis } from '../text/query-analysis.js';
 import { textMatch, type TextMatch } from './fts-query.js';
-import type { Scope } from './scope.js';
+import { PartitionedPlaces } from './partitioned-places.js';
+import type { CountedDocument, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 
 /**
@@ -13,6 +14,20 @@ export interface StatsCounting {
   readonly counted?: ReadonlyMap<string, (id: string) => boolean>;
   /** Every partitioned collection of the tenant: the rest of its text is on every node. */
   readonly partitioned: readonly string[];
+  /** Names the shards `counted` asks (the same key, the same shards): what the dfs round's sets are kept by. */
+  readonly key?: string;
+}
+
+/**
+ * Which documents a node's part of a search of the whole tenant counts: with `counted` (a fan-out's node), the
+ * documents of the shards asked of it; without (the asking node's own part), the tenant's documents in no
+ * partitioned collection, which every node holds. Each document is so counted exactly once over the parts.
+ */
+export function countedBy(counting: StatsCounting): CountedDocument {
+  const counted = counting.counted;
+  if (counted) return (doc) => counted.get(doc.primary_table)?.(doc.id) ?? false;
+  const partitioned = new Set(counting.partitioned);
+  return (doc) => !partitioned.has(doc.primary_table);
 }
 
 /** A node's answer to the dfs round: its share of the partitioned collections, the rest, and whether split. */
@@ -61,15 +76,15 @@ export async function matchStats(
   const match = analysis ? analyseMatch(asked, analysis).match : asked;
   const statsQuery = 'phrase' in match ? { phrase: match.phrase } : 'words' in match ? { words: match.words } : null;
   if (!statsQuery) return { kept: none, rest: none, split: index.split };
-  const kept = new Set<number>();
-  for (const [collection, keep] of counting.counted ?? [])
-    for (const [seq, id] of core.rows.publicIds(tenantId, collection)) if (keep(id)) kept.add(seq);
-  const partitioned = new Set<number>();
-  for (const collection of counting.partitioned)
-    for (const [seq] of core.rows.publicIds(tenantId, collection)) partitioned.add(seq);
+  const places = PartitionedPlaces.of(core, tenantId, index, counting.partitioned);
+  const counted = counting.counted;
+  const kept =
+    counted && counted.size > 0
+      ? places.kept(counting.key ?? '', ([id, table]) => counted.get(table)?.(id) ?? false)
+      : undefined;
   return {
-    kept: kept.size > 0 ? index.termStats((doc) => kept.has(doc), statsQuery) : none,
-    rest: index.termStats((doc) => !partitioned.has(doc), statsQuery),
+    kept: kept ? index.termStats((seq) => kept.has(seq), statsQuery) : none,
+    rest: index.termStats((seq) => !places.has(seq), statsQuery),
     split: index.split,
   };
 }

@@ -1,7 +1,7 @@
 import type { Hit } from './hit.js';
 import type { SearchRows } from '../access/search-rows.js';
 import { resultViews, type SearchResultView } from './result-view.js';
-import type { Scope } from './scope.js';
+import type { CountedDocument, Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import type { ClientVectorSpace, SimilarityMethod } from './vector-query.js';
 import type { AnswerPlan } from './text-filter-plan.js';
@@ -50,13 +50,13 @@ export function finishAnswer(
     ranking?: string;
     plan?: SearchPlan | AnswerPlan;
     /** Counts only these documents in `total_hits` (Scope.counted). */
-    countOnly?: ((id: string) => boolean) | undefined;
+    countOnly?: CountedDocument | undefined;
   } = {},
 ): SearchAnswer {
   const countOnly = extra.countOnly;
   return {
     results: resultViews(rows, hits, limit),
-    total_hits: countOnly ? hits.filter((h) => countOnly(h.doc.id)).length : hits.length,
+    total_hits: countOnly ? hits.filter((h) => countOnly(h.doc)).length : hits.length,
     time_taken: elapsed(),
     ...(extra.ranking !== undefined && { ranking: extra.ranking }),
     ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),

@@ -95,7 +95,7 @@ export const deleteDocumentsUseCase =
     }
     // A partitioned collection's node deletes the shards asked of it (each batch goes to their subjects).
     const keep = ctx.partition?.keep ?? (() => true);
-    const ids = (await matchingDocuments(deps.search, scope, ctx.signal)).map((d) => d.id).filter(keep);
+    const ids = (await matchingDocuments(deps.search, scope, ctx.signal)).filter(keep).map((d) => d.id);
     let deleted = 0;
     let skipped = 0;
     for (let i = 0; i < ids.length; i += deletesPerBatch) {

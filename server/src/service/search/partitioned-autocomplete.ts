@@ -9,7 +9,8 @@ import type { TallyShare } from '../../engine/search/autocomplete-share.js';
 import { maxTermChecks } from '../../engine/search/readable-terms.js';
 import { stem } from '../../engine/text/tokenize.js';
 import type { PartitionedRound } from './partitioned-search.js';
-import { summedStats, type TenantRequest } from './partitioned-text.js';
+import { partsOf, type TenantRequest } from './partitioned-request.js';
+import { summedStats } from './partitioned-text.js';
 import { clampLimit } from './scope.js';
 
 interface Asked {
@@ -47,14 +48,8 @@ export async function partitionedAutocomplete(
 }
 
 /** Every node's answers to a round, and this node's for the rest of the tenant. */
-async function everyPart(request: TenantRequest, round: PartitionedRound): Promise<unknown[]> {
-  const { partitions, tenantId, body, principal } = request;
-  const [there, here] = await Promise.all([
-    partitions.fanOut(tenantId, null, 'search-autocomplete', body, principal, false, round),
-    partitions.runHere('search-autocomplete', body, principal, round),
-  ]);
-  return [...there.answers, here];
-}
+const everyPart = async (request: TenantRequest, round: PartitionedRound) =>
+  (await partsOf(request, 'search-autocomplete', round)).answers;
 
 async function valueTally(request: TenantRequest): Promise<Tally> {
   const tally: Tally = new Map();

@@ -1,5 +1,5 @@
 import { maxSearchLimit } from '@godb/contract';
-import type { PartitionedSearch } from './partitioned-search.js';
+import type { PartitionedRound, PartitionedSearch } from './partitioned-search.js';
 
 /** A search of a partitioned collection as its fan-out takes it (partitioned-*.ts). */
 export interface PartitionedRequest {
@@ -12,6 +12,27 @@ export interface PartitionedRequest {
   readonly principal: unknown;
   /** `allow_partial: true`: a shard without a live replica is left out (named) rather than a 503. */
   readonly allowPartial: boolean;
+}
+
+/** A search of a partitioned collection, or (table null) of the whole tenant holding partitioned collections. */
+export type TenantRequest = Omit<PartitionedRequest, 'table'> & { readonly table: string | null };
+
+/**
+ * Every part of a fanned-out search: one live replica of each shard of the collection (table null: of every
+ * partitioned collection of the tenant, each node counting the shards asked of it, and this node's own part for the
+ * rest of the tenant, which every node holds — so every document is counted once).
+ */
+export async function partsOf(
+  request: TenantRequest,
+  operationId: string,
+  round: PartitionedRound = {},
+  body: unknown = request.body,
+): Promise<{ answers: readonly unknown[]; missing: readonly number[]; uncounted?: readonly string[] }> {
+  const { partitions, tenantId, table, principal, allowPartial } = request;
+  const there = partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round);
+  if (table !== null) return there;
+  const [fanned, here] = await Promise.all([there, partitions.runHere(operationId, body, principal, round)]);
+  return { ...fanned, answers: [...fanned.answers, here] };
 }
 
 /** Document ids in code-unit order: how merged answers break ties, the same on every node. */

@@ -5,7 +5,13 @@ import { partitionedAutocomplete } from './partitioned-autocomplete.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedFuzzy } from './partitioned-fuzzy.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
-import { askedLimit, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
+import {
+  askedLimit,
+  byScoreThenId,
+  partsOf,
+  type PartitionedRequest,
+  type TenantRequest,
+} from './partitioned-request.js';
 import { partitionedSmart } from './partitioned-smart.js';
 import { partitionedText } from './partitioned-text.js';
 
@@ -136,7 +142,13 @@ export async function partitionedAnswer(
     const whole = { partitions, tenantId, table: null, body, principal: ctx.principal, allowPartial: false };
     return partitionedAutocomplete(whole);
   }
-  if (typeof table !== 'string') return refuseWholeTenant(partitions, tenantId, operationId, body);
+  const allowPartial = given.allow_partial === true;
+  const principal = ctx.principal;
+  if (typeof table !== 'string') {
+    if (!wholeTenant.has(operationId)) return refuseWholeTenant(partitions, tenantId, operationId, body);
+    if (partitions.partitionedOf(tenantId).length === 0) return undefined;
+    return mergedParts({ partitions, tenantId, table: null, body, principal, allowPartial }, operationId);
+  }
   if (!partitions.isPartitioned(tenantId, table)) return undefined;
   if (!fannedOut.has(operationId)) {
     throw createError('NOT_IMPLEMENTED', {
@@ -144,18 +156,37 @@ export async function partitionedAnswer(
       issue: 41,
     });
   }
-  const allowPartial = given.allow_partial === true;
-  const request: PartitionedRequest = { partitions, tenantId, table, body, principal: ctx.principal, allowPartial };
+  const request: PartitionedRequest = { partitions, tenantId, table, body, principal, allowPartial };
   if (operationId === 'search-hybrid') return partitionedHybrid(request);
   if (operationId === 'search-smart')
     return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
   if (operationId === 'search-faceted') return partitionedFaceted(request);
-  const { answers, missing, notes } =
+  if (operationId === 'search-fuzzy') return mergedSearch(operationId, body, await partitionedFuzzy(request));
+  return mergedParts(request, operationId);
+}
+
+/**
+ * A search of the whole tenant (no `primary_table`) that reads every partitioned collection: each document is in
+ * one part's count (partsOf), and every one is held by some node asked, so the merges are exact.
+ */
+const wholeTenant: ReadonlySet<string> = new Set(['search-text', 'search-geo', 'count-documents', 'scroll-documents']);
+
+/** The search (or scan) answered from every part (partsOf) and merged. */
+async function mergedParts(request: TenantRequest, operationId: string): Promise<unknown> {
+  const { body } = request;
+  const gathered =
     operationId === 'search-text'
       ? await partitionedText(request)
-      : operationId === 'search-fuzzy'
-        ? await partitionedFuzzy(request)
-        : { ...(await partitions.fanOut(tenantId, table, operationId, body, ctx.principal, allowPartial)), notes: [] };
+      : { ...(await partsOf(request, operationId)), notes: [] };
+  return mergedSearch(operationId, body, gathered);
+}
+
+function mergedSearch(
+  operationId: string,
+  body: unknown,
+  { answers, missing, notes }: { answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] },
+): unknown {
+  const given = body as { limit?: unknown };
   // The scans take no allow_partial: a shard without a live replica was a 503 already.
   if (operationId === 'count-documents') return mergeCounts(answers);
   if (operationId === 'delete-documents') return mergeDeletes(answers);

@@ -2,7 +2,7 @@ import { createError } from '@godb/contract';
 import type { TextStatsAnswer } from '../../engine/search/text-stats.js';
 import { sumGivenStats } from '../../engine/text/bm25-given-stats.js';
 import type { GivenStats } from '../../engine/text/bm25-score.js';
-import type { PartitionedRequest } from './partitioned-request.js';
+import { partsOf, type TenantRequest } from './partitioned-request.js';
 
 /**
  * A text search of a partitioned collection in two rounds (Elasticsearch's dfs_query_then_fetch, decision 0076):
@@ -15,32 +15,27 @@ import type { PartitionedRequest } from './partitioned-request.js';
  * @example const { answers, missing } = await partitionedText({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
 export async function partitionedText(
-  request: PartitionedRequest,
+  request: TenantRequest,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
-  const { partitions, tenantId, table, body, principal, allowPartial } = request;
+  const { table, body } = request;
   const given = body as { query_type?: unknown; feedback?: unknown };
   // A wildcard is expanded against one node's vocabulary, RM3 feedback from one node's top documents: the shards
   // would expand them differently.
   const unlike = given.query_type === 'wildcard' ? 'query_type wildcard' : given.feedback ? 'feedback' : undefined;
   if (unlike) {
     throw createError('NOT_IMPLEMENTED', {
-      operation: `search-text with ${unlike} on the partitioned collection ${table}`,
+      operation: `search-text with ${unlike} ${table === null ? 'without primary_table on a tenant with partitioned collections' : `on the partitioned collection ${table}`}`,
       issue: 41,
     });
   }
   const first = await summedStats(request, 'search-text');
-  const second = await partitions.fanOut(tenantId, table, 'search-text', body, principal, allowPartial, {
-    stats: first.stats,
-  });
+  const second = await partsOf(request, 'search-text', { stats: first.stats });
   return {
     answers: second.answers,
     missing: [...new Set([...first.missing, ...second.missing])].sort((a, b) => a - b),
     notes: first.notes,
   };
 }
-
-/** A search of a partitioned collection, or (table null) of the whole tenant holding partitioned collections. */
-export type TenantRequest = Omit<PartitionedRequest, 'table'> & { readonly table: string | null };
 
 /**
  * The dfs round of a search of a partitioned collection whose text is ranked by BM25 (`operationId`: text or
