@@ -70,11 +70,8 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
 
 /** What the dfs round counts here: the shards asked of each collection (none when this node runs its own share). */
 function statsCounting(partitions: Partitions, tenantId: string, counted: SearchRound['counted']): StatsCounting {
-  const partitioned = partitions
-    .placements()
-    .map((p) => p.record)
-    .filter((r) => r.tenantId === tenantId);
-  const names = partitioned.map((r) => r.name);
+  const names = partitions.partitionedOf(tenantId);
+  const partitioned = names.flatMap((name) => partitions.placementOf(tenantId, name) ?? []);
   if (!counted) return { partitioned: names };
   const byName = new Map(partitioned.map((r) => [r.name, r]));
   return {

@@ -226,11 +226,18 @@ export class Partitions {
 
   /** The tenant's partitioned collections known here, by name. */
   partitionedOf(tenantId: string): string[] {
-    return this.#records
-      .all()
-      .filter((r) => r.tenantId === tenantId)
+    return this.#existing(tenantId)
       .map((r) => r.name)
       .sort();
+  }
+
+  /**
+   * The tenant's partitioned collections that exist here: a deleted collection's record stays in KV (its name's next
+   * creation takes the next epoch), and its shards, never moved again, must not fail a search of the whole tenant.
+   */
+  #existing(tenantId: string): PlacementRecord[] {
+    const { applier } = this.#options;
+    return this.#records.all().filter((r) => r.tenantId === tenantId && applier.hasCollection(tenantId, r.name));
   }
 
   /** The placement of a partitioned collection, or undefined (not partitioned, or not known here yet). */
@@ -321,7 +328,7 @@ export class Partitions {
     const live = await this.#liveNodes();
     // The dfs round and a search of the whole tenant (collection null) count every partitioned collection once.
     const counting = round.phase === 'stats' || record === null;
-    const others = this.#records.all().filter((r) => r.tenantId === tenantId && r.name !== record?.name);
+    const others = this.#existing(tenantId).filter((r) => r.name !== record?.name);
     const records = record === null ? others : counting ? [record, ...others] : [record];
     const own = (name: string) => record === null || name === record.name;
     /** For each node asked, the shards of each collection it answers for. */
@@ -539,6 +546,7 @@ export class Partitions {
           if (serving || moving) this.#held.hold(subject, current.startSeq ?? 1);
           if (moving) this.#catchUp(current.tenantId, current.name, shard);
           if (!serving && !moving && this.#held.holds(subject)) this.#releaseLater(current, shard);
+          else if (serving || moving) this.#keepHeld(subject);
         }
       })
       .catch((error: unknown) =>
@@ -568,6 +576,32 @@ export class Partitions {
     }, publishTimeoutMs + releaseGraceMs);
     timer.unref();
     this.#releasing.set(subject, timer);
+  }
+
+  /** A release still in its grace is called off: the shard came back to this node. */
+  #keepHeld(subject: string): void {
+    const timer = this.#releasing.get(subject);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#releasing.delete(subject);
+  }
+
+  /**
+   * Whether this node released `subject` as the newest record it knows says (neither serving nor moving into it):
+   * a node that has not seen the record giving it the shard yet (a collection just created) waits for the write
+   * instead, as before.
+   */
+  #releasedHere(subject: string): boolean {
+    if (this.#held.holds(subject)) return false;
+    const { nodeId } = this.#options;
+    for (const record of this.#records.all()) {
+      for (let shard = 0; shard < record.shards; shard += 1) {
+        if (shardSubjectOf(record.tenantId, record.name, shard) !== subject) continue;
+        const listed = record.replicas[shard]?.includes(nodeId) ?? false;
+        return !listed && !movesOf(record, shard).some((m) => m.to === nodeId);
+      }
+    }
+    return false;
   }
 
   /** Stops applying a shard this node no longer holds and removes its documents here. */
@@ -689,7 +723,7 @@ export class Partitions {
         if (error) return;
         const { id, subject, seq } = decodeJson<{ id: string; subject: string; seq: number }>(message.data);
         // Asked by a node whose record is older than this one's (the shard moved away): it asks the next holder.
-        if (!this.#held.holds(subject)) return void message.respond(encodeReply(notHeldHere(subject, nodeId)));
+        if (this.#releasedHere(subject)) return void message.respond(encodeReply(notHeldHere(subject, nodeId)));
         const { outcome, forget } = outcomes.expect(id);
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<Outcome>((resolve) => {
