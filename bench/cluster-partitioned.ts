@@ -40,7 +40,15 @@ import { appliedEverywhere, appliedSeq } from '../e2e/support/cluster-nodes.js';
 import { startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
 import { embeddingLikeVectors, groundTruth, row, rowJson } from './vector-data.js';
-import { caveat, closedLoopRate, httpRequest, saveResults, table, unthrottledServerEnv } from './support.js';
+import {
+  caveat,
+  closedLoopRate,
+  httpRequest,
+  requestHeaders,
+  saveResults,
+  table,
+  unthrottledServerEnv,
+} from './support.js';
 
 const docs = Number(process.env.BENCH_PART_DOCS ?? 50_000);
 const shards = Number(process.env.BENCH_PART_SHARDS ?? 6);
@@ -96,12 +104,7 @@ async function send(
     method,
     agent,
     body,
-    headers: {
-      ...(body !== undefined && {
-        'content-type': typeof body === 'string' ? 'application/json' : 'application/x-ndjson',
-      }),
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
+    headers: requestHeaders(body, token),
   });
   return { status: res.status, body: res.body, seq: String(res.headers['x-godb-seq'] ?? '') };
 }

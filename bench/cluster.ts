@@ -23,7 +23,7 @@ import { startNatsCluster } from '../server/src/test-support/nats-cluster.js';
 import { appliedEverywhere, appliedSeq, streamLeader, tenantStream } from '../e2e/support/cluster-nodes.js';
 import { freePort, repoRoot, startServerProcess, type ServerProcess } from '../e2e/support/server-process.js';
 import { random, zipfText, zipfWord } from './engine-fixture.js';
-import { caveat, closedLoopRate, httpRequest, saveResults, table } from './support.js';
+import { caveat, closedLoopRate, httpRequest, requestHeaders, saveResults, table } from './support.js';
 
 // The issue's figure by default (the whole run takes about 5 minutes on the shared 2-core machine).
 const catchUpDocs = Number(process.env.BENCH_CLUSTER_DOCS ?? 100_000);
@@ -68,13 +68,7 @@ async function send(
     method,
     agent,
     body,
-    headers: {
-      ...(body !== undefined && {
-        'content-type': typeof body === 'string' ? 'application/json' : 'application/x-ndjson',
-      }),
-      ...(token && { authorization: `Bearer ${token}` }),
-      ...headers,
-    },
+    headers: { ...requestHeaders(body, token), ...headers },
   });
   return { status: res.status, body: res.body, seq: String(res.headers['x-godb-seq'] ?? '') };
 }

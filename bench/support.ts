@@ -111,6 +111,15 @@ export function httpRequest(
   });
 }
 
+/** The headers of a request to the server: JSON or NDJSON by the body, and `token` as the bearer (none when empty). */
+export const requestHeaders = (
+  body: string | AsyncIterable<string> | undefined,
+  token: string,
+): Record<string, string> => ({
+  ...(body !== undefined && { 'content-type': typeof body === 'string' ? 'application/json' : 'application/x-ndjson' }),
+  ...(token && { authorization: `Bearer ${token}` }),
+});
+
 /** A JSON request to the server as `token` (none when empty), its answer parsed; a status of 300 or more throws. */
 export async function jsonCall(
   baseUrl: string,
