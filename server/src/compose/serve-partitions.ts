@@ -71,13 +71,13 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
 /** What the dfs round counts here: the shards asked of each collection (none when this node runs its own share). */
 function statsCounting(partitions: Partitions, tenantId: string, counted: SearchRound['counted']): StatsCounting {
   const names = partitions.partitionedOf(tenantId);
-  const partitioned = names.flatMap((name) => partitions.placementOf(tenantId, name) ?? []);
   if (!counted) return { partitioned: names };
-  const byName = new Map(partitioned.map((r) => [r.name, r]));
   return {
     partitioned: names,
     key: JSON.stringify(Object.entries(counted).sort(([a], [b]) => (a < b ? -1 : 1))),
-    counted: new Map(Object.entries(counted).map(([name, shards]) => [name, shardIds(byName.get(name), shards)])),
+    counted: new Map(
+      Object.entries(counted).map(([name, shards]) => [name, shardIds(partitions.placementOf(tenantId, name), shards)]),
+    ),
   };
 }
 

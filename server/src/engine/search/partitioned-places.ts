@@ -68,10 +68,11 @@ export class PartitionedPlaces {
 
   /**
    * The rows `keep` accepts, for the asked shards `key` names: `keep` is asked once per row and set of shards, the
-   * rows written since the last time only.
+   * rows written since the last time only. Without a key, every row is asked and nothing is kept.
    */
-  kept(key: string, keep: (place: Place) => boolean): ReadonlySet<number> {
+  kept(key: string | undefined, keep: (place: Place) => boolean): ReadonlySet<number> {
     const { kept, order, of } = this.#places;
+    if (key === undefined) return new Set(order.filter((seq) => keep(of.get(seq)!)));
     let found = kept.get(key);
     if (!found) {
       if (kept.size >= keptAtMost) kept.delete(kept.keys().next().value!);

@@ -77,10 +77,10 @@ export async function matchStats(
   const statsQuery = 'phrase' in match ? { phrase: match.phrase } : 'words' in match ? { words: match.words } : null;
   if (!statsQuery) return { kept: none, rest: none, split: index.split };
   const places = PartitionedPlaces.of(core, tenantId, index, counting.partitioned);
-  const counted = counting.counted;
+  const keep = countedBy(counting);
   const kept =
-    counted && counted.size > 0
-      ? places.kept(counting.key ?? '', ([id, table]) => counted.get(table)?.(id) ?? false)
+    counting.counted && counting.counted.size > 0
+      ? places.kept(counting.key, ([id, table]) => keep({ id, primary_table: table }))
       : undefined;
   return {
     kept: kept ? index.termStats((seq) => kept.has(seq), statsQuery) : none,

@@ -9,7 +9,7 @@ import type { TallyShare } from '../../engine/search/autocomplete-share.js';
 import { maxTermChecks } from '../../engine/search/readable-terms.js';
 import { stem } from '../../engine/text/tokenize.js';
 import type { PartitionedRound } from './partitioned-search.js';
-import { partsOf, type TenantRequest } from './partitioned-request.js';
+import { byId, partsOf, type TenantRequest } from './partitioned-request.js';
 import { summedStats } from './partitioned-text.js';
 import { clampLimit } from './scope.js';
 
@@ -70,7 +70,7 @@ async function wordTally(request: TenantRequest, limit: number): Promise<Tally> 
   if (words.length === 0) return new Map();
   const { stats } = await summedStats(request, 'search-autocomplete', words, { split: 'counted' });
   const chunks = (word: string) => stats.df[stem(word, 'en')] ?? 0;
-  const ordered = words.sort((a, b) => chunks(b) - chunks(a) || (a < b ? -1 : a > b ? 1 : 0));
+  const ordered = words.sort((a, b) => chunks(b) - chunks(a) || byId(a, b));
   const wanted = limit * 4;
   const tally: Tally = new Map();
   let checked = 0;

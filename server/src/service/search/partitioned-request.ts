@@ -26,9 +26,8 @@ export async function partsOf(
   request: TenantRequest,
   operationId: string,
   round: PartitionedRound = {},
-  body: unknown = request.body,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; uncounted?: readonly string[] }> {
-  const { partitions, tenantId, table, principal, allowPartial } = request;
+  const { partitions, tenantId, table, body, principal, allowPartial } = request;
   const there = partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round);
   if (table !== null) return there;
   const [fanned, here] = await Promise.all([there, partitions.runHere(operationId, body, principal, round)]);
