@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseSpaceKey } from '../collections/vector-space.js';
-import type { ExactVectors } from '../vectors/exact-vectors.js';
+import type { ExactVectors, VectorSink } from '../vectors/exact-vectors.js';
 import type { SearchRows } from '../access/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
 import type { MatchEstimate } from './filter-estimates.js';
@@ -28,35 +27,35 @@ export interface AllowedSet {
   readonly source: 'index' | 'scan' | 'access';
   /** Document seqs that match (a superset: a document deleted since may remain; hits are checked again). */
   readonly docs: ReadonlySet<number>;
-  /** The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise). */
-  keys(space: string): readonly number[];
   /**
-   * The vectors of those keys gathered from the index's float32 copies into one matrix (row i is `keys[i]`), for
-   * an exact scan at memory speed; kept while the set lives and extended as documents are added.
+   * The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise), as the
+   * index's float32 copies hold them, each document's keys linked there (no read of the store); their vectors are
+   * gathered at the same time (see `vectors`).
+   */
+  keys(space: string, copies: ExactVectors): readonly number[];
+  /**
+   * The vectors of those keys gathered from the copies into one matrix (row i is `keys[i]`), for an exact scan at
+   * memory speed; kept while the set lives and extended as documents are added.
    */
   vectors(space: string, copies: ExactVectors): { readonly keys: readonly number[]; readonly matrix: Float32Array };
 }
 
-interface Gathered {
+/** A set's keys in one space with their vectors, gathered as its documents are resolved. */
+interface Gathered extends VectorSink {
   readonly copies: ExactVectors;
-  readonly keys: number[];
-  data: Float32Array;
-  /** How many of the space's keys were looked at. */
-  consumed: number;
   /**
-   * Keys looked at whose vectors the copies did not hold yet (stored, but the index not told yet): looked at again
-   * on every call until held. Skipping them for good left a document out of every exact filtered scan until the
-   * next update or delete of any document.
+   * Documents of the set none of whose keys the copies held when last looked at: without a vector in the space, or
+   * written but not yet applied to the index. Looked at again on every call (skipping them for good once left a
+   * document out of every exact filtered scan until the next update or delete).
    */
-  waiting: number[];
+  pending: number[];
 }
 
 interface Entry extends AllowedSet {
   readonly epoch: number;
   through: number;
   readonly docs: Set<number>;
-  readonly byKeys: Map<string, number[]>;
-  readonly gathered: Map<string, Gathered>;
+  readonly bySpace: Map<string, Gathered>;
 }
 
 /** Reads live documents of a tenant (and table) with seqs in (after, through], with the fields filters read. */
@@ -69,8 +68,11 @@ export type FilterableScan = (
 
 /** A collection's field indexes as the filters' planner reads them (see indexed-filters.ts). */
 export interface FilterPlanner {
-  /** The documents a filter lets through, or undefined when a condition is not on a ready index. */
-  set(tenant: string, table: string, filters: FilterGroup): ReadonlySet<number> | undefined;
+  /**
+   * The documents a filter lets through (a set made for the caller, which may keep and extend it), or undefined
+   * when a condition is not on a ready index.
+   */
+  set(tenant: string, table: string, filters: FilterGroup): Set<number> | undefined;
   /** Bounds of how many documents that set holds, its postings counted up to `cap`; undefined as for `set`. */
   estimate(tenant: string, table: string, filters: FilterGroup, cap: number): MatchEstimate | undefined;
   /** Which of documents `docs` the filter lets through, from their postings; undefined as for `set`. */
@@ -139,8 +141,8 @@ export class AllowedSets {
       const planned = this.#plan?.set(tenant, table, filters);
       if (planned) {
         if (planned.size * 40 > maxBytes / 2) return undefined;
-        entry = this.#empty(tenant, epoch, 'index');
-        for (const seq of planned) entry.docs.add(seq);
+        // The planner's set is made for this call: adopted, not copied.
+        entry = this.#empty(epoch, 'index', planned);
         entry.through = last;
       }
     }
@@ -153,7 +155,7 @@ export class AllowedSets {
         return undefined;
       }
       this.#seen.delete(id);
-      entry = this.#empty(tenant, epoch, 'scan');
+      entry = this.#empty(epoch, 'scan');
     }
     const last = this.#store.lastSeq();
     if (entry.through < last) {
@@ -163,7 +165,7 @@ export class AllowedSets {
       }
       if ((entry.docs.size + added.length) * 40 > maxBytes / 2) return undefined;
       for (const seq of added) entry.docs.add(seq);
-      for (const [space, keys] of entry.byKeys) for (const key of this.#keysOf(tenant, space, added)) keys.push(key);
+      for (const g of entry.bySpace.values()) for (const seq of added) g.pending.push(seq);
       entry.through = last;
     }
     this.#entries.set(id, entry);
@@ -175,8 +177,8 @@ export class AllowedSets {
    * An allowed set of given documents (the few a viewer may read), made for one search and not remembered: their
    * vector keys are looked up, and their vectors gathered, on demand as for any set.
    */
-  of(tenant: string, docs: ReadonlySet<number>, source: 'access'): AllowedSet {
-    const entry = this.#empty(tenant, this.#store.epoch(), source);
+  of(docs: ReadonlySet<number>, source: 'access'): AllowedSet {
+    const entry = this.#empty(this.#store.epoch(), source);
     for (const seq of docs) entry.docs.add(seq);
     return entry;
   }
@@ -192,81 +194,39 @@ export class AllowedSets {
     }
   }
 
-  #empty(tenant: string, epoch: number, source: AllowedSet['source']): Entry {
-    const docs = new Set<number>();
-    const byKeys = new Map<string, number[]>();
-    const gathered = new Map<string, Gathered>();
-    const keys = (space: string) => {
-      let found = byKeys.get(space);
-      if (!found) {
-        found = this.#keysOf(tenant, space, [...docs]);
-        byKeys.set(space, found);
+  #empty(epoch: number, source: AllowedSet['source'], docs = new Set<number>()): Entry {
+    const bySpace = new Map<string, Gathered>();
+    const gatheredIn = (space: string, copies: ExactVectors): Gathered => {
+      let g = bySpace.get(space);
+      if (g?.copies !== copies) {
+        // Sized for a vector a document (grown when they hold more).
+        g = { copies, keys: [], data: new Float32Array(docs.size * copies.dims), pending: [...docs] };
+        bySpace.set(space, g);
       }
-      return found;
+      if (g.pending.length > 0) {
+        const still: number[] = [];
+        for (const doc of g.pending) if (!copies.gather(doc, g)) still.push(doc);
+        g.pending = still;
+      }
+      return g;
     };
     return {
       source,
       epoch,
       through: 0,
       docs,
-      byKeys,
-      gathered,
-      keys,
+      bySpace,
+      keys: (space, copies) => gatheredIn(space, copies).keys,
       vectors: (space, copies) => {
-        const all = keys(space);
-        let g = gathered.get(space);
-        if (g?.copies !== copies) {
-          g = {
-            copies,
-            keys: [],
-            data: new Float32Array(Math.max(1, all.length) * copies.dims),
-            consumed: 0,
-            waiting: [],
-          };
-          gathered.set(space, g);
-        }
-        const into = g;
-        const dims = copies.dims;
-        const take = (key: number): boolean => {
-          const held = copies.get(key);
-          if (!held) return false;
-          if ((into.keys.length + 1) * dims > into.data.length) {
-            const grown = new Float32Array(into.data.length * 2);
-            grown.set(into.data);
-            into.data = grown;
-          }
-          into.data.set(held.vector, into.keys.length * dims);
-          into.keys.push(key);
-          return true;
-        };
-        if (g.waiting.length > 0) g.waiting = g.waiting.filter((key) => !take(key));
-        for (; g.consumed < all.length; g.consumed += 1) {
-          const key = all[g.consumed]!;
-          if (!take(key)) g.waiting.push(key);
-        }
-        return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * dims) };
+        const g = gatheredIn(space, copies);
+        return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * copies.dims) };
       },
     };
-  }
-
-  #keysOf(tenant: string, space: string, docs: readonly number[]): number[] {
-    const source = parseSpaceKey(space);
-    const keys: number[] = [];
-    for (let i = 0; i < docs.length; i += 10_000) {
-      const slice = JSON.stringify(docs.slice(i, i + 10_000));
-      const found =
-        source.kind === 'chunks'
-          ? this.#store.chunkKeys(tenant, source.model, slice)
-          : this.#store.vectorKeys(tenant, source, slice);
-      for (const key of found) keys.push(key);
-    }
-    return keys;
   }
 }
 
 function bytesOf(entry: Entry): number {
   let bytes = entry.docs.size * 40;
-  for (const keys of entry.byKeys.values()) bytes += keys.length * 8;
-  for (const g of entry.gathered.values()) bytes += g.data.byteLength;
+  for (const g of entry.bySpace.values()) bytes += g.keys.length * 8 + g.data.byteLength;
   return bytes;
 }

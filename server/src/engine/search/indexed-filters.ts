@@ -44,6 +44,9 @@ function union(a: Set<number>, b: Set<number>): Set<number> {
 
 /** Both (complements kept as complements: a negation costs its own matches, not the collection). */
 function and(a: Planned, b: Planned): Planned {
+  // Everything and b is b (a group's first part starts from everything: no copy of its set).
+  if (a === all) return b;
+  if (b === all) return a;
   if (!a.not && !b.not) return of(intersect(a.seqs, b.seqs));
   if (!a.not) return of(minus(a.seqs, b.seqs));
   if (!b.not) return of(minus(b.seqs, a.seqs));
@@ -84,27 +87,44 @@ const indexLookup = (t: Target, path: string): Lookup => ({
  * after a selective one costs the few documents, not its own matches.
  */
 function probeLookup(t: Target, path: string, within: Set<number>): Lookup {
-  const { present, keys } = t.reader.valuesOf(t.tenant, t.collection, [...within], path);
-  const holding = (test: (key: string | number) => boolean) => {
-    const out = new Set<number>();
-    for (const [seq, held] of keys) if (held.some(test)) out.add(seq);
-    return { not: false, seqs: out };
-  };
   const compare = {
     gt: (a: string | number, b: string | number) => a > b,
     gte: (a: string | number, b: string | number) => a >= b,
     lt: (a: string | number, b: string | number) => a < b,
     lte: (a: string | number, b: string | number) => a <= b,
   };
-  return {
+  const lookup = (holding: (test: (key: string | number) => boolean) => Planned, present: () => Planned) => ({
     among: within,
-    equal: (wanted) => {
+    equal: (wanted: readonly (string | number)[]) => {
       const set = new Set(wanted);
       return holding((key) => set.has(key));
     },
-    range: (operator, bound) => holding((key) => typeof key === typeof bound && compare[operator](key, bound)),
-    present: () => ({ not: false, seqs: present }),
-  };
+    range: (operator: (typeof rangeOperators)[number], bound: string | number) =>
+      holding((key) => typeof key === typeof bound && compare[operator](key, bound)),
+    present,
+  });
+  const held = t.reader.holding(t.tenant, t.collection, path);
+  if (held) {
+    // In memory: each document's keys tested in place (a 1 % group's 2,000 documents: no arrays made per document).
+    const passing = (pass: (seq: number) => boolean): Planned => {
+      const out = new Set<number>();
+      for (const seq of within) if (pass(seq)) out.add(seq);
+      return { not: false, seqs: out };
+    };
+    return lookup(
+      (test) => passing((seq) => held.some(seq, test)),
+      () => passing((seq) => held.has(seq)),
+    );
+  }
+  const { present, keys } = t.reader.valuesOf(t.tenant, t.collection, [...within], path);
+  return lookup(
+    (test) => {
+      const out = new Set<number>();
+      for (const [seq, values] of keys) if (values.some(test)) out.add(seq);
+      return { not: false, seqs: out };
+    },
+    () => ({ not: false, seqs: present }),
+  );
 }
 
 /** Documents that are in `within` and in (or not in) `p`. */
@@ -226,7 +246,9 @@ export function plannedSet(
     if (error instanceof Unplannable) return undefined;
     throw error;
   }
-  return planned.not ? minus(new Set(reader.live(tenant, collection)), planned.seqs) : planned.seqs;
+  if (planned.not) return minus(new Set(reader.live(tenant, collection)), planned.seqs);
+  // The caller's to keep and extend (AllowedSets adopts it): never a shared empty set.
+  return planned.seqs === nothing.seqs || planned.seqs === all.seqs ? new Set() : planned.seqs;
 }
 
 /**

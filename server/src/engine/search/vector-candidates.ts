@@ -162,7 +162,7 @@ export async function allowedSearch(
   // the margin) say the index wins, the keys are not looked up: the index takes the documents as its predicate.
   const docs = s.allowed.docs.size;
   const broad = docs ** 2 > 4 * scanCostRatio * wanted * s.size && docs > wanted * 16;
-  const keys = broad ? undefined : s.allowed.keys(s.space);
+  const keys = broad ? undefined : s.allowed.keys(s.space, s.copies);
   if (keys?.length === 0 || docs === 0) return { hits: [], exact: true, dropped: 0 };
   if (keys) {
     const scanWins = keys.length ** 2 <= scanCostRatio * wanted * s.size && keys.length * s.dims <= maxGathered;
@@ -187,7 +187,7 @@ export async function allowedSearch(
     k = Math.min(maxAnnCandidates, k * 4);
   }
   return {
-    ...verify(core, scope, q, scoreKeys(q, query, keys ?? s.allowed.keys(s.space), s.copies, null)),
+    ...verify(core, scope, q, scoreKeys(q, query, keys ?? s.allowed.keys(s.space, s.copies), s.copies, null)),
     exact: true,
   };
 }

@@ -208,7 +208,7 @@ async function nearest(
     // No set from the filters, but a viewer who may read few documents of the space: those are the set (its hits
     // are checked against the filters as any set's are), rather than candidates checked until enough are readable.
     const few = core.readable.few(scope, broadFrom);
-    if (few) allowed = core.allowed.of(scope.viewer.tenantId, few, 'access');
+    if (few) allowed = core.allowed.of(few, 'access');
   }
   if (allowed && copies) {
     const found = await allowedSearch(core, scope, q, vector, {

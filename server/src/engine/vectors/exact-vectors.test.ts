@@ -27,9 +27,10 @@ test('past one block it adds whole blocks, holding at most one block more than t
   const exact = new ExactVectors(dims);
   const count = 30_000; // the first block (8,192 rows) and three more
   for (let key = 1; key <= count; key += 1) exact.set(key, key * 2, vector(key));
-  const rowBytes = dims * 4 + 8;
-  assert.ok(exact.bytes >= count * rowBytes);
-  assert.ok(exact.bytes <= count * rowBytes + 8192 * rowBytes, `${exact.bytes} bytes for ${count} rows`);
+  const rowBytes = dims * 4 + 8 + 8 + 4; // vector, document, key, next slot of the document
+  const docBytes = 32; // each key has a document of its own here: one map entry each
+  assert.ok(exact.bytes >= count * (rowBytes + docBytes));
+  assert.ok(exact.bytes <= count * (rowBytes + docBytes) + 8192 * rowBytes, `${exact.bytes} bytes for ${count} rows`);
   // Keys in every block read back their own vector, document and distance.
   const query = Float32Array.from([1, 0, 0, 0]);
   for (const key of [1, 8192, 8193, 16_385, count]) {
@@ -42,4 +43,35 @@ test('past one block it adds whole blocks, holding at most one block more than t
   exact.set(count + 1, 7, vector(-1)); // reuses the freed slot in the third block
   assert.deepEqual(Array.from(exact.get(count + 1)!.vector), [-1, 0, 1, 2]);
   assert.equal(exact.get(20_000), undefined);
+});
+
+test("lists each document's keys through sets, replacements, deletes and reused slots", () => {
+  const exact = new ExactVectors(4, 2);
+  const keysOf = (doc: number) => {
+    const sink = { keys: [] as number[], data: new Float32Array(0) };
+    if (!exact.gather(doc, sink)) return undefined;
+    sink.keys.forEach((key, row) =>
+      assert.equal(sink.data[row * 4], exact.get(key)!.vector[0], 'its vector, row by row'),
+    );
+    assert.deepEqual(
+      sink.keys,
+      [...sink.keys].sort((a, b) => a - b),
+      "a document's keys in ascending order",
+    );
+    return sink.keys;
+  };
+  for (let key = 1; key <= 9; key += 1) exact.set(key, 100 + (key % 3), vector(key)); // docs 100, 101, 102
+  assert.deepEqual(keysOf(100), [3, 6, 9]);
+  assert.deepEqual(keysOf(101), [1, 4, 7]);
+  exact.delete(6); // in the middle of 100's list
+  exact.delete(9); // its first (the last set)
+  assert.deepEqual(keysOf(100), [3]);
+  exact.delete(3);
+  assert.equal(keysOf(100), undefined);
+  exact.set(4, 100, vector(40)); // moves from document 101 to 100, in place
+  assert.deepEqual(keysOf(100), [4]);
+  assert.deepEqual(keysOf(101), [1, 7]);
+  exact.set(10, 103, vector(10)); // takes a freed slot
+  assert.deepEqual(keysOf(103), [10]);
+  assert.deepEqual(keysOf(102), [2, 5, 8]);
 });

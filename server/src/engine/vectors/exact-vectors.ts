@@ -3,6 +3,15 @@ const blockShift = 13;
 const blockRows = 1 << blockShift;
 const blockMask = blockRows - 1;
 
+/** Where `gather` appends keys and their vectors (row i of `data` is `keys[i]`). */
+export interface VectorSink {
+  readonly keys: number[];
+  data: Float32Array;
+}
+
+/** A slot's "no next slot" in a document's list. */
+const none = -1;
+
 /**
  * Float32 copies of an HNSW index's vectors, by chunk seq, with each chunk's document seq: vector search rescores
  * its candidates exactly from here instead of reading the store (about 5 µs per candidate through SQLite against
@@ -10,6 +19,8 @@ const blockMask = blockRows - 1;
  * index holds little); removed slots are reused. Blocks instead of one array that doubles: a doubled array held up
  * to twice the live vectors (300,000 × 512 took 1.08 GB for 0.62 GB of vectors, over a `VECTOR_CACHE_MB` sized for
  * the data, so the copies were dropped and every search read the store), and each doubling copied it all.
+ * Each document's slots are linked (`gather`), so a filter's allowed documents find their vectors here: reading
+ * their keys from SQLite (a `json_each` of the seqs) cost more than the exact scan of their vectors (decision 0086).
  */
 export class ExactVectors {
   readonly dims: number;
@@ -17,6 +28,11 @@ export class ExactVectors {
   readonly #free: number[] = [];
   readonly #vectors: Float32Array[];
   readonly #docs: Float64Array[];
+  /** The key of each slot, and the next slot of the same document (`none` at its last). */
+  readonly #keys: Float64Array[];
+  readonly #next: Int32Array[];
+  /** Each document's first slot. */
+  readonly #firstOf = new Map<number, number>();
   #used = 0;
 
   constructor(dims: number, capacity = 1024) {
@@ -24,6 +40,8 @@ export class ExactVectors {
     const first = Math.min(blockRows, Math.max(1, capacity));
     this.#vectors = [new Float32Array(first * dims)];
     this.#docs = [new Float64Array(first)];
+    this.#keys = [new Float64Array(first)];
+    this.#next = [new Int32Array(first)];
   }
 
   get size(): number {
@@ -33,8 +51,12 @@ export class ExactVectors {
   /** Memory held, in bytes (the blocks' capacity, not only the live vectors: at most one block more). */
   get bytes(): number {
     let bytes = 0;
-    for (let b = 0; b < this.#docs.length; b += 1) bytes += this.#vectors[b]!.byteLength + this.#docs[b]!.byteLength;
-    return bytes;
+    for (let b = 0; b < this.#docs.length; b += 1) {
+      bytes += this.#vectors[b]!.byteLength + this.#docs[b]!.byteLength;
+      bytes += this.#keys[b]!.byteLength + this.#next[b]!.byteLength;
+    }
+    // A map entry per document (V8's ordered hash map: about three words and a bucket).
+    return bytes + this.#firstOf.size * 32;
   }
 
   set(key: number, doc: number, vector: Float32Array): void {
@@ -42,16 +64,42 @@ export class ExactVectors {
     if (slot === undefined) {
       slot = this.#free.pop() ?? this.#grow();
       this.#slots.set(key, slot);
+      this.#link(slot, key, doc);
+    } else if (this.#docs[slot >>> blockShift]![slot & blockMask] !== doc) {
+      this.#unlink(slot);
+      this.#link(slot, key, doc);
     }
     this.#vectors[slot >>> blockShift]!.set(vector.subarray(0, this.dims), (slot & blockMask) * this.dims);
-    this.#docs[slot >>> blockShift]![slot & blockMask] = doc;
   }
 
   delete(key: number): void {
     const slot = this.#slots.get(key);
     if (slot === undefined) return;
+    this.#unlink(slot);
     this.#slots.delete(key);
     this.#free.push(slot);
+  }
+
+  /**
+   * Appends the keys held of document `doc` to `sink.keys` and their vectors to `sink.data` (row i is keys[i]),
+   * growing it by doubling; false when none is held (the document has no vector here, or its write has not reached
+   * the index yet). By slot, without a lookup per key; a document's keys in ascending order.
+   */
+  gather(doc: number, sink: VectorSink): boolean {
+    const first = this.#firstOf.get(doc) ?? none;
+    if (first === none) return false;
+    const next = this.#next[first >>> blockShift]![first & blockMask]!;
+    if (next === none) {
+      this.#append(first, sink);
+      return true;
+    }
+    // Several (a model's chunks): in key order, as the store lists them, whatever order the slots were linked in.
+    const slots: number[] = [];
+    for (let slot = first; slot !== none; slot = this.#next[slot >>> blockShift]![slot & blockMask]!) slots.push(slot);
+    const keyOf = (slot: number) => this.#keys[slot >>> blockShift]![slot & blockMask]!;
+    slots.sort((x, y) => keyOf(x) - keyOf(y));
+    for (const slot of slots) this.#append(slot, sink);
+    return true;
   }
 
   /**
@@ -107,6 +155,50 @@ export class ExactVectors {
     };
   }
 
+  /** Appends the key and vector of `slot` to `sink`, its matrix doubled when full. */
+  #append(slot: number, sink: VectorSink): void {
+    const dims = this.dims;
+    const row = sink.keys.length;
+    if ((row + 1) * dims > sink.data.length) {
+      const grown = new Float32Array(Math.max(64, row * 2) * dims);
+      grown.set(sink.data.subarray(0, row * dims));
+      sink.data = grown;
+    }
+    const start = (slot & blockMask) * dims;
+    sink.data.set(this.#vectors[slot >>> blockShift]!.subarray(start, start + dims), row * dims);
+    sink.keys.push(this.#keys[slot >>> blockShift]![slot & blockMask]!);
+  }
+
+  /** Makes `slot` the key's and the first of its document's list. */
+  #link(slot: number, key: number, doc: number): void {
+    const block = slot >>> blockShift;
+    const at = slot & blockMask;
+    this.#docs[block]![at] = doc;
+    this.#keys[block]![at] = key;
+    this.#next[block]![at] = this.#firstOf.get(doc) ?? none;
+    this.#firstOf.set(doc, slot);
+  }
+
+  /** Takes `slot` out of its document's list (a document's few slots are walked). */
+  #unlink(slot: number): void {
+    const doc = this.#docs[slot >>> blockShift]![slot & blockMask]!;
+    const after = this.#next[slot >>> blockShift]![slot & blockMask]!;
+    let at = this.#firstOf.get(doc) ?? none;
+    if (at === slot) {
+      if (after === none) this.#firstOf.delete(doc);
+      else this.#firstOf.set(doc, after);
+      return;
+    }
+    while (at !== none) {
+      const next = this.#next[at >>> blockShift]!;
+      if (next[at & blockMask] === slot) {
+        next[at & blockMask] = after;
+        return;
+      }
+      at = next[at & blockMask]!;
+    }
+  }
+
   /** A free slot at the end: the first block doubles until it is a whole block, then whole blocks are added. */
   #grow(): number {
     const last = this.#docs.length - 1;
@@ -118,11 +210,19 @@ export class ExactVectors {
         vectors.set(this.#vectors[0]!);
         const docs = new Float64Array(rows);
         docs.set(this.#docs[0]!);
+        const keys = new Float64Array(rows);
+        keys.set(this.#keys[0]!);
+        const next = new Int32Array(rows);
+        next.set(this.#next[0]!);
         this.#vectors[0] = vectors;
         this.#docs[0] = docs;
+        this.#keys[0] = keys;
+        this.#next[0] = next;
       } else {
         this.#vectors.push(new Float32Array(blockRows * this.dims));
         this.#docs.push(new Float64Array(blockRows));
+        this.#keys.push(new Float64Array(blockRows));
+        this.#next.push(new Int32Array(blockRows));
       }
     }
     return this.#used++;

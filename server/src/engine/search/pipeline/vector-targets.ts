@@ -113,8 +113,8 @@ const floats = (blob: Buffer) => new Float32Array(new Uint8Array(blob).buffer);
 /**
  * The stored vectors of documents (by seq) on a target, as compared (unit length for cosine), or as stored (`raw`:
  * as the client gave them). A model's vectors are one per chunk. The documents are hits already loaded under the
- * caller's access rule. Read from the index's float32 copies in memory by the documents' vector keys; from the
- * store when the copies are not held (or for `raw`).
+ * caller's access rule. Read from the index's float32 copies in memory, where each document's vectors are linked; from
+ * the store when the copies are not held (or for `raw`).
  */
 export function documentVectors(
   core: SearchCore,
@@ -131,19 +131,21 @@ export function documentVectors(
     else out.set(seq, [v]);
   };
   if (docs.length === 0) return out;
-  const seqs = JSON.stringify(docs.map((d) => d.seq));
   const cosine = !raw && (target.kind === 'model' || target.space.settings.distance === 'cosine');
   const space =
     target.kind === 'own' ? clientSpaceKey(target.space.collection, target.space.name) : (target.model ?? defaultModel);
   const copies = raw ? null : core.vectors.exactVectors(tenantId, space);
   if (copies) {
-    const keys =
-      target.kind === 'own'
-        ? core.rows.vectorKeys(tenantId, target.space, seqs)
-        : core.rows.chunkKeys(tenantId, space, seqs);
-    for (const key of keys) {
-      const held = copies.get(key);
-      if (held) add(held.doc, cosine ? unitLength(held.vector) : Float32Array.from(held.vector));
+    // Each document's keys are linked in the copies (no read of the store); rows are copies already.
+    const dims = copies.dims;
+    const sink = { keys: [] as number[], data: new Float32Array(docs.length * dims) };
+    for (const d of docs) {
+      const from = sink.keys.length;
+      if (!copies.gather(d.seq, sink)) continue;
+      for (let row = from; row < sink.keys.length; row += 1) {
+        const vector = sink.data.slice(row * dims, (row + 1) * dims);
+        add(d.seq, cosine ? unitLength(vector) : vector);
+      }
     }
     return out;
   }
