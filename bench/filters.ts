@@ -8,7 +8,8 @@
 // index declared and built alone (its build time and disk per document). recall@10 against brute force over the
 // allowed set, p50/p99 and QPS beside unfiltered in the same run. Documents are private but 0.1 % (public), and 5 %
 // are shared with one user: the same searches unfiltered as that user (ACL 5 %) and as a user who may read the
-// public ones only (ACL 0.1 %) show the access rule's plan. --queries (BENCH_QUERIES, 50) per filter.
+// public ones only (ACL 0.1 %) show the access rule's plan. --queries (BENCH_QUERIES, 50) per filter. --only "1 %"
+// runs the cases whose label holds the text (and unfiltered, the ratios' base) and saves nothing: a profiling run.
 import { parseArgs } from 'node:util';
 import { FieldLists } from '../server/src/engine/field-indexes/field-lists.js';
 import { parseFilters } from '../server/src/engine/search/filters.js';
@@ -17,7 +18,9 @@ import { benchEngine, benchViewer } from './engine-fixture.js';
 import { caveat, saveResults, table } from './support.js';
 import { clusteredVectors, row } from './vector-data.js';
 
-const { values: args } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { docs: { type: 'string' }, queries: { type: 'string' }, only: { type: 'string' } },
+});
 const n = Number(args.docs ?? process.env.BENCH_DOCS ?? 50_000);
 const queryCount = Number(args.queries ?? process.env.BENCH_QUERIES ?? 50);
 const dims = 64;
@@ -58,7 +61,7 @@ const priceRange = (q: number, width: number, lowest = 0, highest = 1000) => {
 };
 
 const selectivities = [0.1, 1, 10, 50];
-const cases: Case[] = [
+const allCases: Case[] = [
   { label: 'none', filter: () => ({ raw: undefined, allow: () => true }) },
   {
     label: '0.1 % tag',
@@ -99,6 +102,9 @@ const cases: Case[] = [
     filter: () => ({ raw: undefined, allow: () => true }),
   },
 ];
+
+const only = args.only;
+const cases = only === undefined ? allCases : allCases.filter((c) => c.label === 'none' || c.label.includes(only));
 
 caveat();
 process.stdout.write(`${n} documents of ${dims}-d vectors, ${queryCount} queries per filter\n`);
@@ -283,16 +289,17 @@ process.stdout.write(
 );
 const buildSeconds = builds.reduce((sum, b) => sum + Number(b['build s']), 0);
 const disk = builds.reduce((sum, b) => sum + Number(b['disk B/doc']), 0);
-saveResults('filters', {
-  documents: n,
-  dims,
-  queries_per_filter: queryCount,
-  index_build_seconds: Number(buildSeconds.toFixed(2)),
-  postings_bytes_per_document_and_index: Math.round(disk / builds.length),
-  builds,
-  lists,
-  p50_over_unfiltered: ratios,
-  indexes: info,
-  rows: [...without, ...withIndexes],
-});
+if (only === undefined)
+  saveResults('filters', {
+    documents: n,
+    dims,
+    queries_per_filter: queryCount,
+    index_build_seconds: Number(buildSeconds.toFixed(2)),
+    postings_bytes_per_document_and_index: Math.round(disk / builds.length),
+    builds,
+    lists,
+    p50_over_unfiltered: ratios,
+    indexes: info,
+    rows: [...without, ...withIndexes],
+  });
 await dispose();
