@@ -396,6 +396,30 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     );
   });
 
+  // Before the test below, which patches and deletes a paper on the cluster only.
+  test('vector, hybrid and smart searches of the whole tenant answer as one node', async () => {
+    // Without primary_table: the tenant's model vectors (papers and places, partitioned, and the replicated notes).
+    for (const query of ['laminar flow over a heated wing', 'term10 term20 shock'])
+      await sameAsOneNode('/api/v1/search/vector', { query, limit: 12 }, 'but total_hits');
+    for (const fusion of ['rrf', 'dbsf_relative', 'weighted']) {
+      const expected = await sameAsOneNode(
+        '/api/v1/search/hybrid',
+        { query: 'term10 term20 laminar', fusion, limit: 10, highlight: true },
+        true,
+      );
+      const tables = new Set(expected.map((h) => h.document_id.split('-')[0]));
+      assert.ok(tables.size >= 2, `hits from several collections: ${[...tables].join(', ')}`);
+    }
+    for (const body of [
+      { query: 'why does the boundary layer separate', mode: 'auto' },
+      { query: 'term12 laminar term25', mode: 'auto' },
+      { query: 'laminar flow', mode: 'semantic' },
+    ]) {
+      // Routed as one node routes it, then fanned out as that kind is (a semantic route's parts count candidates).
+      await sameAsOneNode('/api/v1/search/smart', { ...body, limit: 6 }, 'but total_hits');
+    }
+  });
+
   test('get, update and delete by id through a node without the document answer from a holder', async () => {
     const view = (await call(pair.nodes[0]!, 'GET', '/api/v1/cluster', pair.tenant.token))
       .body as unknown as ClusterView;
@@ -469,7 +493,10 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
     // A search of the whole tenant not fanned out yet would read one node's share of papers and places: 501.
-    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/hybrid', pair.tenant.token, { query: 'term10' });
+    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/faceted', pair.tenant.token, {
+      query: 'term10',
+      facets: ['visibility'],
+    });
     assert.equal(whole.status, 501, whole.raw);
     assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);
     const joined = await call(pair.nodes[3]!, 'POST', '/api/v1/search/multi-table', pair.tenant.token, {

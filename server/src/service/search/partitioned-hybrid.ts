@@ -3,12 +3,12 @@ import { fuseSides, type FusedEntry, type Fusion, type SideEntry } from '../../e
 import type { HybridSidesAnswer, SideRecord } from '../../engine/search/hybrid-sides-answer.js';
 import { round, type SearchResultView } from '../../engine/search/result-view.js';
 import { chunksPerHit } from '../../engine/text/bm25-index.js';
-import { askedLimit, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
+import { askedLimit, byScoreThenId, partsOf, type TenantRequest } from './partitioned-request.js';
 import { splitRefused, summedStats } from './partitioned-text.js';
 
 /**
- * A hybrid search of a partitioned collection (issue #41): the text side's statistics summed over the shards (the
- * dfs round of partitioned-text.ts), then every shard's two sides — its best `2 · limit` documents by BM25 ranked
+ * A hybrid search of a partitioned collection, or of the whole tenant holding some (issue #41): the text side's
+ * statistics summed over the shards (the dfs round of partitioned-text.ts), then every shard's two sides — its best `2 · limit` documents by BM25 ranked
  * with those statistics, and by vector — which this node merges into the collection's two sides and fuses exactly
  * as one node does (engine/search/hybrid-fusion.ts, by document and chunk ids). Each side's global best `2 · limit`
  * are among the shards' own best, so the fusion, its scores and its order are one node's.
@@ -17,8 +17,8 @@ import { splitRefused, summedStats } from './partitioned-text.js';
  *
  * @example const answer = await partitionedHybrid({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
-export async function partitionedHybrid(request: PartitionedRequest): Promise<object> {
-  const { partitions, tenantId, table, body, principal, allowPartial } = request;
+export async function partitionedHybrid(request: TenantRequest): Promise<object> {
+  const { table, body } = request;
   const given = body as {
     query?: unknown;
     limit?: unknown;
@@ -28,23 +28,22 @@ export async function partitionedHybrid(request: PartitionedRequest): Promise<ob
     explain?: unknown;
   };
   if (given.use_ml_ranking === true) {
-    throw createError('NOT_IMPLEMENTED', {
-      operation: `search-hybrid with use_ml_ranking on the partitioned collection ${table}`,
-      issue: 41,
-    });
+    const where =
+      table === null
+        ? 'without primary_table on a tenant with partitioned collections'
+        : `on the partitioned collection ${table}`;
+    throw createError('NOT_IMPLEMENTED', { operation: `search-hybrid with use_ml_ranking ${where}`, issue: 41 });
   }
   const limit = askedLimit(body);
   const alpha = typeof given.alpha === 'number' ? given.alpha : hybridDefaults.alpha;
   const fusion = (typeof given.fusion === 'string' ? given.fusion : hybridDefaults.fusion) as Fusion;
   const withText = typeof given.query === 'string' && given.query.trim() !== '';
   const first = withText ? await summedStats(request, 'search-hybrid') : undefined;
-  const second = await partitions.fanOut(tenantId, table, 'search-hybrid', body, principal, allowPartial, {
-    phase: 'sides',
-    ...(first && { stats: first.stats }),
-  });
+  // Of the whole tenant (table null): every partitioned collection's shards, and this node's part for the rest.
+  const second = await partsOf(request, 'search-hybrid', { phase: 'sides', ...(first && { stats: first.stats }) });
   const answers = second.answers as HybridSidesAnswer[];
   // Split documents rank as wholes, which given statistics cannot do: only a text side is refused.
-  if (withText && answers.some((a) => a.split)) throw splitRefused('search-hybrid', table);
+  if (withText && answers.some((a) => a.split)) throw splitRefused('search-hybrid', table ?? 'of the tenant');
   const depth = limit * 2;
   const text = collectionSide(
     answers.map((a) => a.text),

@@ -147,7 +147,12 @@ export async function partitionedAnswer(
   if (typeof table !== 'string') {
     if (!wholeTenant.has(operationId)) return refuseWholeTenant(partitions, tenantId, operationId, body);
     if (partitions.partitionedOf(tenantId).length === 0) return undefined;
-    return mergedParts({ partitions, tenantId, table: null, body, principal, allowPartial }, operationId);
+    const whole: TenantRequest = { partitions, tenantId, table: null, body, principal, allowPartial };
+    if (operationId === 'search-hybrid') return partitionedHybrid(whole);
+    // Each route it picks is a whole-tenant search of its own (below): the router depends on the request only.
+    if (operationId === 'search-smart')
+      return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
+    return mergedParts(whole, operationId);
   }
   if (!partitions.isPartitioned(tenantId, table)) return undefined;
   if (!fannedOut.has(operationId)) {
@@ -167,9 +172,21 @@ export async function partitionedAnswer(
 
 /**
  * A search of the whole tenant (no `primary_table`) that reads every partitioned collection: each document is in
- * one part's count (partsOf), and every one is held by some node asked, so the merges are exact.
+ * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The others (faceted,
+ * fuzzy, recommendations, graph, the pipeline) answer 501 on such a tenant (refuseWholeTenant).
  */
-const wholeTenant: ReadonlySet<string> = new Set(['search-text', 'search-geo', 'count-documents', 'scroll-documents']);
+const wholeTenant: ReadonlySet<string> = new Set([
+  'search-text',
+  'search-geo',
+  'count-documents',
+  'scroll-documents',
+  // The tenant's model vectors: each node's own best `limit` over all it holds (its shards and the rest of the
+  // tenant), so the union holds the tenant's best `limit` (decision 0087).
+  'search-vector',
+  // Both sides as one collection's (partitioned-hybrid.ts), the text side's statistics the whole tenant's.
+  'search-hybrid',
+  'search-smart',
+]);
 
 /** The search (or scan) answered from every part (partsOf) and merged. */
 async function mergedParts(request: TenantRequest, operationId: string): Promise<unknown> {

@@ -14,7 +14,7 @@ interface Answer {
 }
 
 /**
- * A smart search of a partitioned collection (issue #41): the route is chosen here as on one node (smart-route.ts:
+ * A smart search of a partitioned collection, or of the whole tenant holding some (issue #41): the route is chosen here as on one node (smart-route.ts:
  * it depends on the request only), then the search it routes to is fanned out as that kind is (text, vector,
  * hybrid or geo, each merged exactly), with the smart search's own settings (its hybrid's defaults, a semantic
  * search's threshold 0), and answered with the route and why.
@@ -30,7 +30,8 @@ export async function partitionedSmart(body: unknown, ask: Ask): Promise<object>
     lon?: number;
     radius?: number;
     field_name?: string;
-    primary_table: string;
+    /** Absent: a search of the whole tenant, each route fanned out as that kind's is. */
+    primary_table?: string;
     limit?: number;
     allow_partial?: boolean;
   };
@@ -53,7 +54,7 @@ export async function partitionedSmart(body: unknown, ask: Ask): Promise<object>
       }
     : {};
   const common = {
-    primary_table: given.primary_table,
+    ...(given.primary_table !== undefined && { primary_table: given.primary_table }),
     ...point,
     ...(given.limit !== undefined && { limit: given.limit }),
     ...(given.allow_partial !== undefined && { allow_partial: given.allow_partial }),
