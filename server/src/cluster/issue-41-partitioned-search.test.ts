@@ -397,7 +397,7 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
   });
 
   // Before the test below, which patches and deletes a paper on the cluster only.
-  test('vector, hybrid and smart searches of the whole tenant answer as one node', async () => {
+  test('vector, hybrid, smart, faceted and fuzzy searches of the whole tenant answer as one node', async () => {
     // Without primary_table: the tenant's model vectors (papers and places, partitioned, and the replicated notes).
     for (const query of ['laminar flow over a heated wing', 'term10 term20 shock'])
       await sameAsOneNode('/api/v1/search/vector', { query, limit: 12 }, 'but total_hits');
@@ -417,6 +417,30 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     ]) {
       // Routed as one node routes it, then fanned out as that kind is (a semantic route's parts count candidates).
       await sameAsOneNode('/api/v1/search/smart', { ...body, limit: 6 }, 'but total_hits');
+    }
+    // Facets counted once per document over every collection: each part counts the shards asked of it, or the rest.
+    for (const query of ['term10 term20', 'shock laminar memo3']) {
+      const expected = await sameAsOneNode(
+        '/api/v1/search/faceted',
+        { query, facets: ['metadata.year', 'visibility', 'tags'], limit: 9 },
+        true,
+      );
+      assert.ok(expected.length >= 5, `${query}: ${expected.length} hits`);
+    }
+    const listing = { facets: ['metadata.kind', 'visibility'], limit: 200 };
+    const reference = await call(pair.single, 'POST', '/api/v1/search/faceted', pair.alone.token, listing);
+    assert.equal(reference.status, 200, reference.raw);
+    for (const node of pair.nodes) {
+      const res = await call(node, 'POST', '/api/v1/search/faceted', pair.tenant.token, listing);
+      assert.equal(res.status, 200, res.raw);
+      assert.deepEqual([res.body.facets, res.body.total_hits], [reference.body.facets, reference.body.total_hits]);
+      const ids = (answer: Record<string, unknown>) => (answer.results as Hit[]).map((h) => h.document_id).sort();
+      assert.deepEqual(ids(res.body), ids(reference.body));
+    }
+    // Expansions from every collection's vocabulary, chosen and ranked as one node does.
+    for (const query of ['lamnar shok', 'memo3 trm12']) {
+      const expected = await sameAsOneNode('/api/v1/search/fuzzy', { query, fuzziness: 1, limit: 10 }, true);
+      assert.ok(expected.length >= 5, `${query}: ${expected.length} hits`);
     }
   });
 
@@ -493,9 +517,8 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
     // A search of the whole tenant not fanned out yet would read one node's share of papers and places: 501.
-    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/faceted', pair.tenant.token, {
-      query: 'term10',
-      facets: ['visibility'],
+    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/recommendations', pair.tenant.token, {
+      document_id: 'paper-1',
     });
     assert.equal(whole.status, 501, whole.raw);
     assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);

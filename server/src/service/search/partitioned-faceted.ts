@@ -1,13 +1,13 @@
 import { sharedValuesAtMost, sortedCounts, valuesShown } from '../../engine/search/faceted-search.js';
 import type { FacetShareAnswer, SearchAnswer } from '../../engine/search/searches.js';
-import { askedLimit, byId, byScoreThenId, type PartitionedRequest } from './partitioned-request.js';
+import { askedLimit, byId, byScoreThenId, partsOf, type TenantRequest } from './partitioned-request.js';
 import { summedStats } from './partitioned-text.js';
 
 type Counts = Record<string, { value: string; count: number }[]>;
 type ShareAnswer = SearchAnswer & { facets: Counts; share: FacetShareAnswer };
 
 /**
- * A faceted search of a partitioned collection (issue #41): with a query, its BM25 statistics summed over the
+ * A faceted search of a partitioned collection, or of the whole tenant holding some (issue #41): with a query, its BM25 statistics summed over the
  * shards first (partitioned-text.ts); then every shard's share — its best `limit` matches and its facet counts over
  * the matching documents of the shards asked of it, so each document is counted once — which this node merges:
  * counts summed (then the 50 most frequent, as one node lists), `total_hits` summed, results by score (with a query)
@@ -15,21 +15,14 @@ type ShareAnswer = SearchAnswer & { facets: Counts; share: FacetShareAnswer };
  *
  * @example const answer = await partitionedFaceted({ partitions, tenantId, table: 'papers', body, principal, allowPartial: false });
  */
-export async function partitionedFaceted(request: PartitionedRequest): Promise<object> {
-  const { partitions, tenantId, table, body, principal, allowPartial } = request;
+export async function partitionedFaceted(request: TenantRequest): Promise<object> {
+  const { body } = request;
   const given = body as { query?: unknown };
   const limit = askedLimit(body);
   const withText = typeof given.query === 'string' && given.query.trim() !== '';
   const first = withText ? await summedStats(request, 'search-faceted') : undefined;
-  const second = await partitions.fanOut(
-    tenantId,
-    table,
-    'search-faceted',
-    body,
-    principal,
-    allowPartial,
-    first ? { stats: first.stats } : {},
-  );
+  // Of the whole tenant (table null): every partitioned collection's shards, and this node's part for the rest.
+  const second = await partsOf(request, 'search-faceted', first ? { stats: first.stats } : {});
   const answers = second.answers as ShareAnswer[];
   const seen = new Map<string, { hit: SearchAnswer['results'][number]; updated: number }>();
   for (const answer of answers)

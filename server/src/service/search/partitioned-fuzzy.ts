@@ -1,10 +1,10 @@
 import { chooseExpansions, type Candidate, type FuzzyExpansions } from '../../engine/search/fuzzy-search.js';
 import { stem } from '../../engine/text/tokenize.js';
-import type { PartitionedRequest } from './partitioned-request.js';
+import { partsOf, type TenantRequest } from './partitioned-request.js';
 import { summedStats } from './partitioned-text.js';
 
 /**
- * A fuzzy search of a partitioned collection (issue #41, decision 0083), in three rounds so that the expansions,
+ * A fuzzy search of a partitioned collection, or of the whole tenant holding some (issue #41, decisions 0083, 0087), in three rounds so that the expansions,
  * their order and the scores are those of one node holding everything:
  * 1. `expand`: one live replica of each shard answers each token's candidates in its vocabulary (with their edit
  *    distance) and which of them occur in a document it holds that the caller may read; the union over the nodes
@@ -16,12 +16,10 @@ import { summedStats } from './partitioned-text.js';
  * @example const { answers, missing, notes } = await partitionedFuzzy(request);
  */
 export async function partitionedFuzzy(
-  request: PartitionedRequest,
+  request: TenantRequest,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
-  const { partitions, tenantId, table, body, principal, allowPartial } = request;
-  const first = await partitions.fanOut(tenantId, table, 'search-fuzzy', body, principal, allowPartial, {
-    phase: 'expand',
-  });
+  // Of the whole tenant (table null), each round asks every partitioned collection's shards and this node's part.
+  const first = await partsOf(request, 'search-fuzzy', { phase: 'expand' });
   const parts = first.answers as FuzzyExpansions[];
   const tokens = parts[0]?.tokens ?? [];
   const candidates = new Map<string, Candidate[]>();
@@ -43,11 +41,7 @@ export async function partitionedFuzzy(
   );
   const notes = [...(parts[0]?.notes ?? []), ...chosen.notes];
   const stats = counted.stats ?? { chunks: 0, tokens: 0, df: {} };
-  const last = await partitions.fanOut(tenantId, table, 'search-fuzzy', body, principal, allowPartial, {
-    stats,
-    words: chosen.words,
-    notes,
-  });
+  const last = await partsOf(request, 'search-fuzzy', { stats, words: chosen.words, notes });
   return {
     answers: last.answers,
     missing: [...new Set([...first.missing, ...counted.missing, ...last.missing])].sort((a, b) => a - b),

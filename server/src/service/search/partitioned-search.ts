@@ -149,6 +149,8 @@ export async function partitionedAnswer(
     if (partitions.partitionedOf(tenantId).length === 0) return undefined;
     const whole: TenantRequest = { partitions, tenantId, table: null, body, principal, allowPartial };
     if (operationId === 'search-hybrid') return partitionedHybrid(whole);
+    if (operationId === 'search-faceted') return partitionedFaceted(whole);
+    if (operationId === 'search-fuzzy') return mergedSearch(operationId, body, await partitionedFuzzy(whole));
     // Each route it picks is a whole-tenant search of its own (below): the router depends on the request only.
     if (operationId === 'search-smart')
       return partitionedSmart(body, (id, sub) => partitionedAnswer(partitions, id, sub, ctx));
@@ -172,8 +174,8 @@ export async function partitionedAnswer(
 
 /**
  * A search of the whole tenant (no `primary_table`) that reads every partitioned collection: each document is in
- * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The others (faceted,
- * fuzzy, recommendations, graph, the pipeline) answer 501 on such a tenant (refuseWholeTenant).
+ * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The others
+ * (recommendations, graph, the pipeline) answer 501 on such a tenant (refuseWholeTenant).
  */
 const wholeTenant: ReadonlySet<string> = new Set([
   'search-text',
@@ -186,6 +188,9 @@ const wholeTenant: ReadonlySet<string> = new Set([
   // Both sides as one collection's (partitioned-hybrid.ts), the text side's statistics the whole tenant's.
   'search-hybrid',
   'search-smart',
+  // Counts summed from parts that each count the shards asked of them (or the rest of the tenant).
+  'search-faceted',
+  'search-fuzzy',
 ]);
 
 /** The search (or scan) answered from every part (partsOf) and merged. */
