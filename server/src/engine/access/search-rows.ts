@@ -289,6 +289,17 @@ export class SearchRows {
       .all({ ...readableBindings(scope), cap }) as number[];
   }
 
+  /**
+   * The seqs of live documents written after `after` that the scope's viewer may read in its table: a range of the
+   * rowid, so only the rows written since are read (a kept readable set extended, readable-sets.ts).
+   */
+  readableSince(scope: ReadScope, after: number): number[] {
+    return this.#sql
+      .get(`SELECT d.seq FROM documents d WHERE d.seq > @after AND ${readableCandidate}`)
+      .pluck()
+      .all({ ...readableBindings(scope), after }) as number[];
+  }
+
   /** How many live documents the viewer may read in the scope's table. */
   countReadable(scope: ReadScope): number {
     return this.#sql

@@ -39,6 +39,12 @@ const overFetch = { f32: 1, f16: 1, i8: 3, b1: 10 } as const;
 export const exactBelow = 2000;
 
 /**
+ * Below this share of the space a viewer's readable documents are kept as a set and HNSW candidates checked against
+ * it (readable-sets.ts `kept`); above it, most candidates are readable and their rows are read as they come.
+ */
+const readableShareBelow = 0.25;
+
+/**
  * Nearest documents by embedding. Candidates come from the tenant's HNSW index (f16), over-fetched and widened
  * until enough pass the access rule, filters and geo restriction; scores are then computed exactly from the
  * stored float32 vectors. When the restrictions are so selective that the index cannot supply enough
@@ -243,6 +249,32 @@ async function nearest(
       exact: found.exact,
     } as const;
     return { ...found, plan };
+  }
+  // No filter, but a viewer who may read a part of the space only: candidates checked against the readable set in
+  // memory, as deep as its share says, rows read for the best few (the access rule as one more predicate).
+  const readable =
+    // Kept per table: the set restricts to the scope's collection too (a model's space is shared by several).
+    !scope.filters && !scope.geo && !scope.requireGeo && copies
+      ? core.readable.kept(scope, Math.ceil(size * readableShareBelow))
+      : undefined;
+  if (readable) {
+    const check = (docs: ReadonlySet<number>) => {
+      const out = new Set<number>();
+      for (const doc of docs) if (readable.has(doc)) out.add(doc);
+      return out;
+    };
+    const share = Math.max(readable.size, 1) / size;
+    const found = await indexSearch(core, scope, q, vector, {
+      model,
+      dims,
+      size,
+      ef,
+      restricted,
+      source,
+      check,
+      share,
+    });
+    return { ...found, plan: { filter: 'access', allowed: readable.size, path: 'hnsw', exact: found.exact } };
   }
   const found = await indexSearch(core, scope, q, vector, { model, dims, size, ef, restricted, source });
   return { ...found, plan: { filter: checked, path: 'hnsw', exact: found.exact } };
