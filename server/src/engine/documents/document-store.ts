@@ -171,10 +171,15 @@ export class DocumentStore {
       .all(seq) as string[];
   }
 
-  /** Replaces the ACL and access list of a document. */
+  /**
+   * Replaces the ACL and access list of a document. The document row is not changed, so the documents epoch (which
+   * the search caches follow) is bumped here: a viewer's kept readable set (search/readable-sets.ts) would otherwise
+   * miss a document shared with them since.
+   */
   setAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {
     this.#sql.get('DELETE FROM document_access WHERE doc_seq = ?').run(seq);
     this.#insertAccess(seq, acl, accessList);
+    this.#sql.get('UPDATE documents_epoch SET n = n + 1').run();
   }
 
   #insertAccess(seq: number, acl: readonly AclEntry[], accessList: readonly string[]): void {

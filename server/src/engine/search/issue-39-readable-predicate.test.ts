@@ -6,7 +6,8 @@ import type { Scope } from './scope.js';
 
 // Issue #39, the access rule as one more predicate: a viewer who may read a part of a collection (here 20 %) has
 // HNSW candidates checked against a kept set of the documents they may read, and finds what brute force over those
-// finds. The set follows the store: a document shared since is found, one no longer shared is not.
+// finds. The set follows the store: a document shared since (a new document, or an ACL change) is found, one no
+// longer shared is not.
 const tenantId = '00000000-0000-4000-8000-0000000000fa';
 const owner = { tenantId, userId: 'owner', groups: [] as string[] };
 const reader = { tenantId, userId: 'reader', groups: [] as string[] };
@@ -97,6 +98,11 @@ test('a viewer reading a part of a collection: candidates checked against the re
     const after = await search(reader, target);
     assert.ok(!after.results.some((r) => r.document_id === 'late'), JSON.stringify(after.results.slice(0, 3)));
     assert.equal(after.plan?.filter, 'access');
+    // Shared again by an ACL change alone (no new version of the document): found again.
+    engine.documents.access.updateAcl(owner, 'late', 'add', [{ user_id: 'reader', role: 'view' }]);
+    assert.equal((await search(reader, target)).results[0]?.document_id, 'late');
+    engine.documents.access.updateAcl(owner, 'late', 'remove', [{ user_id: 'reader' }]);
+    assert.notEqual((await search(reader, target)).results[0]?.document_id, 'late');
   } finally {
     await engine.close();
   }
