@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ExactVectors, VectorSink } from '../vectors/exact-vectors.js';
+import type { ExactVectors } from '../vectors/exact-vectors.js';
 import type { SearchRows } from '../access/search-rows.js';
 import { matchesFilters, type FilterGroup, type FilterableDocument } from './filters.js';
 import type { MatchEstimate } from './filter-estimates.js';
@@ -29,8 +29,7 @@ export interface AllowedSet {
   readonly docs: ReadonlySet<number>;
   /**
    * The vector keys of those documents in a space (chunk seqs for a model, document vector seqs otherwise), as the
-   * index's float32 copies hold them, each document's keys linked there (no read of the store); their vectors are
-   * gathered at the same time (see `vectors`).
+   * index's float32 copies hold them, each document's keys linked there (no read of the store).
    */
   keys(space: string, copies: ExactVectors): readonly number[];
   /**
@@ -40,15 +39,18 @@ export interface AllowedSet {
   vectors(space: string, copies: ExactVectors): { readonly keys: readonly number[]; readonly matrix: Float32Array };
 }
 
-/** A set's keys in one space with their vectors, gathered as its documents are resolved. */
-interface Gathered extends VectorSink {
+/** A set's keys in one space, resolved from its documents, and the vectors of the first `gathered` of them. */
+interface Gathered {
   readonly copies: ExactVectors;
+  readonly keys: number[];
   /**
    * Documents of the set none of whose keys the copies held when last looked at: without a vector in the space, or
    * written but not yet applied to the index. Looked at again on every call (skipping them for good once left a
    * document out of every exact filtered scan until the next update or delete).
    */
   pending: number[];
+  data: Float32Array;
+  gathered: number;
 }
 
 interface Entry extends AllowedSet {
@@ -196,16 +198,15 @@ export class AllowedSets {
 
   #empty(epoch: number, source: AllowedSet['source'], docs = new Set<number>()): Entry {
     const bySpace = new Map<string, Gathered>();
-    const gatheredIn = (space: string, copies: ExactVectors): Gathered => {
+    const resolved = (space: string, copies: ExactVectors): Gathered => {
       let g = bySpace.get(space);
       if (g?.copies !== copies) {
-        // Sized for a vector a document (grown when they hold more).
-        g = { copies, keys: [], data: new Float32Array(docs.size * copies.dims), pending: [...docs] };
+        g = { copies, keys: [], pending: [...docs], data: new Float32Array(0), gathered: 0 };
         bySpace.set(space, g);
       }
       if (g.pending.length > 0) {
         const still: number[] = [];
-        for (const doc of g.pending) if (!copies.gather(doc, g)) still.push(doc);
+        for (const doc of g.pending) if (!copies.keysOf(doc, g.keys)) still.push(doc);
         g.pending = still;
       }
       return g;
@@ -216,10 +217,20 @@ export class AllowedSets {
       through: 0,
       docs,
       bySpace,
-      keys: (space, copies) => gatheredIn(space, copies).keys,
+      keys: (space, copies) => resolved(space, copies).keys,
+      // Gathered only when scanned (the caller bounds that: maxGathered), then kept and extended.
       vectors: (space, copies) => {
-        const g = gatheredIn(space, copies);
-        return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * copies.dims) };
+        const g = resolved(space, copies);
+        const dims = copies.dims;
+        if (g.keys.length * dims > g.data.length) {
+          const grown = new Float32Array(Math.max(g.keys.length, (g.data.length / dims) * 2) * dims);
+          grown.set(g.data.subarray(0, g.gathered * dims));
+          g.data = grown;
+        }
+        // Every key came from the copies (a write that removes one bumps the epoch: a new set).
+        for (; g.gathered < g.keys.length; g.gathered += 1)
+          copies.copyInto(g.keys[g.gathered]!, g.data, g.gathered * dims);
+        return { keys: g.keys, matrix: g.data.subarray(0, g.keys.length * dims) };
       },
     };
   }

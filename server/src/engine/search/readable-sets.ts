@@ -18,6 +18,8 @@ interface Broad {
   readonly epoch: number;
   readonly last: number;
   readonly at: number;
+  /** The readable documents counted (the cap of that time): broad for any cap up to it. */
+  readonly atLeast: number;
 }
 
 /**
@@ -51,16 +53,17 @@ export class ReadableSets {
    */
   few(scope: ReadScope, cap: number): Set<number> | undefined {
     const tenant = scope.viewer.tenantId;
-    const key = JSON.stringify([tenant, scope.table ?? null, principalsOf(scope.viewer), cap]);
+    // Not keyed by the cap, which grows with the space: under writes every search would miss the verdict.
+    const key = JSON.stringify([tenant, scope.table ?? null, principalsOf(scope.viewer)]);
     const epoch = this.#rows.epoch();
     const last = this.#rows.lastSeq();
     const known = this.#broad.get(key);
-    if (known && ((known.epoch === epoch && known.last === last) || this.#now() - known.at < broadForMs))
-      return undefined;
+    const fresh = known && ((known.epoch === epoch && known.last === last) || this.#now() - known.at < broadForMs);
+    if (fresh && known.atLeast >= cap) return undefined;
     const publicSeqs = this.#rows.publicSeqs(tenant, scope.table, cap);
     const shared = publicSeqs.length < cap ? this.#rows.sharedSeqs(scope, cap - publicSeqs.length) : [];
     if (publicSeqs.length + shared.length >= cap) {
-      this.#broad.set(key, { epoch, last, at: this.#now() });
+      this.#broad.set(key, { epoch, last, at: this.#now(), atLeast: Math.max(cap, fresh ? known.atLeast : 0) });
       return undefined;
     }
     const out = new Set(publicSeqs);
@@ -93,7 +96,9 @@ export class ReadableSets {
           this.#kept.delete(key);
           return undefined;
         }
-        this.#kept.set(key, kept); // its size again
+        // Set again for its size (lru-cache computes it on a new entry only).
+        this.#kept.delete(key);
+        this.#kept.set(key, kept);
       }
       return kept.seqs.size < cap ? kept.seqs : undefined;
     }

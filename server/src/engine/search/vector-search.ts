@@ -255,15 +255,16 @@ async function nearest(
   const readable =
     // Kept per table: the set restricts to the scope's collection too (a model's space is shared by several).
     !scope.filters && !scope.geo && !scope.requireGeo && copies
-      ? core.readable.kept(scope, Math.ceil(size * readableShareBelow))
+      ? core.readable.kept(scope, Math.ceil(copies.documents * readableShareBelow))
       : undefined;
-  if (readable) {
+  if (readable && copies) {
     const check = (docs: ReadonlySet<number>) => {
       const out = new Set<number>();
       for (const doc of docs) if (readable.has(doc)) out.add(doc);
       return out;
     };
-    const share = Math.max(readable.size, 1) / size;
+    // Of the space's documents (a model's space holds a vector per chunk): candidates pass at about that rate.
+    const share = Math.min(1, Math.max(readable.size, 1) / Math.max(copies.documents, 1));
     const found = await indexSearch(core, scope, q, vector, {
       model,
       dims,

@@ -28,9 +28,9 @@ test('past one block it adds whole blocks, holding at most one block more than t
   const count = 30_000; // the first block (8,192 rows) and three more
   for (let key = 1; key <= count; key += 1) exact.set(key, key * 2, vector(key));
   const rowBytes = dims * 4 + 8 + 8 + 4; // vector, document, key, next slot of the document
-  const docBytes = 32; // each key has a document of its own here: one map entry each
-  assert.ok(exact.bytes >= count * (rowBytes + docBytes));
-  assert.ok(exact.bytes <= count * (rowBytes + docBytes) + 8192 * rowBytes, `${exact.bytes} bytes for ${count} rows`);
+  const mapBytes = 64; // a map entry for the key and one for its document (each has a document of its own here)
+  assert.ok(exact.bytes >= count * (rowBytes + mapBytes));
+  assert.ok(exact.bytes <= count * (rowBytes + mapBytes) + 8192 * rowBytes, `${exact.bytes} bytes for ${count} rows`);
   // Keys in every block read back their own vector, document and distance.
   const query = Float32Array.from([1, 0, 0, 0]);
   for (const key of [1, 8192, 8193, 16_385, count]) {
@@ -48,8 +48,11 @@ test('past one block it adds whole blocks, holding at most one block more than t
 test("lists each document's keys through sets, replacements, deletes and reused slots", () => {
   const exact = new ExactVectors(4, 2);
   const keysOf = (doc: number) => {
+    const keys: number[] = [];
     const sink = { keys: [] as number[], data: new Float32Array(0) };
-    if (!exact.gather(doc, sink)) return undefined;
+    assert.equal(exact.keysOf(doc, keys), exact.gather(doc, sink));
+    assert.deepEqual(keys, sink.keys, 'keysOf and gather list the same keys');
+    if (keys.length === 0) return undefined;
     sink.keys.forEach((key, row) =>
       assert.equal(sink.data[row * 4], exact.get(key)!.vector[0], 'its vector, row by row'),
     );
@@ -73,5 +76,10 @@ test("lists each document's keys through sets, replacements, deletes and reused 
   assert.deepEqual(keysOf(101), [1, 7]);
   exact.set(10, 103, vector(10)); // takes a freed slot
   assert.deepEqual(keysOf(103), [10]);
+  assert.equal(exact.documents, 4);
+  const into = new Float32Array(8);
+  assert.equal(exact.copyInto(10, into, 4), true);
+  assert.deepEqual(Array.from(into), [0, 0, 0, 0, 10, 11, 12, 13]);
+  assert.equal(exact.copyInto(6, into, 0), false);
   assert.deepEqual(keysOf(102), [2, 5, 8]);
 });

@@ -19,7 +19,7 @@ const none = -1;
  * index holds little); removed slots are reused. Blocks instead of one array that doubles: a doubled array held up
  * to twice the live vectors (300,000 × 512 took 1.08 GB for 0.62 GB of vectors, over a `VECTOR_CACHE_MB` sized for
  * the data, so the copies were dropped and every search read the store), and each doubling copied it all.
- * Each document's slots are linked (`gather`), so a filter's allowed documents find their vectors here: reading
+ * Each document's slots are linked (`keysOf`, `gather`), so a filter's allowed documents find their vectors here: reading
  * their keys from SQLite (a `json_each` of the seqs) cost more than the exact scan of their vectors (decision 0086).
  */
 export class ExactVectors {
@@ -55,8 +55,8 @@ export class ExactVectors {
       bytes += this.#vectors[b]!.byteLength + this.#docs[b]!.byteLength;
       bytes += this.#keys[b]!.byteLength + this.#next[b]!.byteLength;
     }
-    // A map entry per document (V8's ordered hash map: about three words and a bucket).
-    return bytes + this.#firstOf.size * 32;
+    // A map entry per key and per document (V8's ordered hash map: about three words and a bucket).
+    return bytes + (this.#slots.size + this.#firstOf.size) * 32;
   }
 
   set(key: number, doc: number, vector: Float32Array): void {
@@ -78,6 +78,37 @@ export class ExactVectors {
     this.#unlink(slot);
     this.#slots.delete(key);
     this.#free.push(slot);
+  }
+
+  /** Documents with a vector held here. */
+  get documents(): number {
+    return this.#firstOf.size;
+  }
+
+  /**
+   * Appends the keys held of document `doc` to `into`, ascending; false when none is held (the document has no vector
+   * here, or its write has not reached the index yet).
+   */
+  keysOf(doc: number, into: number[]): boolean {
+    const first = this.#firstOf.get(doc) ?? none;
+    if (first === none) return false;
+    const from = into.length;
+    for (let slot = first; slot !== none; slot = this.#next[slot >>> blockShift]![slot & blockMask]!)
+      into.push(this.#keys[slot >>> blockShift]![slot & blockMask]!);
+    if (into.length - from > 1) {
+      const mine = into.splice(from).sort((a, b) => a - b);
+      for (const key of mine) into.push(key);
+    }
+    return true;
+  }
+
+  /** Copies the vector of `key` into `target` at `offset` (no view made); false when not held. */
+  copyInto(key: number, target: Float32Array, offset: number): boolean {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return false;
+    const start = (slot & blockMask) * this.dims;
+    target.set(this.#vectors[slot >>> blockShift]!.subarray(start, start + this.dims), offset);
+    return true;
   }
 
   /**
