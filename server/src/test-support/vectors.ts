@@ -81,3 +81,21 @@ export const searchNearest = (engine: TestEngine, viewer: Viewer, vector: Float3
 /** The ids of the three documents nearest to `vector`, best first. */
 export const nearestIds = async (engine: TestEngine, viewer: Viewer, vector: Float32Array): Promise<string[]> =>
   (await searchNearest(engine, viewer, vector)).hits.map((h) => h.doc.id);
+
+/**
+ * A source of unit vectors of `dims` numbers around `centers` random centres (each number of a vector its centre's
+ * plus `spread` times a normal draw), from `rnd`: the centres drawn now, each vector at its call, so a test that draws
+ * more from `rnd` afterwards (prices, say) gets the same numbers as before. Clustered like real embeddings, where
+ * filtered and access-restricted graph searches are harder than on uniform noise.
+ *
+ * @example const vectorNear = clusteredVectors(seededRandom(39), 16); const vectors = Array.from({ length: 100 }, vectorNear);
+ */
+export function clusteredVectors(rnd: () => number, dims: number, centers = 20, spread = 0.8): () => number[] {
+  const gaussian = () => Math.sqrt(-2 * Math.log(rnd() || 1e-12)) * Math.cos(2 * Math.PI * rnd());
+  const drawn = Array.from({ length: centers }, () => Array.from({ length: dims }, gaussian));
+  const unit = (v: number[]) => {
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  return () => unit(drawn[Math.floor(rnd() * drawn.length)]!.map((c) => c + spread * gaussian()));
+}

@@ -4,6 +4,7 @@ import { openTestEngine } from '../../test-support/engine.js';
 import { parseFilters } from './filters.js';
 import type { Scope } from './scope.js';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
+import { clusteredVectors } from '../../test-support/vectors.js';
 
 // Issue #39: a filtered vector search on indexed fields finds what brute force over the allowed set finds
 // (recall@10 ≥ 0.98) at every selectivity, whichever path the planner takes: the allowed vectors scanned exactly
@@ -16,13 +17,7 @@ const n = 6000;
 const k = 10;
 
 const rnd = seededRandom(39);
-const gaussian = () => Math.sqrt(-2 * Math.log(rnd() || 1e-12)) * Math.cos(2 * Math.PI * rnd());
-const centers = Array.from({ length: 20 }, () => Array.from({ length: dims }, gaussian));
-const unit = (v: number[]) => {
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const vectorNear = () => unit(centers[Math.floor(rnd() * centers.length)]!.map((c) => c + 0.8 * gaussian()));
+const vectorNear = clusteredVectors(rnd, dims);
 const vectors = Array.from({ length: n }, vectorNear);
 const price = Array.from({ length: n }, () => Math.floor(rnd() * 1000));
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);

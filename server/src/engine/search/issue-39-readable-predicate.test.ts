@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openTestEngine } from '../../test-support/engine.js';
 import { seededRandom } from '../../test-support/fuzz-inputs.js';
+import { clusteredVectors } from '../../test-support/vectors.js';
 import type { Scope } from './scope.js';
 
 // Issue #39, the access rule as one more predicate: a viewer who may read a part of a collection (here 20 %) has
@@ -15,14 +16,7 @@ const dims = 16;
 const n = 5000;
 const k = 10;
 
-const rnd = seededRandom(41);
-const gaussian = () => Math.sqrt(-2 * Math.log(rnd() || 1e-12)) * Math.cos(2 * Math.PI * rnd());
-const centers = Array.from({ length: 20 }, () => Array.from({ length: dims }, gaussian));
-const unit = (v: number[]) => {
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const vectorNear = () => unit(centers[Math.floor(rnd() * centers.length)]!.map((c) => c + 0.8 * gaussian()));
+const vectorNear = clusteredVectors(seededRandom(41), dims);
 const vectors = Array.from({ length: n }, vectorNear);
 const shared = (i: number) => i % 5 === 0; // 20 %: past the few scanned exactly (707 here), below a quarter
 const isPublic = (i: number) => i % 500 === 7;

@@ -92,13 +92,9 @@ export class ReadableSets {
       if (kept.last < last) {
         for (const seq of this.#rows.readableSince(scope, kept.last)) kept.seqs.add(seq);
         kept.last = last;
-        if (kept.seqs.size >= cap) {
-          this.#kept.delete(key);
-          return undefined;
-        }
-        // Set again for its size (lru-cache computes it on a new entry only).
+        // Set again for its size (lru-cache computes it on a new entry only); no longer kept once past the cap.
         this.#kept.delete(key);
-        this.#kept.set(key, kept);
+        if (kept.seqs.size < cap) this.#kept.set(key, kept);
       }
       return kept.seqs.size < cap ? kept.seqs : undefined;
     }

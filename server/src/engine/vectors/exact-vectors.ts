@@ -90,16 +90,7 @@ export class ExactVectors {
    * here, or its write has not reached the index yet).
    */
   keysOf(doc: number, into: number[]): boolean {
-    const first = this.#firstOf.get(doc) ?? none;
-    if (first === none) return false;
-    const from = into.length;
-    for (let slot = first; slot !== none; slot = this.#next[slot >>> blockShift]![slot & blockMask]!)
-      into.push(this.#keys[slot >>> blockShift]![slot & blockMask]!);
-    if (into.length - from > 1) {
-      const mine = into.splice(from).sort((a, b) => a - b);
-      for (const key of mine) into.push(key);
-    }
-    return true;
+    return this.#eachSlot(doc, (slot) => into.push(this.#keys[slot >>> blockShift]![slot & blockMask]!));
   }
 
   /** Copies the vector of `key` into `target` at `offset` (no view made); false when not held. */
@@ -117,20 +108,7 @@ export class ExactVectors {
    * the index yet). By slot, without a lookup per key; a document's keys in ascending order.
    */
   gather(doc: number, sink: VectorSink): boolean {
-    const first = this.#firstOf.get(doc) ?? none;
-    if (first === none) return false;
-    const next = this.#next[first >>> blockShift]![first & blockMask]!;
-    if (next === none) {
-      this.#append(first, sink);
-      return true;
-    }
-    // Several (a model's chunks): in key order, as the store lists them, whatever order the slots were linked in.
-    const slots: number[] = [];
-    for (let slot = first; slot !== none; slot = this.#next[slot >>> blockShift]![slot & blockMask]!) slots.push(slot);
-    const keyOf = (slot: number) => this.#keys[slot >>> blockShift]![slot & blockMask]!;
-    slots.sort((x, y) => keyOf(x) - keyOf(y));
-    for (const slot of slots) this.#append(slot, sink);
-    return true;
+    return this.#eachSlot(doc, (slot) => this.#append(slot, sink));
   }
 
   /**
@@ -184,6 +162,25 @@ export class ExactVectors {
       doc: this.#docs[slot >>> blockShift]![slot & blockMask]!,
       vector: this.#vectors[slot >>> blockShift]!.subarray(start, start + this.dims),
     };
+  }
+
+  /**
+   * Visits the slots of document `doc` in key order, as the store lists its vectors (whatever order the slots were
+   * linked in); false when none is held.
+   */
+  #eachSlot(doc: number, visit: (slot: number) => void): boolean {
+    const first = this.#firstOf.get(doc) ?? none;
+    if (first === none) return false;
+    if (this.#next[first >>> blockShift]![first & blockMask] === none) {
+      visit(first);
+      return true;
+    }
+    // Several (a model's chunks).
+    const slots: number[] = [];
+    for (let slot = first; slot !== none; slot = this.#next[slot >>> blockShift]![slot & blockMask]!) slots.push(slot);
+    const keyOf = (slot: number) => this.#keys[slot >>> blockShift]![slot & blockMask]!;
+    for (const slot of slots.sort((x, y) => keyOf(x) - keyOf(y))) visit(slot);
+    return true;
   }
 
   /** Appends the key and vector of `slot` to `sink`, its matrix doubled when full. */
