@@ -78,7 +78,7 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
       assert.equal((await call(single, 'POST', '/api/v1/documents', alone.token, documentOf(i))).status, 201);
     }
 
-    // Each document is on two of the three nodes: between 40 % and 80 % of them on each, all on none.
+    // Each document is on two of the three nodes, all on none.
     const held = async () =>
       Promise.all(
         nodes.map(async (n) => {
@@ -94,7 +94,6 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
       },
       () => `every document is held twice: ${counts.join(', ')}`,
     );
-    for (const n of counts) assert.ok(n >= docs * 0.4 && n <= docs * 0.8 && n < docs, `holds ${counts.join(', ')}`);
 
     // The placement in GET /api/v1/cluster: six shards, two replicas each, epoch 1.
     const view = (await call(b, 'GET', '/api/v1/cluster', tenant.token)).body as unknown as ClusterView;
@@ -103,6 +102,21 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     assert.equal(papers.epoch, 1);
     assert.equal(papers.shards.length, 6);
     for (const s of papers.shards) assert.equal(new Set(s.replicas).size, 2);
+    // Twelve replicas balanced over three nodes: four shards each. Each node holds exactly the documents of its
+    // shards, how many depends on how 60 ids hash (a node once held 49, 82 %), so the issue's 40-80 % bounds are
+    // asserted where they are stated, on five nodes (issue-41-shard-moves.test.ts).
+    const collection = collectionId(tenant.tenantId, 'papers');
+    const names = ['a', 'b', 'c'];
+    const shardsOf = names.map((name) => papers.shards.filter((s) => s.replicas.includes(name)).length);
+    assert.deepEqual(shardsOf, [4, 4, 4]);
+    const expected = names.map(
+      (name) =>
+        Array.from({ length: docs }, (_, i) => i).filter((i) =>
+          papers.shards[documentShard(collection, `paper-${i}`, 6)]!.replicas.includes(name),
+        ).length,
+    );
+    assert.deepEqual(counts, expected, `held ${counts.join(', ')}, placed ${expected.join(', ')}`);
+    for (const n of counts) assert.ok(n > 0 && n < docs, `holds ${counts.join(', ')}`);
     const byDefault = view.collections.find((col) => col.name === 'defaulted' && col.tenant_id === tenant.tenantId);
     assert.deepEqual([byDefault?.shards.length, byDefault?.replication_factor], [3, 3]);
 
@@ -132,7 +146,6 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
     assert.match(recommended.raw, /search-recommendations on the partitioned collection papers/);
 
     // A write through a node that holds none of its shard's replicas: answered once a holder applied it, and found.
-    const collection = collectionId(tenant.tenantId, 'papers');
     let chosen: { node: TestServer; id: string } | null = null;
     for (let i = 1000; chosen === null; i += 1) {
       const replicas = papers.shards[documentShard(collection, `late-${i}`, 6)]!.replicas;
