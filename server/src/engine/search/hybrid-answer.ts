@@ -39,6 +39,7 @@ export async function hybridAnswer(
     notes: [...(analysed?.notes ?? []), ...notes],
     ranking,
     ...(shown.explain && { plan }),
+    only: scope.counted,
   });
   return shown.highlight && analysed ? withHighlights(answer, hits, analysed.terms) : answer;
 }

@@ -239,7 +239,16 @@ export class Searches {
     const query = this.#hybridQuery(scope, q);
     const analysed = analysedWords(query);
     if (stats) await this.textLoaded(scope);
-    const sides = await hybridSides(this.#core, this.#embedder, scope, query, stats);
+    const found = await hybridSides(this.#core, this.#embedder, scope, query, stats);
+    // Each side shows only the documents this part counts (decision 0089).
+    const counted = scope.counted;
+    const sides = counted
+      ? {
+          ...found,
+          textHits: found.textHits.filter((h) => counted(h.doc)),
+          vectorHits: found.vectorHits.filter((h) => counted(h.doc)),
+        }
+      : found;
     const index = await this.#core.text.loaded(scope.viewer.tenantId);
     return hybridSidesAnswer(this.#core, sides, {
       split: index?.split ?? false,
@@ -269,7 +278,7 @@ export class Searches {
   /** Documents within the scope's radius, nearest first. */
   geo(scope: Scope & { geo: GeoFilter }, q: { limit: number }): SearchAnswer {
     const started = this.#monotonic();
-    return this.#answer(started, geoSearch(this.#core, scope), q.limit, { countOnly: scope.counted });
+    return this.#answer(started, geoSearch(this.#core, scope), q.limit, { only: scope.counted });
   }
 
   /** Documents matching the query with, per facet, the count of matching documents by value. */
@@ -287,7 +296,9 @@ export class Searches {
     const started = this.#monotonic();
     if (share?.stats) await this.textLoaded(scope);
     const found = await facetedSearch(this.#core, scope, q.query, q.facets, q.signal, share);
-    const { hits, facets, plan } = found;
+    const { facets, plan } = found;
+    // A node's part shows only the documents it counts (decision 0089), as its facets count only those.
+    const hits = share ? found.hits.filter((h) => share.keep(h.doc)) : found.hits;
     const answer = { ...this.#answer(started, hits, q.limit, { ...(q.explain && { plan }) }), facets };
     if (!found.counted) return answer;
     // The order of a listing without a query (newest first) by document, for the asking node's merge.
@@ -299,7 +310,7 @@ export class Searches {
   fuzzy(scope: Scope, q: { query: string; fuzziness: number; prefixLength: number; limit: number }): SearchAnswer {
     const started = this.#monotonic();
     const { hits, notes } = fuzzySearch(this.#core, scope, q.query, q.fuzziness, q.prefixLength, q.limit);
-    return this.#answer(started, hits, q.limit, { notes });
+    return this.#answer(started, hits, q.limit, { notes, only: scope.counted });
   }
 
   /**
@@ -340,7 +351,7 @@ export class Searches {
     await this.textLoaded(scope);
     const started = this.#monotonic();
     const hits = fuzzyHits(this.#core, scope, q.words, q.limit, stats);
-    return this.#answer(started, hits, q.limit, { notes: [...q.notes], countOnly: scope.counted });
+    return this.#answer(started, hits, q.limit, { notes: [...q.notes], only: scope.counted });
   }
 
   /** Completions of a prefix in a field, most useful first. */

@@ -41,7 +41,7 @@ export function textAnswer(
     : { ...textSearch(core, scope, q.query, q.type, q.limit, analysis, onPlan, stats), explained: undefined };
   const answer = finishAnswer(core.rows, elapsed, hits, q.limit, {
     notes,
-    countOnly: scope.counted,
+    only: scope.counted,
     ...(q.explain && { plan: answerPlan(plan, explained && { feedback: explained }) }),
   });
   return q.highlight ? withHighlights(answer, hits, terms) : answer;

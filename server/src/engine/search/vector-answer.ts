@@ -38,7 +38,8 @@ export interface ModelVectorRequest extends ClientVectorRequest {
 
 /**
  * Hits as the API answers them: the top `limit` as results, all of them counted; `elapsed` the engine's
- * milliseconds so far.
+ * milliseconds so far. A node's part of a fanned-out search (`only`: Scope.counted) shows and counts only the
+ * documents it counts (decision 0089).
  */
 export function finishAnswer(
   rows: SearchRows,
@@ -49,14 +50,15 @@ export function finishAnswer(
     notes?: string[];
     ranking?: string;
     plan?: SearchPlan | AnswerPlan;
-    /** Counts only these documents in `total_hits` (Scope.counted). */
-    countOnly?: CountedDocument | undefined;
+    /** Shows and counts only these documents (Scope.counted). */
+    only?: CountedDocument | undefined;
   } = {},
 ): SearchAnswer {
-  const countOnly = extra.countOnly;
+  const only = extra.only;
+  const shown = only ? hits.filter((h) => only(h.doc)) : hits;
   return {
-    results: resultViews(rows, hits, limit),
-    total_hits: countOnly ? hits.filter((h) => countOnly(h.doc)).length : hits.length,
+    results: resultViews(rows, shown, limit),
+    total_hits: shown.length,
     time_taken: elapsed(),
     ...(extra.ranking !== undefined && { ranking: extra.ranking }),
     ...(extra.notes !== undefined && extra.notes.length > 0 && { notes: extra.notes }),
@@ -96,7 +98,7 @@ export async function clientVectorAnswer(
         ]
       : []),
   ];
-  return finishAnswer(core.rows, elapsed, hits, q.limit, { notes, ...(q.explain && { plan }) });
+  return finishAnswer(core.rows, elapsed, hits, q.limit, { notes, ...(q.explain && { plan }), only: scope.counted });
 }
 
 /**
@@ -121,5 +123,5 @@ export async function modelVectorAnswer(
         ]
       : []),
   ];
-  return finishAnswer(core.rows, elapsed, hits, q.limit, { notes, ...(q.explain && { plan }) });
+  return finishAnswer(core.rows, elapsed, hits, q.limit, { notes, ...(q.explain && { plan }), only: scope.counted });
 }
