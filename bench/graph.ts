@@ -40,25 +40,25 @@ const base: GraphRequest = {
   dimensions: 32,
 };
 const rows: Record<string, string | number>[] = [];
-const time = (label: string, request: Partial<GraphRequest>) => {
+const time = async (label: string, request: Partial<GraphRequest>) => {
   const started = performance.now();
-  const answer = runGraphQuery(engine.search, scope, { ...base, ...request }, () => new Map());
+  const answer = await runGraphQuery(engine.search, scope, { ...base, ...request }, () => new Map());
   rows.push({ query: label, ms: Math.round(performance.now() - started), 'nodes answered': answer.nodes.length });
 };
-time('graph load alone (bfs depth 1)', { queryType: 'bfs', depth: 1 });
+await time('graph load alone (bfs depth 1)', { queryType: 'bfs', depth: 1 });
 for (const queryType of ['shortest_path', 'astar', 'bidirectional', 'bellman_ford', 'bfs', 'dfs'])
-  time(queryType, { queryType });
+  await time(queryType, { queryType });
 for (const type of ['degree', 'pagerank', 'eigenvector', 'katz'])
-  time(`centrality ${type} (whole graph)`, { queryType: 'centrality', centralityType: type, start: undefined });
+  await time(`centrality ${type} (whole graph)`, { queryType: 'centrality', centralityType: type, start: undefined });
 for (const type of ['closeness', 'betweenness', 'harmonic'])
-  time(`centrality ${type} (2-hop neighbourhood)`, {
+  await time(`centrality ${type} (2-hop neighbourhood)`, {
     queryType: 'centrality',
     centralityType: type,
     start: 'n5000',
     depth: 2,
   });
 for (const queryType of ['embeddings', 'transe_embeddings', 'graphsage_embeddings'])
-  time(`${queryType} (2-hop neighbourhood, 32 dims)`, { queryType, start: 'n5000', depth: 2 });
+  await time(`${queryType} (2-hop neighbourhood, 32 dims)`, { queryType, start: 'n5000', depth: 2 });
 table(rows);
 process.stdout.write(
   '\nEvery query rebuilds the caller’s view of the graph from the store (access rule included): the first row is that cost alone.\n',

@@ -36,6 +36,12 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
   tags: [['alpha', 'beta'], ['alpine'], ['beta', 'gamma'], ['alps', 'alpha']][i % 4]!,
   // A private document is scored but counted in no statistic: the shards must agree on that too.
   ...(i % 9 === 4 && { visibility: 'private' }),
+  // The graph's edges cross shards and collections: a graph query gathers it whole (decision 0090).
+  edges: [
+    { target_id: `paper-${(i * 7 + 3) % 60}`, type: 'cites', weight: 1 + (i % 4) },
+    { target_id: `paper-${(i + 1) % 60}`, type: 'cites', weight: 5 },
+    ...(i % 3 === 0 ? [{ target_id: `place-${i % 48}`, type: 'near' }] : []),
+  ],
 }));
 /**
  * A collection that is not partitioned (on every node): its text counts in the tenant's statistics. A word of its
@@ -47,6 +53,7 @@ const notes = Array.from({ length: 8 }, (_, i) => ({
   title: `Note ${i}`,
   content: `${textOf(i + 3)} memo${i}`,
   primary_table: 'notes',
+  edges: [{ target_id: `paper-${i * 5}`, type: 'cites', weight: 2 }],
 }));
 
 /** A collection with its own vector and a location, for hybrid and geo search (tie-free: no two alike). */
@@ -441,6 +448,61 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     for (const query of ['lamnar shok', 'memo3 trm12']) {
       const expected = await sameAsOneNode('/api/v1/search/fuzzy', { query, fuzziness: 1, limit: 10 }, true);
       assert.ok(expected.length >= 5, `${query}: ${expected.length} hits`);
+    }
+  });
+
+  test('graph queries of the whole tenant gather its graph and answer as one node', async () => {
+    // Papers of 2004 were deleted above (by filter): the paths run between documents that remain.
+    const asked: [string, object][] = [
+      [
+        '/api/v1/search/graph',
+        { query_type: 'shortest_path', start_node_id: 'note-1', end_node_id: 'paper-28', edge_type: 'cites' },
+      ],
+      [
+        '/api/v1/search/graph',
+        { query_type: 'bellman_ford', start_node_id: 'note-2', end_node_id: 'paper-2', edge_type: '*' },
+      ],
+      ['/api/v1/search/graph', { query_type: 'bfs', start_node_id: 'paper-0', depth: 3, limit: 25, edge_type: '*' }],
+      ['/api/v1/search/graph', { query_type: 'dfs', start_node_id: 'note-2', depth: 4, limit: 15, edge_type: 'cites' }],
+      ['/api/v1/search/graph', { query_type: 'centrality', centrality_type: 'pagerank', limit: 10, edge_type: '*' }],
+      [
+        '/api/v1/search/graph',
+        { query_type: 'centrality', centrality_type: 'betweenness', start_node_id: 'paper-5', depth: 2, limit: 8 },
+      ],
+      [
+        '/api/v1/search/graph',
+        { query_type: 'graphsage_embeddings', start_node_id: 'paper-6', depth: 1, limit: 5, dimensions: 8 },
+      ],
+      ['/api/v1/search/graph', { query_type: 'embeddings', node_ids: ['paper-3', 'place-3', 'note-4'], dimensions: 6 }],
+      // Within a radius: the places near the point and what links them.
+      [
+        '/api/v1/search/graph',
+        { query_type: 'centrality', centrality_type: 'degree', lat: 48.1, lon: 2.1, radius: 20 },
+      ],
+      ['/api/v1/graph/query', { query_type: 'bfs', start_node_id: 'paper-7', depth: 2, limit: 30 }],
+    ];
+    for (const [url, body] of asked) {
+      const reference = await call(pair.single, 'POST', url, pair.alone.token, body);
+      assert.equal(reference.status, 200, reference.raw);
+      const { time_taken: _r, ...want } = reference.body;
+      assert.ok((want.nodes as unknown[]).length > 0, `${JSON.stringify(body)}: nodes`);
+      for (const node of pair.nodes) {
+        const res = await call(node, 'POST', url, pair.tenant.token, body);
+        assert.equal(res.status, 200, res.raw);
+        const { time_taken: _t, ...got } = res.body;
+        assert.deepEqual(got, want, `through ${pair.cluster.nameOf(node)}: ${JSON.stringify(body)}`);
+      }
+    }
+    // A start node that is in no collection, and a bad query type: the same errors as one node answers.
+    for (const body of [
+      { query_type: 'bfs', start_node_id: 'paper-999', depth: 1 },
+      { query_type: 'walk', start_node_id: 'paper-1', depth: 1 },
+    ]) {
+      const alone = await call(pair.single, 'POST', '/api/v1/search/graph', pair.alone.token, body);
+      assert.ok(alone.status === 404 || alone.status === 400, alone.raw);
+      const refused = await call(pair.nodes[1]!, 'POST', '/api/v1/search/graph', pair.tenant.token, body);
+      const error = (body: Record<string, unknown>) => ({ ...(body.error as object), request_id: undefined });
+      assert.deepEqual([refused.status, error(refused.body)], [alone.status, error(alone.body)]);
     }
   });
 

@@ -48,6 +48,7 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
       ...(run.words !== undefined && { words: run.words }),
       ...(run.notes !== undefined && { notes: run.notes }),
+      ...(run.ids !== undefined && { ids: run.ids }),
     };
     const answer = await services.invoke(
       operation,

@@ -49,9 +49,11 @@ export interface PartitionRun {
   /**
    * `stats`: the first round of a text or hybrid search: answer the query's statistics here (TextStatsAnswer), not
    * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.
-   * `expand`, `tally`, `count`: a fuzzy search's or an autocompletion's rounds (decisions 0083, 0084).
+   * `expand`, `tally`, `count`: a fuzzy search's or an autocompletion's rounds (decisions 0083, 0084). `nodes`,
+   * `features`: a graph query's (decision 0090): the documents counted here as graph nodes, then the content vector
+   * sums of those among `ids`.
    */
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
   /** The dfs round and a search of the whole tenant: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */
@@ -62,6 +64,8 @@ export interface PartitionRun {
    */
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
+  /** A graph query's `features` round: the documents whose content vector sums are asked. */
+  readonly ids?: readonly string[];
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

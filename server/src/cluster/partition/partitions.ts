@@ -36,7 +36,7 @@ export interface OperationInput {
  * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
   readonly stats?: unknown;
   /**
    * A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083); an
@@ -44,6 +44,8 @@ export interface SearchRound {
    */
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
+  /** A graph query's `features` round: the documents whose content vector sums are asked (decision 0090). */
+  readonly ids?: readonly string[];
   /**
    * The dfs round (`stats`) and a search of the whole tenant: the shards of each partitioned collection of the
    * tenant this node counts (fanOut sets it: every partitioned collection counted once over the cluster).

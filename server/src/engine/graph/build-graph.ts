@@ -1,6 +1,5 @@
 import { MultiDirectedGraph } from 'graphology';
 import { ConfigSchema, createError } from '@godb/contract';
-import type { LoadedDocument } from '../search/hit.js';
 import type { Scope } from '../search/scope.js';
 import type { SearchCore } from '../search/search-core.js';
 
@@ -25,7 +24,6 @@ export interface NodeAttributes {
   readonly title: string;
   readonly lat: number | null;
   readonly lon: number | null;
-  readonly doc: LoadedDocument;
 }
 
 export interface EdgeAttributes {
@@ -36,41 +34,82 @@ export interface EdgeAttributes {
 export type DocumentGraph = MultiDirectedGraph<NodeAttributes, EdgeAttributes>;
 
 /**
- * The tenant's document graph as the caller may see it: nodes are the documents the caller can read; edges are
- * the documents' declared edges ({target_id, type, weight}) and the parent/child relations (`parent_of`,
- * `child_of`), restricted to `edgeType` (`*` for every type). An edge from or to a document the caller cannot read
- * is dropped, so no path, neighbour or score reveals it.
+ * A document as the graph reads it: plain data, so that a node's part of a graph query over partitioned collections
+ * can send it to the asking node (service/search/partitioned-graph.ts).
  */
+export interface GraphNode {
+  readonly id: string;
+  readonly title: string;
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly parent: string | null;
+  readonly edges: readonly { readonly target_id: string; readonly type?: string; readonly weight?: number }[];
+}
+
+const exceeded = (budget: number) => createError('GRAPH_BUDGET_EXCEEDED', { budget });
+
+/**
+ * The documents the caller may read (within the scope's geo restriction) as graph nodes; on a node's part of a
+ * fanned-out query, those it counts (Scope.counted). More than `maxElements` readable documents: 400.
+ */
+export function graphNodes(core: SearchCore, scope: Scope, maxElements = defaultGraphLimits.maxElements): GraphNode[] {
+  // What a part holds is a subset of the tenant: over the budget here, over it on one node holding everything.
+  const loaded = core.all({ ...scope, filters: undefined }, maxElements + 1);
+  if (loaded.length > maxElements) throw exceeded(maxElements);
+  const counted = scope.counted;
+  return loaded
+    .filter((d) => (!counted || counted(d)) && (!scope.geo || core.accept(d, scope).ok))
+    .map((d) => ({
+      id: d.id,
+      title: d.title,
+      lat: d.lat,
+      lon: d.lon,
+      parent: d.parent_doc_id ?? null,
+      edges: (d.fields.edges as GraphNode['edges'] | undefined) ?? [],
+    }));
+}
+
+/**
+ * The tenant's document graph as the caller may see it: nodes are the documents the caller can read, added in id
+ * order (so one node holding everything and a cluster gathering the nodes from its shards build the same graph);
+ * edges are the documents' declared edges ({target_id, type, weight}) and the parent/child relations
+ * (`parent_of`, `child_of`), restricted to `edgeType` (`*` for every type). An edge from or to a document the
+ * caller cannot read is dropped, so no path, neighbour or score reveals it.
+ */
+export function graphOf(
+  nodes: readonly GraphNode[],
+  edgeType: string,
+  maxElements = defaultGraphLimits.maxElements,
+): DocumentGraph {
+  if (nodes.length > maxElements) throw exceeded(maxElements);
+  const docs = [...nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const graph: DocumentGraph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false });
+  for (const doc of docs) graph.addNode(doc.id, { title: doc.title, lat: doc.lat, lon: doc.lon });
+  const wanted = (type: string) => edgeType === '*' || edgeType === type;
+  const add = (source: string, target: string, type: string, weight: number) => {
+    // Both ends: a parent the caller cannot read (private, or deleted) is as absent as an unreadable target.
+    if (source === target || !graph.hasNode(source) || !graph.hasNode(target) || !wanted(type)) return;
+    graph.addDirectedEdge(source, target, { type, weight });
+    if (graph.order + graph.size > maxElements) throw exceeded(maxElements);
+  };
+  for (const doc of docs) {
+    for (const edge of doc.edges) add(doc.id, edge.target_id, edge.type ?? 'links_to', edge.weight ?? 1);
+    if (doc.parent) {
+      add(doc.parent, doc.id, 'parent_of', 1);
+      add(doc.id, doc.parent, 'child_of', 1);
+    }
+  }
+  return graph;
+}
+
+/** graphOf the documents the scope's caller may read here (graphNodes). */
 export function buildGraph(
   core: SearchCore,
   scope: Scope,
   edgeType: string,
   maxElements = defaultGraphLimits.maxElements,
 ): DocumentGraph {
-  const exceeded = () => createError('GRAPH_BUDGET_EXCEEDED', { budget: maxElements });
-  const loaded = core.all({ ...scope, filters: undefined }, maxElements + 1);
-  if (loaded.length > maxElements) throw exceeded();
-  const docs = loaded.filter((d) => !scope.geo || core.accept(d, scope).ok);
-  const graph: DocumentGraph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false });
-  for (const doc of docs) graph.addNode(doc.id, { title: doc.title, lat: doc.lat, lon: doc.lon, doc });
-  const wanted = (type: string) => edgeType === '*' || edgeType === type;
-  const add = (source: string, target: string, type: string, weight: number) => {
-    // Both ends: a parent the caller cannot read (private, or deleted) is as absent as an unreadable target.
-    if (source === target || !graph.hasNode(source) || !graph.hasNode(target) || !wanted(type)) return;
-    graph.addDirectedEdge(source, target, { type, weight });
-    if (graph.order + graph.size > maxElements) throw exceeded();
-  };
-  for (const doc of docs) {
-    for (const edge of (doc.fields.edges as { target_id: string; type?: string; weight?: number }[] | undefined) ??
-      []) {
-      add(doc.id, edge.target_id, edge.type ?? 'links_to', edge.weight ?? 1);
-    }
-    if (doc.parent_doc_id) {
-      add(doc.parent_doc_id, doc.id, 'parent_of', 1);
-      add(doc.id, doc.parent_doc_id, 'child_of', 1);
-    }
-  }
-  return graph;
+  return graphOf(graphNodes(core, scope, maxElements), edgeType, maxElements);
 }
 
 /** A node the caller may see, or 404 (missing and hidden documents look the same). */

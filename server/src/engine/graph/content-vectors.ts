@@ -1,27 +1,58 @@
 import type { SearchCore } from '../search/search-core.js';
 
 /**
+ * Each document's chunk vectors summed per model, and how many chunk vectors each model has among the documents:
+ * contentVectors before it picks the model and normalises, in a form that adds up over the nodes holding the
+ * documents (a document's chunks are all on each of its holders).
+ */
+export interface ContentVectorSums {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly sums: ReadonlyMap<string, ReadonlyMap<string, Float32Array>>;
+}
+
+/** The chunk vectors of `ids` here, summed per document and model (see ContentVectorSums). */
+export function contentVectorSums(core: SearchCore, tenantId: string, ids: readonly string[]): ContentVectorSums {
+  const counts = new Map<string, number>();
+  const sums = new Map<string, Map<string, Float32Array>>();
+  for (const r of core.rows.liveChunkVectorsOf(tenantId, ids)) {
+    counts.set(r.model, (counts.get(r.model) ?? 0) + 1);
+    const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
+    let byDoc = sums.get(r.model);
+    if (!byDoc) sums.set(r.model, (byDoc = new Map()));
+    const sum = byDoc.get(r.id) ?? new Float32Array(v.length);
+    for (let d = 0; d < v.length; d += 1) sum[d]! += v[d]!;
+    byDoc.set(r.id, sum);
+  }
+  return { counts, sums };
+}
+
+/**
+ * Content embeddings from the sums of one or more parts: the normalised mean of each document's chunk vectors in the
+ * main model (the one with most chunk vectors among the documents; ties by name). Documents without one are absent.
+ */
+export function contentVectorsOf(parts: readonly ContentVectorSums[]): Map<string, Float32Array> {
+  const counts = new Map<string, number>();
+  for (const part of parts) for (const [model, n] of part.counts) counts.set(model, (counts.get(model) ?? 0) + n);
+  const main = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const vectors = new Map<string, Float32Array>();
+  if (main === undefined) return vectors;
+  for (const part of parts) {
+    for (const [id, sum] of part.sums.get(main) ?? []) {
+      const v = Float32Array.from(sum);
+      const n = Math.hypot(...v) || 1;
+      for (let d = 0; d < v.length; d += 1) v[d]! /= n;
+      vectors.set(id, v);
+    }
+  }
+  return vectors;
+}
+
+/**
  * Each document's content embedding: the normalised mean of its chunk vectors in the tenant's main model (the one
  * with most vectors among these documents). Documents without vectors are absent.
  */
 export function contentVectors(core: SearchCore, tenantId: string, ids: readonly string[]): Map<string, Float32Array> {
-  const rows = core.rows.liveChunkVectorsOf(tenantId, ids);
-  const byModel = new Map<string, number>();
-  for (const r of rows) byModel.set(r.model, (byModel.get(r.model) ?? 0) + 1);
-  const main = [...byModel].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const sums = new Map<string, Float32Array>();
-  for (const r of rows) {
-    if (r.model !== main) continue;
-    const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
-    const sum = sums.get(r.id) ?? new Float32Array(v.length);
-    for (let d = 0; d < v.length; d += 1) sum[d]! += v[d]!;
-    sums.set(r.id, sum);
-  }
-  for (const v of sums.values()) {
-    const n = Math.hypot(...v) || 1;
-    for (let d = 0; d < v.length; d += 1) v[d]! /= n;
-  }
-  return sums;
+  return contentVectorsOf([contentVectorSums(core, tenantId, ids)]);
 }
 
 /**

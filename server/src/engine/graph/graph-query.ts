@@ -55,16 +55,10 @@ function subgraphNodes(graph: DocumentGraph, request: GraphRequest, limit: numbe
 }
 
 /**
- * Runs a graph query on the caller's view of the tenant's document graph. Validates the specification's rules:
- * query_type among ten, centrality_type among seven, depth at least 1.
+ * A graph query's request as the specification's rules take it: query_type among ten, centrality_type among seven,
+ * depth at least 1. Checked before any document is read (here, or before a cluster gathers the graph).
  */
-export function runGraphQuery(
-  core: SearchCore,
-  scope: Scope,
-  request: GraphRequest,
-  features: (ids: readonly string[]) => Map<string, Float32Array>,
-  limits: GraphLimits = defaultGraphLimits,
-): GraphAnswer {
+export function checkGraphRequest(request: GraphRequest): void {
   if (!(graphQueryTypes as readonly string[]).includes(request.queryType)) {
     throw createError('INVALID_QUERY_TYPE', { allowed: graphQueryTypes.join(', ') }, { field: 'body.query_type' });
   }
@@ -79,9 +73,39 @@ export function runGraphQuery(
       { field: 'body.centrality_type' },
     );
   }
-  if (request.nodeTypes && !request.nodeTypes.includes('document'))
-    return { query_type: request.queryType, nodes: [], edges: [] };
-  const graph = buildGraph(core, scope, request.edgeType, limits.maxElements);
+}
+
+/** A query that asks for no document node (filters.node_types without `document`): nothing to read. */
+export const asksNoDocuments = (request: GraphRequest): boolean =>
+  request.nodeTypes !== undefined && !request.nodeTypes.includes('document');
+
+/**
+ * Runs a graph query on the caller's view of the tenant's document graph (checkGraphRequest first).
+ *
+ * @example const answer = await runGraphQuery(core, scope, { queryType: 'bfs', start: 'a', depth: 2, limit: 10, edgeType: '*', dimensions: 8 }, features);
+ */
+export async function runGraphQuery(
+  core: SearchCore,
+  scope: Scope,
+  request: GraphRequest,
+  features: (ids: readonly string[]) => Map<string, Float32Array> | Promise<Map<string, Float32Array>>,
+  limits: GraphLimits = defaultGraphLimits,
+): Promise<GraphAnswer> {
+  checkGraphRequest(request);
+  if (asksNoDocuments(request)) return { query_type: request.queryType, nodes: [], edges: [] };
+  return graphAnswer(buildGraph(core, scope, request.edgeType, limits.maxElements), request, features, limits);
+}
+
+/**
+ * The answer of a checked graph query on `graph`: paths, traversals, centrality or node embeddings (GraphSAGE's
+ * node features from `features`).
+ */
+export async function graphAnswer(
+  graph: DocumentGraph,
+  request: GraphRequest,
+  features: (ids: readonly string[]) => Map<string, Float32Array> | Promise<Map<string, Float32Array>>,
+  limits: GraphLimits = defaultGraphLimits,
+): Promise<GraphAnswer> {
   const type = request.queryType;
   if (['shortest_path', 'astar', 'bidirectional', 'bellman_ford'].includes(type)) {
     const start = requireNode(graph, request.start, 'body.start_node_id');
@@ -127,7 +151,7 @@ export function runGraphQuery(
       ? randomWalkEmbeddings(graph, nodes, request.dimensions)
       : type === 'transe_embeddings'
         ? transeEmbeddings(graph, nodes, request.dimensions)
-        : graphsageEmbeddings(graph, nodes, features(nodes), request.dimensions);
+        : graphsageEmbeddings(graph, nodes, await features(nodes), request.dimensions);
   const shown = nodes.slice(0, request.limit);
   return {
     query_type: type,

@@ -3,8 +3,8 @@ import { createError, hybridDefaults, type AnalysisLanguage } from '@godb/contra
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { defaultGraphLimits, type GraphLimits } from '../graph/build-graph.js';
-import { contentVectors } from '../graph/content-vectors.js';
+import { defaultGraphLimits, graphNodes, type GraphLimits, type GraphNode } from '../graph/build-graph.js';
+import { contentVectors, contentVectorSums, type ContentVectorSums } from '../graph/content-vectors.js';
 import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
 import { recommend, type RecommendRequest } from '../recommend/recommend.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
@@ -475,13 +475,13 @@ export class Searches {
   }
 
   /** A graph query on the caller's view of the tenant's document graph (node features: content vectors). */
-  graph(
+  async graph(
     scope: Scope,
     request: GraphRequest,
     limits: GraphLimits = defaultGraphLimits,
-  ): GraphAnswer & { time_taken: number } {
+  ): Promise<GraphAnswer & { time_taken: number }> {
     const started = this.#monotonic();
-    const answer = runGraphQuery(
+    const answer = await runGraphQuery(
       this.#core,
       scope,
       request,
@@ -489,6 +489,26 @@ export class Searches {
       limits,
     );
     return { ...answer, time_taken: this.#elapsed(started) };
+  }
+
+  /**
+   * A node's part of a graph query over partitioned collections (service/search/partitioned-graph.ts): the
+   * documents it counts as graph nodes, then the content vector sums of some of them (GraphSAGE's features).
+   */
+  graphNodes(scope: Scope, limits: GraphLimits = defaultGraphLimits): GraphNode[] {
+    return graphNodes(this.#core, scope, limits.maxElements);
+  }
+
+  /** See graphNodes: the chunk vector sums of the documents among `ids` this part counts (all, without counted). */
+  contentVectorSums(scope: Scope, ids: readonly string[]): ContentVectorSums {
+    const tenantId = scope.viewer.tenantId;
+    const counted = scope.counted;
+    const mine = counted
+      ? [...this.#core.load({ ...scope, filters: undefined }, this.#core.rows.seqsOfIds(tenantId, ids)).values()]
+          .filter((doc) => counted(doc))
+          .map((doc) => doc.id)
+      : ids;
+    return contentVectorSums(this.#core, tenantId, mine);
   }
 
   /** The query pipeline: candidate stages fused or rescored, then formula, MMR and group_by (pipeline/). */

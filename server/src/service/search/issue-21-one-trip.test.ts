@@ -218,7 +218,7 @@ describe('every search kind answers what the engine finished, mapped 1:1', () =>
     assert.deepEqual(
       path,
       withoutTime(
-        searches.graph(scope(), {
+        await searches.graph(scope(), {
           queryType: 'shortest_path',
           start: 'bl',
           end: 'wing',

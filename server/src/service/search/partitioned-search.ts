@@ -57,10 +57,11 @@ export interface PartitionedSearch {
 
 /** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
 export interface PartitionedRound {
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count';
+  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
   readonly stats?: unknown;
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
+  readonly ids?: readonly string[];
 }
 
 /** The operations that read a collection's documents, and so meet its partitioning. */
@@ -142,6 +143,8 @@ export async function partitionedAnswer(
     const whole = { partitions, tenantId, table: null, body, principal: ctx.principal, allowPartial: false };
     return partitionedAutocomplete(whole);
   }
+  // The graph is gathered from every part by its use case (partitioned-graph.ts), which knows the graph's limits.
+  if (operationId === 'search-graph' || operationId === 'graph-query') return undefined;
   const allowPartial = given.allow_partial === true;
   const principal = ctx.principal;
   if (typeof table !== 'string') {
@@ -175,7 +178,8 @@ export async function partitionedAnswer(
 /**
  * A search of the whole tenant (no `primary_table`) that reads every partitioned collection: each document is in
  * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The others
- * (recommendations, graph, the pipeline) answer 501 on such a tenant (refuseWholeTenant).
+ * (recommendations, the pipeline) answer 501 on such a tenant (refuseWholeTenant); a graph query gathers the graph
+ * in its use case (partitioned-graph.ts).
  */
 const wholeTenant: ReadonlySet<string> = new Set([
   'search-text',
