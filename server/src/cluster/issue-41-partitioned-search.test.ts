@@ -506,6 +506,45 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     }
   });
 
+  test('multi-table search over partitioned and other collections answers as one node', async () => {
+    // Ranked over every shard with the summed statistics, ties in table_names' order: the whole answer.
+    for (const body of [
+      { table_names: ['notes', 'papers'], query: 'term10 laminar', limit: 10 },
+      { table_names: ['papers', 'places', 'notes'], query: 'term12 term25 shock', limit: 12 },
+    ]) {
+      const expected = await sameAsOneNode('/api/v1/search/multi-table', body, true);
+      assert.ok(expected.length >= 5, `${JSON.stringify(body)}: ${expected.length} hits`);
+    }
+    // A partitioned collection as the joins' left table: each of its documents joined where it is held.
+    const joined = {
+      table_names: ['papers', 'notes'],
+      query: 'term10',
+      join_conditions: [
+        { left_table: 'papers', left_field: 'title', operator: 'ne', right_table: 'notes', right_field: 'title' },
+      ],
+      limit: 5,
+    };
+    const withPartners = await sameAsOneNode('/api/v1/search/multi-table', joined, true);
+    assert.ok(withPartners.length > 0);
+    // Without a query: every document of the tables (scored 1), counted as one node counts them.
+    const listing = { table_names: ['places', 'notes'], limit: 100 };
+    const reference = await call(pair.single, 'POST', '/api/v1/search/multi-table', pair.alone.token, listing);
+    assert.equal(reference.status, 200, reference.raw);
+    const ids = (answer: Record<string, unknown>) => (answer.results as Hit[]).map((h) => h.document_id).sort();
+    for (const node of pair.nodes) {
+      const res = await call(node, 'POST', '/api/v1/search/multi-table', pair.tenant.token, listing);
+      assert.equal(res.status, 200, res.raw);
+      assert.equal(res.body.total_hits, reference.body.total_hits);
+      assert.deepEqual(ids(res.body), ids(reference.body));
+      // Places first (table_names' order), then notes.
+      const tables = (res.body.results as { table: string }[]).map((r) => r.table);
+      assert.deepEqual(
+        tables,
+        [...tables].sort((a, b) => (a === b ? 0 : a === 'places' ? -1 : 1)),
+      );
+    }
+  });
+
   test('get, update and delete by id through a node without the document answer from a holder', async () => {
     const view = (await call(pair.nodes[0]!, 'GET', '/api/v1/cluster', pair.tenant.token))
       .body as unknown as ClusterView;
@@ -584,12 +623,16 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     });
     assert.equal(whole.status, 501, whole.raw);
     assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);
+    // A join's partners are read where its left document is: a partitioned collection on the right is not yet.
     const joined = await call(pair.nodes[3]!, 'POST', '/api/v1/search/multi-table', pair.tenant.token, {
       table_names: ['notes', 'papers'],
+      join_conditions: [
+        { left_table: 'notes', left_field: 'title', operator: 'ne', right_table: 'papers', right_field: 'title' },
+      ],
       limit: 5,
     });
     assert.equal(joined.status, 501, joined.raw);
-    assert.match(joined.raw, /search-multi-table over the partitioned collection papers/);
+    assert.match(joined.raw, /search-multi-table joining to the partitioned collection papers/);
   });
 
   test('a node stopped: searches and writes go on through the others; back, it holds its share again', async () => {

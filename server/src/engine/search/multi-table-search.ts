@@ -4,6 +4,7 @@ import { createError } from '@godb/contract';
 import { nextTurn } from '../next-turn.js';
 import { fieldValue, matchesFilter, type FilterOperator } from './filters.js';
 import { textMatch } from './fts-query.js';
+import type { GivenStats } from '../text/bm25-score.js';
 import type { Hit, LoadedDocument } from './hit.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
@@ -147,9 +148,14 @@ class Partners {
   }
 }
 
+/** Document ids in code-unit order (as merged answers break ties). */
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * Search across primary tables. Without joins: the query (any word, BM25) over the listed tables, or their
- * newest documents without a query, each result naming its table. With joins: the documents of the first
+ * Search across primary tables. Without joins: the query (any word, BM25; ranked with `stats` when given, a
+ * partitioned collection's summed over its shards) over the listed tables, or their documents without a query,
+ * each result naming its table; best first, ties in table_names' order, then newest first, then by id (an order a
+ * cluster merging its shards' parts answers alike). With joins: the documents of the first
  * condition's left table (matching the query, if any) that have at least one partner in every right table,
  * with up to 10 partners per condition listed under `joined` (an inner join). The tenant's matching documents
  * are read once, whatever the number of tables; `eq` joins look partners up by value; long joins yield to other
@@ -162,6 +168,7 @@ export async function multiTableSearch(
   query: string | undefined,
   joins: readonly JoinCondition[],
   signal?: AbortSignal,
+  stats?: GivenStats,
 ): Promise<Hit[]> {
   const tables = distinctTables(tableNames);
   const match = query ? textMatch(query, 'match') : undefined;
@@ -170,20 +177,24 @@ export async function multiTableSearch(
   const inTables = (only: ReadonlyMap<string, number>): Hit[] => {
     const all = { ...scope, table: only.size === 1 ? [...only.keys()][0] : scope.table };
     const hits = match
-      ? core.textHits(all, match)
+      ? core.textHits(all, match, stats && { stats })
       : core
           .all(all)
           .filter((d) => core.accept(d, all).ok)
           .map((doc) => ({ doc, score: 1, chunks: [] }));
-    // Ordered as one search per table, concatenated in table_names' order, then by score (a stable sort).
     return hits
       .flatMap((h) => {
         const at = only.get(h.doc.primary_table);
         return at === undefined ? [] : [{ hit: { ...h, table: h.doc.primary_table }, at }];
       })
-      .sort((a, b) => a.at - b.at)
-      .map((h) => h.hit)
-      .sort((a, b) => b.score - a.score);
+      .sort(
+        (a, b) =>
+          b.hit.score - a.hit.score ||
+          a.at - b.at ||
+          b.hit.doc.updated_at - a.hit.doc.updated_at ||
+          byId(a.hit.doc.id, b.hit.doc.id),
+      )
+      .map((h) => h.hit);
   };
   if (base === undefined) return inTables(wanted);
 

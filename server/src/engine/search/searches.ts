@@ -389,12 +389,19 @@ export class Searches {
       limit: number;
       signal?: AbortSignal | undefined;
     },
-  ): Promise<SearchAnswer> {
+    stats?: GivenStats,
+  ): Promise<SearchAnswer & { share?: { updated: Record<string, number> } }> {
     const started = this.#monotonic();
     const tables = distinctTables(q.tables);
     const joins = parseJoins(q.joins, tables);
-    const hits = await multiTableSearch(this.#core, scope, tables, q.query, joins, q.signal);
-    return this.#answer(started, hits, q.limit);
+    if (stats) await this.textLoaded(scope);
+    const hits = await multiTableSearch(this.#core, scope, tables, q.query, joins, q.signal, stats);
+    const answer = this.#answer(started, hits, q.limit, { only: scope.counted });
+    const counted = scope.counted;
+    if (!counted) return answer;
+    // A node's part (service/search/partitioned-multi-table.ts): when each result was written, for the merge's order.
+    const shown = hits.filter((h) => counted(h.doc)).slice(0, q.limit);
+    return { ...answer, share: { updated: Object.fromEntries(shown.map((h) => [h.doc.id, h.doc.updated_at])) } };
   }
 
   /** Smart search: the router picks text, semantic, geo or hybrid, and the answer says which and why. */

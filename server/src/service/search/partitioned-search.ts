@@ -5,6 +5,7 @@ import { partitionedAutocomplete } from './partitioned-autocomplete.js';
 import { partitionedFaceted } from './partitioned-faceted.js';
 import { partitionedFuzzy } from './partitioned-fuzzy.js';
 import { partitionedHybrid } from './partitioned-hybrid.js';
+import { partitionedMultiTable } from './partitioned-multi-table.js';
 import {
   askedLimit,
   byScoreThenId,
@@ -84,30 +85,18 @@ const fannedOut: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A search of the whole tenant (no `primary_table`), or multi-table search over a partitioned collection, would
- * read only this node's share of the partitioned collections: 501 naming them, rather than a silently partial
- * answer. Autocompletion reads the whole tenant through its own fan-out.
+ * A search of the whole tenant (no `primary_table`) not fanned out yet would read only this node's share of the
+ * partitioned collections: 501 naming them, rather than a silently partial answer.
  */
-function refuseWholeTenant(
-  partitions: PartitionedSearch,
-  tenantId: string,
-  operationId: string,
-  body: unknown,
-): undefined {
-  const partitioned = partitions.partitionedOf(tenantId);
-  const named = (body as { table_names?: unknown } | undefined)?.table_names;
-  const read =
-    operationId === 'search-multi-table' && Array.isArray(named)
-      ? partitioned.filter((name) => named.includes(name))
-      : partitioned;
+function refuseWholeTenant(partitions: PartitionedSearch, tenantId: string, operationId: string): undefined {
+  const read = partitions.partitionedOf(tenantId);
   if (read.length === 0) return undefined;
   const which =
     read.length === 1 ? `the partitioned collection ${read[0]}` : `the partitioned collections ${read.join(', ')}`;
-  const how =
-    operationId === 'search-multi-table'
-      ? `${operationId} over ${which}`
-      : `${operationId} without primary_table on a tenant with ${which} (name the collection in primary_table)`;
-  throw createError('NOT_IMPLEMENTED', { operation: how, issue: 41 });
+  throw createError('NOT_IMPLEMENTED', {
+    operation: `${operationId} without primary_table on a tenant with ${which} (name the collection in primary_table)`,
+    issue: 41,
+  });
 }
 
 interface Hit {
@@ -147,8 +136,15 @@ export async function partitionedAnswer(
   if (operationId === 'search-graph' || operationId === 'graph-query') return undefined;
   const allowPartial = given.allow_partial === true;
   const principal = ctx.principal;
+  if (operationId === 'search-multi-table') {
+    const named = (body as { table_names: string[] }).table_names;
+    const partitioned = partitions.partitionedOf(tenantId).filter((name) => named.includes(name));
+    if (partitioned.length === 0) return undefined;
+    const whole: TenantRequest = { partitions, tenantId, table: null, body, principal, allowPartial };
+    return partitionedMultiTable(whole, partitioned);
+  }
   if (typeof table !== 'string') {
-    if (!wholeTenant.has(operationId)) return refuseWholeTenant(partitions, tenantId, operationId, body);
+    if (!wholeTenant.has(operationId)) return refuseWholeTenant(partitions, tenantId, operationId);
     if (partitions.partitionedOf(tenantId).length === 0) return undefined;
     const whole: TenantRequest = { partitions, tenantId, table: null, body, principal, allowPartial };
     if (operationId === 'search-hybrid') return partitionedHybrid(whole);

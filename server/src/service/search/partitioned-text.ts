@@ -46,7 +46,8 @@ export async function partitionedText(
  */
 export async function summedStats(
   request: TenantRequest,
-  operationId: 'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy' | 'search-autocomplete',
+  operationId:
+    'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy' | 'search-autocomplete' | 'search-multi-table',
   words?: readonly string[],
   options: { readonly split?: 'refused' | 'counted' } = {},
 ): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
