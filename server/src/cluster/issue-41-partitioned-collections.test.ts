@@ -137,13 +137,17 @@ describe('a partitioned collection in a three-node cluster (issue #41)', () => {
       );
     }
 
-    // A search kind not fanned out yet answers 501 naming it, rather than a part of the answer.
-    const recommended = await call(a, 'POST', '/api/v1/search/recommendations', tenant.token, {
-      document_id: 'paper-1',
-      primary_table: 'papers',
-    });
-    assert.equal(recommended.status, 501, recommended.raw);
-    assert.match(recommended.raw, /search-recommendations on the partitioned collection papers/);
+    // Recommendations by the collection's own vector, fanned out over the shards: one node's answer.
+    const near = { primary_table: 'papers', vector_name: 'v', vector: [0.3, -0.2, 0.9, 0.6], min_similarity: 0 };
+    const recommended = (await call(single, 'POST', '/api/v1/search/recommendations', alone.token, near)).body;
+    for (const node of nodes) {
+      const res = await call(node, 'POST', '/api/v1/search/recommendations', tenant.token, near);
+      assert.equal(res.status, 200, res.raw);
+      assert.deepEqual(
+        (res.body.results as Hit[]).map((h) => [h.document_id, h.score]),
+        (recommended.results as Hit[]).map((h) => [h.document_id, h.score]),
+      );
+    }
 
     // A write through a node that holds none of its shard's replicas: answered once a holder applied it, and found.
     let chosen: { node: TestServer; id: string } | null = null;

@@ -73,8 +73,10 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
   let pair: PartitionedPair;
   before(async () => {
     pair = await startPartitionedPair('psearch', {}, ['a', 'b', 'c', 'd', 'e']);
-    await writeBoth(pair, { name: 'papers' }, { shards: 6, replication_factor: 3 }, papers, 3);
-    await writeBoth(pair, { name: 'notes' }, {}, notes, 5);
+    // Papers and notes are embedded by the model (the searches by a query's embedding, content recommendations).
+    const embedded = { text: { model: 'use-lite-512' } };
+    await writeBoth(pair, { name: 'papers', vectors: embedded }, { shards: 6, replication_factor: 3 }, papers, 3);
+    await writeBoth(pair, { name: 'notes', vectors: embedded }, {}, notes, 5);
     await writeBoth(
       pair,
       // Its own analysis: hybrid ranks with it, faceted search does not (English as given), in both rounds alike.
@@ -406,8 +408,10 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
   // Before the test below, which patches and deletes a paper on the cluster only.
   test('vector, hybrid, smart, faceted and fuzzy searches of the whole tenant answer as one node', async () => {
     // Without primary_table: the tenant's model vectors (papers and places, partitioned, and the replicated notes).
-    for (const query of ['laminar flow over a heated wing', 'term10 term20 shock'])
-      await sameAsOneNode('/api/v1/search/vector', { query, limit: 12 }, 'but total_hits');
+    for (const query of ['laminar flow over a heated wing', 'term10 term20 shock']) {
+      const expected = await sameAsOneNode('/api/v1/search/vector', { query, limit: 12 }, 'but total_hits');
+      assert.equal(expected.length, 12, `${query}: ${expected.length} hits`);
+    }
     for (const fusion of ['rrf', 'dbsf_relative', 'weighted']) {
       const expected = await sameAsOneNode(
         '/api/v1/search/hybrid',
@@ -545,6 +549,51 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     }
   });
 
+  test('recommendations over partitioned collections answer as one node', async () => {
+    // Engagement recorded through the cluster and on the embedded node alike: the caller's own, which seeds
+    // recommendations without a document and is excluded from them.
+    for (const id of ['paper-3', 'place-7', 'note-2']) {
+      const clicks = { clicks: 1 };
+      const there = await call(
+        pair.nodes[1]!,
+        'PATCH',
+        `/api/v1/documents/${id}/engagement`,
+        pair.tenant.token,
+        clicks,
+      );
+      assert.equal(there.status, 200, there.raw);
+      const here = await call(pair.single, 'PATCH', `/api/v1/documents/${id}/engagement`, pair.alone.token, clicks);
+      assert.equal(here.status, 200, here.raw);
+    }
+    for (const body of [
+      { document_id: 'paper-1', strategy: 'content', min_similarity: 0.1, limit: 10 },
+      { document_id: 'note-3', strategy: 'graph', edge_type: 'cites', graph_depth: 3, limit: 10 },
+      { strategy: 'content', min_similarity: 0, limit: 12 },
+      {
+        document_id: 'paper-6',
+        strategy: 'hybrid',
+        content_weight: 0.5,
+        collab_weight: 0.2,
+        graph_weight: 0.3,
+        edge_type: 'cites',
+        limit: 10,
+      },
+      { document_id: 'paper-7', strategy: 'content', min_similarity: 0.1, primary_table: 'papers', limit: 8 },
+      { primary_table: 'places', vector_name: 'v', vector: [0.3, -0.2, 0.8, 0.6], min_similarity: 0, limit: 9 },
+      { document_id: 'place-2', primary_table: 'places', vector_name: 'v', lat: 48.1, lon: 2.1, radius: 30 },
+    ]) {
+      const expected = await sameAsOneNode('/api/v1/search/recommendations', body, true);
+      assert.ok(expected.length >= 3, `${JSON.stringify(body)}: ${expected.length} results`);
+    }
+    // A seed no part holds: the same 404 as one node's.
+    const body = { document_id: 'paper-999' };
+    const alone = await call(pair.single, 'POST', '/api/v1/search/recommendations', pair.alone.token, body);
+    const there = await call(pair.nodes[2]!, 'POST', '/api/v1/search/recommendations', pair.tenant.token, body);
+    const code = (answer: Record<string, unknown>) => (answer.error as { code?: string } | undefined)?.code;
+    assert.deepEqual([there.status, code(there.body)], [alone.status, code(alone.body)]);
+    assert.equal(alone.status, 404, alone.raw);
+  });
+
   test('get, update and delete by id through a node without the document answer from a holder', async () => {
     const view = (await call(pair.nodes[0]!, 'GET', '/api/v1/cluster', pair.tenant.token))
       .body as unknown as ClusterView;
@@ -617,12 +666,6 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     });
     assert.equal(feedback.status, 501, feedback.raw);
     assert.match(feedback.raw, /feedback on the partitioned collection papers/);
-    // A search of the whole tenant not fanned out yet would read one node's share of papers and places: 501.
-    const whole = await call(pair.nodes[2]!, 'POST', '/api/v1/search/recommendations', pair.tenant.token, {
-      document_id: 'paper-1',
-    });
-    assert.equal(whole.status, 501, whole.raw);
-    assert.match(whole.raw, /without primary_table on a tenant with the partitioned collections papers, places/);
     // A join's partners are read where its left document is: a partitioned collection on the right is not yet.
     const joined = await call(pair.nodes[3]!, 'POST', '/api/v1/search/multi-table', pair.tenant.token, {
       table_names: ['notes', 'papers'],

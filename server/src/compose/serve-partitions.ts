@@ -37,18 +37,20 @@ export function servePartitions(cluster: NatsLog, duties: ClusterDuties, service
     if (!operation) throw new TypeError(`no operation ${operationId}`);
     const caller = principal as Principal;
     const table = (body as { primary_table?: unknown } | null)?.primary_table;
-    const record = typeof table === 'string' ? partitions.placementOf(caller.tenantId, table) : undefined;
+    const named = typeof table === 'string' && run.wholeTenant !== true;
+    const record = named ? partitions.placementOf(caller.tenantId, table) : undefined;
     // What a dfs round or a search of the whole tenant counts here (without `counted`: only the rest of the tenant).
     const counting = statsCounting(partitions, caller.tenantId, run.counted);
     const partition: PartitionRun = {
       // A search of one partitioned collection counts the shards asked; one of the whole tenant, what `counting` says.
-      keep: typeof table === 'string' ? shardKeep(record, run.shards) : countedBy(counting),
+      keep: named ? shardKeep(record, run.shards) : countedBy(counting),
       ...(run.phase && { phase: run.phase }),
       counting,
       ...(run.stats !== undefined && { stats: run.stats as GivenStats }),
       ...(run.words !== undefined && { words: run.words }),
       ...(run.notes !== undefined && { notes: run.notes }),
       ...(run.ids !== undefined && { ids: run.ids }),
+      ...(run.given !== undefined && { given: run.given }),
     };
     const answer = await services.invoke(
       operation,

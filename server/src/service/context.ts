@@ -51,9 +51,10 @@ export interface PartitionRun {
    * hits. `sides`: a hybrid search's second round: answer each side's documents (HybridSidesAnswer), not fused.
    * `expand`, `tally`, `count`: a fuzzy search's or an autocompletion's rounds (decisions 0083, 0084). `nodes`,
    * `features`: a graph query's (decision 0090): the documents counted here as graph nodes, then the content vector
-   * sums of those among `ids`.
+   * sums of those among `ids`. `seeds`, `scores`, `ranked`: a recommendation's (decision 0092), with `given`.
    */
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
+  readonly phase?:
+    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
   /** The dfs round and a search of the whole tenant: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */
@@ -66,6 +67,8 @@ export interface PartitionRun {
   readonly notes?: readonly string[];
   /** A graph query's `features` round: the documents whose content vector sums are asked. */
   readonly ids?: readonly string[];
+  /** A recommendation's later rounds: the plan every part ranks with, and the strategies' maxima. */
+  readonly given?: unknown;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

@@ -36,7 +36,8 @@ export interface OperationInput {
  * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
+  readonly phase?:
+    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
   readonly stats?: unknown;
   /**
    * A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083); an
@@ -46,6 +47,13 @@ export interface SearchRound {
   readonly notes?: readonly string[];
   /** A graph query's `features` round: the documents whose content vector sums are asked (decision 0090). */
   readonly ids?: readonly string[];
+  /** A recommendation's later rounds: its plan and maxima (decision 0092). */
+  readonly given?: unknown;
+  /**
+   * A search of the whole tenant whose body names a collection all the same (a recommendation's `primary_table`
+   * restricts what it ranks, not what it counts): the node counts what `counted` says, as for any whole-tenant one.
+   */
+  readonly wholeTenant?: boolean;
   /**
    * The dfs round (`stats`) and a search of the whole tenant: the shards of each partitioned collection of the
    * tenant this node counts (fanOut sets it: every partitioned collection counted once over the cluster).

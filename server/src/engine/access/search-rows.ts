@@ -453,6 +453,27 @@ export class SearchRows {
       .all(tenant, space.collection, space.name, JSON.stringify(ids)) as { id: string; vector: Buffer }[];
   }
 
+  /** Each live document of a tenant with its collection; no access rule (a recommendation's part, decision 0092). */
+  liveIdTables(tenant: string): { id: string; table: string }[] {
+    return this.#sql
+      .get(
+        'SELECT id, primary_table AS "table" FROM documents WHERE tenant_id = ? AND deleted_at IS NULL AND superseded = 0',
+      )
+      .all(tenant) as { id: string; table: string }[];
+  }
+
+  /** How many chunk vectors each live document of a tenant has in each model, with its collection. */
+  liveChunkModels(tenant: string): { id: string; table: string; model: string; n: number }[] {
+    return this.#sql
+      .get(
+        `SELECT d.id AS id, d.primary_table AS "table", c.model AS model, count(*) AS n FROM documents d
+         JOIN chunks c ON c.doc_seq = d.seq
+         WHERE d.tenant_id = ? AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0
+         GROUP BY d.seq, c.model`,
+      )
+      .all(tenant) as { id: string; table: string; model: string; n: number }[];
+  }
+
   /** Ids of every live document of a tenant; no access rule (recommendations load candidates under it). */
   liveIds(tenant: string): string[] {
     return this.#sql

@@ -30,10 +30,10 @@ export function contentVectorSums(core: SearchCore, tenantId: string, ids: reado
  * Content embeddings from the sums of one or more parts: the normalised mean of each document's chunk vectors in the
  * main model (the one with most chunk vectors among the documents; ties by name). Documents without one are absent.
  */
-export function contentVectorsOf(parts: readonly ContentVectorSums[]): Map<string, Float32Array> {
-  const counts = new Map<string, number>();
-  for (const part of parts) for (const [model, n] of part.counts) counts.set(model, (counts.get(model) ?? 0) + n);
-  const main = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+export function contentVectorsOf(
+  parts: readonly ContentVectorSums[],
+  main: string | undefined = mainModel(parts.map((part) => part.counts)),
+): Map<string, Float32Array> {
   const vectors = new Map<string, Float32Array>();
   if (main === undefined) return vectors;
   for (const part of parts) {
@@ -45,6 +45,13 @@ export function contentVectorsOf(parts: readonly ContentVectorSums[]): Map<strin
     }
   }
   return vectors;
+}
+
+/** The model with most chunk vectors over the parts' counts (ties by name): the one content embeddings are in. */
+export function mainModel(counts: readonly ReadonlyMap<string, number>[]): string | undefined {
+  const summed = new Map<string, number>();
+  for (const part of counts) for (const [model, n] of part) summed.set(model, (summed.get(model) ?? 0) + n);
+  return [...summed].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }
 
 /**

@@ -6,7 +6,17 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { defaultGraphLimits, graphNodes, type GraphLimits, type GraphNode } from '../graph/build-graph.js';
 import { contentVectors, contentVectorSums, type ContentVectorSums } from '../graph/content-vectors.js';
 import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
-import { recommend, type RecommendRequest } from '../recommend/recommend.js';
+import {
+  checkRecommendRequest,
+  recommend,
+  recommendRanked,
+  recommendScores,
+  seedShare,
+  type RecommendPlan,
+  type RecommendRequest,
+  type SeedShare,
+  type StrategyMaxima,
+} from '../recommend/recommend.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
 import { candidateShare, countShare, tallyShare, type CompletionAsked, type TallyShare } from './autocomplete-share.js';
 import { facetedSearch, type FacetShare } from './faceted-search.js';
@@ -451,6 +461,12 @@ export class Searches {
    */
   recommendations(scope: Scope, q: RecommendationsRequest, maxGraphElements?: number): SearchAnswer {
     const started = this.#monotonic();
+    const hits = recommend(this.#core, scope, this.recommendRequest(scope, q), maxGraphElements);
+    return this.#answer(started, hits, q.limit);
+  }
+
+  /** A recommendation's request as recommend.ts takes it: its collection vector resolved, the vector checked. */
+  recommendRequest(scope: Scope, q: RecommendationsRequest): RecommendRequest {
     const target = vectorTarget(this.#collections, scope.viewer.tenantId, {
       primary_table: scope.table,
       vector_name: q.vectorName,
@@ -472,13 +488,31 @@ export class Searches {
         { field: 'body.vector' },
       );
     }
-    const hits = recommend(
-      this.#core,
-      scope,
-      { ...q, space, vector: q.vector && Float32Array.from(q.vector) },
-      maxGraphElements,
-    );
-    return this.#answer(started, hits, q.limit);
+    checkRecommendRequest(q);
+    return { ...q, space, vector: q.vector && Float32Array.from(q.vector) };
+  }
+
+  /** A node's part of a recommendation over partitioned collections (decision 0092): step 1, its SeedShare. */
+  recommendSeeds(scope: Scope, request: RecommendRequest): SeedShare {
+    return seedShare(this.#core, scope, request);
+  }
+
+  /** Its step 2: the greatest score of each strategy among the documents it counts. */
+  recommendMaxima(scope: Scope, request: RecommendRequest, plan: RecommendPlan): StrategyMaxima {
+    return recommendScores(this.#core, scope, request, plan).maxima;
+  }
+
+  /** Its step 3: the documents it counts ranked with every part's maxima, as an answer (its best `limit`). */
+  recommendRanked(
+    scope: Scope,
+    request: RecommendRequest,
+    plan: RecommendPlan,
+    maxima: StrategyMaxima | undefined,
+  ): SearchAnswer {
+    const started = this.#monotonic();
+    const scored = recommendScores(this.#core, scope, request, plan);
+    const hits = recommendRanked(this.#core, scope, request, scored, maxima ?? scored.maxima);
+    return this.#answer(started, hits, request.limit, { only: scope.counted });
   }
 
   /** A graph query on the caller's view of the tenant's document graph (node features: content vectors). */

@@ -1,6 +1,12 @@
 import { createError } from '@godb/contract';
 import { principalOf, type UseCaseOf } from '../context.js';
 import type { SearchDeps } from '../search/deps.js';
+import {
+  partitionedRecommendations,
+  planFromWire,
+  shareToWire,
+  type RecommendGiven,
+} from '../search/partitioned-recommendations.js';
 import { clampLimit, geoOf, scopeOf } from '../search/scope.js';
 
 export const searchRecommendationsUseCase =
@@ -20,21 +26,42 @@ export const searchRecommendationsUseCase =
       filters: body.filters,
       geo: geoOf(body),
     });
-    return deps.searches.recommendations(
-      scope,
-      {
-        documentId: body.document_id,
-        userId: body.user_id ?? caller.userId,
-        strategy: body.strategy,
-        weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
-        minSimilarity: body.min_similarity,
-        graphDepth: body.graph_depth,
-        edgeType: body.edge_type,
-        limit: clampLimit(body.limit),
-        combineLocation: body.combine_location_score,
-        vectorName: body.vector_name,
-        vector: body.vector,
-      },
-      deps.graphLimits.maxElements,
-    );
+    const q = {
+      documentId: body.document_id,
+      userId: body.user_id ?? caller.userId,
+      strategy: body.strategy,
+      weights: { content: body.content_weight, collaborative: body.collab_weight, graph: body.graph_weight },
+      minSimilarity: body.min_similarity,
+      graphDepth: body.graph_depth,
+      edgeType: body.edge_type,
+      limit: clampLimit(body.limit),
+      combineLocation: body.combine_location_score,
+      vectorName: body.vector_name,
+      vector: body.vector,
+    };
+    // Cluster mode, a tenant holding partitioned collections: this node's rounds of the asking node's fan-out.
+    const part = ctx.partitionLocal ? ctx.partition : undefined;
+    if (part?.phase === 'nodes') return { nodes: deps.searches.graphNodes(scope, deps.graphLimits) } as never;
+    if (part?.phase === 'seeds' || part?.phase === 'scores' || part?.phase === 'ranked') {
+      const request = deps.searches.recommendRequest(scope, q);
+      if (part.phase === 'seeds') return shareToWire(deps.searches.recommendSeeds(scope, request)) as never;
+      const given = part.given as RecommendGiven;
+      const plan = planFromWire(given.plan);
+      if (part.phase === 'scores') return deps.searches.recommendMaxima(scope, request, plan) as never;
+      return deps.searches.recommendRanked(scope, request, plan, given.maxima);
+    }
+    const { partitions } = deps;
+    if (partitions && !ctx.partitionLocal && partitions.partitionedOf(caller.tenantId).length > 0) {
+      const request = deps.searches.recommendRequest(scope, q);
+      const whole = {
+        partitions,
+        tenantId: caller.tenantId,
+        table: null,
+        body,
+        principal: caller,
+        allowPartial: false,
+      };
+      return (await partitionedRecommendations(whole, request, deps.graphLimits)) as never;
+    }
+    return deps.searches.recommendations(scope, q, deps.graphLimits.maxElements);
   };

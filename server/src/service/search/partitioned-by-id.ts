@@ -2,13 +2,25 @@ import { isGoDBError } from '@godb/contract';
 import type { RequestContext } from '../context.js';
 import type { PartitionedSearch } from './partitioned-search.js';
 
-/** The requests by a document's id that a node not holding the document's shard passes to a holder. */
-const byId: ReadonlySet<string> = new Set(['get-document', 'update-document', 'delete-document']);
+/**
+ * The requests by a document's id that a node not holding the document's shard passes to a holder (its file's
+ * download, a stream, is not: it answers 404 through such a node).
+ */
+const byId: ReadonlySet<string> = new Set([
+  'get-document',
+  'update-document',
+  'delete-document',
+  'set-visibility',
+  'update-acl',
+  'update-engagement',
+  'record-engagement',
+]);
 
 const notFound = (error: unknown) => isGoDBError(error) && error.code === 'NOT_FOUND';
 
 /**
- * Cluster mode, partitioned collections (decision 0076): a request by id (get, partial update, delete) runs here
+ * Cluster mode, partitioned collections (decision 0076): a request by id (get, partial update, delete, visibility,
+ * access list, engagement) runs here
  * first; when the document is not here (404) and a partitioned collection of the tenant has the id's shard on other
  * nodes only, the request runs on that shard's first live replica instead (its access rules and decisions there,
  * its writes through the log as always), the first answer other than 404 being the answer.

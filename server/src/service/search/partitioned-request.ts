@@ -28,9 +28,11 @@ export async function partsOf(
   round: PartitionedRound = {},
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; uncounted?: readonly string[] }> {
   const { partitions, tenantId, table, body, principal, allowPartial } = request;
-  const there = partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round);
-  if (table !== null) return there;
-  const [fanned, here] = await Promise.all([there, partitions.runHere(operationId, body, principal, round)]);
+  if (table !== null) return partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round);
+  // Whole-tenant: each part counts what the fan-out tells it, even when the body names a collection.
+  const whole = { ...round, wholeTenant: true };
+  const there = partitions.fanOut(tenantId, null, operationId, body, principal, allowPartial, whole);
+  const [fanned, here] = await Promise.all([there, partitions.runHere(operationId, body, principal, whole)]);
   return { ...fanned, answers: [...fanned.answers, here] };
 }
 

@@ -58,11 +58,14 @@ export interface PartitionedSearch {
 
 /** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
 export interface PartitionedRound {
-  readonly phase?: 'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features';
+  readonly phase?:
+    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
   readonly stats?: unknown;
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
   readonly ids?: readonly string[];
+  readonly given?: unknown;
+  readonly wholeTenant?: boolean;
 }
 
 /** The operations that read a collection's documents, and so meet its partitioning. */
@@ -134,6 +137,8 @@ export async function partitionedAnswer(
   }
   // The graph is gathered from every part by its use case (partitioned-graph.ts), which knows the graph's limits.
   if (operationId === 'search-graph' || operationId === 'graph-query') return undefined;
+  // So are a recommendation's rounds (partitioned-recommendations.ts), after its use case's checks.
+  if (operationId === 'search-recommendations') return undefined;
   const allowPartial = given.allow_partial === true;
   const principal = ctx.principal;
   if (operationId === 'search-multi-table') {
