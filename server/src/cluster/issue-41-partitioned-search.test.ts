@@ -585,6 +585,66 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
       const expected = await sameAsOneNode('/api/v1/search/recommendations', body, true);
       assert.ok(expected.length >= 3, `${JSON.stringify(body)}: ${expected.length} results`);
     }
+    // Co-engagement by three other people, written through different nodes (each event on its document's shard).
+    const engagedBy: Record<string, string[]> = {
+      'paper-1': ['u1', 'u2', 'u3'],
+      'paper-10': ['u1', 'u2'],
+      'paper-20': ['u1', 'u2', 'u3'],
+      'place-5': ['u1', 'u3'],
+      'note-4': ['u2', 'u3'],
+      'paper-11': ['u3'],
+    };
+    const users = { there: new Map<string, string>(), here: new Map<string, string>() };
+    for (const name of ['u1', 'u2', 'u3']) {
+      users.there.set(name, (await pair.nodes[0]!.addUser(pair.tenant)).token);
+      users.here.set(name, (await pair.single.addUser(pair.alone)).token);
+    }
+    let turn = 0;
+    for (const [id, names] of Object.entries(engagedBy))
+      for (const name of names) {
+        const url = `/api/v1/documents/${id}/engagement`;
+        const node = pair.nodes[(turn += 1) % pair.nodes.length]!;
+        const there = await call(node, 'PATCH', url, users.there.get(name)!, { clicks: 1 });
+        assert.equal(there.status, 200, there.raw);
+        assert.equal((await call(pair.single, 'PATCH', url, users.here.get(name)!, { clicks: 1 })).status, 200);
+      }
+    const together = await sameAsOneNode(
+      '/api/v1/search/recommendations',
+      { document_id: 'paper-1', strategy: 'collaborative', limit: 10 },
+      true,
+    );
+    assert.deepEqual(together.map((h) => h.document_id).sort(), ['note-4', 'paper-10', 'paper-20', 'place-5']);
+    await sameAsOneNode(
+      '/api/v1/search/recommendations',
+      {
+        document_id: 'paper-20',
+        strategy: 'hybrid',
+        content_weight: 0.4,
+        collab_weight: 0.3,
+        graph_weight: 0.3,
+        edge_type: 'cites',
+      },
+      true,
+    );
+    // A caller who may not read the private papers and places: each part applies the access rule, as one node does.
+    for (const [url, body] of [
+      ['/api/v1/search/recommendations', { document_id: 'paper-3', strategy: 'content', min_similarity: 0, limit: 60 }],
+      ['/api/v1/search/graph', { query_type: 'bfs', start_node_id: 'paper-0', depth: 4, limit: 60, edge_type: '*' }],
+      ['/api/v1/search/multi-table', { table_names: ['papers', 'places'], query: 'term10 term12', limit: 60 }],
+    ] as const) {
+      const reference = await call(pair.single, 'POST', url, users.here.get('u1')!, body);
+      assert.equal(reference.status, 200, reference.raw);
+      const { time_taken: _r, ...want } = reference.body;
+      const shown = JSON.stringify(want);
+      for (const hidden of ['paper-4"', 'paper-13"', 'place-4"', 'place-13"'])
+        assert.ok(!shown.includes(hidden), hidden);
+      for (const node of pair.nodes) {
+        const res = await call(node, 'POST', url, users.there.get('u1')!, body);
+        assert.equal(res.status, 200, res.raw);
+        const { time_taken: _t, ...got } = res.body;
+        assert.deepEqual(got, want, `${url} as a user through ${pair.cluster.nameOf(node)}`);
+      }
+    }
     // A seed no part holds: the same 404 as one node's.
     const body = { document_id: 'paper-999' };
     const alone = await call(pair.single, 'POST', '/api/v1/search/recommendations', pair.alone.token, body);

@@ -459,10 +459,21 @@ export class Partitions {
         }>(message.data);
         const input = { body, params, query };
         const run = { ...round, shards: shards ?? null, ...(carried && { carried }) };
-        void this.#runLocal(operationId, input, principal, run).then(
-          (value) => message.respond(encodeReply({ value })),
-          (thrown: unknown) => message.respond(encodeReply({ error: thrown })),
-        );
+        // A part over NATS's max_payload cannot travel (publish throws, and nothing would catch it): it answers why.
+        const respond = (outcome: Parameters<typeof encodeReply>[0]) => {
+          const data = encodeReply(outcome);
+          const max = this.#options.nc.info?.max_payload;
+          if (max === undefined || data.length <= max) return void message.respond(data);
+          const reason = `node ${this.#options.nodeId}'s part of ${operationId} is ${data.length} bytes, over the NATS max_payload of ${max}`;
+          message.respond(encodeReply({ error: createError('SHARD_UNAVAILABLE', { reason }) }));
+        };
+        void this.#runLocal(operationId, input, principal, run)
+          .then(
+            (value) => respond({ value }),
+            (thrown: unknown) => respond({ error: thrown }),
+          )
+          // A reply that cannot be sent at all (the connection closed): the asking node's timeout asks another replica.
+          .catch(() => undefined);
       },
     });
     this.#subscriptions.push(sub);

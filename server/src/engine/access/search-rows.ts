@@ -433,7 +433,8 @@ export class SearchRows {
     return this.#sql
       .get(
         `SELECT d.id AS id, c.model AS model, c.vector AS vector FROM documents d JOIN chunks c ON c.doc_seq = d.seq
-       WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?)) AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0`,
+       WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?)) AND c.vector IS NOT NULL AND d.deleted_at IS NULL AND d.superseded = 0
+       ORDER BY c.doc_seq, c.chunk_index`,
       )
       .all(tenant, JSON.stringify(ids)) as { id: string; model: string; vector: Buffer }[];
   }

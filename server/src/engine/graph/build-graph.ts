@@ -48,17 +48,25 @@ export interface GraphNode {
 
 const exceeded = (budget: number) => createError('GRAPH_BUDGET_EXCEEDED', { budget });
 
+/** What a part of a graph query answers: its nodes, and how many readable documents it counted before geo. */
+export interface GraphShare {
+  readonly nodes: GraphNode[];
+  readonly readable: number;
+}
+
 /**
  * The documents the caller may read (within the scope's geo restriction) as graph nodes; on a node's part of a
- * fanned-out query, those it counts (Scope.counted). More than `maxElements` readable documents: 400.
+ * fanned-out query, those it counts (Scope.counted), with how many it counted before the geo restriction (the
+ * budget's measure, summed over the parts). More than `maxElements` readable documents: 400.
  */
-export function graphNodes(core: SearchCore, scope: Scope, maxElements = defaultGraphLimits.maxElements): GraphNode[] {
+export function graphShare(core: SearchCore, scope: Scope, maxElements = defaultGraphLimits.maxElements): GraphShare {
   // What a part holds is a subset of the tenant: over the budget here, over it on one node holding everything.
   const loaded = core.all({ ...scope, filters: undefined }, maxElements + 1);
   if (loaded.length > maxElements) throw exceeded(maxElements);
   const counted = scope.counted;
-  return loaded
-    .filter((d) => (!counted || counted(d)) && (!scope.geo || core.accept(d, scope).ok))
+  const mine = counted ? loaded.filter((d) => counted(d)) : loaded;
+  const nodes = mine
+    .filter((d) => !scope.geo || core.accept(d, scope).ok)
     .map((d) => ({
       id: d.id,
       title: d.title,
@@ -67,6 +75,20 @@ export function graphNodes(core: SearchCore, scope: Scope, maxElements = default
       parent: d.parent_doc_id ?? null,
       edges: (d.fields.edges as GraphNode['edges'] | undefined) ?? [],
     }));
+  return { nodes, readable: mine.length };
+}
+
+/**
+ * The graph of the parts' shares (each document counted by one part): their readable documents over the budget is
+ * the same 400 as one node's.
+ */
+export function graphOfShares(shares: readonly GraphShare[], edgeType: string, maxElements: number): DocumentGraph {
+  if (shares.reduce((sum, share) => sum + share.readable, 0) > maxElements) throw exceeded(maxElements);
+  return graphOf(
+    shares.flatMap((share) => share.nodes),
+    edgeType,
+    maxElements,
+  );
 }
 
 /**
@@ -102,14 +124,14 @@ export function graphOf(
   return graph;
 }
 
-/** graphOf the documents the scope's caller may read here (graphNodes). */
+/** graphOf the documents the scope's caller may read here (graphShare). */
 export function buildGraph(
   core: SearchCore,
   scope: Scope,
   edgeType: string,
   maxElements = defaultGraphLimits.maxElements,
 ): DocumentGraph {
-  return graphOf(graphNodes(core, scope, maxElements), edgeType, maxElements);
+  return graphOf(graphShare(core, scope, maxElements).nodes, edgeType, maxElements);
 }
 
 /** A node the caller may see, or 404 (missing and hidden documents look the same). */

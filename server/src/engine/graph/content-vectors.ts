@@ -27,12 +27,12 @@ export function contentVectorSums(core: SearchCore, tenantId: string, ids: reado
 }
 
 /**
- * Content embeddings from the sums of one or more parts: the normalised mean of each document's chunk vectors in the
- * main model (the one with most chunk vectors among the documents; ties by name). Documents without one are absent.
+ * Content embeddings from the sums of one or more parts: the normalised mean of each document's chunk vectors in
+ * `main` (mainModel: the model with most chunk vectors, ties by name). Documents without one are absent.
  */
 export function contentVectorsOf(
   parts: readonly ContentVectorSums[],
-  main: string | undefined = mainModel(parts.map((part) => part.counts)),
+  main: string | undefined,
 ): Map<string, Float32Array> {
   const vectors = new Map<string, Float32Array>();
   if (main === undefined) return vectors;
@@ -59,7 +59,8 @@ export function mainModel(counts: readonly ReadonlyMap<string, number>[]): strin
  * with most vectors among these documents). Documents without vectors are absent.
  */
 export function contentVectors(core: SearchCore, tenantId: string, ids: readonly string[]): Map<string, Float32Array> {
-  return contentVectorsOf([contentVectorSums(core, tenantId, ids)]);
+  const sums = contentVectorSums(core, tenantId, ids);
+  return contentVectorsOf([sums], mainModel([sums.counts]));
 }
 
 /**

@@ -58,8 +58,8 @@ export interface SeedShare {
   readonly models: ReadonlyMap<string, number>;
   /** The readable seeds' chunk vectors summed per model, or (with a space) their unit vectors under ''. */
   readonly seedSums: ReadonlyMap<string, ReadonlyMap<string, Float32Array>>;
-  /** Who engaged with each document held here (collaborative). */
-  readonly users: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The other people who engaged with the readable seeds here (collaborative): a document's holders hold them all. */
+  readonly seedUsers: readonly string[];
 }
 
 /** The recommendation's checks that need no document: the weights of a hybrid (within 0.001 of 1). */
@@ -69,13 +69,19 @@ export function checkRecommendRequest(request: Pick<RecommendRequest, 'strategy'
   if (Math.abs(sum - 1) > 0.001) throw createError('WEIGHTS_MUST_SUM_TO_ONE', {}, { field: 'body.content_weight' });
 }
 
-/** Step 1 on a part: its SeedShare (scope.counted: the documents it counts, for the model counts). */
+/**
+ * Step 1 on a part: its SeedShare, of the seeds it counts (scope.counted: each seed is one part's, so a lagging
+ * replica's copy never seeds a recommendation). One node (no counted) answers a seed it cannot read 404 at once.
+ */
 export function seedShare(core: SearchCore, scope: Scope, request: RecommendRequest): SeedShare {
   const tenant = scope.viewer.tenantId;
+  const counted = scope.counted;
   const engaged = core.engagement.docsOf(tenant, request.userId);
   const candidates = request.documentId !== undefined ? [request.documentId] : request.vector ? [] : engaged;
-  const readable = [...readableIds(core, scope, candidates).keys()];
-  const counted = scope.counted;
+  const readable = [...readableIds(core, scope, candidates)]
+    .filter(([, doc]) => !counted || counted(doc))
+    .map(([id]) => id);
+  if (!counted && request.documentId !== undefined && readable.length === 0) throw seedNotFound(request.documentId);
   const models = new Map<string, number>();
   let seedSums: Map<string, ReadonlyMap<string, Float32Array>> = new Map();
   if (uses(request, 'content')) {
@@ -88,9 +94,16 @@ export function seedShare(core: SearchCore, scope: Scope, request: RecommendRequ
       seedSums = new Map(contentVectorSums(core, tenant, readable).sums);
     }
   }
-  const users = uses(request, 'collaborative') ? core.engagement.usersByDoc(tenant) : new Map<string, Set<string>>();
-  return { engaged, readable, models, seedSums, users };
+  const seedUsers = new Set<string>();
+  if (uses(request, 'collaborative') && readable.length > 0) {
+    const usersOf = core.engagement.usersByDoc(tenant);
+    for (const id of readable) for (const u of usersOf.get(id) ?? []) if (u !== request.userId) seedUsers.add(u);
+  }
+  return { engaged, readable, models, seedSums, seedUsers: [...seedUsers] };
 }
+
+const seedNotFound = (id: string) =>
+  createError('NOT_FOUND', { resource: 'Document', id }, { field: 'body.document_id' });
 
 /** What every part ranks with (step 2): chosen once from every part's SeedShare. */
 export interface RecommendPlan {
@@ -100,8 +113,8 @@ export interface RecommendPlan {
   readonly centre: Float32Array | null;
   /** The model content vectors are in (undefined with a space). */
   readonly model: string | undefined;
-  /** Co-engagement scores of the documents others engaged with alongside the seeds (unscaled, unchecked). */
-  readonly collaborative: ReadonlyMap<string, number>;
+  /** The other people who engaged with the seeds: each part scores its documents' co-engagement with them. */
+  readonly seedUsers: readonly string[];
   /** 1 / hops from the nearest seed within graph_depth along edge_type. */
   readonly graph: ReadonlyMap<string, number>;
 }
@@ -118,9 +131,7 @@ export function recommendPlan(
 ): RecommendPlan {
   const readable = new Set(shares.flatMap((share) => share.readable));
   const seed = request.documentId;
-  if (seed !== undefined && !readable.has(seed)) {
-    throw createError('NOT_FOUND', { resource: 'Document', id: seed }, { field: 'body.document_id' });
-  }
+  if (seed !== undefined && !readable.has(seed)) throw seedNotFound(seed);
   const engaged = new Set(shares.flatMap((share) => share.engaged));
   // The user's engaged documents seed the recommendation only while the caller may still read them.
   const seeds = [...readable].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -158,27 +169,6 @@ export function recommendPlan(
       for (let d = 0; d < centre.length; d += 1) centre[d]! /= norm;
     }
   }
-  const collaborative = new Map<string, number>();
-  if (uses(request, 'collaborative')) {
-    const usersOf = new Map<string, Set<string>>();
-    for (const share of shares)
-      for (const [id, users] of share.users) {
-        const known = usersOf.get(id) ?? new Set<string>();
-        for (const u of users) known.add(u);
-        usersOf.set(id, known);
-      }
-    // Other people's engagement only: the caller's own is what they asked about. A document is recommended from
-    // co-engagement only when at least `minCoEngagers` other people engaged with both, so an answer never
-    // reveals what one person read.
-    const others = (users: Set<string> | undefined) => [...(users ?? [])].filter((u) => u !== request.userId);
-    const seedUsers = new Set(seeds.flatMap((s) => others(usersOf.get(s))));
-    for (const [id, users] of usersOf) {
-      if (excluded.has(id) || seedUsers.size === 0) continue;
-      const theirs = others(users);
-      const shared = theirs.filter((u) => seedUsers.has(u)).length;
-      if (shared >= minCoEngagers) collaborative.set(id, shared / Math.sqrt(seedUsers.size * theirs.length));
-    }
-  }
   const near = new Map<string, number>();
   if (uses(request, 'graph')) {
     const g = graph();
@@ -190,7 +180,8 @@ export function recommendPlan(
       }
     }
   }
-  return { excluded: [...excluded], centre, model, collaborative, graph: near };
+  const seedUsers = [...new Set(shares.flatMap((share) => share.seedUsers))].sort();
+  return { excluded: [...excluded], centre, model, seedUsers, graph: near };
 }
 
 /** Each strategy's greatest score among the documents a part may rank: what a hybrid scales by. */
@@ -226,12 +217,25 @@ export function recommendScores(
       if (request.strategy !== 'content' || similarity >= request.minSimilarity) content.set(id, similarity);
     }
   }
+  const collaborative = new Map<string, number>();
+  if (plan.seedUsers.length > 0) {
+    // Other people's engagement only: the caller's own is what they asked about. A document is recommended from
+    // co-engagement only when at least `minCoEngagers` other people engaged with both, so an answer never
+    // reveals what one person read. A document's events are all on each holder of its shard.
+    const seedUsers = new Set(plan.seedUsers);
+    for (const [id, users] of core.engagement.usersByDoc(tenant)) {
+      if (excluded.has(id)) continue;
+      const theirs = [...users].filter((u) => u !== request.userId);
+      const shared = theirs.filter((u) => seedUsers.has(u)).length;
+      if (shared >= minCoEngagers) collaborative.set(id, shared / Math.sqrt(seedUsers.size * theirs.length));
+    }
+  }
   // Only documents the caller may read are ranked, and scores are scaled among them alone, so no score reveals
   // anything of a document the caller cannot read.
-  const candidates = [...new Set([...content.keys(), ...plan.collaborative.keys(), ...plan.graph.keys()])];
+  const candidates = [...new Set([...content.keys(), ...collaborative.keys(), ...plan.graph.keys()])];
   const docs = new Map([...readableIds(core, scope, candidates)].filter(([, doc]) => !counted || counted(doc)));
   const kept = (map: ReadonlyMap<string, number>) => new Map([...map].filter(([id]) => docs.has(id)));
-  const scores = { content: kept(content), collaborative: kept(plan.collaborative), graph: kept(plan.graph) };
+  const scores = { content: kept(content), collaborative: kept(collaborative), graph: kept(plan.graph) };
   const max = (map: Map<string, number>) => {
     let m = 0;
     for (const v of map.values()) if (v > m) m = v;

@@ -92,6 +92,41 @@ test('a part of a fanned-out search shows and counts only the documents it count
       await searches.faceted(scope(undefined, true), faceted, { keep: counted }),
     );
 
+    const tables = { tables: ['papers', 'notes'], joins: undefined, query: 'shock study', limit: 100 };
+    assertPart(
+      'multi-table',
+      await searches.multiTable(scope(), tables),
+      await searches.multiTable(scope(undefined, true), tables),
+    );
+
+    // A recommendation's seeds and a graph query's nodes: only what the part counts (a lagging replica's copy of a
+    // seed never seeds), and no 404 for a seed another part counts.
+    const asked = {
+      strategy: 'content' as const,
+      userId: 'owner',
+      weights: { content: 0.4, collaborative: 0.3, graph: 0.3 },
+      minSimilarity: 0,
+      graphDepth: 2,
+      edgeType: 'links_to',
+      limit: 10,
+      combineLocation: false,
+    };
+    const seeds = (documentId: string) => {
+      const request = searches.recommendRequest(scope(undefined, true), { ...asked, documentId });
+      return searches.recommendSeeds(scope(undefined, true), request);
+    };
+    assert.deepEqual(seeds('d1').readable, []);
+    assert.deepEqual(seeds('d2').readable, ['d2']);
+    assert.deepEqual([...(seeds('d1').seedSums.values().next().value?.keys() ?? [])], []);
+    const graph = searches.graphShare(scope(undefined, true));
+    assert.deepEqual(
+      graph.nodes.map((node) => node.id).sort(),
+      Array.from({ length: n }, (_, i) => `d${i}`)
+        .filter(isCounted)
+        .sort(),
+    );
+    assert.equal(graph.readable, graph.nodes.length);
+
     // A hybrid search's sides round: each side keeps its counted documents, in order, with their raw scores.
     const hybrid = {
       query: 'shock study',

@@ -182,10 +182,14 @@ export async function multiTableSearch(
           .all(all)
           .filter((d) => core.accept(d, all).ok)
           .map((doc) => ({ doc, score: 1, chunks: [] }));
+    // A node's part of a fanned-out search joins and answers only the documents it counts (decision 0091).
+    const counted = scope.counted;
     return hits
       .flatMap((h) => {
         const at = only.get(h.doc.primary_table);
-        return at === undefined ? [] : [{ hit: { ...h, table: h.doc.primary_table }, at }];
+        return at === undefined || (counted && !counted(h.doc))
+          ? []
+          : [{ hit: { ...h, table: h.doc.primary_table }, at }];
       })
       .sort(
         (a, b) =>

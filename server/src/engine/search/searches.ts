@@ -3,7 +3,7 @@ import { createError, hybridDefaults, type AnalysisLanguage } from '@godb/contra
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { defaultGraphLimits, graphNodes, type GraphLimits, type GraphNode } from '../graph/build-graph.js';
+import { defaultGraphLimits, graphShare, type GraphLimits, type GraphShare } from '../graph/build-graph.js';
 import { contentVectors, contentVectorSums, type ContentVectorSums } from '../graph/content-vectors.js';
 import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
 import {
@@ -534,10 +534,11 @@ export class Searches {
 
   /**
    * A node's part of a graph query over partitioned collections (service/search/partitioned-graph.ts): the
-   * documents it counts as graph nodes, then the content vector sums of some of them (GraphSAGE's features).
+   * documents it counts as graph nodes (and how many it counted before geo), then the content vector sums of some of
+   * them (GraphSAGE's features).
    */
-  graphNodes(scope: Scope, limits: GraphLimits = defaultGraphLimits): GraphNode[] {
-    return graphNodes(this.#core, scope, limits.maxElements);
+  graphShare(scope: Scope, limits: GraphLimits = defaultGraphLimits): GraphShare {
+    return graphShare(this.#core, scope, limits.maxElements);
   }
 
   /** See graphNodes: the chunk vector sums of the documents among `ids` this part counts (all, without counted). */

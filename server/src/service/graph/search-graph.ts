@@ -21,7 +21,7 @@ async function run(
   const { partitions } = deps;
   const part = ctx.partitionLocal ? ctx.partition : undefined;
   // A part's rounds answer what the asking node gathers, not the operation's answer.
-  if (part?.phase === 'nodes') return { nodes: deps.searches.graphNodes(scope, deps.graphLimits) } as never;
+  if (part?.phase === 'nodes') return deps.searches.graphShare(scope, deps.graphLimits) as never;
   if (part?.phase === 'features') return toWire(deps.searches.contentVectorSums(scope, part.ids ?? [])) as never;
   const principal = ctx.principal;
   if (partitions && principal && !ctx.partitionLocal && partitions.partitionedOf(principal.tenantId).length > 0) {

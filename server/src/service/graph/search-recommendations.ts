@@ -41,11 +41,12 @@ export const searchRecommendationsUseCase =
     };
     // Cluster mode, a tenant holding partitioned collections: this node's rounds of the asking node's fan-out.
     const part = ctx.partitionLocal ? ctx.partition : undefined;
-    if (part?.phase === 'nodes') return { nodes: deps.searches.graphNodes(scope, deps.graphLimits) } as never;
+    if (part?.phase === 'nodes') return deps.searches.graphShare(scope, deps.graphLimits) as never;
     if (part?.phase === 'seeds' || part?.phase === 'scores' || part?.phase === 'ranked') {
       const request = deps.searches.recommendRequest(scope, q);
       if (part.phase === 'seeds') return shareToWire(deps.searches.recommendSeeds(scope, request)) as never;
-      const given = part.given as RecommendGiven;
+      const given = part.given as RecommendGiven | undefined;
+      if (!given?.plan) throw new TypeError(`a recommendation's ${part.phase} round came without its plan`);
       const plan = planFromWire(given.plan);
       if (part.phase === 'scores') return deps.searches.recommendMaxima(scope, request, plan) as never;
       return deps.searches.recommendRanked(scope, request, plan, given.maxima);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { graphOf, type GraphLimits, type GraphNode } from '../../engine/graph/build-graph.js';
-import { contentVectorsOf, type ContentVectorSums } from '../../engine/graph/content-vectors.js';
+import { graphOfShares, type GraphLimits, type GraphShare } from '../../engine/graph/build-graph.js';
+import { contentVectorsOf, mainModel, type ContentVectorSums } from '../../engine/graph/content-vectors.js';
 import {
   asksNoDocuments,
   checkGraphRequest,
@@ -54,11 +54,11 @@ export async function partitionedGraph(
   const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
   if (asksNoDocuments(query)) return { query_type: query.queryType, nodes: [], edges: [], time_taken: elapsed() };
   const gathered = await partsOf(request, operationId, { phase: 'nodes' });
-  const nodes = (gathered.answers as { nodes: GraphNode[] }[]).flatMap((answer) => answer.nodes);
-  const graph = graphOf(nodes, query.edgeType, limits.maxElements);
+  const graph = graphOfShares(gathered.answers as GraphShare[], query.edgeType, limits.maxElements);
   const features = async (ids: readonly string[]) => {
     const asked = await partsOf(request, operationId, { phase: 'features', ids });
-    return contentVectorsOf((asked.answers as WireVectorSums[]).map(fromWire));
+    const sums = (asked.answers as WireVectorSums[]).map(fromWire);
+    return contentVectorsOf(sums, mainModel(sums.map((part) => part.counts)));
   };
   const answer = await graphAnswer(graph, query, features, limits);
   return { ...answer, time_taken: elapsed() };

@@ -178,17 +178,17 @@ export async function partitionedAnswer(
 
 /**
  * A search of the whole tenant (no `primary_table`) that reads every partitioned collection: each document is in
- * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The others
- * (recommendations, the pipeline) answer 501 on such a tenant (refuseWholeTenant); a graph query gathers the graph
- * in its use case (partitioned-graph.ts).
+ * one part's count (partsOf), and every one is held by some node asked, so the merges are exact. The query pipeline
+ * answers 501 on such a tenant (refuseWholeTenant); graph queries and recommendations run their rounds in their use
+ * cases (partitioned-graph.ts, partitioned-recommendations.ts).
  */
 const wholeTenant: ReadonlySet<string> = new Set([
   'search-text',
   'search-geo',
   'count-documents',
   'scroll-documents',
-  // The tenant's model vectors: each node's own best `limit` over all it holds (its shards and the rest of the
-  // tenant), so the union holds the tenant's best `limit` (decision 0087).
+  // The tenant's model vectors: each part's best `limit` of the documents it counts, so the union holds the
+  // tenant's best `limit` (decisions 0087, 0089).
   'search-vector',
   // Both sides as one collection's (partitioned-hybrid.ts), the text side's statistics the whole tenant's.
   'search-hybrid',
@@ -227,8 +227,8 @@ function mergedSearch(
 }
 
 /**
- * The global top `limit` from each node's answer: a document is held by several of the asked nodes when they share
- * a shard, so it is kept once; each node answered its own best `limit`, so the merge is exact. Ties by id.
+ * The global top `limit` from each part's answer: each part answered its best `limit` of the documents it counts
+ * (decision 0089), each document counted by one part, so the merge is exact (a repeated id is kept once). Ties by id.
  */
 function mergeAnswers(
   answers: readonly Answer[],

@@ -8,7 +8,7 @@ export const searchMultiTableUseCase =
     const scope = scopeOf(deps, ctx);
     // Cluster mode, a tenant with partitioned collections (partitioned-multi-table.ts): the query's statistics
     // round, then this node's part ranked with the sums.
-    const run = ctx.partition;
+    const run = ctx.partitionLocal ? ctx.partition : undefined;
     if (run?.phase === 'stats' && run.counting) {
       // Multi-table search analyses its query as English with no stop words or synonyms: its statistics alike.
       const text = { query: body.query ?? '', type: 'match' as const, analysis: 'default' as const };
