@@ -112,13 +112,13 @@ test('a part of a fanned-out search shows and counts only the documents it count
       combineLocation: false,
     };
     const seeds = (documentId: string) => {
-      const request = searches.recommendRequest(scope(undefined, true), { ...asked, documentId });
-      return searches.recommendSeeds(scope(undefined, true), request);
+      const request = searches.graphs.recommendRequest(scope(undefined, true), { ...asked, documentId });
+      return searches.graphs.recommendSeeds(scope(undefined, true), request);
     };
     assert.deepEqual(seeds('d1').readable, []);
     assert.deepEqual(seeds('d2').readable, ['d2']);
     assert.deepEqual([...(seeds('d1').seedSums.values().next().value?.keys() ?? [])], []);
-    const graph = searches.graphShare(scope(undefined, true));
+    const graph = searches.graphs.graphShare(scope(undefined, true));
     assert.deepEqual(
       graph.nodes.map((node) => node.id).sort(),
       Array.from({ length: n }, (_, i) => `d${i}`)

@@ -3,20 +3,7 @@ import { createError, hybridDefaults, type AnalysisLanguage } from '@godb/contra
 import type { Collections } from '../collections/collections.js';
 import { systemMonotonic, type Monotonic } from '../clock.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { defaultGraphLimits, graphShare, type GraphLimits, type GraphShare } from '../graph/build-graph.js';
-import { contentVectors, contentVectorSums, type ContentVectorSums } from '../graph/content-vectors.js';
-import { runGraphQuery, type GraphAnswer, type GraphRequest } from '../graph/graph-query.js';
-import {
-  checkRecommendRequest,
-  recommend,
-  recommendRanked,
-  recommendScores,
-  seedShare,
-  type RecommendPlan,
-  type RecommendRequest,
-  type SeedShare,
-  type StrategyMaxima,
-} from '../recommend/recommend.js';
+import { GraphSearches } from './graph-searches.js';
 import { autocomplete, type Suggestion } from './autocomplete.js';
 import { candidateShare, countShare, tallyShare, type CompletionAsked, type TallyShare } from './autocomplete-share.js';
 import { facetedSearch, type FacetShare } from './faceted-search.js';
@@ -103,13 +90,6 @@ export interface SmartSearchRequest {
   readonly signal?: AbortSignal | undefined;
 }
 
-export interface RecommendationsRequest extends Omit<RecommendRequest, 'space' | 'vector'> {
-  /** One of the scope's collection's own vectors, to compare by instead of the model's chunk vectors. */
-  readonly vectorName?: string | undefined;
-  /** With `vectorName`: the point to recommend near. */
-  readonly vector?: readonly number[] | undefined;
-}
-
 export interface SearchesOptions {
   readonly core: SearchCore;
   readonly embedder: Embedder;
@@ -138,6 +118,8 @@ export class Searches {
   readonly #monotonic: Monotonic;
   readonly #pool: SearchPool | undefined;
   readonly #rerankers: Rerankers | undefined;
+  /** Graph queries and recommendations (graph-searches.ts). */
+  readonly graphs: GraphSearches;
 
   constructor(options: SearchesOptions) {
     this.#pool = options.pool;
@@ -146,6 +128,7 @@ export class Searches {
     this.#embedder = options.embedder;
     this.#collections = options.collections;
     this.#monotonic = options.monotonic ?? systemMonotonic;
+    this.graphs = new GraphSearches(this.#core, this.#collections, this.#monotonic);
   }
 
   /**
@@ -453,104 +436,6 @@ export class Searches {
       }));
     }
     return { ...this.#answer(started, hits, limit, { notes }), route, reason };
-  }
-
-  /**
-   * Recommendations from a seed document and/or a user's engagement (see recommend.ts), by the model's content
-   * vectors or one of the scope's collection's own vectors (`vectorName`, with an optional query `vector`).
-   */
-  recommendations(scope: Scope, q: RecommendationsRequest, maxGraphElements?: number): SearchAnswer {
-    const started = this.#monotonic();
-    const hits = recommend(this.#core, scope, this.recommendRequest(scope, q), maxGraphElements);
-    return this.#answer(started, hits, q.limit);
-  }
-
-  /** A recommendation's request as recommend.ts takes it: its collection vector resolved, the vector checked. */
-  recommendRequest(scope: Scope, q: RecommendationsRequest): RecommendRequest {
-    const target = vectorTarget(this.#collections, scope.viewer.tenantId, {
-      primary_table: scope.table,
-      vector_name: q.vectorName,
-    });
-    const space = target && 'collection' in target ? target : undefined;
-    if (q.vector !== undefined && !space) {
-      throw createError(
-        'VALIDATION_FAILED',
-        { detail: 'body.vector needs body.vector_name: one of the collection’s own vectors' },
-        { field: 'body.vector_name' },
-      );
-    }
-    if (space && q.vector !== undefined && q.vector.length !== space.settings.dimensions) {
-      throw createError(
-        'INVALID_VECTOR_FORMAT',
-        {
-          reason: `body.vector has ${q.vector.length} numbers but vector "${space.name}" of collection ${space.collection} has ${space.settings.dimensions} dimensions`,
-        },
-        { field: 'body.vector' },
-      );
-    }
-    checkRecommendRequest(q);
-    return { ...q, space, vector: q.vector && Float32Array.from(q.vector) };
-  }
-
-  /** A node's part of a recommendation over partitioned collections (decision 0092): step 1, its SeedShare. */
-  recommendSeeds(scope: Scope, request: RecommendRequest): SeedShare {
-    return seedShare(this.#core, scope, request);
-  }
-
-  /** Its step 2: the greatest score of each strategy among the documents it counts. */
-  recommendMaxima(scope: Scope, request: RecommendRequest, plan: RecommendPlan): StrategyMaxima {
-    return recommendScores(this.#core, scope, request, plan).maxima;
-  }
-
-  /** Its step 3: the documents it counts ranked with every part's maxima, as an answer (its best `limit`). */
-  recommendRanked(
-    scope: Scope,
-    request: RecommendRequest,
-    plan: RecommendPlan,
-    maxima: StrategyMaxima | undefined,
-  ): SearchAnswer {
-    const started = this.#monotonic();
-    const scored = recommendScores(this.#core, scope, request, plan);
-    const hits = recommendRanked(this.#core, scope, request, scored, maxima ?? scored.maxima);
-    return this.#answer(started, hits, request.limit, { only: scope.counted });
-  }
-
-  /** A graph query on the caller's view of the tenant's document graph (node features: content vectors). */
-  async graph(
-    scope: Scope,
-    request: GraphRequest,
-    limits: GraphLimits = defaultGraphLimits,
-  ): Promise<GraphAnswer & { time_taken: number }> {
-    const started = this.#monotonic();
-    const answer = await runGraphQuery(
-      this.#core,
-      scope,
-      request,
-      (ids) => contentVectors(this.#core, scope.viewer.tenantId, ids),
-      limits,
-    );
-    return { ...answer, time_taken: this.#elapsed(started) };
-  }
-
-  /**
-   * A node's part of a graph query over partitioned collections (service/search/partitioned-graph.ts): the
-   * documents it counts as graph nodes (and how many it counted before geo), then the content vector sums of some of
-   * them (GraphSAGE's features).
-   */
-  graphShare(scope: Scope, limits: GraphLimits = defaultGraphLimits): GraphShare {
-    return graphShare(this.#core, scope, limits.maxElements);
-  }
-
-  /** See graphNodes: the chunk vector sums of the documents among `ids` this part counts (all, without counted). */
-  contentVectorSums(scope: Scope, ids: readonly string[]): ContentVectorSums {
-    const tenantId = scope.viewer.tenantId;
-    const counted = scope.counted;
-    const mine = counted
-      ? [...this.#core.load({ ...scope, filters: undefined }, this.#core.rows.seqsOfIds(tenantId, ids)).values()]
-          .filter((doc) => counted(doc))
-          .map((doc) => doc.id)
-      : ids;
-    return contentVectorSums(this.#core, tenantId, mine);
   }
 
   /** The query pipeline: candidate stages fused or rescored, then formula, MMR and group_by (pipeline/). */

@@ -21,15 +21,15 @@ async function run(
   const { partitions } = deps;
   const part = ctx.partitionLocal ? ctx.partition : undefined;
   // A part's rounds answer what the asking node gathers, not the operation's answer.
-  if (part?.phase === 'nodes') return deps.searches.graphShare(scope, deps.graphLimits) as never;
-  if (part?.phase === 'features') return toWire(deps.searches.contentVectorSums(scope, part.ids ?? [])) as never;
+  if (part?.phase === 'nodes') return deps.searches.graphs.graphShare(scope, deps.graphLimits) as never;
+  if (part?.phase === 'features') return toWire(deps.searches.graphs.contentVectorSums(scope, part.ids ?? [])) as never;
   const principal = ctx.principal;
   if (partitions && principal && !ctx.partitionLocal && partitions.partitionedOf(principal.tenantId).length > 0) {
     const whole = { partitions, tenantId: principal.tenantId, table: null, principal, allowPartial: false };
     const gathered = { ...whole, body: asked.body };
     return partitionedGraph(gathered, asked.operationId, request, deps.graphLimits);
   }
-  return deps.searches.graph(scope, request, deps.graphLimits);
+  return deps.searches.graphs.graph(scope, request, deps.graphLimits);
 }
 
 export const searchGraphUseCase =

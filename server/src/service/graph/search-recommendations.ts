@@ -41,19 +41,19 @@ export const searchRecommendationsUseCase =
     };
     // Cluster mode, a tenant holding partitioned collections: this node's rounds of the asking node's fan-out.
     const part = ctx.partitionLocal ? ctx.partition : undefined;
-    if (part?.phase === 'nodes') return deps.searches.graphShare(scope, deps.graphLimits) as never;
+    if (part?.phase === 'nodes') return deps.searches.graphs.graphShare(scope, deps.graphLimits) as never;
     if (part?.phase === 'seeds' || part?.phase === 'scores' || part?.phase === 'ranked') {
-      const request = deps.searches.recommendRequest(scope, q);
-      if (part.phase === 'seeds') return shareToWire(deps.searches.recommendSeeds(scope, request)) as never;
+      const request = deps.searches.graphs.recommendRequest(scope, q);
+      if (part.phase === 'seeds') return shareToWire(deps.searches.graphs.recommendSeeds(scope, request)) as never;
       const given = part.given as RecommendGiven | undefined;
       if (!given?.plan) throw new TypeError(`a recommendation's ${part.phase} round came without its plan`);
       const plan = planFromWire(given.plan);
-      if (part.phase === 'scores') return deps.searches.recommendMaxima(scope, request, plan) as never;
-      return deps.searches.recommendRanked(scope, request, plan, given.maxima);
+      if (part.phase === 'scores') return deps.searches.graphs.recommendMaxima(scope, request, plan) as never;
+      return deps.searches.graphs.recommendRanked(scope, request, plan, given.maxima);
     }
     const { partitions } = deps;
     if (partitions && !ctx.partitionLocal && partitions.partitionedOf(caller.tenantId).length > 0) {
-      const request = deps.searches.recommendRequest(scope, q);
+      const request = deps.searches.graphs.recommendRequest(scope, q);
       const whole = {
         partitions,
         tenantId: caller.tenantId,
@@ -64,5 +64,5 @@ export const searchRecommendationsUseCase =
       };
       return (await partitionedRecommendations(whole, request, deps.graphLimits)) as never;
     }
-    return deps.searches.recommendations(scope, q, deps.graphLimits.maxElements);
+    return deps.searches.graphs.recommendations(scope, q, deps.graphLimits.maxElements);
   };

@@ -195,7 +195,7 @@ describe('every search kind answers what the engine finished, mapped 1:1', () =>
     assert.deepEqual(
       recommended,
       withoutTime(
-        searches.recommendations(scope(), {
+        searches.graphs.recommendations(scope(), {
           documentId: 'bl',
           userId: admin.userId,
           strategy: 'graph',
@@ -218,7 +218,7 @@ describe('every search kind answers what the engine finished, mapped 1:1', () =>
     assert.deepEqual(
       path,
       withoutTime(
-        await searches.graph(scope(), {
+        await searches.graphs.graph(scope(), {
           queryType: 'shortest_path',
           start: 'bl',
           end: 'wing',
