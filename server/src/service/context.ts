@@ -52,9 +52,20 @@ export interface PartitionRun {
    * `expand`, `tally`, `count`: a fuzzy search's or an autocompletion's rounds (decisions 0083, 0084). `nodes`,
    * `features`: a graph query's (decision 0090): the documents counted here as graph nodes, then the content vector
    * sums of those among `ids`. `seeds`, `scores`, `ranked`: a recommendation's (decision 0092), with `given`.
+   * `readable`: which of `words` the caller may read here (a wildcard's expansions, decision 0093).
    */
   readonly phase?:
-    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
+    | 'stats'
+    | 'sides'
+    | 'expand'
+    | 'tally'
+    | 'count'
+    | 'nodes'
+    | 'features'
+    | 'seeds'
+    | 'scores'
+    | 'ranked'
+    | 'readable';
   /** The dfs round and a search of the whole tenant: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */

@@ -37,7 +37,17 @@ export interface OperationInput {
  */
 export interface SearchRound {
   readonly phase?:
-    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
+    | 'stats'
+    | 'sides'
+    | 'expand'
+    | 'tally'
+    | 'count'
+    | 'nodes'
+    | 'features'
+    | 'seeds'
+    | 'scores'
+    | 'ranked'
+    | 'readable';
   readonly stats?: unknown;
   /**
    * A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083); an

@@ -93,3 +93,17 @@ export function wildcardQuery(
   }
   return { match: groups.length > 0 ? { groups } : undefined, expansions };
 }
+
+/**
+ * The patterns a wildcard query expands (each as wildcardQuery passes it to its expansion), checked as wildcardQuery
+ * checks them: what a partitioned collection's asking node expands over every shard first (decision 0093).
+ */
+export function wildcardPatterns(query: string): string[] {
+  const patterns: string[] = [];
+  // Every pattern answered by one word, so that none stops the walk early.
+  wildcardQuery(query, (pattern) => {
+    patterns.push(pattern);
+    return [pattern];
+  });
+  return [...new Set(patterns)];
+}

@@ -9,6 +9,7 @@ import { candidateShare, countShare, tallyShare, type CompletionAsked, type Tall
 import { facetedSearch, type FacetShare } from './faceted-search.js';
 import { fuzzyCandidates, fuzzyHits, fuzzySearch, fuzzyTokens, type FuzzyExpansions } from './fuzzy-search.js';
 import { readableTerms } from './readable-terms.js';
+import { wildcardPatterns } from './fts-query.js';
 import { geoSearch } from './geo-search.js';
 import type { PipelineRequest } from './pipeline/pipeline-input.js';
 import { runPipeline, type PipelineAnswer } from './pipeline/run-pipeline.js';
@@ -177,6 +178,32 @@ export class Searches {
   ): Promise<TextStatsAnswer> {
     const analysis = q.analysis === 'default' ? defaultQueryAnalysis : this.#analysis(scope, q.lang);
     return textStats(this.#core, scope, q.query, q.type, analysis, counting);
+  }
+
+  /**
+   * A wildcard search of a partitioned collection (decision 0093), its first round: each pattern's words in this
+   * node's vocabulary (readable or not: the asking node orders them over every shard, then asks which are readable).
+   */
+  wildcardVocabulary(scope: Scope, query: string): Record<string, string[]> {
+    const tenantId = scope.viewer.tenantId;
+    return Object.fromEntries(
+      wildcardPatterns(query).map((pattern) => [pattern, this.#core.text.vocabulary(tenantId, { pattern })]),
+    );
+  }
+
+  /** Its third round: which of `words` a document here that the caller may read holds. */
+  readableWords(scope: Scope, words: readonly string[]): string[] {
+    return readableTerms(this.#core, scope, words, words.length, words.length);
+  }
+
+  /** Its ranking's statistics: those of the chosen groups here, analysed as the query is (textStats). */
+  groupStats(
+    scope: Scope,
+    groups: readonly (readonly string[])[],
+    lang: AnalysisLanguage | undefined,
+    counting: StatsCounting,
+  ): Promise<TextStatsAnswer> {
+    return matchStats(this.#core, scope, { groups }, this.#analysis(scope, lang), counting);
   }
 
   /**

@@ -3,7 +3,7 @@ import { withHighlights } from './highlights.js';
 import type { Scope } from './scope.js';
 import type { SearchCore } from './search-core.js';
 import { answerPlan, type TextPlan } from './text-filter-plan.js';
-import { feedbackSearch, textSearch, type TextQueryType } from './text-search.js';
+import { feedbackSearch, textSearch, type TextQueryType, type WildcardExpansion } from './text-search.js';
 import type { GivenStats } from '../text/bm25-score.js';
 import type { FeedbackOptions } from '../text/rm3-feedback.js';
 import { finishAnswer, type SearchAnswer } from './vector-answer.js';
@@ -18,6 +18,8 @@ export interface TextRequest {
   readonly highlight?: boolean | undefined;
   /** RM3 pseudo-relevance feedback (decision 0074): rank again with the best hits' terms. */
   readonly feedback?: FeedbackOptions | undefined;
+  /** A wildcard's expansions chosen over every shard by a partitioned search's asking node (decision 0093). */
+  readonly expanded?: WildcardExpansion | undefined;
 }
 
 /**
@@ -38,7 +40,10 @@ export function textAnswer(
   };
   const { hits, notes, terms, explained } = q.feedback
     ? feedbackSearch(core, scope, q.query, q.type, q.limit, analysis, onPlan, q.feedback)
-    : { ...textSearch(core, scope, q.query, q.type, q.limit, analysis, onPlan, stats), explained: undefined };
+    : {
+        ...textSearch(core, scope, q.query, q.type, q.limit, analysis, onPlan, stats, q.expanded),
+        explained: undefined,
+      };
   const answer = finishAnswer(core.rows, elapsed, hits, q.limit, {
     notes,
     only: scope.counted,

@@ -68,12 +68,10 @@ export function textHits(
   if (allowed) scope = { ...scope, filters: undefined };
   let read: (cap: number) => readonly RankedChunk[];
   const givenStats = options.stats;
-  if (givenStats && (!ranked || 'groups' in match)) {
-    // FTS5 ranks with its own tables' statistics, and a wildcard's expansions are this node's vocabulary.
+  if (givenStats && !ranked) {
+    // FTS5 ranks with its own tables' statistics.
     throw createError('NOT_IMPLEMENTED', {
-      operation: ranked
-        ? 'a wildcard text search with given statistics'
-        : 'text search with given statistics while the index loads',
+      operation: 'text search with given statistics while the index loads',
       issue: 41,
     });
   }
@@ -84,7 +82,7 @@ export function textHits(
   } else if (ranked && 'phrase' in match) {
     read = (cap) => ranked.phrase(match.phrase, cap, allowed, givenStats);
   } else if (ranked && 'groups' in match) {
-    read = (cap) => ranked.groups(match.groups, cap, allowed);
+    read = (cap) => ranked.groups(match.groups, cap, allowed, givenStats);
   } else {
     // Every table: the window counts other tables' chunks the caller may read (see #check).
     const everyTable = { ...scope, table: undefined };

@@ -24,6 +24,25 @@ export function expandPattern(core: SearchCore, scope: Scope, pattern: string, l
   return readableTerms(core, scope, byPublicFrequency(core, tenantId, matching).slice(0, maxTermChecks), limit);
 }
 
+/** A wildcard query's expansions: its groups (undefined when a pattern expands to no word) and their notes. */
+export interface WildcardExpansion {
+  readonly groups: readonly (readonly string[])[];
+  readonly notes: readonly string[];
+}
+
+/** A wildcard query expanded by `expand` (this node's vocabulary, or the words a partitioned search chose). */
+export function wildcardExpansion(
+  query: string,
+  expand: (pattern: string, max: number) => string[],
+): { match: { groups: readonly (readonly string[])[] } | undefined; notes: string[] } {
+  const { match, expansions } = wildcardQuery(query, expand);
+  const notes = Object.entries(expansions).map(
+    ([p, words]) =>
+      `${p} → ${words.length > 0 ? words.slice(0, 10).join(', ') : 'no word'}${words.length > 10 ? ', …' : ''}`,
+  );
+  return { match: match && 'groups' in match ? { groups: match.groups } : undefined, notes };
+}
+
 /**
  * Full-text search, ranked by BM25. `match`: any of the words; `phrase`: the words in order; `wildcard`: `*` and
  * `?` inside words, expanded against the tenant's vocabulary. The words are analysed as `analysis` says (language,
@@ -39,15 +58,15 @@ export function textSearch(
   analysis: QueryAnalysis = defaultQueryAnalysis,
   onPlan?: (plan: TextPlan) => void,
   stats?: GivenStats,
+  expanded?: WildcardExpansion,
 ): { hits: Hit[]; notes: string[]; terms: Set<string> } {
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
   const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }), ...(stats && { stats }) };
   if (type === 'wildcard') {
-    const { match, expansions } = wildcardQuery(query, (pattern, limit) => expandPattern(core, scope, pattern, limit));
-    const notes = Object.entries(expansions).map(
-      ([p, words]) =>
-        `${p} → ${words.length > 0 ? words.slice(0, 10).join(', ') : 'no word'}${words.length > 10 ? ', …' : ''}`,
-    );
+    const found = expanded
+      ? { match: { groups: expanded.groups }, notes: [...expanded.notes] }
+      : wildcardExpansion(query, (pattern, max) => expandPattern(core, scope, pattern, max));
+    const { match, notes } = found;
     if (!match) return { hits: [], notes, terms: new Set() };
     const analysed = analyseMatch(match, analysis);
     return { hits: core.textHits(scope, match, options), notes: [...notes, ...analysed.notes], terms: analysed.terms };

@@ -74,7 +74,13 @@ export async function matchStats(
   if (!asked || !index) return { kept: none, rest: none, split: index?.split ?? false };
   // Without an analysis, the match's words are index terms already.
   const match = analysis ? analyseMatch(asked, analysis).match : asked;
-  const statsQuery = 'phrase' in match ? { phrase: match.phrase } : 'words' in match ? { words: match.words } : null;
+  // A wildcard's groups (its expansions, chosen by the asking node): every term of every group.
+  const statsQuery =
+    'phrase' in match
+      ? { phrase: match.phrase }
+      : 'words' in match
+        ? { words: match.words }
+        : { words: [...new Set(match.groups.flat())] };
   if (!statsQuery) return { kept: none, rest: none, split: index.split };
   const places = PartitionedPlaces.of(core, tenantId, index, counting.partitioned);
   const keep = countedBy(counting);

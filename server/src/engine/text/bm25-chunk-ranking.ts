@@ -151,10 +151,11 @@ export class ChunkRanking {
   /**
    * The best `depth` chunks holding at least one term of every group (a wildcard query: each pattern's expansions
    * form a group, a plain word a group of one), scored over every term of every group as FTS5 scores the
-   * expression `(a OR b) AND c`.
+   * expression `(a OR b) AND c`; `given`: with those statistics (a partitioned collection's, summed over its shards).
    */
-  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed): RankedChunk[] {
-    const { stats, alive, lengths, docSeqs } = this.#chunks;
+  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
+    const { alive, lengths, docSeqs } = this.#chunks;
+    const stats: CorpusStats = given ?? this.#chunks.stats;
     const scratch = this.#scratch;
     scratch.reserveGroups(this.#chunks.count, this.#chunks.capacity);
     const seen = scratch.groupSeen;
@@ -165,7 +166,7 @@ export class ChunkRanking {
       for (const term of group) {
         const p = this.#terms.live(term)?.p;
         if (!p) continue;
-        const weight = idf(stats, p.publicDf);
+        const weight = idf(stats, given ? (given.df[term] ?? 0) : p.publicDf);
         const { ids, freqs, length } = p;
         for (let i = 0; i < length; i += 1) {
           const id = ids[i]!;

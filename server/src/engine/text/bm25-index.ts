@@ -296,10 +296,11 @@ export class Bm25Index {
   /**
    * The best `depth` chunks holding at least one term of every group (a wildcard query: each pattern's expansions
    * form a group, a plain word a group of one), scored over every term of every group as FTS5 scores the
-   * expression `(a OR b) AND c`; `allowed` as for search.
+   * expression `(a OR b) AND c`; `allowed` and `given` as for search.
    */
-  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed): RankedChunk[] {
+  groups(groups: readonly (readonly string[])[], depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
     if (this.#chunks.live === 0 || depth <= 0 || groups.length === 0) return [];
+    if (given) return this.#chunkRanking.groups(groups, depth, allowed, this.#chunkLevel(given));
     return this.#docs.split > 0
       ? this.#documentRanking.groups(groups, depth, allowed)
       : this.#chunkRanking.groups(groups, depth, allowed);

@@ -59,7 +59,17 @@ export interface PartitionedSearch {
 /** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
 export interface PartitionedRound {
   readonly phase?:
-    'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked';
+    | 'stats'
+    | 'sides'
+    | 'expand'
+    | 'tally'
+    | 'count'
+    | 'nodes'
+    | 'features'
+    | 'seeds'
+    | 'scores'
+    | 'ranked'
+    | 'readable';
   readonly stats?: unknown;
   readonly words?: readonly string[];
   readonly notes?: readonly string[];

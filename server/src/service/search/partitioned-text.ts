@@ -3,6 +3,7 @@ import type { TextStatsAnswer } from '../../engine/search/text-stats.js';
 import { sumGivenStats } from '../../engine/text/bm25-given-stats.js';
 import type { GivenStats } from '../../engine/text/bm25-score.js';
 import { partsOf, type TenantRequest } from './partitioned-request.js';
+import { partitionedWildcard } from './partitioned-wildcard.js';
 
 /**
  * A text search of a partitioned collection in two rounds (Elasticsearch's dfs_query_then_fetch, decision 0076):
@@ -19,15 +20,15 @@ export async function partitionedText(
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
   const { table, body } = request;
   const given = body as { query_type?: unknown; feedback?: unknown };
-  // A wildcard is expanded against one node's vocabulary, RM3 feedback from one node's top documents: the shards
-  // would expand them differently.
-  const unlike = given.query_type === 'wildcard' ? 'query_type wildcard' : given.feedback ? 'feedback' : undefined;
-  if (unlike) {
+  // RM3 feedback expands from one node's top documents: the shards would expand it differently.
+  if (given.feedback) {
     throw createError('NOT_IMPLEMENTED', {
-      operation: `search-text with ${unlike} ${table === null ? 'without primary_table on a tenant with partitioned collections' : `on the partitioned collection ${table}`}`,
+      operation: `search-text with feedback ${table === null ? 'without primary_table on a tenant with partitioned collections' : `on the partitioned collection ${table}`}`,
       issue: 41,
     });
   }
+  // A wildcard is expanded over every shard's vocabulary first (partitioned-wildcard.ts).
+  if (given.query_type === 'wildcard') return partitionedWildcard(request);
   const first = await summedStats(request, 'search-text');
   const second = await partsOf(request, 'search-text', { stats: first.stats });
   return {
@@ -49,10 +50,14 @@ export async function summedStats(
   operationId:
     'search-text' | 'search-hybrid' | 'search-faceted' | 'search-fuzzy' | 'search-autocomplete' | 'search-multi-table',
   words?: readonly string[],
-  options: { readonly split?: 'refused' | 'counted' } = {},
+  options: { readonly split?: 'refused' | 'counted'; readonly given?: unknown } = {},
 ): Promise<{ stats: GivenStats; missing: readonly number[]; notes: readonly string[] }> {
   const { partitions, tenantId, table, body, principal, allowPartial } = request;
-  const round = { phase: 'stats' as const, ...(words && { words }) };
+  const round = {
+    phase: 'stats' as const,
+    ...(words && { words }),
+    ...(options.given !== undefined && { given: options.given }),
+  };
   const [first, here] = await Promise.all([
     partitions.fanOut(tenantId, table, operationId, body, principal, allowPartial, round),
     partitions.runHere(operationId, body, principal, round) as Promise<TextStatsAnswer>,

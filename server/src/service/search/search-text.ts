@@ -1,5 +1,6 @@
 import type { UseCaseOf } from '../context.js';
 import type { SearchDeps } from './deps.js';
+import type { WildcardGiven } from './partitioned-wildcard.js';
 import { clampLimit, geoOf, requireQuery, scopeOf } from './scope.js';
 
 export const searchTextUseCase =
@@ -23,7 +24,19 @@ export const searchTextUseCase =
       feedback: body.feedback,
     };
     // Cluster mode, a partitioned collection's text search (decision 0076): its statistics round, then its ranking.
-    const run = ctx.partition;
+    const run = ctx.partitionLocal ? ctx.partition : undefined;
+    if (q.type === 'wildcard' && run) {
+      // A wildcard's rounds (decision 0093): its patterns' words here, their frequency, which are readable, the
+      // chosen groups' statistics, then the ranking of those groups.
+      const given = run.given as WildcardGiven | undefined;
+      if (run.phase === 'expand') return { patterns: deps.searches.wildcardVocabulary(scope, query) } as never;
+      if (run.phase === 'readable') return { readable: deps.searches.readableWords(scope, run.words ?? []) } as never;
+      if (run.phase === 'stats' && run.counting && given)
+        return deps.searches.groupStats(scope, given.groups, q.lang, run.counting) as never;
+      if (run.phase === 'stats' && run.counting)
+        return deps.searches.wordStats(scope, run.words ?? [], run.counting) as never;
+      if (run.stats && given) return deps.searches.textWithStats(scope, { ...q, expanded: given }, run.stats);
+    }
     if (run?.phase === 'stats' && run.counting && q.type !== 'wildcard')
       return deps.searches.textStats(scope, { ...q, type: q.type }, run.counting) as never;
     if (run?.stats) return deps.searches.textWithStats(scope, q, run.stats);
