@@ -51,7 +51,8 @@ const papers = Array.from({ length: 60 }, (_, i) => ({
 const notes = Array.from({ length: 8 }, (_, i) => ({
   id: `note-${i}`,
   title: `Note ${i}`,
-  content: `${textOf(i + 3)} memo${i}`,
+  // "constructor" is a key of every JavaScript object: statistics keyed by term must not read Object's.
+  content: `${textOf(i + 3)} memo${i}${i % 3 === 0 ? ' constructor' : ''}`,
   primary_table: 'notes',
   edges: [{ target_id: `paper-${i * 5}`, type: 'cites', weight: 2 }],
 }));
@@ -159,12 +160,25 @@ describe('searches of a partitioned collection in a five-node cluster, 6 shards 
     }
     // The whole tenant, and a pattern no word matches (no hits, the pattern noted).
     await sameAsOneNode('/api/v1/search/text', { query: 'memo* term1*', query_type: 'wildcard', limit: 10 }, true);
-    const none = await sameAsOneNode(
-      '/api/v1/search/text',
-      { query: 'zzz* term1', query_type: 'wildcard', primary_table: 'papers' },
-      true,
-    );
-    assert.equal(none.length, 0);
+    for (const body of [
+      { query: 'cons* memo*', query_type: 'wildcard', limit: 10 },
+      { query: 'constructor', query_type: 'match', limit: 10 },
+    ]) {
+      const found = await sameAsOneNode('/api/v1/search/text', body, true);
+      assert.ok(found.length >= 2 && found.every((h) => Number.isFinite(h.score)), JSON.stringify(found));
+    }
+    for (const body of [
+      { query: 'zzz* term1', query_type: 'wildcard', primary_table: 'papers', explain: true },
+      { query: '*', query_type: 'wildcard', primary_table: 'papers' },
+    ]) {
+      const none = await sameAsOneNode('/api/v1/search/text', body, true);
+      assert.equal(none.length, 0);
+    }
+    // A pattern too long: one node's 400, before any shard is asked.
+    const long = { query: `zzz* ${'a'.repeat(70)}*`, query_type: 'wildcard', primary_table: 'papers' };
+    const alone = await call(pair.single, 'POST', '/api/v1/search/text', pair.alone.token, long);
+    const there = await call(pair.nodes[3]!, 'POST', '/api/v1/search/text', pair.tenant.token, long);
+    assert.deepEqual([alone.status, there.status], [400, 400], there.raw);
   });
 
   test('fuzzy search answers one node’s expansions (noted), ids, order and scores', async () => {

@@ -347,7 +347,8 @@ export class Partitions {
       throw createError('NOT_FOUND', { resource: 'Partitioned collection', id: String(collection) });
     const live = await this.#liveNodes();
     // The dfs round and a search of the whole tenant (collection null) count every partitioned collection once.
-    const counting = round.phase === 'stats' || record === null;
+    // A fuzzy or wildcard search's vocabulary round too: one node expands against the whole tenant's vocabulary.
+    const counting = round.phase === 'stats' || round.phase === 'expand' || record === null;
     const others = this.#existing(tenantId).filter((r) => r.name !== record?.name);
     const records = record === null ? others : counting ? [record, ...others] : [record];
     const own = (name: string) => record === null || name === record.name;

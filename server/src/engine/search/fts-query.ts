@@ -71,19 +71,20 @@ export function wildcardQuery(
       { field: 'body.query' },
     );
   }
+  // Every pattern is checked before any is expanded: the answer to a bad one never depends on what the others match.
+  if (tokens.some((t) => /[*?]/.test(t) && t.length > maxWildcardPattern)) {
+    throw createError(
+      'VALIDATION_FAILED',
+      { detail: `body.query: a wildcard pattern may be at most ${maxWildcardPattern} characters` },
+      { field: 'body.query' },
+    );
+  }
   const expansions: Record<string, string[]> = {};
   const groups: string[][] = [];
   for (const token of tokens) {
     if (!/[*?]/.test(token)) {
       groups.push([token]);
       continue;
-    }
-    if (token.length > maxWildcardPattern) {
-      throw createError(
-        'VALIDATION_FAILED',
-        { detail: `body.query: a wildcard pattern may be at most ${maxWildcardPattern} characters` },
-        { field: 'body.query' },
-      );
     }
     if (/^[*?]+$/.test(token)) continue; // matches everything: no constraint
     const words = expand(token.replace(/\*+/g, '*'), maxExpansions);

@@ -24,7 +24,7 @@ export function expandPattern(core: SearchCore, scope: Scope, pattern: string, l
   return readableTerms(core, scope, byPublicFrequency(core, tenantId, matching).slice(0, maxTermChecks), limit);
 }
 
-/** A wildcard query's expansions: its groups (undefined when a pattern expands to no word) and their notes. */
+/** A wildcard query's expansions: its groups (none when a pattern expands to no word) and their notes. */
 export interface WildcardExpansion {
   readonly groups: readonly (readonly string[])[];
   readonly notes: readonly string[];
@@ -63,8 +63,10 @@ export function textSearch(
   if (query.trim() === '') throw createError('QUERY_REQUIRED', {}, { field: 'body.query' });
   const options = { ...(limit && { limit }), analysis, ...(onPlan && { onPlan }), ...(stats && { stats }) };
   if (type === 'wildcard') {
+    // Given statistics rank the expansions the asking node chose over every shard, never this node's own.
+    if (stats && !expanded) throw new TypeError('a wildcard search with given statistics needs its expansions');
     const found = expanded
-      ? { match: { groups: expanded.groups }, notes: [...expanded.notes] }
+      ? { match: expanded.groups.length > 0 ? { groups: expanded.groups } : undefined, notes: [...expanded.notes] }
       : wildcardExpansion(query, (pattern, max) => expandPattern(core, scope, pattern, max));
     const { match, notes } = found;
     if (!match) return { hits: [], notes, terms: new Set() };

@@ -2,7 +2,7 @@ import type { ChunkTable } from './bm25-chunks.js';
 import type { PhraseMatch } from './bm25-phrase.js';
 import { gallop, type Postings } from './bm25-postings.js';
 import type { RankedChunk } from './bm25-ranked-chunk.js';
-import { idf, lengthNorm, termScore, type CorpusStats, type GivenStats } from './bm25-score.js';
+import { givenDf, idf, lengthNorm, termScore, type CorpusStats, type GivenStats } from './bm25-score.js';
 import type { Found, SearchScratch } from './bm25-scratch.js';
 import type { TermDictionary } from './bm25-terms.js';
 import { kthLargest, topByPosition } from './bm25-top-k.js';
@@ -44,7 +44,7 @@ export class ChunkRanking {
   search(times: ReadonlyMap<string, number>, depth: number, allowed?: Allowed, given?: GivenStats): RankedChunk[] {
     const stats: CorpusStats = given ?? this.#chunks.stats;
     const lists: ScoredList[] = this.#terms.rarestFirst(times).map(({ p, n, term }) => {
-      const weight = n * idf(stats, given ? (given.df[term] ?? 0) : p.publicDf);
+      const weight = n * idf(stats, given ? givenDf(given, term) : p.publicDf);
       return { p, idf: weight, bound: termScore(weight, p.maxFreq, lengthNorm(stats, p.minLength)) };
     });
     let remainingBound = lists.reduce((sum, l) => sum + l.bound, 0);
@@ -166,7 +166,7 @@ export class ChunkRanking {
       for (const term of group) {
         const p = this.#terms.live(term)?.p;
         if (!p) continue;
-        const weight = idf(stats, given ? (given.df[term] ?? 0) : p.publicDf);
+        const weight = idf(stats, given ? givenDf(given, term) : p.publicDf);
         const { ids, freqs, length } = p;
         for (let i = 0; i < length; i += 1) {
           const id = ids[i]!;

@@ -1,6 +1,6 @@
 import type { ChunkTable } from './bm25-chunks.js';
 import { matchPhrase } from './bm25-phrase.js';
-import type { Bm25Weights, GivenStats } from './bm25-score.js';
+import { givenDf, type Bm25Weights, type GivenStats } from './bm25-score.js';
 import type { SearchScratch } from './bm25-scratch.js';
 import type { TermDictionary } from './bm25-terms.js';
 
@@ -31,7 +31,7 @@ export function termStatsOver(
     total += 1;
     tokens += lengths[id]!;
   }
-  const df: Record<string, number> = {};
+  const df: Record<string, number> = Object.create(null) as Record<string, number>;
   if ('phrase' in query) {
     const match = matchPhrase(query.phrase, dictionary, chunks, weights, scratch);
     let n = 0;
@@ -55,13 +55,13 @@ export function termStatsOver(
  * @example sumGivenStats([{ chunks: 2, tokens: 9, df: { a: 1 } }, { chunks: 1, tokens: 3, df: { a: 1 } }]); // 3, 12, a: 2
  */
 export function sumGivenStats(parts: readonly GivenStats[], minus?: GivenStats): GivenStats {
-  const df: Record<string, number> = {};
+  const df: Record<string, number> = Object.create(null) as Record<string, number>;
   let chunks = 0;
   let tokens = 0;
   const add = (stats: GivenStats, sign: number) => {
     chunks += sign * stats.chunks;
     tokens += sign * stats.tokens;
-    for (const [term, n] of Object.entries(stats.df)) df[term] = (df[term] ?? 0) + sign * n;
+    for (const [term, n] of Object.entries(stats.df)) df[term] = givenDf({ df }, term) + sign * n;
   };
   for (const stats of parts) add(stats, 1);
   if (minus) add(minus, -1);

@@ -7,7 +7,7 @@ import { DocumentTable, type ChunkPlace } from './bm25-documents.js';
 import { matchPhrase } from './bm25-phrase.js';
 import type { RankedChunk } from './bm25-ranked-chunk.js';
 import { termStatsOver, type StatsQuery } from './bm25-given-stats.js';
-import type { Bm25Weights, CorpusStats, GivenStats } from './bm25-score.js';
+import { givenDf, type Bm25Weights, type CorpusStats, type GivenStats } from './bm25-score.js';
 import { SearchScratch } from './bm25-scratch.js';
 import type { Bm25Saved, Bm25State } from './bm25-state.js';
 import { TermDictionary } from './bm25-terms.js';
@@ -317,7 +317,7 @@ export class Bm25Index {
     if (!match) return [];
     if (given) {
       const stats = this.#chunkLevel(given);
-      return this.#chunkRanking.phrase(match, depth, allowed, { stats, df: stats.df[terms.join(' ')] ?? 0 });
+      return this.#chunkRanking.phrase(match, depth, allowed, { stats, df: givenDf(stats, terms.join(' ')) });
     }
     return this.#docs.split > 0
       ? this.#documentRanking.phrase(match, depth, allowed)

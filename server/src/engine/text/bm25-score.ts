@@ -32,6 +32,13 @@ export interface GivenStats extends CorpusStats {
 }
 
 /**
+ * A term's document frequency in given statistics, 0 when absent. Read as an own key: `df` arrives as JSON, and a
+ * term such as "constructor" would otherwise read Object.prototype's function (NaN scores).
+ */
+export const givenDf = (stats: Pick<GivenStats, 'df'>, term: string): number =>
+  Object.hasOwn(stats.df, term) ? stats.df[term]! : 0;
+
+/**
  * FTS5's idf for a word or phrase in `df` of the public chunks: log((N − df + 0.5) / (df + 0.5)), 1e-6 when
  * that is not positive. A word no public chunk holds (df 0) gets the highest idf, log(2N + 1). A tenant with no
  * public chunk counts as one public chunk holding no word (log 3 for every word), so its scores stay comparable

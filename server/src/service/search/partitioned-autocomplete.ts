@@ -1,3 +1,4 @@
+import { givenDf } from '../../engine/text/bm25-score.js';
 import {
   checkCompletedField,
   completedPrefix,
@@ -69,7 +70,7 @@ async function wordTally(request: TenantRequest, limit: number): Promise<Tally> 
   const words = [...new Set((expanded.answers as { words: string[] }[]).flatMap((a) => a.words))].sort();
   if (words.length === 0) return new Map();
   const { stats } = await summedStats(request, 'search-autocomplete', words, { split: 'counted' });
-  const chunks = (word: string) => stats.df[stem(word, 'en')] ?? 0;
+  const chunks = (word: string) => givenDf(stats, stem(word, 'en'));
   const ordered = words.sort((a, b) => chunks(b) - chunks(a) || byId(a, b));
   const wanted = limit * 4;
   const tally: Tally = new Map();

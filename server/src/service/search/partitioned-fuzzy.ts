@@ -1,3 +1,4 @@
+import { givenDf } from '../../engine/text/bm25-score.js';
 import { chooseExpansions, type Candidate, type FuzzyExpansions } from '../../engine/search/fuzzy-search.js';
 import { stem } from '../../engine/text/tokenize.js';
 import { partsOf, type TenantRequest } from './partitioned-request.js';
@@ -36,7 +37,7 @@ export async function partitionedFuzzy(
   const chosen = chooseExpansions(
     tokens,
     candidates,
-    (term) => df[stem(term, 'en')] ?? 0,
+    (term) => givenDf({ df }, stem(term, 'en')),
     (terms, max) => terms.filter((term) => readable.has(term)).slice(0, max),
   );
   const notes = [...(parts[0]?.notes ?? []), ...chosen.notes];

@@ -1,4 +1,5 @@
-import { maxExpansions } from '../../engine/search/fts-query.js';
+import { givenDf } from '../../engine/text/bm25-score.js';
+import { maxExpansions, wildcardPatterns } from '../../engine/search/fts-query.js';
 import { maxTermChecks } from '../../engine/search/readable-terms.js';
 import { wildcardExpansion, type WildcardExpansion } from '../../engine/search/text-search.js';
 import { stem } from '../../engine/text/tokenize.js';
@@ -25,6 +26,8 @@ export async function partitionedWildcard(
   request: TenantRequest,
 ): Promise<{ answers: readonly unknown[]; missing: readonly number[]; notes: readonly string[] }> {
   const query = (request.body as { query: string }).query;
+  // The query's checks here first: a bad pattern is one node's 400, whatever shard is missing.
+  wildcardPatterns(query);
   const op = 'search-text';
   const first = await partsOf(request, op, { phase: 'expand' });
   const vocabulary = new Map<string, Set<string>>();
@@ -36,8 +39,7 @@ export async function partitionedWildcard(
     }
   const words = [...new Set([...vocabulary.values()].flatMap((set) => [...set]))].sort(byId);
   const frequency = words.length > 0 ? await summedStats(request, op, words) : undefined;
-  const df = frequency?.stats.df ?? {};
-  const often = (word: string) => df[stem(word, 'en')] ?? 0;
+  const often = (word: string) => (frequency ? givenDf(frequency.stats, stem(word, 'en')) : 0);
   const candidates = new Map(
     [...vocabulary].map(([pattern, set]) => [
       pattern,
@@ -52,13 +54,11 @@ export async function partitionedWildcard(
   );
   const missing = (...rounds: ({ missing: readonly number[] } | undefined)[]) =>
     [...new Set(rounds.flatMap((r) => r?.missing ?? []))].sort((a, b) => a - b);
-  if (!expanded.match) {
-    // A pattern no readable word matches: no hits, as on one node, with the expansions noted.
-    const none = { results: [], total_hits: 0, time_taken: 0, notes: expanded.notes };
-    return { answers: [none], missing: missing(first, frequency, third), notes: frequency?.notes ?? [] };
-  }
-  const given: WildcardGiven = { groups: expanded.match.groups, notes: expanded.notes };
-  const ranking = await summedStats(request, op, undefined, { given });
+  // A pattern no readable word matches: each part answers no hits as one node would (notes, plan), unranked.
+  const given: WildcardGiven = { groups: expanded.match?.groups ?? [], notes: expanded.notes };
+  const ranking = expanded.match
+    ? await summedStats(request, op, undefined, { given })
+    : { stats: { chunks: 0, tokens: 0, df: {} }, missing: [], notes: [] };
   const last = await partsOf(request, op, { stats: ranking.stats, given });
   return {
     answers: last.answers,

@@ -240,7 +240,9 @@ describe('vector search over your own vectors', () => {
           assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
         }
         let agree = 0;
-        for (let t = 0; t < 5; t += 1) {
+        // b1's 16 bits tie often, so its recall varies by query: measured over more of them (a CI run saw 0.58 of 50).
+        const queries = storage === 'b1' ? 20 : 5;
+        for (let t = 0; t < queries; t += 1) {
           const q = Array.from({ length: dims }, () => next() * 2 - 1);
           const res = await search(user.token, { vector: q, primary_table: name, limit: 10 });
           assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -259,8 +261,9 @@ describe('vector search over your own vectors', () => {
           agree += truth.filter((x) => results.some((r) => r.document_id === x.id)).length;
           assert.equal(results[0]?.chunks.length, 0);
         }
-        // Approximate, but close: recall@10 over five queries.
-        assert.ok(agree / 50 >= (storage === 'b1' ? 0.6 : 0.9), `recall ${agree / 50}`);
+        // Approximate, but close: recall@10 over the queries.
+        const recall = agree / (queries * 10);
+        assert.ok(recall >= (storage === 'b1' ? 0.6 : 0.9), `recall ${recall}`);
       });
     }
   }
