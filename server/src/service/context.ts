@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Operation, OperationId, OperationSpec, RoleName } from '@godb/contract';
 import type { Consistency } from '../engine/operations/operation.js';
 import type { StatsCounting } from '../engine/search/text-stats.js';
-import type { CountedDocument } from '../engine/search/scope.js';
+import type { CountedDocument, SearchPhase } from '../engine/search/scope.js';
 import type { GivenStats } from '../engine/text/bm25-score.js';
 
 export type { Consistency };
@@ -54,18 +54,7 @@ export interface PartitionRun {
    * sums of those among `ids`. `seeds`, `scores`, `ranked`: a recommendation's (decision 0092), with `given`.
    * `readable`: which of `words` the caller may read here (a wildcard's expansions, decision 0093).
    */
-  readonly phase?:
-    | 'stats'
-    | 'sides'
-    | 'expand'
-    | 'tally'
-    | 'count'
-    | 'nodes'
-    | 'features'
-    | 'seeds'
-    | 'scores'
-    | 'ranked'
-    | 'readable';
+  readonly phase?: SearchPhase;
   /** The dfs round and a search of the whole tenant: what this node counts (text-stats.ts). */
   readonly counting?: StatsCounting;
   /** The second round: rank with these statistics (summed over the shards). */

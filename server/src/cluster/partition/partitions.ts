@@ -5,6 +5,7 @@ import { headers, type NatsConnection, type Subscription } from '@nats-io/transp
 import type { Outcome, OperationApplier } from '../../engine/operations/operation-applier.js';
 import { encodeOperation, type Operation } from '../../engine/operations/operation.js';
 import { directoryShard } from '../../engine/operations/operation-shard.js';
+import type { SearchPhase } from '../../engine/search/scope.js';
 import type { Outcomes } from '../log/outcomes.js';
 import type { Placement } from '../log/placement.js';
 import { afterHeader } from '../log/publisher.js';
@@ -36,18 +37,7 @@ export interface OperationInput {
  * fuses), passed through as it is.
  */
 export interface SearchRound {
-  readonly phase?:
-    | 'stats'
-    | 'sides'
-    | 'expand'
-    | 'tally'
-    | 'count'
-    | 'nodes'
-    | 'features'
-    | 'seeds'
-    | 'scores'
-    | 'ranked'
-    | 'readable';
+  readonly phase?: SearchPhase;
   readonly stats?: unknown;
   /**
    * A fuzzy search's chosen expansions and their notes (its statistics and ranking rounds, decision 0083); an

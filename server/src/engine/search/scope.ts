@@ -17,6 +17,13 @@ export interface GeoFilter {
  */
 export type CountedDocument = (doc: { readonly id: string; readonly primary_table: string }) => boolean;
 
+/**
+ * Cluster mode: the round of a fanned-out search a node answers (what each means: PartitionRun.phase). One list for
+ * the fan-out that sends it, the round it travels in and the run that answers it.
+ */
+export type SearchPhase =
+  'stats' | 'sides' | 'expand' | 'tally' | 'count' | 'nodes' | 'features' | 'seeds' | 'scores' | 'ranked' | 'readable';
+
 /** Restrictions every search kind applies after access control. */
 export interface Scope {
   readonly viewer: Viewer;

@@ -1,4 +1,5 @@
 import { createError } from '@godb/contract';
+import type { SearchPhase } from '../../engine/search/scope.js';
 import type { RequestContext } from '../context.js';
 import { mergeCounts, mergeDeletes, mergeScroll } from './partitioned-scans.js';
 import { partitionedAutocomplete } from './partitioned-autocomplete.js';
@@ -58,18 +59,7 @@ export interface PartitionedSearch {
 
 /** What a later round of a fanned-out search tells each node (see Partitions' SearchRound). */
 export interface PartitionedRound {
-  readonly phase?:
-    | 'stats'
-    | 'sides'
-    | 'expand'
-    | 'tally'
-    | 'count'
-    | 'nodes'
-    | 'features'
-    | 'seeds'
-    | 'scores'
-    | 'ranked'
-    | 'readable';
+  readonly phase?: SearchPhase;
   readonly stats?: unknown;
   readonly words?: readonly string[];
   readonly notes?: readonly string[];
